@@ -1,0 +1,1 @@
+"""Adapters: engines, persistence and registries implementing the domain ports."""

@@ -1,0 +1,1 @@
+"""The pure-Python Prolog engine."""

@@ -1,0 +1,325 @@
+"""Runtime terms of the python engine: bindable variables, unification, errors.
+
+Runtime terms are domain terms (``Atom``, ``int``, ``float``, ``String``,
+``Struct``) whose variables are :class:`Ref` cells instead of domain ``Var``.
+A ``Ref`` is unbound while ``ref is None``; binding records the cell on the
+machine's trail so that backtracking can undo it.
+
+Built-ins receive the machine and their *undereferenced* arguments:
+
+* deterministic: ``fn(m, args) -> bool`` (``False`` = fail);
+* nondeterministic: a generator ``fn(m, args)`` that yields once per solution;
+  the machine undoes the bindings made since the call before resuming it.
+
+Errors are raised as :class:`PrologThrow` carrying an ISO error term shaped
+as SWI-Prolog 9 shapes it (use the helpers below).
+"""
+
+from __future__ import annotations
+
+import sys
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any, Union
+
+from zpm_domain.terms import NIL, Atom, String, Struct, Term, Var
+
+if TYPE_CHECKING:
+    pass
+
+
+class Ref:
+    """A runtime variable cell.  Unbound while ``ref is None``."""
+
+    __slots__ = ("ref", "id")
+    _counter = 0
+
+    def __init__(self) -> None:
+        self.ref: RTerm | None = None
+        Ref._counter += 1
+        self.id = Ref._counter
+
+    def __repr__(self) -> str:
+        return f"_G{self.id}" if self.ref is None else f"Ref->{self.ref!r}"
+
+
+RTerm = Union[Atom, int, float, String, Struct, Ref]
+
+
+def deref(t: RTerm) -> RTerm:
+    """Follow variable bindings until an unbound ``Ref`` or a non-variable."""
+    while type(t) is Ref:
+        nxt = t.ref
+        if nxt is None:
+            return t
+        t = nxt
+    return t
+
+
+class Trail:
+    """The list of cells bound since the solve started."""
+
+    __slots__ = ("cells",)
+
+    def __init__(self) -> None:
+        self.cells: list[Ref] = []
+
+    def mark(self) -> int:
+        return len(self.cells)
+
+    def undo(self, mark: int) -> None:
+        cells = self.cells
+        while len(cells) > mark:
+            cells.pop().ref = None
+
+
+def bind(trail: Trail, var: Ref, value: RTerm) -> None:
+    var.ref = value
+    trail.cells.append(var)
+
+
+def unify(trail: Trail, a: RTerm, b: RTerm) -> bool:
+    """Unify two runtime terms without occurs check, iteratively.
+
+    On failure some bindings may remain: the caller backtracks (undoes the
+    trail to its mark).
+    """
+    stack: list[tuple[RTerm, RTerm]] = [(a, b)]
+    pop = stack.pop
+    cells = trail.cells
+    while stack:
+        x, y = pop()
+        while type(x) is Ref:
+            if x.ref is None:
+                break
+            x = x.ref
+        while type(y) is Ref:
+            if y.ref is None:
+                break
+            y = y.ref
+        if x is y:
+            continue
+        tx = type(x)
+        if tx is Ref:
+            x.ref = y  # type: ignore[union-attr]
+            cells.append(x)  # type: ignore[arg-type]
+            continue
+        ty = type(y)
+        if ty is Ref:
+            y.ref = x  # type: ignore[union-attr]
+            cells.append(y)  # type: ignore[arg-type]
+            continue
+        if tx is Struct:
+            if ty is not Struct:
+                return False
+            xa, ya = x.args, y.args  # type: ignore[union-attr]
+            if x.name != y.name or len(xa) != len(ya):  # type: ignore[union-attr]
+                return False
+            stack.extend(zip(xa, ya))
+            continue
+        if tx is not ty:
+            return False
+        if tx is String:
+            if x.value != y.value:  # type: ignore[union-attr]
+                return False
+        elif tx is float:
+            if not (x == y) and not (x != x and y != y):  # nan unifies with nan
+                return False
+        elif x != y:  # ints (atoms were handled by identity)
+            return False
+    return True
+
+
+# -- errors -------------------------------------------------------------------
+
+
+class PrologThrow(Exception):
+    """A Prolog exception in flight; ``ball`` is a runtime term."""
+
+    def __init__(self, ball: RTerm) -> None:
+        super().__init__()
+        self.ball = ball
+
+
+def pi_term(name: str, arity: int) -> Struct:
+    return Struct("/", (Atom(name), arity))
+
+
+def context(name: str | None, arity: int = 0) -> Struct:
+    """``context(system:Name/Arity, _)`` as SWI-Prolog builds it for built-ins."""
+    if name is None:
+        return Struct("context", (Ref(), Ref()))
+    return Struct("context", (Struct(":", (Atom("system"), pi_term(name, arity))), Ref()))
+
+
+def error(formal: RTerm, ctx: RTerm | None = None) -> PrologThrow:
+    return PrologThrow(Struct("error", (formal, ctx if ctx is not None else Ref())))
+
+
+def instantiation_error(ctx: RTerm | None = None) -> PrologThrow:
+    return error(Atom("instantiation_error"), ctx)
+
+
+def type_error(kind: str, culprit: RTerm, ctx: RTerm | None = None) -> PrologThrow:
+    return error(Struct("type_error", (Atom(kind), culprit)), ctx)
+
+
+def domain_error(kind: str, culprit: RTerm, ctx: RTerm | None = None) -> PrologThrow:
+    return error(Struct("domain_error", (Atom(kind), culprit)), ctx)
+
+
+def existence_error(kind: str, culprit: RTerm, ctx: RTerm | None = None) -> PrologThrow:
+    return error(Struct("existence_error", (Atom(kind), culprit)), ctx)
+
+
+def representation_error(what: str, ctx: RTerm | None = None) -> PrologThrow:
+    return error(Struct("representation_error", (Atom(what),)), ctx)
+
+
+def evaluation_error(what: str, ctx: RTerm | None = None) -> PrologThrow:
+    return error(Struct("evaluation_error", (Atom(what),)), ctx)
+
+
+def resource_error(what: str, ctx: RTerm | None = None) -> PrologThrow:
+    return error(Struct("resource_error", (Atom(what),)), ctx)
+
+
+def permission_error(
+    action: str, kind: str, culprit: RTerm, ctx: RTerm | None = None
+) -> PrologThrow:
+    return error(Struct("permission_error", (Atom(action), Atom(kind), culprit)), ctx)
+
+
+# -- built-in registry ----------------------------------------------------------
+
+Det = Callable[[Any, tuple[RTerm, ...]], bool]
+NonDet = Callable[[Any, tuple[RTerm, ...]], Iterator[None]]
+
+
+@dataclass(frozen=True, slots=True)
+class Builtin:
+    name: str
+    arity: int
+    fn: Callable[..., Any]
+    deterministic: bool
+
+
+BUILTINS: dict[tuple[str, int], Builtin] = {}
+
+
+def det(name: str, *arities: int) -> Callable[[Det], Det]:
+    """Register a deterministic built-in for each of ``arities``."""
+
+    def register(fn: Det) -> Det:
+        for arity in arities:
+            BUILTINS[(sys.intern(name), arity)] = Builtin(name, arity, fn, True)
+        return fn
+
+    return register
+
+
+def nondet(name: str, *arities: int) -> Callable[[NonDet], NonDet]:
+    """Register a nondeterministic (generator) built-in for each of ``arities``."""
+
+    def register(fn: NonDet) -> NonDet:
+        for arity in arities:
+            BUILTINS[(sys.intern(name), arity)] = Builtin(name, arity, fn, False)
+        return fn
+
+    return register
+
+
+# -- conversions between domain and runtime terms -----------------------------
+
+
+def to_runtime(term: Term, mapping: dict[int, Ref] | None = None) -> RTerm:
+    """Copy a domain term into a runtime term; each domain ``Var`` becomes a ``Ref``.
+
+    ``mapping`` (``id(Var) -> Ref``) is filled in and reused, so several
+    terms can share variables.
+    """
+    if mapping is None:
+        mapping = {}
+    return _copy(term, mapping)
+
+
+def _copy(term: Term, mapping: dict[int, Ref]) -> RTerm:
+    # Iterative copy: build children before parents.
+    if not isinstance(term, (Struct, Var)):
+        return term  # type: ignore[return-value]
+    if isinstance(term, Var):
+        ref = mapping.get(id(term))
+        if ref is None:
+            ref = mapping[id(term)] = Ref()
+        return ref
+    out: list[RTerm] = []
+    stack: list[tuple[Term, bool]] = [(term, False)]
+    while stack:
+        t, done = stack.pop()
+        if isinstance(t, Struct):
+            if done:
+                n = len(t.args)
+                args = tuple(out[len(out) - n :])
+                del out[len(out) - n :]
+                out.append(Struct(t.name, args))
+            else:
+                stack.append((t, True))
+                stack.extend((a, False) for a in reversed(t.args))
+        elif isinstance(t, Var):
+            ref = mapping.get(id(t))
+            if ref is None:
+                ref = mapping[id(t)] = Ref()
+            out.append(ref)
+        else:
+            out.append(t)  # type: ignore[arg-type]
+    return out[0]
+
+
+def to_domain(term: RTerm, names: dict[int, Var] | None = None) -> Term:
+    """Resolve all bindings of a runtime term into a domain term.
+
+    Each unbound ``Ref`` becomes one anonymous domain ``Var`` (the same
+    ``Var`` for the same cell, tracked in ``names``: ``Ref.id -> Var``).
+    """
+    if names is None:
+        names = {}
+    out: list[Term] = []
+    stack: list[tuple[RTerm, bool]] = [(term, False)]
+    while stack:
+        t, done = stack.pop()
+        if not done:
+            t = deref(t)
+        if type(t) is Struct:
+            if done:
+                n = len(t.args)
+                args = tuple(out[len(out) - n :])
+                del out[len(out) - n :]
+                out.append(Struct(t.name, args))
+            else:
+                stack.append((t, True))
+                stack.extend((a, False) for a in reversed(t.args))
+        elif type(t) is Ref:
+            var = names.get(t.id)
+            if var is None:
+                var = names[t.id] = Var(None)
+            out.append(var)
+        else:
+            out.append(t)  # type: ignore[arg-type]
+    return out[0]
+
+
+def py_list(t: RTerm) -> tuple[list[RTerm], RTerm]:
+    """Elements of a runtime list and its dereferenced tail (``NIL`` if proper)."""
+    items: list[RTerm] = []
+    t = deref(t)
+    while type(t) is Struct and t.name == "[|]" and len(t.args) == 2:
+        items.append(t.args[0])
+        t = deref(t.args[1])
+    return items, t
+
+
+def pl_list(items: list[RTerm], tail: RTerm = NIL) -> RTerm:
+    result = tail
+    for item in reversed(items):
+        result = Struct("[|]", (item, result))
+    return result

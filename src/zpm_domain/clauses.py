@@ -1,0 +1,72 @@
+"""Clauses as the domain stores and exchanges them."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from enum import Enum
+
+from zpm_domain.terms import TRUE, Atom, Struct, Term, indicator
+
+
+class Origin(Enum):
+    """Where a clause came from (drives mutability and belief sources)."""
+
+    TOOL = "interactive"
+    JOURNAL = "journal"
+    SNAPSHOT = "snapshot"
+    FILE = "file"
+
+
+@dataclass(frozen=True, slots=True)
+class Clause:
+    """``head :- body``; a fact has body ``true``.
+
+    The terms are domain terms whose variables keep the names the user wrote,
+    so a stored clause prints as it was entered (``mortal(X) :- human(X)``).
+    ``head`` is always an atom or a compound term.
+    """
+
+    head: Term
+    body: Term = TRUE
+
+    @property
+    def is_fact(self) -> bool:
+        return self.body is TRUE
+
+    @property
+    def key(self) -> tuple[str, int]:
+        """Predicate indicator ``(name, arity)`` of the head."""
+        return indicator(self.head)
+
+    def as_term(self) -> Term:
+        """The clause as one term: ``head`` for a fact, ``':-'(head, body)`` otherwise."""
+        return self.head if self.is_fact else Struct(":-", (self.head, self.body))
+
+    @staticmethod
+    def from_term(term: Term) -> Clause:
+        """Split ``H :- B`` (or a bare head) into a clause.  Does not validate."""
+        if isinstance(term, Struct) and term.name == ":-" and len(term.args) == 2:
+            return Clause(term.args[0], term.args[1])
+        return Clause(term, TRUE)
+
+
+@dataclass(frozen=True, slots=True)
+class PredicateInfo:
+    """What an engine reports about one user predicate of a namespace."""
+
+    name: str
+    arity: int
+    dynamic: bool
+    clause_count: int
+
+    @property
+    def key(self) -> tuple[str, int]:
+        return (self.name, self.arity)
+
+    def __str__(self) -> str:
+        return f"{self.name}/{self.arity}"
+
+
+def is_user_head(term: Term) -> bool:
+    """A clause head must be an atom (not ``[]``) or a compound term."""
+    return isinstance(term, Struct) or isinstance(term, Atom)

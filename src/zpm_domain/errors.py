@@ -1,0 +1,188 @@
+"""The one error hierarchy of zpm.
+
+Every error carries the exact user-facing text that a tool returns as its
+error result (``str(error) == error.message``).  Adapters translate their
+native failures into these classes; the app layer turns them into
+``isError`` results (MCP) or ``ERROR: ...`` lines and exit code 1 (CLI).
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from zpm_domain.terms import Term
+
+
+class ZpmError(Exception):
+    """Base class.  ``message`` is the tool result text."""
+
+    def __init__(self, message: str) -> None:
+        super().__init__(message)
+        self.message = message
+
+    def __str__(self) -> str:
+        return self.message
+
+
+class InvalidArguments(ZpmError):
+    """Missing, null, empty or mistyped tool argument (the spec's ``InvalidArguments``)."""
+
+    def __init__(self, detail: str | None = None) -> None:
+        super().__init__("InvalidArguments")
+        self.detail = detail
+
+
+class ExecutionFailed(ZpmError):
+    """An internal, engine or persistence failure (the spec's ``ExecutionFailed``)."""
+
+    def __init__(self, detail: str | None = None) -> None:
+        super().__init__("ExecutionFailed")
+        self.detail = detail
+
+
+class PrologSyntaxError(ZpmError):
+    """The reader rejected its input.
+
+    ``description`` says what is wrong (``operator expected``,
+    ``unbalanced parentheses``...); ``offset`` is the 0-based character
+    position in the input, ``line``/``column`` are 1-based.  When
+    ``positioned`` is false the message has no position (used for the spec's
+    exact ``unbalanced parentheses`` text).
+    """
+
+    def __init__(
+        self, description: str, offset: int, line: int, column: int, *, positioned: bool = True
+    ) -> None:
+        self.description = description
+        self.offset = offset
+        self.line = line
+        self.column = column
+        self.positioned = positioned
+        where = f" (line {line}, column {column})" if positioned else ""
+        super().__init__(f"{description}{where}")
+
+
+class InputSyntaxError(ZpmError):
+    """A tool argument is not valid Prolog: ``Invalid Prolog syntax in <what>: <why>``."""
+
+    def __init__(self, what: str, cause: PrologSyntaxError) -> None:
+        super().__init__(f"Invalid Prolog syntax in {what}: {cause.message}")
+        self.cause = cause
+
+
+class InvalidClause(ZpmError):
+    """Syntactically valid, but not acceptable here (e.g. a rule given as a fact)."""
+
+
+class NoMatchingClause(ZpmError):
+    """A retract found nothing (texts differ per tool, as the spec shows)."""
+
+
+class MemoryNotMounted(ZpmError):
+    def __init__(self, name: str) -> None:
+        super().__init__(f"Memory not mounted: {name}")
+        self.name = name
+
+
+class MemoryReadOnly(ZpmError):
+    def __init__(self, name: str) -> None:
+        super().__init__(f"Memory is read-only: {name}")
+        self.name = name
+
+
+class PermissionDenied(ZpmError):
+    """A change to a predicate that tools may not change."""
+
+    @classmethod
+    def builtin(cls, name: str, arity: int) -> PermissionDenied:
+        return cls(f"Cannot modify built-in predicate: {_pi(name, arity)}")
+
+    @classmethod
+    def static(cls, name: str, arity: int) -> PermissionDenied:
+        return cls(
+            f"Cannot modify static predicate {_pi(name, arity)}: it is defined in a knowledge file"
+        )
+
+
+class SandboxViolation(ZpmError):
+    """A query or rule body calls something outside the allow-list."""
+
+    def __init__(self, name: str, arity: int) -> None:
+        super().__init__(
+            f"Not allowed in a query or rule body: {_pi(name, arity)} "
+            "(only pure built-ins and knowledge-base predicates may be called)"
+        )
+        self.name = name
+        self.arity = arity
+
+
+class LimitExceeded(ZpmError):
+    """A per-call resource limit was hit; the knowledge base is unchanged."""
+
+
+class TimeLimitExceeded(LimitExceeded):
+    def __init__(self, seconds: float) -> None:
+        super().__init__(f"Time limit exceeded ({seconds:g} s)")
+        self.seconds = seconds
+
+
+class InferenceLimitExceeded(LimitExceeded):
+    def __init__(self, inferences: int) -> None:
+        super().__init__(f"Inference limit exceeded ({inferences} inferences)")
+        self.inferences = inferences
+
+
+class DepthLimitExceeded(LimitExceeded):
+    def __init__(self, depth: int) -> None:
+        super().__init__(f"Stack limit exceeded (more than {depth} frames)")
+        self.depth = depth
+
+
+class ResourceLimitExceeded(LimitExceeded):
+    """Memory-like limits: a term, an integer or an output grew too large."""
+
+    def __init__(self, what: str) -> None:
+        super().__init__(f"Resource limit exceeded: {what}")
+
+
+class PrologError(ZpmError):
+    """An exception thrown by a goal and not caught inside it.
+
+    ``ball`` is the thrown domain term.  ISO errors ``error(Formal, Context)``
+    are reported as ``Prolog error: <Formal>`` (the context differs between
+    engines and is left out); any other ball as ``Unhandled exception: <Ball>``.
+    """
+
+    def __init__(self, ball: Term) -> None:
+        from zpm_domain.writer import render
+
+        self.ball = ball
+        formal = iso_formal(ball)
+        if formal is not None:
+            message = f"Prolog error: {render(formal)}"
+        else:
+            message = f"Unhandled exception: {render(ball)}"
+        super().__init__(message)
+
+
+def iso_formal(ball: Term) -> Term | None:
+    """The formal term of ``error(Formal, _)``, else ``None``."""
+    from zpm_domain.terms import Struct
+
+    if isinstance(ball, Struct) and ball.name == "error" and len(ball.args) == 2:
+        return ball.args[0]
+    return None
+
+
+def _pi(name: str, arity: int) -> str:
+    from zpm_domain.terms import Struct
+    from zpm_domain.writer import render
+
+    return render(Struct("/", (_atom(name), arity)))
+
+
+def _atom(name: str) -> Term:
+    from zpm_domain.terms import Atom
+
+    return Atom(name)

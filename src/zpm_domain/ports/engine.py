@@ -1,0 +1,117 @@
+"""The Engine port: a clause store and solver with one namespace per memory.
+
+Engines exchange *domain* terms only (``zpm_domain.terms``).  They never parse
+or print Prolog text: the domain's reader and writer do that, so every engine
+gives byte-identical tool results.
+
+Contract for every implementation (checked by the contract suite):
+
+* Namespaces are independent databases.  ``ensure_namespace`` is idempotent;
+  using a namespace that does not exist raises ``KeyError``.
+* Clause order is insertion order (``front=True`` inserts first).  Listing and
+  solving follow it; a running solve sees the database as it was when each
+  predicate was called (logical update view).
+* Calling a predicate that has no clauses and is not a built-in *fails*.
+* A goal ``M:G`` runs ``G`` in namespace ``M``; an unknown ``M`` raises
+  ``MemoryNotMounted``.
+* Stored clauses keep their variable names: ``clauses()`` returns terms whose
+  ``Var.name`` are those of the clause that was added.
+* Errors: an uncaught Prolog exception → ``PrologError(ball)`` with an ISO
+  ball shaped as SWI-Prolog 9 shapes it; a limit → a ``LimitExceeded``
+  subclass; changing a built-in → ``PermissionDenied.builtin``; changing a
+  static predicate → ``PermissionDenied.static``.  After any error the
+  database is exactly as before the failed operation.
+"""
+
+from __future__ import annotations
+
+from abc import ABC, abstractmethod
+from collections.abc import Iterator, Mapping
+
+from zpm_domain.clauses import Clause, PredicateInfo
+from zpm_domain.limits import Limits
+from zpm_domain.terms import Term, Var
+
+Solution = Mapping[Var, Term]
+"""One answer: the bindings of the goal's variables (every variable of the
+goal is a key).  Unbound results are fresh anonymous ``Var`` objects; the same
+unbound variable appears as the same object within one answer."""
+
+
+class Engine(ABC):
+    """A Prolog clause store plus solver."""
+
+    #: Registry name (``python``, ``janus``, ``pyswip``...).
+    name: str = ""
+
+    @abstractmethod
+    def version(self) -> str:
+        """Human-readable version of the engine and what it embeds."""
+
+    # -- namespaces ---------------------------------------------------------
+    @abstractmethod
+    def ensure_namespace(self, ns: str) -> None:
+        """Create namespace ``ns`` if it does not exist (idempotent)."""
+
+    @abstractmethod
+    def drop_namespace(self, ns: str) -> None:
+        """Forget namespace ``ns`` and all its clauses (no-op if absent)."""
+
+    @abstractmethod
+    def namespaces(self) -> list[str]:
+        """Existing namespaces, in creation order."""
+
+    # -- clauses ------------------------------------------------------------
+    @abstractmethod
+    def add_clause(
+        self, ns: str, clause: Clause, *, front: bool = False, static: bool = False
+    ) -> None:
+        """Add ``clause`` at the end (or the front) of its predicate.
+
+        ``static=True`` marks the predicate as loaded from a knowledge file:
+        later non-static additions or removals raise
+        ``PermissionDenied.static``.  A static addition to a predicate that
+        already has dynamic clauses also raises it.
+        """
+
+    @abstractmethod
+    def declare_dynamic(self, ns: str, name: str, arity: int) -> None:
+        """Mark ``name/arity`` dynamic (a knowledge file's ``:- dynamic``)."""
+
+    @abstractmethod
+    def retract(self, ns: str, clause: Clause, *, variant: bool = False) -> Clause | None:
+        """Remove the first clause that unifies with ``clause`` (head and body).
+
+        With ``variant=True`` the first clause that is a variant of
+        ``clause`` is removed instead.  Returns the removed clause as stored
+        (its own variable names), or ``None`` when nothing matched.
+        """
+
+    @abstractmethod
+    def retract_all(self, ns: str, head: Term) -> int:
+        """Remove every clause (fact or rule) whose head unifies with ``head``.
+
+        Returns how many were removed (0 is not an error).
+        """
+
+    @abstractmethod
+    def clauses(self, ns: str, name: str, arity: int) -> list[Clause]:
+        """Clauses of ``name/arity`` in order (empty when unknown)."""
+
+    @abstractmethod
+    def predicates(self, ns: str) -> list[PredicateInfo]:
+        """User predicates of ``ns`` in order of first definition.
+
+        Includes predicates declared dynamic that have no clauses; never
+        includes built-ins.
+        """
+
+    # -- solving ------------------------------------------------------------
+    @abstractmethod
+    def solve(self, ns: str, goal: Term, limits: Limits) -> Iterator[Solution]:
+        """Enumerate the answers of ``goal`` lazily, in standard Prolog order.
+
+        The goal has already passed the domain's sandbox check.  Closing the
+        iterator early releases the engine.  Limits apply to the whole
+        enumeration, measured from this call.
+        """

@@ -1,0 +1,74 @@
+"""The Journal port: a durable write-ahead log of knowledge-base mutations."""
+
+from __future__ import annotations
+
+from abc import ABC, abstractmethod
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Literal
+
+OpKind = Literal["assert", "asserta", "retract", "retractall"]
+
+
+@dataclass(frozen=True, slots=True)
+class JournalOp:
+    """One mutation: ``op`` and the clause (or pattern) text in canonical form."""
+
+    op: OpKind
+    clause: str
+
+
+@dataclass(frozen=True, slots=True)
+class JournalRecord:
+    """One batch as read back: the ops of one successful tool call."""
+
+    ops: tuple[JournalOp, ...]
+    ts: int
+    line: int
+
+
+class Journal(ABC):
+    """Append-only log of batches; one batch per successful tool call.
+
+    * ``append`` returns only after the batch is durable (written and
+      fsynced).  A batch is atomic: after a crash it is either entirely
+      present or entirely absent.
+    * ``read_new`` returns the complete batches not yet seen by this handle
+      (written by this or another process).  A torn final batch (crash
+      mid-write) is dropped and logged; a corrupt batch anywhere else raises
+      ``JournalCorrupt`` naming the file and line.
+    """
+
+    @abstractmethod
+    def append(self, ops: Sequence[JournalOp]) -> None:
+        """Durably append one batch.  An empty batch writes nothing."""
+
+    @abstractmethod
+    def read_new(self) -> list[JournalRecord]:
+        """Batches appended since the last ``read_new``/``append`` of this handle."""
+
+    @abstractmethod
+    def size_bytes(self) -> int:
+        """Current size of the active journal file."""
+
+    @abstractmethod
+    def pending(self) -> int:
+        """Number of batches in the active journal (since the last rotation)."""
+
+    @abstractmethod
+    def rotate(self) -> None:
+        """Archive the active journal and start an empty one."""
+
+    @abstractmethod
+    def close(self) -> None:
+        """Release files and locks (idempotent)."""
+
+
+class JournalCorrupt(Exception):
+    """A journal record other than the last one cannot be read."""
+
+    def __init__(self, path: str, line: int, reason: str) -> None:
+        super().__init__(f"{path}:{line}: corrupt journal record ({reason})")
+        self.path = path
+        self.line = line
+        self.reason = reason

@@ -1,0 +1,343 @@
+"""The term model shared by every layer.
+
+A term is one of:
+
+* :class:`Atom` — interned symbol; compare with ``is``.  ``NIL`` (the empty
+  list ``[]``) is a distinct reserved atom, different from the quoted atom
+  ``'[]'`` (as in SWI-Prolog 7+).
+* ``int`` — unbounded integer (``bool`` is never a term).
+* ``float`` — IEEE double, including ``inf`` and ``nan``.
+* :class:`String` — SWI-Prolog string object (``"text"``).
+* :class:`Struct` — compound term ``name(args...)``; lists are ``'[|]'(H, T)``.
+* :class:`Var` — a variable of a *domain* term (a parsed input, a stored
+  clause, an answer).  Variables compare by identity; ``name`` is the name the
+  user wrote, or ``None`` for anonymous / engine-created variables.
+
+Domain terms are immutable values.  Engines may bind their own runtime
+variables internally but hand domain terms back (see ``ports.engine``).
+
+Every traversal here is iterative so that lists of a million elements or
+terms nested 100,000 deep never exhaust the Python stack.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Iterable, Iterator
+from typing import Union
+
+
+class Atom:
+    """An interned Prolog atom.  ``Atom("foo") is Atom("foo")``."""
+
+    __slots__ = ("name", "__weakref__")
+    _table: dict[str, Atom] = {}
+    name: str
+
+    def __new__(cls, name: str) -> Atom:
+        atom = cls._table.get(name)
+        if atom is None:
+            atom = object.__new__(cls)
+            atom.name = name
+            cls._table[name] = atom
+        return atom
+
+    @classmethod
+    def _reserved(cls, name: str) -> Atom:
+        """Create an atom that is *not* in the intern table (used for ``[]``)."""
+        atom = object.__new__(cls)
+        atom.name = name
+        return atom
+
+    def __reduce__(self) -> tuple[object, ...]:
+        if self is NIL:
+            return (_nil, ())
+        return (Atom, (self.name,))
+
+    def __repr__(self) -> str:
+        return "NIL" if self is NIL else f"Atom({self.name!r})"
+
+
+NIL: Atom = Atom._reserved("[]")
+"""The empty list ``[]`` (distinct from the quoted atom ``'[]'``)."""
+
+
+def _nil() -> Atom:
+    return NIL
+
+
+class String:
+    """A Prolog string object (SWI-Prolog's ``"..."`` under default flags)."""
+
+    __slots__ = ("value",)
+
+    def __init__(self, value: str) -> None:
+        self.value = value
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, String) and other.value == self.value
+
+    def __hash__(self) -> int:
+        return hash(("String", self.value))
+
+    def __repr__(self) -> str:
+        return f"String({self.value!r})"
+
+
+class Var:
+    """A variable in a domain term.  Identity is the variable."""
+
+    __slots__ = ("name",)
+
+    def __init__(self, name: str | None = None) -> None:
+        self.name = name
+
+    def __repr__(self) -> str:
+        return f"Var({self.name!r})" if self.name else f"Var#{id(self) & 0xFFFF:x}"
+
+
+class Struct:
+    """A compound term ``name(*args)`` with at least one argument.
+
+    ``name`` is a Python ``str`` (use ``sys.intern``-ed strings on hot paths);
+    ``args`` is a tuple.  Equality is structural (variables by identity) and
+    iterative.
+    """
+
+    __slots__ = ("name", "args")
+
+    def __init__(self, name: str, args: tuple[Term, ...]) -> None:
+        self.name = name
+        self.args = args
+
+    @property
+    def arity(self) -> int:
+        return len(self.args)
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, Struct):
+            return False
+        return terms_equal(self, other)
+
+    def __hash__(self) -> int:
+        return term_hash(self)
+
+    def __repr__(self) -> str:
+        return f"Struct({self.name!r}, {self.args!r})"
+
+
+Term = Union[Atom, int, float, String, Struct, Var]
+
+LIST_FUNCTOR = "[|]"
+CURLY = "{}"
+TRUE = Atom("true")
+EMPTY_BLOCK = Atom("{}")
+
+
+def cons(head: Term, tail: Term) -> Struct:
+    return Struct(LIST_FUNCTOR, (head, tail))
+
+
+def make_list(items: Iterable[Term], tail: Term = NIL) -> Term:
+    """Build a Prolog list from ``items`` ending in ``tail`` (default ``[]``)."""
+    result = tail
+    for item in reversed(list(items)):
+        result = Struct(LIST_FUNCTOR, (item, result))
+    return result
+
+
+def list_items(term: Term) -> tuple[list[Term], Term]:
+    """Split a (possibly partial) list into its elements and its tail.
+
+    ``[a, b|T]`` gives ``([a, b], T)``; a proper list gives tail ``NIL``; a
+    non-list term gives ``([], term)``.
+    """
+    items: list[Term] = []
+    while isinstance(term, Struct) and term.name == LIST_FUNCTOR and len(term.args) == 2:
+        items.append(term.args[0])
+        term = term.args[1]
+    return items, term
+
+
+def proper_list(term: Term) -> list[Term] | None:
+    """Elements of a proper list, or ``None`` when ``term`` is not one."""
+    items, tail = list_items(term)
+    return items if tail is NIL else None
+
+
+def is_callable(term: Term) -> bool:
+    """Atoms (``[]`` included, as in SWI-Prolog) and compound terms."""
+    return isinstance(term, (Struct, Atom))
+
+
+def indicator(term: Term) -> tuple[str, int]:
+    """``(name, arity)`` of a callable term (atoms have arity 0)."""
+    if isinstance(term, Struct):
+        return term.name, len(term.args)
+    if isinstance(term, Atom):
+        return term.name, 0
+    raise TypeError(f"not callable: {term!r}")
+
+
+def is_number(term: object) -> bool:
+    return (isinstance(term, int) and not isinstance(term, bool)) or isinstance(term, float)
+
+
+def _type_rank(term: Term) -> int:
+    # Standard order: Var < Number < Atom < String < Compound
+    if isinstance(term, Var):
+        return 0
+    if isinstance(term, (int, float)):
+        return 1
+    if isinstance(term, Atom):
+        return 3
+    if isinstance(term, String):
+        return 4
+    return 5
+
+
+def terms_equal(a: Term, b: Term) -> bool:
+    """Structural identity (``==``) of two domain terms, iteratively."""
+    stack: list[tuple[Term, Term]] = [(a, b)]
+    while stack:
+        x, y = stack.pop()
+        if x is y:
+            continue
+        if isinstance(x, Struct):
+            if not isinstance(y, Struct) or x.name != y.name or len(x.args) != len(y.args):
+                return False
+            stack.extend(zip(x.args, y.args))
+        elif isinstance(x, float):
+            if not isinstance(y, float):
+                return False
+            if not (x == y or (math.isnan(x) and math.isnan(y))):
+                return False
+        elif isinstance(x, int):
+            if type(y) is not int or x != y:
+                return False
+        elif isinstance(x, String):
+            if not isinstance(y, String) or x.value != y.value:
+                return False
+        else:
+            return False  # distinct atoms or distinct variables
+    return True
+
+
+def term_hash(term: Term) -> int:
+    """Hash consistent with :func:`terms_equal` (variables hash by identity)."""
+    h = 0
+    stack: list[Term] = [term]
+    while stack:
+        t = stack.pop()
+        if isinstance(t, Struct):
+            h = hash((h, t.name, len(t.args)))
+            stack.extend(t.args)
+        elif isinstance(t, float):
+            h = hash((h, "f", "nan" if math.isnan(t) else t))
+        elif isinstance(t, int):
+            h = hash((h, "i", t))
+        else:
+            h = hash((h, t))
+    return h
+
+
+def variables(term: Term) -> list[Var]:
+    """Distinct variables of ``term`` in depth-first, left-to-right order."""
+    seen: set[int] = set()
+    out: list[Var] = []
+    stack: list[Term] = [term]
+    while stack:
+        t = stack.pop()
+        if isinstance(t, Var):
+            if id(t) not in seen:
+                seen.add(id(t))
+                out.append(t)
+        elif isinstance(t, Struct):
+            stack.extend(reversed(t.args))
+    return out
+
+
+def variant(a: Term, b: Term) -> bool:
+    """True when ``a`` and ``b`` are equal up to a consistent renaming of variables."""
+    left: dict[int, Var] = {}
+    right: dict[int, Var] = {}
+    stack: list[tuple[Term, Term]] = [(a, b)]
+    while stack:
+        x, y = stack.pop()
+        if isinstance(x, Var):
+            if not isinstance(y, Var):
+                return False
+            mx, my = left.get(id(x)), right.get(id(y))
+            if mx is None and my is None:
+                left[id(x)], right[id(y)] = y, x
+            elif mx is not y or my is not x:
+                return False
+        elif isinstance(x, Struct):
+            if not isinstance(y, Struct) or x.name != y.name or len(x.args) != len(y.args):
+                return False
+            stack.extend(zip(x.args, y.args))
+        elif not terms_equal(x, y):
+            return False
+    return True
+
+
+def iter_subterms(term: Term) -> Iterator[Term]:
+    """Every subterm of ``term`` (pre-order, left to right), iteratively."""
+    stack: list[Term] = [term]
+    while stack:
+        t = stack.pop()
+        yield t
+        if isinstance(t, Struct):
+            stack.extend(reversed(t.args))
+
+
+def compare_order(a: Term, b: Term) -> int:
+    """Standard order of terms (-1, 0, 1) for domain terms.
+
+    Numbers compare by value; an int and a float that are equal compare
+    Float < Int (SWI-Prolog).  Variables compare by creation identity
+    (``id``), which is only stable within one process.
+    """
+    stack: list[tuple[Term, Term]] = [(a, b)]
+    while stack:
+        x, y = stack.pop()
+        if x is y:
+            continue
+        rx, ry = _type_rank(x), _type_rank(y)
+        if rx != ry:
+            return -1 if rx < ry else 1
+        if rx == 1:
+            c = _compare_numbers(x, y)  # type: ignore[arg-type]
+        elif rx == 0:
+            c = (id(x) > id(y)) - (id(x) < id(y))
+        elif rx == 3:
+            c = (x.name > y.name) - (x.name < y.name)  # type: ignore[union-attr]
+        elif rx == 4:
+            c = (x.value > y.value) - (x.value < y.value)  # type: ignore[union-attr]
+        else:
+            assert isinstance(x, Struct) and isinstance(y, Struct)
+            if len(x.args) != len(y.args):
+                return -1 if len(x.args) < len(y.args) else 1
+            if x.name != y.name:
+                return -1 if x.name < y.name else 1
+            stack.extend(reversed(list(zip(x.args, y.args))))
+            continue
+        if c:
+            return c
+    return 0
+
+
+def _compare_numbers(x: int | float, y: int | float) -> int:
+    if isinstance(x, float) and math.isnan(x):
+        return 0 if isinstance(y, float) and math.isnan(y) else -1
+    if isinstance(y, float) and math.isnan(y):
+        return 1
+    if x < y:
+        return -1
+    if x > y:
+        return 1
+    if isinstance(x, float) and not isinstance(y, float):
+        return -1
+    if isinstance(y, float) and not isinstance(x, float):
+        return 1
+    return 0
