@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 from abc import ABC, abstractmethod
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -58,6 +59,16 @@ class Journal(ABC):
     @abstractmethod
     def rotate(self) -> None:
         """Archive the active journal and start an empty one."""
+
+    @abstractmethod
+    def lock(self) -> contextlib.AbstractContextManager[None]:
+        """Exclusive access to this journal, across processes and threads.
+
+        Re-entrant within one thread.  Wrap "catch up with ``read_new`` →
+        mutate → ``append``" in it so that several processes sharing one
+        journal stay coherent.  ``append``, ``read_new`` and ``rotate`` take
+        it themselves, so a single call needs no explicit lock.
+        """
 
     @abstractmethod
     def close(self) -> None:

@@ -1,0 +1,305 @@
+"""``FileJournal``: the write-ahead log of one memory as a JSON Lines file.
+
+One line per batch (see ``wal_format``), appended with a single
+``os.write`` on an ``O_APPEND`` descriptor and made durable with
+``os.fsync`` before ``append`` returns.  Every operation runs under the
+journal's lock (``journal.lock`` beside the file by default), so several
+processes may share one journal:
+
+* each handle keeps a byte offset and reads only what it has not seen;
+  its own appends advance it (batches other processes wrote before one of
+  our appends are buffered first, so none is skipped or seen twice);
+* when another process rotates the file, the handle first finishes the old
+  file (now an archive) and then follows the new one;
+* a torn final record (no final ``\\n``, or invalid JSON on the last line)
+  is logged, dropped and truncated away; an invalid record followed by
+  others raises ``JournalCorrupt`` and leaves the handle unchanged.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import logging
+import os
+import time
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from zpm_adapters.persistence.file_lock import FileLock
+from zpm_adapters.persistence.wal_format import encode_batch
+from zpm_adapters.persistence.wal_scan import scan
+from zpm_domain.ports.journal import Journal, JournalCorrupt, JournalOp, JournalRecord
+
+log = logging.getLogger(__name__)
+
+_CHUNK = 1 << 20
+
+
+@dataclass(eq=False)
+class _Cursor:
+    """An open journal file and how far this handle has consumed it."""
+
+    fd: int
+    ident: tuple[int, int]
+    writable: bool
+    offset: int = 0
+    lines: int = 0
+    buffered: list[JournalRecord] = field(default_factory=list)
+    warned_at: int = -1
+
+
+class FileJournal(Journal):
+    """The journal stored at ``path`` (created on the first ``append``).
+
+    ``lock_path`` defaults to ``journal.lock`` in the same directory.
+    ``clock`` gives the unix time for batch ``ts`` and archive names.
+    Nothing on disk is touched before the first method call.
+    """
+
+    def __init__(
+        self,
+        path: Path,
+        lock_path: Path | None = None,
+        *,
+        clock: Callable[[], float] = time.time,
+    ) -> None:
+        self.path = Path(path)
+        self.lock_path = Path(lock_path) if lock_path else self.path.with_name("journal.lock")
+        self._lock = FileLock(self.lock_path)
+        self._clock = clock
+        self._cur: _Cursor | None = None
+        self._backlog: list[JournalRecord] = []
+        self._closed = False
+
+    # -- port ---------------------------------------------------------------
+    def lock(self) -> contextlib.AbstractContextManager[None]:
+        self._check_open()
+        return self._lock
+
+    def append(self, ops: Sequence[JournalOp]) -> None:
+        """Write one batch and fsync it; ``OSError`` when that fails.
+
+        A failed write is cut back off the file.  Unread batches of other
+        processes are buffered for the next ``read_new`` first; if one of
+        them is corrupt, ``JournalCorrupt`` is raised and nothing is written.
+        """
+        if not ops:
+            return
+        data = encode_batch(ops, int(self._clock()))
+        self._check_open()
+        with self._lock:
+            cur = self._sync(create=True)
+            if cur is None:
+                raise FileNotFoundError(f"journal vanished while it was created: {self.path}")
+            if not cur.writable:
+                self._reopen_writable(cur)
+            self._catch_up(cur)
+            start = cur.offset
+            try:
+                _write_all(cur.fd, data)
+                os.fsync(cur.fd)
+            except OSError:
+                with contextlib.suppress(OSError):
+                    os.ftruncate(cur.fd, start)
+                raise
+            cur.offset = start + len(data)
+            cur.lines += 1
+
+    def read_new(self) -> list[JournalRecord]:
+        self._check_open()
+        if self._cur is None and not self._backlog and not self.path.exists():
+            return []
+        with self._lock:
+            cur = self._sync(create=False)
+            if cur is not None:
+                self._catch_up(cur)
+            records = self._backlog
+            self._backlog = []
+            if cur is not None:
+                records.extend(cur.buffered)
+                cur.buffered = []
+            return records
+
+    def size_bytes(self) -> int:
+        try:
+            return self.path.stat().st_size
+        except FileNotFoundError:
+            return 0
+
+    def pending(self) -> int:
+        self._check_open()
+        if not self.path.exists():
+            return 0
+        with self._lock:
+            cur = self._sync(create=False)
+            if cur is None:
+                return 0
+            count = cur.lines
+            pos = cur.offset
+            while chunk := os.pread(cur.fd, _CHUNK, pos):
+                count += chunk.count(b"\n")
+                pos += len(chunk)
+            return count
+
+    def rotate(self) -> None:
+        """Archive the active file as ``journal-<ts>.wal`` and start an empty one.
+
+        Batches of the active file that this handle has not read yet stay
+        available to ``read_new``.  An empty (or missing) active file is not
+        archived.  Archive names get ``-1``, ``-2``... when a name is taken.
+        """
+        self._check_open()
+        with self._lock:
+            cur = self._sync(create=False)
+            if cur is not None:
+                self._catch_up(cur)
+                size = os.fstat(cur.fd).st_size
+                if size > 0:
+                    os.rename(self.path, self._archive_name())
+                self._retire(cur)
+            self._sync(create=True)
+            _fsync_dir(self.path.parent)
+
+    def close(self) -> None:
+        with self._lock.mutex:
+            if self._closed:
+                return
+            self._closed = True
+            if self._cur is not None:
+                os.close(self._cur.fd)
+                self._cur = None
+            self._lock.close()
+
+    # -- internals (all called with the lock held) --------------------------
+    def _sync(self, *, create: bool) -> _Cursor | None:
+        """The cursor on the file now at ``path``, retiring a replaced one."""
+        try:
+            st = os.stat(self.path)
+        except FileNotFoundError:
+            st = None
+        cur = self._cur
+        if cur is not None:
+            if st is None or (st.st_dev, st.st_ino) != cur.ident:
+                self._retire(cur)
+            elif st.st_size < cur.offset:
+                raise JournalCorrupt(
+                    str(self.path), cur.lines, "file shrank below what was already read"
+                )
+            else:
+                return cur
+        if st is None and not create:
+            return None
+        self._cur = self._open(create)
+        return self._cur
+
+    def _open(self, create: bool) -> _Cursor | None:
+        flags = os.O_RDWR | os.O_APPEND | os.O_CLOEXEC
+        writable = True
+        if create:
+            try:
+                fd = os.open(self.path, flags | os.O_CREAT | os.O_EXCL, 0o644)
+                _fsync_dir(self.path.parent)
+            except FileExistsError:
+                fd = os.open(self.path, flags)
+        else:
+            try:
+                fd = os.open(self.path, flags)
+            except PermissionError:
+                fd = os.open(self.path, os.O_RDONLY | os.O_CLOEXEC)
+                writable = False
+            except FileNotFoundError:
+                return None
+        st = os.fstat(fd)
+        return _Cursor(fd=fd, ident=(st.st_dev, st.st_ino), writable=writable)
+
+    def _reopen_writable(self, cur: _Cursor) -> None:
+        fd = os.open(self.path, os.O_RDWR | os.O_APPEND | os.O_CLOEXEC)
+        st = os.fstat(fd)
+        if (st.st_dev, st.st_ino) != cur.ident:
+            os.close(fd)
+            raise OSError(f"{self.path} was replaced while it was being opened")
+        os.close(cur.fd)
+        cur.fd = fd
+        cur.writable = True
+
+    def _retire(self, cur: _Cursor) -> None:
+        """Read the rest of a file that is no longer the active one, then drop it."""
+        self._catch_up(cur, final=True)
+        self._backlog.extend(cur.buffered)
+        cur.buffered = []
+        os.close(cur.fd)
+        if self._cur is cur:
+            self._cur = None
+
+    def _catch_up(self, cur: _Cursor, *, final: bool = False) -> None:
+        """Buffer every complete batch after ``cur.offset``; handle a torn tail.
+
+        ``final`` marks an archived file: its torn tail is dropped but the
+        file is left as it is.  On ``JournalCorrupt`` nothing changes.
+        """
+        data = _read_from(cur.fd, cur.offset)
+        if not data:
+            return
+        result = scan(data, path=str(self.path), offset=cur.offset, lines=cur.lines)
+        cur.buffered.extend(result.records)
+        cur.offset = result.end
+        cur.lines = result.lines
+        torn = result.torn
+        if torn is None:
+            return
+        where = f"{self.path}:{torn.line}"
+        if not final and cur.writable:
+            os.ftruncate(cur.fd, torn.offset)
+            os.fsync(cur.fd)
+            log.warning(
+                "%s: dropped torn final journal record (%s); file truncated to %d bytes",
+                where,
+                torn.reason,
+                torn.offset,
+            )
+            return
+        if cur.warned_at == torn.offset:
+            return
+        cur.warned_at = torn.offset
+        if final:
+            log.warning("%s: dropped torn final journal record (%s)", where, torn.reason)
+        elif self._lock.cross_process:
+            log.warning("%s: ignoring torn final journal record (%s)", where, torn.reason)
+
+    def _archive_name(self) -> Path:
+        stamp = int(self._clock())
+        directory = self.path.parent
+        candidate = directory / f"journal-{stamp}.wal"
+        n = 0
+        while candidate.exists():
+            n += 1
+            candidate = directory / f"journal-{stamp}-{n}.wal"
+        return candidate
+
+    def _check_open(self) -> None:
+        if self._closed:
+            raise ValueError(f"journal is closed: {self.path}")
+
+
+def _read_from(fd: int, offset: int) -> bytes:
+    parts = []
+    while chunk := os.pread(fd, _CHUNK, offset):
+        parts.append(chunk)
+        offset += len(chunk)
+    return b"".join(parts)
+
+
+def _write_all(fd: int, data: bytes) -> None:
+    view = memoryview(data)
+    while view:
+        written = os.write(fd, view)
+        view = view[written:]
+
+
+def _fsync_dir(directory: Path) -> None:
+    fd = os.open(directory, os.O_RDONLY | os.O_DIRECTORY | os.O_CLOEXEC)
+    try:
+        os.fsync(fd)
+    finally:
+        os.close(fd)

@@ -1,0 +1,128 @@
+"""``MemoryJournal``: an in-memory journal with ``FileJournal``'s semantics.
+
+Handles created on one ``MemoryJournalStore`` share it the way processes
+share a journal file: each handle reads only the batches it has not seen,
+its own appends are not returned to it, a rotation by one handle lets the
+others finish the archived generation first.  Sizes are those of the file
+format, so ``size_bytes`` matches what ``FileJournal`` would report.
+There are no torn records in memory.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import threading
+import time
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+
+from zpm_adapters.persistence.wal_format import encode_batch
+from zpm_domain.ports.journal import Journal, JournalOp, JournalRecord
+
+
+@dataclass(eq=False)
+class MemoryJournalStore:
+    """The shared "file": generations of batches (the last one is active)."""
+
+    generations: list[list[JournalRecord]] = field(default_factory=lambda: [[]])
+    sizes: list[int] = field(default_factory=lambda: [0])
+    lock: threading.RLock = field(default_factory=threading.RLock)
+
+    @property
+    def active(self) -> list[JournalRecord]:
+        return self.generations[-1]
+
+    @property
+    def archives(self) -> list[list[JournalRecord]]:
+        """Rotated generations, oldest first (non-empty ones only)."""
+        return self.generations[:-1]
+
+
+class MemoryJournal(Journal):
+    """One handle on ``store`` (a fresh private store when omitted)."""
+
+    def __init__(
+        self,
+        store: MemoryJournalStore | None = None,
+        *,
+        clock: Callable[[], float] = time.time,
+    ) -> None:
+        self.store = store if store is not None else MemoryJournalStore()
+        self._clock = clock
+        with self.store.lock:
+            self._generation = len(self.store.generations) - 1
+        self._position = 0
+        self._buffered: list[JournalRecord] = []
+        self._closed = False
+
+    def lock(self) -> contextlib.AbstractContextManager[None]:
+        self._check_open()
+        return _Held(self.store.lock)
+
+    def append(self, ops: Sequence[JournalOp]) -> None:
+        if not ops:
+            return
+        ts = int(self._clock())
+        size = len(encode_batch(ops, ts))
+        self._check_open()
+        with self.store.lock:
+            self._catch_up()
+            active = self.store.active
+            active.append(JournalRecord(ops=tuple(ops), ts=ts, line=len(active) + 1))
+            self.store.sizes[-1] += size
+            self._position = len(active)
+
+    def read_new(self) -> list[JournalRecord]:
+        self._check_open()
+        with self.store.lock:
+            self._catch_up()
+            records, self._buffered = self._buffered, []
+            return records
+
+    def size_bytes(self) -> int:
+        with self.store.lock:
+            return self.store.sizes[-1]
+
+    def pending(self) -> int:
+        with self.store.lock:
+            return len(self.store.active)
+
+    def rotate(self) -> None:
+        """Start a new generation; an empty active one is reused, not archived."""
+        self._check_open()
+        with self.store.lock:
+            self._catch_up()
+            if self.store.active:
+                self.store.generations.append([])
+                self.store.sizes.append(0)
+                self._generation = len(self.store.generations) - 1
+                self._position = 0
+
+    def close(self) -> None:
+        self._closed = True
+
+    def _catch_up(self) -> None:
+        generations = self.store.generations
+        while True:
+            current = generations[self._generation]
+            self._buffered.extend(current[self._position :])
+            self._position = len(current)
+            if self._generation == len(generations) - 1:
+                return
+            self._generation += 1
+            self._position = 0
+
+    def _check_open(self) -> None:
+        if self._closed:
+            raise ValueError("journal is closed")
+
+
+class _Held(contextlib.AbstractContextManager[None]):
+    def __init__(self, lock: threading.RLock) -> None:
+        self._lock = lock
+
+    def __enter__(self) -> None:
+        self._lock.acquire()
+
+    def __exit__(self, *exc: object) -> None:
+        self._lock.release()

@@ -1,0 +1,52 @@
+"""The composition root: settings in, a ready toolbox out.
+
+Start-up order for the default memory (architecture §8.6): knowledge files
+``.zpm/kb/*.pl`` (sorted by name, snapshots excluded) are consulted as static
+clauses, then the journal is replayed.  A torn final journal record is
+dropped with a warning; corruption before it stops the start with an error
+that names the file and line.
+"""
+
+from __future__ import annotations
+
+import logging
+
+from zpm_adapters.persistence.file_journal import FileJournal
+from zpm_adapters.project import ensure_layout, knowledge_files
+from zpm_app.config import Settings
+from zpm_app.engines import create_engine
+from zpm_app.toolbox import Toolbox
+from zpm_domain.consult import consult_text
+from zpm_domain.knowledge_base import KnowledgeBase
+from zpm_domain.memories import DEFAULT_MEMORY, Memories
+from zpm_domain.ports.journal import JournalCorrupt
+
+log = logging.getLogger("zpm")
+
+
+class StartupError(Exception):
+    """The project cannot be opened; the message says why and where."""
+
+
+def open_toolbox(settings: Settings) -> Toolbox:
+    paths = settings.paths
+    ensure_layout(paths)
+    engine = create_engine(settings.engine)
+    journal = FileJournal(paths.wal_path)
+    try:
+        kb = KnowledgeBase(DEFAULT_MEMORY, engine, journal, journal_label=str(paths.wal_path))
+        for path in knowledge_files(paths):
+            try:
+                text = path.read_text(encoding="utf-8")
+            except (OSError, UnicodeDecodeError) as exc:
+                log.warning("failed to load %s: %s", path, exc)
+                continue
+            consult_text(kb, text, str(path))
+        kb.recover()
+    except JournalCorrupt as exc:
+        journal.close()
+        raise StartupError(f"{exc}; move the file aside to start without it") from exc
+    except BaseException:
+        journal.close()
+        raise
+    return Toolbox(Memories(kb), settings.limits, on_close=journal.close)

@@ -1,0 +1,186 @@
+"""Settings of one run: which project, which engine, which limits.
+
+Precedence, first that is set:
+
+* project: the ``--project DIR`` argument, ``ZPM_PROJECT_DIR``, else the
+  nearest directory at or above the working directory that has ``.zpm/``;
+* engine: the ``--engine`` argument, ``ZPM_ENGINE``, ``.zpm/config.toml``
+  ``[engine] name``, else ``"auto"``;
+* limits: ``ZPM_TIME_LIMIT`` (seconds, time only), ``.zpm/config.toml``
+  ``[limits]``, else the defaults of ``Limits()``.
+
+``.zpm/config.toml`` is optional.  Example::
+
+    [engine]
+    name = "python"
+
+    [limits]
+    time_s = 10
+    max_solutions = 500
+
+Empty environment variables count as unset.  This module runs on every CLI
+command: it imports nothing heavy (``tomllib`` only when a config exists).
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Mapping
+from dataclasses import dataclass, replace
+from pathlib import Path
+from typing import Any
+
+from zpm_adapters import project as _project
+from zpm_adapters.project import ProjectPaths, find_project
+from zpm_domain.limits import Limits
+
+DEFAULT_ENGINE = "auto"
+
+_INT_LIMITS = ("max_solutions", "max_inferences", "max_depth", "max_input_bytes")
+_TABLES: dict[str, frozenset[str]] = {
+    "engine": frozenset({"name"}),
+    "limits": frozenset({"time_s", *_INT_LIMITS}),
+}
+
+
+class ProjectNotFound(Exception):
+    """No ``.zpm/`` where the project was expected.
+
+    ``directory`` is the directory given by argument or environment, or
+    ``None`` when the upward search from the working directory failed.
+    """
+
+    def __init__(self, directory: Path | None = None) -> None:
+        where = "" if directory is None else f" in {directory}"
+        super().__init__(
+            f"No .zpm/ directory found{where}. Run `zpm init` to initialize a project."
+        )
+        self.directory = directory
+
+
+class ConfigError(Exception):
+    """An invalid setting; the message names the file (or variable) and the key."""
+
+
+@dataclass(frozen=True)
+class Settings:
+    """Resolved settings; ``engine`` is a registry name or ``"auto"``."""
+
+    paths: ProjectPaths
+    engine: str
+    limits: Limits
+
+    @property
+    def project_root(self) -> Path:
+        return self.paths.root
+
+
+def init_project(directory: Path) -> tuple[bool, str]:
+    """Create ``.zpm/`` in ``directory``; see ``zpm_adapters.project.init_project``."""
+    return _project.init_project(directory)
+
+
+def resolve_settings(
+    project: str | None = None,
+    engine: str | None = None,
+    cwd: Path | None = None,
+    env: Mapping[str, str] | None = None,
+) -> Settings:
+    """Resolve the settings (see the module doc for precedence).
+
+    Relative directories are taken relative to ``cwd`` (default: the
+    process's working directory); ``env`` defaults to ``os.environ``.
+    Raises ``ProjectNotFound`` or ``ConfigError``.
+    """
+    env = os.environ if env is None else env
+    cwd = Path.cwd() if cwd is None else cwd
+    paths = ProjectPaths.for_root(_project_root(project, cwd, env))
+    config = _read_config(paths.config_path)
+    return Settings(
+        paths=paths,
+        engine=_engine(engine, env, config, paths.config_path),
+        limits=_limits(config, env, paths.config_path),
+    )
+
+
+def _project_root(project: str | None, cwd: Path, env: Mapping[str, str]) -> Path:
+    chosen = project or env.get("ZPM_PROJECT_DIR") or None
+    if chosen is None:
+        found = find_project(cwd)
+        if found is None:
+            raise ProjectNotFound()
+        return found
+    directory = Path(cwd, Path(chosen).expanduser())
+    if not (directory / _project.ZPM_DIR).is_dir():
+        raise ProjectNotFound(directory)
+    return directory
+
+
+def _read_config(path: Path) -> dict[str, Any]:
+    try:
+        data = path.read_bytes()
+    except FileNotFoundError:
+        return {}
+    except OSError as exc:
+        raise ConfigError(f"{path}: cannot read: {exc.strerror or exc}") from None
+    import tomllib
+
+    try:
+        config = tomllib.loads(data.decode("utf-8"))
+    except UnicodeDecodeError:
+        raise ConfigError(f"{path}: invalid TOML: not UTF-8 text") from None
+    except tomllib.TOMLDecodeError as exc:
+        raise ConfigError(f"{path}: invalid TOML: {exc}") from None
+    for table, value in config.items():
+        if table not in _TABLES:
+            raise ConfigError(f"{path}: unknown key '{table}'")
+        if not isinstance(value, dict):
+            raise ConfigError(f"{path}: '{table}' must be a table")
+        for key in value:
+            if key not in _TABLES[table]:
+                raise ConfigError(f"{path}: unknown key '{table}.{key}'")
+    return config
+
+
+def _engine(arg: str | None, env: Mapping[str, str], config: dict[str, Any], path: Path) -> str:
+    if arg:
+        return arg
+    if env.get("ZPM_ENGINE"):
+        return env["ZPM_ENGINE"]
+    name = config.get("engine", {}).get("name")
+    if name is None:
+        return DEFAULT_ENGINE
+    if not isinstance(name, str) or not name.strip():
+        raise ConfigError(f"{path}: 'engine.name' must be a non-empty string")
+    return name.strip()
+
+
+def _limits(config: dict[str, Any], env: Mapping[str, str], path: Path) -> Limits:
+    table: dict[str, Any] = config.get("limits", {})
+    limits = Limits()
+    changes: dict[str, Any] = {}
+    for key in _INT_LIMITS:
+        if key in table:
+            value = table[key]
+            if not isinstance(value, int) or isinstance(value, bool) or value <= 0:
+                raise ConfigError(f"{path}: 'limits.{key}' must be a positive integer")
+            changes[key] = value
+    if "time_s" in table:
+        changes["time_s"] = _positive_seconds(table["time_s"], f"{path}: 'limits.time_s'")
+    raw_time = env.get("ZPM_TIME_LIMIT")
+    if raw_time:
+        try:
+            seconds: object = float(raw_time)
+        except ValueError:
+            seconds = raw_time
+        changes["time_s"] = _positive_seconds(seconds, "ZPM_TIME_LIMIT")
+    return replace(limits, **changes)
+
+
+def _positive_seconds(value: object, where: str) -> float:
+    if isinstance(value, bool) or not isinstance(value, int | float):
+        raise ConfigError(f"{where} must be a positive number of seconds")
+    seconds = float(value)
+    if not seconds > 0 or seconds == float("inf"):
+        raise ConfigError(f"{where} must be a positive number of seconds")
+    return seconds

@@ -1,0 +1,241 @@
+"""The MCP server: zpm's tools as JSON-RPC over stdin/stdout (``zpm serve``).
+
+Built on the MCP SDK's low-level ``Server``.  What a client sees:
+
+* ``initialize``: the SDK negotiates the protocol version (``2025-11-25``
+  for current clients); ``serverInfo`` is ``zpm`` with the package version;
+  ``capabilities.tools.listChanged`` is true.
+* ``tools/list``: every tool of the runner's catalogue with its input schema
+  and ``readOnlyHint`` / ``destructiveHint`` / ``idempotentHint``.
+* ``tools/call``: one text content item; ``isError`` is always on the result
+  and, for errors, also on the content item (as the tool reference shows).
+  Arguments go to the runner unvalidated by the SDK, so a wrong type gives
+  the ``InvalidArguments`` tool result.  An unknown tool name is a JSON-RPC
+  error (``-32602``, ``Tool not found: <name>``).
+* Ordering: tool calls run on one dedicated thread, one at a time, in
+  arrival order.  ``tools/call`` is dispatched inline (the read loop waits
+  until the call is answered before it reads the next message) while the
+  event loop stays free for other traffic.
+* End of input: every request read before EOF is answered, then ``serve``
+  returns 0.  SIGTERM / SIGINT stop reading, let a running call finish,
+  close the runner and return 0.
+* stdout carries only JSON-RPC: while serving, fd 1 points at stderr and the
+  protocol uses a private duplicate of the original stdout.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import copy
+import logging
+import signal
+from collections.abc import Awaitable, Callable, Mapping
+from concurrent.futures import ThreadPoolExecutor
+from typing import Any
+
+import anyio
+import mcp_types as types
+from mcp.server.connection import Connection
+from mcp.server.context import CallNext, HandlerResult, ServerRequestContext
+from mcp.server.lowlevel.server import NotificationOptions, Server
+from mcp.server.models import InitializationOptions
+from mcp.server.runner import serve_connection
+from mcp.shared.exceptions import MCPError
+from mcp.shared.jsonrpc_dispatcher import JSONRPCDispatcher
+
+from zpm_app.catalogue import SERVER_NAME, ToolOutcome, ToolRunner, ToolSpec, package_version
+from zpm_app.wire import StdioWire
+
+logger = logging.getLogger(__name__)
+
+ToolCall = Callable[[str, Mapping[str, Any] | None], Awaitable[ToolOutcome]]
+
+
+
+class KnowledgeWorker:
+    """Owns the tool runner and the one thread that ever touches it.
+
+    The runner is opened, called and closed on the same thread (engines such
+    as SWI-Prolog bind state to the OS thread).  Calls queue in submission
+    order.  A failure to open the runner is raised by the constructor.
+    """
+
+    def __init__(self, open_runner: Callable[[], ToolRunner]) -> None:
+        self._executor = ThreadPoolExecutor(max_workers=1, thread_name_prefix="zpm-kb")
+        try:
+            self.runner = self._executor.submit(open_runner).result()
+        except BaseException:
+            self._executor.shutdown(wait=True)
+            raise
+
+    @property
+    def specs(self) -> tuple[ToolSpec, ...]:
+        return self.runner.specs
+
+    async def call(self, name: str, arguments: Mapping[str, Any] | None) -> ToolOutcome:
+        """Run one call on the worker thread; cancelling the await does not stop it."""
+        future = self._executor.submit(self.runner.call, name, arguments)
+        return await asyncio.wrap_future(future)
+
+    def close(self) -> None:
+        """Wait for a running call, close the runner, stop the thread."""
+        try:
+            self._executor.submit(self.runner.close).result()
+        finally:
+            self._executor.shutdown(wait=True)
+
+
+class _ErrorOutcome:
+    """The outcome reported when the runner itself fails unexpectedly."""
+
+    text = "ExecutionFailed"
+    is_error = True
+
+
+def build_server(specs: tuple[ToolSpec, ...], call: ToolCall) -> Server[Any]:
+    """A low-level MCP ``Server`` offering ``specs``, executing calls with ``call``."""
+    names = frozenset(spec.name for spec in specs)
+
+    async def list_tools(
+        ctx: ServerRequestContext[Any], params: types.PaginatedRequestParams | None
+    ) -> types.ListToolsResult:
+        return types.ListToolsResult(tools=[_sdk_tool(spec) for spec in specs])
+
+    async def call_tool(
+        ctx: ServerRequestContext[Any], params: types.CallToolRequestParams
+    ) -> types.CallToolResult:
+        if params.name not in names:
+            raise MCPError(code=types.INVALID_PARAMS, message=f"Tool not found: {params.name}")
+        outcome: ToolOutcome
+        try:
+            outcome = await call(params.name, params.arguments)
+        except Exception:
+            logger.exception("tool %s failed unexpectedly", params.name)
+            outcome = _ErrorOutcome()
+        return types.CallToolResult(
+            content=[types.TextContent(type="text", text=outcome.text)],
+            is_error=outcome.is_error,
+        )
+
+    server: Server[Any] = Server(
+        SERVER_NAME, version=package_version(), on_list_tools=list_tools, on_call_tool=call_tool
+    )
+    server.middleware.append(_WireShape(specs))
+    return server
+
+
+def initialization_options(server: Server[Any]) -> InitializationOptions:
+    """The ``initialize`` answer's options: tools with ``listChanged: true``."""
+    return server.create_initialization_options(NotificationOptions(tools_changed=True))
+
+
+def _sdk_tool(spec: ToolSpec) -> types.Tool:
+    return types.Tool(
+        name=spec.name,
+        description=spec.description,
+        input_schema=spec.input_schema,
+        annotations=types.ToolAnnotations(
+            read_only_hint=spec.read_only,
+            destructive_hint=spec.destructive,
+            idempotent_hint=spec.idempotent,
+        ),
+    )
+
+
+class _WireShape:
+    """Gives tools/list and tools/call results the exact shape of the tool reference.
+
+    The SDK validates results against its protocol models, which drop fields
+    they do not define and reorder keys.  This middleware runs on the
+    validated result and restores what the reference shows: each tool's
+    input schema exactly as the catalogue holds it, content items as
+    ``{"type", "text"}`` and, for an error result, ``"isError": true`` in
+    every content item as well as on the result.
+    """
+
+    def __init__(self, specs: tuple[ToolSpec, ...]) -> None:
+        self._tools = [
+            {
+                "name": spec.name,
+                "description": spec.description,
+                "inputSchema": spec.input_schema,
+                "annotations": {
+                    "readOnlyHint": spec.read_only,
+                    "destructiveHint": spec.destructive,
+                    "idempotentHint": spec.idempotent,
+                },
+            }
+            for spec in specs
+        ]
+
+    async def __call__(self, ctx: ServerRequestContext[Any, Any], call_next: CallNext) -> HandlerResult:
+        result = await call_next(ctx)
+        if not isinstance(result, dict):
+            return result
+        if ctx.method == "tools/list" and "tools" in result:
+            return {**result, "tools": copy.deepcopy(self._tools)}
+        if ctx.method == "tools/call" and isinstance(result.get("content"), list):
+            failed = result.get("isError") is True
+            content = [_content_item(item, failed) for item in result["content"]]
+            return {**result, "content": content}
+        return result
+
+
+def _content_item(item: Any, failed: bool) -> Any:
+    if not isinstance(item, dict):
+        return item
+    shaped = {"type": item.get("type"), "text": item.get("text"), **item}
+    if failed:
+        shaped["isError"] = True
+    return shaped
+
+
+async def serve_wire(worker: KnowledgeWorker, wire: StdioWire) -> None:
+    """Serve one client over ``wire`` until its input ends and every request is answered."""
+    server = build_server(worker.specs, worker.call)
+    dispatcher: JSONRPCDispatcher[Any] = JSONRPCDispatcher(
+        wire.read_stream,
+        wire.write_stream,
+        inline_methods=frozenset({"initialize", "tools/call"}),
+    )
+    async with wire.running(), server.lifespan(server) as lifespan_state:
+        await serve_connection(
+            server,
+            dispatcher,
+            connection=Connection.for_loop(dispatcher),
+            lifespan_state=lifespan_state,
+            init_options=initialization_options(server),
+        )
+
+
+def serve(open_runner: Callable[[], ToolRunner]) -> int:
+    """Open the runner, serve MCP on stdin/stdout until EOF or a signal, return 0.
+
+    Errors raised while opening the runner propagate before anything is
+    written to stdout.  Must run on the main thread (it handles signals).
+    """
+    worker = KnowledgeWorker(open_runner)
+    try:
+        with StdioWire.claim() as wire:
+            anyio.run(_serve_until_signal, worker, wire)
+    finally:
+        worker.close()
+    return 0
+
+
+async def _serve_until_signal(worker: KnowledgeWorker, wire: StdioWire) -> None:
+    async with anyio.create_task_group() as group:
+
+        async def watch_signals() -> None:
+            with anyio.open_signal_receiver(signal.SIGTERM, signal.SIGINT) as signals:
+                async for signum in signals:
+                    logger.info("received %s, shutting down", signal.Signals(signum).name)
+                    group.cancel_scope.cancel()
+                    return
+
+        async def run() -> None:
+            await serve_wire(worker, wire)
+            group.cancel_scope.cancel()
+
+        group.start_soon(watch_signals)
+        group.start_soon(run)

@@ -1,0 +1,97 @@
+"""Loading a knowledge file (``.zpm/kb/*.pl``) into a memory.
+
+Clauses become static (file-loaded) unless the file declares the predicate
+with ``:- dynamic(Name/Arity)`` first, as in ISO/SWI-Prolog.  Directives are
+never executed: ``dynamic`` and ``discontiguous`` are understood, every other
+directive is skipped with a warning.  A clause that does not read, that
+defines a built-in, or whose body calls something outside the allow-list is
+skipped with a warning naming the file and line; the rest of the file loads.
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Callable
+
+from zpm_domain.clauses import Clause
+from zpm_domain.errors import PermissionDenied, SandboxViolation
+from zpm_domain.knowledge_base import KnowledgeBase
+from zpm_domain.reader import read_clauses
+from zpm_domain.sandbox import check_goal
+from zpm_domain.terms import Atom, Struct, Term, list_items
+
+log = logging.getLogger("zpm")
+
+
+def consult_text(kb: KnowledgeBase, text: str, source: str) -> list[str]:
+    """Load the clauses of ``text`` into ``kb``; returns the warnings (also logged)."""
+    warnings: list[str] = []
+
+    def warn(line: int, message: str) -> None:
+        warning = f"{source}:{line}: {message}"
+        warnings.append(warning)
+        log.warning("%s", warning)
+
+    for item in read_clauses(text):
+        if item.error is not None:
+            warn(item.error.line, f"syntax error: {item.error.message}")
+            continue
+        term = item.term
+        assert term is not None
+        if isinstance(term, Struct) and term.name == ":-" and len(term.args) == 1:
+            _directive(kb, term.args[0], lambda msg, line=item.line: warn(line, msg))
+            continue
+        if isinstance(term, Struct) and term.name in ("-->", "?-"):
+            warn(item.line, f"skipped: {term.name} clauses are not supported")
+            continue
+        clause = Clause.from_term(term)
+        if not isinstance(clause.head, (Atom, Struct)):
+            warn(item.line, "skipped: a clause head must be an atom or a compound term")
+            continue
+        try:
+            check_goal(clause.body)
+            kb.add_static(clause)
+        except (PermissionDenied, SandboxViolation) as exc:
+            warn(item.line, f"skipped: {exc.message}")
+    return warnings
+
+
+def _directive(kb: KnowledgeBase, goal: Term, warn: Callable[[str], None]) -> None:
+    if isinstance(goal, Struct) and len(goal.args) == 1 and goal.name == "dynamic":
+        for spec in _indicators(goal.args[0]):
+            if spec is None:
+                warn("skipped: dynamic/1 expects Name/Arity indicators")
+                continue
+            try:
+                kb.declare_dynamic(*spec)
+            except PermissionDenied as exc:
+                warn(f"skipped: {exc.message}")
+        return
+    if isinstance(goal, Struct) and goal.name == "discontiguous" and len(goal.args) == 1:
+        return
+    warn("skipped a directive: knowledge files may only declare dynamic predicates")
+
+
+def _indicators(spec: Term) -> list[tuple[str, int] | None]:
+    """``a/1``, ``(a/1, b/2)`` or ``[a/1, b/2]`` as (name, arity) pairs."""
+    out: list[tuple[str, int] | None] = []
+    stack: list[Term] = [spec]
+    while stack:
+        t = stack.pop()
+        if isinstance(t, Struct) and t.name == "," and len(t.args) == 2:
+            stack.extend(reversed(t.args))
+        elif isinstance(t, Struct) and t.name == "[|]":
+            items, _ = list_items(t)
+            stack.extend(reversed(items))
+        elif (
+            isinstance(t, Struct)
+            and t.name == "/"
+            and len(t.args) == 2
+            and isinstance(t.args[0], Atom)
+            and type(t.args[1]) is int
+            and t.args[1] >= 0
+        ):
+            out.append((t.args[0].name, t.args[1]))
+        else:
+            out.append(None)
+    return out

@@ -1,0 +1,124 @@
+"""The knowledge tools: remember, define, forget, clear, update, upsert.
+
+Each method returns the tool's success text or raises a ``ZpmError`` whose
+message is the error text.  Texts echo the canonical rendering of the parsed
+input, with the caller's variable names (architecture §8.16).
+"""
+
+from __future__ import annotations
+
+from zpm_domain.clauses import Clause
+from zpm_domain.errors import InvalidClause, NoMatchingClause
+from zpm_domain.inputs import check_body, is_clause_syntax, parse_fact, parse_term, require_callable
+from zpm_domain.knowledge_base import KnowledgeBase
+from zpm_domain.memories import Memories
+from zpm_domain.mutations import AddClause, Mutation, RemoveAll, RemoveClause
+from zpm_domain.sandbox import check_goal
+from zpm_domain.terms import TRUE, Struct, Term, Var, indicator
+from zpm_domain.unify import Bindings, substitute, unify
+from zpm_domain.writer import render
+
+
+class KnowledgeTools:
+    def __init__(self, memories: Memories) -> None:
+        self._memories = memories
+
+    def remember_fact(self, fact: str, memory: str | None = None) -> str:
+        term = parse_fact(fact, "fact", hint=" (use define_rule to add rules)")
+        kb = self._memories.resolve(memory)
+        with kb.writing():
+            kb.commit([AddClause(Clause(term))])
+        return f"Asserted: {render(term)}"
+
+    def define_rule(self, head: str, body: str, memory: str | None = None) -> str:
+        variables: dict[str, Var] = {}
+        head_term = parse_term(head, "rule", variables)
+        body_term = parse_term(body, "rule", variables)
+        if is_clause_syntax(head_term):
+            raise InvalidClause("Invalid rule head: it must not contain rule syntax")
+        require_callable(head_term, "Rule head")
+        check_body(body_term)
+        check_goal(body_term)
+        kb = self._memories.resolve(memory)
+        with kb.writing():
+            kb.commit([AddClause(Clause(head_term, body_term))])
+        return f"Asserted rule: {render(Struct(':-', (head_term, body_term)))}"
+
+    def forget_fact(self, fact: str, memory: str | None = None) -> str:
+        term = parse_fact(fact, "fact")
+        kb = self._memories.resolve(memory)
+        with kb.writing():
+            kb.check_mutable(term)
+            match = _first_fact(kb, term)
+            if match is None:
+                raise NoMatchingClause(f"No matching clause found for: {render(term)}")
+            kb.commit([RemoveClause(match[0])])
+        return f"Retracted: {render(term)}"
+
+    def clear_context(self, category: str, memory: str | None = None) -> str:
+        pattern = parse_term(category, "category")
+        require_callable(pattern, "category")
+        kb = self._memories.resolve(memory)
+        with kb.writing():
+            kb.check_mutable(pattern)
+            if _matching_heads(kb, pattern):
+                kb.commit([RemoveAll(pattern)])
+        return f"Cleared all facts matching: {render(pattern)}"
+
+    def update_fact(self, old_fact: str, new_fact: str, memory: str | None = None) -> str:
+        """Replace the first fact unifying with ``old_fact`` by ``new_fact``.
+
+        The two share variables: ``update_fact("age(bob, A)", "age(robert, A)")``
+        carries ``A`` over.  Atomic: one journal batch.
+        """
+        variables: dict[str, Var] = {}
+        old = parse_fact(old_fact, "old_fact", variables)
+        new = parse_fact(new_fact, "new_fact", variables)
+        kb = self._memories.resolve(memory)
+        with kb.writing():
+            kb.check_mutable(old)
+            kb.check_mutable(new)
+            match = _first_fact(kb, old)
+            if match is None:
+                raise NoMatchingClause(f"No matching clause for: {render(old)}")
+            clause, bindings = match
+            replacement = Clause(substitute(new, bindings))
+            kb.commit([RemoveClause(clause), AddClause(replacement)])
+        return f"Updated: {render(old)} -> {render(new)}"
+
+    def upsert_fact(self, fact: str, memory: str | None = None) -> str:
+        """Remove every clause with the same functor and first argument, then assert."""
+        term = parse_fact(fact, "fact")
+        kb = self._memories.resolve(memory)
+        pattern = _upsert_pattern(term)
+        with kb.writing():
+            kb.check_mutable(term)
+            mutations: list[Mutation] = []
+            if _matching_heads(kb, pattern):
+                mutations.append(RemoveAll(pattern))
+            mutations.append(AddClause(Clause(term)))
+            kb.commit(mutations)
+        return f"Upserted: {render(term)}"
+
+
+def _first_fact(kb: KnowledgeBase, pattern: Term) -> tuple[Clause, Bindings] | None:
+    """The first fact (body ``true``) unifying with ``pattern``, and the bindings."""
+    for clause in kb.clauses(*indicator(pattern)):
+        if clause.body is not TRUE:
+            continue
+        bindings = unify(pattern, clause.head)
+        if bindings is not None:
+            return clause, bindings
+    return None
+
+
+def _matching_heads(kb: KnowledgeBase, pattern: Term) -> bool:
+    return any(unify(pattern, c.head) is not None for c in kb.clauses(*indicator(pattern)))
+
+
+def _upsert_pattern(fact: Term) -> Term:
+    """Same functor, same first argument, fresh variables elsewhere."""
+    if not isinstance(fact, Struct) or len(fact.args) == 1:
+        return fact
+    rest = tuple(Var("_") for _ in fact.args[1:])
+    return Struct(fact.name, (fact.args[0], *rest))

@@ -1,0 +1,139 @@
+"""Settings resolution: project, engine and limits precedence; config errors."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from zpm_app.config import (
+    ConfigError,
+    ProjectNotFound,
+    Settings,
+    init_project,
+    resolve_settings,
+)
+from zpm_domain.limits import Limits
+
+
+@pytest.fixture
+def project(tmp_path: Path) -> Path:
+    root = tmp_path / "proj"
+    root.mkdir()
+    init_project(root)
+    return root
+
+
+def write_config(root: Path, text: str) -> Path:
+    path = root / ".zpm" / "config.toml"
+    path.write_text(text)
+    return path
+
+
+def test_defaults_from_discovery(project: Path) -> None:
+    sub = project / "src" / "deep"
+    sub.mkdir(parents=True)
+    settings = resolve_settings(cwd=sub, env={})
+    assert settings == Settings(paths=settings.paths, engine="auto", limits=Limits())
+    assert settings.project_root == project.resolve()
+    assert settings.paths.wal_path == project.resolve() / ".zpm/data/journal.wal"
+
+
+def test_project_argument_beats_env_beats_discovery(tmp_path: Path, project: Path) -> None:
+    other = tmp_path / "other"
+    other.mkdir()
+    init_project(other)
+    env = {"ZPM_PROJECT_DIR": str(other)}
+    assert resolve_settings(cwd=project, env=env).project_root == other
+    assert resolve_settings(project="proj", cwd=tmp_path, env=env).project_root == project
+    assert resolve_settings(cwd=project, env={"ZPM_PROJECT_DIR": ""}).project_root == (
+        project.resolve()
+    )
+
+
+def test_chosen_directory_must_hold_zpm(tmp_path: Path, project: Path) -> None:
+    with pytest.raises(ProjectNotFound) as info:
+        resolve_settings(project=str(project / "src"), cwd=tmp_path, env={})
+    assert info.value.directory == project / "src"
+    with pytest.raises(ProjectNotFound, match="Run `zpm init`"):
+        resolve_settings(cwd=tmp_path, env={"ZPM_PROJECT_DIR": str(tmp_path)})
+
+
+def test_no_project_found_by_discovery(tmp_path: Path) -> None:
+    with pytest.raises(ProjectNotFound) as info:
+        resolve_settings(cwd=tmp_path, env={})
+    assert info.value.directory is None
+    assert str(info.value) == "No .zpm/ directory found. Run `zpm init` to initialize a project."
+
+
+def test_engine_precedence(project: Path) -> None:
+    write_config(project, '[engine]\nname = "pyswip"\n')
+    assert resolve_settings(cwd=project, env={}).engine == "pyswip"
+    env = {"ZPM_ENGINE": "janus"}
+    assert resolve_settings(cwd=project, env=env).engine == "janus"
+    assert resolve_settings(engine="python", cwd=project, env=env).engine == "python"
+
+
+def test_limits_from_config_and_time_from_env(project: Path) -> None:
+    write_config(
+        project,
+        "[limits]\ntime_s = 2\nmax_solutions = 7\nmax_inferences = 1000\n"
+        "max_depth = 50\nmax_input_bytes = 4096\n",
+    )
+    limits = resolve_settings(cwd=project, env={}).limits
+    assert (limits.time_s, limits.max_solutions, limits.max_inferences) == (2.0, 7, 1000)
+    assert (limits.max_depth, limits.max_input_bytes) == (50, 4096)
+    assert limits.max_term_cells == Limits().max_term_cells
+    env = {"ZPM_TIME_LIMIT": "0.25"}
+    assert resolve_settings(cwd=project, env=env).limits.time_s == 0.25
+
+
+@pytest.mark.parametrize(
+    ("text", "key"),
+    [
+        ("[limits\n", "invalid TOML"),
+        ("[engine]\nname = 3\n", "'engine.name'"),
+        ('[engine]\nname = ""\n', "'engine.name'"),
+        ('[engine]\nkind = "python"\n', "unknown key 'engine.kind'"),
+        ("[limits]\ntimeout = 3\n", "unknown key 'limits.timeout'"),
+        ("[server]\nport = 1\n", "unknown key 'server'"),
+        ("engine = 1\n", "'engine' must be a table"),
+        ("[limits]\ntime_s = 0\n", "'limits.time_s'"),
+        ('[limits]\ntime_s = "5"\n', "'limits.time_s'"),
+        ("[limits]\ntime_s = nan\n", "'limits.time_s'"),
+        ("[limits]\nmax_solutions = -1\n", "'limits.max_solutions'"),
+        ("[limits]\nmax_depth = 1.5\n", "'limits.max_depth'"),
+        ("[limits]\nmax_inferences = true\n", "'limits.max_inferences'"),
+    ],
+)
+def test_invalid_config_names_file_and_key(project: Path, text: str, key: str) -> None:
+    path = write_config(project, text)
+    with pytest.raises(ConfigError) as info:
+        resolve_settings(cwd=project, env={})
+    assert str(path) in str(info.value) and key in str(info.value)
+
+
+@pytest.mark.parametrize("value", ["soon", "0", "-1", "inf"])
+def test_invalid_time_limit_env(project: Path, value: str) -> None:
+    with pytest.raises(ConfigError, match="ZPM_TIME_LIMIT"):
+        resolve_settings(cwd=project, env={"ZPM_TIME_LIMIT": value})
+
+
+def test_unreadable_config_is_a_config_error(project: Path) -> None:
+    (project / ".zpm" / "config.toml").mkdir()
+    with pytest.raises(ConfigError, match="cannot read"):
+        resolve_settings(cwd=project, env={})
+
+
+def test_import_stays_light() -> None:
+    code = (
+        "import sys, zpm_app.config as c; "
+        "heavy = {'tomllib', 'json', 'mcp', 'pluggy', 'asyncio', 'pydantic'} & set(sys.modules); "
+        "print(sorted(heavy))"
+    )
+    out = subprocess.run(
+        [sys.executable, "-c", code], capture_output=True, text=True, check=True
+    ).stdout
+    assert out == "[]\n"

@@ -1,0 +1,156 @@
+"""FileJournal on disk: format, torn tails, corruption, rotation files."""
+
+from __future__ import annotations
+
+import logging
+import os
+from pathlib import Path
+
+import pytest
+
+from zpm_adapters.persistence import FileJournal
+from zpm_domain.ports.journal import JournalCorrupt, JournalOp
+
+LINE1 = b'{"ts":1764457000,"ops":[{"op":"assert","clause":"human(socrates)"}]}\n'
+LINE2 = b'{"ts":1764457001,"ops":[{"op":"retract","clause":"human(plato)"}]}\n'
+
+
+@pytest.fixture
+def wal(tmp_path: Path) -> Path:
+    return tmp_path / "data" / "journal.wal"
+
+
+@pytest.fixture(autouse=True)
+def data_dir(wal: Path) -> None:
+    wal.parent.mkdir()
+
+
+def test_one_compact_json_line_per_batch(wal: Path) -> None:
+    journal = FileJournal(wal, clock=lambda: 1764457000.9)
+    journal.append([JournalOp("assert", "human(socrates)")])
+    assert wal.read_bytes() == LINE1
+    assert (wal.parent / "journal.lock").exists()
+
+
+def test_nothing_is_created_before_first_use(wal: Path) -> None:
+    journal = FileJournal(wal)
+    assert journal.read_new() == []
+    assert journal.pending() == 0
+    assert journal.size_bytes() == 0
+    assert list(wal.parent.iterdir()) == []
+
+
+def test_torn_tail_without_newline_is_dropped_and_truncated(
+    wal: Path, caplog: pytest.LogCaptureFixture
+) -> None:
+    wal.write_bytes(LINE1 + b'{"ts":1764457001,"ops":[{"op":"ass')
+    journal = FileJournal(wal, clock=lambda: 1764457001)
+    with caplog.at_level(logging.WARNING):
+        records = journal.read_new()
+    assert [r.ops[0].clause for r in records] == ["human(socrates)"]
+    assert f"{wal}:2" in caplog.text and "torn" in caplog.text
+    assert wal.read_bytes() == LINE1
+    journal.append([JournalOp("retract", "human(plato)")])
+    assert wal.read_bytes() == LINE1 + LINE2
+    assert len(FileJournal(wal).read_new()) == 2
+
+
+def test_invalid_json_on_the_last_line_is_a_torn_tail(wal: Path) -> None:
+    wal.write_bytes(LINE1 + b'{"ts":17644\n')
+    assert len(FileJournal(wal).read_new()) == 1
+    assert wal.read_bytes() == LINE1
+
+
+def test_append_first_truncates_a_torn_tail_it_has_not_read(wal: Path) -> None:
+    journal = FileJournal(wal, clock=lambda: 1764457001)
+    wal.write_bytes(LINE1 + b"{garbage")
+    journal.append([JournalOp("retract", "human(plato)")])
+    assert wal.read_bytes() == LINE1 + LINE2
+    assert [r.line for r in journal.read_new()] == [1]
+
+
+def test_corruption_before_the_end_names_file_and_line(wal: Path) -> None:
+    wal.write_bytes(LINE1 + b'{"ts":1,"ops":[{"op":"explode","clause":"x"}]}\n' + LINE2)
+    journal = FileJournal(wal)
+    with pytest.raises(JournalCorrupt) as info:
+        journal.read_new()
+    assert (info.value.path, info.value.line) == (str(wal), 2)
+    assert "unknown op 'explode'" in str(info.value)
+    with pytest.raises(JournalCorrupt):
+        journal.read_new()
+    with pytest.raises(JournalCorrupt):
+        journal.append([JournalOp("assert", "y")])
+    assert wal.read_bytes().endswith(LINE2)
+
+
+def test_records_of_the_older_one_op_format_are_read(wal: Path) -> None:
+    wal.write_bytes(b'{"ts":5,"op":"retractall","clause":"tmp(_)"}\n')
+    (record,) = FileJournal(wal).read_new()
+    assert record.ops == (JournalOp("retractall", "tmp(_)"),)
+
+
+def test_rotate_archives_with_unique_names(wal: Path) -> None:
+    journal = FileJournal(wal, clock=lambda: 1764457000)
+    journal.append([JournalOp("assert", "human(socrates)")])
+    journal.rotate()
+    journal.append([JournalOp("assert", "human(socrates)")])
+    journal.rotate()
+    journal.rotate()  # empty: nothing to archive
+    names = sorted(p.name for p in wal.parent.glob("journal-*.wal"))
+    assert names == ["journal-1764457000-1.wal", "journal-1764457000.wal"]
+    assert (wal.parent / "journal-1764457000.wal").read_bytes() == LINE1
+    assert wal.read_bytes() == b""
+    assert journal.pending() == 0
+
+
+def test_a_handle_whose_file_was_rotated_by_another_appends_to_the_new_file(
+    wal: Path,
+) -> None:
+    a = FileJournal(wal, clock=lambda: 1764457000)
+    b = FileJournal(wal, clock=lambda: 1764457000)
+    a.append([JournalOp("assert", "human(socrates)")])
+    b.rotate()
+    a.append([JournalOp("assert", "human(socrates)")])
+    assert wal.read_bytes() == LINE1
+    assert (wal.parent / "journal-1764457000.wal").read_bytes() == LINE1
+
+
+def test_a_shrunken_file_is_reported_as_corrupt(wal: Path) -> None:
+    journal = FileJournal(wal)
+    journal.append([JournalOp("assert", "a")])
+    os.truncate(wal, 0)
+    with pytest.raises(JournalCorrupt, match="shrank"):
+        journal.read_new()
+
+
+def test_append_into_a_missing_directory_raises_oserror(tmp_path: Path) -> None:
+    journal = FileJournal(tmp_path / "nowhere" / "journal.wal")
+    with pytest.raises(OSError):
+        journal.append([JournalOp("assert", "a")])
+
+
+def test_large_journal_reads_in_order(wal: Path) -> None:
+    line = b'{"ts":1,"ops":[{"op":"assert","clause":"n(%d)"}]}\n'
+    wal.write_bytes(b"".join(line % i for i in range(50_000)))
+    journal = FileJournal(wal)
+    assert journal.pending() == 50_000
+    records = journal.read_new()
+    assert records[-1].ops[0].clause == "n(49999)" and records[-1].line == 50_000
+
+
+def test_a_failed_fsync_raises_and_leaves_no_partial_batch(
+    wal: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    journal = FileJournal(wal, clock=lambda: 1764457000)
+    journal.append([JournalOp("assert", "human(socrates)")])
+
+    def failing_fsync(fd: int) -> None:
+        raise OSError(5, "Input/output error")
+
+    monkeypatch.setattr(os, "fsync", failing_fsync)
+    with pytest.raises(OSError):
+        journal.append([JournalOp("assert", "lost")])
+    monkeypatch.undo()
+    assert wal.read_bytes() == LINE1
+    journal.append([JournalOp("assert", "human(socrates)")])
+    assert journal.pending() == 2 and FileJournal(wal).read_new()[1].line == 2

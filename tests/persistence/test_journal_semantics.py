@@ -1,0 +1,141 @@
+"""Behaviour shared by FileJournal and MemoryJournal (both must pass)."""
+
+from __future__ import annotations
+
+import threading
+import time
+from collections.abc import Callable
+from pathlib import Path
+
+import pytest
+
+from zpm_adapters.persistence import FileJournal, MemoryJournal, MemoryJournalStore
+from zpm_domain.ports.journal import Journal, JournalOp
+
+Opener = Callable[[], Journal]
+
+
+def clock() -> float:
+    return 1764457000.5
+
+
+@pytest.fixture(params=["file", "memory"])
+def opener(request: pytest.FixtureRequest, tmp_path: Path) -> Opener:
+    if request.param == "file":
+        return lambda: FileJournal(tmp_path / "journal.wal", clock=clock)
+    store = MemoryJournalStore()
+    return lambda: MemoryJournal(store, clock=clock)
+
+
+def op(clause: str, kind: str = "assert") -> JournalOp:
+    return JournalOp(kind, clause)  # type: ignore[arg-type]
+
+
+def clauses(records: list) -> list[str]:  # type: ignore[type-arg]
+    return [o.clause for r in records for o in r.ops]
+
+
+def test_round_trip_keeps_ops_ts_and_line_numbers(opener: Opener) -> None:
+    writer, reader = opener(), opener()
+    writer.append([op("human(socrates)")])
+    writer.append([op("human(plato)", "retract"), op("human(_)", "retractall")])
+    records = reader.read_new()
+    assert [r.line for r in records] == [1, 2]
+    assert [r.ts for r in records] == [1764457000, 1764457000]
+    assert records[1].ops == (op("human(plato)", "retract"), op("human(_)", "retractall"))
+    assert reader.read_new() == []
+
+
+def test_own_appends_are_not_read_back(opener: Opener) -> None:
+    journal = opener()
+    journal.append([op("a")])
+    assert journal.read_new() == []
+    assert journal.pending() == 1
+
+
+def test_empty_batch_writes_nothing(opener: Opener) -> None:
+    journal = opener()
+    journal.append([])
+    assert journal.pending() == 0
+    assert journal.size_bytes() == 0
+
+
+def test_handles_see_each_others_appends_exactly_once(opener: Opener) -> None:
+    a, b = opener(), opener()
+    a.append([op("a1")])
+    b.append([op("b1")])  # b has not read a1 yet: it must still get it later
+    a.append([op("a2")])
+    assert clauses(b.read_new()) == ["a1", "a2"]
+    assert clauses(a.read_new()) == ["b1"]
+    assert clauses(opener().read_new()) == ["a1", "b1", "a2"]
+
+
+def test_text_with_newlines_and_unicode_round_trips(opener: Opener) -> None:
+    text = "note('line\none', \"caf\u00e9 \u2028 \ud800\")"
+    journal = opener()
+    journal.append([op(text)])
+    assert clauses(opener().read_new()) == [text]
+
+
+def test_pending_and_size_follow_appends_and_rotation(opener: Opener) -> None:
+    journal = opener()
+    journal.append([op("human(socrates)")])
+    line = b'{"ts":1764457000,"ops":[{"op":"assert","clause":"human(socrates)"}]}\n'
+    assert journal.size_bytes() == len(line)
+    journal.append([op("b"), op("c")])
+    assert journal.pending() == 2
+    journal.rotate()
+    assert journal.pending() == 0
+    assert journal.size_bytes() == 0
+
+
+def test_a_reader_follows_rotation_without_losing_batches(opener: Opener) -> None:
+    writer, reader = opener(), opener()
+    writer.append([op("before1")])
+    assert clauses(reader.read_new()) == ["before1"]
+    writer.append([op("before2")])
+    writer.rotate()
+    writer.append([op("after")])
+    records = reader.read_new()
+    assert clauses(records) == ["before2", "after"]
+    assert [r.line for r in records] == [2, 1]
+    assert writer.pending() == 1
+
+
+def test_rotate_keeps_unread_batches_for_the_rotating_handle(opener: Opener) -> None:
+    a, b = opener(), opener()
+    b.append([op("from_b")])
+    a.rotate()
+    assert clauses(a.read_new()) == ["from_b"]
+
+
+def test_lock_is_reentrant_and_excludes_other_threads(opener: Opener) -> None:
+    journal = opener()
+    entered = threading.Event()
+
+    def other() -> None:
+        with journal.lock():
+            entered.set()
+
+    with journal.lock():
+        with journal.lock():
+            journal.append([op("inside")])
+        thread = threading.Thread(target=other)
+        thread.start()
+        time.sleep(0.1)
+        assert not entered.is_set()
+    thread.join(5)
+    assert entered.is_set()
+
+
+def test_closed_journal_refuses_work(opener: Opener) -> None:
+    journal = opener()
+    journal.close()
+    journal.close()
+    with pytest.raises(ValueError):
+        journal.append([op("a")])
+
+
+def test_unknown_op_kind_is_rejected(opener: Opener) -> None:
+    with pytest.raises(ValueError):
+        opener().append([op("x", "erase")])
