@@ -107,7 +107,10 @@ def _check_size(name: str, value: str, max_input_bytes: int) -> None:
 
 
 def _wrong_type(name: str, expected: str, value: Any) -> InvalidArguments:
-    return InvalidArguments(f"argument '{name}' must be a {expected}, not {_json_type(value)}")
+    article = "an" if expected[0] in "aeiou" else "a"
+    return InvalidArguments(
+        f"argument '{name}' must be {article} {expected}, not {_json_type(value)}"
+    )
 
 
 def _json_type(value: Any) -> str:

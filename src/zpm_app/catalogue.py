@@ -21,7 +21,6 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass, field
-from importlib.metadata import PackageNotFoundError, version
 from typing import Any, Protocol
 
 SERVER_NAME = "zpm"
@@ -30,6 +29,8 @@ MEMORY_DESCRIPTION = "Target memory segment (optional, defaults to default memor
 
 def package_version() -> str:
     """The version zpm announces (``serverInfo.version``, ``zpm version``): the installed one."""
+    from importlib.metadata import PackageNotFoundError, version  # costly: only when asked
+
     try:
         return version("zpm")
     except PackageNotFoundError:
@@ -137,8 +138,7 @@ def _tool(
 TOOLS: tuple[ToolSpec, ...] = (
     _tool(
         "echo",
-        "Echoes back a message string. Useful for testing server connectivity and tool "
-        "invocation.",
+        "Echoes back a message string. Useful for testing server connectivity and tool invocation.",
         {"message": _string("The message to echo")},
         ["message"],
         _QUERY,

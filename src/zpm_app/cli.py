@@ -19,7 +19,6 @@ Only ``serve`` imports the MCP SDK; tool commands stay light so a one-shot
 from __future__ import annotations
 
 import argparse
-import json
 import logging
 import sys
 from collections.abc import Callable, Sequence
@@ -27,11 +26,15 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, NoReturn
 
-from zpm_app.catalogue import TOOLS, ToolOutcome, ToolRunner, ToolSpec, package_version
+from zpm_app.catalogue import TOOLS, ToolRunner, ToolSpec, package_version
+from zpm_app.output import fail, print_outcome
 from zpm_domain.errors import ZpmError
 
 NO_PROJECT_FOR_SERVE = "No .zpm/ directory found. Run `zpm init` to initialize a project."
-_COMMON_OPTIONS = frozenset({"format", "project", "engine", "command"})
+# Namespace names the CLI uses itself; a tool argument may not take them.
+_RESERVED = frozenset(
+    {"format", "project", "engine", "command", "tool", "tool_parser", "positional"}
+)
 _EPILOG = (
     "Tool commands print the result text on stdout. A tool error prints "
     "'ERROR: <text>' on stdout and exits 1; --format json prints a JSON array of "
@@ -57,26 +60,42 @@ class Services:
     startup_errors: tuple[type[BaseException], ...] = (ZpmError, OSError)
 
 
+class StartupFailed(Exception):
+    """The project was found but could not be opened; the text says why."""
+
+
 def default_services() -> Services:
-    """The production wiring (imported only when a command needs it)."""
-    from zpm_app import bootstrap, config, engines
+    """The production wiring; the knowledge base is imported only to open it."""
+    from zpm_app import config
 
     def open_runner(project: str | None, engine: str | None) -> ToolRunner:
         settings = config.resolve_settings(project=project, engine=engine)
-        runner: ToolRunner = bootstrap.open_toolbox(settings)
+        from zpm_app import bootstrap, engines
+
+        try:
+            runner: ToolRunner = bootstrap.open_toolbox(settings)
+        except (bootstrap.StartupError, engines.UnknownEngine) as error:
+            raise StartupFailed(str(error)) from error
         return runner
 
     return Services(
         open_runner,
         config.init_project,
         config.ProjectNotFound,
-        (config.ConfigError, bootstrap.StartupError, engines.UnknownEngine, ZpmError, OSError),
+        (config.ConfigError, StartupFailed, ZpmError, OSError),
     )
 
 
-def main(argv: Sequence[str] | None = None, services: Services | None = None) -> int:
-    """Run one ``zpm`` command; returns the exit code."""
-    parser = build_parser()
+def main(
+    argv: Sequence[str] | None = None,
+    services: Services | None = None,
+    tools: Sequence[ToolSpec] = TOOLS,
+) -> int:
+    """Run one ``zpm`` command (``argv`` defaults to ``sys.argv[1:]``); returns the exit code.
+
+    Usage errors raise ``SystemExit(1)`` (``--help``: ``SystemExit(0)``).
+    """
+    parser = build_parser(tools)
     args = list(sys.argv[1:] if argv is None else argv)
     if not args:
         parser.print_help(sys.stderr)
@@ -86,7 +105,7 @@ def main(argv: Sequence[str] | None = None, services: Services | None = None) ->
         print(f"zpm {package_version()}")
         return 0
     spec: ToolSpec | None = getattr(ns, "tool", None)
-    arguments = _tool_arguments(parser, spec, ns) if spec is not None else {}
+    arguments = _tool_arguments(ns.tool_parser, spec, ns) if spec is not None else {}
     logging.basicConfig(
         stream=sys.stderr, level=logging.WARNING, format="zpm: %(levelname)s: %(message)s"
     )
@@ -99,25 +118,38 @@ def main(argv: Sequence[str] | None = None, services: Services | None = None) ->
     return _run_tool(spec, arguments, ns, services)
 
 
-def build_parser() -> argparse.ArgumentParser:
-    """The full parser: built-in commands, then one subcommand per catalogue tool."""
+def build_parser(tools: Sequence[ToolSpec] = TOOLS) -> argparse.ArgumentParser:
+    """The full parser: built-in commands, then one subcommand per tool."""
     parser = _Parser(
         prog="zpm",
         description="A durable, queryable Prolog knowledge base as memory for AI agents.",
         epilog=_EPILOG,
         allow_abbrev=False,
     )
-    parser.add_argument("--version", action="version", version=f"zpm {package_version()}")
-    commands = parser.add_subparsers(title="COMMANDS", dest="command", metavar="COMMAND")
+    parser.add_argument("--version", action=_VersionAction, help="print the version and exit")
+    commands = parser.add_subparsers(
+        title="COMMANDS", dest="command", metavar="COMMAND", required=True
+    )
     commands.add_parser("init", help="create .zpm/ in the current directory", allow_abbrev=False)
     serve = commands.add_parser(
         "serve", help="serve the tools over MCP on stdin/stdout", allow_abbrev=False
     )
     _add_project_options(serve)
     commands.add_parser("version", help="print the version", allow_abbrev=False)
-    for spec in TOOLS:
+    for spec in tools:
         _add_tool_command(commands, spec)
     return parser
+
+
+class _VersionAction(argparse.Action):
+    """``--version``, reading the installed version only when used."""
+
+    def __init__(self, option_strings: Sequence[str], dest: str, **kwargs: Any) -> None:
+        super().__init__(option_strings, dest, nargs=0, **kwargs)
+
+    def __call__(self, parser: argparse.ArgumentParser, *_args: Any, **_kwargs: Any) -> None:
+        print(f"zpm {package_version()}")
+        parser.exit(0)
 
 
 class _Parser(argparse.ArgumentParser):
@@ -129,24 +161,32 @@ class _Parser(argparse.ArgumentParser):
 
 
 def _add_project_options(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("--project", metavar="DIR", help="project directory (default: search upwards)")
-    parser.add_argument("--engine", metavar="NAME", help="Prolog engine (default: configured/auto)")
+    parser.add_argument(
+        "--project", metavar="DIR", help="project directory (default: search upwards)"
+    )
+    parser.add_argument(
+        "--engine", metavar="NAME", help="Prolog engine (default: configured, else auto)"
+    )
 
 
 def _add_tool_command(commands: Any, spec: ToolSpec) -> None:
     sub = commands.add_parser(
-        spec.cli_name, help=_first_sentence(spec.description), description=spec.description,
+        spec.cli_name,
+        help=_first_sentence(spec.description),
+        description=spec.description,
         allow_abbrev=False,
     )
-    sub.set_defaults(tool=spec)
+    sub.set_defaults(tool=spec, tool_parser=sub)
     positional = _positional_property(spec)
     if positional is not None:
         sub.add_argument(
-            "positional", nargs="?", metavar=positional.upper(),
+            "positional",
+            nargs="?",
+            metavar=positional.upper(),
             help=f"same as --{positional.replace('_', '-')}",
         )
     for name, schema in spec.properties.items():
-        if name in _COMMON_OPTIONS or name == "positional":
+        if name in _RESERVED:
             raise ValueError(f"tool {spec.name}: argument '{name}' clashes with a CLI option")
         kebab = f"--{name.replace('_', '-')}"
         options: dict[str, Any] = {"dest": name, "help": schema.get("description")}
@@ -197,33 +237,23 @@ def _run_tool(
     try:
         runner = services.open_runner(ns.project, ns.engine)
     except services.project_not_found:
-        return _fail(f"zpm {command}: NotFound. Run 'zpm init' first.")
+        return fail(f"zpm {command}: NotFound. Run 'zpm init' first.")
     except services.startup_errors as error:
-        return _fail(f"zpm {command}: {error}")
+        return fail(f"zpm {command}: {error}")
     try:
         outcome = runner.call(spec.name, arguments)
     except ZpmError as error:
-        return _fail(f"zpm {command}: {error}")
+        return fail(f"zpm {command}: {error}")
     finally:
         runner.close()
-    return _print_outcome(outcome, ns.format)
-
-
-def _print_outcome(outcome: ToolOutcome, output_format: str) -> int:
-    if output_format == "json":
-        print(json.dumps([outcome.text], ensure_ascii=False))
-    elif outcome.is_error:
-        print(f"ERROR: {outcome.text}")
-    else:
-        print(outcome.text)
-    return 1 if outcome.is_error else 0
+    return print_outcome(outcome, ns.format)
 
 
 def _init(services: Services) -> int:
     try:
         _created, message = services.init_project(Path.cwd())
     except OSError as error:
-        return _fail(f"zpm init: {error}")
+        return fail(f"zpm init: {error}")
     print(message)
     return 0
 
@@ -235,15 +265,12 @@ def _serve(ns: argparse.Namespace, services: Services) -> int:
 
     try:
         return server.serve(lambda: services.open_runner(ns.project, ns.engine))
+    except KeyboardInterrupt:  # interrupted before serving started
+        return 0
     except services.project_not_found as error:
-        return _fail(str(error) or NO_PROJECT_FOR_SERVE)
+        return fail(str(error) or NO_PROJECT_FOR_SERVE)
     except services.startup_errors as error:
-        return _fail(f"zpm serve: {error}")
-
-
-def _fail(message: str) -> int:
-    print(message, file=sys.stderr)
-    return 1
+        return fail(f"zpm serve: {error}")
 
 
 def _integer(text: str) -> int:

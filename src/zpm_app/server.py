@@ -45,11 +45,11 @@ from mcp.shared.jsonrpc_dispatcher import JSONRPCDispatcher
 
 from zpm_app.catalogue import SERVER_NAME, ToolOutcome, ToolRunner, ToolSpec, package_version
 from zpm_app.wire import StdioWire
+from zpm_domain.errors import ExecutionFailed
 
 logger = logging.getLogger(__name__)
 
 ToolCall = Callable[[str, Mapping[str, Any] | None], Awaitable[ToolOutcome]]
-
 
 
 class KnowledgeWorker:
@@ -88,7 +88,7 @@ class KnowledgeWorker:
 class _ErrorOutcome:
     """The outcome reported when the runner itself fails unexpectedly."""
 
-    text = "ExecutionFailed"
+    text = ExecutionFailed().message
     is_error = True
 
 
@@ -168,7 +168,9 @@ class _WireShape:
             for spec in specs
         ]
 
-    async def __call__(self, ctx: ServerRequestContext[Any, Any], call_next: CallNext) -> HandlerResult:
+    async def __call__(
+        self, ctx: ServerRequestContext[Any, Any], call_next: CallNext
+    ) -> HandlerResult:
         result = await call_next(ctx)
         if not isinstance(result, dict):
             return result
@@ -215,6 +217,7 @@ def serve(open_runner: Callable[[], ToolRunner]) -> int:
     written to stdout.  Must run on the main thread (it handles signals).
     """
     worker = KnowledgeWorker(open_runner)
+    logger.info("zpm %s serving MCP on stdin/stdout", package_version())
     try:
         with StdioWire.claim() as wire:
             anyio.run(_serve_until_signal, worker, wire)

@@ -29,13 +29,12 @@ import os
 import queue
 import sys
 import threading
-from collections.abc import AsyncIterator, Iterator
+from collections.abc import AsyncIterator, Coroutine, Iterator
 from contextlib import asynccontextmanager, contextmanager
 from typing import Any
 
 import anyio
 import mcp_types as types
-from anyio.streams.memory import MemoryObjectReceiveStream, MemoryObjectSendStream
 from mcp.shared.message import SessionMessage
 from pydantic import ValidationError
 
@@ -46,7 +45,12 @@ _FLUSH_TIMEOUT_S = 10.0
 
 
 class StdioWire:
-    """Message streams over a pair of file descriptors (see the module docstring)."""
+    """Message streams over a pair of file descriptors (see the module docstring).
+
+    ``read_stream`` / ``write_stream`` are the dispatcher's ends.  The
+    writer thread starts with the object and stops at ``flush()``; reading
+    starts in ``running()``.
+    """
 
     def __init__(self, in_fd: int, out_fd: int) -> None:
         self._in_fd = in_fd
@@ -65,7 +69,11 @@ class StdioWire:
     @classmethod
     @contextmanager
     def claim(cls) -> Iterator[StdioWire]:
-        """A wire on the real stdin/stdout; fd 0 reads /dev/null and fd 1 goes to stderr meanwhile."""
+        """A wire on the real stdin/stdout.
+
+        Meanwhile fd 0 reads /dev/null and fd 1 writes to stderr, so nothing
+        else in the process can consume input or corrupt the output.
+        """
         sys.stdout.flush()
         in_fd, out_fd = os.dup(0), os.dup(1)
         null_fd = os.open(os.devnull, os.O_RDONLY)
@@ -103,7 +111,11 @@ class StdioWire:
             yield
 
     def flush(self) -> None:
-        """Write every queued message, waiting at most a few seconds for a stuck reader."""
+        """Write every queued message and stop the writer thread.
+
+        Waits at most ``_FLUSH_TIMEOUT_S`` seconds, in case the client stopped
+        reading and the output pipe is full.
+        """
         self._lines.put(None)
         self._writer.join(_FLUSH_TIMEOUT_S)
 
@@ -111,26 +123,42 @@ class StdioWire:
 
     def _read_loop(self, loop: asyncio.AbstractEventLoop) -> None:
         """Runs on the reader thread: hand each line, then the end of input, to the loop."""
-        buffer = b""
+
+        def run(coroutine: Coroutine[Any, Any, None]) -> None:
+            if loop.is_closed():
+                coroutine.close()
+                raise RuntimeError("the event loop is closed")
+            asyncio.run_coroutine_threadsafe(coroutine, loop).result()
+
+        partial: list[bytes] = []  # pieces of a line longer than one chunk
         try:
-            while True:
-                try:
-                    chunk = os.read(self._in_fd, _READ_CHUNK)
-                except OSError as error:
-                    logger.error("reading stdin failed: %s", error)
-                    chunk = b""
-                if not chunk:
-                    break
-                buffer += chunk
-                *lines, buffer = buffer.split(b"\n")
-                for line in lines:
-                    asyncio.run_coroutine_threadsafe(self._deliver(line), loop).result()
-            if buffer:
-                asyncio.run_coroutine_threadsafe(self._deliver(buffer), loop).result()
-            asyncio.run_coroutine_threadsafe(self._end_of_input(), loop).result()
-        except (RuntimeError, concurrent.futures.CancelledError):
-            # The loop stopped (a signal ended the server): nobody is listening.
+            while chunk := self._read_chunk():
+                start = 0
+                while (end := chunk.find(b"\n", start)) >= 0:
+                    partial.append(chunk[start:end])
+                    run(self._deliver(b"".join(partial)))
+                    partial.clear()
+                    start = end + 1
+                if start < len(chunk):
+                    partial.append(chunk[start:])
+            if partial:
+                run(self._deliver(b"".join(partial)))
+            run(self._end_of_input())
+        except (
+            RuntimeError,
+            concurrent.futures.CancelledError,
+            anyio.BrokenResourceError,
+            anyio.ClosedResourceError,
+        ):
+            # The server stopped (a signal ended it): nobody is listening any more.
             return
+
+    def _read_chunk(self) -> bytes:
+        try:
+            return os.read(self._in_fd, _READ_CHUNK)
+        except OSError as error:
+            logger.error("reading stdin failed: %s", error)
+            return b""
 
     async def _deliver(self, line: bytes) -> None:
         line = line.strip()

@@ -9,11 +9,12 @@ same error.
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Protocol
 
 from zpm_adapters.engine_python.runtime import (
     Ref,
     RTerm,
+    Trail,
     context,
     deref,
     instantiation_error,
@@ -21,10 +22,22 @@ from zpm_adapters.engine_python.runtime import (
     type_error,
 )
 from zpm_domain.errors import ResourceLimitExceeded
+from zpm_domain.limits import Limits
 from zpm_domain.terms import NIL, Atom, String, Struct
 
 CHECK_EVERY = 1024
 """Long Python loops call ``m.check_limits()`` once per this many iterations."""
+
+
+class Machine(Protocol):
+    """What a built-in may use of the solver, and nothing more."""
+
+    trail: Trail
+    limits: Limits
+
+    def unify(self, a: RTerm, b: RTerm) -> bool: ...
+
+    def check_limits(self) -> None: ...
 
 
 def ctx(name: str, arity: int) -> Struct:
@@ -41,7 +54,7 @@ def is_cons(t: RTerm) -> bool:
     return type(t) is Struct and t.name == "[|]" and len(t.args) == 2
 
 
-def list_or_partial(m: Any, t: RTerm) -> tuple[list[RTerm], RTerm]:
+def list_or_partial(m: Machine, t: RTerm) -> tuple[list[RTerm], RTerm]:
     """Elements of a (possibly partial) list and its dereferenced tail.
 
     The tail is ``NIL`` for a proper list, an unbound ``Ref`` for a partial
@@ -60,7 +73,7 @@ def list_or_partial(m: Any, t: RTerm) -> tuple[list[RTerm], RTerm]:
     return items, t
 
 
-def proper_list(m: Any, t: RTerm, context_term: Struct) -> list[RTerm]:
+def proper_list(m: Machine, t: RTerm, context_term: Struct) -> list[RTerm]:
     """Elements of a proper list.
 
     A partial list raises ``instantiation_error``; any other non-list raises
@@ -74,7 +87,7 @@ def proper_list(m: Any, t: RTerm, context_term: Struct) -> list[RTerm]:
     raise type_error("list", t, context_term)
 
 
-def check_cells(m: Any, cells: int) -> None:
+def check_cells(m: Machine, cells: int) -> None:
     """Refuse to build a term of more than ``m.limits.max_term_cells`` cells."""
     limit = m.limits.max_term_cells
     if cells > limit:

@@ -132,7 +132,7 @@ def variant(a: RTerm, b: RTerm) -> bool:
         elif tx is Struct:
             if ty is not Struct or x.name != y.name or len(x.args) != len(y.args):  # type: ignore[union-attr]
                 return False
-            stack.extend(zip(x.args, y.args))  # type: ignore[union-attr]
+            stack.extend(zip(x.args, y.args, strict=True))  # type: ignore[union-attr]
         elif compare_terms(x, y) != 0:
             return False
     return True

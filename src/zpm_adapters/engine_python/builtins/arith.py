@@ -1,0 +1,141 @@
+"""Evaluation of arithmetic expressions, iteratively.
+
+Like SWI-Prolog, arguments are evaluated right to left and a functor is
+looked up only after its arguments were evaluated: ``X is foo(a)`` reports
+``type_error(evaluable, a/0)``, ``X is a + b`` reports ``b/0``.
+
+Besides numbers, compound functions and the constants of
+:data:`arith_funcs.CONSTANTS`, an expression may be a one-character string
+(``"a"``) or a one-element list holding a character or a code (``[a]``,
+``[0'a]``), both evaluating to the character code.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from zpm_adapters.engine_python.builtins import arith_float  # noqa: F401  (registers)
+from zpm_adapters.engine_python.builtins._support import CHECK_EVERY, Machine
+from zpm_adapters.engine_python.builtins.arith_funcs import CONSTANTS, FUNCTIONS, Num
+from zpm_adapters.engine_python.runtime import (
+    PrologThrow,
+    Ref,
+    RTerm,
+    instantiation_error,
+    pi_term,
+    type_error,
+)
+from zpm_domain.terms import NIL, Atom, String, Struct
+
+_ONE_CHAR = Atom('"x" must hold one character')
+MAX_CODE = 0x10FFFF
+
+
+class _Apply:
+    __slots__ = ("name", "arity")
+
+    def __init__(self, name: str, arity: int) -> None:
+        self.name = name
+        self.arity = arity
+
+
+def _text_error(culprit: RTerm, pctx: Struct) -> Exception:
+    formal = Struct("type_error", (NIL, culprit))
+    return PrologThrow(Struct("error", (formal, Struct("context", (pctx.args[0], _ONE_CHAR)))))
+
+
+def _char_list_value(t: Struct, pctx: Struct) -> int:
+    tail = t.args[1]
+    while type(tail) is Ref and tail.ref is not None:
+        tail = tail.ref
+    if tail is not NIL:
+        raise _text_error(t, pctx)
+    head = t.args[0]
+    while type(head) is Ref and head.ref is not None:
+        head = head.ref
+    if type(head) is Ref:
+        raise instantiation_error(pctx)
+    if type(head) is int and 0 <= head <= MAX_CODE:
+        return head
+    if type(head) is Atom and head is not NIL and len(head.name) == 1:
+        return ord(head.name)
+    raise type_error("character", head, pctx)
+
+
+def _leaf(t: RTerm, pctx: Struct) -> Num:
+    """Value of a non-compound expression."""
+    tt = type(t)
+    if tt is Ref:
+        raise instantiation_error(pctx)
+    if tt is Atom:
+        if t is NIL:
+            raise type_error("evaluable", t, pctx)
+        value = CONSTANTS.get(t.name)  # type: ignore[union-attr]
+        if value is None:
+            raise type_error("evaluable", pi_term(t.name, 0), pctx)  # type: ignore[union-attr]
+        return value
+    if tt is String:
+        if len(t.value) != 1:  # type: ignore[union-attr]
+            raise _text_error(t, pctx)
+        return ord(t.value)  # type: ignore[union-attr]
+    return t  # type: ignore[return-value]
+
+
+def evaluate(m: Machine, expr: RTerm, pctx: Struct) -> Num:
+    """The value of ``expr``; errors carry ``pctx`` (the calling predicate's context)."""
+    t = expr
+    while type(t) is Ref and t.ref is not None:
+        t = t.ref
+    tt = type(t)
+    if tt is int or tt is float:
+        return t  # type: ignore[return-value]
+    if tt is not Struct:
+        return _leaf(t, pctx)
+    values: list[Num] = []
+    work: list[Any] = [t]
+    steps = 0
+    while work:
+        item = work.pop()
+        if type(item) is _Apply:
+            n = item.arity
+            args = tuple(values[-1 : -n - 1 : -1])
+            del values[-n:]
+            fn = FUNCTIONS.get((item.name, n))
+            if fn is None:
+                raise type_error("evaluable", pi_term(item.name, n), pctx)
+            values.append(fn(args, pctx))
+            continue
+        while type(item) is Ref and item.ref is not None:
+            item = item.ref
+        ti = type(item)
+        if ti is int or ti is float:
+            values.append(item)
+        elif ti is Struct:
+            if item.name == "[|]" and len(item.args) == 2:
+                values.append(_char_list_value(item, pctx))
+                continue
+            steps += 1
+            if steps % CHECK_EVERY == 0:
+                m.check_limits()
+            work.append(_Apply(item.name, len(item.args)))
+            work.extend(item.args)
+        else:
+            values.append(_leaf(item, pctx))
+    return values[0]
+
+
+def compare_values(x: Num, y: Num) -> int | None:
+    """Arithmetic comparison: -1, 0, 1, or ``None`` when a NaN is involved.
+
+    An int and a float are compared as floats (SWI-Prolog), a big int
+    beyond the float range as an infinity.
+    """
+    if type(x) is int and type(y) is int:
+        return (x > y) - (x < y)
+    from zpm_adapters.engine_python.builtins.order import int_to_float
+
+    fx = x if type(x) is float else int_to_float(x)  # type: ignore[arg-type]
+    fy = y if type(y) is float else int_to_float(y)  # type: ignore[arg-type]
+    if fx != fx or fy != fy:
+        return None
+    return (fx > fy) - (fx < fy)

@@ -1,0 +1,166 @@
+"""``PythonEngine``: the pure-Python implementation of the ``Engine`` port.
+
+It is the default engine and the in-memory fake of the port: a real
+interpreter (see ``machine``) over a clause store (see ``store``) with one
+namespace per mounted memory, plus a shared hidden namespace holding the
+Prolog-source library.
+
+Predicates listed by :meth:`predicates` are those with clauses and those
+declared dynamic; a predicate whose clauses were all retracted disappears
+from the list (but keeps its place if it comes back).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+from zpm_adapters.engine_python.compiler import CClause, compile_clause
+from zpm_adapters.engine_python.library import system_namespace
+from zpm_adapters.engine_python.machine import Machine
+from zpm_adapters.engine_python.runtime import PrologThrow, Trail, to_domain, to_runtime, unify
+from zpm_adapters.engine_python.store import Namespace, Predicate
+from zpm_domain.builtins import CONTROL, is_protected
+from zpm_domain.clauses import Clause, PredicateInfo, is_user_head
+from zpm_domain.errors import InvalidClause, PermissionDenied, PrologError
+from zpm_domain.limits import Limits
+from zpm_domain.ports.engine import Engine, Solution
+from zpm_domain.terms import Struct, Term, variables, variant
+
+VERSION = "0.4.0"
+
+
+class PythonEngine(Engine):
+    """Pure-Python Prolog engine (no dependency beyond the standard library)."""
+
+    name = "python"
+
+    def __init__(self) -> None:
+        self._namespaces: dict[str, Namespace] = {}
+        self._system = system_namespace()
+
+    def version(self) -> str:
+        return f"python (zpm pure-Python engine) {VERSION}"
+
+    # -- namespaces ---------------------------------------------------------
+    def ensure_namespace(self, ns: str) -> None:
+        if ns not in self._namespaces:
+            self._namespaces[ns] = Namespace(ns)
+
+    def drop_namespace(self, ns: str) -> None:
+        self._namespaces.pop(ns, None)
+
+    def namespaces(self) -> list[str]:
+        return list(self._namespaces)
+
+    def _ns(self, ns: str) -> Namespace:
+        return self._namespaces[ns]
+
+    # -- clauses ------------------------------------------------------------
+    def add_clause(
+        self, ns: str, clause: Clause, *, front: bool = False, static: bool = False
+    ) -> None:
+        namespace = self._ns(ns)
+        if not is_user_head(clause.head):
+            raise InvalidClause(f"Clause head is not callable: {clause.head!r}")
+        name, arity = clause.key
+        _check_user_predicate(name, arity)
+        pred = namespace.predicate(name, arity)
+        if static:
+            if pred.declared_dynamic or (not pred.static and pred.current()):
+                raise PermissionDenied.static(name, arity)
+        elif pred.static:
+            raise PermissionDenied.static(name, arity)
+        try:
+            compiled = compile_clause(clause, namespace, self._system)
+        except PrologThrow as exc:
+            raise PrologError(to_domain(exc.ball)) from None
+        namespace.define(name, arity)
+        pred.static = pred.static or static
+        pred.add(compiled, front)
+
+    def declare_dynamic(self, ns: str, name: str, arity: int) -> None:
+        namespace = self._ns(ns)
+        _check_user_predicate(name, arity)
+        pred = namespace.predicate(name, arity)
+        if pred.static:
+            raise PermissionDenied.static(name, arity)
+        pred.declared_dynamic = True
+        namespace.define(name, arity)
+
+    def retract(self, ns: str, clause: Clause, *, variant: bool = False) -> Clause | None:
+        pred = self._changeable(ns, clause.head)
+        if pred is None:
+            return None
+        for stored in pred.current():
+            if _matches(stored, clause, variant):
+                pred.remove(stored)
+                return stored.clause
+        return None
+
+    def retract_all(self, ns: str, head: Term) -> int:
+        pred = self._changeable(ns, head)
+        if pred is None:
+            return 0
+        doomed = [c for c in pred.current() if _unifiable(c.clause.head, head)]
+        for stored in doomed:
+            pred.remove(stored)
+        return len(doomed)
+
+    def _changeable(self, ns: str, head: Term) -> Predicate | None:
+        namespace = self._ns(ns)
+        if not is_user_head(head):
+            return None
+        name, arity = Clause(head).key
+        _check_user_predicate(name, arity)
+        pred = namespace.lookup(name, arity)
+        if pred is not None and pred.static:
+            raise PermissionDenied.static(name, arity)
+        return pred
+
+    def clauses(self, ns: str, name: str, arity: int) -> list[Clause]:
+        pred = self._ns(ns).lookup(name, arity)
+        return [] if pred is None else [c.clause for c in pred.current()]
+
+    def predicates(self, ns: str) -> list[PredicateInfo]:
+        out: list[PredicateInfo] = []
+        for pred in self._ns(ns).order:
+            count = len(pred.current())
+            if count or pred.declared_dynamic:
+                out.append(PredicateInfo(pred.name, pred.arity, not pred.static, count))
+        return out
+
+    # -- solving ------------------------------------------------------------
+    def solve(self, ns: str, goal: Term, limits: Limits) -> Iterator[Solution]:
+        machine = Machine(self._ns(ns), self._namespaces, self._system, limits)
+        return _answers(machine, goal)
+
+
+def _answers(machine: Machine, goal: Term) -> Iterator[Solution]:
+    mapping: dict[int, object] = {}
+    runtime_goal = to_runtime(goal, mapping)  # type: ignore[arg-type]
+    goal_vars = variables(goal)
+    try:
+        for _ in machine.solutions(runtime_goal):
+            names: dict[int, object] = {}
+            yield {
+                v: to_domain(mapping[id(v)], names)  # type: ignore[arg-type]
+                for v in goal_vars
+            }
+    except PrologThrow as exc:
+        raise PrologError(to_domain(exc.ball)) from None
+
+
+def _check_user_predicate(name: str, arity: int) -> None:
+    if is_protected(name, arity) or (name, arity) in CONTROL:
+        raise PermissionDenied.builtin(name, arity)
+
+
+def _matches(stored: CClause, clause: Clause, as_variant: bool) -> bool:
+    """Head and body of ``stored`` unify with (or are a variant of) ``clause``'s."""
+    mine = Struct("-", (stored.clause.head, stored.clause.body))
+    theirs = Struct("-", (clause.head, clause.body))
+    return variant(mine, theirs) if as_variant else _unifiable(mine, theirs)
+
+
+def _unifiable(a: Term, b: Term) -> bool:
+    return unify(Trail(), to_runtime(a), to_runtime(b))

@@ -1,0 +1,46 @@
+"""The Prolog-source library (``library.pl``), loaded once per process.
+
+The clauses are read by the domain reader and compiled into one hidden
+namespace, :data:`SYSTEM_NAME`, that every :class:`PythonEngine` shares (it
+never changes after loading).  Its predicates are reached from user
+namespaces only through names on the allow-list; helpers stay private.
+"""
+
+from __future__ import annotations
+
+from importlib import resources
+
+from zpm_adapters.engine_python import builtins as _builtins  # noqa: F401  (registers BUILTINS)
+from zpm_adapters.engine_python import control as _control  # noqa: F401  (between/3, repeat/0)
+from zpm_adapters.engine_python.compiler import compile_clause
+from zpm_adapters.engine_python.store import Namespace
+from zpm_domain.clauses import Clause
+from zpm_domain.reader import read_clauses
+
+SYSTEM_NAME = "$system"
+
+_system: Namespace | None = None
+
+
+def system_namespace() -> Namespace:
+    """The loaded library namespace (read and compiled on first use)."""
+    global _system
+    if _system is None:
+        _system = _load()
+    return _system
+
+
+def library_source() -> str:
+    return resources.files(__package__).joinpath("library.pl").read_text(encoding="utf-8")
+
+
+def _load() -> Namespace:
+    ns = Namespace(SYSTEM_NAME, system=True)
+    for item in read_clauses(library_source()):
+        if item.term is None:
+            raise RuntimeError(f"library.pl line {item.line}: {item.error}")
+        clause = Clause.from_term(item.term)
+        pred = ns.define(*clause.key)
+        pred.static = True
+        pred.add(compile_clause(clause, ns, ns), front=False)
+    return ns

@@ -1,0 +1,463 @@
+"""The solver: an iterative machine over compiled code, choicepoints and a trail.
+
+State
+-----
+* a *frame* ``(code, pc, slots, cut_barrier, next, depth)`` is "run
+  ``code[pc:]`` with these clause slots, then continue with ``next``";
+  ``depth`` is ``next``'s depth plus one (the length of the chain);
+* the choicepoint stack ``cps`` holds lists ``[kind, trail_mark, ...]``;
+* the trail records every binding so backtracking can undo it.
+
+One Python loop runs every inference: no Python recursion per call, so
+recursion depth is bounded by memory and the limits, not by the C stack.
+
+Exceptions: a ``PrologThrow`` from a built-in (or ``throw/1``) looks for the
+innermost ``catch/3`` that is still running — its exit frame is on the
+current continuation — whose catcher unifies with a copy of the ball.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Iterator
+from typing import Any
+
+from zpm_adapters.engine_python import code as op
+from zpm_adapters.engine_python.collectors import Collector, make_collector
+from zpm_adapters.engine_python.compiler import compile_goal
+from zpm_adapters.engine_python.goals import add_args, resolve_module
+from zpm_adapters.engine_python.rterms import copy_resolved
+from zpm_adapters.engine_python.runtime import (
+    PrologThrow,
+    Ref,
+    RTerm,
+    Trail,
+    context,
+    instantiation_error,
+    unify,
+)
+from zpm_adapters.engine_python.store import Namespace
+from zpm_adapters.engine_python.templates import build, build_args, unify_head
+from zpm_domain.errors import (
+    DepthLimitExceeded,
+    InferenceLimitExceeded,
+    SandboxViolation,
+    TimeLimitExceeded,
+)
+from zpm_domain.limits import Limits
+from zpm_domain.terms import NIL, Atom, Struct
+
+# Choicepoint kinds.
+CP_CLAUSES = 0  # [kind, mark, clauses, next index, count, args, continuation, cut height]
+CP_ALT = 1  # [kind, mark, frame]                  an alternative to run
+CP_GEN = 2  # [kind, mark, generator, continuation]
+CP_CATCH = 3  # [kind, mark, catcher, recovery, continuation, exit frame, namespace]
+CP_COLLECT = 4  # [kind, mark, collector, continuation]
+CP_NOT = 5  # [kind, mark, continuation]           \+ succeeds when its goal fails
+CP_DEAD = 6  # [kind, mark, ...]                   a *-> whose condition succeeded
+
+_CHECK_EVERY = 2048
+DONE = 99
+_DONE_CODE: op.Code = [(DONE,)]
+_META_CTX = ("<meta-call>", 1)
+
+
+class Machine:
+    """One solve: trail, choicepoints and the current frame.
+
+    Built-ins see it as ``m``: ``m.trail``, ``m.unify(a, b)``, ``m.limits``
+    and ``m.check_limits()``.
+    """
+
+    def __init__(
+        self,
+        ns: Namespace,
+        namespaces: dict[str, Namespace],
+        system: Namespace | None,
+        limits: Limits,
+    ) -> None:
+        self.ns = ns
+        self.namespaces = namespaces
+        self.system = system
+        self.limits = limits
+        self.trail = Trail()
+        self.cps: list[list[Any]] = []
+        self.steps = 0
+        self.deadline = time.monotonic() + limits.time_s
+        self.next_check = min(_CHECK_EVERY, limits.max_inferences + 1)
+        self.fr: tuple[Any, ...] | None = None
+        self.started = False
+
+    # -- the interface built-ins use -----------------------------------------
+    def unify(self, a: RTerm, b: RTerm) -> bool:
+        return unify(self.trail, a, b)
+
+    def check_limits(self) -> None:
+        """Raise a ``LimitExceeded`` error if the time or inference budget is spent."""
+        if time.monotonic() > self.deadline:
+            raise TimeLimitExceeded(self.limits.time_s)
+        if self.steps > self.limits.max_inferences:
+            raise InferenceLimitExceeded(self.limits.max_inferences)
+
+    def _periodic(self, steps: int, fr: tuple[Any, ...]) -> None:
+        self.steps = steps
+        self.check_limits()
+        limits = self.limits
+        if fr[5] + len(self.cps) > limits.max_depth:
+            raise DepthLimitExceeded(limits.max_depth)
+        if not self.cps:
+            self.trail.cells.clear()  # nothing can backtrack over these bindings
+        self.next_check = min(steps + _CHECK_EVERY, limits.max_inferences + 1)
+
+    # -- driving ---------------------------------------------------------------
+    def solutions(self, goal: RTerm) -> Iterator[None]:
+        """Yield once per solution of ``goal`` (its bindings are live while suspended)."""
+        self.fr = ([(op.META, goal, (), self.ns, _META_CTX)], 0, None, 0, _DONE, 1)
+        if self._run(False):
+            yield
+            while self._run(True):
+                yield
+
+    def _run(self, redo: bool) -> bool:
+        while True:
+            try:
+                return self._loop(redo)
+            except PrologThrow as exc:
+                self.fr = self._handle(exc.ball, self.fr)
+                redo = False
+
+    def _handle(self, thrown: RTerm, fr: tuple[Any, ...] | None) -> tuple[Any, ...]:
+        """The frame that runs the matching recovery goal; re-raises when none matches."""
+        ball = copy_resolved(thrown)
+        cps, trail = self.cps, self.trail
+        k = len(cps) - 1
+        while k >= 0:
+            cp = cps[k]
+            if cp[0] is CP_CATCH and _on_chain(fr, cp[5]):
+                trail.undo(cp[1])
+                del cps[k:]
+                mark = len(trail.cells)
+                if unify(trail, cp[2], ball):
+                    cont = cp[4]
+                    code = [(op.META, cp[3], (), cp[6], ("catch", 3))]
+                    return (code, 0, None, len(cps), cont, cont[5] + 1)
+                trail.undo(mark)
+            k -= 1
+        raise PrologThrow(ball)
+
+    # -- the loop --------------------------------------------------------------
+    def _loop(self, redo: bool) -> bool:  # noqa: C901 - one loop on purpose (speed)
+        cps = self.cps
+        trail = self.trail
+        cells = trail.cells
+        steps = self.steps
+        next_check = self.next_check
+        fr: Any = self.fr
+        failed = redo
+        while True:
+            if not failed:
+                code, pc, slots, cb, nxt, d = fr
+                ins = code[pc]
+                pc += 1
+                fr = (code, pc, slots, cb, nxt, d) if pc < len(code) else nxt
+                o = ins[0]
+                steps += 1
+                if steps >= next_check:
+                    self.fr = fr
+                    self._periodic(steps, fr)
+                    next_check = self.next_check
+                if o is op.CALL:
+                    mode = ins[3]
+                    if mode is op.ARGS_GETTER:
+                        args = ins[4](slots)
+                    elif mode is op.ARGS_ONE:
+                        args = (slots[ins[4]],)
+                    elif mode is op.ARGS_CONST:
+                        args = ins[2]
+                    elif mode is op.ARGS_NONE:
+                        args = ()
+                    else:
+                        args = build_args(ins[2], slots)
+                    pred = ins[1]
+                    if args:
+                        a0 = args[0]
+                        while type(a0) is Ref:
+                            if a0.ref is None:
+                                break
+                            a0 = a0.ref
+                        lst = pred.candidates(a0)
+                    else:
+                        lst = pred.current()
+                    n = len(lst)
+                    if n == 1:
+                        c = lst[0]
+                        s2 = [None] * c.nvars
+                        if unify_head(c.head, args, s2, trail):
+                            body = c.body
+                            if body is not None:
+                                for i in c.fresh:
+                                    s2[i] = Ref()
+                                fr = (body, 0, s2, len(cps), fr, fr[5] + 1)
+                            continue
+                    elif n:
+                        cps.append([CP_CLAUSES, len(cells), lst, 0, n, args, fr, len(cps)])
+                    failed = True
+                elif o is op.DET:
+                    mode = ins[3]
+                    if mode is op.ARGS_GETTER:
+                        args = ins[4](slots)
+                    elif mode is op.ARGS_ONE:
+                        args = (slots[ins[4]],)
+                    elif mode is op.ARGS_CONST:
+                        args = ins[2]
+                    elif mode is op.ARGS_NONE:
+                        args = ()
+                    else:
+                        args = build_args(ins[2], slots)
+                    try:
+                        if ins[1](self, args):
+                            continue
+                    except PrologThrow:
+                        self.fr = fr
+                        self.steps = steps
+                        raise
+                    failed = True
+                elif o is op.ARITH:
+                    i = ins[2]
+                    x = slots[i] if i >= 0 else ins[3]
+                    while type(x) is Ref and x.ref is not None:
+                        x = x.ref
+                    i = ins[4]
+                    y = slots[i] if i >= 0 else ins[5]
+                    while type(y) is Ref and y.ref is not None:
+                        y = y.ref
+                    if type(x) is int and type(y) is int:
+                        k = ins[1]
+                        if k < 2:
+                            v = x + y if k == 0 else x - y
+                            t = slots[ins[6]]
+                            while type(t) is Ref:
+                                if t.ref is None:
+                                    t.ref = v
+                                    cells.append(t)
+                                    break
+                                t = t.ref
+                            else:
+                                if type(t) is not int or t != v:
+                                    failed = True
+                                    continue
+                            continue
+                        if (
+                            (x < y)
+                            if k == 2
+                            else (x > y)
+                            if k == 3
+                            else (x <= y)
+                            if k == 4
+                            else (x >= y)
+                            if k == 5
+                            else (x == y)
+                            if k == 6
+                            else (x != y)
+                        ):
+                            continue
+                        failed = True
+                        continue
+                    try:
+                        if ins[7](self, build_args(ins[8], slots)):
+                            continue
+                    except PrologThrow:
+                        self.fr = fr
+                        self.steps = steps
+                        raise
+                    failed = True
+                elif o is op.CUT:
+                    del cps[cb:]
+                    continue
+                elif o is op.TRUE or o is op.POP_CATCH:
+                    continue
+                elif o is op.FAIL or o is op.UNDEFINED:
+                    failed = True
+                elif o is op.ITE:
+                    h = len(cps)
+                    dd = fr[5] + 1
+                    cps.append([CP_ALT, len(cells), (ins[3], 0, slots, cb, fr, dd)])
+                    then = (ins[2], 0, slots, cb, fr, dd)
+                    fr = (ins[1], 0, slots, h + 1, (op.CUT_CODE, 0, None, h, then, dd + 1), dd + 2)
+                    continue
+                elif o is op.OR:
+                    dd = fr[5] + 1
+                    cps.append([CP_ALT, len(cells), (ins[2], 0, slots, cb, fr, dd)])
+                    fr = (ins[1], 0, slots, cb, fr, dd)
+                    continue
+                elif o is op.CALL1:
+                    fr = (ins[1], 0, slots, len(cps), fr, fr[5] + 1)
+                    continue
+                elif o is op.NOT:
+                    h = len(cps)
+                    cps.append([CP_NOT, len(cells), fr])
+                    dd = fr[5] + 1
+                    fr = (ins[1], 0, slots, h + 1, (op.NOT_EXIT_CODE, 0, None, h, fr, dd), dd + 1)
+                    continue
+                elif o is op.NOT_EXIT:
+                    del cps[cb:]
+                    failed = True
+                elif o is op.COLLECT:
+                    self.fr = fr
+                    slots.add(self)
+                    failed = True
+                elif o is DONE:
+                    self.fr = fr
+                    self.steps = steps
+                    return True
+                else:
+                    self.fr = fr
+                    self.steps = steps
+                    fr = self._rare(o, ins, slots, cb, fr)
+                    if fr is None:
+                        fr = self.fr
+                        failed = True
+                    continue
+            # -- backtracking --------------------------------------------------
+            failed = False
+            while True:
+                if not cps:
+                    self.fr = None
+                    self.steps = steps
+                    return False
+                cp = cps[-1]
+                mark = cp[1]
+                while len(cells) > mark:
+                    cells.pop().ref = None
+                kind = cp[0]
+                if kind is CP_CLAUSES:
+                    lst = cp[2]
+                    i = cp[3]
+                    if i + 1 < cp[4]:
+                        cp[3] = i + 1
+                    else:
+                        cps.pop()
+                    c = lst[i]
+                    s2 = [None] * c.nvars
+                    if unify_head(c.head, cp[5], s2, trail):
+                        fr = cp[6]
+                        body = c.body
+                        if body is not None:
+                            for i in c.fresh:
+                                s2[i] = Ref()
+                            fr = (body, 0, s2, cp[7], fr, fr[5] + 1)
+                        break
+                    continue
+                if kind is CP_ALT or kind is CP_NOT:
+                    cps.pop()
+                    fr = cp[2]
+                    break
+                if kind is CP_GEN:
+                    fr = self.fr = cp[3]
+                    self.steps = steps
+                    try:
+                        next(cp[2])
+                    except StopIteration:
+                        if cps and cps[-1] is cp:
+                            cps.pop()
+                        continue
+                    break
+                if kind is CP_COLLECT:
+                    cps.pop()
+                    fr = self.fr = cp[3]
+                    self.steps = steps
+                    result = cp[2].finish(self)
+                    if result is True:
+                        break
+                    if result is False:
+                        continue
+                    cps.append([CP_GEN, len(cells), result, fr])
+                    continue
+                cps.pop()  # CP_CATCH and CP_DEAD are transparent to backtracking
+
+    # -- less frequent instructions -----------------------------------------------
+    def _rare(self, o: int, ins: tuple[Any, ...], slots: Any, cb: int, fr: Any) -> Any:
+        """Run a rare instruction; the next frame, or ``None`` to fail."""
+        cps = self.cps
+        if o is op.NONDET:
+            args = _args(ins, slots)
+            cps.append([CP_GEN, len(self.trail.cells), ins[1](self, args), fr])
+            return None
+        if o is op.META:
+            goal = build(ins[1], slots)
+            extra = tuple(build(a, slots) for a in ins[2])
+            goal = add_args(goal, extra, ins[4])
+            code = compile_goal(goal, ins[3], self.system, ins[4])
+            return (code, 0, None, len(cps), fr, fr[5] + 1)
+        if o is op.SOFT:
+            h = len(cps)
+            dd = fr[5] + 1
+            cp = [CP_ALT, len(self.trail.cells), (ins[3], 0, slots, cb, fr, dd)]
+            cps.append(cp)
+            then = (ins[2], 0, slots, cb, fr, dd)
+            return (ins[1], 0, slots, h + 1, (op.SOFT_EXIT_CODE, 0, cp, cb, then, dd + 1), dd + 2)
+        if o is op.SOFT_EXIT:
+            slots[0] = CP_DEAD
+            return fr
+        if o is op.CATCH:
+            h = len(cps)
+            dd = fr[5] + 1
+            exit_frame = (op.POP_CATCH_CODE, 0, None, cb, fr, dd)
+            catcher, recovery = build(ins[2], slots), build(ins[3], slots)
+            cps.append([CP_CATCH, len(self.trail.cells), catcher, recovery, fr, exit_frame, ins[4]])
+            self.fr = exit_frame  # errors while compiling the goal are inside the catch
+            code = compile_goal(build(ins[1], slots), ins[4], self.system, ("catch", 3))
+            return (code, 0, None, h + 1, exit_frame, dd + 1)
+        if o is op.THROW:
+            ball = build(ins[1], slots)
+            while type(ball) is Ref and ball.ref is not None:
+                ball = ball.ref
+            if type(ball) is Ref:
+                raise instantiation_error(context("throw", 1))
+            raise PrologThrow(ball)
+        if o is op.FINDALL or o is op.BAGOF or o is op.AGGREGATE:
+            collector, goal, ctx = make_collector(self, ins, slots)
+            return self._collect(collector, goal, ins[-1], ctx, fr)
+        if o is op.QUALIFIED:
+            ns = resolve_module(build(ins[1], slots), self.namespaces)
+            code = compile_goal(build(ins[2], slots), ns, self.system, _META_CTX)
+            return (code, 0, None, cb, fr, fr[5] + 1)
+        if o is op.DENY:
+            raise SandboxViolation(ins[1], ins[2])
+        raise AssertionError(f"unknown instruction {ins!r}")
+
+    def _collect(
+        self, collector: Collector, goal: RTerm, ns: Namespace, ctx: tuple[str, int], fr: Any
+    ) -> Any:
+        h = len(self.cps)
+        self.cps.append([CP_COLLECT, len(self.trail.cells), collector, fr])
+        code = compile_goal(goal, ns, self.system, ctx)
+        dd = fr[5] + 1
+        return (code, 0, None, h + 1, (op.COLLECT_CODE, 0, collector, h, fr, dd), dd + 1)
+
+
+_DONE: tuple[Any, ...] = (_DONE_CODE, 0, None, 0, None, 0)
+
+
+def _args(ins: tuple[Any, ...], slots: Any) -> tuple[RTerm, ...]:
+    mode = ins[3]
+    if mode is op.ARGS_GETTER:
+        return ins[4](slots)  # type: ignore[no-any-return]
+    if mode is op.ARGS_ONE:
+        return (slots[ins[4]],)
+    if mode is op.ARGS_CONST:
+        return ins[2]  # type: ignore[no-any-return]
+    if mode is op.ARGS_NONE:
+        return ()
+    return build_args(ins[2], slots)
+
+
+def _on_chain(fr: Any, target: tuple[Any, ...]) -> bool:
+    """True when ``target`` is on the continuation chain that starts at ``fr``."""
+    depth = target[5]
+    while fr is not None and fr[5] > depth:
+        fr = fr[4]
+    return fr is target
+
+
+__all__ = ["Machine", "NIL", "Atom", "Struct"]

@@ -1,0 +1,209 @@
+"""The clause store: namespaces of predicates, each an ordered list of compiled clauses.
+
+Logical update view without copying on every change
+-----------------------------------------------------
+A call takes the list of candidate clauses that is current when it starts
+and remembers its length.  The store never changes such a list except by
+appending to its end, so a running call keeps seeing exactly the clauses that
+existed when it began:
+
+* ``assertz`` appends to the current lists (O(1), plus the first-argument
+  index entry);
+* ``asserta`` and removals are recorded as *pending* and the lists are
+  rebuilt — as new list objects — the next time the predicate is called or
+  listed.  Lists held by running calls are left untouched.
+
+So a run of 100,000 additions costs O(1) each, and a call after a batch of
+front insertions or removals pays one O(n) rebuild.
+
+First-argument index
+--------------------
+``index`` maps the key of a clause's first argument (see :func:`arg_key`) to
+the clauses that may match a call whose first argument has that key: the
+clauses with that key and the clauses whose first argument is a variable, in
+clause order.  ``varlist`` holds the latter alone (the candidates for a key
+no clause mentions).
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from zpm_adapters.engine_python.runtime import Ref, RTerm
+from zpm_domain.terms import Atom, String, Struct
+
+if TYPE_CHECKING:
+    from zpm_adapters.engine_python.compiler import CClause
+
+NAN_KEY = object()
+"""Index key of a NaN first argument (NaN unifies with NaN but not ``==``)."""
+
+
+def arg_key(t: RTerm) -> object | None:
+    """Index key of a (dereferenced) first argument; ``None`` for a variable.
+
+    Atoms key by identity, integers by value, floats as ``('f', x)`` (so that
+    ``1`` and ``1.0`` differ), strings by the :class:`String` value and
+    compound terms by their name (arity is left to unification).
+    """
+    tt = type(t)
+    if tt is Atom or tt is int or tt is String:
+        return t
+    if tt is Struct:
+        return t.name  # type: ignore[union-attr]
+    if tt is float:
+        return ("f", t) if t == t else NAN_KEY
+    if tt is Ref:
+        return None
+    return t
+
+
+class Predicate:
+    """One predicate ``name/arity`` of a namespace.
+
+    ``defined`` is false for predicates that are only referenced by compiled
+    code; those are not listed and calling them fails.
+    """
+
+    __slots__ = (
+        "name",
+        "arity",
+        "ns",
+        "defined",
+        "declared_dynamic",
+        "static",
+        "all",
+        "index",
+        "varlist",
+        "pending_front",
+        "pending_removed",
+        "listed",
+    )
+
+    def __init__(self, name: str, arity: int, ns: Namespace) -> None:
+        self.name = name
+        self.arity = arity
+        self.ns = ns
+        self.defined = False
+        self.declared_dynamic = False
+        self.static = False
+        self.all: list[CClause] = []
+        self.index: dict[object, list[CClause]] = {}
+        self.varlist: list[CClause] = []
+        self.pending_front: list[CClause] = []
+        self.pending_removed: set[int] = set()
+        self.listed = False
+
+    # -- reading -------------------------------------------------------------
+    def current(self) -> list[CClause]:
+        """The clause list as of now (after applying pending changes)."""
+        if self.pending_front or self.pending_removed:
+            self._rebuild()
+        return self.all
+
+    def candidates(self, first: RTerm) -> list[CClause]:
+        """Clauses that may match a call whose dereferenced first argument is ``first``."""
+        if self.pending_front or self.pending_removed:
+            self._rebuild()
+        key = arg_key(first)
+        if key is None:
+            return self.all
+        found = self.index.get(key)
+        return self.varlist if found is None else found
+
+    @property
+    def clause_count(self) -> int:
+        return len(self.current())
+
+    # -- changing ------------------------------------------------------------
+    def add(self, clause: CClause, front: bool) -> None:
+        self.defined = True
+        if front:
+            self.pending_front.append(clause)
+            return
+        self.all.append(clause)
+        if self.pending_front or self.pending_removed:
+            return  # the index is rebuilt from ``all`` before its next use
+        key = clause.key
+        if key is None:
+            self.varlist.append(clause)
+            for lst in self.index.values():
+                lst.append(clause)
+            return
+        lst = self.index.get(key)
+        if lst is None:
+            self.index[key] = [*self.varlist, clause]
+        else:
+            lst.append(clause)
+
+    def remove(self, clause: CClause) -> None:
+        """Remove ``clause`` (an object of :meth:`current`)."""
+        self.pending_removed.add(id(clause))
+
+    def clear(self) -> None:
+        self.all = []
+        self.index = {}
+        self.varlist = []
+        self.pending_front = []
+        self.pending_removed = set()
+
+    def _rebuild(self) -> None:
+        removed = self.pending_removed
+        merged = [*reversed(self.pending_front), *self.all]
+        if removed:
+            merged = [c for c in merged if id(c) not in removed]
+        self.all = merged
+        self.pending_front = []
+        self.pending_removed = set()
+        index: dict[object, list[CClause]] = {}
+        varlist: list[CClause] = []
+        for clause in merged:
+            key = clause.key
+            if key is None:
+                varlist.append(clause)
+                for lst in index.values():
+                    lst.append(clause)
+            else:
+                lst = index.get(key)
+                if lst is None:
+                    index[key] = [*varlist, clause]
+                else:
+                    lst.append(clause)
+        self.index = index
+        self.varlist = varlist
+
+    def __repr__(self) -> str:
+        return f"<Predicate {self.ns.name}:{self.name}/{self.arity}>"
+
+
+class Namespace:
+    """A database: predicates by ``(name, arity)`` plus their definition order."""
+
+    __slots__ = ("name", "preds", "order", "system")
+
+    def __init__(self, name: str, *, system: bool = False) -> None:
+        self.name = name
+        self.preds: dict[tuple[str, int], Predicate] = {}
+        self.order: list[Predicate] = []
+        self.system = system
+
+    def lookup(self, name: str, arity: int) -> Predicate | None:
+        return self.preds.get((name, arity))
+
+    def predicate(self, name: str, arity: int) -> Predicate:
+        """The predicate object for ``name/arity``, created (undefined) if new."""
+        pred = self.preds.get((name, arity))
+        if pred is None:
+            pred = self.preds[(name, arity)] = Predicate(name, arity, self)
+        return pred
+
+    def define(self, name: str, arity: int) -> Predicate:
+        """Like :meth:`predicate`, and record it in definition order."""
+        pred = self.predicate(name, arity)
+        if not pred.listed:
+            pred.listed = True
+            self.order.append(pred)
+        return pred
+
+    def __repr__(self) -> str:
+        return f"<Namespace {self.name}>"

@@ -1,0 +1,259 @@
+"""The writer: the only way a term becomes output text (architecture §7).
+
+Output reads back as the same term (with :mod:`zpm_domain.reader`) and
+follows ``writeq`` of SWI-Prolog 9 for atoms, strings and numbers, with
+this layout:
+
+* ``f(a, b)``, ``[a, b|T]``, ``{a, b}``; ``A, B``; every other infix
+  operator with one space on each side (``X is Y + 1``, ``H :- B``) except
+  ``:`` (``m:g(x)``, spaced only where symbol characters would run
+  together: ``a: -1``); a prefix operator and its operand are separated by
+  one space (``\\+ G``, ``- 1``, ``- -1``);
+* the fewest parentheses the priorities allow; arguments and list
+  elements above 999 are parenthesized (``f((a, b))``); an atom that is an
+  operator is parenthesized when it is an operand (``- (-)``, ``a = (:-)``)
+  and bare elsewhere (``f(+)``, ``[=]``);
+* a variable prints its name; a variable without a name prints as
+  ``_G1``, ``_G2``, ... numbered by first appearance within one
+  :class:`Renderer`.  ``'$VAR'(N)`` terms print literally.
+
+Rendering is iterative: million-element lists and terms nested 100,000
+deep do not touch the Python stack.
+"""
+
+from __future__ import annotations
+
+import math
+
+from zpm_domain.clauses import Clause
+from zpm_domain.reader.chars import SOLO_ATOMS, is_letter_atom, is_symbol_atom, is_symbol_char
+from zpm_domain.reader.operators import INFIX, PREFIX, is_operator
+from zpm_domain.terms import NIL, Atom, String, Struct, Term, Var
+
+_NAMED_ESCAPES = {7: "\\a", 8: "\\b", 9: "\\t", 10: "\\n", 11: "\\v", 12: "\\f", 13: "\\r"}
+_ARG_PRIORITY = 999
+
+
+class _Colon:
+    """Placeholder for ``:``; spaced at join time only where tokens would merge."""
+
+
+_COLON = _Colon()
+_Piece = str | _Colon
+_Task = tuple[Term, int, bool] | _Piece
+
+
+class Renderer:
+    """One output's numbering context for variables without a name."""
+
+    def __init__(self) -> None:
+        self._numbers: dict[Var, int] = {}  # variables hash by identity
+
+    def render(self, term: Term) -> str:
+        """``term`` as text (see the module documentation)."""
+        pieces: list[_Piece] = []
+        stack: list[_Task] = [(term, 1200, False)]
+        while stack:
+            task = stack.pop()
+            if isinstance(task, tuple):
+                self._expand(task[0], task[1], task[2], stack, pieces)
+            else:
+                pieces.append(task)
+        return _join(pieces)
+
+    def render_clause(self, clause: Clause) -> str:
+        """``head`` for a fact, ``head :- body`` for a rule (no final ``.``)."""
+        return self.render(clause.as_term())
+
+    def _var_name(self, var: Var) -> str:
+        if var.name is not None:
+            return var.name
+        number = self._numbers.get(var)
+        if number is None:
+            number = self._numbers[var] = len(self._numbers) + 1
+        return f"_G{number}"
+
+    def _expand(
+        self, term: Term, max_prec: int, operand: bool, stack: list[_Task], out: list[_Piece]
+    ) -> None:
+        """Emit ``term`` directly, or push its parts (in reverse) on ``stack``."""
+        if isinstance(term, Struct):
+            _push_compound(term, max_prec, stack)
+        elif isinstance(term, Atom):
+            text = "[]" if term is NIL else quote_atom_if_needed(term.name)
+            if operand and term is not NIL and is_operator(term.name):
+                text = f"({text})"
+            out.append(text)
+        elif isinstance(term, Var):
+            out.append(self._var_name(term))
+        elif isinstance(term, String):
+            out.append(_quote(term.value, '"'))
+        elif isinstance(term, float):
+            out.append(format_float(term))
+        else:
+            out.append(_int_text(term))
+
+
+def _push_compound(term: Struct, max_prec: int, stack: list[_Task]) -> None:
+    name, args = term.name, term.args
+    if name == "[|]" and len(args) == 2:
+        _push_list(term, stack)
+        return
+    if name == "{}" and len(args) == 1:
+        stack += ["}", (args[0], 1200, False), "{"]
+        return
+    if len(args) == 2 and name in INFIX:
+        op = INFIX[name]
+        parens = op.priority > max_prec
+        if parens:
+            stack.append(")")
+        stack.append((args[1], op.right, True))
+        if name == ",":
+            stack.append(", ")
+        elif name == ":":
+            stack.append(_COLON)
+        else:
+            stack.append(f" {name} ")
+        stack.append((args[0], op.left, True))
+        if parens:
+            stack.append("(")
+        return
+    if len(args) == 1 and name in PREFIX:
+        prefix = PREFIX[name]
+        parens = prefix.priority > max_prec
+        if parens:
+            stack.append(")")
+        stack += [(args[0], prefix.arg, True), f"{name} "]
+        if parens:
+            stack.append("(")
+        return
+    stack.append(")")
+    for i in range(len(args) - 1, -1, -1):
+        stack.append((args[i], _ARG_PRIORITY, False))
+        if i:
+            stack.append(", ")
+    stack.append(quote_atom_if_needed(name) + "(")
+
+
+def _push_list(term: Struct, stack: list[_Task]) -> None:
+    items: list[Term] = []
+    tail: Term = term
+    while isinstance(tail, Struct) and tail.name == "[|]" and len(tail.args) == 2:
+        items.append(tail.args[0])
+        tail = tail.args[1]
+    stack.append("]")
+    if tail is not NIL:
+        stack += [(tail, _ARG_PRIORITY, False), "|"]
+    for i in range(len(items) - 1, -1, -1):
+        stack.append((items[i], _ARG_PRIORITY, False))
+        if i:
+            stack.append(", ")
+    stack.append("[")
+
+
+def _join(pieces: list[_Piece]) -> str:
+    """Concatenate, spacing each ``:`` only where symbol characters would merge."""
+    if not any(p is _COLON for p in pieces):
+        return "".join(pieces)  # type: ignore[arg-type]
+    out: list[str] = []
+    for i, piece in enumerate(pieces):
+        if isinstance(piece, str):
+            out.append(piece)
+            continue
+        before = out[-1] if out else ""  # pieces are never empty
+        j = i + 1
+        while j < len(pieces) and not isinstance(pieces[j], str):
+            j += 1
+        after = pieces[j] if j < len(pieces) else ""
+        left = " " if before and is_symbol_char(before[-1]) else ""
+        right = " " if after and is_symbol_char(after[0]) else ""  # type: ignore[index]
+        out.append(f"{left}:{right}")
+    return "".join(out)
+
+
+def render(term: Term) -> str:
+    """``term`` as text, numbering unnamed variables from ``_G1``."""
+    return Renderer().render(term)
+
+
+def render_clause(clause: Clause) -> str:
+    """``head`` or ``head :- body``, numbering unnamed variables from ``_G1``."""
+    return Renderer().render_clause(clause)
+
+
+def quote_atom_if_needed(name: str) -> str:
+    """The atom ``name`` as ``writeq`` prints it: bare when it reads back
+    unquoted as the same atom (``a``, ``[]`` is the *quoted* ``'[]'``
+    here, ``{}``, ``!``, ``;``, ``+``, ``->``), otherwise quoted with escapes
+    (``'hello world'``, ``'it\\'s'``, ``'\\n'``, ``','``, ``'|'``, ``''``).
+    """
+    if name in SOLO_ATOMS and name != "[]":
+        return name
+    if is_letter_atom(name) or is_symbol_atom(name):
+        return name
+    return _quote(name, "'")
+
+
+def _quote(text: str, quote: str) -> str:
+    out = [quote]
+    for c in text:
+        if c == quote or c == "\\":
+            out.append("\\" + c)
+        elif c.isprintable() or c == " ":
+            out.append(c)
+        else:
+            code = ord(c)
+            out.append(_NAMED_ESCAPES.get(code) or f"\\x{code:X}\\")
+    out.append(quote)
+    return "".join(out)
+
+
+def format_float(x: float) -> str:
+    """``x`` as SWI-Prolog 9 ``writeq`` prints it: the shortest digits that
+    read back as ``x``, always with a dot (``1.0``, ``0.1``, ``1.0e-5``,
+    ``1.0e+15``, ``1.5e+300``); ``1.0Inf``, ``-1.0Inf``, ``1.5NaN``.
+    """
+    if math.isnan(x):
+        return "1.5NaN"
+    if math.isinf(x):
+        return "1.0Inf" if x > 0 else "-1.0Inf"
+    sign = "-" if math.copysign(1.0, x) < 0 else ""
+    if x == 0:
+        return sign + "0.0"
+    digits, point = _shortest_digits(abs(x))
+    if point <= 0 and point > -4:
+        return f"{sign}0.{'0' * -point}{digits}"
+    if 0 < point < len(digits):
+        return f"{sign}{digits[:point]}.{digits[point:]}"
+    if 0 < point <= 15:
+        return f"{sign}{digits}{'0' * (point - len(digits))}.0"
+    mantissa = digits[0] + "." + (digits[1:] or "0")
+    exponent = point - 1
+    return f"{sign}{mantissa}e{'+' if exponent > 0 else ''}{exponent}"
+
+
+def _shortest_digits(x: float) -> tuple[str, int]:
+    """Shortest round-trip significant digits of ``x > 0`` and the position
+    of the decimal point relative to them (``0.015`` -> ``("15", -1)``)."""
+    mantissa, _, exponent = repr(x).partition("e")
+    whole, _, fraction = mantissa.partition(".")
+    digits = whole + fraction
+    point = len(whole) + (int(exponent) if exponent else 0)
+    stripped = digits.lstrip("0")
+    point -= len(digits) - len(stripped)
+    return stripped.rstrip("0") or "0", point
+
+
+def _int_text(n: int) -> str:
+    try:
+        return str(n)
+    except ValueError:  # beyond CPython's int-to-str digit limit
+        pass
+    sign = "-" if n < 0 else ""
+    n = abs(n)
+    chunk = 10**1000
+    parts: list[str] = []
+    while n:
+        n, low = divmod(n, chunk)
+        parts.append(str(low).rjust(1000, "0") if n else str(low))
+    return sign + "".join(reversed(parts))

@@ -1,0 +1,67 @@
+"""A small, real tool runner for testing the server and the CLI.
+
+It keeps remembered facts as a list of strings (no Prolog): enough to see
+that calls arrive validated, in order, on one thread, and that results and
+errors travel back unchanged.
+"""
+
+from __future__ import annotations
+
+import json
+import threading
+import time
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from typing import Any
+
+from zpm_app.arguments import validate_arguments
+from zpm_app.catalogue import TOOLS, ToolSpec, find_tool
+from zpm_domain.errors import InvalidArguments
+
+
+@dataclass(frozen=True)
+class Outcome:
+    text: str
+    is_error: bool
+
+
+@dataclass
+class MemoRunner:
+    """Implements echo, remember_fact, forget_fact and query_logic (exact text match)."""
+
+    delay_s: float = 0.0
+    max_input_bytes: int = 64 * 1024
+    specs: tuple[ToolSpec, ...] = TOOLS
+    facts: list[str] = field(default_factory=list)
+    calls: list[tuple[str, dict[str, Any]]] = field(default_factory=list)
+    threads: set[int] = field(default_factory=set)
+    closed: bool = False
+
+    def call(self, name: str, arguments: Mapping[str, Any] | None) -> Outcome:
+        self.threads.add(threading.get_ident())
+        spec = find_tool(name)
+        if spec is None:
+            raise LookupError(name)
+        try:
+            args = validate_arguments(spec, arguments, self.max_input_bytes)
+        except InvalidArguments as error:
+            return Outcome(error.message, True)
+        if self.delay_s:
+            time.sleep(self.delay_s)
+        self.calls.append((name, args))
+        if name == "echo":
+            return Outcome(args["message"], False)
+        if name == "remember_fact":
+            self.facts.append(args["fact"])
+            return Outcome(f"Asserted: {args['fact']}", False)
+        if name == "forget_fact":
+            if args["fact"] not in self.facts:
+                return Outcome(f"No matching clause found for: {args['fact']}", True)
+            self.facts.remove(args["fact"])
+            return Outcome(f"Retracted: {args['fact']}", False)
+        if name == "query_logic":
+            return Outcome(json.dumps([{}] if args["goal"] in self.facts else []), False)
+        return Outcome(f"{name} is not implemented by this runner", True)
+
+    def close(self) -> None:
+        self.closed = True

@@ -1,0 +1,94 @@
+"""The catalogue against the tool reference.
+
+``catalogue_reference.jsonl`` holds, for each tool of the catalogue in the
+reference's order, the reference's name, description, annotation marks and
+input schema, copied verbatim from the tool reference.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from zpm_app.catalogue import MEMORY_DESCRIPTION, TOOLS, ToolSpec, find_tool
+
+REFERENCE_FILE = Path(__file__).parent / "catalogue_reference.jsonl"
+REFERENCE = [json.loads(line) for line in REFERENCE_FILE.read_text("utf-8").splitlines()]
+STANDARD_MEMORY = {"type": "string", "description": MEMORY_DESCRIPTION}
+
+
+def expected_schema(entry: dict[str, Any]) -> dict[str, Any]:
+    """The reference's schema plus ``memory`` on every knowledge tool (architecture §8.3)."""
+    schema: dict[str, Any] = json.loads(json.dumps(entry["inputSchema"]))
+    if entry["name"] != "echo":
+        schema["properties"].setdefault("memory", STANDARD_MEMORY)
+    return schema
+
+
+def expected_hints(marks: dict[str, str]) -> tuple[bool, bool, bool]:
+    """(read_only, destructive, idempotent) from the reference's marks (architecture §8.15)."""
+    destructive = marks.get("Non-destructive") == "✗" or marks.get("Destructive") == "✓"
+    return marks["Read-only"] == "✓", destructive, marks["Idempotent"] == "✓"
+
+
+def test_tools_are_the_reference_tools_in_reference_order() -> None:
+    assert [spec.name for spec in TOOLS] == [entry["name"] for entry in REFERENCE]
+
+
+@pytest.mark.parametrize("entry", REFERENCE, ids=[entry["name"] for entry in REFERENCE])
+def test_each_tool_matches_the_reference(entry: dict[str, Any]) -> None:
+    spec = find_tool(entry["name"])
+    assert spec is not None
+    assert spec.description == entry["description"]
+    assert spec.input_schema == expected_schema(entry)
+    assert (spec.read_only, spec.destructive, spec.idempotent) == expected_hints(
+        entry["annotations"]
+    )
+
+
+def test_schemas_keep_the_reference_key_order() -> None:
+    for spec, entry in zip(TOOLS, REFERENCE, strict=True):
+        assert list(spec.input_schema) == list(entry["inputSchema"])
+        reference_props = list(entry["inputSchema"]["properties"])
+        assert list(spec.properties)[: len(reference_props)] == reference_props
+
+
+def test_memory_is_optional_everywhere_and_absent_from_echo() -> None:
+    for spec in TOOLS:
+        if spec.name == "echo":
+            assert "memory" not in spec.properties
+        else:
+            assert spec.properties["memory"]["type"] == "string"
+            assert "memory" not in spec.required
+
+
+def test_remember_fact_is_marked_destructive_and_query_logic_read_only() -> None:
+    remember, query = find_tool("remember_fact"), find_tool("query_logic")
+    assert remember is not None and query is not None
+    assert (remember.read_only, remember.destructive, remember.idempotent) == (False, True, False)
+    assert (query.read_only, query.destructive, query.idempotent) == (True, False, True)
+
+
+def test_only_echo_accepts_an_empty_message() -> None:
+    assert {name for spec in TOOLS for name in spec.allow_empty} == {"message"}
+    echo = find_tool("echo")
+    assert echo is not None and echo.allow_empty == frozenset({"message"})
+
+
+def test_cli_names_are_kebab_case() -> None:
+    update = find_tool("update_fact")
+    assert update is not None and update.cli_name == "update-fact"
+    assert find_tool("get_knowledge_schema").cli_name == "get-knowledge-schema"  # type: ignore[union-attr]
+
+
+def test_unknown_names_are_not_found() -> None:
+    assert find_tool("remember-fact") is None
+    assert find_tool("") is None
+
+
+def test_specs_are_hashable_values() -> None:
+    assert len({spec for spec in TOOLS}) == len(TOOLS)
+    assert isinstance(TOOLS[0], ToolSpec)

@@ -1,0 +1,339 @@
+"""The ``zpm`` command line, run in-process with test services."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+import textwrap
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import pytest
+from memo_runner import MemoRunner, Outcome
+
+from zpm_app.catalogue import ToolSpec, package_version
+from zpm_app.cli import NO_PROJECT_FOR_SERVE, Services, build_parser, main
+from zpm_domain.errors import ExecutionFailed
+
+
+class NoProject(Exception):
+    pass
+
+
+class BrokenProject(Exception):
+    pass
+
+
+@dataclass
+class World:
+    """Test services: one runner, the project/engine it was opened with, init calls."""
+
+    runner: Any = field(default_factory=MemoRunner)
+    has_project: bool = True
+    startup_failure: str | None = None
+    opened_with: list[tuple[str | None, str | None]] = field(default_factory=list)
+    initialized: list[Path] = field(default_factory=list)
+
+    def services(self) -> Services:
+        def open_runner(project: str | None, engine: str | None) -> Any:
+            self.opened_with.append((project, engine))
+            if not self.has_project:
+                raise NoProject("No .zpm/ directory found. Run `zpm init` to initialize a project.")
+            if self.startup_failure is not None:
+                raise BrokenProject(self.startup_failure)
+            return self.runner
+
+        def init_project(directory: Path) -> tuple[bool, str]:
+            self.initialized.append(directory)
+            return True, "Initialized .zpm/ project directory"
+
+        return Services(open_runner, init_project, NoProject, (BrokenProject, OSError))
+
+
+@dataclass
+class RecordingRunner:
+    """Answers every call with its arguments as JSON."""
+
+    specs: tuple[ToolSpec, ...] = ()
+    calls: list[tuple[str, dict[str, Any]]] = field(default_factory=list)
+    closed: bool = False
+
+    def call(self, name: str, arguments: Mapping[str, Any] | None) -> Outcome:
+        self.calls.append((name, dict(arguments or {})))
+        return Outcome(json.dumps(arguments), False)
+
+    def close(self) -> None:
+        self.closed = True
+
+
+TYPED = ToolSpec(
+    name="typed_tool",
+    description="A tool with typed flags. Used by tests.",
+    input_schema={
+        "type": "object",
+        "properties": {
+            "start_node": {"type": "string", "description": "a string"},
+            "max_depth": {"type": "integer", "description": "an integer"},
+            "dry_run": {"type": "boolean", "description": "a boolean"},
+        },
+        "required": ["start_node"],
+    },
+    read_only=True,
+    destructive=False,
+    idempotent=True,
+)
+
+
+def run(
+    capsys: pytest.CaptureFixture[str], world: World, *argv: str, tools: Any = None
+) -> tuple[int, str, str]:
+    try:
+        if tools is None:
+            code = main(list(argv), world.services())
+        else:
+            code = main(list(argv), world.services(), tools)
+    except SystemExit as exit_:
+        code = int(exit_.code or 0)
+    out, err = capsys.readouterr()
+    return code, out, err
+
+
+def test_no_arguments_prints_help_to_stderr_and_exits_1(capsys: pytest.CaptureFixture[str]) -> None:
+    code, out, err = run(capsys, World())
+    assert (code, out) == (1, "")
+    assert "COMMANDS" in err and "serve" in err and "remember-fact" in err
+
+
+def test_help_exits_0_on_stdout(capsys: pytest.CaptureFixture[str]) -> None:
+    code, out, _ = run(capsys, World(), "--help")
+    assert code == 0
+    assert "zpm" in out and "COMMANDS" in out and "serve" in out
+
+
+def test_version(capsys: pytest.CaptureFixture[str]) -> None:
+    assert run(capsys, World(), "version") == (0, f"zpm {package_version()}\n", "")
+    assert package_version() == "0.4.0"
+
+
+def test_init_uses_the_working_directory(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.chdir(tmp_path)
+    world = World()
+    assert run(capsys, world, "init") == (0, "Initialized .zpm/ project directory\n", "")
+    assert world.initialized == [tmp_path]
+
+
+def test_a_tool_prints_its_result_and_closes_the_runner(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    world = World()
+    assert run(capsys, world, "remember-fact", "--fact", "p(a)") == (0, "Asserted: p(a)\n", "")
+    assert world.runner.calls == [("remember_fact", {"fact": "p(a)"})]
+    assert world.runner.closed
+
+
+def test_the_first_required_argument_may_be_positional(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    world = World()
+    assert run(capsys, world, "remember-fact", "p(a)", "--memory", "m")[0] == 0
+    assert world.runner.calls == [("remember_fact", {"fact": "p(a)", "memory": "m"})]
+
+
+def test_positional_and_flag_together_are_a_usage_error(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    world = World()
+    code, out, err = run(capsys, world, "remember-fact", "p(a)", "--fact", "p(b)")
+    assert (code, out) == (1, "")
+    assert "not both" in err and "usage: zpm remember-fact" in err
+    assert world.opened_with == []
+
+
+def test_underscore_and_kebab_flags_are_the_same(capsys: pytest.CaptureFixture[str]) -> None:
+    world = World(runner=RecordingRunner())
+    run(capsys, world, "update-fact", "--old_fact", "a(1)", "--new-fact", "a(2)")
+    assert world.runner.calls == [("update_fact", {"old_fact": "a(1)", "new_fact": "a(2)"})]
+
+
+def test_json_format_prints_an_array_of_texts(capsys: pytest.CaptureFixture[str]) -> None:
+    world = World()
+    world.runner.facts.append("p(a)")
+    code, out, _ = run(capsys, world, "query-logic", "--goal", "p(a)", "--format", "json")
+    assert code == 0
+    assert json.loads(out) == ["[{}]"]
+
+
+def test_a_tool_error_prints_error_on_stdout_and_exits_1(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    code, out, err = run(capsys, World(), "forget-fact", "--fact", "p(b)")
+    assert (code, out, err) == (1, "ERROR: No matching clause found for: p(b)\n", "")
+
+
+def test_a_tool_error_in_json_exits_1_with_the_text(capsys: pytest.CaptureFixture[str]) -> None:
+    code, out, _ = run(capsys, World(), "forget-fact", "--fact", "p(b)", "--format", "json")
+    assert code == 1
+    assert json.loads(out) == ["No matching clause found for: p(b)"]
+
+
+def test_an_empty_argument_is_invalid_arguments(capsys: pytest.CaptureFixture[str]) -> None:
+    assert run(capsys, World(), "remember-fact", "--fact", "") == (
+        1,
+        "ERROR: InvalidArguments\n",
+        "",
+    )
+
+
+def test_non_ascii_text_round_trips(capsys: pytest.CaptureFixture[str]) -> None:
+    code, out, _ = run(capsys, World(), "echo", "--message", "ünïcødé ✓", "--format", "json")
+    assert code == 0 and json.loads(out) == ["ünïcødé ✓"]
+
+
+@pytest.mark.parametrize(
+    "argv",
+    [
+        ["remember-fact"],
+        ["remember-fact", "--bogus", "x"],
+        ["remember-fact", "--fac", "p(a)"],
+        ["remember-fact", "--fact", "p(a)", "--format", "xml"],
+        ["no-such-command"],
+    ],
+)
+def test_usage_errors_exit_1_without_opening_the_project(
+    capsys: pytest.CaptureFixture[str], argv: list[str]
+) -> None:
+    world = World()
+    code, out, err = run(capsys, world, *argv)
+    assert (code, out) == (1, "")
+    assert "error:" in err
+    assert world.opened_with == []
+
+
+def test_flags_follow_the_schema_types(capsys: pytest.CaptureFixture[str]) -> None:
+    world = World(runner=RecordingRunner())
+    code, _, _ = run(
+        capsys,
+        world,
+        "typed-tool",
+        "--start-node",
+        "a",
+        "--max_depth",
+        "7",
+        "--dry-run",
+        "false",
+        tools=(TYPED,),
+    )
+    assert code == 0
+    assert world.runner.calls == [
+        ("typed_tool", {"start_node": "a", "max_depth": 7, "dry_run": False})
+    ]
+
+
+def test_a_bare_boolean_flag_means_true(capsys: pytest.CaptureFixture[str]) -> None:
+    world = World(runner=RecordingRunner())
+    run(capsys, world, "typed-tool", "a", "--dry_run", tools=(TYPED,))
+    assert world.runner.calls == [("typed_tool", {"start_node": "a", "dry_run": True})]
+
+
+@pytest.mark.parametrize(
+    ("flag", "value"), [("--max-depth", "abc"), ("--max-depth", "1.5"), ("--dry-run", "maybe")]
+)
+def test_mistyped_flags_exit_1(capsys: pytest.CaptureFixture[str], flag: str, value: str) -> None:
+    world = World(runner=RecordingRunner())
+    code, _, err = run(capsys, world, "typed-tool", "a", flag, value, tools=(TYPED,))
+    assert code == 1
+    assert "invalid" in err or "expected true or false" in err
+    assert world.runner.calls == []
+
+
+@pytest.mark.parametrize("name", ["format", "project", "engine", "tool", "positional"])
+def test_a_tool_argument_may_not_shadow_a_cli_option(name: str) -> None:
+    clashing = ToolSpec(
+        name="clash",
+        description="d",
+        input_schema={"type": "object", "properties": {name: {"type": "string"}}, "required": []},
+        read_only=True,
+        destructive=False,
+        idempotent=True,
+    )
+    with pytest.raises(ValueError, match="clashes"):
+        build_parser((clashing,))
+
+
+def test_project_and_engine_reach_the_services(capsys: pytest.CaptureFixture[str]) -> None:
+    world = World()
+    run(capsys, world, "echo", "--message", "hi", "--project", "/p", "--engine", "python")
+    assert world.opened_with == [("/p", "python")]
+
+
+def test_no_project_is_reported_for_a_tool_command(capsys: pytest.CaptureFixture[str]) -> None:
+    code, out, err = run(capsys, World(has_project=False), "query-logic", "--goal", "true")
+    assert (code, out, err) == (1, "", "zpm query-logic: NotFound. Run 'zpm init' first.\n")
+
+
+def test_a_startup_failure_is_reported_with_its_text(capsys: pytest.CaptureFixture[str]) -> None:
+    world = World(startup_failure="journal.wal line 3: not JSON")
+    code, out, err = run(capsys, world, "query-logic", "--goal", "true")
+    assert (code, out, err) == (1, "", "zpm query-logic: journal.wal line 3: not JSON\n")
+
+
+def test_a_runner_exception_is_reported_and_the_runner_closed(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    class Failing(RecordingRunner):
+        def call(self, name: str, arguments: Mapping[str, Any] | None) -> Outcome:
+            raise ExecutionFailed("disk full")
+
+    world = World(runner=Failing())
+    code, out, err = run(capsys, world, "echo", "--message", "x")
+    assert (code, out, err) == (1, "", "zpm echo: ExecutionFailed\n")
+    assert world.runner.closed
+
+
+def test_serve_without_a_project_says_how_to_start_one(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    code, out, err = run(capsys, World(has_project=False), "serve")
+    assert (code, out, err) == (1, "", NO_PROJECT_FOR_SERVE + "\n")
+
+
+def test_serve_interrupted_while_opening_exits_quietly(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    def interrupted(project: str | None, engine: str | None) -> Any:
+        raise KeyboardInterrupt
+
+    services = Services(interrupted, World().services().init_project, NoProject)
+    assert main(["serve"], services) == 0
+    assert capsys.readouterr() == ("", "")
+
+
+def test_a_tool_command_does_not_import_the_mcp_sdk() -> None:
+    """The CLI path stays light: no mcp, pydantic or anyio after a tool command."""
+    script = textwrap.dedent(
+        """
+        import sys
+        from memo_runner import MemoRunner
+        from zpm_app.cli import Services, main
+
+        runner = MemoRunner()
+        services = Services(lambda project, engine: runner, lambda d: (True, ""), LookupError)
+        code = main(["remember-fact", "--fact", "p(a)"], services)
+        heavy = sorted({"mcp", "mcp_types", "pydantic", "anyio"} & set(sys.modules))
+        print(code, heavy, runner.facts)
+        """
+    )
+    done = subprocess.run(
+        [sys.executable, "-c", script],
+        cwd=Path(__file__).parent,
+        capture_output=True,
+        text=True,
+        timeout=60,
+        check=True,
+    )
+    assert done.stdout.splitlines()[-1] == "0 [] ['p(a)']"

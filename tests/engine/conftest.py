@@ -1,0 +1,8 @@
+"""Make the shared helpers of this directory importable (``conformance``)."""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).parent))

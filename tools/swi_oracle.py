@@ -1,0 +1,154 @@
+"""Development aid: answer the queries of a conformance case file with SWI-Prolog.
+
+Usage::
+
+    python tools/swi_oracle.py tests/engine/cases/control.txt   # prints the file with
+                                                                 # SWI-Prolog's answers
+
+Each query block's answer lines are replaced by what ``swipl`` answers, in
+the case format (see ``tests/engine/conformance.py``).  Program blocks are
+asserted before the queries that follow them.  Goals run in module
+``user``; an unknown predicate is an existence error there while zpm fails,
+so such cases are written by hand.  Review the output before committing it: where zpm deliberately
+differs from SWI-Prolog the expected lines are written by hand.
+
+Needs ``swipl`` on the PATH; the test suite never does.
+"""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+import tempfile
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tests" / "engine"))
+
+from conformance import MAX_ANSWERS, Case, format_answer, parse_cases  # noqa: E402
+
+from zpm_domain.reader import read_term  # noqa: E402
+from zpm_domain.terms import Struct, Term, Var  # noqa: E402
+from zpm_domain.writer import Renderer, render  # noqa: E402
+
+
+
+DRIVER = r"""
+:- use_module(library(time)).
+:- initialization(main, main).
+
+main :-
+    read_term(user_input, Request, []),
+    run(Request).
+
+run(end_of_file) :- !.
+run(Requests) :-
+    forall(member(R, Requests), request(R)).
+
+request(program(Text)) :-
+    term_string(T, Text),
+    assertz(T).
+request(query(Text)) :-
+    term_string(G, Text, [variable_names(Vs)]),
+    catch(call_with_time_limit(5, answers(G, Vs)), E, (report(error(E)))),
+    write(done), nl.
+
+answers(G, Vs) :-
+    State = count(0),
+    (   catch(G, E, (report(error(E)), fail)),
+        report(answer(Vs)),
+        arg(1, State, N0), N is N0 + 1, nb_setarg(1, State, N),
+        N >= %d
+    ->  true
+    ;   true
+    ).
+
+report(T) :-
+    write_canonical(T), nl, flush_output.
+""" % MAX_ANSWERS
+
+
+def swi_answers(cases: list[Case]) -> list[list[str]]:
+    requests = []
+    for case in cases:
+        for clause in case.program:
+            requests.append(f"program({quote(clause)})")
+        if case.query is not None:
+            requests.append(f"query({quote(case.query)})")
+    with tempfile.NamedTemporaryFile("w", suffix=".pl", delete=False) as f:
+        f.write(DRIVER)
+    out = subprocess.run(
+        ["swipl", f.name],
+        input="[" + ",\n".join(requests) + "].\n",
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    lines = out.stdout.splitlines()
+    results: list[list[str]] = []
+    current: list[str] = []
+    for line in lines:
+        if line == "done":
+            results.append(current or ["false"])
+            current = []
+        else:
+            current.append(decode(line))
+    return results
+
+
+def quote(text: str) -> str:
+    return '"' + text.replace("\\", "\\\\").replace('"', '\\"') + '"'
+
+
+def decode(line: str) -> str:
+    term = anonymize(read_term(line))
+    assert isinstance(term, Struct)
+    if term.name == "error":
+        ball = term.args[0]
+        if isinstance(ball, Struct) and ball.name == "error" and len(ball.args) == 2:
+            return "error: " + render(ball.args[0])
+        return "error: Unhandled exception: " + render(ball)
+    pairs = []
+    items = term.args[0]
+    while isinstance(items, Struct):
+        pair = items.args[0]
+        assert isinstance(pair, Struct)
+        pairs.append((pair.args[0].name, pair.args[1]))  # type: ignore[union-attr]
+        items = items.args[1]
+    return format_answer(pairs, Renderer())
+
+
+def anonymize(term: Term) -> Term:
+    """Turn SWI's ``_123`` variables into unnamed ones (printed ``_G1`` ...)."""
+    fresh: dict[int, Var] = {}
+    out: list[Term] = []
+    stack: list[tuple[Term, bool]] = [(term, False)]
+    while stack:
+        t, done = stack.pop()
+        if isinstance(t, Struct):
+            if done:
+                n = len(t.args)
+                args = tuple(out[len(out) - n :])
+                del out[len(out) - n :]
+                out.append(Struct(t.name, args))
+            else:
+                stack.append((t, True))
+                stack.extend((a, False) for a in reversed(t.args))
+        elif isinstance(t, Var):
+            out.append(fresh.setdefault(id(t), Var(None)))
+        else:
+            out.append(t)
+    return out[0]
+
+
+def main(path: str) -> None:
+    text = Path(path).read_text(encoding="utf-8")
+    cases = parse_cases(text)
+    queries = [c for c in cases if c.query is not None]
+    answers = iter(swi_answers(cases))
+    for case in cases:
+        sys.stdout.write(case.render(next(answers) if case in queries else None))
+        sys.stdout.write("\n")
+
+
+if __name__ == "__main__":
+    main(sys.argv[1])
