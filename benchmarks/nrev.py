@@ -36,12 +36,10 @@ def main(iterations: int = 300, rounds: int = 5) -> float:
         engine.add_clause("bench", Clause.from_term(item.term))
     limits = Limits(time_s=600)
     # Cost of the loop without nrev, to subtract it.
-    engine.add_clause("bench", Clause.from_term(read_term(
-        "dry(0) :- !."
-    )))
-    engine.add_clause("bench", Clause.from_term(read_term(
-        "dry(N) :- range(1, 30, L), N1 is N - 1, dry(N1)."
-    )))
+    engine.add_clause("bench", Clause.from_term(read_term("dry(0) :- !.")))
+    engine.add_clause(
+        "bench", Clause.from_term(read_term("dry(N) :- range(1, 30, L), N1 is N - 1, dry(N1)."))
+    )
     best = 0.0
     for _ in range(rounds):
         t0 = time.perf_counter()

@@ -30,8 +30,6 @@ from zpm_domain.reader import read_term  # noqa: E402
 from zpm_domain.terms import Struct, Term, Var  # noqa: E402
 from zpm_domain.writer import Renderer, render  # noqa: E402
 
-
-
 DRIVER = r"""
 :- use_module(library(time)).
 :- initialization(main, main).
@@ -64,7 +62,7 @@ answers(G, Vs) :-
 
 report(T) :-
     write_canonical(T), nl, flush_output.
-""" % MAX_ANSWERS
+""".replace("%d", str(MAX_ANSWERS))
 
 
 def swi_answers(cases: list[Case]) -> list[list[str]]:

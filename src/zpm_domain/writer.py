@@ -17,7 +17,8 @@ this layout:
   ``_G1``, ``_G2``, ... numbered by first appearance within one
   :class:`Renderer`.  ``'$VAR'(N)`` terms print literally.
 
-Rendering is iterative: million-element lists and terms nested 100,000
+:func:`end_clause` appends the end token for clause files.  Rendering is
+iterative: million-element lists and terms nested 100,000
 deep do not touch the Python stack.
 """
 
@@ -34,13 +35,10 @@ _NAMED_ESCAPES = {7: "\\a", 8: "\\b", 9: "\\t", 10: "\\n", 11: "\\v", 12: "\\f",
 _ARG_PRIORITY = 999
 
 
-class _Colon:
-    """Placeholder for ``:``; spaced at join time only where tokens would merge."""
-
-
-_COLON = _Colon()
-_Piece = str | _Colon
-_Task = tuple[Term, int, bool] | _Piece
+_COLON = "\x00:"
+"""Placeholder for ``:``, spaced at join time only where tokens would merge
+(rendered text never holds a raw NUL, so the placeholder is unambiguous)."""
+_Task = tuple[Term, int, bool] | str
 
 
 class Renderer:
@@ -51,14 +49,14 @@ class Renderer:
 
     def render(self, term: Term) -> str:
         """``term`` as text (see the module documentation)."""
-        pieces: list[_Piece] = []
+        pieces: list[str] = []
         stack: list[_Task] = [(term, 1200, False)]
         while stack:
             task = stack.pop()
-            if isinstance(task, tuple):
-                self._expand(task[0], task[1], task[2], stack, pieces)
-            else:
+            if isinstance(task, str):
                 pieces.append(task)
+            else:
+                self._expand(task[0], task[1], task[2], stack, pieces)
         return _join(pieces)
 
     def render_clause(self, clause: Clause) -> str:
@@ -74,7 +72,7 @@ class Renderer:
         return f"_G{number}"
 
     def _expand(
-        self, term: Term, max_prec: int, operand: bool, stack: list[_Task], out: list[_Piece]
+        self, term: Term, max_prec: int, operand: bool, stack: list[_Task], out: list[str]
     ) -> None:
         """Emit ``term`` directly, or push its parts (in reverse) on ``stack``."""
         if isinstance(term, Struct):
@@ -151,22 +149,19 @@ def _push_list(term: Struct, stack: list[_Task]) -> None:
     stack.append("[")
 
 
-def _join(pieces: list[_Piece]) -> str:
+def _join(pieces: list[str]) -> str:
     """Concatenate, spacing each ``:`` only where symbol characters would merge."""
-    if not any(p is _COLON for p in pieces):
-        return "".join(pieces)  # type: ignore[arg-type]
+    if _COLON not in pieces:
+        return "".join(pieces)
     out: list[str] = []
     for i, piece in enumerate(pieces):
-        if isinstance(piece, str):
+        if piece != _COLON:
             out.append(piece)
             continue
-        before = out[-1] if out else ""  # pieces are never empty
-        j = i + 1
-        while j < len(pieces) and not isinstance(pieces[j], str):
-            j += 1
-        after = pieces[j] if j < len(pieces) else ""
+        before = out[-1] if out else ""
+        after = pieces[i + 1] if i + 1 < len(pieces) else ""  # never a colon: operands intervene
         left = " " if before and is_symbol_char(before[-1]) else ""
-        right = " " if after and is_symbol_char(after[0]) else ""  # type: ignore[index]
+        right = " " if after and is_symbol_char(after[0]) else ""
         out.append(f"{left}:{right}")
     return "".join(out)
 
@@ -179,6 +174,15 @@ def render(term: Term) -> str:
 def render_clause(clause: Clause) -> str:
     """``head`` or ``head :- body``, numbering unnamed variables from ``_G1``."""
     return Renderer().render_clause(clause)
+
+
+def end_clause(text: str) -> str:
+    """``text`` followed by the end token ``.`` that makes it a clause.
+
+    A space separates the two where ``text`` ends in a symbol character
+    (``x = @@`` + ``.`` would read as the atom ``@@.``): ``x = @@ .``.
+    """
+    return text + (" ." if text and is_symbol_char(text[-1]) else ".")
 
 
 def quote_atom_if_needed(name: str) -> str:

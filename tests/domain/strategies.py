@@ -14,7 +14,7 @@ the ``_G<n>`` names given to unnamed variables.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+import functools
 
 from hypothesis import strategies as st
 
@@ -43,63 +43,87 @@ integers: st.SearchStrategy[int] = st.one_of(
 )
 floats: st.SearchStrategy[float] = st.floats(allow_nan=True, allow_infinity=True)
 strings: st.SearchStrategy[String] = st.text(max_size=8).map(String)
-var_names: st.SearchStrategy[str] = st.from_regex(
-    r"[A-Z][A-Za-z0-9_]{0,3}|_[A-Za-z0-9][A-Za-z0-9_]{0,2}", fullmatch=True
-).filter(lambda name: not (name.startswith("_G") and name[2:].isdigit()))
+VAR_NAMES = ["X", "Y", "Z", "A1", "Abc", "X_y", "_Foo", "_x", "_1", "Ωx", "Élan"]
+var_names: st.SearchStrategy[str] = st.sampled_from(VAR_NAMES)
 
 
-def _tree(pool: list[Var], max_leaves: int) -> st.SearchStrategy[Term]:
-    leaves: list[st.SearchStrategy[Term]] = [
-        atoms,
-        integers,
-        floats,
-        strings,
-        st.builds(Var),  # unnamed: renders as _G<n>
-        st.builds(lambda: Var("_")),
-    ]
-    if pool:
-        leaves.append(st.sampled_from(pool))
-    return st.recursive(st.one_of(*leaves), _compounds, max_leaves=max_leaves)
+def _share_by_name(term: Term) -> Term:
+    """Rebuild ``term`` so that named variables with one name are one variable.
+
+    ``_`` and unnamed variables stay distinct; the traversal is iterative.
+    """
+    by_name: dict[str, Var] = {}
+    done: list[Term] = []
+    stack: list[tuple[Term, bool]] = [(term, False)]
+    while stack:
+        item, expanded = stack.pop()
+        if isinstance(item, Struct):
+            if expanded:
+                n = len(item.args)
+                args = tuple(done[len(done) - n :])
+                del done[len(done) - n :]
+                done.append(Struct(item.name, args))
+            else:
+                stack.append((item, True))
+                stack.extend((arg, False) for arg in reversed(item.args))
+        elif isinstance(item, Var) and item.name not in (None, "_"):
+            done.append(by_name.setdefault(item.name, item))
+        else:
+            done.append(item)
+    return done[0]
+
+
+_LEAVES: st.SearchStrategy[Term] = st.one_of(
+    atoms,
+    integers,
+    floats,
+    strings,
+    var_names.map(Var),
+    st.builds(Var),  # unnamed: renders as _G<n>
+    st.builds(lambda: Var("_")),
+)
 
 
 def _compounds(children: st.SearchStrategy[Term]) -> st.SearchStrategy[Term]:
     infix = st.builds(
         lambda name, a, b: Struct(name, (a, b)), st.sampled_from(sorted(INFIX)), children, children
     )
-    prefix = st.builds(lambda name, a: Struct(name, (a,)), st.sampled_from(sorted(PREFIX)), children)
+    prefix = st.builds(
+        lambda name, a: Struct(name, (a,)), st.sampled_from(sorted(PREFIX)), children
+    )
     plain = st.builds(
         lambda name, args: Struct(name, tuple(args)),
         atom_names,
         st.lists(children, min_size=1, max_size=3),
     )
-    lists = st.builds(
-        make_list, st.lists(children, max_size=4), st.one_of(st.just(NIL), children)
-    )
+    lists = st.builds(make_list, st.lists(children, max_size=4), st.one_of(st.just(NIL), children))
     curly = st.builds(lambda a: Struct("{}", (a,)), children)
     return st.one_of(infix, prefix, plain, lists, curly)
 
 
-@st.composite
-def _with_pool(draw: st.DrawFn, build: Callable[[list[Var]], st.SearchStrategy[Term]]) -> Term:
-    names = draw(st.lists(var_names, unique=True, max_size=4))
-    return draw(build([Var(name) for name in names]))
+def _trees(max_leaves: int) -> st.SearchStrategy[Term]:
+    return st.recursive(_LEAVES, _compounds, max_leaves=max_leaves)
 
 
+@functools.cache
 def terms(max_leaves: int = 12) -> st.SearchStrategy[Term]:
     """Any term (see the module documentation)."""
-    return _with_pool(lambda pool: _tree(pool, max_leaves))
+    return _trees(max_leaves).map(_share_by_name)
 
 
+@functools.cache
 def callable_terms(max_leaves: int = 12) -> st.SearchStrategy[Term]:
     """Atoms (not ``[]``) and compound terms, with the variety of :func:`terms`."""
-
-    def build(pool: list[Var]) -> st.SearchStrategy[Term]:
-        args = st.lists(_tree(pool, max_leaves), min_size=1, max_size=3)
-        compound = st.builds(lambda name, a: Struct(name, tuple(a)), atom_names, args)
-        operator = st.builds(
-            lambda name, a, b: Struct(name, (a, b)), st.sampled_from(sorted(INFIX)),
-            _tree(pool, max_leaves // 2), _tree(pool, max_leaves // 2),
-        )  # fmt: skip
-        return st.one_of(atom_names.map(Atom), compound, operator)
-
-    return _with_pool(build)
+    compound = st.builds(
+        lambda name, args: Struct(name, tuple(args)),
+        atom_names,
+        st.lists(_trees(max_leaves // 2), min_size=1, max_size=3),
+    )
+    operator = st.builds(
+        lambda name, a, b: Struct(name, (a, b)),
+        st.sampled_from(sorted(INFIX)),
+        _trees(max_leaves // 2),
+        _trees(max_leaves // 2),
+    )
+    callables: st.SearchStrategy[Term] = st.one_of(atom_names.map(Atom), compound, operator)
+    return callables.map(_share_by_name)

@@ -97,7 +97,9 @@ def _blocks(text: str) -> list[tuple[int, list[str]]]:
 
 
 def format_answer(pairs: Sequence[tuple[str, Term]], renderer: Renderer) -> str:
-    shown = [f"{name} = {renderer.render(value)}" for name, value in pairs if not name.startswith("_")]
+    shown = [
+        f"{name} = {renderer.render(value)}" for name, value in pairs if not name.startswith("_")
+    ]
     return ", ".join(shown) or "true"
 
 
@@ -132,5 +134,6 @@ def run_case(engine: Engine, ns: str, case: Case) -> list[str] | None:
         return None
     limits = Limits(time_s=5.0)
     if case.limits:
-        limits = replace(limits, **{k: (int(v) if k != "time_s" else v) for k, v in case.limits.items()})
+        values = {k: (v if k == "time_s" else int(v)) for k, v in case.limits.items()}
+        limits = replace(limits, **values)  # type: ignore[arg-type]
     return run_query(engine, ns, case.query, limits)

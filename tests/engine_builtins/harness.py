@@ -46,7 +46,7 @@ class FakeMachine:
         self.checks += 1
 
 
-def _conjuncts(goal: RTerm) -> list[RTerm]:
+def conjuncts(goal: RTerm) -> list[RTerm]:
     out: list[RTerm] = []
     stack = [goal]
     while stack:
@@ -94,7 +94,7 @@ def answers(goal_text: str, limits: Limits | None = None) -> str:
     m = FakeMachine(limits)
     out: list[str] = []
     try:
-        for _ in solve(m, _conjuncts(goal)):
+        for _ in solve(m, conjuncts(goal)):
             if names:
                 out.append(", ".join(f"{n} = {writeq(v)}" for n, v in names.items()))
             else:

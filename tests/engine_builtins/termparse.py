@@ -15,8 +15,22 @@ from zpm_adapters.engine_python.runtime import Ref, RTerm
 from zpm_adapters.engine_python.swi_write import INFIX_OPS, PREFIX_OPS, SYMBOL_CHARS
 from zpm_domain.terms import NIL, Atom, String, Struct
 
-_ESC = {"n": "\n", "t": "\t", "r": "\r", "a": "\a", "b": "\b", "f": "\f", "v": "\v",
-        "0": "\0", "\\": "\\", "'": "'", '"': '"', "`": "`", "e": "\x1b", "s": " "}
+_ESC = {
+    "n": "\n",
+    "t": "\t",
+    "r": "\r",
+    "a": "\a",
+    "b": "\b",
+    "f": "\f",
+    "v": "\v",
+    "0": "\0",
+    "\\": "\\",
+    "'": "'",
+    '"': '"',
+    "`": "`",
+    "e": "\x1b",
+    "s": " ",
+}
 _NUMBER = re.compile(
     r"0'(?:\\.|''|.)|0x[0-9a-fA-F]+|0o[0-7]+|0b[01]+"
     r"|\d+\.\d+(?:[eE][+-]?\d+)?(?:Inf|NaN)?|\d+[eE][+-]?\d+|\d+"
@@ -237,8 +251,13 @@ class Parser:
             raise ValueError(f"unexpected {value!r}")
         name: str = value  # type: ignore[assignment]
         nxt = self.peek()
-        if kind == "atom" and name == "-" and nxt is not None and nxt.kind == "num" \
-                and not nxt.layout_before:
+        if (
+            kind == "atom"
+            and name == "-"
+            and nxt is not None
+            and nxt.kind == "num"
+            and not nxt.layout_before
+        ):
             self.next()
             return -nxt.value, 0  # type: ignore[operator]
         if nxt is not None and nxt.kind == "punct" and nxt.value == "(" and not nxt.layout_before:

@@ -22,7 +22,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from zpm_adapters.engine_python.collectors import Collector, FindAll
-from zpm_adapters.engine_python.rterms import copy_resolved, sort_unique
+from zpm_adapters.engine_python.rterms import copy_resolved, rstruct, sort_unique
 from zpm_adapters.engine_python.runtime import (
     BUILTINS,
     Ref,
@@ -75,10 +75,10 @@ class Fold(Collector):
 
     def add(self, m: Machine) -> None:
         if self.kind == "sum":
-            self.acc = evaluate(m, Struct("+", (self.acc, self.expr)))  # type: ignore[arg-type]
+            self.acc = evaluate(m, rstruct("+", (self.acc, self.expr)))  # type: ignore[arg-type]
         else:
             prev = self.expr if self.acc is None else self.acc
-            self.acc = evaluate(m, Struct(self.kind, (prev, self.expr)))
+            self.acc = evaluate(m, rstruct(self.kind, (prev, self.expr)))
 
     def finish(self, m: Machine) -> bool:
         return self.acc is not None and m.unify(self.result, self.acc)
@@ -106,7 +106,7 @@ class Witness(Collector):
     def finish(self, m: Machine) -> bool:
         if self.best is None:
             return False
-        return m.unify(self.result, Struct(self.kind, self.best))
+        return m.unify(self.result, rstruct(self.kind, self.best))
 
 
 class Compound(Collector):
@@ -127,7 +127,9 @@ class Compound(Collector):
                 row.append(copy_resolved(expr))
             else:
                 value = evaluate(m, expr)
-                row.append(value if witness is None else Struct("-", (value, copy_resolved(witness))))
+                if witness is not None:
+                    value = rstruct("-", (value, copy_resolved(witness)))
+                row.append(value)
         self.rows.append(row)
 
     def finish(self, m: Machine) -> bool:
@@ -138,7 +140,7 @@ class Compound(Collector):
         for i, (kind, _, _) in enumerate(self.parts):
             column = [row[i] for row in rows]
             out.append(_aggregate_column(m, kind, column))
-        return m.unify(self.result, Struct(self.name, tuple(out)))
+        return m.unify(self.result, rstruct(self.name, tuple(out)))
 
 
 def _aggregate_column(m: Machine, kind: str, column: list[RTerm]) -> RTerm:
@@ -151,19 +153,19 @@ def _aggregate_column(m: Machine, kind: str, column: list[RTerm]) -> RTerm:
     if kind == "sum":
         acc: RTerm = 0
         for value in column:
-            acc = evaluate(m, Struct("+", (acc, value)))
+            acc = evaluate(m, rstruct("+", (acc, value)))
         return acc
     if kind in ("max", "min"):
         acc = column[0]
         for value in column[1:]:
-            acc = evaluate(m, Struct(kind, (value, acc)))
+            acc = evaluate(m, rstruct(kind, (value, acc)))
         return acc
     best = column[0]
     op = ">" if kind == "max_w" else "<"
     for pair in column[1:]:
         if greater(m, pair.args[0], best.args[0], op):  # type: ignore[union-attr]
             best = pair
-    return Struct(kind[:3], best.args)  # type: ignore[union-attr]
+    return rstruct(kind[:3], best.args)  # type: ignore[union-attr]
 
 
 def make_aggregate(spec: RTerm, result: RTerm) -> Collector:
@@ -211,4 +213,3 @@ def _invalid(t: RTerm) -> Collector:
     if type(t) is Atom or type(t) is Struct:
         raise domain_error("aggregate_template", t)
     raise type_error("aggregate_template", t)
-

@@ -19,8 +19,15 @@ from collections.abc import Iterator
 from typing import TYPE_CHECKING, Any
 
 from zpm_adapters.engine_python import code as op
-from zpm_adapters.engine_python.rterms import compare, copy_resolved, is_ground, sort_key
-from zpm_adapters.engine_python.rterms import sort_unique, term_vars
+from zpm_adapters.engine_python.builtins.order import compare_terms as compare
+from zpm_adapters.engine_python.rterms import (
+    copy_resolved,
+    is_ground,
+    rstruct,
+    sort_key,
+    sort_unique,
+    term_vars,
+)
 from zpm_adapters.engine_python.runtime import Ref, RTerm, deref, pl_list
 from zpm_adapters.engine_python.templates import build
 from zpm_domain.terms import NIL, Struct
@@ -47,7 +54,12 @@ class FindAll(Collector):
     with ``unique`` it sorts (the no-witness cases of bagof and setof)."""
 
     def __init__(
-        self, template: RTerm, result: RTerm, tail: RTerm = NIL, *, nonempty: bool = False,
+        self,
+        template: RTerm,
+        result: RTerm,
+        tail: RTerm = NIL,
+        *,
+        nonempty: bool = False,
         unique: bool = False,
     ) -> None:
         self.template = template
@@ -74,7 +86,7 @@ class BagOf(Collector):
 
     def __init__(self, witness: RTerm, template: RTerm, result: RTerm, is_set: bool) -> None:
         self.witness = witness
-        self.pair = Struct("-", (witness, template))
+        self.pair = rstruct("-", (witness, template))
         self.result = result
         self.is_set = is_set
         self.items: list[RTerm] = []
@@ -160,7 +172,7 @@ def make_collector(
         is_set = ins[4]
         if not free:
             return FindAll(template, result, nonempty=True, unique=is_set), goal, BAGOF_CTX
-        witness = Struct("v", tuple(free))
+        witness = rstruct("v", tuple(free))
         return BagOf(witness, template, result, is_set), goal, BAGOF_CTX
     from zpm_adapters.engine_python.aggregates import make_aggregate
 

@@ -77,7 +77,7 @@ def to_template(term: Term, varmap: dict[int, int]) -> Any:
     """Template of a domain term; ``varmap`` numbers variables (``id(Var) -> slot``)."""
     if isinstance(term, Var):
         return Slot(_slot(term, varmap))
-    if not isinstance(term, Struct):
+    if not isinstance(term, Struct) or _ground(term):
         return term
     values: list[Any] = []
     stack: list[tuple[Term, bool]] = [(term, False)]
@@ -100,6 +100,18 @@ def to_template(term: Term, varmap: dict[int, int]) -> Any:
         else:
             values.append(t)
     return values[0]
+
+
+def _ground(term: Term) -> bool:
+    stack = [term]
+    pop, push = stack.pop, stack.extend
+    while stack:
+        t = pop()
+        if type(t) is Struct:
+            push(t.args)
+        elif type(t) is Var:
+            return False
+    return True
 
 
 def _slot(var: Var, varmap: dict[int, int]) -> int:
@@ -125,7 +137,7 @@ def compile_clause(clause: Clause, ns: Namespace, system: Namespace | None) -> C
         body = _Compiler(ns, system, varmap).compile(clause.body)
     key = None
     if args and not isinstance(args[0], Var):
-        key = arg_key(args[0])  # type: ignore[arg-type]
+        key = arg_key(args[0])
     fresh = tuple(range(n_head, len(varmap)))
     return CClause(clause, head_t, len(varmap), body, fresh, key)
 
@@ -326,7 +338,8 @@ class _Compiler:
             return True
         if n == 1 and name in ("once", "ignore"):
             cond = self._goal_code(args[0], (name, 1), stack, codes)
-            out.append((op.ITE, cond, op.TRUE_CODE, op.FAIL_CODE if name == "once" else op.TRUE_CODE))
+            otherwise = op.FAIL_CODE if name == "once" else op.TRUE_CODE
+            out.append((op.ITE, cond, op.TRUE_CODE, otherwise))
             return True
         if n == 2 and name == "forall":
             inner = self._goal_code(args[0], ("forall", 2), stack, codes)
@@ -415,7 +428,7 @@ class _Compiler:
             module = Atom(self.ns.name)
             args = tuple(
                 _qualify(module, a, self.runtime) if spec >= 0 else a
-                for a, spec in zip(args, meta)
+                for a, spec in zip(args, meta, strict=True)
             )
         if not args:
             return ((), op.ARGS_NONE, None)
@@ -464,5 +477,3 @@ def _find_bad_module(term: RTerm, ctx: tuple[str, int]) -> None:
 
 def _ctx(ctx: tuple[str, int]) -> RTerm:
     return context(*ctx)
-
-

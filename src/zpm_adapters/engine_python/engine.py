@@ -17,14 +17,23 @@ from collections.abc import Iterator
 from zpm_adapters.engine_python.compiler import CClause, compile_clause
 from zpm_adapters.engine_python.library import system_namespace
 from zpm_adapters.engine_python.machine import Machine
-from zpm_adapters.engine_python.runtime import PrologThrow, Trail, to_domain, to_runtime, unify
+from zpm_adapters.engine_python.runtime import (
+    PrologThrow,
+    Trail,
+    deref,
+    to_domain,
+    to_runtime,
+    unify,
+)
 from zpm_adapters.engine_python.store import Namespace, Predicate
+from zpm_adapters.engine_python.templates import unify_head
 from zpm_domain.builtins import CONTROL, is_protected
 from zpm_domain.clauses import Clause, PredicateInfo, is_user_head
 from zpm_domain.errors import InvalidClause, PermissionDenied, PrologError
 from zpm_domain.limits import Limits
 from zpm_domain.ports.engine import Engine, Solution
 from zpm_domain.terms import Struct, Term, variables, variant
+from zpm_domain.writer import render
 
 VERSION = "0.4.0"
 
@@ -61,7 +70,7 @@ class PythonEngine(Engine):
     ) -> None:
         namespace = self._ns(ns)
         if not is_user_head(clause.head):
-            raise InvalidClause(f"Clause head is not callable: {clause.head!r}")
+            raise InvalidClause(f"Clause head is not callable: {render(clause.head)}")
         name, arity = clause.key
         _check_user_predicate(name, arity)
         pred = namespace.predicate(name, arity)
@@ -91,7 +100,7 @@ class PythonEngine(Engine):
         pred = self._changeable(ns, clause.head)
         if pred is None:
             return None
-        for stored in pred.current():
+        for stored in _head_matches(pred, clause.head):
             if _matches(stored, clause, variant):
                 pred.remove(stored)
                 return stored.clause
@@ -101,9 +110,9 @@ class PythonEngine(Engine):
         pred = self._changeable(ns, head)
         if pred is None:
             return 0
-        doomed = [c for c in pred.current() if _unifiable(c.clause.head, head)]
-        for stored in doomed:
-            pred.remove(stored)
+        doomed = list(_head_matches(pred, head))
+        if doomed:
+            pred.remove_many(doomed)
         return len(doomed)
 
     def _changeable(self, ns: str, head: Term) -> Predicate | None:
@@ -148,6 +157,19 @@ def _answers(machine: Machine, goal: Term) -> Iterator[Solution]:
             }
     except PrologThrow as exc:
         raise PrologError(to_domain(exc.ball)) from None
+
+
+def _head_matches(pred: Predicate, head: Term) -> Iterator[CClause]:
+    """Clauses of ``pred`` whose head unifies with ``head``, in order (first-argument indexed)."""
+    pattern = to_runtime(head)
+    args = pattern.args if isinstance(pattern, Struct) else ()
+    candidates = pred.candidates(deref(args[0])) if args else pred.current()
+    trail = Trail()
+    for stored in candidates:
+        matched = unify_head(stored.head, args, [None] * stored.nvars, trail)
+        trail.undo(0)
+        if matched:
+            yield stored
 
 
 def _check_user_predicate(name: str, arity: int) -> None:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from zpm_adapters.engine_python.rterms import rstruct
 from zpm_adapters.engine_python.runtime import (
     Ref,
     RTerm,
@@ -40,13 +41,13 @@ def add_args(goal: RTerm, extra: tuple[RTerm, ...], ctx: tuple[str, int]) -> RTe
         if type(g) is Ref:
             raise instantiation_error(context(*ctx))
     if type(g) is Atom:
-        out: RTerm = Struct(g.name, extra)
+        out: RTerm = rstruct(g.name, extra)
     elif type(g) is Struct:
-        out = Struct(g.name, g.args + extra)
+        out = rstruct(g.name, g.args + extra)
     else:
         raise type_error("callable", g, context(*ctx))
     for module in reversed(modules):
-        out = Struct(":", (module, out))
+        out = rstruct(":", (module, out))
     return out
 
 

@@ -191,7 +191,7 @@ class Machine:
                     n = len(lst)
                     if n == 1:
                         c = lst[0]
-                        s2 = [None] * c.nvars
+                        s2: list[Any] = [None] * c.nvars
                         if unify_head(c.head, args, s2, trail):
                             body = c.body
                             if body is not None:

@@ -8,11 +8,16 @@ bagof/setof group and sort exactly as ``sort/2`` and ``keysort/2`` do.
 from __future__ import annotations
 
 from functools import cmp_to_key
-from typing import Any
+from typing import Any, cast
 
 from zpm_adapters.engine_python.builtins.order import compare_terms as compare
 from zpm_adapters.engine_python.runtime import Ref, RTerm
 from zpm_domain.terms import Struct
+
+
+def rstruct(name: str, args: tuple[RTerm, ...]) -> Struct:
+    """A runtime compound term (``Struct`` typed for domain terms holds runtime ones too)."""
+    return Struct(name, cast("tuple[Any, ...]", args))
 
 
 def copy_resolved(term: RTerm, mapping: dict[int, Ref] | None = None) -> RTerm:
@@ -32,7 +37,7 @@ def copy_resolved(term: RTerm, mapping: dict[int, Ref] | None = None) -> RTerm:
             n = len(t.args)
             args = tuple(values[len(values) - n :])
             del values[len(values) - n :]
-            values.append(Struct(t.name, args))
+            values.append(rstruct(t.name, args))
             continue
         while type(t) is Ref:
             if t.ref is None:

@@ -9,12 +9,13 @@ existed when it began:
 
 * ``assertz`` appends to the current lists (O(1), plus the first-argument
   index entry);
-* ``asserta`` and removals are recorded as *pending* and the lists are
-  rebuilt — as new list objects — the next time the predicate is called or
-  listed.  Lists held by running calls are left untouched.
+* ``asserta`` is recorded as *pending*; the next call or listing puts the
+  pending clauses in front, in new list objects (one C-speed copy per batch);
+* a removal replaces the lists that held the clause by copies without it
+  (C-speed slicing; a batch of removals is one pass).
 
-So a run of 100,000 additions costs O(1) each, and a call after a batch of
-front insertions or removals pays one O(n) rebuild.
+Lists held by running calls are never touched, so 100,000 additions cost
+O(1) each and removals never rebuild the whole index in Python.
 
 First-argument index
 --------------------
@@ -76,7 +77,6 @@ class Predicate:
         "index",
         "varlist",
         "pending_front",
-        "pending_removed",
         "listed",
     )
 
@@ -91,20 +91,19 @@ class Predicate:
         self.index: dict[object, list[CClause]] = {}
         self.varlist: list[CClause] = []
         self.pending_front: list[CClause] = []
-        self.pending_removed: set[int] = set()
         self.listed = False
 
     # -- reading -------------------------------------------------------------
     def current(self) -> list[CClause]:
-        """The clause list as of now (after applying pending changes)."""
-        if self.pending_front or self.pending_removed:
-            self._rebuild()
+        """The clause list as of now (after applying pending front additions)."""
+        if self.pending_front:
+            self._apply_front()
         return self.all
 
     def candidates(self, first: RTerm) -> list[CClause]:
         """Clauses that may match a call whose dereferenced first argument is ``first``."""
-        if self.pending_front or self.pending_removed:
-            self._rebuild()
+        if self.pending_front:
+            self._apply_front()
         key = arg_key(first)
         if key is None:
             return self.all
@@ -121,59 +120,94 @@ class Predicate:
         if front:
             self.pending_front.append(clause)
             return
+        if self.pending_front:
+            self._apply_front()
         self.all.append(clause)
-        if self.pending_front or self.pending_removed:
-            return  # the index is rebuilt from ``all`` before its next use
         key = clause.key
         if key is None:
             self.varlist.append(clause)
             for lst in self.index.values():
                 lst.append(clause)
             return
-        lst = self.index.get(key)
-        if lst is None:
+        found = self.index.get(key)
+        if found is None:
             self.index[key] = [*self.varlist, clause]
         else:
-            lst.append(clause)
+            found.append(clause)
 
     def remove(self, clause: CClause) -> None:
         """Remove ``clause`` (an object of :meth:`current`)."""
-        self.pending_removed.add(id(clause))
+        if self.pending_front:
+            self._apply_front()
+        self.all = _without(self.all, clause)
+        key = clause.key
+        if key is None:
+            self.varlist = _without(self.varlist, clause)
+            self.index = {k: _without(lst, clause) for k, lst in self.index.items()}
+            return
+        lst = self.index.get(key)
+        if lst is not None:
+            rest = _without(lst, clause)
+            if len(rest) == len(self.varlist):
+                del self.index[key]  # only variable-first clauses are left
+            else:
+                self.index[key] = rest
+
+    def remove_many(self, clauses: list[CClause]) -> None:
+        """Remove several clauses in one pass."""
+        if len(clauses) == 1:
+            self.remove(clauses[0])
+            return
+        doomed = {id(c) for c in clauses}
+        self._rebuild([c for c in self.current() if id(c) not in doomed])
 
     def clear(self) -> None:
-        self.all = []
-        self.index = {}
-        self.varlist = []
-        self.pending_front = []
-        self.pending_removed = set()
+        self._rebuild([])
 
-    def _rebuild(self) -> None:
-        removed = self.pending_removed
-        merged = [*reversed(self.pending_front), *self.all]
-        if removed:
-            merged = [c for c in merged if id(c) not in removed]
-        self.all = merged
+    def _apply_front(self) -> None:
+        front = self.pending_front[::-1]
         self.pending_front = []
-        self.pending_removed = set()
+        if any(c.key is None for c in front):
+            self._rebuild(front + self.all)
+            return
+        self.all = front + self.all
+        groups: dict[object, list[CClause]] = {}
+        for c in front:
+            groups.setdefault(c.key, []).append(c)
+        for key, group in groups.items():
+            self.index[key] = group + self.index.get(key, self.varlist)
+
+    def _rebuild(self, clauses: list[CClause]) -> None:
+        self.all = clauses
+        self.pending_front = []
         index: dict[object, list[CClause]] = {}
         varlist: list[CClause] = []
-        for clause in merged:
+        for clause in clauses:
             key = clause.key
             if key is None:
                 varlist.append(clause)
                 for lst in index.values():
                     lst.append(clause)
             else:
-                lst = index.get(key)
-                if lst is None:
+                found = index.get(key)
+                if found is None:
                     index[key] = [*varlist, clause]
                 else:
-                    lst.append(clause)
+                    found.append(clause)
         self.index = index
         self.varlist = varlist
 
     def __repr__(self) -> str:
         return f"<Predicate {self.ns.name}:{self.name}/{self.arity}>"
+
+
+def _without(lst: list[CClause], clause: CClause) -> list[CClause]:
+    """A copy of ``lst`` without ``clause`` (compared by identity)."""
+    try:
+        i = lst.index(clause)
+    except ValueError:
+        return lst
+    return lst[:i] + lst[i + 1 :]
 
 
 class Namespace:

@@ -154,7 +154,7 @@ def unify_head(heads: tuple[Any, ...], args: tuple[RTerm, ...], slots: Slots, tr
                 return False
             continue
         while type(a) is Ref:
-            r = a.ref  # type: ignore[union-attr]
+            r = a.ref
             if r is None:
                 break
             a = r
@@ -165,7 +165,7 @@ def unify_head(heads: tuple[Any, ...], args: tuple[RTerm, ...], slots: Slots, tr
                     return False
                 if stack is None:
                     stack = []
-                stack.extend(zip(t.args, a.args))  # type: ignore[union-attr]
+                stack.extend(zip(t.args, a.args, strict=True))  # type: ignore[union-attr]
             elif ta is Ref:
                 a.ref = build(t, slots)  # type: ignore[union-attr]
                 cells.append(a)  # type: ignore[arg-type]
@@ -190,4 +190,3 @@ def unify_head(heads: tuple[Any, ...], args: tuple[RTerm, ...], slots: Slots, tr
                 return False
         elif t != a:
             return False
-

@@ -96,7 +96,7 @@ def _parse_clause(tokens: list[Token], text: str) -> Term:
         raise syntax_error(text, tokens[-1].start, "end of clause expected")
     if tokens[-1].kind != END:
         raise AssertionError("clause tokens end with an end token")
-    tokens = tokens + [Token(EOF, None, tokens[-1].end, tokens[-1].end, False)]
+    tokens = tokens + [Token(EOF, "", tokens[-1].end, tokens[-1].end, False)]
     return Parser(tokens, text, {}).read_clause()
 
 

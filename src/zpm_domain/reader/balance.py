@@ -26,12 +26,12 @@ def check_balance(tokens: list[Token], text: str, *, positioned: bool) -> None:
             stack.append(token)
         elif char in _OPENER:
             if not stack:
-                _fail(text, token, _KIND[_OPENER[char]], positioned)  # type: ignore[index]
+                _fail(text, token, _KIND[_OPENER[char]], positioned)
             opener = stack.pop()
-            if opener.value != _OPENER[char]:  # type: ignore[index]
-                _fail(text, token, _KIND[opener.value], positioned)  # type: ignore[index]
+            if opener.value != _OPENER[char]:
+                _fail(text, token, _KIND[opener.value], positioned)
     if stack:
-        _fail(text, stack[-1], _KIND[stack[-1].value], positioned)  # type: ignore[index]
+        _fail(text, stack[-1], _KIND[stack[-1].value], positioned)
 
 
 def _fail(text: str, token: Token, kind: str, positioned: bool) -> None:

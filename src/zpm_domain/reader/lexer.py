@@ -39,11 +39,17 @@ _PUNCT = frozenset("()[]{},|")
 
 
 class Token:
-    __slots__ = ("kind", "value", "start", "end", "layout")
+    """One token.  ``value`` is the text of names, variables, strings and
+    punctuation; a ``NUMBER`` token carries its value in ``number``."""
 
-    def __init__(self, kind: int, value: object, start: int, end: int, layout: bool) -> None:
+    __slots__ = ("kind", "value", "number", "start", "end", "layout")
+
+    def __init__(
+        self, kind: int, value: str, start: int, end: int, layout: bool, number: int | float = 0
+    ) -> None:
         self.kind = kind
         self.value = value
+        self.number = number
         self.start = start
         self.end = end
         self.layout = layout
@@ -73,8 +79,9 @@ class Lexer:
         layout = start != self.pos
         self.pos = start
         if start >= len(text):
-            return Token(EOF, None, start, start, layout)
+            return Token(EOF, "", start, start, layout)
         c = text[start]
+        number: int | float = 0
         if c in _PUNCT:
             kind, value, end = PUNCT, c, start + 1
         elif "a" <= c <= "z":
@@ -86,10 +93,10 @@ class Lexer:
         elif "0" <= c <= "9":
             m = _PLAIN_INT.match(text, start)
             if m is not None and m.end() - start < 100:
-                value, end = int(m.group()), m.end()
+                number, end = int(m.group()), m.end()
             else:
-                value, end = lex_number(text, start)
-            kind = NUMBER
+                number, end = lex_number(text, start)
+            kind, value = NUMBER, text[start:end]
         elif c in "'\"`":
             value, end = read_quoted(text, start)
             kind = {"'": QNAME, '"': STRING, "`": BACKQ}[c]
@@ -110,7 +117,7 @@ class Lexer:
         else:
             raise syntax_error(text, start, "illegal character")
         self.pos = end
-        return Token(kind, value, start, end, layout)
+        return Token(kind, value, start, end, layout, number)
 
     def _skip_layout(self) -> int:
         """Offset of the next token start (after layout and comments)."""
@@ -137,11 +144,14 @@ class Lexer:
 
     def _word_end(self, pos: int) -> int:
         text = self.text
-        m = _ALNUM.match(text, pos)
-        end = m.end() if m else pos
-        while end < len(text) and text[end] >= "\x80" and is_alnum(text[end]):
-            end = _ALNUM.match(text, end + 1).end()  # type: ignore[union-attr]
-        return end
+        end = pos
+        while True:
+            m = _ALNUM.match(text, end)
+            end = m.end() if m else end
+            if end < len(text) and text[end] >= "\x80" and is_alnum(text[end]):
+                end += 1
+                continue
+            return end
 
     def _symbol_end(self, pos: int) -> int:
         text = self.text

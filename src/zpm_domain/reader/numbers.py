@@ -57,17 +57,15 @@ def lex_number(text: str, start: int) -> tuple[int | float, int]:
     exp = _EXPONENT.match(text, frac.end() if frac else end)
     if frac is None and exp is None:
         return parse_int(digits, 10), end
-    stop = exp.end() if exp else frac.end()  # type: ignore[union-attr]
-    literal = text[start:stop]
+    stop = exp.end() if exp is not None else frac.end() if frac is not None else end
     if exp is None:
         special = _SPECIAL.match(text, stop)
         if special is not None:
-            value = math.inf if special.group() == "Inf" else math.nan
-            return value, special.end()
-    value = float(literal)
-    if math.isinf(value):
+            return (math.inf if special.group() == "Inf" else math.nan), special.end()
+    result = float(text[start:stop])
+    if math.isinf(result):
         raise syntax_error(text, start, "float overflow")
-    return value, stop
+    return result, stop
 
 
 def _radix_digits(text: str, pos: int, base: int) -> tuple[int, int]:

@@ -27,6 +27,7 @@ from collections.abc import Generator
 from typing import Final
 
 from zpm_domain.errors import PrologSyntaxError
+from zpm_domain.reader.contexts import ARG, FULL, LIST, QUOTED_INFIX, infix_at, terminates
 from zpm_domain.reader.errors import syntax_error
 from zpm_domain.reader.lexer import (
     BACKQ,
@@ -40,19 +41,12 @@ from zpm_domain.reader.lexer import (
     VAR,
     Token,
 )
-from zpm_domain.reader.operators import INFIX, PREFIX, InfixOp, PrefixOp
+from zpm_domain.reader.operators import INFIX, PREFIX, PrefixOp
 from zpm_domain.terms import NIL, Atom, String, Struct, Term, Var, make_list
 
 MAX_DEPTH: Final = 200_000
 """Most sub-terms that may be open at once while reading one term."""
 
-FULL: Final = 0  # top level, ( ), { }: "," and "|" are operators
-ARG: Final = 1  # compound arguments: "," separates, "|" is an operator
-LIST: Final = 2  # list elements: "," and "|" separate
-
-_COMMA = INFIX[","]
-_BAR = INFIX["|"]
-_QUOTED_INFIX = frozenset({",", "|"})
 _OPERAND_KINDS = frozenset({NAME, QNAME, VAR, NUMBER, STRING, BACKQ})
 
 Request = tuple[int, int]  # (max priority, context) of a sub-term to read
@@ -85,12 +79,12 @@ class Parser:
         value: tuple[Term, int] | None = None
         while True:
             try:
-                request = stack[-1].send(value)  # type: ignore[arg-type]
+                request = next(stack[-1]) if value is None else stack[-1].send(value)
             except StopIteration as done:
                 stack.pop()
                 value = done.value
                 if not stack:
-                    return value[0]  # type: ignore[index]
+                    return done.value[0]  # type: ignore[no-any-return]
                 continue
             if len(stack) >= MAX_DEPTH:
                 raise self._error(self.tokens[self.pos], "term too deeply nested")
@@ -106,7 +100,7 @@ class Parser:
         left: Term
         left_prec = 0
         if kind == NAME:
-            name: str = token.value  # type: ignore[assignment]
+            name = token.value
             after = tokens[self.pos]
             prefix = PREFIX.get(name)
             if after.kind == PUNCT and after.value == "(" and not after.layout:
@@ -114,7 +108,7 @@ class Parser:
                 left = Struct(name, (yield from self._args(token)))
             elif name == "-" and after.kind == NUMBER and not after.layout:
                 self.pos += 1
-                left = -after.value  # type: ignore[operator]
+                left = -after.number
             elif prefix is not None and not self._prefix_is_atom(prefix, after, ctx):
                 if prefix.priority > max_prec:
                     raise self._error(token, "operator priority clash")
@@ -124,15 +118,15 @@ class Parser:
             else:
                 left = Atom(name)
         elif kind == VAR:
-            left = self._var(token.value)  # type: ignore[arg-type]
+            left = self._var(token.value)
         elif kind == NUMBER:
-            left = token.value  # type: ignore[assignment]
+            left = token.number
         elif kind == QNAME:
-            left = yield from self._maybe_compound(token.value, token)  # type: ignore[arg-type]
+            left = yield from self._maybe_compound(token.value, token)
         elif kind == STRING:
-            left = String(token.value)  # type: ignore[arg-type]
+            left = String(token.value)
         elif kind == BACKQ:
-            left = make_list([ord(c) for c in token.value])  # type: ignore[union-attr]
+            left = make_list([ord(c) for c in token.value])
         elif token.is_punct("("):
             left, _ = yield (1200, FULL)
             self._expect(")", FULL)
@@ -145,7 +139,7 @@ class Parser:
 
         while True:
             token = tokens[self.pos]
-            op = self._infix(token, ctx)
+            op = infix_at(token, ctx)
             if op is None or op.priority > max_prec:
                 return left, left_prec
             if left_prec > op.left:
@@ -191,9 +185,11 @@ class Parser:
             if token.is_punct(","):
                 continue
             if token.is_punct("|"):
-                tail = self._simple(LIST)  # type: ignore[assignment]
-                if tail is None:
+                simple = self._simple(LIST)
+                if simple is None:
                     tail, _ = yield (1200, LIST)
+                else:
+                    tail = simple
                 token = self.tokens[self.pos]
                 if token.is_punct(",") or token.is_punct("|"):
                     raise self._error(token, "unexpected comma or bar in rest of list")
@@ -228,66 +224,38 @@ class Parser:
         """Fast path: a one-token operand followed by a separator, else ``None``."""
         token = self.tokens[self.pos]
         kind = token.kind
-        if kind not in _OPERAND_KINDS or not self._terminates(self.tokens[self.pos + 1], ctx):
+        if kind not in _OPERAND_KINDS or not terminates(self.tokens[self.pos + 1], ctx):
             return None
         self.pos += 1
         value = token.value
         if kind == NAME or kind == QNAME:
-            return Atom(value)  # type: ignore[arg-type]
+            return Atom(value)
         if kind == VAR:
-            return self._var(value)  # type: ignore[arg-type]
+            return self._var(value)
         if kind == STRING:
-            return String(value)  # type: ignore[arg-type]
+            return String(value)
         if kind == BACKQ:
-            return make_list([ord(c) for c in value])  # type: ignore[union-attr]
-        return value  # type: ignore[return-value]
+            return make_list([ord(c) for c in value])
+        return token.number
 
     def _prefix_is_atom(self, op: PrefixOp, after: Token, ctx: int) -> bool:
         """Whether the prefix operator just read stands for itself (see module doc)."""
-        if self._terminates(after, ctx):
+        if terminates(after, ctx):
             return True
-        if after.kind == NAME:
-            if after.value in PREFIX:
-                return False
-            infix = INFIX.get(after.value)  # type: ignore[arg-type]
-            if infix is None:
-                return False
-            follower = self.tokens[self.pos + 1]
-            if follower.kind == PUNCT and follower.value == "(" and not follower.layout:
-                return False
-            return infix.left > op.arg
         if ctx == FULL and after.is_punct(","):
-            return _COMMA.left > op.arg
-        if after.kind == QNAME and after.value in _QUOTED_INFIX:
-            return INFIX[after.value].left > op.arg  # type: ignore[index]
-        return False
-
-    @staticmethod
-    def _terminates(token: Token, ctx: int) -> bool:
-        kind = token.kind
-        if kind == END or kind == EOF:
-            return True
-        if kind != PUNCT:
+            return INFIX[","].left > op.arg
+        if after.kind == NAME and after.value not in PREFIX:
+            infix = INFIX.get(after.value)
+        elif after.kind == QNAME and after.value in QUOTED_INFIX:
+            infix = INFIX[after.value]
+        else:
             return False
-        c = token.value
-        if c == ")" or c == "]" or c == "}":
-            return True
-        if c == ",":
-            return ctx != FULL
-        return c == "|" and ctx == LIST
-
-    @staticmethod
-    def _infix(token: Token, ctx: int) -> InfixOp | None:
-        if token.kind == NAME:
-            return INFIX.get(token.value)  # type: ignore[arg-type]
-        if token.kind == QNAME:
-            return INFIX[token.value] if token.value in _QUOTED_INFIX else None  # type: ignore[index]
-        if token.kind == PUNCT:
-            if token.value == ",":
-                return _COMMA if ctx == FULL else None
-            if token.value == "|":
-                return _BAR if ctx != LIST else None
-        return None
+        if infix is None:
+            return False
+        follower = self.tokens[self.pos + 1]
+        if follower.kind == PUNCT and follower.value == "(" and not follower.layout:
+            return False  # a functor: the start of the operand
+        return infix.left > op.arg
 
     def _var(self, name: str) -> Var:
         if name == "_":
@@ -305,7 +273,7 @@ class Parser:
 
     def _unexpected(self, token: Token, ctx: int) -> PrologSyntaxError:
         """The error for ``token`` where an operator or a closer was due."""
-        if self._infix(token, ctx) is not None:
+        if infix_at(token, ctx) is not None:
             return self._error(token, "operator priority clash")
         if token.kind in _OPERAND_KINDS or token.kind == PUNCT and token.value in "([{":
             return self._error(token, "operator expected")
@@ -316,7 +284,7 @@ class Parser:
             return self._error(token, "unexpected end of clause")
         if token.kind == EOF:
             return self._error(token, "unexpected end of input")
-        if token.value in (",", "|"):
+        if token.kind == PUNCT and token.value in (",", "|"):
             return self._error(token, "unexpected comma or bar")
         return self._error(token, "illegal start of term")
 

@@ -43,7 +43,7 @@ class QueryTools:
         return dumps(rows)
 
     def get_knowledge_schema(self, memory: str | None = None) -> str:
-        """User predicates with clause counts and fact/rule/both types."""
+        """User predicates that have clauses, with counts and fact/rule/both types."""
         kb = self._memories.resolve(memory)
         kb.sync()
         entries = []
@@ -51,6 +51,8 @@ class QueryTools:
             if not is_user_visible(info.name):
                 continue
             clauses = kb.clauses(info.name, info.arity)
+            if not clauses:
+                continue  # only predicates with inspectable clauses are listed
             facts = sum(1 for c in clauses if c.is_fact)
             rules = len(clauses) - facts
             kind = "both" if facts and rules else "rule" if rules else "fact"

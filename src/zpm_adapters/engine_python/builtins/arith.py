@@ -14,7 +14,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from zpm_adapters.engine_python.builtins import arith_float  # noqa: F401  (registers)
+from zpm_adapters.engine_python.builtins import arith_float, arith_ints  # noqa: F401
 from zpm_adapters.engine_python.builtins._support import CHECK_EVERY, Machine
 from zpm_adapters.engine_python.builtins.arith_funcs import CONSTANTS, FUNCTIONS, Num
 from zpm_adapters.engine_python.runtime import (

@@ -115,14 +115,33 @@ def _log_base(b: float, x: float) -> float:
 
 
 _UNARY: dict[str, Callable[[float], float]] = {
-    "sqrt": math.sqrt, "sin": math.sin, "cos": math.cos, "tan": math.tan,
-    "asin": math.asin, "acos": math.acos, "atan": math.atan, "exp": math.exp,
-    "sinh": math.sinh, "cosh": math.cosh, "tanh": math.tanh, "asinh": math.asinh,
-    "acosh": math.acosh, "atanh": _atanh, "log": _log, "log10": _log10, "log2": _log2,
-    "lgamma": _lgamma, "erf": math.erf, "erfc": _erfc, "cot": _cot, "acot": _acot,
+    "sqrt": math.sqrt,
+    "sin": math.sin,
+    "cos": math.cos,
+    "tan": math.tan,
+    "asin": math.asin,
+    "acos": math.acos,
+    "atan": math.atan,
+    "exp": math.exp,
+    "sinh": math.sinh,
+    "cosh": math.cosh,
+    "tanh": math.tanh,
+    "asinh": math.asinh,
+    "acosh": math.acosh,
+    "atanh": _atanh,
+    "log": _log,
+    "log10": _log10,
+    "log2": _log2,
+    "lgamma": _lgamma,
+    "erf": math.erf,
+    "erfc": _erfc,
+    "cot": _cot,
+    "acot": _acot,
 }
 _BINARY: dict[str, Callable[[float, float], float]] = {
-    "atan": math.atan2, "atan2": math.atan2, "log": _log_base,
+    "atan": math.atan2,
+    "atan2": math.atan2,
+    "log": _log_base,
     "nexttoward": math.nextafter,
 }
 

@@ -16,6 +16,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from zpm_adapters.engine_python import swi_write
 from zpm_adapters.engine_python.builtins._support import (
     Machine,
     bare_ctx,
@@ -42,7 +43,6 @@ from zpm_adapters.engine_python.runtime import (
     existence_error,
     instantiation_error,
 )
-from zpm_adapters.engine_python.swi_write import print_text, write, writeq
 from zpm_domain.terms import NIL, Atom, Struct
 
 _SINKS = {("atom", 1), ("string", 1), ("codes", 1), ("codes", 2), ("chars", 1), ("chars", 2)}
@@ -156,14 +156,15 @@ def run_format(m: Machine, fmt: str, args: list[RTerm]) -> str:
     return out.result()
 
 
-def _directive(m: Machine, out: _Output, d: str, column: int | None, fill_char: str,
-               next_arg: Any) -> None:
+def _directive(
+    m: Machine, out: _Output, d: str, column: int | None, fill_char: str, next_arg: Any
+) -> None:
     if d == "w":
-        out.emit(write(next_arg()))
+        out.emit(swi_write.write(next_arg()))
     elif d == "p":
-        out.emit(print_text(next_arg()))
+        out.emit(swi_write.print_text(next_arg()))
     elif d == "q":
-        out.emit(writeq(next_arg()))
+        out.emit(swi_write.writeq(next_arg()))
     elif d == "a":
         out.emit(atomic_arg(next_arg()))
     elif d in "dD":
@@ -218,4 +219,3 @@ def format3(m: Machine, args: tuple[RTerm, ...]) -> bool:
     for item in reversed(items):
         result = Struct("[|]", (item, result))
     return m.unify(sink.args[0], result)
-

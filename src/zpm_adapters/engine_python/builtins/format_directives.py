@@ -15,9 +15,9 @@ from decimal import Decimal
 
 from zpm_adapters.engine_python.builtins._support import Machine, ctx
 from zpm_adapters.engine_python.builtins.arith import evaluate
+from zpm_adapters.engine_python.builtins.swi_text import int_to_text
 from zpm_adapters.engine_python.builtins.text import MAX_CODE, atomic_text, optional_text
 from zpm_adapters.engine_python.runtime import PrologThrow, RTerm, deref, domain_error
-from zpm_adapters.engine_python.swi_write import int_to_text
 from zpm_domain.terms import NIL, Atom, String, Struct
 
 _DIGITS = "0123456789abcdefghijklmnopqrstuvwxyz"
@@ -155,4 +155,3 @@ def column_number(m: Machine, arg: RTerm) -> int:
     if type(t) is not int or t < 0:
         raise format_error("no or negative integer for `*' argument")
     return t
-

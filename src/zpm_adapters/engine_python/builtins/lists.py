@@ -185,8 +185,14 @@ def memberchk(m: Machine, args: tuple[RTerm, ...]) -> bool:
         if not (type(t) is Struct and t.name == "[|]" and len(t.args) == 2):
             if t is NIL:
                 return False
-            raise type_error("list", t, Struct("context", (
-                Struct(":", (Atom("system"), Struct("/", (Atom("$memberchk"), 3)))), Ref())))
+            raise type_error(
+                "list",
+                t,
+                Struct(
+                    "context",
+                    (Struct(":", (Atom("system"), Struct("/", (Atom("$memberchk"), 3)))), Ref()),
+                ),
+            )
         mark = m.trail.mark()
         if m.unify(x, t.args[0]):
             return True

@@ -22,7 +22,7 @@ from __future__ import annotations
 import math
 import re
 
-from zpm_adapters.engine_python.swi_write import DIGIT_CHUNK as _DIGIT_CHUNK
+from zpm_adapters.engine_python.builtins.swi_text import DIGIT_CHUNK as _DIGIT_CHUNK
 
 
 class NumberSyntax(Exception):

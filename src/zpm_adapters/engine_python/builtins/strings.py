@@ -130,8 +130,10 @@ def split_string(m: Machine, args: tuple[RTerm, ...]) -> bool:
             raise type_error("text", t, pctx)
         texts.append(text_arg(m, t, pctx, lists=True, error="text"))
     out = deref(args[3])
-    if type(out) is not Ref and out is not NIL and not (
-        type(out) is Struct and out.name == "[|]" and len(out.args) == 2
+    if (
+        type(out) is not Ref
+        and out is not NIL
+        and not (type(out) is Struct and out.name == "[|]" and len(out.args) == 2)
     ):
         raise type_error("list", out, pctx)
     fields = split_fields(*texts)
@@ -160,5 +162,3 @@ def string_code(m: Machine, args: tuple[RTerm, ...]) -> Iterator[None]:
         if m.unify(i, k) and m.unify(args[2], ord(ch)):
             yield
         m.trail.undo(mark)
-
-

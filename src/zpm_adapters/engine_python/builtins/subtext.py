@@ -79,9 +79,7 @@ def _int_arg(t: RTerm, pctx: Struct) -> int | None:
     return t
 
 
-def _candidates(
-    n: int, b: int | None, ln: int | None, a: int | None
-) -> Iterator[tuple[int, int]]:
+def _candidates(n: int, b: int | None, ln: int | None, a: int | None) -> Iterator[tuple[int, int]]:
     """(start, length) pairs allowed by the known ones of B, L and A."""
     if b is not None:
         if ln is not None:
@@ -129,8 +127,11 @@ def _sub(name: str, make: Maker, kind: str) -> None:
             for start in _occurrences(text, s):
                 if (b is None or b == start) and (a is None or a == n - start - len(s)):
                     mark = m.trail.mark()
-                    if m.unify(bt, start) and m.unify(lt, len(s)) and \
-                            m.unify(at, n - start - len(s)):
+                    if (
+                        m.unify(bt, start)
+                        and m.unify(lt, len(s))
+                        and m.unify(at, n - start - len(s))
+                    ):
                         yield
                     m.trail.undo(mark)
             return

@@ -17,6 +17,7 @@ from zpm_adapters.engine_python.builtins._support import (
     code_list,
     list_or_partial,
 )
+from zpm_adapters.engine_python.builtins.swi_text import format_float, int_to_text
 from zpm_adapters.engine_python.runtime import (
     Ref,
     RTerm,
@@ -24,7 +25,6 @@ from zpm_adapters.engine_python.runtime import (
     instantiation_error,
     type_error,
 )
-from zpm_adapters.engine_python.swi_write import format_float, int_to_text
 from zpm_domain.terms import NIL, Atom, String, Struct
 
 MAX_CODE = 0x10FFFF

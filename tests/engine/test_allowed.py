@@ -1,0 +1,56 @@
+"""Every predicate on the allow-list is implemented: by the solver (control
+constructs), the Prolog library, or a Python built-in."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+
+import pytest
+
+from zpm_adapters.engine_python import code as op
+from zpm_adapters.engine_python.compiler import compile_goal
+from zpm_adapters.engine_python.engine import PythonEngine
+from zpm_adapters.engine_python.library import system_namespace
+from zpm_adapters.engine_python.runtime import Ref
+from zpm_adapters.engine_python.store import Namespace
+from zpm_domain.builtins import ALLOWED, DENIED
+from zpm_domain.terms import Atom, Struct
+
+
+def resolved(name: str, arity: int) -> tuple[object, ...]:
+    goal = Struct(name, tuple(Ref() for _ in range(arity))) if arity else Atom(name)
+    return compile_goal(goal, Namespace("probe"), system_namespace())[0]
+
+
+@pytest.mark.parametrize("name, arity", sorted(ALLOWED))
+def test_allowed_predicate_is_implemented(name: str, arity: int) -> None:
+    instruction = resolved(name, arity)
+    kind = instruction[0]
+    assert kind not in (op.UNDEFINED, op.DENY), f"{name}/{arity} is not implemented"
+    if kind == op.CALL:
+        pred = instruction[1]
+        assert pred.ns is system_namespace() and pred.defined, f"{name}/{arity} has no clauses"
+
+
+@pytest.mark.parametrize("name, arity", sorted(DENIED)[:40])
+def test_denied_predicates_compile_to_a_refusal(name: str, arity: int) -> None:
+    assert resolved(name, arity)[0] == op.DENY
+
+
+def test_version() -> None:
+    assert PythonEngine().version() == "python (zpm pure-Python engine) 0.4.0"
+    assert PythonEngine.name == "python"
+
+
+def test_construction_is_fast_including_the_library() -> None:
+    script = (
+        "import time; t = time.perf_counter();"
+        "from zpm_adapters.engine_python.engine import PythonEngine;"
+        "t1 = time.perf_counter(); PythonEngine(); t2 = time.perf_counter();"
+        "PythonEngine(); t3 = time.perf_counter();"
+        "print(t2 - t1, t3 - t2)"
+    )
+    first, second = map(float, subprocess.check_output([sys.executable, "-c", script]).split())
+    assert first < 0.05, f"first PythonEngine() took {first * 1000:.1f} ms"
+    assert second < 0.001
