@@ -6,8 +6,8 @@ this layout:
 
 * ``f(a, b)``, ``[a, b|T]``, ``{a, b}``; ``A, B``; every other infix
   operator with one space on each side (``X is Y + 1``, ``H :- B``) except
-  ``:`` (``m:g(x)``, spaced only where symbol characters would run
-  together: ``a: -1``); a prefix operator and its operand are separated by
+  ``:`` and ``/`` (``m:g(x)``, ``foo/2``, spaced only where symbol
+  characters would run together: ``a: -1``, ``a/ -1``); a prefix operator and its operand are separated by
   one space (``\\+ G``, ``- 1``, ``- -1``);
 * the fewest parentheses the priorities allow; arguments and list
   elements above 999 are parenthesized (``f((a, b))``); an atom that is an
@@ -35,9 +35,11 @@ _NAMED_ESCAPES = {7: "\\a", 8: "\\b", 9: "\\t", 10: "\\n", 11: "\\v", 12: "\\f",
 _ARG_PRIORITY = 999
 
 
-_COLON = "\x00:"
-"""Placeholder for ``:``, spaced at join time only where tokens would merge
-(rendered text never holds a raw NUL, so the placeholder is unambiguous)."""
+_TIGHT = "\x00"
+"""Marks an unspaced operator (``:`` and ``/``), spaced at join time only
+where tokens would merge (rendered text never holds a raw NUL, so the mark
+is unambiguous)."""
+_TIGHT_OPERATORS = frozenset({":", "/"})
 _Task = tuple[Term, int, bool] | str
 
 
@@ -108,8 +110,8 @@ def _push_compound(term: Struct, max_prec: int, stack: list[_Task]) -> None:
         stack.append((args[1], op.right, True))
         if name == ",":
             stack.append(", ")
-        elif name == ":":
-            stack.append(_COLON)
+        elif name in _TIGHT_OPERATORS:
+            stack.append(_TIGHT + name)
         else:
             stack.append(f" {name} ")
         stack.append((args[0], op.left, True))
@@ -150,19 +152,19 @@ def _push_list(term: Struct, stack: list[_Task]) -> None:
 
 
 def _join(pieces: list[str]) -> str:
-    """Concatenate, spacing each ``:`` only where symbol characters would merge."""
-    if _COLON not in pieces:
+    """Concatenate, spacing tight operators only where symbol characters would merge."""
+    if not any(piece.startswith(_TIGHT) for piece in pieces):
         return "".join(pieces)
     out: list[str] = []
     for i, piece in enumerate(pieces):
-        if piece != _COLON:
+        if not piece.startswith(_TIGHT):
             out.append(piece)
             continue
         before = out[-1] if out else ""
-        after = pieces[i + 1] if i + 1 < len(pieces) else ""  # never a colon: operands intervene
+        after = pieces[i + 1] if i + 1 < len(pieces) else ""  # an operand, never a mark
         left = " " if before and is_symbol_char(before[-1]) else ""
         right = " " if after and is_symbol_char(after[0]) else ""
-        out.append(f"{left}:{right}")
+        out.append(f"{left}{piece[1:]}{right}")
     return "".join(out)
 
 

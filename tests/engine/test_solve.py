@@ -16,6 +16,7 @@ from zpm_domain.errors import (
     InferenceLimitExceeded,
     MemoryNotMounted,
     PrologError,
+    ResourceLimitExceeded,
     SandboxViolation,
     TimeLimitExceeded,
 )
@@ -260,3 +261,14 @@ def test_engine_is_usable_after_every_kind_of_error() -> None:
             answers(engine, query, limits=limits)
         assert answers(engine, "count(10), X = ok") == ["X = ok"]
     assert [str(p) for p in engine.predicates(NS)] == ["count/1"]
+
+
+def test_cyclic_terms_end_with_an_error_instead_of_hanging() -> None:
+    engine = engine_with()
+    for query in ("X = f(X)", "X = f(X), findall(X, true, L)", "X = f(X), throw(X)"):
+        with pytest.raises(ResourceLimitExceeded) as err:
+            answers(engine, query)
+        assert err.value.message == "Resource limit exceeded: cyclic term"
+    assert answers(engine, "\\+ \\+ (X = f(X), X = f(Y))") == ["X = _G1, Y = _G2"]
+    with pytest.raises(TimeLimitExceeded):  # SWI-Prolog unifies cyclic terms; zpm gives up
+        answers(engine, "X = f(X), Y = f(Y), X = Y", limits=Limits(time_s=0.3))

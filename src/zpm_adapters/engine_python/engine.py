@@ -17,14 +17,8 @@ from collections.abc import Iterator
 from zpm_adapters.engine_python.compiler import CClause, compile_clause
 from zpm_adapters.engine_python.library import system_namespace
 from zpm_adapters.engine_python.machine import Machine
-from zpm_adapters.engine_python.runtime import (
-    PrologThrow,
-    Trail,
-    deref,
-    to_domain,
-    to_runtime,
-    unify,
-)
+from zpm_adapters.engine_python.rterms import to_answer, unify
+from zpm_adapters.engine_python.runtime import PrologThrow, Trail, deref, to_runtime
 from zpm_adapters.engine_python.store import Namespace, Predicate
 from zpm_adapters.engine_python.templates import unify_head
 from zpm_domain.builtins import CONTROL, is_protected
@@ -32,7 +26,7 @@ from zpm_domain.clauses import Clause, PredicateInfo, is_user_head
 from zpm_domain.errors import InvalidClause, PermissionDenied, PrologError
 from zpm_domain.limits import Limits
 from zpm_domain.ports.engine import Engine, Solution
-from zpm_domain.terms import Struct, Term, variables, variant
+from zpm_domain.terms import Struct, Term, Var, variables, variant
 from zpm_domain.writer import render
 
 VERSION = "0.4.0"
@@ -82,7 +76,7 @@ class PythonEngine(Engine):
         try:
             compiled = compile_clause(clause, namespace, self._system)
         except PrologThrow as exc:
-            raise PrologError(to_domain(exc.ball)) from None
+            raise PrologError(to_answer(exc.ball, {})) from None
         namespace.define(name, arity)
         pred.static = pred.static or static
         pred.add(compiled, front)
@@ -150,13 +144,10 @@ def _answers(machine: Machine, goal: Term) -> Iterator[Solution]:
     goal_vars = variables(goal)
     try:
         for _ in machine.solutions(runtime_goal):
-            names: dict[int, object] = {}
-            yield {
-                v: to_domain(mapping[id(v)], names)  # type: ignore[arg-type]
-                for v in goal_vars
-            }
+            names: dict[int, Var] = {}
+            yield {v: to_answer(mapping[id(v)], names) for v in goal_vars}  # type: ignore[arg-type]
     except PrologThrow as exc:
-        raise PrologError(to_domain(exc.ball)) from None
+        raise PrologError(to_answer(exc.ball, {})) from None
 
 
 def _head_matches(pred: Predicate, head: Term) -> Iterator[CClause]:

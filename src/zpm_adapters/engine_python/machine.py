@@ -26,15 +26,13 @@ from zpm_adapters.engine_python import code as op
 from zpm_adapters.engine_python.collectors import Collector, make_collector
 from zpm_adapters.engine_python.compiler import compile_goal
 from zpm_adapters.engine_python.goals import add_args, resolve_module
-from zpm_adapters.engine_python.rterms import copy_resolved
+from zpm_adapters.engine_python.rterms import GuardedTrail, copy_resolved, unify
 from zpm_adapters.engine_python.runtime import (
     PrologThrow,
     Ref,
     RTerm,
-    Trail,
     context,
     instantiation_error,
-    unify,
 )
 from zpm_adapters.engine_python.store import Namespace
 from zpm_adapters.engine_python.templates import build, build_args, unify_head
@@ -80,7 +78,7 @@ class Machine:
         self.namespaces = namespaces
         self.system = system
         self.limits = limits
-        self.trail = Trail()
+        self.trail = GuardedTrail(self.check_limits)
         self.cps: list[list[Any]] = []
         self.steps = 0
         self.deadline = time.monotonic() + limits.time_s

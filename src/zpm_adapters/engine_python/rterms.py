@@ -7,17 +7,55 @@ bagof/setof group and sort exactly as ``sort/2`` and ``keysort/2`` do.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from functools import cmp_to_key
 from typing import Any, cast
 
 from zpm_adapters.engine_python.builtins.order import compare_terms as compare
-from zpm_adapters.engine_python.runtime import Ref, RTerm
-from zpm_domain.terms import Struct
+from zpm_adapters.engine_python.runtime import Ref, RTerm, Trail
+from zpm_domain.errors import ResourceLimitExceeded
+from zpm_domain.terms import String, Struct, Term, Var
 
 
 def rstruct(name: str, args: tuple[RTerm, ...]) -> Struct:
     """A runtime compound term (``Struct`` typed for domain terms holds runtime ones too)."""
     return Struct(name, cast("tuple[Any, ...]", args))
+
+
+def resolve(term: RTerm, leaf: Callable[[Ref], Any]) -> Any:
+    """``term`` with every binding resolved and each unbound ``Ref`` replaced by ``leaf(ref)``.
+
+    Raises ``ResourceLimitExceeded`` for a cyclic term (``X = f(X)``), which
+    has no finite copy.
+    """
+    values: list[Any] = []
+    stack: list[tuple[Any, bool]] = [(term, False)]
+    open_ids: set[int] = set()
+    while stack:
+        t, done = stack.pop()
+        if done:
+            open_ids.discard(id(t))
+            n = len(t.args)
+            args = tuple(values[len(values) - n :])
+            del values[len(values) - n :]
+            values.append(Struct(t.name, args))
+            continue
+        while type(t) is Ref:
+            if t.ref is None:
+                break
+            t = t.ref
+        tt = type(t)
+        if tt is Struct:
+            if id(t) in open_ids:
+                raise ResourceLimitExceeded("cyclic term")
+            open_ids.add(id(t))
+            stack.append((t, True))
+            stack.extend((a, False) for a in reversed(t.args))
+        elif tt is Ref:
+            values.append(leaf(t))
+        else:
+            values.append(t)
+    return values[0]
 
 
 def copy_resolved(term: RTerm, mapping: dict[int, Ref] | None = None) -> RTerm:
@@ -27,51 +65,115 @@ def copy_resolved(term: RTerm, mapping: dict[int, Ref] | None = None) -> RTerm:
     attributes); ``mapping`` (``id(old Ref) -> new Ref``) may be shared
     between calls to keep variables of several copies linked.
     """
-    if mapping is None:
-        mapping = {}
-    values: list[RTerm] = []
-    stack: list[tuple[Any, bool]] = [(term, False)]
-    while stack:
-        t, done = stack.pop()
-        if done:
-            n = len(t.args)
-            args = tuple(values[len(values) - n :])
-            del values[len(values) - n :]
-            values.append(rstruct(t.name, args))
-            continue
-        while type(t) is Ref:
-            if t.ref is None:
-                break
-            t = t.ref
-        tt = type(t)
-        if tt is Struct:
-            stack.append((t, True))
-            stack.extend((a, False) for a in reversed(t.args))
-        elif tt is Ref:
-            new = mapping.get(id(t))
-            if new is None:
-                new = mapping[id(t)] = Ref()
-            values.append(new)
-        else:
-            values.append(t)
-    return values[0]
+    fresh: dict[int, Ref] = {} if mapping is None else mapping
+
+    def leaf(ref: Ref) -> Ref:
+        new = fresh.get(id(ref))
+        if new is None:
+            new = fresh[id(ref)] = Ref()
+        return new
+
+    return cast(RTerm, resolve(term, leaf))
+
+
+def to_answer(term: RTerm, names: dict[int, Var]) -> Term:
+    """The domain term of an answer; each unbound ``Ref`` becomes one anonymous ``Var``
+    (the same ``Var`` for the same cell, tracked in ``names``)."""
+
+    def leaf(ref: Ref) -> Var:
+        var = names.get(ref.id)
+        if var is None:
+            var = names[ref.id] = Var(None)
+        return var
+
+    return cast(Term, resolve(term, leaf))
 
 
 def is_ground(term: RTerm) -> bool:
     stack = [term]
+    seen: set[int] = set()
     while stack:
         t = stack.pop()
         while type(t) is Ref:
             if t.ref is None:
                 return False
             t = t.ref
-        if type(t) is Struct:
+        if type(t) is Struct and id(t) not in seen:
+            seen.add(id(t))
             stack.extend(t.args)
     return True
 
 
+def unify(trail: Trail, a: RTerm, b: RTerm) -> bool:
+    """``runtime.unify`` that also calls ``trail.guard()`` now and then (when the trail
+    has one), so that unifying two cyclic terms ends at the solve's time limit."""
+    stack: list[tuple[RTerm, RTerm]] = [(a, b)]
+    pop = stack.pop
+    cells = trail.cells
+    steps = 0
+    while stack:
+        x, y = pop()
+        while type(x) is Ref and x.ref is not None:
+            x = x.ref
+        while type(y) is Ref and y.ref is not None:
+            y = y.ref
+        if x is y:
+            continue
+        tx = type(x)
+        if tx is Ref:
+            x.ref = y  # type: ignore[union-attr]
+            cells.append(x)  # type: ignore[arg-type]
+            continue
+        ty = type(y)
+        if ty is Ref:
+            y.ref = x  # type: ignore[union-attr]
+            cells.append(y)  # type: ignore[arg-type]
+            continue
+        if tx is Struct:
+            if ty is not Struct:
+                return False
+            xa, ya = x.args, y.args  # type: ignore[union-attr]
+            if x.name != y.name or len(xa) != len(ya):  # type: ignore[union-attr]
+                return False
+            stack.extend(zip(xa, ya, strict=True))  # type: ignore[arg-type]
+            steps += 1
+            if steps > _GUARD_EVERY:
+                steps = 0
+                guard = getattr(trail, "guard", None)
+                if guard is not None:
+                    guard()
+            continue
+        if tx is not ty:
+            return False
+        if tx is String:
+            if x.value != y.value:  # type: ignore[union-attr]
+                return False
+        elif tx is float:
+            if not (x == y) and not (x != x and y != y):
+                return False
+        elif x != y:
+            return False
+    return True
+
+
+_GUARD_EVERY = 1 << 16
+
+
+class GuardedTrail(Trail):
+    """A trail whose ``guard`` (the solve's limit check) long unifications call."""
+
+    __slots__ = ("guard",)
+
+    def __init__(self, guard: Callable[[], None]) -> None:
+        super().__init__()
+        self.guard = guard
+
+
 def term_vars(term: RTerm, out: list[Ref], seen: set[int]) -> None:
-    """Append the unbound variables of ``term`` not in ``seen`` (depth-first, left to right)."""
+    """Append the unbound variables of ``term`` not in ``seen`` (depth-first, left to right).
+
+    ``seen`` also records visited compound terms, so a cyclic term ends.
+    """
     stack = [term]
     while stack:
         t = stack.pop()
@@ -79,11 +181,13 @@ def term_vars(term: RTerm, out: list[Ref], seen: set[int]) -> None:
             if t.ref is None:
                 break
             t = t.ref
+        if id(t) in seen:
+            continue
         if type(t) is Ref:
-            if id(t) not in seen:
-                seen.add(id(t))
-                out.append(t)
+            seen.add(id(t))
+            out.append(t)
         elif type(t) is Struct:
+            seen.add(id(t))
             stack.extend(reversed(t.args))
 
 

@@ -22,7 +22,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from zpm_adapters.engine_python.runtime import Ref, RTerm, Trail, unify
+from zpm_adapters.engine_python.rterms import unify
+from zpm_adapters.engine_python.runtime import Ref, RTerm, Trail
 from zpm_domain.terms import String, Struct
 
 Slots = list[Any]
@@ -137,12 +138,14 @@ def unify_head(heads: tuple[Any, ...], args: tuple[RTerm, ...], slots: Slots, tr
     i = 0
     n = len(heads)
     while True:
-        if i < n:
+        # Finish an argument's subterms before the next argument, so that a
+        # variable is taken from the call before a later occurrence is built.
+        if stack:
+            t, a = stack.pop()
+        elif i < n:
             t = heads[i]
             a = args[i]
             i += 1
-        elif stack:
-            t, a = stack.pop()
         else:
             return True
         tt = type(t)
@@ -161,11 +164,31 @@ def unify_head(heads: tuple[Any, ...], args: tuple[RTerm, ...], slots: Slots, tr
         ta = type(a)
         if tt is TStruct:
             if ta is Struct:
-                if a.name != t.name or len(a.args) != t.n:  # type: ignore[union-attr]
+                aargs = a.args  # type: ignore[union-attr]
+                if a.name != t.name or len(aargs) != t.n:  # type: ignore[union-attr]
                     return False
-                if stack is None:
-                    stack = []
-                stack.extend(zip(t.args, a.args, strict=True))  # type: ignore[union-attr]
+                if not t.flat:
+                    if stack is None:
+                        stack = []
+                    stack.extend(zip(t.args, aargs, strict=True))
+                    continue
+                for st, sa in zip(t.args, aargs, strict=True):
+                    if type(st) is Slot:
+                        v = slots[st.i]
+                        if v is None:
+                            slots[st.i] = sa
+                        elif v is not sa and not unify(trail, v, sa):
+                            return False
+                        continue
+                    while type(sa) is Ref and sa.ref is not None:
+                        sa = sa.ref
+                    if sa is st:
+                        continue
+                    if type(sa) is Ref:
+                        sa.ref = st
+                        cells.append(sa)
+                    elif not unify(trail, st, sa):
+                        return False
             elif ta is Ref:
                 a.ref = build(t, slots)  # type: ignore[union-attr]
                 cells.append(a)  # type: ignore[arg-type]
