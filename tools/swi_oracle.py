@@ -2,15 +2,15 @@
 
 Usage::
 
-    python tools/swi_oracle.py tests/engine/cases/control.txt   # prints the file with
-                                                                 # SWI-Prolog's answers
+    python tools/swi_oracle.py tests/engine/cases/control.txt > /tmp/control.txt
 
-Each query block's answer lines are replaced by what ``swipl`` answers, in
-the case format (see ``tests/engine/conformance.py``).  Program blocks are
-asserted before the queries that follow them.  Goals run in module
-``user``; an unknown predicate is an existence error there while zpm fails,
-so such cases are written by hand.  Review the output before committing it: where zpm deliberately
-differs from SWI-Prolog the expected lines are written by hand.
+prints the file with each query block's answer lines replaced by what
+``swipl`` answers, in the case format (see ``tests/engine/conformance.py``).
+Program blocks are asserted before the queries that follow them; goals run
+in module ``user``.  Blocks marked ``%! keep`` keep their lines: they hold
+what zpm answers where it differs from SWI-Prolog on purpose (calling an
+unknown predicate fails in zpm and is an existence error in SWI-Prolog;
+``V^G`` runs ``G``).  Review the output before replacing a case file.
 
 Needs ``swipl`` on the PATH; the test suite never does.
 """
@@ -100,6 +100,8 @@ def quote(text: str) -> str:
 def decode(line: str) -> str:
     term = anonymize(read_term(line))
     assert isinstance(term, Struct)
+    if term.name == "@":
+        return "<cyclic term: not representable, write this case by hand>"
     if term.name == "error":
         ball = term.args[0]
         if isinstance(ball, Struct) and ball.name == "error" and len(ball.args) == 2:
@@ -144,7 +146,8 @@ def main(path: str) -> None:
     queries = [c for c in cases if c.query is not None]
     answers = iter(swi_answers(cases))
     for case in cases:
-        sys.stdout.write(case.render(next(answers) if case in queries else None))
+        found = next(answers) if case in queries else None
+        sys.stdout.write(case.render(None if case.keep else found))
         sys.stdout.write("\n")
 
 

@@ -15,7 +15,9 @@ A case file (``cases/*.txt``) is a list of blocks separated by blank lines.
   line); they are added to the file's namespace before the queries that
   follow.
 * ``%`` lines are comments; ``%! time_s=0.5`` or ``%! max_inferences=1000``
-  in a query block sets that limit for the query.
+  in a query block sets that limit for the query; ``%! keep`` marks
+  expected lines written by hand (where zpm differs from SWI-Prolog on
+  purpose), which ``tools/swi_oracle.py`` leaves as they are.
 """
 
 from __future__ import annotations
@@ -41,6 +43,7 @@ class Case:
     query: str | None = None
     expected: list[str] = field(default_factory=list)
     limits: dict[str, float] = field(default_factory=dict)
+    keep: bool = False
     line: int = 0
 
     def render(self, answers: Sequence[str] | None) -> str:
@@ -63,7 +66,10 @@ def parse_cases(text: str) -> list[Case]:
                 if line.startswith("%!"):
                     for item in line[2:].split():
                         key, _, value = item.partition("=")
-                        case.limits[key] = float(value)
+                        if key == "keep":
+                            case.keep = True
+                        else:
+                            case.limits[key] = float(value)
             elif case.query is None and line.startswith("?-"):
                 case.query = line[2:].strip()
             elif case.query is not None:

@@ -1,4 +1,4 @@
-"""Make the shared helpers of this directory importable (``conformance``)."""
+"""Make the shared modules of this directory importable (``conformance``, ``support``)."""
 
 from __future__ import annotations
 

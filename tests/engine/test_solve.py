@@ -8,7 +8,7 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 
 import pytest
-from helpers import NS, answers, consult, engine_with
+from support import NS, answers, consult, engine_with
 
 from zpm_domain.clauses import Clause
 from zpm_domain.errors import (
@@ -179,7 +179,7 @@ def test_uncaught_errors_become_prolog_errors() -> None:
     engine = engine_with()
     with pytest.raises(PrologError) as err:
         answers(engine, "X is foo + 1")
-    assert err.value.message == "Prolog error: type_error(evaluable, foo / 0)"
+    assert err.value.message == "Prolog error: type_error(evaluable, foo/0)"
     with pytest.raises(PrologError) as err:
         answers(engine, "throw(my(ball))")
     assert err.value.message == "Unhandled exception: my(ball)"

@@ -5,7 +5,7 @@ from __future__ import annotations
 import time
 
 import pytest
-from helpers import NS, answers, clause, consult, engine_with
+from support import NS, answers, clause, consult, engine_with
 
 from zpm_adapters.engine_python.engine import PythonEngine
 from zpm_domain.clauses import Clause, PredicateInfo
@@ -92,7 +92,7 @@ def test_library_predicates_are_hidden_and_protected() -> None:
         engine.declare_dynamic(NS, "between", 3)
 
 
-def test_library_helpers_do_not_clash_with_user_predicates() -> None:
+def test_library_internal_predicates_do_not_clash_with_user_predicates() -> None:
     engine = engine_with("member_(user, version, here).\nperm(mine).")
     assert answers(engine, "member(X, [a, b])") == ["X = a", "X = b"]
     assert answers(engine, "permutation([1, 2], P)") == ["P = [1, 2]", "P = [2, 1]"]
@@ -242,3 +242,24 @@ def test_many_front_additions_and_removals_are_not_quadratic() -> None:
     engine.add_clause(NS, Clause(Struct("f", (1,))), front=True)
     assert time.perf_counter() - start < 3.0
     assert answers(engine, "f(X)") == ["X = 1"]
+
+
+def test_front_additions_with_and_without_first_argument_keep_index_order() -> None:
+    engine = engine_with("k(a, 1).\nk(b, 2).")
+    assert answers(engine, "k(a, N)") == ["N = 1"]  # builds the index
+    engine.add_clause(NS, clause("k(X, 0)"), front=True)
+    assert answers(engine, "k(c, N)") == ["N = 0"]
+    engine.add_clause(NS, clause("k(a, 3)"), front=True)
+    engine.add_clause(NS, clause("k(d, 4)"))
+    assert answers(engine, "k(a, N)") == ["N = 3", "N = 0", "N = 1"]
+    assert answers(engine, "k(b, N)") == ["N = 0", "N = 2"]
+    assert answers(engine, "k(d, N)") == ["N = 0", "N = 4"]
+    engine.retract(NS, clause("k(Y, 0)"))
+    assert answers(engine, "k(c, N)") == []
+    assert answers(engine, "k(a, N)") == ["N = 3", "N = 1"]
+    assert [render_clause(c) for c in engine.clauses(NS, "k", 2)] == [
+        "k(a, 3)",
+        "k(a, 1)",
+        "k(b, 2)",
+        "k(d, 4)",
+    ]

@@ -20,6 +20,7 @@ from typing import TYPE_CHECKING, Any
 
 from zpm_adapters.engine_python import code as op
 from zpm_adapters.engine_python.builtins.order import compare_terms as compare
+from zpm_adapters.engine_python.goals import Ctx
 from zpm_adapters.engine_python.rterms import (
     copy_resolved,
     is_ground,
@@ -35,8 +36,8 @@ from zpm_domain.terms import NIL, Struct
 if TYPE_CHECKING:
     from zpm_adapters.engine_python.machine import Machine
 
-FINDALL_CTX = ("$bags:findall_loop", 4)
-BAGOF_CTX = ("$bags:findall_loop", 4)
+FINDALL_CTX: Ctx = ("$bags", "findall_loop", 4)
+AGGREGATE_CTX: Ctx = ("aggregate", "aggregate_all", 3)
 
 
 class Collector:
@@ -157,24 +158,23 @@ def free_variables(template: RTerm, goal: RTerm) -> tuple[list[Ref], RTerm]:
     return free, g
 
 
-def make_collector(
-    m: Machine, ins: tuple[Any, ...], slots: Any
-) -> tuple[Collector, RTerm, tuple[str, int]]:
+def make_collector(m: Machine, ins: tuple[Any, ...], slots: Any) -> tuple[Collector, RTerm, Ctx]:
     """The collector, the goal to run and the error context for a collecting instruction."""
     kind = ins[0]
     if kind is op.FINDALL:
         tail = NIL if ins[4] is None else build(ins[4], slots)
-        collector = FindAll(build(ins[1], slots), build(ins[3], slots), tail)
-        return collector, build(ins[2], slots), FINDALL_CTX
+        findall = FindAll(build(ins[1], slots), build(ins[3], slots), tail)
+        return findall, build(ins[2], slots), FINDALL_CTX
     if kind is op.BAGOF:
         template, result = build(ins[1], slots), build(ins[3], slots)
         free, goal = free_variables(template, build(ins[2], slots))
         is_set = ins[4]
         if not free:
-            return FindAll(template, result, nonempty=True, unique=is_set), goal, BAGOF_CTX
+            return FindAll(template, result, nonempty=True, unique=is_set), goal, FINDALL_CTX
         witness = rstruct("v", tuple(free))
-        return BagOf(witness, template, result, is_set), goal, BAGOF_CTX
+        return BagOf(witness, template, result, is_set), goal, FINDALL_CTX
     from zpm_adapters.engine_python.aggregates import make_aggregate
 
     spec, goal, result = build(ins[1], slots), build(ins[2], slots), build(ins[3], slots)
-    return make_aggregate(spec, result), goal, ("aggregate_all", 3)
+    collector = make_aggregate(spec, result)
+    return collector, goal, FINDALL_CTX if isinstance(collector, FindAll) else AGGREGATE_CTX

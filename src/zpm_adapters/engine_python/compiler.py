@@ -1,9 +1,9 @@
-"""Compile clauses and goals into solver code (see ``code`` for the instruction set).
+"""Compile goals into solver code (see ``code`` for the instruction set).
 
 Two inputs, one compiler:
 
-* a stored clause (domain terms with named ``Var`` s) compiles once, when it is
-  added, into head templates and body code over numbered slots;
+* the body of a stored clause (domain terms with named ``Var`` s) compiles
+  once, when it is added (see ``cclause``), into code over numbered slots;
 * a runtime goal (a meta-call: ``call/N``, ``findall/3``, the query itself)
   compiles each time it is called; its terms are runtime terms and are used
   as they are.
@@ -29,156 +29,49 @@ from operator import itemgetter
 from typing import Any
 
 from zpm_adapters.engine_python import code as op
+from zpm_adapters.engine_python.arith_inline import arith_instruction
 from zpm_adapters.engine_python.code import Code
+from zpm_adapters.engine_python.goals import META_CALL, Ctx, ctx_term, find_bad_module, well_formed
 from zpm_adapters.engine_python.runtime import (
     BUILTINS,
     Ref,
     RTerm,
-    context,
     deref,
     to_runtime,
     type_error,
 )
-from zpm_adapters.engine_python.store import Namespace, arg_key
-from zpm_adapters.engine_python.templates import Slot, TStruct
+from zpm_adapters.engine_python.store import Namespace
+from zpm_adapters.engine_python.templates import Slot, to_template
 from zpm_domain.builtins import ALLOWED, DENIED, META_ARGS
-from zpm_domain.clauses import Clause
-from zpm_domain.terms import Atom, Struct, Term, Var
-
-_META_CALL = ("<meta-call>", 1)
-
-
-class CClause:
-    """A compiled clause; ``clause`` is the domain clause as it was added."""
-
-    __slots__ = ("clause", "head", "nvars", "body", "fresh", "key")
-
-    def __init__(
-        self,
-        clause: Clause,
-        head: tuple[Any, ...],
-        nvars: int,
-        body: Code | None,
-        fresh: tuple[int, ...],
-        key: object | None,
-    ) -> None:
-        self.clause = clause
-        self.head = head
-        self.nvars = nvars
-        self.body = body
-        self.fresh = fresh
-        self.key = key
-
-    def __repr__(self) -> str:
-        return f"<CClause {self.clause!r}>"
-
-
-def to_template(term: Term, varmap: dict[int, int]) -> Any:
-    """Template of a domain term; ``varmap`` numbers variables (``id(Var) -> slot``)."""
-    if isinstance(term, Var):
-        return Slot(_slot(term, varmap))
-    if not isinstance(term, Struct) or _ground(term):
-        return term
-    values: list[Any] = []
-    stack: list[tuple[Term, bool]] = [(term, False)]
-    while stack:
-        t, done = stack.pop()
-        if isinstance(t, Struct):
-            if done:
-                n = len(t.args)
-                args = tuple(values[len(values) - n :])
-                del values[len(values) - n :]
-                if any(type(a) is Slot or type(a) is TStruct for a in args):
-                    values.append(TStruct(t.name, args))
-                else:
-                    values.append(t)  # ground: shared as it is
-            else:
-                stack.append((t, True))
-                stack.extend((a, False) for a in reversed(t.args))
-        elif isinstance(t, Var):
-            values.append(Slot(_slot(t, varmap)))
-        else:
-            values.append(t)
-    return values[0]
-
-
-def _ground(term: Term) -> bool:
-    stack = [term]
-    pop, push = stack.pop, stack.extend
-    while stack:
-        t = pop()
-        if type(t) is Struct:
-            push(t.args)
-        elif type(t) is Var:
-            return False
-    return True
-
-
-def _slot(var: Var, varmap: dict[int, int]) -> int:
-    i = varmap.get(id(var))
-    if i is None:
-        i = varmap[id(var)] = len(varmap)
-    return i
-
-
-def compile_clause(clause: Clause, ns: Namespace, system: Namespace | None) -> CClause:
-    """Compile a stored clause of namespace ``ns``.
-
-    Raises ``PrologThrow`` (``type_error(callable, Body)``) for a body with a
-    non-callable goal.
-    """
-    head = clause.head
-    varmap: dict[int, int] = {}
-    args: tuple[Term, ...] = head.args if isinstance(head, Struct) else ()
-    head_t = tuple(to_template(a, varmap) for a in args)
-    n_head = len(varmap)
-    body: Code | None = None
-    if clause.body is not Atom("true"):
-        body = _Compiler(ns, system, varmap).compile(clause.body)
-    key = None
-    if args and not isinstance(args[0], Var):
-        key = arg_key(args[0])
-    fresh = tuple(range(n_head, len(varmap)))
-    return CClause(clause, head_t, len(varmap), body, fresh, key)
+from zpm_domain.terms import Atom, Struct, Var
 
 
 def compile_goal(
-    goal: RTerm, ns: Namespace, system: Namespace | None, ctx: tuple[str, int] = _META_CALL
+    goal: RTerm, ns: Namespace, system: Namespace | None, ctx: Ctx = META_CALL
 ) -> Code:
     """Compile a runtime goal of namespace ``ns``.
 
     Raises ``PrologThrow`` with ``type_error(callable, Goal)`` (context
     ``ctx``) when a goal position is not callable.
     """
-    return _Compiler(ns, system, None, ctx).compile(goal)
+    compiler = BodyCompiler(ns, system, None, ctx)
+    g = deref(goal)
+    if type(g) is Struct and g.name not in _CONSTRUCTS:
+        return [compiler._call(g.name, g.args)]  # a plain call: nothing to check
+    return compiler.compile(goal)
 
 
-def well_formed(goal: Any, runtime: bool) -> bool:
-    """True when every goal position of ``goal``'s control structure is a
-    variable or callable (and every module of ``M:G`` an atom or variable)."""
-    stack = [goal]
-    while stack:
-        t = stack.pop()
-        if runtime:
-            t = deref(t)
-        if type(t) is Atom or type(t) is Ref or type(t) is Var:
-            continue
-        if type(t) is not Struct:
-            return False
-        name, n = t.name, len(t.args)
-        if n == 2 and name in (",", ";", "->", "*->"):
-            stack.extend(t.args)
-        elif n == 1 and name == "\\+":
-            stack.append(t.args[0])
-        elif n == 2 and name == ":":
-            m = deref(t.args[0]) if runtime else t.args[0]
-            if type(m) not in (Atom, Ref, Var):
-                return False
-            stack.append(t.args[1])
-    return True
+_CONSTRUCTS = frozenset(
+    {",", ";", "->", "*->", "\\+", ":", "call", "not", "once", "ignore", "forall", "^"}
+    | {"findall", "bagof", "setof", "aggregate_all", "catch", "throw"}
+)
+"""Names the compiler treats specially (at some arity)."""
 
 
-class _Compiler:
+_FORALL: Ctx = ("$apply", "forall", 2)
+
+
+class BodyCompiler:
     """One compilation: domain mode when ``varmap`` is given, runtime mode otherwise."""
 
     def __init__(
@@ -186,9 +79,11 @@ class _Compiler:
         ns: Namespace,
         system: Namespace | None,
         varmap: dict[int, int] | None,
-        ctx: tuple[str, int] = _META_CALL,
+        ctx: Ctx = META_CALL,
+        owner: Ctx | None = None,
     ) -> None:
         self.ctx = ctx
+        self.owner = owner
         self.ns = ns
         self.system = system
         self.varmap = varmap
@@ -211,7 +106,8 @@ class _Compiler:
             if self.runtime:
                 t = deref(t)
             if type(t) is Ref or type(t) is Var:
-                out.append((op.META, self.tmpl(t), (), self.ns, _META_CALL))
+                ctx = self.ctx if t is top else META_CALL
+                out.append((op.META, self.tmpl(t), (), self.ns, ctx))
                 continue
             if type(t) is Atom:
                 name, args = t.name, ()
@@ -227,15 +123,19 @@ class _Compiler:
                 c.append((op.TRUE,))
         return root
 
+    def _call_ctx(self, arity: int) -> Ctx:
+        """Error context of ``call/N``: the library predicate that calls, or ``call/N``."""
+        return self.owner if self.owner is not None else ("system", "call", arity)
+
     def _raise_not_callable(self, goal: Any) -> None:
         term = goal if self.runtime else to_runtime(goal)
         m = deref(term)
         if type(m) is Struct and m.name == ":" and len(m.args) == 2:
             mod = deref(m.args[0])
             if type(mod) is not Atom and type(mod) is not Ref:
-                raise type_error("module", mod, _ctx(self.ctx))
-        _find_bad_module(term, self.ctx)
-        raise type_error("callable", term, _ctx(self.ctx))
+                raise type_error("module", mod, ctx_term(self.ctx))
+        find_bad_module(term, self.ctx)
+        raise type_error("callable", term, ctx_term(self.ctx))
 
     def _new(self, codes: list[Code]) -> Code:
         c: Code = []
@@ -298,7 +198,7 @@ class _Compiler:
         return self._meta(name, n, args, out, stack, codes)
 
     def _goal_code(
-        self, goal: Any, ctx: tuple[str, int], stack: list[tuple[Any, Code]], codes: list[Code]
+        self, goal: Any, ctx: Ctx, stack: list[tuple[Any, Code]], codes: list[Code]
     ) -> Code:
         """Code that calls ``goal`` opaquely to cut: in place if possible, else at run time."""
         c = self._new(codes)
@@ -328,26 +228,26 @@ class _Compiler:
                 if self._inline(args[0]):
                     out.append((op.CALL1, self._new_into(args[0], stack, codes)))
                 else:
-                    out.append((op.META, tm(args[0]), (), ns, _META_CALL))
+                    out.append((op.META, tm(args[0]), (), ns, self._call_ctx(1)))
             else:
                 extra = tuple(tm(a) for a in args[1:])
-                out.append((op.META, tm(args[0]), extra, ns, _META_CALL))
+                out.append((op.META, tm(args[0]), extra, ns, self._call_ctx(n)))
             return True
         if n == 1 and name == "not":
-            out.append((op.NOT, self._goal_code(args[0], ("not", 1), stack, codes)))
+            out.append((op.NOT, self._goal_code(args[0], ("system", "not", 1), stack, codes)))
             return True
         if n == 1 and name in ("once", "ignore"):
-            cond = self._goal_code(args[0], (name, 1), stack, codes)
+            cond = self._goal_code(args[0], ("system", name, 1), stack, codes)
             otherwise = op.FAIL_CODE if name == "once" else op.TRUE_CODE
             out.append((op.ITE, cond, op.TRUE_CODE, otherwise))
             return True
         if n == 2 and name == "forall":
-            inner = self._goal_code(args[0], ("forall", 2), stack, codes)
-            inner.append((op.NOT, self._goal_code(args[1], ("forall", 2), stack, codes)))
+            inner = self._goal_code(args[0], _FORALL, stack, codes)
+            inner.append((op.NOT, self._goal_code(args[1], _FORALL, stack, codes)))
             out.append((op.NOT, inner))
             return True
         if n == 2 and name == "^":
-            out.extend(self._goal_code(args[1], ("^", 2), stack, codes))
+            out.extend(self._goal_code(args[1], ("system", "^", 2), stack, codes))
             return True
         if name == "findall" and n in (3, 4):
             tail = tm(args[3]) if n == 4 else None
@@ -375,7 +275,7 @@ class _Compiler:
         builtin = BUILTINS.get(key)
         if builtin is not None:
             if n == 2 and not self.runtime and builtin.deterministic:
-                arith = self._arith(name, args, builtin.fn)
+                arith = arith_instruction(name, args, builtin.fn, self.varmap)  # type: ignore[arg-type]
                 if arith is not None:
                     return arith
             kind = op.DET if builtin.deterministic else op.NONDET
@@ -398,30 +298,6 @@ class _Compiler:
                 pred = self.ns.predicate(name, n)
         return (op.CALL, pred, *self._args(args, None))
 
-    def _arith(self, name: str, args: tuple[Any, ...], fn: Any) -> tuple[Any, ...] | None:
-        """An ARITH instruction for ``T is A+B``, ``A-B`` or an integer comparison, if it fits."""
-        if name == "is":
-            target, expr = args
-            if not isinstance(target, Var) or not isinstance(expr, Struct):
-                return None
-            kind = op.ARITH_KINDS.get(expr.name)
-            if kind is None or kind > 1 or len(expr.args) != 2:
-                return None
-            a, b = expr.args
-            target_slot = _slot(target, self.varmap)  # type: ignore[arg-type]
-        else:
-            kind = op.ARITH_KINDS.get(name)
-            if kind is None or kind < 2:
-                return None
-            a, b = args
-            target_slot = -1
-        operands = [_operand(x, self.varmap) for x in (a, b)]  # type: ignore[arg-type]
-        if None in operands:
-            return None
-        (ai, ac), (bi, bc) = operands  # type: ignore[misc]
-        tmpls = tuple(self.tmpl(x) for x in args)
-        return (op.ARITH, kind, ai, ac, bi, bc, target_slot, fn, tmpls)
-
     def _args(self, args: tuple[Any, ...], meta: tuple[int, ...] | None) -> tuple[Any, ...]:
         """``(templates, mode, getter)`` for an argument list."""
         if meta is not None:
@@ -442,38 +318,8 @@ class _Compiler:
         return (tmpls, op.ARGS_BUILD, None)
 
 
-def _operand(t: Term, varmap: dict[int, int]) -> tuple[int, int] | None:
-    """``(slot, 0)`` for a variable, ``(-1, n)`` for an integer, else None."""
-    if isinstance(t, Var):
-        return (_slot(t, varmap), 0)
-    if type(t) is int:
-        return (-1, t)
-    return None
-
-
 def _qualify(module: Atom, arg: Any, runtime: bool) -> Any:
     a = deref(arg) if runtime else arg
     if type(a) is Struct and a.name == ":" and len(a.args) == 2:
         return arg
     return Struct(":", (module, arg))
-
-
-def _find_bad_module(term: RTerm, ctx: tuple[str, int]) -> None:
-    stack = [term]
-    while stack:
-        t = deref(stack.pop())
-        if type(t) is not Struct:
-            continue
-        if t.name in (",", ";", "->", "*->") and len(t.args) == 2:
-            stack.extend(t.args)
-        elif t.name == "\\+" and len(t.args) == 1:
-            stack.append(t.args[0])
-        elif t.name == ":" and len(t.args) == 2:
-            m = deref(t.args[0])
-            if type(m) is not Atom and type(m) is not Ref:
-                raise type_error("module", m, _ctx(ctx))
-            stack.append(t.args[1])
-
-
-def _ctx(ctx: tuple[str, int]) -> RTerm:
-    return context(*ctx)

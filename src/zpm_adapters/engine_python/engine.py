@@ -5,16 +5,29 @@ interpreter (see ``machine``) over a clause store (see ``store``) with one
 namespace per mounted memory, plus a shared hidden namespace holding the
 Prolog-source library.
 
-Predicates listed by :meth:`predicates` are those with clauses and those
-declared dynamic; a predicate whose clauses were all retracted disappears
-from the list (but keeps its place if it comes back).
+Behaviour beyond the port's contract:
+
+* :meth:`predicates` lists predicates with clauses and those declared
+  dynamic; a predicate whose clauses were all retracted disappears from the
+  list (and keeps its place if it comes back).
+* Names on the allow-list, refused names and control constructs cannot be
+  defined or retracted (``PermissionDenied.builtin``); the library's own
+  auxiliary predicates live in the hidden namespace and never clash with user
+  predicates of the same name.
+* A body that is not callable (``p :- (a, 1)``) is refused when added, with
+  the ``PrologError`` SWI-Prolog's ``assertz/1`` gives; variables in goal
+  positions are meta-calls.
+* An answer, a ``findall/3`` copy or a thrown ball that is a cyclic term
+  (``X = f(X)``) raises ``ResourceLimitExceeded("cyclic term")``; unifying
+  two cyclic terms runs until the time limit.  (SWI-Prolog handles cyclic
+  terms; the domain's terms cannot represent them.)
 """
 
 from __future__ import annotations
 
 from collections.abc import Iterator
 
-from zpm_adapters.engine_python.compiler import CClause, compile_clause
+from zpm_adapters.engine_python.cclause import CClause, compile_clause
 from zpm_adapters.engine_python.library import system_namespace
 from zpm_adapters.engine_python.machine import Machine
 from zpm_adapters.engine_python.rterms import to_answer, unify

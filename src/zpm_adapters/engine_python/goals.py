@@ -1,26 +1,37 @@
-"""Goal terms at run time: adding closure arguments, resolving ``M:G`` modules."""
+"""Goal terms: well-formedness, adding closure arguments, resolving ``M:G`` modules."""
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from zpm_adapters.engine_python.rterms import rstruct
 from zpm_adapters.engine_python.runtime import (
     Ref,
     RTerm,
-    context,
     deref,
     instantiation_error,
     type_error,
 )
 from zpm_domain.errors import MemoryNotMounted
-from zpm_domain.terms import Atom, String, Struct
+from zpm_domain.terms import Atom, String, Struct, Var
 
 if TYPE_CHECKING:
     from zpm_adapters.engine_python.store import Namespace
 
+Ctx = tuple[str, str, int]
+"""Where an error happened, as SWI-Prolog reports it: ``(module, name, arity)``."""
 
-def add_args(goal: RTerm, extra: tuple[RTerm, ...], ctx: tuple[str, int]) -> RTerm:
+META_CALL: Ctx = ("system", "<meta-call>", 1)
+
+
+def ctx_term(ctx: Ctx) -> RTerm:
+    """``context(Module:Name/Arity, _)``, the second argument of an ISO error term."""
+    module, name, arity = ctx
+    where = rstruct(":", (Atom(module), rstruct("/", (Atom(name), arity))))
+    return rstruct("context", (where, Ref()))
+
+
+def add_args(goal: RTerm, extra: tuple[RTerm, ...], ctx: Ctx) -> RTerm:
     """The goal ``call(goal, *extra)`` runs: ``goal`` with ``extra`` appended.
 
     ``M:G`` keeps its module (``call(m:p(1), 2)`` runs ``m:p(1, 2)``).
@@ -31,7 +42,7 @@ def add_args(goal: RTerm, extra: tuple[RTerm, ...], ctx: tuple[str, int]) -> RTe
     """
     g = deref(goal)
     if type(g) is Ref:
-        raise instantiation_error(context(*ctx))
+        raise instantiation_error(ctx_term(ctx))
     if not extra:
         return g
     modules: list[RTerm] = []
@@ -39,13 +50,13 @@ def add_args(goal: RTerm, extra: tuple[RTerm, ...], ctx: tuple[str, int]) -> RTe
         modules.append(g.args[0])
         g = deref(g.args[1])
         if type(g) is Ref:
-            raise instantiation_error(context(*ctx))
+            raise instantiation_error(ctx_term(ctx))
     if type(g) is Atom:
         out: RTerm = rstruct(g.name, extra)
     elif type(g) is Struct:
         out = rstruct(g.name, g.args + extra)
     else:
-        raise type_error("callable", g, context(*ctx))
+        raise type_error("callable", g, ctx_term(ctx))
     for module in reversed(modules):
         out = rstruct(":", (module, out))
     return out
@@ -60,11 +71,53 @@ def resolve_module(module: RTerm, namespaces: dict[str, Namespace]) -> Namespace
     """
     m = deref(module)
     if type(m) is Ref:
-        raise instantiation_error(context("<meta-call>", 1))
+        raise instantiation_error(ctx_term(META_CALL))
     if type(m) is Atom:
         ns = namespaces.get(m.name)
         if ns is None:
             raise MemoryNotMounted(m.name)
         return ns
     kind = "atom" if type(m) is String else "module"
-    raise type_error(kind, m, context("<meta-call>", 1))
+    raise type_error(kind, m, ctx_term(META_CALL))
+
+
+def well_formed(goal: Any, runtime: bool) -> bool:
+    """True when every goal position of ``goal``'s control structure is a
+    variable or callable (and every module of ``M:G`` an atom or variable)."""
+    stack = [goal]
+    while stack:
+        t = stack.pop()
+        if runtime:
+            t = deref(t)
+        if type(t) is Atom or type(t) is Ref or type(t) is Var:
+            continue
+        if type(t) is not Struct:
+            return False
+        name, n = t.name, len(t.args)
+        if n == 2 and name in (",", ";", "->", "*->"):
+            stack.extend(t.args)
+        elif n == 1 and name == "\\+":
+            stack.append(t.args[0])
+        elif n == 2 and name == ":":
+            m = deref(t.args[0]) if runtime else t.args[0]
+            if type(m) not in (Atom, Ref, Var):
+                return False
+            stack.append(t.args[1])
+    return True
+
+
+def find_bad_module(term: RTerm, ctx: Ctx) -> None:
+    stack = [term]
+    while stack:
+        t = deref(stack.pop())
+        if type(t) is not Struct:
+            continue
+        if t.name in (",", ";", "->", "*->") and len(t.args) == 2:
+            stack.extend(t.args)
+        elif t.name == "\\+" and len(t.args) == 1:
+            stack.append(t.args[0])
+        elif t.name == ":" and len(t.args) == 2:
+            m = deref(t.args[0])
+            if type(m) is not Atom and type(m) is not Ref:
+                raise type_error("module", m, ctx_term(ctx))
+            stack.append(t.args[1])

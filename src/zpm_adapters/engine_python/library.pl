@@ -7,11 +7,11 @@
     test their arguments explicitly and raise the same
     existence_error(matching_rule, ...) when no rule matches.
 
-    Names ending in an underscore or starting with '$' are helpers that only
+    Names ending in an underscore or starting with '$' are auxiliary predicates that only
     this library can call.
 */
 
-% --- helpers ------------------------------------------------------------------
+% --- auxiliary predicates ------------------------------------------------------
 
 '$skip_list'(Length, List, Tail) :-
     '$skip_list'(List, 0, Length, Tail).

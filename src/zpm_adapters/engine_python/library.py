@@ -3,7 +3,7 @@
 The clauses are read by the domain reader and compiled into one hidden
 namespace, :data:`SYSTEM_NAME`, that every :class:`PythonEngine` shares (it
 never changes after loading).  Its predicates are reached from user
-namespaces only through names on the allow-list; helpers stay private.
+namespaces only through names on the allow-list; auxiliary ones stay private.
 """
 
 from __future__ import annotations
@@ -12,7 +12,7 @@ from importlib import resources
 
 from zpm_adapters.engine_python import builtins as _builtins  # noqa: F401  (registers BUILTINS)
 from zpm_adapters.engine_python import control as _control  # noqa: F401  (between/3, repeat/0)
-from zpm_adapters.engine_python.compiler import compile_clause
+from zpm_adapters.engine_python.cclause import compile_clause
 from zpm_adapters.engine_python.store import Namespace
 from zpm_domain.clauses import Clause
 from zpm_domain.reader import read_clauses
@@ -34,6 +34,15 @@ def library_source() -> str:
     return resources.files(__package__).joinpath("library.pl").read_text(encoding="utf-8")
 
 
+_APPLY = {"maplist_", "foldl_", "include_", "exclude_", "partition_"}
+_SORT = {"predsort", "predmerge", "predmerge_"}
+
+
+def _module_of(name: str) -> str:
+    """The SWI-Prolog library module that defines ``name`` (for error contexts)."""
+    return "apply" if name in _APPLY else "sort" if name in _SORT else "lists"
+
+
 def _load() -> Namespace:
     ns = Namespace(SYSTEM_NAME, system=True)
     for item in read_clauses(library_source()):
@@ -42,5 +51,6 @@ def _load() -> Namespace:
         clause = Clause.from_term(item.term)
         pred = ns.define(*clause.key)
         pred.static = True
-        pred.add(compile_clause(clause, ns, ns), front=False)
+        owner = (_module_of(clause.key[0]), *clause.key)
+        pred.add(compile_clause(clause, ns, ns, owner), front=False)
     return ns

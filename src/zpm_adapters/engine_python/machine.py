@@ -23,41 +23,34 @@ from collections.abc import Iterator
 from typing import Any
 
 from zpm_adapters.engine_python import code as op
-from zpm_adapters.engine_python.collectors import Collector, make_collector
-from zpm_adapters.engine_python.compiler import compile_goal
-from zpm_adapters.engine_python.goals import add_args, resolve_module
-from zpm_adapters.engine_python.rterms import GuardedTrail, copy_resolved, unify
+from zpm_adapters.engine_python.goals import META_CALL
+from zpm_adapters.engine_python.instructions import (
+    CP_ALT,
+    CP_CLAUSES,
+    CP_COLLECT,
+    CP_GEN,
+    CP_NOT,
+    DONE,
+    handle_throw,
+    run_rare,
+)
+from zpm_adapters.engine_python.rterms import GuardedTrail, unify
 from zpm_adapters.engine_python.runtime import (
     PrologThrow,
     Ref,
     RTerm,
-    context,
-    instantiation_error,
 )
 from zpm_adapters.engine_python.store import Namespace
-from zpm_adapters.engine_python.templates import build, build_args, unify_head
+from zpm_adapters.engine_python.templates import build_args, unify_head
 from zpm_domain.errors import (
     DepthLimitExceeded,
     InferenceLimitExceeded,
-    SandboxViolation,
     TimeLimitExceeded,
 )
 from zpm_domain.limits import Limits
-from zpm_domain.terms import NIL, Atom, Struct
-
-# Choicepoint kinds.
-CP_CLAUSES = 0  # [kind, mark, clauses, next index, count, args, continuation, cut height]
-CP_ALT = 1  # [kind, mark, frame]                  an alternative to run
-CP_GEN = 2  # [kind, mark, generator, continuation]
-CP_CATCH = 3  # [kind, mark, catcher, recovery, continuation, exit frame, namespace]
-CP_COLLECT = 4  # [kind, mark, collector, continuation]
-CP_NOT = 5  # [kind, mark, continuation]           \+ succeeds when its goal fails
-CP_DEAD = 6  # [kind, mark, ...]                   a *-> whose condition succeeded
 
 _CHECK_EVERY = 2048
-DONE = 99
-_DONE_CODE: op.Code = [(DONE,)]
-_META_CTX = ("<meta-call>", 1)
+_DONE: tuple[Any, ...] = ([(DONE,)], 0, None, 0, None, 0)
 
 
 class Machine:
@@ -84,7 +77,6 @@ class Machine:
         self.deadline = time.monotonic() + limits.time_s
         self.next_check = min(_CHECK_EVERY, limits.max_inferences + 1)
         self.fr: tuple[Any, ...] | None = None
-        self.started = False
 
     # -- the interface built-ins use -----------------------------------------
     def unify(self, a: RTerm, b: RTerm) -> bool:
@@ -110,7 +102,7 @@ class Machine:
     # -- driving ---------------------------------------------------------------
     def solutions(self, goal: RTerm) -> Iterator[None]:
         """Yield once per solution of ``goal`` (its bindings are live while suspended)."""
-        self.fr = ([(op.META, goal, (), self.ns, _META_CTX)], 0, None, 0, _DONE, 1)
+        self.fr = ([(op.META, goal, (), self.ns, META_CALL)], 0, None, 0, _DONE, 1)
         if self._run(False):
             yield
             while self._run(True):
@@ -121,27 +113,8 @@ class Machine:
             try:
                 return self._loop(redo)
             except PrologThrow as exc:
-                self.fr = self._handle(exc.ball, self.fr)
+                self.fr = handle_throw(self, exc.ball, self.fr)
                 redo = False
-
-    def _handle(self, thrown: RTerm, fr: tuple[Any, ...] | None) -> tuple[Any, ...]:
-        """The frame that runs the matching recovery goal; re-raises when none matches."""
-        ball = copy_resolved(thrown)
-        cps, trail = self.cps, self.trail
-        k = len(cps) - 1
-        while k >= 0:
-            cp = cps[k]
-            if cp[0] is CP_CATCH and _on_chain(fr, cp[5]):
-                trail.undo(cp[1])
-                del cps[k:]
-                mark = len(trail.cells)
-                if unify(trail, cp[2], ball):
-                    cont = cp[4]
-                    code = [(op.META, cp[3], (), cp[6], ("catch", 3))]
-                    return (code, 0, None, len(cps), cont, cont[5] + 1)
-                trail.undo(mark)
-            k -= 1
-        raise PrologThrow(ball)
 
     # -- the loop --------------------------------------------------------------
     def _loop(self, redo: bool) -> bool:  # noqa: C901 - one loop on purpose (speed)
@@ -311,7 +284,7 @@ class Machine:
                 else:
                     self.fr = fr
                     self.steps = steps
-                    fr = self._rare(o, ins, slots, cb, fr)
+                    fr = run_rare(self, o, ins, slots, cb, fr)
                     if fr is None:
                         fr = self.fr
                         failed = True
@@ -372,90 +345,3 @@ class Machine:
                     cps.append([CP_GEN, len(cells), result, fr])
                     continue
                 cps.pop()  # CP_CATCH and CP_DEAD are transparent to backtracking
-
-    # -- less frequent instructions -----------------------------------------------
-    def _rare(self, o: int, ins: tuple[Any, ...], slots: Any, cb: int, fr: Any) -> Any:
-        """Run a rare instruction; the next frame, or ``None`` to fail."""
-        cps = self.cps
-        if o is op.NONDET:
-            args = _args(ins, slots)
-            cps.append([CP_GEN, len(self.trail.cells), ins[1](self, args), fr])
-            return None
-        if o is op.META:
-            goal = build(ins[1], slots)
-            extra = tuple(build(a, slots) for a in ins[2])
-            goal = add_args(goal, extra, ins[4])
-            code = compile_goal(goal, ins[3], self.system, ins[4])
-            return (code, 0, None, len(cps), fr, fr[5] + 1)
-        if o is op.SOFT:
-            h = len(cps)
-            dd = fr[5] + 1
-            cp = [CP_ALT, len(self.trail.cells), (ins[3], 0, slots, cb, fr, dd)]
-            cps.append(cp)
-            then = (ins[2], 0, slots, cb, fr, dd)
-            return (ins[1], 0, slots, h + 1, (op.SOFT_EXIT_CODE, 0, cp, cb, then, dd + 1), dd + 2)
-        if o is op.SOFT_EXIT:
-            slots[0] = CP_DEAD
-            return fr
-        if o is op.CATCH:
-            h = len(cps)
-            dd = fr[5] + 1
-            exit_frame = (op.POP_CATCH_CODE, 0, None, cb, fr, dd)
-            catcher, recovery = build(ins[2], slots), build(ins[3], slots)
-            cps.append([CP_CATCH, len(self.trail.cells), catcher, recovery, fr, exit_frame, ins[4]])
-            self.fr = exit_frame  # errors while compiling the goal are inside the catch
-            code = compile_goal(build(ins[1], slots), ins[4], self.system, ("catch", 3))
-            return (code, 0, None, h + 1, exit_frame, dd + 1)
-        if o is op.THROW:
-            ball = build(ins[1], slots)
-            while type(ball) is Ref and ball.ref is not None:
-                ball = ball.ref
-            if type(ball) is Ref:
-                raise instantiation_error(context("throw", 1))
-            raise PrologThrow(ball)
-        if o is op.FINDALL or o is op.BAGOF or o is op.AGGREGATE:
-            collector, goal, ctx = make_collector(self, ins, slots)
-            return self._collect(collector, goal, ins[-1], ctx, fr)
-        if o is op.QUALIFIED:
-            ns = resolve_module(build(ins[1], slots), self.namespaces)
-            code = compile_goal(build(ins[2], slots), ns, self.system, _META_CTX)
-            return (code, 0, None, cb, fr, fr[5] + 1)
-        if o is op.DENY:
-            raise SandboxViolation(ins[1], ins[2])
-        raise AssertionError(f"unknown instruction {ins!r}")
-
-    def _collect(
-        self, collector: Collector, goal: RTerm, ns: Namespace, ctx: tuple[str, int], fr: Any
-    ) -> Any:
-        h = len(self.cps)
-        self.cps.append([CP_COLLECT, len(self.trail.cells), collector, fr])
-        code = compile_goal(goal, ns, self.system, ctx)
-        dd = fr[5] + 1
-        return (code, 0, None, h + 1, (op.COLLECT_CODE, 0, collector, h, fr, dd), dd + 1)
-
-
-_DONE: tuple[Any, ...] = (_DONE_CODE, 0, None, 0, None, 0)
-
-
-def _args(ins: tuple[Any, ...], slots: Any) -> tuple[RTerm, ...]:
-    mode = ins[3]
-    if mode is op.ARGS_GETTER:
-        return ins[4](slots)  # type: ignore[no-any-return]
-    if mode is op.ARGS_ONE:
-        return (slots[ins[4]],)
-    if mode is op.ARGS_CONST:
-        return ins[2]  # type: ignore[no-any-return]
-    if mode is op.ARGS_NONE:
-        return ()
-    return build_args(ins[2], slots)
-
-
-def _on_chain(fr: Any, target: tuple[Any, ...]) -> bool:
-    """True when ``target`` is on the continuation chain that starts at ``fr``."""
-    depth = target[5]
-    while fr is not None and fr[5] > depth:
-        fr = fr[4]
-    return fr is target
-
-
-__all__ = ["Machine", "NIL", "Atom", "Struct"]

@@ -34,7 +34,7 @@ from zpm_adapters.engine_python.runtime import Ref, RTerm
 from zpm_domain.terms import Atom, String, Struct
 
 if TYPE_CHECKING:
-    from zpm_adapters.engine_python.compiler import CClause
+    from zpm_adapters.engine_python.cclause import CClause
 
 NAN_KEY = object()
 """Index key of a NaN first argument (NaN unifies with NaN but not ``==``)."""
@@ -43,17 +43,19 @@ NAN_KEY = object()
 def arg_key(t: RTerm) -> object | None:
     """Index key of a (dereferenced) first argument; ``None`` for a variable.
 
-    Atoms key by identity, integers by value, floats as ``('f', x)`` (so that
-    ``1`` and ``1.0`` differ), strings by the :class:`String` value and
-    compound terms by their name (arity is left to unification).
+    Atoms key by identity, integers by value, floats as ``(float, x)`` (so
+    that ``1`` and ``1.0`` differ), strings by the :class:`String` value and
+    compound terms by name and arity: the name alone for arity 2 (lists and
+    pairs, the common case, need no allocation), ``(name, arity)`` otherwise.
     """
     tt = type(t)
     if tt is Atom or tt is int or tt is String:
         return t
     if tt is Struct:
-        return t.name  # type: ignore[union-attr]
+        n = len(t.args)  # type: ignore[union-attr]
+        return t.name if n == 2 else (t.name, n)  # type: ignore[union-attr]
     if tt is float:
-        return ("f", t) if t == t else NAN_KEY
+        return (float, t) if t == t else NAN_KEY
     if tt is Ref:
         return None
     return t

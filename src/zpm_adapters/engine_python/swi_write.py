@@ -6,8 +6,9 @@ reproduce SWI-Prolog 9:
 
 * Tokens are separated by a space only where they would otherwise read back
   as one token: two alphanumeric characters (``1 is 2``, ``f(a)mod 2``) or two
-  symbol characters (``a- -1``, ``\\+ \\+a``).  An alphanumeric infix operator
-  is always followed by a space (``a rem 'B'``).
+  symbol characters (``a- -1``, ``\\+ \\+a``).  An infix operator that
+  needed a space before it gets one after it too (``a rem 'B'``, ``# = 1``,
+  but ``f(x)rem(a,b)``).
 * A prefix operator is followed by a space before ``(`` or ``{``
   (``- (a+b)``, ``- {a}``); ``-`` and ``+`` also before a digit (``- 1``).
 * Operands whose priority exceeds what the operator allows are put in
@@ -23,6 +24,9 @@ term built without the occurs check) raises ``ResourceLimitExceeded``.
 """
 
 from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
 
 from zpm_adapters.engine_python.builtins.swi_text import (
     DIGIT_CHUNK,
@@ -85,12 +89,13 @@ def _numbervar_name(arg: RTerm) -> str | None:
 class _Out:
     """Collects tokens, inserting a space where two tokens would fuse."""
 
-    __slots__ = ("parts", "last", "gap_before")
+    __slots__ = ("parts", "last", "gap_before", "spaced")
 
     def __init__(self) -> None:
         self.parts: list[str] = []
         self.last = ""
         self.gap_before = ""
+        self.spaced = False  # did the last token get a space in front of it?
 
     def token(self, text: str, lead: str = "") -> None:
         """Append ``text``; ``lead`` overrides its first character for the
@@ -104,9 +109,10 @@ class _Out:
             if first in gap or ("0" in gap and first.isdigit()):
                 self.parts.append(" ")
                 last = " "
-        if last and (
+        self.spaced = bool(last) and (
             (is_alnum(last) and is_alnum(first)) or (is_symbol(last) and is_symbol(first))
-        ):
+        )
+        if self.spaced:
             self.parts.append(" ")
         self.parts.append(text)
         self.last = text[-1]
@@ -129,15 +135,17 @@ def term_text(
     numbervars: bool = True,
     unicode_escapes: bool = False,
     max_cells: int = 10_000_000,
+    tick: Callable[[], None] | None = None,
 ) -> str:
     """The text SWI-Prolog writes for ``term``.
 
     ``quoted=True`` is ``writeq``; ``quoted=True, unicode_escapes=True`` is
-    ``print`` (``\\uXXXX`` escapes); ``quoted=False`` is ``write``.
+    ``print`` (``\\uXXXX`` escapes); ``quoted=False`` is ``write``.  ``tick``
+    is called every few thousand cells (the solver's limit check).
     """
     out = _Out()
     # Work items: ("t", term, max_priority, is_operand) or ("s", text) or ("sp",)
-    work: list[tuple] = [("t", term, 1200, False)]
+    work: list[tuple[Any, ...]] = [("t", term, 1200, False)]
     cells = 0
     while work:
         item = work.pop()
@@ -146,14 +154,18 @@ def term_text(
             out.token(item[1])
             continue
         if kind == "sp":
-            out.space()
+            if out.spaced:  # an operator spaced before is spaced after
+                out.space()
             continue
         if kind == "gap":
             out.gap_before = item[1]
             continue
         cells += 1
-        if cells > max_cells:
-            raise ResourceLimitExceeded(f"a term of more than {max_cells} cells")
+        if cells & 4095 == 0:
+            if cells > max_cells:
+                raise ResourceLimitExceeded(f"a term of more than {max_cells} cells")
+            if tick is not None:
+                tick()
         _, t, prec, operand = item
         t = _deref(t)
         tt = type(t)
@@ -184,7 +196,7 @@ def term_text(
 def _push_compound(
     t: Struct,
     prec: int,
-    work: list[tuple],
+    work: list[tuple[Any, ...]],
     out: _Out,
     quoted: bool,
     numbervars: bool,
@@ -213,7 +225,7 @@ def _push_compound(
         if embrace:
             work.append(("s", ")"))
         work.append(("t", args[1], rp, True))
-        if name not in (",", "|") and is_alnum(name[0]):
+        if name not in (",", "|"):
             work.append(("sp",))
         work.append(("s", name if name in (",", "|") else atom_text(Atom(name), quoted)))
         work.append(("t", args[0], lp, True))
@@ -247,7 +259,7 @@ def _push_compound(
     work.append(("s", atom_text(Atom(name), quoted, unicode_escapes)))
 
 
-def _push_list(t: Struct, work: list[tuple]) -> None:
+def _push_list(t: Struct, work: list[tuple[Any, ...]]) -> None:
     items: list[RTerm] = []
     tail: RTerm = t
     while type(tail) is Struct and tail.name == "[|]" and len(tail.args) == 2:
@@ -264,13 +276,13 @@ def _push_list(t: Struct, work: list[tuple]) -> None:
     work.append(("s", "["))
 
 
-def writeq(term: RTerm) -> str:
-    return term_text(term, quoted=True)
+def writeq(term: RTerm, **limits: Any) -> str:
+    return term_text(term, quoted=True, **limits)
 
 
-def print_text(term: RTerm) -> str:
-    return term_text(term, quoted=True, unicode_escapes=True)
+def print_text(term: RTerm, **limits: Any) -> str:
+    return term_text(term, quoted=True, unicode_escapes=True, **limits)
 
 
-def write(term: RTerm) -> str:
-    return term_text(term, quoted=False)
+def write(term: RTerm, **limits: Any) -> str:
+    return term_text(term, quoted=False, **limits)

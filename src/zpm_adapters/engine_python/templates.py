@@ -24,7 +24,7 @@ from typing import Any
 
 from zpm_adapters.engine_python.rterms import unify
 from zpm_adapters.engine_python.runtime import Ref, RTerm, Trail
-from zpm_domain.terms import String, Struct
+from zpm_domain.terms import String, Struct, Term, Var
 
 Slots = list[Any]
 
@@ -57,6 +57,55 @@ class TStruct:
 
     def __repr__(self) -> str:
         return f"TStruct({self.name!r}, {self.args!r})"
+
+
+def to_template(term: Term, varmap: dict[int, int]) -> Any:
+    """Template of a domain term; ``varmap`` numbers variables (``id(Var) -> slot``)."""
+    if isinstance(term, Var):
+        return Slot(slot_of(term, varmap))
+    if not isinstance(term, Struct) or _ground(term):
+        return term
+    values: list[Any] = []
+    stack: list[tuple[Term, bool]] = [(term, False)]
+    while stack:
+        t, done = stack.pop()
+        if isinstance(t, Struct):
+            if done:
+                n = len(t.args)
+                args = tuple(values[len(values) - n :])
+                del values[len(values) - n :]
+                if any(type(a) is Slot or type(a) is TStruct for a in args):
+                    values.append(TStruct(t.name, args))
+                else:
+                    values.append(t)  # ground: shared as it is
+            else:
+                stack.append((t, True))
+                stack.extend((a, False) for a in reversed(t.args))
+        elif isinstance(t, Var):
+            values.append(Slot(slot_of(t, varmap)))
+        else:
+            values.append(t)
+    return values[0]
+
+
+def _ground(term: Term) -> bool:
+    stack = [term]
+    pop, push = stack.pop, stack.extend
+    while stack:
+        t = pop()
+        if type(t) is Struct:
+            push(t.args)
+        elif type(t) is Var:
+            return False
+    return True
+
+
+def slot_of(var: Var, varmap: dict[int, int]) -> int:
+    """The slot number of clause variable ``var`` (numbered on first sight)."""
+    i = varmap.get(id(var))
+    if i is None:
+        i = varmap[id(var)] = len(varmap)
+    return i
 
 
 def build(t: Any, slots: Slots) -> RTerm:

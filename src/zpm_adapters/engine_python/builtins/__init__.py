@@ -10,6 +10,8 @@ from zpm_adapters.engine_python.builtins import (  # noqa: F401
     compare,
     format,
     lists,
+    numtext,
+    sorting,
     strings,
     subtext,
     terms,

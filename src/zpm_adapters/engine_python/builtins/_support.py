@@ -23,7 +23,7 @@ from zpm_adapters.engine_python.runtime import (
 )
 from zpm_domain.errors import ResourceLimitExceeded
 from zpm_domain.limits import Limits
-from zpm_domain.terms import NIL, Atom, String, Struct
+from zpm_domain.terms import NIL, Atom, Struct
 
 CHECK_EVERY = 1024
 """Long Python loops call ``m.check_limits()`` once per this many iterations."""
@@ -45,6 +45,20 @@ def ctx(name: str, arity: int) -> Struct:
     return context(name, arity)
 
 
+class Where:
+    """The predicate an error is reported for; the context term is built only
+    when an error is raised (``ctx()``), keeping the success path cheap."""
+
+    __slots__ = ("name", "arity")
+
+    def __init__(self, name: str, arity: int) -> None:
+        self.name = name
+        self.arity = arity
+
+    def ctx(self) -> Struct:
+        return ctx(self.name, self.arity)
+
+
 def bare_ctx(name: str, arity: int) -> Struct:
     """``context(Name/Arity, _)`` (no module qualifier)."""
     return Struct("context", (pi_term(name, arity), Ref()))
@@ -58,16 +72,23 @@ def list_or_partial(m: Machine, t: RTerm) -> tuple[list[RTerm], RTerm]:
     """Elements of a (possibly partial) list and its dereferenced tail.
 
     The tail is ``NIL`` for a proper list, an unbound ``Ref`` for a partial
-    list, anything else for a non-list.  Calls ``m.check_limits()`` while
-    walking long lists.
+    list, anything else for a non-list.  A cyclic list (``L = [a|L]``) is not
+    a list: its tail is returned as the cell where the cycle was detected.
+    Calls ``m.check_limits()`` while walking long lists.
     """
     items: list[RTerm] = []
     t = deref(t)
     n = 0
+    mark: RTerm | None = None
+    next_mark = 1
     while type(t) is Struct and t.name == "[|]" and len(t.args) == 2:
         items.append(t.args[0])
         t = deref(t.args[1])
         n += 1
+        if t is mark:
+            return items, t
+        if n == next_mark:  # Brent: move the mark at powers of two
+            mark, next_mark = t, 2 * next_mark
         if n % CHECK_EVERY == 0:
             m.check_limits()
     return items, t
@@ -107,20 +128,3 @@ def atom_chars_list(text: str) -> RTerm:
 
 def code_list(text: str) -> RTerm:
     return make_list([ord(c) for c in text])
-
-
-def is_integer(t: object) -> bool:
-    return type(t) is int
-
-
-def is_number(t: object) -> bool:
-    return type(t) is int or type(t) is float
-
-
-def is_atomic(t: object) -> bool:
-    tt = type(t)
-    return tt is Atom or tt is int or tt is float or tt is String
-
-
-def is_callable(t: object) -> bool:
-    return type(t) is Atom or type(t) is Struct

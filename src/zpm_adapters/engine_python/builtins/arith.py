@@ -15,7 +15,7 @@ from __future__ import annotations
 from typing import Any
 
 from zpm_adapters.engine_python.builtins import arith_float, arith_ints  # noqa: F401
-from zpm_adapters.engine_python.builtins._support import CHECK_EVERY, Machine
+from zpm_adapters.engine_python.builtins._support import CHECK_EVERY, Machine, Where
 from zpm_adapters.engine_python.builtins.arith_funcs import CONSTANTS, FUNCTIONS, Num
 from zpm_adapters.engine_python.runtime import (
     PrologThrow,
@@ -39,12 +39,13 @@ class _Apply:
         self.arity = arity
 
 
-def _text_error(culprit: RTerm, pctx: Struct) -> Exception:
+def _text_error(culprit: RTerm, pctx: Where) -> Exception:
     formal = Struct("type_error", (NIL, culprit))
-    return PrologThrow(Struct("error", (formal, Struct("context", (pctx.args[0], _ONE_CHAR)))))
+    where = Struct("context", (pctx.ctx().args[0], _ONE_CHAR))
+    return PrologThrow(Struct("error", (formal, where)))
 
 
-def _char_list_value(t: Struct, pctx: Struct) -> int:
+def _char_list_value(t: Struct, pctx: Where) -> int:
     tail = t.args[1]
     while type(tail) is Ref and tail.ref is not None:
         tail = tail.ref
@@ -54,25 +55,25 @@ def _char_list_value(t: Struct, pctx: Struct) -> int:
     while type(head) is Ref and head.ref is not None:
         head = head.ref
     if type(head) is Ref:
-        raise instantiation_error(pctx)
+        raise instantiation_error(pctx.ctx())
     if type(head) is int and 0 <= head <= MAX_CODE:
         return head
     if type(head) is Atom and head is not NIL and len(head.name) == 1:
         return ord(head.name)
-    raise type_error("character", head, pctx)
+    raise type_error("character", head, pctx.ctx())
 
 
-def _leaf(t: RTerm, pctx: Struct) -> Num:
+def _leaf(t: RTerm, pctx: Where) -> Num:
     """Value of a non-compound expression."""
     tt = type(t)
     if tt is Ref:
-        raise instantiation_error(pctx)
+        raise instantiation_error(pctx.ctx())
     if tt is Atom:
         if t is NIL:
-            raise type_error("evaluable", t, pctx)
+            raise type_error("evaluable", t, pctx.ctx())
         value = CONSTANTS.get(t.name)  # type: ignore[union-attr]
         if value is None:
-            raise type_error("evaluable", pi_term(t.name, 0), pctx)  # type: ignore[union-attr]
+            raise type_error("evaluable", pi_term(t.name, 0), pctx.ctx())  # type: ignore[union-attr]
         return value
     if tt is String:
         if len(t.value) != 1:  # type: ignore[union-attr]
@@ -81,7 +82,25 @@ def _leaf(t: RTerm, pctx: Struct) -> Num:
     return t  # type: ignore[return-value]
 
 
-def evaluate(m: Machine, expr: RTerm, pctx: Struct) -> Num:
+def _shallow(t: Struct, pctx: Where) -> Num | None:
+    """``F(N)`` or ``F(N, M)`` with numbers as arguments, without a work stack."""
+    args = t.args
+    if len(args) > 2:
+        return None
+    values = []
+    for a in reversed(args):
+        while type(a) is Ref and a.ref is not None:
+            a = a.ref
+        if type(a) is not int and type(a) is not float:
+            return None
+        values.append(a)
+    fn = FUNCTIONS.get((t.name, len(args)))
+    if fn is None:
+        return None
+    return fn(tuple(reversed(values)), pctx)
+
+
+def evaluate(m: Machine, expr: RTerm, pctx: Where) -> Num:
     """The value of ``expr``; errors carry ``pctx`` (the calling predicate's context)."""
     t = expr
     while type(t) is Ref and t.ref is not None:
@@ -91,6 +110,9 @@ def evaluate(m: Machine, expr: RTerm, pctx: Struct) -> Num:
         return t  # type: ignore[return-value]
     if tt is not Struct:
         return _leaf(t, pctx)
+    quick = _shallow(t, pctx)  # type: ignore[arg-type]
+    if quick is not None:
+        return quick
     values: list[Num] = []
     work: list[Any] = [t]
     steps = 0
@@ -102,7 +124,7 @@ def evaluate(m: Machine, expr: RTerm, pctx: Struct) -> Num:
             del values[-n:]
             fn = FUNCTIONS.get((item.name, n))
             if fn is None:
-                raise type_error("evaluable", pi_term(item.name, n), pctx)
+                raise type_error("evaluable", pi_term(item.name, n), pctx.ctx())
             values.append(fn(args, pctx))
             continue
         while type(item) is Ref and item.ref is not None:

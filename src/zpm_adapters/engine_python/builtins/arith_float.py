@@ -12,7 +12,7 @@ from __future__ import annotations
 import math
 from collections.abc import Callable
 
-from zpm_adapters.engine_python.builtins._support import bare_ctx
+from zpm_adapters.engine_python.builtins._support import Where, bare_ctx
 from zpm_adapters.engine_python.builtins.arith_funcs import (
     FUNCTIONS,
     Num,
@@ -21,12 +21,11 @@ from zpm_adapters.engine_python.builtins.arith_funcs import (
     to_float,
 )
 from zpm_adapters.engine_python.runtime import evaluation_error
-from zpm_domain.terms import Struct
 
 _INF = math.inf
 
 
-def _finite_args(args: tuple[Num, ...], pctx: Struct) -> list[float]:
+def _finite_args(args: tuple[Num, ...], pctx: Where) -> list[float]:
     out = []
     for x in args:
         f = to_float(x, pctx)
@@ -146,15 +145,15 @@ _BINARY: dict[str, Callable[[float, float], float]] = {
 }
 
 
-def _float_fn(f: Callable[..., float]) -> Callable[[tuple[Num, ...], Struct], Num]:
-    def apply(args: tuple[Num, ...], pctx: Struct) -> Num:
+def _float_fn(f: Callable[..., float]) -> Callable[[tuple[Num, ...], Where], Num]:
+    def apply(args: tuple[Num, ...], pctx: Where) -> Num:
         xs = _finite_args(args, pctx)
         try:
             r = f(*xs)
         except ValueError:
-            raise evaluation_error("undefined", pctx) from None
+            raise evaluation_error("undefined", pctx.ctx()) from None
         except OverflowError:
-            raise evaluation_error("float_overflow", pctx) from None
+            raise evaluation_error("float_overflow", pctx.ctx()) from None
         return check_float(r, pctx)
 
     return apply
@@ -170,7 +169,7 @@ def _zero_divisor() -> Exception:
     return evaluation_error("zero_divisor", bare_ctx("**", 2))
 
 
-def power(args: tuple[Num, ...], pctx: Struct) -> Num:
+def power(args: tuple[Num, ...], pctx: Where) -> Num:
     """``**`` and ``^`` (identical under SWI-Prolog's default flags).
 
     int ** int: an integer when the exponent is >= 0; with a negative
@@ -186,10 +185,10 @@ def power(args: tuple[Num, ...], pctx: Struct) -> Num:
     if type(x) is int and type(y) is int:
         if y >= 0:
             if x in (0, 1, -1) or y == 0:
-                return x**y
+                return int(x**y)
             size = math.log2(abs(x)) if x.bit_length() < 1000 else x.bit_length() - 1
             guard_bits(int(size * y) + 1)
-            return x**y
+            return int(x**y)
         if x == 1:
             return 1
         if x == -1:
@@ -201,6 +200,8 @@ def power(args: tuple[Num, ...], pctx: Struct) -> Num:
         return 1
     if type(x) is int and x == 1:
         return 1
+    if y != y:
+        raise evaluation_error("undefined", pctx.ctx())
     if type(x) is int and x == 0:
         if y < 0:
             raise _zero_divisor()
@@ -209,17 +210,17 @@ def power(args: tuple[Num, ...], pctx: Struct) -> Num:
     return _float_power(fx, fy, pctx)
 
 
-def _float_power(fx: float, fy: float, pctx: Struct) -> float:
+def _float_power(fx: float, fy: float, pctx: Where) -> float:
     if fx == 0.0 and fy < 0:
         raise _zero_divisor()
     if fx < 0 and fy != math.floor(fy):
-        raise evaluation_error("undefined", pctx)
+        raise evaluation_error("undefined", pctx.ctx())
     try:
         r = math.pow(fx, fy)
     except OverflowError:
-        raise evaluation_error("float_overflow", pctx) from None
+        raise evaluation_error("float_overflow", pctx.ctx()) from None
     except ValueError:
-        raise evaluation_error("undefined", pctx) from None
+        raise evaluation_error("undefined", pctx.ctx()) from None
     return check_float(r, pctx)
 
 

@@ -6,7 +6,8 @@ Flags as SWI-Prolog ships them: ``prefer_rationals=false``, ``iso=false``,
 Error contexts follow SWI-Prolog: checks of one function (``type_error(integer,
 X)``, ``zero_divisor`` of ``//`` ...) carry ``context(F/A, _)``; the float
 checks on results (``float_overflow``, ``undefined``) carry the context of the
-calling predicate (``context(system:(is)/2, _)``), passed in as ``pctx``.
+calling predicate (``context(system:(is)/2, _)``), described by ``pctx`` (a
+:class:`~zpm_adapters.engine_python.builtins._support.Where`).
 
 Integers are unbounded, but a result of more than :data:`MAX_INT_BITS` bits
 raises ``ResourceLimitExceeded``; the size is estimated before the work is
@@ -18,16 +19,15 @@ from __future__ import annotations
 import math
 from collections.abc import Callable
 
-from zpm_adapters.engine_python.builtins._support import bare_ctx
+from zpm_adapters.engine_python.builtins._support import Where, bare_ctx
 from zpm_adapters.engine_python.builtins.order import int_to_float
 from zpm_adapters.engine_python.runtime import evaluation_error, type_error
 from zpm_domain.errors import ResourceLimitExceeded
-from zpm_domain.terms import Struct
 
 Num = int | float
 MAX_INT_BITS = 1_000_000
 
-Fn = Callable[[tuple[Num, ...], Struct], Num]
+Fn = Callable[[tuple[Num, ...], Where], Num]
 FUNCTIONS: dict[tuple[str, int], Fn] = {}
 
 
@@ -49,36 +49,39 @@ def guard_bits(bits: int) -> None:
         raise ResourceLimitExceeded(f"an integer of more than {MAX_INT_BITS} bits")
 
 
-def check_float(r: float, pctx: Struct) -> float:
+def check_float(r: float, pctx: Where) -> float:
     """Raise the SWI error for an infinite (overflow) or NaN (undefined) result."""
     if r != r:
-        raise evaluation_error("undefined", pctx)
+        raise evaluation_error("undefined", pctx.ctx())
     if r in (math.inf, -math.inf):
-        raise evaluation_error("float_overflow", pctx)
+        raise evaluation_error("float_overflow", pctx.ctx())
     return r
 
 
-def to_float(x: Num, pctx: Struct) -> float:
+def to_float(x: Num, pctx: Where) -> float:
     """A number as float; an integer beyond the float range overflows."""
     if type(x) is float:
-        return x  # type: ignore[return-value]
+        return x
     try:
         return float(x)
     except OverflowError:
-        raise evaluation_error("float_overflow", pctx) from None
+        raise evaluation_error("float_overflow", pctx.ctx()) from None
 
 
-def need_int(x: Num, name: str, arity: int) -> int:
+def need_int(x: Num, name: str, arity: int, pctx: Where) -> int:
+    """``x`` as an integer; a float is a type error (NaN and infinities raise the
+    float errors first, as SWI-Prolog does)."""
     if type(x) is not int:
+        check_float(x, pctx)
         raise type_error("integer", x, bare_ctx(name, arity))
-    return x  # type: ignore[return-value]
+    return x
 
 
 # -- + - * / and friends -------------------------------------------------------------
 
 
 @register("+", 2)
-def _add(a: tuple[Num, ...], pctx: Struct) -> Num:
+def _add(a: tuple[Num, ...], pctx: Where) -> Num:
     x, y = a
     if type(x) is int and type(y) is int:
         return x + y
@@ -86,7 +89,7 @@ def _add(a: tuple[Num, ...], pctx: Struct) -> Num:
 
 
 @register("-", 2)
-def _sub(a: tuple[Num, ...], pctx: Struct) -> Num:
+def _sub(a: tuple[Num, ...], pctx: Where) -> Num:
     x, y = a
     if type(x) is int and type(y) is int:
         return x - y
@@ -94,16 +97,16 @@ def _sub(a: tuple[Num, ...], pctx: Struct) -> Num:
 
 
 @register("*", 2)
-def _mul(a: tuple[Num, ...], pctx: Struct) -> Num:
+def _mul(a: tuple[Num, ...], pctx: Where) -> Num:
     x, y = a
     if type(x) is int and type(y) is int:
-        guard_bits(x.bit_length() + y.bit_length())  # type: ignore[union-attr]
+        guard_bits(x.bit_length() + y.bit_length())
         return x * y
     return check_float(to_float(x, pctx) * to_float(y, pctx), pctx)
 
 
 @register("/", 2)
-def _div(a: tuple[Num, ...], pctx: Struct) -> Num:
+def _div(a: tuple[Num, ...], pctx: Where) -> Num:
     x, y = a
     if type(x) is int and type(y) is int:
         if y == 0:
@@ -114,33 +117,33 @@ def _div(a: tuple[Num, ...], pctx: Struct) -> Num:
     fx, fy = to_float(x, pctx), to_float(y, pctx)
     if fy == 0.0:
         if fx != fx or fx == 0.0:
-            raise evaluation_error("undefined", pctx)
+            raise evaluation_error("undefined", pctx.ctx())
         raise evaluation_error("zero_divisor", bare_ctx("/", 2))
     return check_float(fx / fy, pctx)
 
 
 @register("-", 1)
-def _neg(a: tuple[Num, ...], pctx: Struct) -> Num:
+def _neg(a: tuple[Num, ...], pctx: Where) -> Num:
     return -a[0]
 
 
 @register("+", 1)
-def _pos(a: tuple[Num, ...], pctx: Struct) -> Num:
+def _pos(a: tuple[Num, ...], pctx: Where) -> Num:
     return a[0]
 
 
 @register("eval", 1)
-def _eval(a: tuple[Num, ...], pctx: Struct) -> Num:
+def _eval(a: tuple[Num, ...], pctx: Where) -> Num:
     return a[0]
 
 
 @register("abs", 1)
-def _abs(a: tuple[Num, ...], pctx: Struct) -> Num:
+def _abs(a: tuple[Num, ...], pctx: Where) -> Num:
     return abs(a[0])
 
 
 @register("sign", 1)
-def _sign(a: tuple[Num, ...], pctx: Struct) -> Num:
+def _sign(a: tuple[Num, ...], pctx: Where) -> Num:
     x = a[0]
     if type(x) is int:
         return (x > 0) - (x < 0)
@@ -158,29 +161,30 @@ def _cmp(x: Num, y: Num) -> int:
 
 
 def _pick(x: Num, y: Num, want: int) -> Num:
+    """``max`` (``want=1``) or ``min`` (``want=-1``) as SWI-Prolog picks them:
+    NaN loses; of an equal int and float the float wins, except that ``-0.0``
+    counts as below ``0``; of two equal floats the sign of zero decides."""
     if x != x:
         return y
     if y != y:
         return x
     c = _cmp(x, y)
+    if c == 0 and (math.copysign(1.0, x) < 0) != (math.copysign(1.0, y) < 0) and x == 0:
+        c = -1 if math.copysign(1.0, x) < 0 else 1  # -0.0 below 0 and 0.0
     if c == want:
         return x
     if c == -want:
-        return y
-    if type(x) is float and type(y) is float:
-        if (math.copysign(1.0, x) > 0) == (want > 0):
-            return x
         return y
     return x if type(x) is float else y
 
 
 @register("max", 2)
-def _max(a: tuple[Num, ...], pctx: Struct) -> Num:
+def _max(a: tuple[Num, ...], pctx: Where) -> Num:
     return _pick(a[0], a[1], 1)
 
 
 @register("min", 2)
-def _min(a: tuple[Num, ...], pctx: Struct) -> Num:
+def _min(a: tuple[Num, ...], pctx: Where) -> Num:
     return _pick(a[0], a[1], -1)
 
 
@@ -198,11 +202,11 @@ def round_half_away(x: float) -> int:
 
 
 def _to_int(f: Callable[[float], int]) -> Fn:
-    def apply(a: tuple[Num, ...], pctx: Struct) -> Num:
+    def apply(a: tuple[Num, ...], pctx: Where) -> Num:
         x = a[0]
         if type(x) is int or x != x or x in (math.inf, -math.inf):
             return x  # SWI-Prolog returns non-finite floats unchanged
-        return f(x)  # type: ignore[arg-type]
+        return f(x)
 
     return apply
 
@@ -216,12 +220,12 @@ FUNCTIONS[("ceil", 1)] = FUNCTIONS[("ceiling", 1)]
 
 
 @register("float", 1)
-def _float(a: tuple[Num, ...], pctx: Struct) -> Num:
+def _float(a: tuple[Num, ...], pctx: Where) -> Num:
     return check_float(to_float(a[0], pctx), pctx)
 
 
 @register("float_integer_part", 1)
-def _fip(a: tuple[Num, ...], pctx: Struct) -> Num:
+def _fip(a: tuple[Num, ...], pctx: Where) -> Num:
     x = a[0]
     if type(x) is int:
         return x
@@ -229,7 +233,7 @@ def _fip(a: tuple[Num, ...], pctx: Struct) -> Num:
 
 
 @register("float_fractional_part", 1)
-def _ffp(a: tuple[Num, ...], pctx: Struct) -> Num:
+def _ffp(a: tuple[Num, ...], pctx: Where) -> Num:
     x = a[0]
     if type(x) is int:
         return 0
@@ -237,7 +241,7 @@ def _ffp(a: tuple[Num, ...], pctx: Struct) -> Num:
 
 
 @register("copysign", 2)
-def _copysign(a: tuple[Num, ...], pctx: Struct) -> Num:
+def _copysign(a: tuple[Num, ...], pctx: Where) -> Num:
     x, y = a
     negative = (y < 0) if type(y) is int else math.copysign(1.0, y) < 0
     if type(x) is int:

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import math
 
-from zpm_adapters.engine_python.builtins._support import bare_ctx
+from zpm_adapters.engine_python.builtins._support import Where, bare_ctx
 from zpm_adapters.engine_python.builtins.arith_funcs import (
     Num,
     guard_bits,
@@ -19,11 +19,10 @@ from zpm_adapters.engine_python.builtins.arith_funcs import (
     register,
 )
 from zpm_adapters.engine_python.runtime import domain_error, evaluation_error, type_error
-from zpm_domain.terms import Struct
 
 
-def _ints(args: tuple[Num, ...], name: str) -> tuple[int, ...]:
-    return tuple(need_int(a, name, len(args)) for a in args)
+def _ints(args: tuple[Num, ...], name: str, pctx: Where) -> tuple[int, ...]:
+    return tuple(need_int(a, name, len(args), pctx) for a in args)
 
 
 def _nonzero(y: int, name: str) -> None:
@@ -37,42 +36,42 @@ def trunc_div(x: int, y: int) -> int:
 
 
 @register("//", 2)
-def _intdiv(a: tuple[Num, ...], pctx: Struct) -> Num:
-    x, y = _ints(a, "//")
+def _intdiv(a: tuple[Num, ...], pctx: Where) -> Num:
+    x, y = _ints(a, "//", pctx)
     _nonzero(y, "//")
     return trunc_div(x, y)
 
 
 @register("mod", 2)
-def _mod(a: tuple[Num, ...], pctx: Struct) -> Num:
-    x, y = _ints(a, "mod")
+def _mod(a: tuple[Num, ...], pctx: Where) -> Num:
+    x, y = _ints(a, "mod", pctx)
     _nonzero(y, "mod")
     return x % y
 
 
 @register("rem", 2)
-def _rem(a: tuple[Num, ...], pctx: Struct) -> Num:
-    x, y = _ints(a, "rem")
+def _rem(a: tuple[Num, ...], pctx: Where) -> Num:
+    x, y = _ints(a, "rem", pctx)
     _nonzero(y, "rem")
     return x - y * trunc_div(x, y)
 
 
 @register("div", 2)
-def _floordiv(a: tuple[Num, ...], pctx: Struct) -> Num:
-    x, y = _ints(a, "div")
+def _floordiv(a: tuple[Num, ...], pctx: Where) -> Num:
+    x, y = _ints(a, "div", pctx)
     _nonzero(y, "div")
     return x // y
 
 
 @register("gcd", 2)
-def _gcd(a: tuple[Num, ...], pctx: Struct) -> Num:
-    x, y = _ints(a, "gcd")
+def _gcd(a: tuple[Num, ...], pctx: Where) -> Num:
+    x, y = _ints(a, "gcd", pctx)
     return math.gcd(x, y)
 
 
 @register("lcm", 2)
-def _lcm(a: tuple[Num, ...], pctx: Struct) -> Num:
-    x, y = _ints(a, "lcm")
+def _lcm(a: tuple[Num, ...], pctx: Where) -> Num:
+    x, y = _ints(a, "lcm", pctx)
     guard_bits(x.bit_length() + y.bit_length())
     return abs(math.lcm(x, y))
 
@@ -85,38 +84,38 @@ def _shift(x: int, n: int) -> int:
 
 
 @register("<<", 2)
-def _shl(a: tuple[Num, ...], pctx: Struct) -> Num:
-    x, n = _ints(a, "<<")
+def _shl(a: tuple[Num, ...], pctx: Where) -> Num:
+    x, n = _ints(a, "<<", pctx)
     return _shift(x, n)
 
 
 @register(">>", 2)
-def _shr(a: tuple[Num, ...], pctx: Struct) -> Num:
-    x, n = _ints(a, ">>")
+def _shr(a: tuple[Num, ...], pctx: Where) -> Num:
+    x, n = _ints(a, ">>", pctx)
     return _shift(x, -n)
 
 
 @register("/\\", 2)
-def _and(a: tuple[Num, ...], pctx: Struct) -> Num:
-    x, y = _ints(a, "/\\")
+def _and(a: tuple[Num, ...], pctx: Where) -> Num:
+    x, y = _ints(a, "/\\", pctx)
     return x & y
 
 
 @register("\\/", 2)
-def _or(a: tuple[Num, ...], pctx: Struct) -> Num:
-    x, y = _ints(a, "\\/")
+def _or(a: tuple[Num, ...], pctx: Where) -> Num:
+    x, y = _ints(a, "\\/", pctx)
     return x | y
 
 
 @register("xor", 2)
-def _xor(a: tuple[Num, ...], pctx: Struct) -> Num:
-    x, y = _ints(a, "xor")
+def _xor(a: tuple[Num, ...], pctx: Where) -> Num:
+    x, y = _ints(a, "xor", pctx)
     return x ^ y
 
 
 @register("\\", 1)
-def _not(a: tuple[Num, ...], pctx: Struct) -> Num:
-    return ~need_int(a[0], "\\", 1)
+def _not(a: tuple[Num, ...], pctx: Where) -> Num:
+    return ~need_int(a[0], "\\", 1, pctx)
 
 
 def _at_least(x: int, low: int, name: str, arity: int) -> int:
@@ -127,38 +126,38 @@ def _at_least(x: int, low: int, name: str, arity: int) -> int:
 
 
 @register("msb", 1)
-def _msb(a: tuple[Num, ...], pctx: Struct) -> Num:
-    return _at_least(need_int(a[0], "msb", 1), 1, "msb", 1).bit_length() - 1
+def _msb(a: tuple[Num, ...], pctx: Where) -> Num:
+    return _at_least(need_int(a[0], "msb", 1, pctx), 1, "msb", 1).bit_length() - 1
 
 
 @register("lsb", 1)
-def _lsb(a: tuple[Num, ...], pctx: Struct) -> Num:
-    x = _at_least(need_int(a[0], "lsb", 1), 1, "lsb", 1)
+def _lsb(a: tuple[Num, ...], pctx: Where) -> Num:
+    x = _at_least(need_int(a[0], "lsb", 1, pctx), 1, "lsb", 1)
     return (x & -x).bit_length() - 1
 
 
 @register("popcount", 1)
-def _popcount(a: tuple[Num, ...], pctx: Struct) -> Num:
-    return bin(_at_least(need_int(a[0], "popcount", 1), 0, "popcount", 1)).count("1")
+def _popcount(a: tuple[Num, ...], pctx: Where) -> Num:
+    return bin(_at_least(need_int(a[0], "popcount", 1, pctx), 0, "popcount", 1)).count("1")
 
 
 @register("getbit", 2)
-def _getbit(a: tuple[Num, ...], pctx: Struct) -> Num:
-    x, i = _ints(a, "getbit")
+def _getbit(a: tuple[Num, ...], pctx: Where) -> Num:
+    x, i = _ints(a, "getbit", pctx)
     _at_least(x, 0, "bit", 2)
     _at_least(i, 0, "bit", 2)
     return (x >> i) & 1
 
 
 @register("numerator", 1)
-def _numerator(a: tuple[Num, ...], pctx: Struct) -> Num:
+def _numerator(a: tuple[Num, ...], pctx: Where) -> Num:
     if type(a[0]) is not int:
         raise type_error("rational", a[0], bare_ctx("numerator", 1))
     return a[0]
 
 
 @register("denominator", 1)
-def _denominator(a: tuple[Num, ...], pctx: Struct) -> Num:
+def _denominator(a: tuple[Num, ...], pctx: Where) -> Num:
     if type(a[0]) is not int:
         raise type_error("rational", a[0], bare_ctx("denominator", 1))
     return 1

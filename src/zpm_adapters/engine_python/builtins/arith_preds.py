@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from zpm_adapters.engine_python.builtins._support import Machine, ctx
+from zpm_adapters.engine_python.builtins._support import Machine, Where, ctx
 from zpm_adapters.engine_python.builtins.arith import compare_values, evaluate
 from zpm_adapters.engine_python.runtime import (
     Ref,
@@ -20,16 +20,19 @@ from zpm_adapters.engine_python.runtime import (
     type_error,
 )
 
+_IS = Where("is", 2)
+
 
 @det("is", 2)
 def is_(m: Machine, args: tuple[RTerm, ...]) -> bool:
-    value = evaluate(m, args[1], ctx("is", 2))
+    value = evaluate(m, args[1], _IS)
     return m.unify(args[0], value)
 
 
 def _comparison(name: str, test: Callable[[int], bool], nan_result: bool) -> None:
+    pctx = Where(name, 2)
+
     def compare(m: Machine, args: tuple[RTerm, ...]) -> bool:
-        pctx = ctx(name, 2)
         x = evaluate(m, args[0], pctx)
         y = evaluate(m, args[1], pctx)
         c = compare_values(x, y)
@@ -60,10 +63,10 @@ def _int_or_var(t: RTerm, name: str, arity: int) -> int | None:
 def succ(m: Machine, args: tuple[RTerm, ...]) -> bool:
     x, y = deref(args[0]), deref(args[1])
     xi = _int_or_var(x, "succ", 2)
+    if xi is not None and xi < 0:
+        raise domain_error("not_less_than_zero", x, ctx("succ", 2))
     yi = _int_or_var(y, "succ", 2)
     if xi is not None:
-        if xi < 0:
-            raise domain_error("not_less_than_zero", x, ctx("succ", 2))
         if yi is not None and yi < 0:
             raise domain_error("not_less_than_zero", y, ctx("succ", 2))
         return m.unify(y, xi + 1)

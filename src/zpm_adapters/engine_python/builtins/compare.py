@@ -13,7 +13,6 @@ from zpm_adapters.engine_python.builtins.order import compare_terms, variant
 from zpm_adapters.engine_python.runtime import (
     Ref,
     RTerm,
-    Trail,
     bind,
     deref,
     det,
@@ -40,7 +39,7 @@ def not_unifiable(m: Machine, args: tuple[RTerm, ...]) -> bool:
 
 def _order_test(name: str, accept: frozenset[int]) -> None:
     def test(m: Machine, args: tuple[RTerm, ...]) -> bool:
-        return compare_terms(args[0], args[1]) in accept
+        return compare_terms(args[0], args[1], m) in accept
 
     test.__name__ = f"order_{name}"
     det(name, 2)(test)
@@ -58,28 +57,32 @@ _order_test("@>=", frozenset((0, 1)))
 def compare(m: Machine, args: tuple[RTerm, ...]) -> bool:
     order = deref(args[0])
     if type(order) is not Ref:
-        if type(order) is not Atom or order is NIL:
+        if type(order) is not Atom:
             raise type_error("atom", order, ctx("compare", 3))
-        if order.name not in ("<", "=", ">"):
+        if order is NIL or order.name not in ("<", "=", ">"):
             raise domain_error("order", order, ctx("compare", 3))
-    return m.unify(order, _ORDER_ATOMS[compare_terms(args[1], args[2])])
+    return m.unify(order, _ORDER_ATOMS[compare_terms(args[1], args[2], m)])
 
 
 @det("=@=", 2)
 def variant_(m: Machine, args: tuple[RTerm, ...]) -> bool:
-    return variant(args[0], args[1])
+    return variant(args[0], args[1], m)
 
 
 @det("\\=@=", 2)
 def not_variant(m: Machine, args: tuple[RTerm, ...]) -> bool:
-    return not variant(args[0], args[1])
+    return not variant(args[0], args[1], m)
 
 
-def occurs(var: Ref, term: RTerm) -> bool:
+def occurs(m: Machine, var: Ref, term: RTerm) -> bool:
     """Does the unbound ``var`` occur in ``term``?"""
     stack = [term]
+    steps = 0
     while stack:
         t = deref(stack.pop())
+        steps += 1
+        if steps % CHECK_EVERY == 0:
+            m.check_limits()
         if t is var:
             return True
         if type(t) is Struct:
@@ -87,8 +90,9 @@ def occurs(var: Ref, term: RTerm) -> bool:
     return False
 
 
-def unify_occurs_check(trail: Trail, a: RTerm, b: RTerm) -> bool:
+def unify_occurs_check(m: Machine, a: RTerm, b: RTerm) -> bool:
     """Sound unification: never binds a variable to a term containing it."""
+    trail = m.trail
     stack: list[tuple[RTerm, RTerm]] = [(a, b)]
     while stack:
         x, y = stack.pop()
@@ -96,11 +100,11 @@ def unify_occurs_check(trail: Trail, a: RTerm, b: RTerm) -> bool:
         if x is y:
             continue
         if type(x) is Ref:
-            if occurs(x, y):
+            if occurs(m, x, y):
                 return False
             bind(trail, x, y)
         elif type(y) is Ref:
-            if occurs(y, x):
+            if occurs(m, y, x):
                 return False
             bind(trail, y, x)
         elif type(x) is Struct:
@@ -114,7 +118,7 @@ def unify_occurs_check(trail: Trail, a: RTerm, b: RTerm) -> bool:
 
 @det("unify_with_occurs_check", 2)
 def unify_with_occurs_check(m: Machine, args: tuple[RTerm, ...]) -> bool:
-    return unify_occurs_check(m.trail, args[0], args[1])
+    return unify_occurs_check(m, args[0], args[1])
 
 
 # -- type checks ------------------------------------------------------------------------

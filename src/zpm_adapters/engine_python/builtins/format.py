@@ -34,7 +34,7 @@ from zpm_adapters.engine_python.builtins.format_directives import (
     radix_arg,
     string_arg,
 )
-from zpm_adapters.engine_python.builtins.text import make_atom, make_string, text_arg
+from zpm_adapters.engine_python.builtins.text import make_atom, make_string, optional_text
 from zpm_adapters.engine_python.runtime import (
     Ref,
     RTerm,
@@ -42,6 +42,7 @@ from zpm_adapters.engine_python.runtime import (
     det,
     existence_error,
     instantiation_error,
+    type_error,
 )
 from zpm_domain.terms import NIL, Atom, Struct
 
@@ -159,12 +160,10 @@ def run_format(m: Machine, fmt: str, args: list[RTerm]) -> str:
 def _directive(
     m: Machine, out: _Output, d: str, column: int | None, fill_char: str, next_arg: Any
 ) -> None:
-    if d == "w":
-        out.emit(swi_write.write(next_arg()))
-    elif d == "p":
-        out.emit(swi_write.print_text(next_arg()))
-    elif d == "q":
-        out.emit(swi_write.writeq(next_arg()))
+    if d in "wpq":
+        limits = {"max_cells": m.limits.max_term_cells, "tick": m.check_limits}
+        writer = {"w": swi_write.write, "p": swi_write.print_text, "q": swi_write.writeq}[d]
+        out.emit(writer(next_arg(), **limits))
     elif d == "a":
         out.emit(atomic_arg(next_arg()))
     elif d in "dD":
@@ -199,13 +198,20 @@ def _sink(t: RTerm) -> Struct:
         raise instantiation_error(ctx("format", 3))
     if type(t) is Struct and (t.name, len(t.args)) in _SINKS:
         return t
-    raise existence_error("stream", t, ctx("format", 3))
+    if type(t) is Atom:
+        raise existence_error("stream", t, ctx("format", 3))
+    raise type_error("output", t, ctx("format", 3))
 
 
 @det("format", 3)
 def format3(m: Machine, args: tuple[RTerm, ...]) -> bool:
     sink = _sink(args[0])
-    fmt = text_arg(m, args[1], bare_ctx("format", 3), lists=True, error="text")
+    fmt_t = deref(args[1])
+    if type(fmt_t) is Ref:
+        raise instantiation_error(bare_ctx("format", 3))
+    fmt = None if type(fmt_t) in (int, float) else optional_text(m, fmt_t)
+    if fmt is None:
+        raise type_error("text", fmt_t, bare_ctx("format", 3))
     text = run_format(m, fmt, _format_args(m, args[2]))
     kind = sink.name
     if kind == "atom":

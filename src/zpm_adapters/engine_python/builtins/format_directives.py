@@ -13,14 +13,18 @@ from __future__ import annotations
 import math
 from decimal import Decimal
 
-from zpm_adapters.engine_python.builtins._support import Machine, ctx
+from zpm_adapters.engine_python.builtins._support import Machine, Where, ctx
 from zpm_adapters.engine_python.builtins.arith import evaluate
+from zpm_adapters.engine_python.builtins.arith_funcs import check_float
 from zpm_adapters.engine_python.builtins.swi_text import int_to_text
 from zpm_adapters.engine_python.builtins.text import MAX_CODE, atomic_text, optional_text
 from zpm_adapters.engine_python.runtime import PrologThrow, RTerm, deref, domain_error
 from zpm_domain.terms import NIL, Atom, String, Struct
 
 _DIGITS = "0123456789abcdefghijklmnopqrstuvwxyz"
+
+
+_FORMAT = Where("format", 3)
 
 
 def format_ctx() -> Struct:
@@ -78,8 +82,9 @@ def _homogeneous(m: Machine, t: RTerm) -> bool:
 
 
 def _integer(m: Machine, directive: str, arg: RTerm) -> int:
-    value = evaluate(m, arg, format_ctx())
+    value = evaluate(m, arg, _FORMAT)
     if type(value) is not int:
+        check_float(value, _FORMAT)  # NaN and infinities raise the float errors
         raise argument_type_error(directive, value)
     return value
 
@@ -131,7 +136,7 @@ def float_arg(m: Machine, directive: str, column: int | None, arg: RTerm) -> str
 
     Integers are printed exactly (``~2f`` of ``10^30`` shows every digit).
     """
-    value = evaluate(m, arg, format_ctx())
+    value = evaluate(m, arg, _FORMAT)
     digits = 6 if column is None else column
     if type(value) is int:
         if directive == "g":

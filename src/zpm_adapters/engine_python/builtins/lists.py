@@ -1,4 +1,4 @@
-"""List built-ins implemented in Python: ``length/2``, the sorts, ``memberchk/2``,
+"""List built-ins implemented in Python: ``length/2``, ``memberchk/2``,
 ``sum_list/2``, ``max_list/2``, ``min_list/2``, ``numlist/3``.
 
 The remaining list library (``append/3``, ``member/2``, ``nth0/3`` ...) is
@@ -10,21 +10,18 @@ of its library definitions (``sum_list([1|_], S)`` raises
 from __future__ import annotations
 
 from collections.abc import Iterator
-from functools import cmp_to_key
-from typing import Any
 
 from zpm_adapters.engine_python.builtins._support import (
     CHECK_EVERY,
     Machine,
+    Where,
     bare_ctx,
     check_cells,
-    ctx,
     list_or_partial,
     make_list,
-    proper_list,
 )
 from zpm_adapters.engine_python.builtins.arith import evaluate
-from zpm_adapters.engine_python.builtins.order import compare_terms
+from zpm_adapters.engine_python.builtins.arith_funcs import FUNCTIONS
 from zpm_adapters.engine_python.runtime import (
     PrologThrow,
     Ref,
@@ -32,9 +29,7 @@ from zpm_adapters.engine_python.runtime import (
     deref,
     det,
     domain_error,
-    error,
     existence_error,
-    instantiation_error,
     nondet,
     type_error,
 )
@@ -54,10 +49,10 @@ def _length_int(t: RTerm) -> int | None:
 @nondet("length", 2)
 def length(m: Machine, args: tuple[RTerm, ...]) -> Iterator[None]:
     lst, n_t = args[0], deref(args[1])
+    n = _length_int(n_t)
     items, tail = list_or_partial(m, lst)
     if tail is not NIL and type(tail) is not Ref:
         raise type_error("list", deref(lst), bare_ctx("length", 2))
-    n = _length_int(n_t)
     known = len(items)
     if tail is NIL:
         if n is None or n == known:
@@ -84,99 +79,14 @@ def length(m: Machine, args: tuple[RTerm, ...]) -> Iterator[None]:
             m.check_limits()
 
 
-def _sorted(m: Machine, items: list[RTerm], key: int, descending: bool, dedup: bool) -> list[RTerm]:
-    if len(items) > CHECK_EVERY:
-        m.check_limits()
-    if key == 0:
-        keyed = items
-        cmp = compare_terms
-    else:
-        keyed = items
-        cmp = _key_cmp(key)
-    out = sorted(keyed, key=cmp_to_key(cmp), reverse=descending)
-    if dedup and out:
-        kept = [out[0]]
-        for item in out[1:]:
-            if cmp(kept[-1], item) != 0:
-                kept.append(item)
-        out = kept
-    return out
-
-
-def _key_cmp(key: int) -> Any:
-    def cmp(a: RTerm, b: RTerm) -> int:
-        return compare_terms(deref(a).args[key - 1], deref(b).args[key - 1])  # type: ignore[union-attr]
-
-    return cmp
-
-
-def _input_list(m: Machine, t: RTerm, pctx: Struct) -> list[RTerm]:
-    return proper_list(m, t, pctx)
-
-
-@det("msort", 2)
-def msort(m: Machine, args: tuple[RTerm, ...]) -> bool:
-    items = _input_list(m, args[0], ctx("msort", 2))
-    return m.unify(args[1], make_list(_sorted(m, items, 0, False, False)))
-
-
-@det("sort", 2)
-def sort2(m: Machine, args: tuple[RTerm, ...]) -> bool:
-    items = _input_list(m, args[0], ctx("sort", 2))
-    return m.unify(args[1], make_list(_sorted(m, items, 0, False, True)))
-
-
-_ORDERS = {"@<": (False, True), "@=<": (False, False), "@>": (True, True), "@>=": (True, False)}
-
-
-@det("sort", 4)
-def sort4(m: Machine, args: tuple[RTerm, ...]) -> bool:
-    pctx = ctx("sort", 4)
-    key, order = deref(args[0]), deref(args[1])
-    if type(key) is Ref or type(order) is Ref:
-        raise instantiation_error(pctx)
-    if type(key) is not int:
-        raise type_error("sort_key" if type(key) is float else "compound", key, pctx)
-    if key < 0:
-        raise domain_error("not_less_than_one", key, pctx)
-    if type(order) is not Atom or order is NIL:
-        raise type_error("atom", order, pctx)
-    if order.name not in _ORDERS:
-        raise domain_error("order", order, pctx)
-    items = _input_list(m, args[2], pctx)
-    if key > 0:
-        for item in items:
-            t = deref(item)
-            if type(t) is Ref:
-                raise instantiation_error(pctx)
-            if type(t) is not Struct:
-                raise type_error("compound", t, pctx)
-            if len(t.args) < key:
-                raise existence_error_arg(key, t, pctx)
-    descending, dedup = _ORDERS[order.name]
-    return m.unify(args[3], make_list(_sorted(m, items, key, descending, dedup)))
-
-
-def existence_error_arg(key: int, t: RTerm, pctx: Struct) -> PrologThrow:
-    return error(Struct("existence_error", (Atom("argument"), key, t)), pctx)
-
-
-@det("keysort", 2)
-def keysort(m: Machine, args: tuple[RTerm, ...]) -> bool:
-    items = _input_list(m, args[0], ctx("keysort", 2))
-    for item in items:
-        t = deref(item)
-        if type(t) is Ref:
-            raise instantiation_error(ctx("keysort", 2))
-        if not (type(t) is Struct and t.name == "-" and len(t.args) == 2):
-            raise type_error("pair", t, bare_ctx("keysort", 2))
-    out = sorted(items, key=cmp_to_key(_key_cmp(1)))
-    return m.unify(args[1], make_list(out))
+_MEMBERCHK_CTX = Struct(":", (Atom("system"), Struct("/", (Atom("$memberchk"), 3))))
 
 
 @det("memberchk", 2)
 def memberchk(m: Machine, args: tuple[RTerm, ...]) -> bool:
-    x = args[0]
+    """Like ``once(member(X, L))``; an unbound tail is extended with ``[X|_]``."""
+    x = deref(args[0])
+    simple = type(x) is Atom or type(x) is int
     t = deref(args[1])
     n = 0
     while True:
@@ -185,16 +95,21 @@ def memberchk(m: Machine, args: tuple[RTerm, ...]) -> bool:
         if not (type(t) is Struct and t.name == "[|]" and len(t.args) == 2):
             if t is NIL:
                 return False
-            raise type_error(
-                "list",
-                t,
-                Struct(
-                    "context",
-                    (Struct(":", (Atom("system"), Struct("/", (Atom("$memberchk"), 3)))), Ref()),
-                ),
-            )
+            raise type_error("list", t, Struct("context", (_MEMBERCHK_CTX, Ref())))
+        head = t.args[0]
+        if simple:
+            while type(head) is Ref and head.ref is not None:
+                head = head.ref
+            if head is x or (type(head) is int and head == x and type(x) is int):
+                return True
+            if type(head) is not Ref and type(head) is not Struct:
+                t = deref(t.args[1])
+                n += 1
+                if n % CHECK_EVERY == 0:
+                    m.check_limits()
+                continue
         mark = m.trail.mark()
-        if m.unify(x, t.args[0]):
+        if m.unify(x, head):
             return True
         m.trail.undo(mark)
         t = deref(t.args[1])
@@ -205,24 +120,35 @@ def memberchk(m: Machine, args: tuple[RTerm, ...]) -> bool:
 
 def _matching_rule(name: str, *args: RTerm) -> PrologThrow:
     """SWI's error when no ``=>`` rule of ``lists:name`` matches its arguments."""
-    goal = Struct(":", (Atom("lists"), Struct(name, (*args, Ref()))))
-    where = Struct(":", (Atom("lists"), Struct("/", (Atom(name), len(args) + 1))))
+    goal = Struct(":", (Atom("lists"), Struct(name, args)))
+    where = Struct(":", (Atom("lists"), Struct("/", (Atom(name), len(args)))))
     return existence_error("matching_rule", goal, Struct("context", (where, Ref())))
 
 
-def _fold(m: Machine, name: str, t: RTerm, acc: RTerm, fn: str | None) -> RTerm:
-    """``name(List, Acc, R)`` of SWI's library, folding with ``fn`` (None = +)."""
-    pctx = ctx("is", 2)
+_IS = Where("is", 2)
+
+
+def _fold(m: Machine, name: str, t: RTerm, acc: RTerm, fn: str | None, result: RTerm) -> RTerm:
+    """``name(List, Acc, R)`` of SWI's library, folding with ``fn`` (None = +).
+
+    Each step is ``Acc1 is Acc + X`` (sum) or ``Acc1 is fn(X, Acc)``; numbers
+    take a direct path, anything else is evaluated as an expression.
+    """
+    pctx = _IS
+    apply = FUNCTIONS[(fn or "+", 2)]
     t = deref(t)
     n = 0
     while True:
         if t is NIL:
             return acc
         if not (type(t) is Struct and t.name == "[|]" and len(t.args) == 2):
-            raise _matching_rule(name, t, acc)
-        head = t.args[0]
-        expr = Struct("+", (acc, head)) if fn is None else Struct(fn, (head, acc))
-        acc = evaluate(m, expr, pctx)
+            raise _matching_rule(name, t, acc, result)
+        head = deref(t.args[0])
+        if (type(head) is int or type(head) is float) and (type(acc) is int or type(acc) is float):
+            acc = apply((acc, head) if fn is None else (head, acc), pctx)
+        else:
+            expr = Struct("+", (acc, head)) if fn is None else Struct(fn, (head, acc))
+            acc = evaluate(m, expr, pctx)
         t = deref(t.args[1])
         n += 1
         if n % CHECK_EVERY == 0:
@@ -231,12 +157,12 @@ def _fold(m: Machine, name: str, t: RTerm, acc: RTerm, fn: str | None) -> RTerm:
 
 @det("sum_list", 2)
 def sum_list(m: Machine, args: tuple[RTerm, ...]) -> bool:
-    return m.unify(args[1], _fold(m, "sum_list", args[0], 0, None))
+    return m.unify(args[1], _fold(m, "sum_list", args[0], 0, None, args[1]))
 
 
 @det("sumlist", 2)
 def sumlist(m: Machine, args: tuple[RTerm, ...]) -> bool:
-    return m.unify(args[1], _fold(m, "sum_list", args[0], 0, None))
+    return m.unify(args[1], _fold(m, "sum_list", args[0], 0, None, args[1]))
 
 
 def _extreme(name: str, fn: str) -> None:
@@ -245,8 +171,8 @@ def _extreme(name: str, fn: str) -> None:
         if not (type(t) is Struct and t.name == "[|]" and len(t.args) == 2):
             if t is NIL:
                 return False
-            raise _matching_rule(name, t)
-        return m.unify(args[1], _fold(m, name, t.args[1], t.args[0], fn))
+            raise _matching_rule(name, t, args[1])
+        return m.unify(args[1], _fold(m, name, t.args[1], t.args[0], fn, args[1]))
 
     extreme.__name__ = name
     det(name, 2)(extreme)
@@ -258,13 +184,15 @@ _extreme("min_list", "min")
 
 @det("numlist", 3)
 def numlist(m: Machine, args: tuple[RTerm, ...]) -> bool:
-    low, high = deref(args[0]), deref(args[1])
-    for t in (low, high):
+    bounds: list[int] = []
+    for t in (deref(args[0]), deref(args[1])):
         if type(t) is Ref:
             raise PrologThrow(Struct("error", (Atom("instantiation_error"), Ref())))
         if type(t) is not int:
             raise PrologThrow(Struct("error", (Struct("type_error", (Atom("integer"), t)), Ref())))
-    if low > high:  # type: ignore[operator]
+        bounds.append(t)
+    low, high = bounds
+    if low > high:
         return False
-    check_cells(m, 2 * (high - low + 1))  # type: ignore[operator]
-    return m.unify(args[2], make_list(list(range(low, high + 1))))  # type: ignore[arg-type]
+    check_cells(m, 2 * (high - low + 1))
+    return m.unify(args[2], make_list(list(range(low, high + 1))))

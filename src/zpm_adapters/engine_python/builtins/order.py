@@ -18,9 +18,15 @@ Every function here is iterative.
 from __future__ import annotations
 
 import math
+from typing import TYPE_CHECKING
 
 from zpm_adapters.engine_python.runtime import Ref, RTerm
 from zpm_domain.terms import NIL, Atom, String, Struct
+
+if TYPE_CHECKING:
+    from zpm_adapters.engine_python.builtins._support import Machine
+
+CHECK_EVERY = 4096
 
 _RANK = {Ref: 0, int: 1, float: 1, String: 2, Atom: 3, Struct: 4}
 
@@ -64,12 +70,21 @@ def _compare_atoms(x: Atom, y: Atom) -> int:
     return (x.name > y.name) - (x.name < y.name)
 
 
-def compare_terms(a: RTerm, b: RTerm) -> int:
-    """Standard order of two runtime terms: -1, 0 or 1."""
+def compare_terms(a: RTerm, b: RTerm, m: Machine | None = None) -> int:
+    """Standard order of two runtime terms: -1, 0 or 1.
+
+    With a machine, long comparisons (cyclic terms never end) report to
+    ``m.check_limits()``.
+    """
     stack: list[tuple[RTerm, RTerm]] = [(a, b)]
     pop = stack.pop
+    steps = 0
     while stack:
         x, y = pop()
+        if m is not None:
+            steps += 1
+            if steps % CHECK_EVERY == 0:
+                m.check_limits()
         while type(x) is Ref and x.ref is not None:
             x = x.ref
         while type(y) is Ref and y.ref is not None:
@@ -108,13 +123,17 @@ def identical(a: RTerm, b: RTerm) -> bool:
     return compare_terms(a, b) == 0
 
 
-def variant(a: RTerm, b: RTerm) -> bool:
+def variant(a: RTerm, b: RTerm, m: Machine | None = None) -> bool:
     """``a =@= b``: equal up to a consistent one-to-one renaming of variables."""
     left: dict[int, Ref] = {}
     right: dict[int, Ref] = {}
     stack: list[tuple[RTerm, RTerm]] = [(a, b)]
+    steps = 0
     while stack:
         x, y = stack.pop()
+        steps += 1
+        if m is not None and steps % CHECK_EVERY == 0:
+            m.check_limits()
         while type(x) is Ref and x.ref is not None:
             x = x.ref
         while type(y) is Ref and y.ref is not None:

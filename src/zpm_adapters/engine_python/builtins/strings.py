@@ -13,6 +13,7 @@ from zpm_adapters.engine_python.builtins._support import (
     make_list,
 )
 from zpm_adapters.engine_python.builtins.text import (
+    MAX_CODE,
     atomic_text,
     make_atom,
     make_string,
@@ -28,7 +29,7 @@ from zpm_adapters.engine_python.runtime import (
     nondet,
     type_error,
 )
-from zpm_domain.terms import NIL, Struct
+from zpm_domain.terms import NIL, Atom, Struct
 
 
 def _join_texts(m: Machine, items: list[RTerm], pctx: Struct) -> list[str] | None:
@@ -144,21 +145,36 @@ def split_string(m: Machine, args: tuple[RTerm, ...]) -> bool:
 @nondet("string_code", 3)
 def string_code(m: Machine, args: tuple[RTerm, ...]) -> Iterator[None]:
     pctx = ctx("string_code", 3)
-    i = deref(args[0])
-    if type(i) is not Ref and type(i) is not int:
-        raise type_error("integer", i, pctx)
     s = deref(args[1])
     if type(s) is int or type(s) is float:
         raise type_error("text", s, pctx)
     text = text_arg(m, s, pctx, lists=True, error="text")
+    i = deref(args[0])
+    if type(i) is not Ref and type(i) is not int:
+        raise type_error("integer", i, pctx)
+    code = deref(args[2])
     if type(i) is int:
         if i < 0:
             raise domain_error("not_less_than_zero", i, pctx)
-        if 1 <= i <= len(text) and m.unify(args[2], ord(text[i - 1])):
+        if not 1 <= i <= len(text):
+            return
+        if type(code) is not Ref and type(code) is not int:
+            if code is NIL:
+                raise type_error("character", code, pctx)
+            return
+        if m.unify(code, ord(text[i - 1])):
             yield
+        return
+    if type(code) is int and not 0 <= code <= MAX_CODE:
+        raise type_error("character", code, pctx)
+    if type(code) is Atom and code is not NIL and len(code.name) == 1:
+        code = ord(code.name)  # enumerating also accepts a character
+    elif type(code) is not Ref and type(code) is not int:
+        if code is NIL:
+            raise type_error("character", code, pctx)
         return
     for k, ch in enumerate(text, 1):
         mark = m.trail.mark()
-        if m.unify(i, k) and m.unify(args[2], ord(ch)):
+        if m.unify(i, k) and m.unify(code, ord(ch)):
             yield
         m.trail.undo(mark)

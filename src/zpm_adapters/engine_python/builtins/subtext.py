@@ -13,7 +13,6 @@ from collections.abc import Callable, Iterator
 from typing import Any
 
 from zpm_adapters.engine_python.builtins._support import CHECK_EVERY, Machine, ctx
-from zpm_adapters.engine_python.builtins.atoms import unify_text_out
 from zpm_adapters.engine_python.builtins.text import make_atom, make_string, text_arg
 from zpm_adapters.engine_python.runtime import (
     Ref,
@@ -33,11 +32,17 @@ def _concat(name: str, make: Maker) -> None:
     def concat(m: Machine, args: tuple[RTerm, ...]) -> Iterator[None]:
         pctx = ctx(name, 3)
         a, b, c = (deref(x) for x in args)
+        for t in (a, b, c):  # bound arguments must be text before anything else
+            if type(t) is not Ref:
+                text_arg(m, t, pctx, lists=False, error="atomic")
         if type(a) is not Ref and type(b) is not Ref:
             ta = text_arg(m, a, pctx, lists=False, error="atomic")
             tb = text_arg(m, b, pctx, lists=False, error="atomic")
             whole = ta + tb
-            if unify_text_out(m, c, make(m, whole), whole):
+            if type(c) is not Ref:
+                if text_arg(m, c, pctx, lists=False, error="atomic") == whole:
+                    yield
+            elif m.unify(c, make(m, whole)):
                 yield
             return
         if type(c) is Ref:
@@ -117,11 +122,11 @@ def _sub(name: str, make: Maker, kind: str) -> None:
         t, bt, lt, at, st = (deref(x) for x in args)
         if type(t) is Ref:
             raise instantiation_error(pctx)
-        text = text_arg(m, t, pctx, lists=False, error=kind)
+        text = text_arg(m, t, pctx, lists=False, error=kind, nil_error=kind)
         b, ln, a = _int_arg(bt, pctx), _int_arg(lt, pctx), _int_arg(at, pctx)
         n = len(text)
         if type(st) is not Ref:
-            s = text_arg(m, st, pctx, lists=False, error=kind)
+            s = text_arg(m, st, pctx, lists=False, error=kind, nil_error=kind)
             if ln is not None and ln != len(s):
                 return
             for start in _occurrences(text, s):

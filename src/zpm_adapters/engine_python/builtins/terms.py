@@ -48,12 +48,12 @@ def functor(m: Machine, args: tuple[RTerm, ...]) -> bool:
     if type(t) is not Ref:
         return m.unify(args[1], t) and m.unify(args[2], 0)
     name_t, arity_t = deref(args[1]), deref(args[2])
+    if type(name_t) is not Ref and type(name_t) not in _ATOMIC:
+        raise type_error("atomic", name_t, c)
     if type(name_t) is Ref or type(arity_t) is Ref:
         raise instantiation_error(c)
     if type(arity_t) is not int:
         raise type_error("integer", arity_t, c)
-    if type(name_t) not in _ATOMIC:
-        raise type_error("atomic", name_t, c)
     if arity_t < 0:
         raise domain_error("not_less_than_zero", arity_t, c)
     if arity_t == 0:
@@ -67,15 +67,15 @@ def functor(m: Machine, args: tuple[RTerm, ...]) -> bool:
 @nondet("arg", 3)
 def arg(m: Machine, args: tuple[RTerm, ...]) -> Iterator[None]:
     n, t = deref(args[0]), deref(args[1])
+    if type(t) is Ref:
+        raise instantiation_error(bare_ctx("arg", 3))
+    if type(t) is not Struct:
+        raise type_error("compound", t, bare_ctx("arg", 3))
     if type(n) is not Ref:
         if type(n) is not int:
             raise type_error("integer", n, ctx("arg", 3))
         if n < 0:
             raise domain_error("not_less_than_zero", n, ctx("arg", 3))
-    if type(t) is Ref:
-        raise instantiation_error(bare_ctx("arg", 3))
-    if type(t) is not Struct:
-        raise type_error("compound", t, bare_ctx("arg", 3))
     if type(n) is int:
         if 1 <= n <= len(t.args) and m.unify(args[2], t.args[n - 1]):
             yield
@@ -92,10 +92,24 @@ def univ(m: Machine, args: tuple[RTerm, ...]) -> bool:
     t = deref(args[0])
     c = ctx("=..", 2)
     if type(t) is Struct:
+        lst = deref(args[1])
+        if (
+            type(lst) is not Ref
+            and lst is not NIL
+            and not (type(lst) is Struct and lst.name == "[|]" and len(lst.args) == 2)
+        ):
+            raise type_error("list", lst, c)
         name: RTerm = NIL if t.name == "[]" else Atom(t.name)
-        return m.unify(args[1], make_list([name, *t.args]))
+        return m.unify(lst, make_list([name, *t.args]))
     if type(t) is not Ref:
-        return m.unify(args[1], make_list([t]))
+        lst = deref(args[1])
+        if (
+            type(lst) is not Ref
+            and lst is not NIL
+            and not (type(lst) is Struct and lst.name == "[|]" and len(lst.args) == 2)
+        ):
+            raise type_error("list", lst, c)
+        return m.unify(lst, make_list([t]))
     items, tail = list_or_partial(m, args[1])
     if type(tail) is Ref:
         raise instantiation_error(c)

@@ -31,7 +31,7 @@ MAX_CODE = 0x10FFFF
 
 
 def number_text(n: int | float) -> str:
-    return int_to_text(n) if type(n) is int else format_float(n)  # type: ignore[arg-type]
+    return int_to_text(n) if type(n) is int else format_float(n)
 
 
 def atomic_text(t: RTerm) -> str | None:

@@ -1,4 +1,4 @@
-"""Small helpers for the engine tests: read clauses and goals, collect answers."""
+"""Support for the engine tests: read clauses and goals, collect answers."""
 
 from __future__ import annotations
 

@@ -1,0 +1,61 @@
+"""Compiled clauses: a stored clause as head templates plus body code."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from zpm_adapters.engine_python.code import Code
+from zpm_adapters.engine_python.compiler import BodyCompiler
+from zpm_adapters.engine_python.goals import Ctx
+from zpm_adapters.engine_python.store import Namespace, arg_key
+from zpm_adapters.engine_python.templates import to_template
+from zpm_domain.clauses import Clause
+from zpm_domain.terms import Atom, Struct, Term, Var
+
+
+class CClause:
+    """A compiled clause; ``clause`` is the domain clause as it was added."""
+
+    __slots__ = ("clause", "head", "nvars", "body", "fresh", "key")
+
+    def __init__(
+        self,
+        clause: Clause,
+        head: tuple[Any, ...],
+        nvars: int,
+        body: Code | None,
+        fresh: tuple[int, ...],
+        key: object | None,
+    ) -> None:
+        self.clause = clause
+        self.head = head
+        self.nvars = nvars
+        self.body = body
+        self.fresh = fresh
+        self.key = key
+
+    def __repr__(self) -> str:
+        return f"<CClause {self.clause!r}>"
+
+
+def compile_clause(
+    clause: Clause, ns: Namespace, system: Namespace | None, owner: Ctx | None = None
+) -> CClause:
+    """Compile a stored clause of namespace ``ns``.
+
+    Raises ``PrologThrow`` (``type_error(callable, Body)``) for a body with a
+    non-callable goal.
+    """
+    head = clause.head
+    varmap: dict[int, int] = {}
+    args: tuple[Term, ...] = head.args if isinstance(head, Struct) else ()
+    head_t = tuple(to_template(a, varmap) for a in args)
+    n_head = len(varmap)
+    body: Code | None = None
+    if clause.body is not Atom("true"):
+        body = BodyCompiler(ns, system, varmap, owner=owner).compile(clause.body)
+    key = None
+    if args and not isinstance(args[0], Var):
+        key = arg_key(args[0])
+    fresh = tuple(range(n_head, len(varmap)))
+    return CClause(clause, head_t, len(varmap), body, fresh, key)
