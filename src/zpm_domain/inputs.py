@@ -59,5 +59,9 @@ def check_body(body: Term) -> None:
             continue
         if not isinstance(goal, (Atom, Struct)):
             raise InvalidClause(f"Invalid rule body: {render(goal)} is not callable")
-        if isinstance(goal, Struct) and len(goal.args) == 2 and goal.name in (",", ";", "->", "*->"):
+        if (
+            isinstance(goal, Struct)
+            and len(goal.args) == 2
+            and goal.name in (",", ";", "->", "*->")
+        ):
             stack.extend(goal.args)

@@ -24,7 +24,6 @@ from __future__ import annotations
 
 import math
 from collections.abc import Iterable, Iterator
-from typing import Union
 
 
 class Atom:
@@ -126,7 +125,7 @@ class Struct:
         return f"Struct({self.name!r}, {self.args!r})"
 
 
-Term = Union[Atom, int, float, String, Struct, Var]
+Term = Atom | int | float | String | Struct | Var
 
 LIST_FUNCTOR = "[|]"
 CURLY = "{}"
@@ -166,8 +165,9 @@ def proper_list(term: Term) -> list[Term] | None:
 
 
 def is_callable(term: Term) -> bool:
-    """Atoms (``[]`` included, as in SWI-Prolog) and compound terms."""
-    return isinstance(term, (Struct, Atom))
+    """Atoms and compound terms.  ``[]`` is not callable (SWI-Prolog 7+:
+    it is a reserved symbol, not an atom)."""
+    return isinstance(term, Struct) or (isinstance(term, Atom) and term is not NIL)
 
 
 def indicator(term: Term) -> tuple[str, int]:
@@ -184,15 +184,15 @@ def is_number(term: object) -> bool:
 
 
 def _type_rank(term: Term) -> int:
-    # Standard order: Var < Number < Atom < String < Compound
+    # Standard order as SWI-Prolog 9 implements it: Var < Number < String < Atom < Compound
     if isinstance(term, Var):
         return 0
     if isinstance(term, (int, float)):
         return 1
+    if isinstance(term, String):
+        return 2
     if isinstance(term, Atom):
         return 3
-    if isinstance(term, String):
-        return 4
     return 5
 
 
@@ -210,7 +210,7 @@ def terms_equal(a: Term, b: Term) -> bool:
         elif isinstance(x, float):
             if not isinstance(y, float):
                 return False
-            if not (x == y or (math.isnan(x) and math.isnan(y))):
+            if not same_float(x, y):
                 return False
         elif isinstance(x, int):
             if type(y) is not int or x != y:
@@ -221,6 +221,14 @@ def terms_equal(a: Term, b: Term) -> bool:
         else:
             return False  # distinct atoms or distinct variables
     return True
+
+
+def same_float(x: float, y: float) -> bool:
+    """Float identity as ``==/2`` sees it: equal values with equal signs
+    (``-0.0 \\== 0.0``), and NaN is identical to NaN."""
+    if x != x:
+        return y != y
+    return x == y and math.copysign(1.0, x) == math.copysign(1.0, y)
 
 
 def term_hash(term: Term) -> int:
@@ -294,6 +302,7 @@ def iter_subterms(term: Term) -> Iterator[Term]:
 def compare_order(a: Term, b: Term) -> int:
     """Standard order of terms (-1, 0, 1) for domain terms.
 
+    Var < Number < String < Atom < Compound (SWI-Prolog 9's actual order).
     Numbers compare by value; an int and a float that are equal compare
     Float < Int (SWI-Prolog).  Variables compare by creation identity
     (``id``), which is only stable within one process.
@@ -312,7 +321,7 @@ def compare_order(a: Term, b: Term) -> int:
             c = (id(x) > id(y)) - (id(x) < id(y))
         elif rx == 3:
             c = (x.name > y.name) - (x.name < y.name)  # type: ignore[union-attr]
-        elif rx == 4:
+        elif rx == 2:
             c = (x.value > y.value) - (x.value < y.value)  # type: ignore[union-attr]
         else:
             assert isinstance(x, Struct) and isinstance(y, Struct)

@@ -5,10 +5,11 @@ follows ``writeq`` of SWI-Prolog 9 for atoms, strings and numbers, with
 this layout:
 
 * ``f(a, b)``, ``[a, b|T]``, ``{a, b}``; ``A, B``; every other infix
-  operator with one space on each side (``X is Y + 1``, ``H :- B``) except
-  ``:`` and ``/`` (``m:g(x)``, ``foo/2``, spaced only where symbol
-  characters would run together: ``a: -1``, ``a/ -1``); a prefix operator and its operand are separated by
-  one space (``\\+ G``, ``- 1``, ``- -1``);
+  operator with one space on each side (``X is Y + 1``, ``H :- B``)
+  except ``:`` and ``/`` (``m:g(x)``, ``foo/2``, spaced only where
+  symbol characters would run together: ``a: -1``, ``a/ -1``); a prefix
+  operator and its operand are separated by one space (``\\+ G``, ``- 1``,
+  ``- -1``);
 * the fewest parentheses the priorities allow; arguments and list
   elements above 999 are parenthesized (``f((a, b))``); an atom that is an
   operator is parenthesized when it is an operand (``- (-)``, ``a = (:-)``)

@@ -16,8 +16,13 @@ pytestmark = pytest.mark.slow
 
 def test_kill_9_after_acknowledged_writes(zpm_project: Path) -> None:
     server = subprocess.Popen(
-        zpm("serve"), cwd=zpm_project, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
-        stderr=subprocess.DEVNULL, text=True, bufsize=1,
+        zpm("serve"),
+        cwd=zpm_project,
+        stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.DEVNULL,
+        text=True,
+        bufsize=1,
     )
     assert server.stdin is not None and server.stdout is not None
 
@@ -45,7 +50,8 @@ def test_kill_9_after_acknowledged_writes(zpm_project: Path) -> None:
 
     run = run_piped(
         [tool_call(1, "query_logic", {"goal": "findall(N, (item(N), integer(N)), L)"})],
-        command=zpm("serve"), cwd=zpm_project,
+        command=zpm("serve"),
+        cwd=zpm_project,
     )
     assert run.returncode == 0, run.stderr
     assert json.loads(run.text(1)) == [{"N": "_G1", "L": list(range(1, acknowledged + 1))}]

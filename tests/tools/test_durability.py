@@ -61,7 +61,9 @@ def test_failed_and_read_only_calls_write_nothing(open_box: Open, project: Path)
 
 def test_variable_names_survive_the_journal(open_box: Open) -> None:
     box = open_box()
-    box.call("define_rule", {"head": "grand(Old, Young)", "body": "parent(Old, Mid), parent(Mid, Young)"})
+    box.call(
+        "define_rule", {"head": "grand(Old, Young)", "body": "parent(Old, Mid), parent(Mid, Young)"}
+    )
     box.close()
     again = open_box()
     clauses = again.memories.default.clauses("grand", 2)
@@ -114,7 +116,9 @@ def test_a_bad_clause_in_a_knowledge_file_is_skipped(
     assert "mixed.pl:5: skipped a directive" in messages
 
 
-def test_torn_tail_is_dropped(open_box: Open, project: Path, caplog: pytest.LogCaptureFixture) -> None:
+def test_torn_tail_is_dropped(
+    open_box: Open, project: Path, caplog: pytest.LogCaptureFixture
+) -> None:
     box = open_box()
     box.call("remember_fact", {"fact": "kept(1)"})
     box.close()

@@ -62,7 +62,12 @@ def test_side_effects_are_refused_in_rule_bodies(call: Call, body: str) -> None:
     result = call("define_rule", head="p(X)", body=body)
     assert result.is_error
     assert result.text.startswith("Not allowed in a query or rule body: ")
-    assert call("get_knowledge_schema", ).text == '{"predicates":[],"total":0}'
+    assert (
+        call(
+            "get_knowledge_schema",
+        ).text
+        == '{"predicates":[],"total":0}'
+    )
 
 
 def test_meta_called_side_effect_is_refused_at_run_time(call: Call) -> None:

@@ -38,7 +38,10 @@ def test_remember_fact(call: Call) -> None:
 
 
 def test_define_rule(call: Call) -> None:
-    ok(call("define_rule", head="mortal(X)", body="human(X)"), "Asserted rule: mortal(X) :- human(X)")
+    ok(
+        call("define_rule", head="mortal(X)", body="human(X)"),
+        "Asserted rule: mortal(X) :- human(X)",
+    )
     call("remember_fact", fact="human(socrates)")
     ok(call("query_logic", goal="mortal(Who)"), '[{"Who":"socrates"}]')
 
@@ -55,7 +58,10 @@ def test_define_rule_invalid(call: Call, bad: dict[str, Any]) -> None:
     ("head", "body"), [("mortal(X", "human(X)"), ("mortal(X)", "human(X))"), ("p", "x), halt(0")]
 )
 def test_define_rule_unbalanced(call: Call, head: str, body: str) -> None:
-    err(call("define_rule", head=head, body=body), "Invalid Prolog syntax in rule: unbalanced parentheses")
+    err(
+        call("define_rule", head=head, body=body),
+        "Invalid Prolog syntax in rule: unbalanced parentheses",
+    )
     ok(call("get_knowledge_schema"), '{"predicates":[],"total":0}')
 
 
@@ -71,8 +77,15 @@ def test_query_logic(call: Call) -> None:
 
 def test_get_knowledge_schema(call: Call) -> None:
     ok(call("get_knowledge_schema"), '{"predicates":[],"total":0}')
-    for fact in ["user_prefers(dark_mode)", "user_prefers(vim)", "depends_on(a, b)",
-                 "depends_on(b, c)", "depends_on(c, d)", "path(a, b)", "path(b, c)"]:
+    for fact in [
+        "user_prefers(dark_mode)",
+        "user_prefers(vim)",
+        "depends_on(a, b)",
+        "depends_on(b, c)",
+        "depends_on(c, d)",
+        "path(a, b)",
+        "path(b, c)",
+    ]:
         assert not call("remember_fact", fact=fact).is_error
     call("define_rule", head="path(X, Y)", body="depends_on(X, Y)")
     call("define_rule", head="path(X, Z)", body="depends_on(X, Y), path(Y, Z)")
@@ -87,7 +100,9 @@ def test_get_knowledge_schema(call: Call) -> None:
 def test_forget_fact(call: Call) -> None:
     call("remember_fact", fact="human(socrates)")
     ok(call("forget_fact", fact="human(socrates)"), "Retracted: human(socrates)")
-    err(call("forget_fact", fact="human(socrates)"), "No matching clause found for: human(socrates)")
+    err(
+        call("forget_fact", fact="human(socrates)"), "No matching clause found for: human(socrates)"
+    )
     err(call("forget_fact"), "InvalidArguments")
     err(call("forget_fact", fact=""), "InvalidArguments")
 
@@ -102,9 +117,15 @@ def test_forget_fact_removes_one_copy(call: Call) -> None:
 def test_clear_context(call: Call) -> None:
     for fact in ["project(beta, one)", "project(beta, two)", "project(alpha, one)"]:
         call("remember_fact", fact=fact)
-    ok(call("clear_context", category="project(beta, _)"), "Cleared all facts matching: project(beta, _)")
+    ok(
+        call("clear_context", category="project(beta, _)"),
+        "Cleared all facts matching: project(beta, _)",
+    )
     ok(call("query_logic", goal="project(P, N)"), '[{"P":"alpha","N":"one"}]')
-    ok(call("clear_context", category="nonexistent(_, _)"), "Cleared all facts matching: nonexistent(_, _)")
+    ok(
+        call("clear_context", category="nonexistent(_, _)"),
+        "Cleared all facts matching: nonexistent(_, _)",
+    )
     err(call("clear_context"), "InvalidArguments")
     err(call("clear_context", category=""), "InvalidArguments")
 

@@ -1,4 +1,4 @@
-"""Helpers shared by the built-in predicates: error contexts, list walking, limits.
+"""Shared support for the built-in predicates: error contexts, list walking, limits.
 
 SWI-Prolog attaches two shapes of context to the errors of its built-ins:
 ``context(system:Name/Arity, _)`` (most predicates, :func:`ctx`) and

@@ -149,9 +149,11 @@ def sort4(m: Machine, args: tuple[RTerm, ...]) -> bool:
     descending, dedup = _ORDERS[order.name]
     if len(items) > CHECK_EVERY:
         m.check_limits()
-    out = sorted(
-        keyed, key=cmp_to_key(lambda a, b: compare_terms(a[0], b[0], m)), reverse=descending
-    )
+
+    def by_key(a: tuple[RTerm, RTerm], b: tuple[RTerm, RTerm]) -> int:
+        return compare_terms(a[0], b[0], m)
+
+    out = sorted(keyed, key=cmp_to_key(by_key), reverse=descending)
     if dedup and out:
         kept = [out[0]]
         for pair in out[1:]:
