@@ -19,7 +19,7 @@ class Limits:
 
     time_s: float = 5.0
     max_inferences: int = 100_000_000
-    max_depth: int = 10_000_000
+    max_depth: int = 2_000_000
     max_solutions: int = 100
     max_term_cells: int = 10_000_000
     max_input_bytes: int = 64 * 1024

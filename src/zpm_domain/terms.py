@@ -184,15 +184,18 @@ def is_number(term: object) -> bool:
 
 
 def _type_rank(term: Term) -> int:
-    # Standard order as SWI-Prolog 9 implements it: Var < Number < String < Atom < Compound
+    # Standard order as SWI-Prolog 9 implements it:
+    # Var < Number < String < [] < Atom < Compound
     if isinstance(term, Var):
         return 0
     if isinstance(term, (int, float)):
         return 1
     if isinstance(term, String):
         return 2
-    if isinstance(term, Atom):
+    if term is NIL:
         return 3
+    if isinstance(term, Atom):
+        return 4
     return 5
 
 
@@ -302,7 +305,8 @@ def iter_subterms(term: Term) -> Iterator[Term]:
 def compare_order(a: Term, b: Term) -> int:
     """Standard order of terms (-1, 0, 1) for domain terms.
 
-    Var < Number < String < Atom < Compound (SWI-Prolog 9's actual order).
+    Var < Number < String < ``[]`` < Atom < Compound (SWI-Prolog 9's actual
+    order).
     Numbers compare by value; an int and a float that are equal compare
     Float < Int (SWI-Prolog).  Variables compare by creation identity
     (``id``), which is only stable within one process.
@@ -320,6 +324,8 @@ def compare_order(a: Term, b: Term) -> int:
         elif rx == 0:
             c = (id(x) > id(y)) - (id(x) < id(y))
         elif rx == 3:
+            c = 0
+        elif rx == 4:
             c = (x.name > y.name) - (x.name < y.name)  # type: ignore[union-attr]
         elif rx == 2:
             c = (x.value > y.value) - (x.value < y.value)  # type: ignore[union-attr]

@@ -20,12 +20,9 @@ from __future__ import annotations
 import sys
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any, Union
+from typing import Any
 
-from zpm_domain.terms import NIL, Atom, String, Struct, Term, Var
-
-if TYPE_CHECKING:
-    pass
+from zpm_domain.terms import NIL, Atom, String, Struct, Term, Var, same_float
 
 
 class Ref:
@@ -43,7 +40,7 @@ class Ref:
         return f"_G{self.id}" if self.ref is None else f"Ref->{self.ref!r}"
 
 
-RTerm = Union[Atom, int, float, String, Struct, Ref]
+RTerm = Atom | int | float | String | Struct | Ref
 
 
 def deref(t: RTerm) -> RTerm:
@@ -123,7 +120,7 @@ def unify(trail: Trail, a: RTerm, b: RTerm) -> bool:
             if x.value != y.value:  # type: ignore[union-attr]
                 return False
         elif tx is float:
-            if not (x == y) and not (x != x and y != y):  # nan unifies with nan
+            if not same_float(x, y):  # type: ignore[arg-type]
                 return False
         elif x != y:  # ints (atoms were handled by identity)
             return False
