@@ -1,0 +1,44 @@
+"""Cold start of one CLI tool command: ``zpm query-logic --goal true``.
+
+Runs the command in a fresh project several times and reports the median
+wall time, next to the baseline measured in the same run: starting the same
+Python interpreter with nothing to do (``python -c pass``).
+
+    python benchmarks/cli_cold_start.py [runs]
+"""
+
+from __future__ import annotations
+
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+
+def timed(command: list[str], cwd: Path, runs: int) -> float:
+    samples = []
+    for _ in range(runs):
+        started = time.perf_counter()
+        subprocess.run(command, cwd=cwd, check=True, capture_output=True)
+        samples.append(time.perf_counter() - started)
+    return statistics.median(samples)
+
+
+def main(runs: int = 15) -> None:
+    with tempfile.TemporaryDirectory() as tmp:
+        project = Path(tmp)
+        subprocess.run(
+            [sys.executable, "-m", "zpm_app", "init"], cwd=project, check=True, capture_output=True
+        )
+        zpm = str(Path(sys.executable).with_name("zpm"))
+        baseline = timed([sys.executable, "-c", "pass"], project, runs)
+        query = timed([zpm, "query-logic", "--goal", "true"], project, runs)
+    print(f"CLI cold start, median of {runs} runs")
+    print(f"  python -c pass                {baseline * 1000:7.1f} ms (baseline)")
+    print(f"  zpm query-logic --goal true   {query * 1000:7.1f} ms  x{query / baseline:.1f}")
+
+
+if __name__ == "__main__":
+    main(int(sys.argv[1]) if len(sys.argv) > 1 else 15)

@@ -1,0 +1,1 @@
+"""Memory registries: where named memories live and which are mounted."""
