@@ -134,3 +134,22 @@ def test_unknown_memory(call: Call) -> None:
         "Memory not mounted: nope", True
     )
     assert call("query_logic", goal="true", memory="default") == ToolResult("[{}]", False)
+
+
+def test_huge_answers_are_refused_and_the_server_goes_on(call: Call) -> None:
+    result = call("query_logic", goal="numlist(1, 300000, L)")
+    assert result == ToolResult(
+        "Resource limit exceeded: the answers are too large to return; narrow the query", True
+    )
+    assert call("query_logic", goal="numlist(1, 3, L)") == ToolResult('[{"L":[1,2,3]}]', False)
+
+
+def test_huge_terms_are_refused_before_they_are_built(call: Call) -> None:
+    result = call("query_logic", goal="length(L, 5000000)")
+    assert result == ToolResult("Resource limit exceeded: a term of more than 2000000 cells", True)
+
+
+def test_cyclic_answers_are_an_error(call: Call) -> None:
+    assert call("query_logic", goal="X = f(X)") == ToolResult(
+        "Resource limit exceeded: cyclic term", True
+    )

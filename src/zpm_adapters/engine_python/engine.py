@@ -155,10 +155,14 @@ def _answers(machine: Machine, goal: Term) -> Iterator[Solution]:
     mapping: dict[int, object] = {}
     runtime_goal = to_runtime(goal, mapping)  # type: ignore[arg-type]
     goal_vars = variables(goal)
+    budget = [machine.limits.max_answer_cells]
     try:
         for _ in machine.solutions(runtime_goal):
             names: dict[int, Var] = {}
-            yield {v: to_answer(mapping[id(v)], names) for v in goal_vars}  # type: ignore[arg-type]
+            yield {
+                v: to_answer(mapping[id(v)], names, budget)  # type: ignore[arg-type]
+                for v in goal_vars
+            }
     except PrologThrow as exc:
         raise PrologError(to_answer(exc.ball, {})) from None
 

@@ -22,11 +22,13 @@ def rstruct(name: str, args: tuple[RTerm, ...]) -> Struct:
     return Struct(name, cast("tuple[Any, ...]", args))
 
 
-def resolve(term: RTerm, leaf: Callable[[Ref], Any]) -> Any:
+def resolve(term: RTerm, leaf: Callable[[Ref], Any], budget: list[int] | None = None) -> Any:
     """``term`` with every binding resolved and each unbound ``Ref`` replaced by ``leaf(ref)``.
 
     Raises ``ResourceLimitExceeded`` for a cyclic term (``X = f(X)``), which
-    has no finite copy.
+    has no finite copy.  ``budget`` (a one-element list, shared between
+    calls) is decremented per compound term; below zero the copy stops with
+    ``ResourceLimitExceeded``.
     """
     values: list[Any] = []
     stack: list[tuple[Any, bool]] = [(term, False)]
@@ -48,6 +50,10 @@ def resolve(term: RTerm, leaf: Callable[[Ref], Any]) -> Any:
         if tt is Struct:
             if id(t) in open_ids:
                 raise ResourceLimitExceeded("cyclic term")
+            if budget is not None:
+                budget[0] -= 1
+                if budget[0] < 0:
+                    raise ResourceLimitExceeded(_TOO_LARGE)
             open_ids.add(id(t))
             stack.append((t, True))
             stack.extend((a, False) for a in reversed(t.args))
@@ -76,9 +82,13 @@ def copy_resolved(term: RTerm, mapping: dict[int, Ref] | None = None) -> RTerm:
     return cast(RTerm, resolve(term, leaf))
 
 
-def to_answer(term: RTerm, names: dict[int, Var]) -> Term:
+_TOO_LARGE = "the answers are too large to return; narrow the query"
+
+
+def to_answer(term: RTerm, names: dict[int, Var], budget: list[int] | None = None) -> Term:
     """The domain term of an answer; each unbound ``Ref`` becomes one anonymous ``Var``
-    (the same ``Var`` for the same cell, tracked in ``names``)."""
+    (the same ``Var`` for the same cell, tracked in ``names``).  ``budget``
+    bounds the compound terms copied, as in :func:`resolve`."""
 
     def leaf(ref: Ref) -> Var:
         var = names.get(ref.id)
@@ -86,7 +96,7 @@ def to_answer(term: RTerm, names: dict[int, Var]) -> Term:
             var = names[ref.id] = Var(None)
         return var
 
-    return cast(Term, resolve(term, leaf))
+    return cast(Term, resolve(term, leaf, budget))
 
 
 def is_ground(term: RTerm) -> bool:

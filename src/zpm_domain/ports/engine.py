@@ -113,5 +113,7 @@ class Engine(ABC):
 
         The goal has already passed the domain's sandbox check.  Closing the
         iterator early releases the engine.  Limits apply to the whole
-        enumeration, measured from this call.
+        enumeration, measured from this call; the answers handed out count
+        against ``limits.max_answer_cells`` (compound terms, list cells
+        included), beyond which ``ResourceLimitExceeded`` is raised.
         """
