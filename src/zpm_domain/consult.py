@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import logging
 from collections.abc import Callable
+from functools import partial
 
 from zpm_domain.clauses import Clause
 from zpm_domain.errors import PermissionDenied, SandboxViolation
@@ -39,7 +40,7 @@ def consult_text(kb: KnowledgeBase, text: str, source: str) -> list[str]:
         term = item.term
         assert term is not None
         if isinstance(term, Struct) and term.name == ":-" and len(term.args) == 1:
-            _directive(kb, term.args[0], lambda msg, line=item.line: warn(line, msg))
+            _directive(kb, term.args[0], partial(warn, item.line))
             continue
         if isinstance(term, Struct) and term.name in ("-->", "?-"):
             warn(item.line, f"skipped: {term.name} clauses are not supported")

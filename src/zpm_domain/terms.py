@@ -326,7 +326,8 @@ def compare_order(a: Term, b: Term) -> int:
         elif rx == 3:
             c = 0
         elif rx == 4:
-            c = (x.name > y.name) - (x.name < y.name)  # type: ignore[union-attr]
+            assert isinstance(x, Atom) and isinstance(y, Atom)
+            c = (x.name > y.name) - (x.name < y.name)
         elif rx == 2:
             c = (x.value > y.value) - (x.value < y.value)  # type: ignore[union-attr]
         else:

@@ -145,7 +145,7 @@ def unify(trail: Trail, a: RTerm, b: RTerm) -> bool:
             xa, ya = x.args, y.args  # type: ignore[union-attr]
             if x.name != y.name or len(xa) != len(ya):  # type: ignore[union-attr]
                 return False
-            stack.extend(zip(xa, ya, strict=True))  # type: ignore[arg-type]
+            stack.extend(zip(xa, ya, strict=True))
             steps += 1
             if steps > _GUARD_EVERY:
                 steps = 0

@@ -25,8 +25,14 @@ from typing import Any
 from zpm_domain.terms import NIL, Atom, String, Struct, Term, Var, same_float
 
 
-class Ref:
-    """A runtime variable cell.  Unbound while ``ref is None``."""
+class Ref(Var):
+    """A runtime variable cell.  Unbound while ``ref is None``.
+
+    It is a ``Var`` only for the type checker: runtime terms and domain
+    terms share ``Struct``, so a runtime term is typed as a ``Term``.  The
+    engine never hands a ``Ref`` out (answers are converted with
+    :func:`to_domain`), and engine code tests ``type(t) is Ref``.
+    """
 
     __slots__ = ("ref", "id")
     _counter = 0
@@ -40,7 +46,8 @@ class Ref:
         return f"_G{self.id}" if self.ref is None else f"Ref->{self.ref!r}"
 
 
-RTerm = Atom | int | float | String | Struct | Ref
+RTerm = Term
+"""A runtime term: a domain term whose variables are ``Ref`` cells."""
 
 
 def deref(t: RTerm) -> RTerm:
@@ -243,7 +250,7 @@ def to_runtime(term: Term, mapping: dict[int, Ref] | None = None) -> RTerm:
 def _copy(term: Term, mapping: dict[int, Ref]) -> RTerm:
     # Iterative copy: build children before parents.
     if not isinstance(term, (Struct, Var)):
-        return term  # type: ignore[return-value]
+        return term
     if isinstance(term, Var):
         ref = mapping.get(id(term))
         if ref is None:
@@ -268,7 +275,7 @@ def _copy(term: Term, mapping: dict[int, Ref]) -> RTerm:
                 ref = mapping[id(t)] = Ref()
             out.append(ref)
         else:
-            out.append(t)  # type: ignore[arg-type]
+            out.append(t)
     return out[0]
 
 
@@ -301,7 +308,7 @@ def to_domain(term: RTerm, names: dict[int, Var] | None = None) -> Term:
                 var = names[t.id] = Var(None)
             out.append(var)
         else:
-            out.append(t)  # type: ignore[arg-type]
+            out.append(t)
     return out[0]
 
 

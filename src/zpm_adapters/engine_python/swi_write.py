@@ -171,7 +171,7 @@ def term_text(
         tt = type(t)
         if tt is Atom:
             text = atom_text(t, quoted, unicode_escapes)  # type: ignore[arg-type]
-            if operand and t is not NIL and t.name in OPERATOR_ATOMS:  # type: ignore[union-attr]
+            if operand and t is not NIL and t.name in OPERATOR_ATOMS:  # type: ignore[union-attr, operator]
                 out.token("(")
                 out.token(text)
                 out.token(")")

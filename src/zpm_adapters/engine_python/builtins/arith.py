@@ -12,7 +12,7 @@ Besides numbers, compound functions and the constants of
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, cast
 
 from zpm_adapters.engine_python.builtins import arith_float, arith_ints  # noqa: F401
 from zpm_adapters.engine_python.builtins._support import CHECK_EVERY, Machine, Where
@@ -71,9 +71,10 @@ def _leaf(t: RTerm, pctx: Where) -> Num:
     if tt is Atom:
         if t is NIL:
             raise type_error("evaluable", t, pctx.ctx())
-        value = CONSTANTS.get(t.name)  # type: ignore[union-attr]
+        name = cast(Atom, t).name
+        value = CONSTANTS.get(name)
         if value is None:
-            raise type_error("evaluable", pi_term(t.name, 0), pctx.ctx())  # type: ignore[union-attr]
+            raise type_error("evaluable", pi_term(name, 0), pctx.ctx())
         return value
     if tt is String:
         if len(t.value) != 1:  # type: ignore[union-attr]

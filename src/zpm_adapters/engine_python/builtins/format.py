@@ -219,7 +219,7 @@ def format3(m: Machine, args: tuple[RTerm, ...]) -> bool:
     if kind == "string":
         return m.unify(sink.args[0], make_string(m, text))
     tail: RTerm = sink.args[1] if len(sink.args) == 2 else NIL
-    items = [ord(ch) for ch in text] if kind == "codes" else [Atom(ch) for ch in text]
+    items: list[RTerm] = [ord(ch) for ch in text] if kind == "codes" else [Atom(ch) for ch in text]
     check_cells(m, 2 * len(items))
     result = tail
     for item in reversed(items):

@@ -100,7 +100,7 @@ def compare_terms(a: RTerm, b: RTerm, m: Machine | None = None) -> int:
             if len(xa) != len(ya):
                 return -1 if len(xa) < len(ya) else 1
             if x.name != y.name:  # type: ignore[union-attr]
-                return -1 if x.name < y.name else 1  # type: ignore[union-attr]
+                return -1 if x.name < y.name else 1  # type: ignore[union-attr, operator]
             for i in range(len(xa) - 1, -1, -1):
                 stack.append((xa[i], ya[i]))
             continue

@@ -79,7 +79,7 @@ def sort2(m: Machine, args: tuple[RTerm, ...]) -> bool:
 _ORDERS = {"@<": (False, True), "@=<": (False, False), "@>": (True, True), "@>=": (True, False)}
 
 
-def _sort_key(m: Machine, key: RTerm, pctx: Struct) -> list[RTerm] | None:
+def _sort_key(m: Machine, key: RTerm, pctx: Struct) -> list[int | Atom] | None:
     """The key as a path of argument indices (``[]`` for whole terms).
 
     ``N`` is the path ``[N]``; a list is a path (``[2, 1]``: the first argument
@@ -97,7 +97,7 @@ def _sort_key(m: Machine, key: RTerm, pctx: Struct) -> list[RTerm] | None:
     items, tail = list_or_partial(m, key)
     if tail is not NIL:
         raise type_error("sort_key", key, pctx)
-    path: list[RTerm] = []
+    path: list[int | Atom] = []
     for item in items:
         k = deref(item)
         if type(k) is int:
@@ -109,21 +109,21 @@ def _sort_key(m: Machine, key: RTerm, pctx: Struct) -> list[RTerm] | None:
     return path or [0]
 
 
-def _key_of(t: RTerm, path: list[RTerm], pctx: Struct) -> RTerm:
+def _key_of(t: RTerm, path: list[int | Atom], pctx: Struct) -> RTerm:
     """Follow ``path`` into ``t``; atoms in the path are dict keys."""
     for k in path:
         t = deref(t)
         if type(t) is Ref:
             raise instantiation_error(pctx)
-        if type(k) is Atom:
+        if isinstance(k, Atom):
             raise type_error("dict" if type(t) is Struct else "compound", t, pctx)
         if type(t) is not Struct:
             raise type_error("compound", t, pctx)
         if k == 0:
             continue
-        if len(t.args) < k:  # type: ignore[operator]
-            raise existence_error_arg(k, t, pctx)  # type: ignore[arg-type]
-        t = t.args[k - 1]  # type: ignore[operator]
+        if len(t.args) < k:
+            raise existence_error_arg(k, t, pctx)
+        t = t.args[k - 1]
     return t
 
 

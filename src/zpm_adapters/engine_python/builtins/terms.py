@@ -34,8 +34,8 @@ from zpm_domain.terms import NIL, Atom, String, Struct
 _ATOMIC = (Atom, int, float, String)
 
 
-def _name_of(t: RTerm) -> str:
-    return "[]" if t is NIL else t.name  # type: ignore[union-attr]
+def _name_of(t: Atom) -> str:
+    return "[]" if t is NIL else t.name
 
 
 @det("functor", 3)
@@ -143,7 +143,7 @@ def copy_term(m: Machine, term: RTerm) -> RTerm:
         t, done = stack.pop()
         if done:
             n = len(t.args)  # type: ignore[union-attr]
-            built = Struct(t.name, tuple(out[len(out) - n :]))  # type: ignore[union-attr]
+            built = Struct(t.name, tuple(out[len(out) - n :]))  # type: ignore[union-attr, arg-type]
             del out[len(out) - n :]
             out.append(built)
             continue

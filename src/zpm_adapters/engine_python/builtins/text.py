@@ -10,6 +10,8 @@ is an integer) or all be one-character atoms; a partial list raises
 
 from __future__ import annotations
 
+from typing import TypeGuard
+
 from zpm_adapters.engine_python.builtins._support import (
     Machine,
     atom_chars_list,
@@ -75,14 +77,14 @@ def list_text(m: Machine, t: RTerm, pctx: Struct, bad_element: str | None = None
                 raise type_error(bad_element or "character_code", e, pctx)
             chars.append(chr(e))
         elif not codes_mode and _is_char(e):
-            chars.append(e.name)  # type: ignore[union-attr]
+            chars.append(e.name)
         else:
             kind = bad_element or ("character_code" if codes_mode else "character")
             raise type_error(kind, e, pctx)
     return "".join(chars)
 
 
-def _is_char(t: RTerm) -> bool:
+def _is_char(t: RTerm) -> TypeGuard[Atom]:
     return type(t) is Atom and t is not NIL and len(t.name) == 1
 
 
@@ -134,7 +136,7 @@ def optional_text(m: Machine, t: RTerm) -> str | None:
             if type(e) is int and 0 <= e <= MAX_CODE:
                 out.append(chr(e))
             elif _is_char(e):
-                out.append(e.name)  # type: ignore[union-attr]
+                out.append(e.name)
             else:
                 return None
         return "".join(out)
