@@ -30,8 +30,8 @@ from collections.abc import Iterator
 from zpm_adapters.engine_python.cclause import CClause, compile_clause
 from zpm_adapters.engine_python.library import system_namespace
 from zpm_adapters.engine_python.machine import Machine
-from zpm_adapters.engine_python.rterms import to_answer, unify
-from zpm_adapters.engine_python.runtime import PrologThrow, Trail, deref, to_runtime
+from zpm_adapters.engine_python.rterms import to_answer
+from zpm_adapters.engine_python.runtime import PrologThrow, Trail, deref, to_runtime, unify
 from zpm_adapters.engine_python.store import Namespace, Predicate
 from zpm_adapters.engine_python.templates import unify_head
 from zpm_domain.builtins import CONTROL, is_protected

@@ -14,7 +14,7 @@ from zpm_adapters.engine_python import code as op
 from zpm_adapters.engine_python.collectors import Collector, make_collector
 from zpm_adapters.engine_python.compiler import compile_goal
 from zpm_adapters.engine_python.goals import Ctx, add_args, resolve_module
-from zpm_adapters.engine_python.rterms import copy_resolved, unify
+from zpm_adapters.engine_python.rterms import copy_resolved
 from zpm_adapters.engine_python.runtime import (
     PrologThrow,
     Ref,
@@ -22,6 +22,7 @@ from zpm_adapters.engine_python.runtime import (
     context,
     deref,
     instantiation_error,
+    unify,
 )
 from zpm_adapters.engine_python.store import Namespace
 from zpm_adapters.engine_python.templates import build, build_args

@@ -34,11 +34,12 @@ from zpm_adapters.engine_python.instructions import (
     handle_throw,
     run_rare,
 )
-from zpm_adapters.engine_python.rterms import GuardedTrail, unify
+from zpm_adapters.engine_python.rterms import GuardedTrail
 from zpm_adapters.engine_python.runtime import (
     PrologThrow,
     Ref,
     RTerm,
+    unify,
 )
 from zpm_adapters.engine_python.store import Namespace
 from zpm_adapters.engine_python.templates import build_args, unify_head

@@ -14,7 +14,7 @@ from typing import Any, cast
 from zpm_adapters.engine_python.builtins.order import compare_terms as compare
 from zpm_adapters.engine_python.runtime import Ref, RTerm, Trail
 from zpm_domain.errors import ResourceLimitExceeded
-from zpm_domain.terms import String, Struct, Term, Var
+from zpm_domain.terms import Struct, Term, Var
 
 
 def rstruct(name: str, args: tuple[RTerm, ...]) -> Struct:
@@ -112,61 +112,6 @@ def is_ground(term: RTerm) -> bool:
             seen.add(id(t))
             stack.extend(t.args)
     return True
-
-
-def unify(trail: Trail, a: RTerm, b: RTerm) -> bool:
-    """``runtime.unify`` that also calls ``trail.guard()`` now and then (when the trail
-    has one), so that unifying two cyclic terms ends at the solve's time limit."""
-    stack: list[tuple[RTerm, RTerm]] = [(a, b)]
-    pop = stack.pop
-    cells = trail.cells
-    steps = 0
-    while stack:
-        x, y = pop()
-        while type(x) is Ref and x.ref is not None:
-            x = x.ref
-        while type(y) is Ref and y.ref is not None:
-            y = y.ref
-        if x is y:
-            continue
-        tx = type(x)
-        if tx is Ref:
-            x.ref = y  # type: ignore[union-attr]
-            cells.append(x)  # type: ignore[arg-type]
-            continue
-        ty = type(y)
-        if ty is Ref:
-            y.ref = x  # type: ignore[union-attr]
-            cells.append(y)  # type: ignore[arg-type]
-            continue
-        if tx is Struct:
-            if ty is not Struct:
-                return False
-            xa, ya = x.args, y.args  # type: ignore[union-attr]
-            if x.name != y.name or len(xa) != len(ya):  # type: ignore[union-attr]
-                return False
-            stack.extend(zip(xa, ya, strict=True))
-            steps += 1
-            if steps > _GUARD_EVERY:
-                steps = 0
-                guard = getattr(trail, "guard", None)
-                if guard is not None:
-                    guard()
-            continue
-        if tx is not ty:
-            return False
-        if tx is String:
-            if x.value != y.value:  # type: ignore[union-attr]
-                return False
-        elif tx is float:
-            if not (x == y) and not (x != x and y != y):
-                return False
-        elif x != y:
-            return False
-    return True
-
-
-_GUARD_EVERY = 1 << 16
 
 
 class GuardedTrail(Trail):

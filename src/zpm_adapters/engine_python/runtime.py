@@ -82,24 +82,26 @@ def bind(trail: Trail, var: Ref, value: RTerm) -> None:
     trail.cells.append(var)
 
 
+_GUARD_EVERY = 1 << 16
+
+
 def unify(trail: Trail, a: RTerm, b: RTerm) -> bool:
     """Unify two runtime terms without occurs check, iteratively.
 
     On failure some bindings may remain: the caller backtracks (undoes the
-    trail to its mark).
+    trail to its mark).  Every ``_GUARD_EVERY`` compound pairs it calls
+    ``trail.guard()`` when the trail has one (the solve's limit check), so
+    that unifying two cyclic terms ends at the time limit.
     """
     stack: list[tuple[RTerm, RTerm]] = [(a, b)]
     pop = stack.pop
     cells = trail.cells
+    steps = 0
     while stack:
         x, y = pop()
-        while type(x) is Ref:
-            if x.ref is None:
-                break
+        while type(x) is Ref and x.ref is not None:
             x = x.ref
-        while type(y) is Ref:
-            if y.ref is None:
-                break
+        while type(y) is Ref and y.ref is not None:
             y = y.ref
         if x is y:
             continue
@@ -119,7 +121,13 @@ def unify(trail: Trail, a: RTerm, b: RTerm) -> bool:
             xa, ya = x.args, y.args  # type: ignore[union-attr]
             if x.name != y.name or len(xa) != len(ya):  # type: ignore[union-attr]
                 return False
-            stack.extend(zip(xa, ya))
+            stack.extend(zip(xa, ya, strict=True))
+            steps += 1
+            if steps > _GUARD_EVERY:
+                steps = 0
+                guard = getattr(trail, "guard", None)
+                if guard is not None:
+                    guard()
             continue
         if tx is not ty:
             return False
@@ -129,7 +137,7 @@ def unify(trail: Trail, a: RTerm, b: RTerm) -> bool:
         elif tx is float:
             if not same_float(x, y):  # type: ignore[arg-type]
                 return False
-        elif x != y:  # ints (atoms were handled by identity)
+        elif x != y:
             return False
     return True
 
@@ -277,49 +285,6 @@ def _copy(term: Term, mapping: dict[int, Ref]) -> RTerm:
         else:
             out.append(t)
     return out[0]
-
-
-def to_domain(term: RTerm, names: dict[int, Var] | None = None) -> Term:
-    """Resolve all bindings of a runtime term into a domain term.
-
-    Each unbound ``Ref`` becomes one anonymous domain ``Var`` (the same
-    ``Var`` for the same cell, tracked in ``names``: ``Ref.id -> Var``).
-    """
-    if names is None:
-        names = {}
-    out: list[Term] = []
-    stack: list[tuple[RTerm, bool]] = [(term, False)]
-    while stack:
-        t, done = stack.pop()
-        if not done:
-            t = deref(t)
-        if type(t) is Struct:
-            if done:
-                n = len(t.args)
-                args = tuple(out[len(out) - n :])
-                del out[len(out) - n :]
-                out.append(Struct(t.name, args))
-            else:
-                stack.append((t, True))
-                stack.extend((a, False) for a in reversed(t.args))
-        elif type(t) is Ref:
-            var = names.get(t.id)
-            if var is None:
-                var = names[t.id] = Var(None)
-            out.append(var)
-        else:
-            out.append(t)
-    return out[0]
-
-
-def py_list(t: RTerm) -> tuple[list[RTerm], RTerm]:
-    """Elements of a runtime list and its dereferenced tail (``NIL`` if proper)."""
-    items: list[RTerm] = []
-    t = deref(t)
-    while type(t) is Struct and t.name == "[|]" and len(t.args) == 2:
-        items.append(t.args[0])
-        t = deref(t.args[1])
-    return items, t
 
 
 def pl_list(items: list[RTerm], tail: RTerm = NIL) -> RTerm:

@@ -22,8 +22,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from zpm_adapters.engine_python.rterms import unify
-from zpm_adapters.engine_python.runtime import Ref, RTerm, Trail
+from zpm_adapters.engine_python.runtime import Ref, RTerm, Trail, unify
 from zpm_domain.terms import String, Struct, Term, Var
 
 Slots = list[Any]
