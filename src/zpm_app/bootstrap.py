@@ -35,18 +35,26 @@ def open_toolbox(settings: Settings) -> Toolbox:
     journal = FileJournal(paths.wal_path)
     try:
         kb = KnowledgeBase(DEFAULT_MEMORY, engine, journal, journal_label=str(paths.wal_path))
-        for path in knowledge_files(paths):
+        files = knowledge_files(paths)
+        for path in files:
             try:
                 text = path.read_text(encoding="utf-8")
             except (OSError, UnicodeDecodeError) as exc:
                 log.warning("failed to load %s: %s", path, exc)
                 continue
             consult_text(kb, text, str(path))
-        kb.recover()
+        batches = kb.recover()
     except JournalCorrupt as exc:
         journal.close()
         raise StartupError(f"{exc}; move the file aside to start without it") from exc
     except BaseException:
         journal.close()
         raise
+    log.info(
+        "project %s; engine %s; %d knowledge file(s) loaded, %d journal batch(es) replayed",
+        paths.root,
+        engine.version(),
+        len(files),
+        batches,
+    )
     return Toolbox(Memories(kb), settings.limits, on_close=journal.close)

@@ -6,7 +6,6 @@ import json
 import subprocess
 import sys
 import textwrap
-import time
 from pathlib import Path
 
 import pytest
@@ -91,10 +90,7 @@ def test_a_real_tool_command_does_not_import_the_mcp_sdk(zpm_project: Path) -> N
     assert done.stdout.splitlines() == ["[{}]", "0 []"], done.stderr
 
 
-def test_a_one_shot_query_starts_fast(zpm_project: Path) -> None:
-    """Generous bound (the measured time is about a third of it): catches a heavy import."""
-    started = time.perf_counter()
+def test_a_one_shot_query(zpm_project: Path) -> None:
+    """Its cold start is measured by benchmarks/cli_cold_start.py."""
     done = run("query-logic", "--goal", "true", cwd=zpm_project)
-    elapsed = time.perf_counter() - started
     assert done.stdout == "[{}]\n"
-    assert elapsed < 1.5

@@ -111,7 +111,7 @@ def test_time_limit_stops_repeat_fail_within_the_limit() -> None:
     start = time.monotonic()
     with pytest.raises(TimeLimitExceeded) as err:
         answers(engine, "repeat, fail", limits=Limits(time_s=0.3))
-    assert time.monotonic() - start < 1.0
+    assert time.monotonic() - start < 2.0  # the limit itself, with room for a busy machine
     assert err.value.message == "Time limit exceeded (0.3 s)"
     assert answers(engine, "true") == ["true"]
 

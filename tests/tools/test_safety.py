@@ -22,7 +22,7 @@ def test_infinite_loop_hits_the_time_limit_and_the_server_goes_on(
     result = box.call("query_logic", {"goal": "repeat, fail"})
     elapsed = time.monotonic() - started
     assert result == ToolResult("Time limit exceeded (0.5 s)", True)
-    assert elapsed < 2.0
+    assert elapsed < 3.0
     assert box.call("query_logic", {"goal": "kept(X)"}) == ToolResult('[{"X":"yes"}]', False)
 
 
