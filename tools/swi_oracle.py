@@ -27,7 +27,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tests" / "engine")
 from conformance import MAX_ANSWERS, Case, format_answer, parse_cases  # noqa: E402
 
 from zpm_domain.reader import read_term  # noqa: E402
-from zpm_domain.terms import Struct, Term, Var  # noqa: E402
+from zpm_domain.terms import Struct, Term, Var, map_vars  # noqa: E402
 from zpm_domain.writer import Renderer, render  # noqa: E402
 
 DRIVER = r"""
@@ -120,24 +120,7 @@ def decode(line: str) -> str:
 def anonymize(term: Term) -> Term:
     """Turn SWI's ``_123`` variables into unnamed ones (printed ``_G1`` ...)."""
     fresh: dict[int, Var] = {}
-    out: list[Term] = []
-    stack: list[tuple[Term, bool]] = [(term, False)]
-    while stack:
-        t, done = stack.pop()
-        if isinstance(t, Struct):
-            if done:
-                n = len(t.args)
-                args = tuple(out[len(out) - n :])
-                del out[len(out) - n :]
-                out.append(Struct(t.name, args))
-            else:
-                stack.append((t, True))
-                stack.extend((a, False) for a in reversed(t.args))
-        elif isinstance(t, Var):
-            out.append(fresh.setdefault(id(t), Var(None)))
-        else:
-            out.append(t)
-    return out[0]
+    return map_vars(term, lambda v: fresh.setdefault(id(v), Var(None)))
 
 
 def main(path: str) -> None:

@@ -23,7 +23,7 @@ terms nested 100,000 deep never exhaust the Python stack.
 from __future__ import annotations
 
 import math
-from collections.abc import Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 
 
 class Atom:
@@ -290,6 +290,36 @@ def variant(a: Term, b: Term) -> bool:
         elif not terms_equal(x, y):
             return False
     return True
+
+
+def map_vars(term: Term, replace: Callable[[Var], Term]) -> Term:
+    """``term`` rebuilt with each variable ``v`` replaced by ``replace(v)``.
+
+    Compound terms without variables are rebuilt too (cheaply); replacements
+    are not traversed.  Iterative: children are built before their parents.
+    """
+    if isinstance(term, Var):
+        return replace(term)
+    if not isinstance(term, Struct):
+        return term
+    out: list[Term] = []
+    stack: list[tuple[Term, bool]] = [(term, False)]
+    while stack:
+        t, done = stack.pop()
+        if isinstance(t, Struct):
+            if done:
+                n = len(t.args)
+                args = tuple(out[len(out) - n :])
+                del out[len(out) - n :]
+                out.append(Struct(t.name, args))
+            else:
+                stack.append((t, True))
+                stack.extend((a, False) for a in reversed(t.args))
+        elif isinstance(t, Var):
+            out.append(replace(t))
+        else:
+            out.append(t)
+    return out[0]
 
 
 def iter_subterms(term: Term) -> Iterator[Term]:

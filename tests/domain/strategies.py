@@ -19,7 +19,7 @@ import functools
 from hypothesis import strategies as st
 
 from zpm_domain.reader.operators import INFIX, PREFIX
-from zpm_domain.terms import NIL, Atom, String, Struct, Term, Var, make_list
+from zpm_domain.terms import NIL, Atom, String, Struct, Term, Var, make_list, map_vars
 
 ODD_NAMES = [
     "", " ", "a b", "it's", "\\", "\\\\", "\n", "\t", "\x00", "\x7f", "\x85", "\u2028",
@@ -50,27 +50,16 @@ var_names: st.SearchStrategy[str] = st.sampled_from(VAR_NAMES)
 def _share_by_name(term: Term) -> Term:
     """Rebuild ``term`` so that named variables with one name are one variable.
 
-    ``_`` and unnamed variables stay distinct; the traversal is iterative.
+    ``_`` and unnamed variables stay distinct.
     """
     by_name: dict[str, Var] = {}
-    done: list[Term] = []
-    stack: list[tuple[Term, bool]] = [(term, False)]
-    while stack:
-        item, expanded = stack.pop()
-        if isinstance(item, Struct):
-            if expanded:
-                n = len(item.args)
-                args = tuple(done[len(done) - n :])
-                del done[len(done) - n :]
-                done.append(Struct(item.name, args))
-            else:
-                stack.append((item, True))
-                stack.extend((arg, False) for arg in reversed(item.args))
-        elif isinstance(item, Var) and item.name not in (None, "_"):
-            done.append(by_name.setdefault(item.name, item))
-        else:
-            done.append(item)
-    return done[0]
+
+    def share(var: Var) -> Term:
+        if var.name in (None, "_"):
+            return var
+        return by_name.setdefault(var.name, var)
+
+    return map_vars(term, share)
 
 
 _LEAVES: st.SearchStrategy[Term] = st.one_of(

@@ -22,7 +22,7 @@ from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from typing import Any
 
-from zpm_domain.terms import NIL, Atom, String, Struct, Term, Var, same_float
+from zpm_domain.terms import NIL, Atom, String, Struct, Term, Var, map_vars, same_float
 
 
 class Ref(Var):
@@ -250,41 +250,15 @@ def to_runtime(term: Term, mapping: dict[int, Ref] | None = None) -> RTerm:
     ``mapping`` (``id(Var) -> Ref``) is filled in and reused, so several
     terms can share variables.
     """
-    if mapping is None:
-        mapping = {}
-    return _copy(term, mapping)
+    cells: dict[int, Ref] = {} if mapping is None else mapping
 
-
-def _copy(term: Term, mapping: dict[int, Ref]) -> RTerm:
-    # Iterative copy: build children before parents.
-    if not isinstance(term, (Struct, Var)):
-        return term
-    if isinstance(term, Var):
-        ref = mapping.get(id(term))
+    def cell(var: Var) -> Ref:
+        ref = cells.get(id(var))
         if ref is None:
-            ref = mapping[id(term)] = Ref()
+            ref = cells[id(var)] = Ref()
         return ref
-    out: list[RTerm] = []
-    stack: list[tuple[Term, bool]] = [(term, False)]
-    while stack:
-        t, done = stack.pop()
-        if isinstance(t, Struct):
-            if done:
-                n = len(t.args)
-                args = tuple(out[len(out) - n :])
-                del out[len(out) - n :]
-                out.append(Struct(t.name, args))
-            else:
-                stack.append((t, True))
-                stack.extend((a, False) for a in reversed(t.args))
-        elif isinstance(t, Var):
-            ref = mapping.get(id(t))
-            if ref is None:
-                ref = mapping[id(t)] = Ref()
-            out.append(ref)
-        else:
-            out.append(t)
-    return out[0]
+
+    return map_vars(term, cell)
 
 
 def pl_list(items: list[RTerm], tail: RTerm = NIL) -> RTerm:
