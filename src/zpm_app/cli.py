@@ -1,6 +1,6 @@
 """The ``zpm`` command line.
 
-Commands: ``init``, ``serve``, ``version`` and one subcommand per catalogue
+Commands: ``init``, ``serve``, ``engines``, ``version`` and one subcommand per catalogue
 tool in kebab case (``zpm remember-fact --fact 'p(a)'``).  Tool flags come
 from the tool's input schema: ``--old-fact`` (``--old_fact`` is accepted
 too); integer flags are type-checked; boolean flags take ``true`` / ``false``
@@ -74,7 +74,7 @@ def default_services() -> Services:
 
         try:
             runner: ToolRunner = bootstrap.open_toolbox(settings)
-        except (bootstrap.StartupError, engines.UnknownEngine) as error:
+        except (bootstrap.StartupError, engines.EngineError) as error:
             raise StartupFailed(str(error)) from error
         return runner
 
@@ -109,6 +109,8 @@ def main(
     logging.basicConfig(
         stream=sys.stderr, level=logging.WARNING, format="zpm: %(levelname)s: %(message)s"
     )
+    if ns.command == "engines":
+        return _engines()
     services = services or default_services()
     if ns.command == "init":
         return _init(services)
@@ -135,6 +137,11 @@ def build_parser(tools: Sequence[ToolSpec] = TOOLS) -> argparse.ArgumentParser:
         "serve", help="serve the tools over MCP on stdin/stdout", allow_abbrev=False
     )
     _add_project_options(serve)
+    commands.add_parser(
+        "engines",
+        help="list the Prolog engines, whether each can run here, and how to fix it",
+        allow_abbrev=False,
+    )
     commands.add_parser("version", help="print the version", allow_abbrev=False)
     for spec in tools:
         _add_tool_command(commands, spec)
@@ -255,6 +262,18 @@ def _init(services: Services) -> int:
     except OSError as error:
         return fail(f"zpm init: {error}")
     print(message)
+    return 0
+
+
+def _engines() -> int:
+    """``zpm engines``: needs no project; a plugin problem prints on stderr, exit 1."""
+    from zpm_app import engines
+
+    try:
+        records = engines.engine_records()
+    except engines.PluginError as error:
+        return fail(f"zpm engines: {error}")
+    print(engines.engines_report(records))
     return 0
 
 

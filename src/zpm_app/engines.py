@@ -1,22 +1,176 @@
-"""Choosing and building the engine named by the settings."""
+"""The engine registry: which engines exist, which can run here, and building one.
+
+Engines are registered by plugins (``zpm_app.plugins``): the built-in plugin
+registers ``janus``, ``pyswip`` and ``python``; third-party plugins come from
+the ``zpm`` entry-point group.  The registry is built once per process, the
+first time it is needed: listing engines, or creating one that is not
+``python``.  Creating the python engine (explicitly, or because ``auto``
+found no SWI engine) does not load plugins, so a one-shot CLI command stays
+light; plugin problems then surface in ``zpm engines`` and when another
+engine is chosen.
+
+``auto`` picks the first of ``AUTO_ORDER`` that is available and loads.
+"""
 
 from __future__ import annotations
 
+import logging
+import os
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+
 from zpm_domain.ports.engine import Engine
 
-AVAILABLE = ("python",)
+AUTO = "auto"
+AUTO_ORDER = ("janus", "pyswip", "python")
+PYTHON = "python"
+
+log = logging.getLogger("zpm")
 
 
-class UnknownEngine(Exception):
-    def __init__(self, name: str) -> None:
-        super().__init__(f"Unknown engine: {name} (available: {', '.join(AVAILABLE)}, auto)")
+@dataclass(frozen=True)
+class Availability:
+    """Whether an engine can be built here; when not, why and how to fix it."""
+
+    available: bool
+    version: str | None = None
+    reason: str | None = None
+    fix: str | None = None
+
+
+@dataclass(frozen=True)
+class EngineRecord:
+    """One registered engine.  ``plugin`` says where it came from."""
+
+    name: str
+    description: str
+    plugin: str
+    factory: Callable[[], Engine]
+    probe: Callable[[], Availability] | None = None
+
+    def availability(self) -> Availability:
+        """Run the probe; without one, build the engine once and ask its version.
+
+        Never raises: a failing probe or factory is reported as unavailable.
+        """
+        try:
+            if self.probe is not None:
+                return self.probe()
+            return Availability(True, version=self.factory().version())
+        except Exception as error:
+            return Availability(False, reason=f"{type(error).__name__}: {error}")
+
+
+class EngineError(Exception):
+    """An engine cannot be chosen or built; the text says why and what to do."""
+
+
+class UnknownEngine(EngineError):
+    def __init__(self, name: str, known: Sequence[str] = ()) -> None:
+        names = ", ".join([*known, AUTO]) if known else AUTO
+        super().__init__(f"Unknown engine: {name} (available: {names}; see `zpm engines`)")
         self.name = name
 
 
-def create_engine(name: str) -> Engine:
-    """Build engine ``name``; ``auto`` picks the first available one."""
-    if name in ("auto", "python"):
-        from zpm_adapters.engine_python.engine import PythonEngine
+class EngineUnavailable(EngineError):
+    def __init__(self, name: str, availability: Availability) -> None:
+        text = f"Engine {name} is not available: {availability.reason or 'unknown reason'}"
+        if availability.fix:
+            text += f". {availability.fix}"
+        super().__init__(text)
+        self.name = name
+        self.availability = availability
 
-        return PythonEngine()
-    raise UnknownEngine(name)
+
+class PluginError(EngineError):
+    """A plugin cannot be loaded or registers something invalid."""
+
+
+_records: list[EngineRecord] | None = None
+
+
+def engine_records() -> list[EngineRecord]:
+    """Every registered engine, built-ins first; plugins are loaded on the first call."""
+    global _records
+    if _records is None:
+        from zpm_app.plugins.manager import load_engine_records
+
+        _records = load_engine_records(os.environ)
+    return list(_records)
+
+
+def create_engine(name: str) -> Engine:
+    """Build engine ``name``; ``auto`` = first of janus, pyswip, python that loads.
+
+    Raises ``UnknownEngine`` for a name no plugin registered,
+    ``EngineUnavailable`` when its probe or factory fails, ``PluginError``
+    when the plugins cannot be loaded.
+    """
+    if name == AUTO:
+        return _create_auto()
+    if name == PYTHON:
+        from zpm_app.plugins.builtin_engines import python_engine
+
+        return python_engine()
+    return _create(find_record(name))
+
+
+def find_record(name: str) -> EngineRecord:
+    records = engine_records()
+    for record in records:
+        if record.name == name:
+            return record
+    raise UnknownEngine(name, [record.name for record in records])
+
+
+def _create(record: EngineRecord) -> Engine:
+    if record.probe is not None:
+        availability = record.probe()
+        if not availability.available:
+            raise EngineUnavailable(record.name, availability)
+    try:
+        return record.factory()
+    except Exception as error:
+        reason = f"loading failed: {type(error).__name__}: {error}"
+        raise EngineUnavailable(record.name, Availability(False, reason=reason)) from error
+
+
+def _create_auto() -> Engine:
+    from zpm_app.plugins.builtin_engines import BUILTIN_ENGINES, python_engine
+
+    builtins = {engine.name: engine for engine in BUILTIN_ENGINES}
+    for name in AUTO_ORDER[:-1]:
+        if not builtins[name].probe().available:
+            continue
+        try:
+            return _create(find_record(name))
+        except EngineUnavailable as error:
+            log.warning("auto: %s; trying the next engine", error)
+    return python_engine()
+
+
+def engines_report(records: Sequence[EngineRecord]) -> str:
+    """What ``zpm engines`` prints: one block per engine, then ``auto``'s pick.
+
+    Each block: ``NAME: available, version V`` (or ``unavailable``), the
+    description and origin, and for an unavailable engine its reason and fix.
+    """
+    lines: list[str] = []
+    available: set[str] = set()
+    for record in records:
+        state = record.availability()
+        if state.available:
+            version = state.version or "unknown"
+            lines.append(f"{record.name}: available, version {version}")
+            available.add(record.name)
+        else:
+            lines.append(f"{record.name}: unavailable")
+        about = f"{record.description}; " if record.description else ""
+        lines.append(f"  {about}from {record.plugin}")
+        if not state.available:
+            lines.append(f"  reason: {state.reason or 'unknown'}")
+            if state.fix:
+                lines.append(f"  fix: {state.fix}")
+    choice = next((name for name in AUTO_ORDER if name in available), None)
+    lines.append(f"{AUTO} selects: {choice or 'nothing (no engine is available)'}")
+    return "\n".join(lines)

@@ -1,0 +1,55 @@
+"""The hooks a zpm plugin can implement, and the markers to declare them.
+
+A plugin is a module (or any object) with functions decorated by
+``@hookimpl`` whose names are hook names below.  A misspelled hook name is an
+error when plugins are loaded, not a silent no-op.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import TYPE_CHECKING, Protocol
+
+import pluggy
+
+if TYPE_CHECKING:
+    from zpm_app.engines import Availability
+    from zpm_domain.ports.engine import Engine
+
+PROJECT = "zpm"
+hookspec = pluggy.HookspecMarker(PROJECT)
+hookimpl = pluggy.HookimplMarker(PROJECT)
+
+
+class EngineRegistrar(Protocol):
+    """The ``register`` callable handed to ``zpm_register_engines``.
+
+    ``name`` is the registry name used by ``--engine NAME`` (unique across
+    all plugins; a second registration of a name is an error naming both
+    plugins).  ``factory`` builds a fresh engine and is called only when that
+    engine is selected.  ``probe`` answers, cheaply and without loading heavy
+    libraries if possible, whether the engine can be built here; without a
+    probe, availability is found by calling ``factory`` once.
+    ``description`` is one line shown by ``zpm engines``.
+    """
+
+    def __call__(
+        self,
+        name: str,
+        factory: Callable[[], Engine],
+        *,
+        probe: Callable[[], Availability] | None = None,
+        description: str = "",
+    ) -> None: ...
+
+
+@hookspec
+def zpm_register_engines(register: EngineRegistrar) -> None:
+    """Register the Prolog engines this plugin provides.
+
+    Called once per process, the first time the engine registry is needed
+    (``zpm engines``, or creating an engine other than the built-in python
+    one).  Call ``register(name, factory, probe=..., description=...)`` once
+    per engine.  Built-in engines register first, then entry-point plugins
+    in discovery order.  The return value is ignored.
+    """

@@ -1,0 +1,1 @@
+"""Tests of engine plugins and the engine registry."""

@@ -1,0 +1,129 @@
+"""Installing a plugin without pip: a module plus a ``*.dist-info`` directory.
+
+``write_plugin(root, module, source, entry_name)`` writes ``root/<module>.py``
+and ``root/<dist>-<version>.dist-info/`` (``METADATA`` and
+``entry_points.txt`` declaring ``[zpm] <entry_name> = <module>``).  With
+``root`` on ``sys.path`` (or on ``PYTHONPATH`` of a subprocess, see
+``plugin_env``), ``importlib.metadata`` finds the entry point exactly as it
+finds one installed by pip.
+
+``EXAMPLE_ENGINE`` is the source of a real plugin: the python engine under the
+name ``example``.  ``piped_tool_call`` drives ``zpm serve`` with one
+``tools/call`` and returns the answer text.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+from typing import Any
+
+EXAMPLE_ENGINE = '''
+"""An example zpm engine plugin: the python engine under another name."""
+
+from zpm_adapters.engine_python.engine import PythonEngine
+from zpm_app.plugins.hookspecs import EngineRegistrar, hookimpl
+
+
+class ExampleEngine(PythonEngine):
+    name = "example"
+
+    def version(self) -> str:
+        return "example 0.1 on " + super().version()
+
+
+@hookimpl
+def zpm_register_engines(register: EngineRegistrar) -> None:
+    register("example", ExampleEngine, description="the python engine, renamed")
+'''
+
+MISSPELLED_HOOK = """
+from zpm_app.plugins.hookspecs import hookimpl
+
+
+@hookimpl
+def zpm_register_engine(register):
+    raise AssertionError("never called")
+"""
+
+
+def write_plugin(
+    root: Path,
+    module: str,
+    source: str,
+    entry_name: str,
+    *,
+    dist: str | None = None,
+    version: str = "0.1",
+) -> Path:
+    """Write plugin module ``module`` and its dist-info into ``root``; return ``root``."""
+    root.mkdir(parents=True, exist_ok=True)
+    dist = dist or module
+    (root / f"{module}.py").write_text(source, encoding="utf-8")
+    info = root / f"{dist}-{version}.dist-info"
+    info.mkdir(exist_ok=True)
+    (info / "METADATA").write_text(
+        f"Metadata-Version: 2.1\nName: {dist}\nVersion: {version}\n", encoding="utf-8"
+    )
+    (info / "entry_points.txt").write_text(f"[zpm]\n{entry_name} = {module}\n", encoding="utf-8")
+    return root
+
+
+def plugin_env(root: Path, **extra: str) -> dict[str, str]:
+    """The current environment with ``root`` first on ``PYTHONPATH``, plus ``extra``."""
+    env = {key: value for key, value in os.environ.items() if not key.startswith("ZPM_")}
+    env["PYTHONPATH"] = os.pathsep.join(filter(None, [str(root), env.get("PYTHONPATH")]))
+    env.update(extra)
+    return env
+
+
+def zpm(*args: str) -> list[str]:
+    return [sys.executable, "-m", "zpm_app", *args]
+
+
+def run_zpm(
+    *args: str, env: dict[str, str], cwd: Path | None = None, stdin: str = ""
+) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        zpm(*args), env=env, cwd=cwd, input=stdin, capture_output=True, text=True, timeout=120
+    )
+
+
+def piped_tool_call(
+    project: Path, env: dict[str, str], engine: str, tool: str, arguments: dict[str, Any]
+) -> tuple[str, subprocess.CompletedProcess[str]]:
+    """Serve ``project`` with ``engine``, call ``tool`` once over piped stdin.
+
+    Returns the text of the answer's single content item and the finished
+    process (for its stderr and exit code).
+    """
+    requests = [
+        {
+            "jsonrpc": "2.0",
+            "id": 0,
+            "method": "initialize",
+            "params": {
+                "protocolVersion": "2025-11-25",
+                "capabilities": {},
+                "clientInfo": {"name": "zpm-plugin-tests", "version": "1"},
+            },
+        },
+        {"jsonrpc": "2.0", "method": "notifications/initialized"},
+        {
+            "jsonrpc": "2.0",
+            "id": 1,
+            "method": "tools/call",
+            "params": {"name": tool, "arguments": arguments},
+        },
+    ]
+    stdin = "".join(json.dumps(request) + "\n" for request in requests)
+    done = run_zpm("serve", "--engine", engine, env=env, cwd=project, stdin=stdin)
+    answers = [json.loads(line) for line in done.stdout.splitlines() if line.strip()]
+    found = [answer for answer in answers if answer.get("id") == 1]
+    assert len(found) == 1, f"no single answer to the call: {done.stdout!r} {done.stderr!r}"
+    content = found[0]["result"]["content"]
+    assert len(content) == 1, content
+    return str(content[0]["text"]), done

@@ -1,0 +1,88 @@
+"""A real plugin, found through a real ``zpm`` entry point, run by real processes."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from plugins.support import (
+    EXAMPLE_ENGINE,
+    MISSPELLED_HOOK,
+    piped_tool_call,
+    plugin_env,
+    run_zpm,
+    write_plugin,
+)
+from zpm_adapters.engine_python.engine import VERSION
+
+pytestmark = pytest.mark.slow
+
+
+@pytest.fixture
+def example_root(tmp_path: Path) -> Path:
+    return write_plugin(tmp_path / "site", "zpm_example_engine", EXAMPLE_ENGINE, "example")
+
+
+def test_zpm_engines_lists_the_plugin_engine(example_root: Path) -> None:
+    done = run_zpm("engines", env=plugin_env(example_root))
+    assert done.returncode == 0, done.stderr
+    lines = done.stdout.splitlines()
+    index = lines.index(
+        f"example: available, version example 0.1 on python (zpm pure-Python engine) {VERSION}"
+    )
+    assert lines[index + 1] == (
+        "  the python engine, renamed; from plugin 'example' (zpm_example_engine 0.1)"
+    )
+    assert [line.split(":")[0] for line in lines if not line.startswith(" ")] == [
+        "janus",
+        "pyswip",
+        "python",
+        "example",
+        "auto selects",
+    ]
+
+
+def test_zpm_load_plugins_selects_third_party_plugins(example_root: Path) -> None:
+    hidden = run_zpm("engines", env=plugin_env(example_root, ZPM_LOAD_PLUGINS=""))
+    assert hidden.returncode == 0, hidden.stderr
+    assert "example" not in hidden.stdout
+    assert "python: available" in hidden.stdout
+    chosen = run_zpm("engines", env=plugin_env(example_root, ZPM_LOAD_PLUGINS=" other , example"))
+    assert chosen.returncode == 0
+    assert "example: available" in chosen.stdout
+    assert "ZPM_LOAD_PLUGINS names no installed plugin: other" in chosen.stderr
+
+
+def test_serve_with_the_plugin_engine_answers_a_tool_call(
+    example_root: Path, tmp_path: Path
+) -> None:
+    project = tmp_path / "project"
+    project.mkdir()
+    env = plugin_env(example_root)
+    assert run_zpm("init", env=env, cwd=project).returncode == 0
+    text, done = piped_tool_call(project, env, "example", "remember_fact", {"fact": "p(a)"})
+    assert text == "Asserted: p(a)"
+    assert done.returncode == 0
+    assert "engine example 0.1 on python" in done.stderr
+    text, _ = piped_tool_call(project, env, "example", "query_logic", {"goal": "p(X)"})
+    assert text == '[{"X":"a"}]'
+
+
+def test_unknown_engine_is_refused_with_the_known_names(example_root: Path, tmp_path: Path) -> None:
+    env = plugin_env(example_root, ZPM_LOAD_PLUGINS="")
+    project = tmp_path / "project"
+    project.mkdir()
+    assert run_zpm("init", env=env, cwd=project).returncode == 0
+    done = run_zpm("query-logic", "--goal", "true", "--engine", "example", env=env, cwd=project)
+    assert done.returncode == 1
+    assert "Unknown engine: example (available: janus, pyswip, python, auto;" in done.stderr
+
+
+def test_a_misspelled_hook_makes_zpm_engines_fail_loudly(tmp_path: Path) -> None:
+    root = write_plugin(tmp_path / "site", "zpm_typo_plugin", MISSPELLED_HOOK, "typo")
+    done = run_zpm("engines", env=plugin_env(root))
+    assert done.returncode == 1
+    assert done.stdout == ""
+    assert "plugin 'typo' (zpm_typo_plugin 0.1)" in done.stderr
+    assert "unknown hook 'zpm_register_engine'" in done.stderr
