@@ -1,0 +1,10 @@
+"""The zpm engine contract suite.
+
+Run it against every engine available here, or against named ones::
+
+    pytest --pyargs contract_tests
+    pytest --pyargs contract_tests --zpm-engine python --zpm-engine NAME
+
+Every engine is driven through ``zpm serve --engine NAME`` processes, so an
+engine that embeds a native runtime never shares a process with another.
+"""

@@ -1,0 +1,170 @@
+"""Drive one ``zpm serve`` process over stdio, one tool call at a time.
+
+``ServerProcess(target, project)`` starts the server named by an
+``EngineTarget`` in ``project`` (a directory that already holds ``.zpm/``),
+performs the MCP handshake and answers ``call(tool, arguments)`` with a
+``ToolOutcome`` (the text of the single content item and ``isError``).
+
+Edge cases: a server that dies or stays silent for ``timeout`` seconds makes
+``call`` raise ``ServerFailed`` whose text carries the server's stderr, so a
+failing contract names what went wrong.  ``close()`` is idempotent; it closes
+stdin (the server then exits 0 after answering what it read) and kills the
+process only if it does not exit in time.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import queue
+import subprocess
+import sys
+import tempfile
+import threading
+from collections.abc import Mapping
+from dataclasses import dataclass
+from pathlib import Path
+from typing import IO, Any
+
+from contract_tests.targets import EngineTarget
+
+PROTOCOL_VERSION = "2025-11-25"
+
+
+@dataclass(frozen=True)
+class ToolOutcome:
+    """What a tool call answered: its text and whether it is an error."""
+
+    text: str
+    is_error: bool
+
+
+class ServerFailed(AssertionError):
+    """The server died, answered garbage, or did not answer in time."""
+
+
+def init_project(directory: Path) -> Path:
+    """Run ``zpm init`` in ``directory`` (created if missing); returns it."""
+    directory.mkdir(parents=True, exist_ok=True)
+    subprocess.run(
+        [sys.executable, "-m", "zpm_app", "init"],
+        cwd=directory,
+        check=True,
+        capture_output=True,
+        timeout=60,
+    )
+    return directory
+
+
+class ServerProcess:
+    """One running server; see the module docstring."""
+
+    def __init__(
+        self,
+        target: EngineTarget,
+        project: Path,
+        *,
+        env: Mapping[str, str] | None = None,
+        timeout: float = 60.0,
+    ) -> None:
+        self.target = target
+        self.project = project
+        self.timeout = timeout
+        self._next_id = 0
+        self._stderr: IO[str] = tempfile.TemporaryFile("w+")
+        full_env = dict(os.environ)
+        full_env.update(target.env)
+        full_env.update(env or {})
+        self._process = subprocess.Popen(
+            target.serve_command(project),
+            stdin=subprocess.PIPE,
+            stdout=subprocess.PIPE,
+            stderr=self._stderr,
+            text=True,
+            encoding="utf-8",
+            bufsize=1,
+            env=full_env,
+            cwd=project,
+        )
+        self._lines: queue.Queue[str | None] = queue.Queue()
+        threading.Thread(target=self._pump, daemon=True).start()
+        self._request(
+            "initialize",
+            {
+                "protocolVersion": PROTOCOL_VERSION,
+                "capabilities": {},
+                "clientInfo": {"name": "zpm-contract-tests", "version": "1"},
+            },
+        )
+        self._send({"jsonrpc": "2.0", "method": "notifications/initialized"})
+
+    def _pump(self) -> None:
+        assert self._process.stdout is not None
+        for line in self._process.stdout:
+            self._lines.put(line)
+        self._lines.put(None)
+
+    def _send(self, message: Mapping[str, Any]) -> None:
+        assert self._process.stdin is not None
+        try:
+            self._process.stdin.write(json.dumps(message) + "\n")
+            self._process.stdin.flush()
+        except (BrokenPipeError, OSError) as error:
+            raise self._failure(f"cannot write to the server: {error}") from error
+
+    def _request(self, method: str, params: Mapping[str, Any]) -> dict[str, Any]:
+        self._next_id += 1
+        request_id = self._next_id
+        self._send({"jsonrpc": "2.0", "id": request_id, "method": method, "params": params})
+        while True:
+            try:
+                line = self._lines.get(timeout=self.timeout)
+            except queue.Empty:
+                raise self._failure(f"no answer to {method} within {self.timeout} s") from None
+            if line is None:
+                raise self._failure(f"the server exited while answering {method}")
+            message = json.loads(line)
+            if message.get("id") == request_id and "method" not in message:
+                if "result" not in message:
+                    raise self._failure(f"protocol error answering {method}: {line.strip()}")
+                result: dict[str, Any] = message["result"]
+                return result
+
+    def call(self, tool: str, arguments: Mapping[str, Any]) -> ToolOutcome:
+        """Call ``tool``; the answer must hold exactly one text item."""
+        result = self._request("tools/call", {"name": tool, "arguments": dict(arguments)})
+        content = result.get("content", [])
+        if len(content) != 1 or content[0].get("type") != "text":
+            raise self._failure(f"{tool} answered {result!r}")
+        return ToolOutcome(content[0]["text"], bool(result.get("isError")))
+
+    def stderr(self) -> str:
+        self._stderr.seek(0)
+        return self._stderr.read()
+
+    def _failure(self, what: str) -> ServerFailed:
+        return ServerFailed(f"engine {self.target.label}: {what}\nstderr:\n{self.stderr()}")
+
+    def close(self) -> int | None:
+        """Stop the server; returns its exit code (``None`` if it had to be killed)."""
+        if self._process.stdin is not None and not self._process.stdin.closed:
+            try:
+                self._process.stdin.close()
+            except OSError:
+                pass
+        try:
+            code: int | None = self._process.wait(timeout=15)
+        except subprocess.TimeoutExpired:
+            self._process.kill()
+            self._process.wait()
+            code = None
+        if self._process.stdout is not None:
+            self._process.stdout.close()
+        self._stderr.close()
+        return code
+
+    def __enter__(self) -> ServerProcess:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()

@@ -1,0 +1,19 @@
+"""All selected engines answer random tool-call sequences identically.
+
+With one engine selected, a second instance of it is the other side: the
+comparison then checks that its answers do not depend on the process.
+"""
+
+from __future__ import annotations
+
+from hypothesis.stateful import run_state_machine_as_test
+
+from contract_tests.lockstep import lockstep_machine
+from contract_tests.profiles import lockstep_settings
+from contract_tests.targets import lockstep_targets
+
+
+def test_engines_agree_in_lockstep(selected_engines: list[str]) -> None:
+    run_state_machine_as_test(
+        lockstep_machine(lockstep_targets(selected_engines)), settings=lockstep_settings()
+    )

@@ -1,0 +1,61 @@
+"""The lockstep comparison bites: an engine that differs in one small way is caught.
+
+``reversed`` (see ``contract_tests.broken_engine``) answers multi-clause
+predicates in reverse order; against ``python`` the suite must fail with a
+message naming the call and both engines.
+"""
+
+from __future__ import annotations
+
+import pytest
+from hypothesis import Phase, settings
+from hypothesis.stateful import run_state_machine_as_test
+
+from contract_tests.broken_engine import BROKEN_TARGET
+from contract_tests.lockstep import Divergence, lockstep_machine
+from contract_tests.targets import EngineTarget
+
+
+def _machine() -> type:
+    return lockstep_machine([EngineTarget("python"), BROKEN_TARGET])
+
+
+def test_a_reordered_answer_is_reported_with_the_call_and_both_engines() -> None:
+    machine = _machine()()
+    try:
+        machine.remember_fact(fact="p(a)")
+        machine.remember_fact(fact="p(b)")
+        machine.same_schema()
+        machine.query_logic(first=("q", 1), second=("q", 1), shape="{a}")
+        with pytest.raises(Divergence) as caught:
+            machine.query_logic(first=("p", 1), second=("p", 1), shape="{a}")
+    finally:
+        machine.teardown()
+    message = str(caught.value)
+    assert message.startswith("engines python and reversed disagree on step 5: ")
+    assert 'query_logic {"goal": "p(V0)"}' in message
+    assert """python: ToolOutcome(text='[{"V0":"a"},{"V0":"b"}]'""" in message
+    assert """reversed: ToolOutcome(text='[{"V0":"b"},{"V0":"a"}]'""" in message
+
+
+def test_random_call_sequences_find_the_broken_engine() -> None:
+    quick = settings(
+        max_examples=25,
+        stateful_step_count=25,
+        derandomize=True,
+        phases=[Phase.generate],
+        deadline=None,
+        database=None,
+    )
+    with pytest.raises(Divergence, match=r"^engines python and reversed disagree on step \d+: "):
+        run_state_machine_as_test(_machine(), settings=quick)
+
+
+def test_the_same_engine_twice_agrees() -> None:
+    machine = lockstep_machine([EngineTarget("python"), EngineTarget("python").relabel("again")])()
+    try:
+        machine.remember_fact(fact="p(a)")
+        machine.remember_fact(fact="p(b)")
+        machine.query_logic(first=("p", 1), second=("p", 1), shape="{a}")
+    finally:
+        machine.teardown()

@@ -1,0 +1,266 @@
+"""``SwiEngine``: the Engine port over SWI-Prolog, shared by janus and pyswip.
+
+One SWI module per namespace (``zpm_ns_<name>``, base module ``system``,
+``unknown`` = fail, the library predicates of the allow-list imported); the
+clause mirror (``mirror``) keeps the domain clauses and the permission state.
+
+Behaviour beyond the port's contract, identical to the python engine's:
+
+* built-ins and refused names cannot be defined or retracted
+  (``PermissionDenied.builtin``); static predicates from knowledge files
+  cannot be changed (``PermissionDenied.static``);
+* :meth:`solve` collects at most ``limits.max_solutions`` answers inside
+  SWI-Prolog under ``call_with_time_limit/2`` and
+  ``call_with_inference_limit/3`` (the port allows stopping there), then
+  hands them out; an error after some answers is raised after them;
+* a refused predicate reached through a meta-call raises
+  ``SandboxViolation`` even when the goal catches the exception; an unknown
+  namespace in ``M:G`` raises ``MemoryNotMounted`` likewise.
+
+SWI-Prolog handles cyclic terms; an answer that is one raises
+``ResourceLimitExceeded("cyclic term")`` as in the python engine.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from typing import Any
+
+from zpm_adapters.engine_python.runtime import Trail, to_runtime, unify
+from zpm_adapters.swi_common import codec
+from zpm_adapters.swi_common.binding import SUPPORT_FILE, Binding
+from zpm_adapters.swi_common.mirror import Entry, MirrorNamespace, MirrorPredicate
+from zpm_domain.builtins import ALLOWED, CONTROL, DENIED, is_protected
+from zpm_domain.clauses import Clause, PredicateInfo, is_user_head
+from zpm_domain.errors import (
+    DepthLimitExceeded,
+    ExecutionFailed,
+    InferenceLimitExceeded,
+    InvalidClause,
+    MemoryNotMounted,
+    PermissionDenied,
+    PrologError,
+    ResourceLimitExceeded,
+    SandboxViolation,
+    TimeLimitExceeded,
+)
+from zpm_domain.limits import Limits
+from zpm_domain.ports.engine import Engine, Solution
+from zpm_domain.terms import Atom, Struct, Term, Var, variables, variant
+from zpm_domain.writer import render
+
+ADD = "zpm_support:zpm_add(M, T, F, Id)"
+ERASE = "forall(member(_I, Ids), zpm_support:zpm_erase(_I))"
+SOLVE = "zpm_support:zpm_solve(M, T, Time, Inf, Sol, Cells, Answers, Status)"
+
+
+def load_support(binding: Binding) -> None:
+    """Consult ``zpm_support.pl`` and wrap the refused predicates (once per process)."""
+    binding.once("consult(F)", {"F": str(SUPPORT_FILE)})
+    binding.once(
+        "findall(_N-_A, member([_N, _A], Al), _Al2), findall(_N-_A, member([_N, _A], De), _De2),"
+        " zpm_support:zpm_init(_Al2, _De2)",
+        {"Al": [list(pi) for pi in sorted(ALLOWED)], "De": [list(pi) for pi in sorted(DENIED)]},
+    )
+
+
+class SwiEngine(Engine):
+    """The port over a :class:`Binding` (see the module docstring)."""
+
+    big_ints = True
+
+    def __init__(self, binding: Binding) -> None:
+        self._binding = binding
+        self._namespaces: dict[str, MirrorNamespace] = {}
+
+    def version(self) -> str:
+        return self._binding.version_text()
+
+    # -- namespaces ---------------------------------------------------------
+    def ensure_namespace(self, ns: str) -> None:
+        if ns not in self._namespaces:
+            found = self._binding.once("zpm_support:zpm_ensure(N, M)", {"N": ns})
+            assert found is not None
+            self._namespaces[ns] = MirrorNamespace(ns, codec._text(found["M"]))
+
+    def drop_namespace(self, ns: str) -> None:
+        namespace = self._namespaces.pop(ns, None)
+        if namespace is not None:
+            self._binding.once("zpm_support:zpm_drop(N, Ids)", {"N": ns, "Ids": namespace.refs()})
+
+    def namespaces(self) -> list[str]:
+        return list(self._namespaces)
+
+    def _ns(self, ns: str) -> MirrorNamespace:
+        return self._namespaces[ns]
+
+    # -- clauses ------------------------------------------------------------
+    def add_clause(
+        self, ns: str, clause: Clause, *, front: bool = False, static: bool = False
+    ) -> None:
+        namespace = self._ns(ns)
+        if not is_user_head(clause.head):
+            raise InvalidClause(f"Clause head is not callable: {render(clause.head)}")
+        name, arity = clause.key
+        _check_user_predicate(name, arity)
+        pred = namespace.lookup(name, arity)
+        if pred is not None:
+            if static:
+                if pred.declared_dynamic or (not pred.static and pred.entries):
+                    raise PermissionDenied.static(name, arity)
+            elif pred.static:
+                raise PermissionDenied.static(name, arity)
+        tokens = codec.encode(
+            Struct(":-", (clause.head, clause.body)),
+            top_modes=(codec.DATA, 0),
+            big_ints=self.big_ints,
+        )
+        try:
+            found = self._binding.once(
+                ADD, {"M": namespace.module, "T": tokens, "F": "true" if front else "false"}
+            )
+        except RuntimeError as error:
+            raise ExecutionFailed(str(error)) from None
+        if found is None:
+            raise ExecutionFailed("assert failed")
+        result = found["Id"]
+        if isinstance(result, list):
+            raise PrologError(codec.decode(result[1]))
+        entry = Entry(clause, int(result))
+        pred = namespace.predicate(name, arity)
+        pred.static = pred.static or static
+        if front:
+            pred.entries.insert(0, entry)
+        else:
+            pred.entries.append(entry)
+
+    def declare_dynamic(self, ns: str, name: str, arity: int) -> None:
+        namespace = self._ns(ns)
+        _check_user_predicate(name, arity)
+        pred = namespace.lookup(name, arity)
+        if pred is not None and pred.static:
+            raise PermissionDenied.static(name, arity)
+        pred = namespace.predicate(name, arity)
+        pred.declared_dynamic = True
+
+    def retract(self, ns: str, clause: Clause, *, variant: bool = False) -> Clause | None:
+        pred = self._changeable(ns, clause.head)
+        if pred is None:
+            return None
+        for entry in pred.entries:
+            if _matches(entry.clause, clause, variant):
+                self._erase(pred, [entry])
+                return entry.clause
+        return None
+
+    def retract_all(self, ns: str, head: Term) -> int:
+        pred = self._changeable(ns, head)
+        if pred is None:
+            return 0
+        doomed = [e for e in pred.entries if _unifiable(e.clause.head, head)]
+        if doomed:
+            self._erase(pred, doomed)
+        return len(doomed)
+
+    def _erase(self, pred: MirrorPredicate, doomed: list[Entry]) -> None:
+        self._binding.once(ERASE, {"Ids": [e.ref for e in doomed]})
+        gone = {id(e) for e in doomed}
+        pred.entries = [e for e in pred.entries if id(e) not in gone]
+
+    def _changeable(self, ns: str, head: Term) -> MirrorPredicate | None:
+        namespace = self._ns(ns)
+        if not is_user_head(head):
+            return None
+        name, arity = Clause(head).key
+        _check_user_predicate(name, arity)
+        pred = namespace.lookup(name, arity)
+        if pred is not None and pred.static:
+            raise PermissionDenied.static(name, arity)
+        return pred
+
+    def clauses(self, ns: str, name: str, arity: int) -> list[Clause]:
+        pred = self._ns(ns).lookup(name, arity)
+        return [] if pred is None else [e.clause for e in pred.entries]
+
+    def predicates(self, ns: str) -> list[PredicateInfo]:
+        out: list[PredicateInfo] = []
+        for pred in self._ns(ns).predicates.values():
+            count = len(pred.entries)
+            if count or pred.declared_dynamic:
+                out.append(PredicateInfo(pred.name, pred.arity, not pred.static, count))
+        return out
+
+    # -- solving ------------------------------------------------------------
+    def solve(self, ns: str, goal: Term, limits: Limits) -> Iterator[Solution]:
+        namespace = self._ns(ns)
+        goal_vars = variables(goal)
+        answer_vars: Term = Struct("$v", tuple(goal_vars)) if goal_vars else Atom("$v")
+        tokens = codec.encode(
+            Struct("$ans", (goal, answer_vars)), top_modes=(0, codec.DATA), big_ints=self.big_ints
+        )
+        found = self._binding.once(
+            SOLVE,
+            {
+                "M": namespace.module,
+                "T": tokens,
+                "Time": float(limits.time_s),
+                "Inf": int(limits.max_inferences),
+                "Sol": int(limits.max_solutions),
+                "Cells": int(limits.max_answer_cells),
+            },
+        )
+        assert found is not None
+        return _answers(found["Answers"], found["Status"], goal_vars, limits)
+
+
+def _answers(
+    answers: list[Any], status: Any, goal_vars: list[Var], limits: Limits
+) -> Iterator[Solution]:
+    budget = [limits.max_answer_cells]
+    for tokens in answers:
+        if not isinstance(tokens, list):  # the atom ``cyclic``
+            raise ResourceLimitExceeded("cyclic term")
+        values = codec.decode(tokens, budget)
+        args = values.args if isinstance(values, Struct) else ()
+        yield dict(zip(goal_vars, args, strict=True))
+    raise_status(status, limits)
+
+
+def raise_status(status: Any, limits: Limits) -> None:
+    """Raise the domain error a ``zpm_solve`` status names (nothing for ``ok``)."""
+    if isinstance(status, list | tuple) and status:
+        kind, rest = codec._text(status[0]), list(status[1:])
+    else:
+        kind, rest = codec._text(status), []
+    if kind == "ok":
+        return
+    if kind == "time":
+        raise TimeLimitExceeded(limits.time_s)
+    if kind == "inferences":
+        raise InferenceLimitExceeded(limits.max_inferences)
+    if kind == "depth":
+        raise DepthLimitExceeded(limits.max_depth)
+    if kind == "cyclic":
+        raise ResourceLimitExceeded("cyclic term")
+    if kind == "denied":
+        raise SandboxViolation(codec._text(rest[0]), int(rest[1]))
+    if kind == "not_mounted":
+        raise MemoryNotMounted(codec._text(rest[0]))
+    if kind == "error":
+        raise PrologError(codec.decode(rest[0]))
+    raise ExecutionFailed(f"unknown solve status {kind}")
+
+
+def _check_user_predicate(name: str, arity: int) -> None:
+    if is_protected(name, arity) or (name, arity) in CONTROL:
+        raise PermissionDenied.builtin(name, arity)
+
+
+def _matches(stored: Clause, clause: Clause, as_variant: bool) -> bool:
+    mine = Struct("-", (stored.head, stored.body))
+    theirs = Struct("-", (clause.head, clause.body))
+    return variant(mine, theirs) if as_variant else _unifiable(mine, theirs)
+
+
+def _unifiable(a: Term, b: Term) -> bool:
+    return unify(Trail(), to_runtime(a), to_runtime(b))

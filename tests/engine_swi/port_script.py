@@ -1,0 +1,125 @@
+"""Port-level checks of the janus engine, run in a subprocess by test_port_swi.py.
+
+Prints ``OK`` when every check passed; an ``AssertionError`` otherwise.
+"""
+
+from __future__ import annotations
+
+import sys
+
+from zpm_adapters.engine_janus.engine import JanusEngine
+from zpm_domain.clauses import Clause
+from zpm_domain.errors import (
+    InferenceLimitExceeded,
+    MemoryNotMounted,
+    PermissionDenied,
+    ResourceLimitExceeded,
+    SandboxViolation,
+    TimeLimitExceeded,
+    ZpmError,
+)
+from zpm_domain.limits import DEFAULT_LIMITS, Limits
+from zpm_domain.reader import read_term
+from zpm_domain.terms import Var
+from zpm_domain.writer import render
+
+
+def cl(text: str) -> Clause:
+    return Clause.from_term(read_term(text))
+
+
+def answers(engine: JanusEngine, ns: str, goal: str, limits: Limits = DEFAULT_LIMITS) -> list[str]:
+    names: dict[str, Var] = {}
+    term = read_term(goal, names)
+    return [
+        ", ".join(f"{n}={render(s[v])}" for n, v in names.items())
+        for s in engine.solve(ns, term, limits)
+    ]
+
+
+def error_of(engine: JanusEngine, ns: str, goal: str, limits: Limits = DEFAULT_LIMITS) -> ZpmError:
+    try:
+        answers(engine, ns, goal, limits)
+    except ZpmError as error:
+        return error
+    raise AssertionError(f"no error for {goal}")
+
+
+def main() -> None:
+    e = JanusEngine()
+    assert e.version() == "janus (SWI-Prolog 9.2.9)", e.version()
+    e.ensure_namespace("default")
+    e.ensure_namespace("other")
+    e.ensure_namespace("default")
+    assert e.namespaces() == ["default", "other"]
+    for text in ["b(2)", "b(3)", "r(X) :- b(X), X > 2", "name(a, b)"]:
+        e.add_clause("default", cl(text))
+    e.add_clause("default", cl("b(1)"), front=True)
+    assert answers(e, "default", "b(X)") == ["X=1", "X=2", "X=3"]
+    assert answers(e, "default", "r(Y)") == ["Y=3"]
+    assert answers(e, "default", "name(A, B)") == ["A=a, B=b"]
+    assert [str(p) for p in e.predicates("default")] == ["b/1", "r/1", "name/2"]
+    assert render(e.clauses("default", "r", 1)[0].as_term()) == "r(X) :- b(X), X > 2"
+    # namespaces are independent; M:G resolves by namespace name
+    assert answers(e, "other", "b(X)") == []
+    e.add_clause("other", cl("o(1)"))
+    assert answers(e, "default", "other:o(X)") == ["X=1"]
+    assert answers(e, "default", "findall(X, other:o(X), L)") == ["X=_G1, L=[1]"]
+    assert isinstance(error_of(e, "default", "nosuch:o(X)"), MemoryNotMounted)
+    # retract / retract_all
+    removed = e.retract("default", cl("b(_)"))
+    assert removed is not None and render(removed.head) == "b(1)"
+    assert e.retract("default", cl("b(9)")) is None
+    assert e.retract_all("default", read_term("b(_)")) == 2
+    assert answers(e, "default", "b(X)") == []
+    assert [str(p) for p in e.predicates("default")] == ["r/1", "name/2"]
+    # permissions
+    for bad in ["append(a, b, c)", "halt", "assertz(x)"]:
+        try:
+            e.add_clause("default", cl(bad))
+        except PermissionDenied:
+            pass
+        else:
+            raise AssertionError(bad)
+    e.add_clause("default", cl("s(1)"), static=True)
+    for change in (
+        lambda: e.add_clause("default", cl("s(2)")),
+        lambda: e.retract("default", cl("s(1)")),
+        lambda: e.retract_all("default", read_term("s(_)")),
+        lambda: e.declare_dynamic("default", "s", 1),
+    ):
+        try:
+            change()
+        except PermissionDenied as error:
+            assert "static" in str(error)
+        else:
+            raise AssertionError("static predicate changed")
+    # sandbox at run time, even when the goal catches the exception
+    for goal in ["G = halt, call(G)", "catch((G = halt, call(G)), _, true)",
+                 "G = assertz(foo), call(G)", "X = system, call(X:halt)"]:
+        err = error_of(e, "default", goal)
+        assert isinstance(err, SandboxViolation | MemoryNotMounted), (goal, err)
+    assert answers(e, "default", "foo") == []
+    # limits; the engine works afterwards
+    assert isinstance(
+        error_of(e, "default", "repeat, fail", Limits(time_s=0.3)), TimeLimitExceeded
+    )
+    assert isinstance(
+        error_of(e, "default", "between(1, inf, _), fail", Limits(max_inferences=10_000)),
+        InferenceLimitExceeded,
+    )
+    err = error_of(e, "default", "numlist(1, 100, L)", Limits(max_answer_cells=10))
+    assert isinstance(err, ResourceLimitExceeded), err
+    assert len(answers(e, "default", "between(1, inf, X)", Limits(max_solutions=5))) == 5
+    assert answers(e, "default", "X ^ (Y = 1)") == ["X=_G1, Y=1"]
+    big = answers(e, "default", "numlist(1, 300000, L), length(L, N)",
+                  Limits(max_answer_cells=400_000))
+    assert big[0].endswith("N=300000")
+    assert answers(e, "default", "r(Y)") == []
+    e.drop_namespace("other")
+    assert e.namespaces() == ["default"]
+    sys.stdout.write("OK\n")
+
+
+if __name__ == "__main__":
+    main()
