@@ -23,9 +23,12 @@ PROTOCOL_VERSION = "2025-11-25"
 
 
 class Server:
-    def __init__(self, project: Path) -> None:
+    def __init__(self, project: Path, engine: str | None = None) -> None:
+        command = [sys.executable, "-m", "zpm_app", "serve"]
+        if engine:
+            command += ["--engine", engine]
         self.proc = subprocess.Popen(
-            [sys.executable, "-m", "zpm_app", "serve"],
+            command,
             cwd=project,
             stdin=subprocess.PIPE,
             stdout=subprocess.PIPE,
