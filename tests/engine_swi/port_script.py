@@ -95,15 +95,17 @@ def main() -> None:
         else:
             raise AssertionError("static predicate changed")
     # sandbox at run time, even when the goal catches the exception
-    for goal in ["G = halt, call(G)", "catch((G = halt, call(G)), _, true)",
-                 "G = assertz(foo), call(G)", "X = system, call(X:halt)"]:
+    for goal in [
+        "G = halt, call(G)",
+        "catch((G = halt, call(G)), _, true)",
+        "G = assertz(foo), call(G)",
+        "X = system, call(X:halt)",
+    ]:
         err = error_of(e, "default", goal)
         assert isinstance(err, SandboxViolation | MemoryNotMounted), (goal, err)
     assert answers(e, "default", "foo") == []
     # limits; the engine works afterwards
-    assert isinstance(
-        error_of(e, "default", "repeat, fail", Limits(time_s=0.3)), TimeLimitExceeded
-    )
+    assert isinstance(error_of(e, "default", "repeat, fail", Limits(time_s=0.3)), TimeLimitExceeded)
     assert isinstance(
         error_of(e, "default", "between(1, inf, _), fail", Limits(max_inferences=10_000)),
         InferenceLimitExceeded,
@@ -112,8 +114,9 @@ def main() -> None:
     assert isinstance(err, ResourceLimitExceeded), err
     assert len(answers(e, "default", "between(1, inf, X)", Limits(max_solutions=5))) == 5
     assert answers(e, "default", "X ^ (Y = 1)") == ["X=_G1, Y=1"]
-    big = answers(e, "default", "numlist(1, 300000, L), length(L, N)",
-                  Limits(max_answer_cells=400_000))
+    big = answers(
+        e, "default", "numlist(1, 300000, L), length(L, N)", Limits(max_answer_cells=400_000)
+    )
     assert big[0].endswith("N=300000")
     assert answers(e, "default", "r(Y)") == []
     e.drop_namespace("other")

@@ -2,8 +2,8 @@
 
 The first engine made in a process activates the provisioned SWI-Prolog
 (``swi_env.activate``), imports ``janus_swi`` and loads the support module;
-later engines share that Prolog (each engine keeps its own namespaces'
-mirror; two engines must not use the same namespace names at once).  janus
+later engines share that Prolog, each with modules of its own (namespace
+``N`` of engine instance ``I`` is module ``zpm_<I>_<N>``).  janus
 binds one Prolog engine per OS thread: call an engine from one thread.
 """
 

@@ -8,11 +8,16 @@ Both directions use postfix order, so neither side recurses:
   arguments precede it.
 * Input lists start with the number of distinct variables.
 
-:func:`encode` rewrites every ``M:G`` found in a goal position (the goal
-arguments of control constructs and meta-predicates per ``META_ARGS``) into
+:func:`encode` rewrites the goal positions it finds (the goal arguments of
+control constructs and meta-predicates per ``META_ARGS``): ``M:G`` becomes
 ``'$zpm_q'(M, G)``, which maps the namespace name ``M`` to its module at run
-time (an unknown ``M`` raises ``MemoryNotMounted``).  ``M:G`` built at run
-time and then called is not rewritten.
+time (an unknown ``M`` raises ``MemoryNotMounted``); ``catch/3`` becomes
+``'$zpm_catch'/3``, which cannot catch a limit or a refusal; a variable ``V``
+in a goal position of a control construct becomes ``'$zpm_g'(V)``, which
+rewrites the goal ``V`` is bound to in the same way when it runs
+(``zpm_goals.pl``); a meta-predicate call with a variable goal argument
+(``bagof``/``setof``: under any ``^``) becomes ``'$zpm_m'(Call)``, which
+rewrites the call when it runs.
 """
 
 from __future__ import annotations
@@ -26,6 +31,10 @@ from zpm_domain.terms import NIL, Atom, String, Struct, Term, Var
 
 Token = Any
 QUALIFY = "$zpm_q"
+RUNTIME = "$zpm_g"
+CATCH = "$zpm_catch"
+DEFERRED = "$zpm_m"
+CONTROL_GOALS = frozenset({(",", 2), (";", 2), ("->", 2), ("*->", 2), ("\\+", 1)})
 DATA = -1
 TOO_LARGE = "the answers are too large to return; narrow the query"
 
@@ -53,6 +62,10 @@ def encode(
         if isinstance(t, Struct):
             name, args = t.name, t.args
             modes: Sequence[int]
+            if mode >= 0 and top is None and _deferred(t, mode):
+                stack.append(((DEFERRED, 1), DATA))
+                stack.append((t, DATA))
+                continue
             if top is not None:
                 modes, top = top, None
             elif mode >= 0 and name == ":" and len(args) == 2:
@@ -60,6 +73,8 @@ def encode(
             elif mode >= 0:
                 meta = META_ARGS.get((name, len(args) + mode))
                 modes = meta[: len(args)] if meta else (DATA,) * len(args)
+                if meta and name == "catch" and len(args) + mode == 3:
+                    name = CATCH
             else:
                 modes = (DATA,) * len(args)
             stack.append(((name, len(args)), DATA))
@@ -67,6 +82,8 @@ def encode(
         elif isinstance(t, Var):
             k = numbers.setdefault(id(t), len(numbers))
             out.extend(("v", k))
+            if mode >= 0:
+                out.extend(("c", RUNTIME, 1))
         elif t is NIL:
             out.append("n")
         elif isinstance(t, Atom):
@@ -86,6 +103,28 @@ def encode(
             raise TypeError(f"not a term: {t!r}")
     out[0] = len(numbers)
     return out
+
+
+def _deferred(goal: Struct, extra: int) -> bool:
+    """A meta-predicate call (not a control construct) with a variable goal
+    argument, or a ``bagof``/``setof`` whose goal, under any ``^``, is one."""
+    key = (goal.name, len(goal.args) + extra)
+    meta = META_ARGS.get(key)
+    if meta is None or key in CONTROL_GOALS:
+        return False
+    if any(m >= 0 and isinstance(a, Var) for a, m in zip(goal.args, meta, strict=False)):
+        return True
+    if key not in (("bagof", 3), ("setof", 3)):
+        return False
+    inner = goal.args[1]
+    while isinstance(inner, Struct) and inner.name == "^" and len(inner.args) == 2:
+        inner = inner.args[1]
+    return isinstance(inner, Var)
+
+
+def meta_specs() -> list[list[Any]]:
+    """``META_ARGS`` as ``[Name, Arity, Modes]`` lists for ``zpm_meta/1``."""
+    return [[name, arity, list(modes)] for (name, arity), modes in sorted(META_ARGS.items())]
 
 
 def decode(tokens: Sequence[Token], budget: list[int] | None = None) -> Term:

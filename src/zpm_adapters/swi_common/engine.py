@@ -1,8 +1,10 @@
 """``SwiEngine``: the Engine port over SWI-Prolog, shared by janus and pyswip.
 
-One SWI module per namespace (``zpm_ns_<name>``, base module ``system``,
-``unknown`` = fail, the library predicates of the allow-list imported); the
-clause mirror (``mirror``) keeps the domain clauses and the permission state.
+One SWI module per namespace of each engine instance
+(``zpm_<instance>_<name>``, ``unknown`` = fail, its only import module
+``zpm_base``, which offers exactly the allowed predicates: any other SWI
+predicate is unknown there and fails); the clause mirror (``mirror``) keeps
+the domain clauses and the permission state.
 
 Behaviour beyond the port's contract, identical to the python engine's:
 
@@ -10,12 +12,16 @@ Behaviour beyond the port's contract, identical to the python engine's:
   (``PermissionDenied.builtin``); static predicates from knowledge files
   cannot be changed (``PermissionDenied.static``);
 * :meth:`solve` collects at most ``limits.max_solutions`` answers inside
-  SWI-Prolog under ``call_with_time_limit/2`` and
-  ``call_with_inference_limit/3`` (the port allows stopping there), then
-  hands them out; an error after some answers is raised after them;
-* a refused predicate reached through a meta-call raises
-  ``SandboxViolation`` even when the goal catches the exception; an unknown
-  namespace in ``M:G`` raises ``MemoryNotMounted`` likewise.
+  SWI-Prolog under an alarm and ``call_with_inference_limit/3`` (the port
+  allows stopping there), then hands them out; an error after some answers
+  is raised after them;
+* a limit, a refused predicate reached through a meta-call
+  (``SandboxViolation``) and an unknown namespace in ``M:G``
+  (``MemoryNotMounted``, also for ``M:G`` built at run time) are raised
+  even when the goal catches exceptions (``catch/3`` runs as
+  ``'$zpm_catch'/3``, see ``zpm_goals.pl``);
+* two engines in one process share the embedded SWI-Prolog but not their
+  modules; :meth:`close` drops every namespace of an engine.
 
 SWI-Prolog handles cyclic terms; an answer that is one raises
 ``ResourceLimitExceeded("cyclic term")`` as in the python engine.
@@ -23,6 +29,7 @@ SWI-Prolog handles cyclic terms; an answer that is one raises
 
 from __future__ import annotations
 
+import itertools
 from collections.abc import Iterator
 from typing import Any
 
@@ -51,12 +58,14 @@ from zpm_domain.writer import render
 
 ADD = "zpm_support:zpm_add(M, T, F, Id)"
 ERASE = "forall(member(_I, Ids), zpm_support:zpm_erase(_I))"
+_INSTANCES = itertools.count(1)
 SOLVE = "zpm_support:zpm_solve(M, T, Time, Inf, Sol, Cells, Answers, Status)"
 
 
 def load_support(binding: Binding) -> None:
     """Consult ``zpm_support.pl`` and wrap the refused predicates (once per process)."""
     binding.once("consult(F)", {"F": str(SUPPORT_FILE)})
+    binding.once("zpm_support:zpm_meta(S)", {"S": codec.meta_specs()})
     binding.once(
         "findall(_N-_A, member([_N, _A], Al), _Al2), findall(_N-_A, member([_N, _A], De), _De2),"
         " zpm_support:zpm_init(_Al2, _De2)",
@@ -72,6 +81,7 @@ class SwiEngine(Engine):
     def __init__(self, binding: Binding) -> None:
         self._binding = binding
         self._namespaces: dict[str, MirrorNamespace] = {}
+        self._instance = next(_INSTANCES)
 
     def version(self) -> str:
         return self._binding.version_text()
@@ -79,17 +89,27 @@ class SwiEngine(Engine):
     # -- namespaces ---------------------------------------------------------
     def ensure_namespace(self, ns: str) -> None:
         if ns not in self._namespaces:
-            found = self._binding.once("zpm_support:zpm_ensure(N, M)", {"N": ns})
+            found = self._binding.once(
+                "zpm_support:zpm_ensure(I, N, M)", {"I": self._instance, "N": ns}
+            )
             assert found is not None
             self._namespaces[ns] = MirrorNamespace(ns, codec._text(found["M"]))
 
     def drop_namespace(self, ns: str) -> None:
         namespace = self._namespaces.pop(ns, None)
         if namespace is not None:
-            self._binding.once("zpm_support:zpm_drop(N, Ids)", {"N": ns, "Ids": namespace.refs()})
+            self._binding.once(
+                "zpm_support:zpm_drop(I, N, Ids)",
+                {"I": self._instance, "N": ns, "Ids": namespace.refs()},
+            )
 
     def namespaces(self) -> list[str]:
         return list(self._namespaces)
+
+    def close(self) -> None:
+        """Drop every namespace (their clauses leave SWI-Prolog); idempotent."""
+        for ns in list(self._namespaces):
+            self.drop_namespace(ns)
 
     def _ns(self, ns: str) -> MirrorNamespace:
         return self._namespaces[ns]
