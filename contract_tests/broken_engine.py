@@ -5,32 +5,31 @@ calls a user predicate with more than one clause gets its answers in reverse
 order (standard order requires clause order).  Everything else is identical,
 so only a suite that compares solution order catches it.
 
-Run as a module, it is ``zpm`` with that engine installed under the name
-``reversed`` (the engine factory of ``zpm_app`` is replaced in this process
-only)::
-
-    python -m contract_tests.broken_engine serve --engine reversed
-
-``BROKEN_TARGET`` is the matching ``EngineTarget``.
+This module is a real engine plugin (it implements ``zpm_register_engines``);
+``broken_target(site)`` installs it through a ``zpm`` entry point in ``site``
+and returns the target that serves it, so the self-test goes through the same
+plugin loading as any third-party engine.
 """
 
 from __future__ import annotations
 
 import os
-import sys
 from collections.abc import Iterator
 from itertools import islice
 from pathlib import Path
 
+from contract_tests.plugin_site import site_env, write_entry_point
 from contract_tests.targets import EngineTarget
 from zpm_adapters.engine_python.engine import PythonEngine
+from zpm_app.plugins.hookspecs import EngineRegistrar, hookimpl
 from zpm_domain.limits import Limits
-from zpm_domain.ports.engine import Engine, Solution
+from zpm_domain.ports.engine import Solution
 from zpm_domain.terms import Atom, Struct, Term
 
 NAME = "reversed"
 # More answers than any contract query asks for; enough to show the reversal.
 _REVERSE_AT_MOST = 1000
+_PACKAGE_PARENT = Path(__file__).resolve().parent.parent
 
 
 class ReversedEngine(PythonEngine):
@@ -52,37 +51,19 @@ class ReversedEngine(PythonEngine):
         return iter(list(islice(answers, _REVERSE_AT_MOST))[::-1])
 
 
-def _create_engine(name: str) -> Engine:
-    if name == NAME:
-        return ReversedEngine()
-    from zpm_adapters.engine_python.engine import PythonEngine as Reference
-
-    if name in ("auto", "python"):
-        return Reference()
-    raise ValueError(f"Unknown engine: {name}")
+@hookimpl
+def zpm_register_engines(register: EngineRegistrar) -> None:
+    register(NAME, ReversedEngine, description="the python engine, answers reversed (broken)")
 
 
-def main(argv: list[str]) -> int:
-    """Run ``zpm argv...`` with ``reversed`` available as an engine."""
-    from zpm_app import bootstrap, cli, engines
+def broken_target(site: Path) -> EngineTarget:
+    """The ``reversed`` engine as a target, installed as a plugin in ``site``.
 
-    # bootstrap imported the factory by name: replace it in both modules.
-    for module in (engines, bootstrap):
-        setattr(module, "create_engine", _create_engine)  # noqa: B010
-    return cli.main(argv)
-
-
-BROKEN_TARGET = EngineTarget(
-    NAME,
-    command=(sys.executable, "-m", "contract_tests.broken_engine"),
-    env={
-        "PYTHONPATH": os.pathsep.join(
-            p
-            for p in (str(Path(__file__).resolve().parent.parent), os.environ.get("PYTHONPATH"))
-            if p
-        )
-    },
-)
-
-if __name__ == "__main__":
-    sys.exit(main(sys.argv[1:]))
+    Writes the ``zpm`` entry point ``reversed = contract_tests.broken_engine``
+    into ``site``; the target's servers see it through ``PYTHONPATH`` (with
+    the directory holding ``contract_tests`` too, for a source checkout).
+    """
+    write_entry_point(site, "zpm_reversed_engine", NAME, __name__)
+    env = site_env(site)
+    env["PYTHONPATH"] = os.pathsep.join([env["PYTHONPATH"], str(_PACKAGE_PARENT)])
+    return EngineTarget(NAME, env=env)

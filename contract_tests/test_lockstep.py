@@ -6,13 +6,15 @@ comparison then checks that its answers do not depend on the process.
 
 from __future__ import annotations
 
+import pytest
 from hypothesis.stateful import run_state_machine_as_test
 
 from contract_tests.lockstep import lockstep_machine
-from contract_tests.profiles import lockstep_settings
+from contract_tests.profiles import lockstep_settings, lockstep_timeout_s
 from contract_tests.targets import lockstep_targets
 
 
+@pytest.mark.timeout(lockstep_timeout_s())
 def test_engines_agree_in_lockstep(selected_engines: list[str]) -> None:
     run_state_machine_as_test(
         lockstep_machine(lockstep_targets(selected_engines)), settings=lockstep_settings()

@@ -1,8 +1,9 @@
 """The lockstep comparison bites: an engine that differs in one small way is caught.
 
 ``reversed`` (see ``contract_tests.broken_engine``) answers multi-clause
-predicates in reverse order; against ``python`` the suite must fail with a
-message naming the call and both engines.
+predicates in reverse order; it is installed as a plugin through a ``zpm``
+entry point, as a third-party engine would be.  Against ``python`` the suite
+must fail with a message naming the call and both engines.
 """
 
 from __future__ import annotations
@@ -11,17 +12,20 @@ import pytest
 from hypothesis import Phase, settings
 from hypothesis.stateful import run_state_machine_as_test
 
-from contract_tests.broken_engine import BROKEN_TARGET
+from contract_tests.broken_engine import broken_target
 from contract_tests.lockstep import Divergence, lockstep_machine
 from contract_tests.targets import EngineTarget
 
 
-def _machine() -> type:
-    return lockstep_machine([EngineTarget("python"), BROKEN_TARGET])
+@pytest.fixture(scope="module")
+def broken(tmp_path_factory: pytest.TempPathFactory) -> EngineTarget:
+    return broken_target(tmp_path_factory.mktemp("site"))
 
 
-def test_a_reordered_answer_is_reported_with_the_call_and_both_engines() -> None:
-    machine = _machine()()
+def test_a_reordered_answer_is_reported_with_the_call_and_both_engines(
+    broken: EngineTarget,
+) -> None:
+    machine = lockstep_machine([EngineTarget("python"), broken])()
     try:
         machine.remember_fact(fact="p(a)")
         machine.remember_fact(fact="p(b)")
@@ -38,7 +42,7 @@ def test_a_reordered_answer_is_reported_with_the_call_and_both_engines() -> None
     assert """reversed: ToolOutcome(text='[{"V0":"b"},{"V0":"a"}]'""" in message
 
 
-def test_random_call_sequences_find_the_broken_engine() -> None:
+def test_random_call_sequences_find_the_broken_engine(broken: EngineTarget) -> None:
     quick = settings(
         max_examples=25,
         stateful_step_count=25,
@@ -48,7 +52,9 @@ def test_random_call_sequences_find_the_broken_engine() -> None:
         database=None,
     )
     with pytest.raises(Divergence, match=r"^engines python and reversed disagree on step \d+: "):
-        run_state_machine_as_test(_machine(), settings=quick)
+        run_state_machine_as_test(
+            lockstep_machine([EngineTarget("python"), broken]), settings=quick
+        )
 
 
 def test_the_same_engine_twice_agrees() -> None:

@@ -98,7 +98,8 @@ def read_state(path: Path) -> SwiInstall | NotProvisioned:
     if not isinstance(data, dict):
         return NotProvisioned(f"{path} does not hold a JSON object")
     missing = [
-        key for key in ("swipl", "swi_home_dir", "libswipl")
+        key
+        for key in ("swipl", "swi_home_dir", "libswipl")
         if not isinstance(data.get(key), str) or not data[key]
     ]
     version = data.get("version")

@@ -19,6 +19,7 @@ from zpm_app.toolbox import Toolbox
 from zpm_domain.consult import consult_text
 from zpm_domain.knowledge_base import KnowledgeBase
 from zpm_domain.memories import DEFAULT_MEMORY, Memories
+from zpm_domain.ports.engine import Engine
 from zpm_domain.ports.journal import JournalCorrupt
 
 log = logging.getLogger("zpm")
@@ -45,10 +46,10 @@ def open_toolbox(settings: Settings) -> Toolbox:
             consult_text(kb, text, str(path))
         batches = kb.recover()
     except JournalCorrupt as exc:
-        journal.close()
+        _close(journal, engine)
         raise StartupError(f"{exc}; move the file aside to start without it") from exc
     except BaseException:
-        journal.close()
+        _close(journal, engine)
         raise
     log.info(
         "project %s; engine %s; %d knowledge file(s) loaded, %d journal batch(es) replayed",
@@ -57,4 +58,11 @@ def open_toolbox(settings: Settings) -> Toolbox:
         len(files),
         batches,
     )
-    return Toolbox(Memories(kb), settings.limits, on_close=journal.close)
+    return Toolbox(Memories(kb), settings.limits, on_close=lambda: _close(journal, engine))
+
+
+def _close(journal: FileJournal, engine: Engine) -> None:
+    try:
+        journal.close()
+    finally:
+        engine.close()

@@ -1,9 +1,9 @@
-"""Checks that the janus engine answers as the python engine, run in a
-subprocess by test_parity_swi.py.
+"""Checks that an SWI engine answers as the python engine, run in a
+subprocess by test_parity_swi.py: ``python parity_script.py ENGINE``.
 
 Prints one JSON object: ``{"mismatches": [...], "checked": N, "instances":
 [...]}``.  Each query runs on both engines in namespace ``default`` (namespace
-``other`` mounted); ``instances`` lists what went wrong with two janus engines
+``other`` mounted); ``instances`` lists what went wrong with two engines of that kind
 in one process.
 """
 
@@ -13,7 +13,8 @@ import json
 import sys
 from dataclasses import replace
 
-from zpm_adapters.engine_janus.engine import JanusEngine
+from swi_engines import new_engine
+
 from zpm_adapters.engine_python.engine import PythonEngine
 from zpm_domain.clauses import Clause
 from zpm_domain.errors import ZpmError
@@ -130,9 +131,9 @@ def setup(engine: Engine) -> None:
             engine.add_clause(ns, Clause.from_term(read_term(text)))
 
 
-def instance_problems() -> list[str]:
+def instance_problems(name: str) -> list[str]:
     """Two engines in one process keep separate namespaces of the same name."""
-    first, second = JanusEngine(), JanusEngine()
+    first, second = new_engine(name), new_engine(name)
     problems: list[str] = []
     for engine, value in ((first, "1"), (second, "2")):
         engine.ensure_namespace("default")
@@ -157,20 +158,24 @@ def instance_problems() -> list[str]:
     return problems
 
 
-def main() -> None:
-    janus, python = JanusEngine(), PythonEngine()
-    setup(janus)
+def main(name: str) -> None:
+    swi, python = new_engine(name), PythonEngine()
+    setup(swi)
     setup(python)
     mismatches = []
     queries = RUNTIME_QUALIFIED + UNLISTED + UNCATCHABLE + TERMS + CLAUSE_QUERIES
     for goal in queries:
         limits = SHORT if goal in UNCATCHABLE else DEFAULT_LIMITS
-        want, got = outcome(python, goal, limits), outcome(janus, goal, limits)
+        want, got = outcome(python, goal, limits), outcome(swi, goal, limits)
         if want != got:
-            mismatches.append({"query": goal, "python": want, "janus": got})
-    report = {"mismatches": mismatches, "checked": len(queries), "instances": instance_problems()}
+            mismatches.append({"query": goal, "python": want, name: got})
+    report = {
+        "mismatches": mismatches,
+        "checked": len(queries),
+        "instances": instance_problems(name),
+    }
     sys.stdout.write(json.dumps(report) + "\n")
 
 
 if __name__ == "__main__":
-    main()
+    main(sys.argv[1])

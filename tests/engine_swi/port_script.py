@@ -1,4 +1,5 @@
-"""Port-level checks of the janus engine, run in a subprocess by test_port_swi.py.
+"""Port-level checks of an SWI engine, run in a subprocess by test_port_swi.py:
+``python port_script.py ENGINE``.
 
 Prints ``OK`` when every check passed; an ``AssertionError`` otherwise.
 """
@@ -7,7 +8,8 @@ from __future__ import annotations
 
 import sys
 
-from zpm_adapters.engine_janus.engine import JanusEngine
+from swi_engines import expected_version, new_engine
+
 from zpm_domain.clauses import Clause
 from zpm_domain.errors import (
     InferenceLimitExceeded,
@@ -19,6 +21,7 @@ from zpm_domain.errors import (
     ZpmError,
 )
 from zpm_domain.limits import DEFAULT_LIMITS, Limits
+from zpm_domain.ports.engine import Engine
 from zpm_domain.reader import read_term
 from zpm_domain.terms import Var
 from zpm_domain.writer import render
@@ -28,7 +31,7 @@ def cl(text: str) -> Clause:
     return Clause.from_term(read_term(text))
 
 
-def answers(engine: JanusEngine, ns: str, goal: str, limits: Limits = DEFAULT_LIMITS) -> list[str]:
+def answers(engine: Engine, ns: str, goal: str, limits: Limits = DEFAULT_LIMITS) -> list[str]:
     names: dict[str, Var] = {}
     term = read_term(goal, names)
     return [
@@ -37,7 +40,7 @@ def answers(engine: JanusEngine, ns: str, goal: str, limits: Limits = DEFAULT_LI
     ]
 
 
-def error_of(engine: JanusEngine, ns: str, goal: str, limits: Limits = DEFAULT_LIMITS) -> ZpmError:
+def error_of(engine: Engine, ns: str, goal: str, limits: Limits = DEFAULT_LIMITS) -> ZpmError:
     try:
         answers(engine, ns, goal, limits)
     except ZpmError as error:
@@ -45,9 +48,9 @@ def error_of(engine: JanusEngine, ns: str, goal: str, limits: Limits = DEFAULT_L
     raise AssertionError(f"no error for {goal}")
 
 
-def main() -> None:
-    e = JanusEngine()
-    assert e.version() == "janus (SWI-Prolog 9.2.9)", e.version()
+def main(name: str) -> None:
+    e = new_engine(name)
+    assert e.version() == expected_version(name), e.version()
     e.ensure_namespace("default")
     e.ensure_namespace("other")
     e.ensure_namespace("default")
@@ -125,4 +128,4 @@ def main() -> None:
 
 
 if __name__ == "__main__":
-    main()
+    main(sys.argv[1])

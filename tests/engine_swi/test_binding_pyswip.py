@@ -5,7 +5,7 @@ from __future__ import annotations
 import subprocess
 import sys
 
-SCRIPT = r'''
+SCRIPT = r"""
 import math, threading
 from zpm_adapters.engine_pyswip.engine import PyswipEngine
 e = PyswipEngine()
@@ -35,7 +35,7 @@ for t in threads: t.start()
 for t in threads: t.join()
 assert sorted(results) == [2 * k for k in range(20)], results
 print("OK")
-'''
+"""
 
 
 def test_pyswip_binding_values_errors_threads() -> None:

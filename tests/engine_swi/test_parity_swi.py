@@ -1,25 +1,14 @@
-"""The janus engine answers as the python engine (see parity_script.py)."""
+"""Each SWI engine answers as the python engine (see parity_script.py)."""
 
 from __future__ import annotations
 
 import json
-import subprocess
-import sys
-from pathlib import Path
+
+from swi_engines import run_json_script
 
 
-def run_script() -> dict[str, object]:
-    script = Path(__file__).with_name("parity_script.py")
-    done = subprocess.run(
-        [sys.executable, str(script)], capture_output=True, text=True, timeout=300
-    )
-    assert done.returncode == 0, done.stderr[-4000:]
-    result: dict[str, object] = json.loads(done.stdout.strip().splitlines()[-1])
-    return result
-
-
-def test_janus_answers_as_the_python_engine() -> None:
-    result = run_script()
+def test_swi_engine_answers_as_the_python_engine(swi_engine: str) -> None:
+    result = run_json_script("parity_script.py", swi_engine)
     assert result["mismatches"] == [], json.dumps(result["mismatches"], indent=1)[:6000]
     assert isinstance(result["checked"], int) and result["checked"] > 50
     assert result["instances"] == [], result["instances"]

@@ -1,16 +1,9 @@
-"""Port-level behaviour of the janus engine (see port_script.py), in a subprocess."""
+"""Port-level behaviour of each SWI engine (see port_script.py), in a subprocess."""
 
 from __future__ import annotations
 
-import subprocess
-import sys
-from pathlib import Path
+from swi_engines import run_script
 
 
-def test_janus_port_behaviour() -> None:
-    script = Path(__file__).with_name("port_script.py")
-    done = subprocess.run(
-        [sys.executable, str(script)], capture_output=True, text=True, timeout=120
-    )
-    assert done.returncode == 0, done.stderr[-4000:]
-    assert done.stdout.strip() == "OK"
+def test_swi_engine_port_behaviour(swi_engine: str) -> None:
+    assert run_script("port_script.py", swi_engine, timeout=120).strip() == "OK"

@@ -7,7 +7,6 @@ Each engine runs in its own process: the two bindings must never share one.
 
 from __future__ import annotations
 
-import importlib
 import json
 import sys
 from pathlib import Path
@@ -16,16 +15,11 @@ ENGINE_DIR = Path(__file__).resolve().parents[1] / "engine"
 sys.path.insert(0, str(ENGINE_DIR))
 
 from conformance import parse_cases, run_case  # noqa: E402
-
-CLASSES = {
-    "janus": ("zpm_adapters.engine_janus.engine", "JanusEngine"),
-    "pyswip": ("zpm_adapters.engine_pyswip.engine", "PyswipEngine"),
-}
+from swi_engines import new_engine  # noqa: E402
 
 
 def main(name: str) -> None:
-    module, cls = CLASSES[name]
-    engine = getattr(importlib.import_module(module), cls)()
+    engine = new_engine(name)
     total = 0
     failures: list[dict[str, object]] = []
     for index, path in enumerate(sorted((ENGINE_DIR / "cases").glob("*.txt"))):

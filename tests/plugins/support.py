@@ -1,11 +1,8 @@
-"""Installing a plugin without pip: a module plus a ``*.dist-info`` directory.
+"""Plugins installed without pip (``contract_tests.plugin_site``), and driving them.
 
-``write_plugin(root, module, source, entry_name)`` writes ``root/<module>.py``
-and ``root/<dist>-<version>.dist-info/`` (``METADATA`` and
-``entry_points.txt`` declaring ``[zpm] <entry_name> = <module>``).  With
-``root`` on ``sys.path`` (or on ``PYTHONPATH`` of a subprocess, see
-``plugin_env``), ``importlib.metadata`` finds the entry point exactly as it
-finds one installed by pip.
+With a plugin written by ``write_plugin`` into ``root`` and ``root`` on
+``PYTHONPATH`` of a subprocess (``plugin_env``), zpm finds its entry point
+exactly as one installed by pip.
 
 ``EXAMPLE_ENGINE`` is the source of a real plugin: the python engine under the
 name ``example``.  ``piped_tool_call`` drives ``zpm serve`` with one
@@ -20,6 +17,8 @@ import subprocess
 import sys
 from pathlib import Path
 from typing import Any
+
+from contract_tests.plugin_site import site_env
 
 EXAMPLE_ENGINE = '''
 """An example zpm engine plugin: the python engine under another name."""
@@ -50,32 +49,10 @@ def zpm_register_engine(register):
 """
 
 
-def write_plugin(
-    root: Path,
-    module: str,
-    source: str,
-    entry_name: str,
-    *,
-    dist: str | None = None,
-    version: str = "0.1",
-) -> Path:
-    """Write plugin module ``module`` and its dist-info into ``root``; return ``root``."""
-    root.mkdir(parents=True, exist_ok=True)
-    dist = dist or module
-    (root / f"{module}.py").write_text(source, encoding="utf-8")
-    info = root / f"{dist}-{version}.dist-info"
-    info.mkdir(exist_ok=True)
-    (info / "METADATA").write_text(
-        f"Metadata-Version: 2.1\nName: {dist}\nVersion: {version}\n", encoding="utf-8"
-    )
-    (info / "entry_points.txt").write_text(f"[zpm]\n{entry_name} = {module}\n", encoding="utf-8")
-    return root
-
-
 def plugin_env(root: Path, **extra: str) -> dict[str, str]:
     """The current environment with ``root`` first on ``PYTHONPATH``, plus ``extra``."""
     env = {key: value for key, value in os.environ.items() if not key.startswith("ZPM_")}
-    env["PYTHONPATH"] = os.pathsep.join(filter(None, [str(root), env.get("PYTHONPATH")]))
+    env.update(site_env(root, env))
     env.update(extra)
     return env
 

@@ -10,8 +10,9 @@ import textwrap
 from pathlib import Path
 
 import pytest
+from contract_tests.plugin_site import write_plugin
 
-from plugins.support import EXAMPLE_ENGINE, write_plugin
+from plugins.support import EXAMPLE_ENGINE
 from zpm_adapters.engine_python.engine import PythonEngine
 from zpm_app import engines
 from zpm_app.engines import (

@@ -2,9 +2,12 @@
 
 from __future__ import annotations
 
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
+from contract_tests.plugin_site import write_plugin
 
 from plugins.support import (
     EXAMPLE_ENGINE,
@@ -12,7 +15,6 @@ from plugins.support import (
     piped_tool_call,
     plugin_env,
     run_zpm,
-    write_plugin,
 )
 from zpm_adapters.engine_python.engine import VERSION
 
@@ -86,3 +88,25 @@ def test_a_misspelled_hook_makes_zpm_engines_fail_loudly(tmp_path: Path) -> None
     assert done.stdout == ""
     assert "plugin 'typo' (zpm_typo_plugin 0.1)" in done.stderr
     assert "unknown hook 'zpm_register_engine'" in done.stderr
+
+
+def test_the_example_plugin_engine_passes_the_contract_suite(
+    example_root: Path, tmp_path: Path
+) -> None:
+    """The plugin author's one command, compared against the python engine."""
+    command = [
+        *("-m", "pytest", "--pyargs", "contract_tests", "-v", "-p", "no:cacheprovider"),
+        *("--zpm-engine", "python", "--zpm-engine", "example"),
+    ]
+    done = subprocess.run(
+        [sys.executable, *command],
+        env=plugin_env(example_root, CI="true"),
+        cwd=tmp_path,
+        capture_output=True,
+        text=True,
+        timeout=600,
+    )
+    assert done.returncode == 0, done.stdout[-4000:] + done.stderr[-2000:]
+    summary = done.stdout.strip().splitlines()[-1]
+    assert " passed" in summary and "failed" not in summary and "skipped" not in summary, summary
+    assert "[example] PASSED" in done.stdout, done.stdout[-4000:]

@@ -57,8 +57,9 @@ def test_a_valid_state_file_describes_the_install(state: Path, tmp_path: Path) -
     assert found.state_file == state
     assert found.environment() == {
         "SWI_HOME_DIR": str(tmp_path / "swi" / "lib" / "swipl"),
-        "LIBSWIPL_PATH": str(tmp_path / "swi" / "lib" / "swipl" / "lib" / "x86_64-linux"
-                             / "libswipl.so.9"),
+        "LIBSWIPL_PATH": str(
+            tmp_path / "swi" / "lib" / "swipl" / "lib" / "x86_64-linux" / "libswipl.so.9"
+        ),
     }
 
 
@@ -75,12 +76,18 @@ def test_version_text_is_derived_when_absent(tmp_path: Path) -> None:
         ("{not json", "is not valid JSON"),
         ("[1, 2]", "does not hold a JSON object"),
         (json.dumps({"version": 90209}), "lacks swipl, swi_home_dir, libswipl"),
-        (json.dumps({"swipl": "/x", "swi_home_dir": "/y", "libswipl": "/z", "version": "9"}),
-         "lacks version"),
-        (json.dumps({"swipl": "/x", "swi_home_dir": "/y", "libswipl": "/z", "version": True}),
-         "lacks version"),
-        (json.dumps({"swipl": "", "swi_home_dir": "/y", "libswipl": "/z", "version": 90209}),
-         "lacks swipl"),
+        (
+            json.dumps({"swipl": "/x", "swi_home_dir": "/y", "libswipl": "/z", "version": "9"}),
+            "lacks version",
+        ),
+        (
+            json.dumps({"swipl": "/x", "swi_home_dir": "/y", "libswipl": "/z", "version": True}),
+            "lacks version",
+        ),
+        (
+            json.dumps({"swipl": "", "swi_home_dir": "/y", "libswipl": "/z", "version": 90209}),
+            "lacks swipl",
+        ),
     ],
 )
 def test_malformed_state_files_give_a_reason(tmp_path: Path, content: str, expected: str) -> None:
@@ -125,8 +132,10 @@ def test_a_home_that_is_not_a_directory_is_refused(tmp_path: Path) -> None:
 
 
 def test_candidates_prefer_the_venv_then_the_machine(tmp_path: Path) -> None:
-    assert state_file_candidates({}, str(tmp_path)) == [tmp_path / "zpm-swi.json",
-                                                        SYSTEM_STATE_FILE]
+    assert state_file_candidates({}, str(tmp_path)) == [
+        tmp_path / "zpm-swi.json",
+        SYSTEM_STATE_FILE,
+    ]
 
 
 def test_the_state_variable_is_the_only_candidate(tmp_path: Path) -> None:

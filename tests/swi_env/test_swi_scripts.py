@@ -33,11 +33,16 @@ def test_swi_env_prints_exports_for_the_state_file(tmp_path: Path) -> None:
     (tmp_path / "home").mkdir()
     (tmp_path / "home" / "libswipl.so").write_text("")
     state = tmp_path / "state.json"
-    state.write_text(json.dumps({
-        "swipl": str(tmp_path / "bin" / "swipl"), "version": 90209,
-        "swi_home_dir": str(tmp_path / "home"),
-        "libswipl": str(tmp_path / "home" / "libswipl.so"),
-    }))
+    state.write_text(
+        json.dumps(
+            {
+                "swipl": str(tmp_path / "bin" / "swipl"),
+                "version": 90209,
+                "swi_home_dir": str(tmp_path / "home"),
+                "libswipl": str(tmp_path / "home" / "libswipl.so"),
+            }
+        )
+    )
     done = run_swi_env(state)
     assert done.returncode == 0, done.stderr
     assert done.stdout.splitlines() == [

@@ -48,6 +48,12 @@ class Engine(ABC):
     def version(self) -> str:
         """Human-readable version of the engine and what it embeds."""
 
+    def close(self) -> None:  # noqa: B027 (optional hook, a no-op unless overridden)
+        """Release what the engine holds outside Python; idempotent.
+
+        The engine is not used after ``close``.  The default does nothing.
+        """
+
     # -- namespaces ---------------------------------------------------------
     @abstractmethod
     def ensure_namespace(self, ns: str) -> None:

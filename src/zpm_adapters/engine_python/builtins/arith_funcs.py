@@ -162,12 +162,13 @@ def _cmp(x: Num, y: Num) -> int:
 
 def _pick(x: Num, y: Num, want: int) -> Num:
     """``max`` (``want=1``) or ``min`` (``want=-1``) as SWI-Prolog picks them:
-    NaN loses; of an equal int and float the float wins, except that ``-0.0``
-    counts as below ``0``; of two equal floats the sign of zero decides."""
+    NaN wins (IEEE 754-2019 ``maximum``/``minimum``, as SWI-Prolog >= 9.1);
+    of an equal int and float the float wins, except that ``-0.0`` counts as
+    below ``0``; of two equal floats the sign of zero decides."""
     if x != x:
-        return y
-    if y != y:
         return x
+    if y != y:
+        return y
     c = _cmp(x, y)
     if c == 0 and (math.copysign(1.0, x) < 0) != (math.copysign(1.0, y) < 0) and x == 0:
         c = -1 if math.copysign(1.0, x) < 0 else 1  # -0.0 below 0 and 0.0
