@@ -34,13 +34,12 @@ from zpm_adapters.engine_python.rterms import to_answer
 from zpm_adapters.engine_python.runtime import PrologThrow, Trail, deref, to_runtime, unify
 from zpm_adapters.engine_python.store import Namespace, Predicate
 from zpm_adapters.engine_python.templates import unify_head
-from zpm_domain.builtins import CONTROL, is_protected
 from zpm_domain.clauses import Clause, PredicateInfo, is_user_head
-from zpm_domain.errors import InvalidClause, PermissionDenied, PrologError
+from zpm_domain.errors import PrologError
 from zpm_domain.limits import Limits
 from zpm_domain.ports.engine import Engine, Solution
+from zpm_domain.store_rules import check_addition, check_change
 from zpm_domain.terms import Struct, Term, Var, variables, variant
-from zpm_domain.writer import render
 
 VERSION = "0.4.0"
 
@@ -76,16 +75,9 @@ class PythonEngine(Engine):
         self, ns: str, clause: Clause, *, front: bool = False, static: bool = False
     ) -> None:
         namespace = self._ns(ns)
-        if not is_user_head(clause.head):
-            raise InvalidClause(f"Clause head is not callable: {render(clause.head)}")
+        check_addition(clause, namespace.lookup(*clause.key), static=static)
         name, arity = clause.key
-        _check_user_predicate(name, arity)
         pred = namespace.predicate(name, arity)
-        if static:
-            if pred.declared_dynamic or (not pred.static and pred.current()):
-                raise PermissionDenied.static(name, arity)
-        elif pred.static:
-            raise PermissionDenied.static(name, arity)
         try:
             compiled = compile_clause(clause, namespace, self._system)
         except PrologThrow as exc:
@@ -96,10 +88,8 @@ class PythonEngine(Engine):
 
     def declare_dynamic(self, ns: str, name: str, arity: int) -> None:
         namespace = self._ns(ns)
-        _check_user_predicate(name, arity)
+        check_change(name, arity, namespace.lookup(name, arity))
         pred = namespace.predicate(name, arity)
-        if pred.static:
-            raise PermissionDenied.static(name, arity)
         pred.declared_dynamic = True
         namespace.define(name, arity)
 
@@ -127,10 +117,8 @@ class PythonEngine(Engine):
         if not is_user_head(head):
             return None
         name, arity = Clause(head).key
-        _check_user_predicate(name, arity)
         pred = namespace.lookup(name, arity)
-        if pred is not None and pred.static:
-            raise PermissionDenied.static(name, arity)
+        check_change(name, arity, pred)
         return pred
 
     def clauses(self, ns: str, name: str, arity: int) -> list[Clause]:
@@ -178,11 +166,6 @@ def _head_matches(pred: Predicate, head: Term) -> Iterator[CClause]:
         trail.undo(0)
         if matched:
             yield stored
-
-
-def _check_user_predicate(name: str, arity: int) -> None:
-    if is_protected(name, arity) or (name, arity) in CONTROL:
-        raise PermissionDenied.builtin(name, arity)
 
 
 def _matches(stored: CClause, clause: Clause, as_variant: bool) -> bool:

@@ -102,6 +102,9 @@ class Predicate:
             self._apply_front()
         return self.all
 
+    def has_clauses(self) -> bool:
+        return bool(self.current())
+
     def candidates(self, first: RTerm) -> list[CClause]:
         """Clauses that may match a call whose dereferenced first argument is ``first``."""
         if self.pending_front:

@@ -37,15 +37,13 @@ from zpm_adapters.engine_python.runtime import Trail, to_runtime, unify
 from zpm_adapters.swi_common import codec
 from zpm_adapters.swi_common.binding import SUPPORT_FILE, Binding
 from zpm_adapters.swi_common.mirror import Entry, MirrorNamespace, MirrorPredicate
-from zpm_domain.builtins import ALLOWED, CONTROL, DENIED, is_protected
+from zpm_domain.builtins import ALLOWED, DENIED
 from zpm_domain.clauses import Clause, PredicateInfo, is_user_head
 from zpm_domain.errors import (
     DepthLimitExceeded,
     ExecutionFailed,
     InferenceLimitExceeded,
-    InvalidClause,
     MemoryNotMounted,
-    PermissionDenied,
     PrologError,
     ResourceLimitExceeded,
     SandboxViolation,
@@ -53,8 +51,8 @@ from zpm_domain.errors import (
 )
 from zpm_domain.limits import Limits
 from zpm_domain.ports.engine import Engine, Solution
+from zpm_domain.store_rules import check_addition, check_change
 from zpm_domain.terms import Atom, Struct, Term, Var, variables, variant
-from zpm_domain.writer import render
 
 ADD = "zpm_support:zpm_add(M, T, F, Id)"
 ERASE = "forall(member(_I, Ids), zpm_support:zpm_erase(_I))"
@@ -119,17 +117,8 @@ class SwiEngine(Engine):
         self, ns: str, clause: Clause, *, front: bool = False, static: bool = False
     ) -> None:
         namespace = self._ns(ns)
-        if not is_user_head(clause.head):
-            raise InvalidClause(f"Clause head is not callable: {render(clause.head)}")
+        check_addition(clause, namespace.lookup(*clause.key), static=static)
         name, arity = clause.key
-        _check_user_predicate(name, arity)
-        pred = namespace.lookup(name, arity)
-        if pred is not None:
-            if static:
-                if pred.declared_dynamic or (not pred.static and pred.entries):
-                    raise PermissionDenied.static(name, arity)
-            elif pred.static:
-                raise PermissionDenied.static(name, arity)
         tokens = codec.encode(
             Struct(":-", (clause.head, clause.body)),
             top_modes=(codec.DATA, 0),
@@ -156,12 +145,8 @@ class SwiEngine(Engine):
 
     def declare_dynamic(self, ns: str, name: str, arity: int) -> None:
         namespace = self._ns(ns)
-        _check_user_predicate(name, arity)
-        pred = namespace.lookup(name, arity)
-        if pred is not None and pred.static:
-            raise PermissionDenied.static(name, arity)
-        pred = namespace.predicate(name, arity)
-        pred.declared_dynamic = True
+        check_change(name, arity, namespace.lookup(name, arity))
+        namespace.predicate(name, arity).declared_dynamic = True
 
     def retract(self, ns: str, clause: Clause, *, variant: bool = False) -> Clause | None:
         pred = self._changeable(ns, clause.head)
@@ -192,10 +177,8 @@ class SwiEngine(Engine):
         if not is_user_head(head):
             return None
         name, arity = Clause(head).key
-        _check_user_predicate(name, arity)
         pred = namespace.lookup(name, arity)
-        if pred is not None and pred.static:
-            raise PermissionDenied.static(name, arity)
+        check_change(name, arity, pred)
         return pred
 
     def clauses(self, ns: str, name: str, arity: int) -> list[Clause]:
@@ -269,11 +252,6 @@ def raise_status(status: Any, limits: Limits) -> None:
     if kind == "error":
         raise PrologError(codec.decode(rest[0]))
     raise ExecutionFailed(f"unknown solve status {kind}")
-
-
-def _check_user_predicate(name: str, arity: int) -> None:
-    if is_protected(name, arity) or (name, arity) in CONTROL:
-        raise PermissionDenied.builtin(name, arity)
 
 
 def _matches(stored: Clause, clause: Clause, as_variant: bool) -> bool:

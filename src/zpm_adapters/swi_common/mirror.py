@@ -30,6 +30,9 @@ class MirrorPredicate:
     declared_dynamic: bool = False
     entries: list[Entry] = field(default_factory=list)
 
+    def has_clauses(self) -> bool:
+        return bool(self.entries)
+
 
 @dataclass
 class MirrorNamespace:

@@ -19,8 +19,10 @@ Contract for every implementation (checked by the contract suite):
 * Errors: an uncaught Prolog exception → ``PrologError(ball)`` with an ISO
   ball shaped as SWI-Prolog 9 shapes it; a limit → a ``LimitExceeded``
   subclass; changing a built-in → ``PermissionDenied.builtin``; changing a
-  static predicate → ``PermissionDenied.static``.  After any error the
-  database is exactly as before the failed operation.
+  static predicate → ``PermissionDenied.static`` (``zpm_domain.store_rules``
+  has these checks; call them first in the changing methods).  After any
+  error the database is exactly as before the failed operation.
+* ``close()`` releases what the engine holds; the app calls it at shutdown.
 """
 
 from __future__ import annotations

@@ -1,0 +1,68 @@
+"""What an engine refuses before it changes a predicate, the same on every engine.
+
+Engines call these checks first thing in ``add_clause``, ``declare_dynamic``,
+``retract`` and ``retract_all`` (see ``ports.engine.Engine``), passing what
+they know of the predicate (``PredicateState``, or ``None`` when it has never
+been seen), so that a plugin engine refuses the same changes with the same
+texts as the built-in ones:
+
+* built-in predicates and control constructs cannot be defined or changed
+  (``PermissionDenied.builtin``);
+* a predicate loaded from a knowledge file (static) cannot be added to,
+  removed from or declared dynamic (``PermissionDenied.static``); nor can a
+  static clause join a predicate that is dynamic (declared so, or holding
+  clauses added at run time);
+* a clause head must be an atom or a compound (``InvalidClause``).
+"""
+
+from __future__ import annotations
+
+from typing import Protocol
+
+from zpm_domain.builtins import CONTROL, is_protected
+from zpm_domain.clauses import Clause, is_user_head
+from zpm_domain.errors import InvalidClause, PermissionDenied
+from zpm_domain.writer import render
+
+
+class PredicateState(Protocol):
+    """What the checks need to know about a predicate an engine holds."""
+
+    @property
+    def static(self) -> bool:
+        """Loaded from a knowledge file."""
+
+    @property
+    def declared_dynamic(self) -> bool:
+        """Declared with ``:- dynamic`` in a knowledge file."""
+
+    def has_clauses(self) -> bool:
+        """It holds at least one clause now."""
+
+
+def check_definable(name: str, arity: int) -> None:
+    """Refuse built-in predicates and control constructs."""
+    if is_protected(name, arity) or (name, arity) in CONTROL:
+        raise PermissionDenied.builtin(name, arity)
+
+
+def check_addition(clause: Clause, state: PredicateState | None, *, static: bool) -> None:
+    """Refuse adding ``clause`` (``static``: from a knowledge file) to ``state``."""
+    if not is_user_head(clause.head):
+        raise InvalidClause(f"Clause head is not callable: {render(clause.head)}")
+    name, arity = clause.key
+    check_definable(name, arity)
+    if state is None:
+        return
+    if static:
+        if state.declared_dynamic or (not state.static and state.has_clauses()):
+            raise PermissionDenied.static(name, arity)
+    elif state.static:
+        raise PermissionDenied.static(name, arity)
+
+
+def check_change(name: str, arity: int, state: PredicateState | None) -> None:
+    """Refuse removing clauses from, or declaring dynamic, ``name/arity``."""
+    check_definable(name, arity)
+    if state is not None and state.static:
+        raise PermissionDenied.static(name, arity)
