@@ -7,8 +7,8 @@ from zpm_adapters import swi_env
 
 def probe() -> str:
     """The provisioned SWI-Prolog version text; raises ``RuntimeError`` with the
-    reason when none is provisioned (janus needs SWI-Prolog >= 9.1.12)."""
+    reason (the fix is the caller's) when none is provisioned (janus needs SWI-Prolog >= 9.1.12)."""
     found = swi_env.discover()
     if isinstance(found, swi_env.NotProvisioned):
-        raise RuntimeError(found.message())
+        raise RuntimeError(found.reason)
     return f"janus (SWI-Prolog {found.version_text})"

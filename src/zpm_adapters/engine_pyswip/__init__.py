@@ -10,5 +10,5 @@ def probe() -> str:
     reason when none is provisioned."""
     found = swi_env.discover()
     if isinstance(found, swi_env.NotProvisioned):
-        raise RuntimeError(found.message())
+        raise RuntimeError(found.reason)
     return f"pyswip (SWI-Prolog {found.version_text})"

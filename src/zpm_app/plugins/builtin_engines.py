@@ -21,8 +21,9 @@ from dataclasses import dataclass
 from zpm_app.engines import Availability
 from zpm_domain.ports.engine import Engine
 
-JANUS_FIX = "SWI-Prolog >= 9.1.12 and the janus-swi package are needed: run scripts/provision-swi"
-PYSWIP_FIX = "SWI-Prolog >= 9 and the pyswip package are needed: run scripts/provision-swi"
+_PROVISION = "run scripts/provision-swi as root (docs/swi-prolog.md)"
+JANUS_FIX = f"SWI-Prolog >= 9.1.12 and the janus-swi package are needed: {_PROVISION}"
+PYSWIP_FIX = f"SWI-Prolog >= 9 and the pyswip package are needed: {_PROVISION}"
 
 
 @dataclass(frozen=True)
