@@ -155,8 +155,14 @@ def activate(
     state_file: str | Path | None = None,
     environ: MutableMapping[str, str] | None = None,
     loaded_modules: Mapping[str, object] | None = None,
+    *,
+    binding: str | None = None,
 ) -> SwiInstall | NotProvisioned:
     """Point the SWI bindings of this process at the provisioned SWI-Prolog.
+
+    ``binding`` (one of ``BINDING_MODULES``) is the binding about to load:
+    when the *other* one is already imported, the reason is returned, since
+    two bindings would load SWI-Prolog twice into one process (a crash).
 
     Sets ``SWI_HOME_DIR`` and ``LIBSWIPL_PATH`` (overwriting earlier values) and
     puts the ``swipl`` directory first on ``PATH`` in ``environ`` (default:
@@ -168,6 +174,12 @@ def activate(
     """
     env = os.environ if environ is None else environ
     modules = sys.modules if loaded_modules is None else loaded_modules
+    others = [name for name in BINDING_MODULES if name != binding and name in modules]
+    if binding is not None and others:
+        return NotProvisioned(
+            f"{others[0]} already runs SWI-Prolog in this process, so {binding} cannot load it",
+            "use one SWI engine per process (janus or pyswip, not both)",
+        )
     found = discover([Path(state_file)] if state_file is not None else None, env)
     if isinstance(found, NotProvisioned):
         return found

@@ -19,6 +19,7 @@ import os
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
+from zpm_domain.errors import ExecutionFailed
 from zpm_domain.ports.engine import Engine
 
 AUTO = "auto"
@@ -131,7 +132,8 @@ def _create(record: EngineRecord) -> Engine:
     try:
         return record.factory()
     except Exception as error:
-        reason = f"loading failed: {type(error).__name__}: {error}"
+        detail = error.detail if isinstance(error, ExecutionFailed) and error.detail else error
+        reason = f"loading failed: {type(error).__name__}: {detail}"
         raise EngineUnavailable(record.name, Availability(False, reason=reason)) from error
 
 

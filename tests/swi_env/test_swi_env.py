@@ -203,3 +203,18 @@ def test_activate_again_after_import_is_fine_when_already_set(state: Path) -> No
     assert isinstance(first, SwiInstall)
     again = activate(state, environ=env, loaded_modules={"janus_swi": object()})
     assert again == first
+
+
+@pytest.mark.parametrize(("loaded", "binding"), [("janus_swi", "pyswip"), ("pyswip", "janus_swi")])
+def test_a_second_binding_in_one_process_is_refused(state: Path, loaded: str, binding: str) -> None:
+    env: dict[str, str] = {}
+    first = activate(state, environ=env, loaded_modules={})
+    assert isinstance(first, SwiInstall)
+    second = activate(state, environ=env, loaded_modules={loaded: object()}, binding=binding)
+    assert isinstance(second, NotProvisioned)
+    assert second.reason == (
+        f"{loaded} already runs SWI-Prolog in this process, so {binding} cannot load it"
+    )
+    assert second.fix == "use one SWI engine per process (janus or pyswip, not both)"
+    same = activate(state, environ=env, loaded_modules={binding: object()}, binding=binding)
+    assert isinstance(same, SwiInstall)

@@ -50,7 +50,7 @@ _BINDING: JanusBinding | None = None
 def _binding() -> JanusBinding:
     global _BINDING
     if _BINDING is None:
-        found = swi_env.activate()
+        found = swi_env.activate(binding="janus_swi")
         if isinstance(found, swi_env.NotProvisioned):
             raise ExecutionFailed(found.message())
         janus = importlib.import_module("janus_swi")

@@ -117,7 +117,7 @@ _BINDING: PyswipBinding | None = None
 def _binding() -> PyswipBinding:
     global _BINDING
     if _BINDING is None:
-        found = swi_env.activate()
+        found = swi_env.activate(binding="pyswip")
         if isinstance(found, swi_env.NotProvisioned):
             raise ExecutionFailed(found.message())
         binding = PyswipBinding(PrologThread("zpm-pyswip"), found)
