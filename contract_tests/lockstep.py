@@ -5,7 +5,9 @@ test case starts one ``zpm serve`` per target (each in its own temporary
 project), sends every generated call to all of them and requires the same
 result text and ``isError`` from each; a difference raises ``Divergence``,
 whose message names the step, the call and the engines that disagree (with
-their answers).  After every step the invariants compare
+their answers), then lists every call of the test case up to it, so the
+sequence can be replayed even when Hypothesis cannot shrink it (an engine
+that is not deterministic).  After every step the invariants compare
 ``get_knowledge_schema`` and the answers of every predicate that was given
 clauses across engines the same way.
 
@@ -82,6 +84,7 @@ class LockstepMachine(RuleBasedStateMachine):
             self.teardown()
             raise errors[0]
         self.step = 0
+        self.history: list[str] = []
         self.rules_defined: set[str] = set()
         self.populated: set[Predicate] = set()
 
@@ -95,6 +98,7 @@ class LockstepMachine(RuleBasedStateMachine):
     def apply(self, tool: str, arguments: dict[str, Any]) -> ToolOutcome:
         """Send the call to every engine; all answers must be identical."""
         self.step += 1
+        self.history.append(describe(tool, arguments))
         outcomes: list[ToolOutcome] = list(
             self._pool.map(lambda s: s.call(tool, arguments), self.servers)
         )
@@ -105,7 +109,9 @@ class LockstepMachine(RuleBasedStateMachine):
                     f"engines {self.servers[0].target.label} and {server.target.label} "
                     f"disagree on step {self.step}: {describe(tool, arguments)}\n"
                     f"  {self.servers[0].target.label}: {first}\n"
-                    f"  {server.target.label}: {outcome}"
+                    f"  {server.target.label}: {outcome}\n"
+                    "calls of this test case:\n"
+                    + "\n".join(f"  {i}. {call}" for i, call in enumerate(self.history, 1))
                 )
         return first
 

@@ -40,6 +40,14 @@ def test_a_reordered_answer_is_reported_with_the_call_and_both_engines(
     assert 'query_logic {"goal": "p(V0)"}' in message
     assert """python: ToolOutcome(text='[{"V0":"a"},{"V0":"b"}]'""" in message
     assert """reversed: ToolOutcome(text='[{"V0":"b"},{"V0":"a"}]'""" in message
+    assert message.endswith(
+        "calls of this test case:\n"
+        '  1. remember_fact {"fact": "p(a)"}\n'
+        '  2. remember_fact {"fact": "p(b)"}\n'
+        "  3. get_knowledge_schema {}\n"
+        '  4. query_logic {"goal": "q(V0)"}\n'
+        '  5. query_logic {"goal": "p(V0)"}'
+    ), message
 
 
 def test_random_call_sequences_find_the_broken_engine(broken: EngineTarget) -> None:

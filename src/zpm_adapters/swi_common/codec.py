@@ -26,7 +26,6 @@ from collections.abc import Sequence
 from typing import Any
 
 from zpm_domain.builtins import META_ARGS
-from zpm_domain.errors import ResourceLimitExceeded
 from zpm_domain.terms import NIL, Atom, String, Struct, Term, Var
 
 Token = Any
@@ -127,11 +126,11 @@ def meta_specs() -> list[list[Any]]:
     return [[name, arity, list(modes)] for (name, arity), modes in sorted(META_ARGS.items())]
 
 
-def decode(tokens: Sequence[Token], budget: list[int] | None = None) -> Term:
+def decode(tokens: Sequence[Token]) -> Term:
     """The domain term of an output token list (fresh anonymous ``Var`` per number).
 
-    ``budget`` (one-element list shared by the answers of one solve) loses one
-    per compound term; below zero ``ResourceLimitExceeded`` is raised.
+    Sizes are not checked here: ``zpm_solve`` refuses answers over the budget
+    before it encodes them.
     """
     stack: list[Term] = []
     variables: dict[int, Var] = {}
@@ -164,10 +163,6 @@ def decode(tokens: Sequence[Token], budget: list[int] | None = None) -> Term:
             stack.append(var)
             i += 2
         elif tag == "c":
-            if budget is not None:
-                budget[0] -= 1
-                if budget[0] < 0:
-                    raise ResourceLimitExceeded(TOO_LARGE)
             arity = int(tokens[i + 2])
             args = tuple(stack[len(stack) - arity :])
             del stack[len(stack) - arity :]

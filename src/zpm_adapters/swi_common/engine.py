@@ -219,11 +219,10 @@ class SwiEngine(Engine):
 def _answers(
     answers: list[Any], status: Any, goal_vars: list[Var], limits: Limits
 ) -> Iterator[Solution]:
-    budget = [limits.max_answer_cells]
     for tokens in answers:
         if not isinstance(tokens, list):  # the atom ``cyclic``
             raise ResourceLimitExceeded("cyclic term")
-        values = codec.decode(tokens, budget)
+        values = codec.decode(tokens)
         args = values.args if isinstance(values, Struct) else ()
         yield dict(zip(goal_vars, args, strict=True))
     raise_status(status, limits)
@@ -245,6 +244,8 @@ def raise_status(status: Any, limits: Limits) -> None:
         raise DepthLimitExceeded(limits.max_depth)
     if kind == "cyclic":
         raise ResourceLimitExceeded("cyclic term")
+    if kind == "too_large":
+        raise ResourceLimitExceeded(codec.TOO_LARGE)
     if kind == "denied":
         raise SandboxViolation(codec._text(rest[0]), int(rest[1]))
     if kind == "not_mounted":

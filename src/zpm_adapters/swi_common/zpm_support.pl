@@ -198,9 +198,10 @@ zpm_erase(Id) :-
     (   retract(zpm_ref(Id, Ref)) -> catch(erase(Ref), _, true) ; true ).
 
 %!  zpm_solve(+Module, +Tokens, +TimeS, +MaxInf, +MaxSol, +MaxCells, -Answers, -Status)
-%   Answers: token lists of '$ans'(Vars...) in order (at most MaxSol, stops
-%   once MaxCells compound terms were encoded).  Status: ok, time, inferences,
-%   depth, cyclic, denied(Name, Arity), not_mounted(Name) or error(Tokens).
+%   Answers: token lists of '$ans'(Vars...) in order (at most MaxSol; an
+%   answer that would take the compound terms of all answers over MaxCells
+%   is not encoded and ends the run).  Status: ok, time, inferences, depth,
+%   cyclic, too_large, denied(Name, Arity), not_mounted(Name) or error(Tokens).
 %   A limit or a refusal is recorded outside the goal's reach, so catch/3 in
 %   the goal cannot hide it.
 zpm_solve(Module, Tokens, TimeS, MaxInf, MaxSol, MaxCells, Answers, Status) :-
@@ -236,6 +237,7 @@ status(_, _, inference_limit_exceeded, As, As, inferences) :- !.
 status(_, _, _, As0, As, St) :- last_status(As0, As, St).
 
 last_status(As0, As, cyclic) :- append(As, [cyclic], As0), !.
+last_status(As0, As, too_large) :- append(As, [too_large], As0), !.
 last_status(As, As, ok).
 
 error_status(time_limit_exceeded, time) :- !.
@@ -257,15 +259,20 @@ collect(Module, Goal, Vars, MaxSol, MaxCells) :-
         nb_linkval('$zpm_sandbox', off),
         (   \+ nb_getval('$zpm_violation', none)
         ->  true
-        ;   acyclic_term(Vars)
-        ->  encode(Vars, Enc, Cells),
+        ;   \+ acyclic_term(Vars)
+        ->  push_answer(cyclic)
+        ;   arg(2, State, B0),
+            Vars =.. [_|Values],
+            \+ cells_at_most(Values, 0, B0)
+        ->  push_answer(too_large)
+        ;   encode(Vars, Enc, Cells0),
+            ( compound(Vars) -> Cells is Cells0 - 1 ; Cells = Cells0 ),
             push_answer(Enc),
             arg(1, State, N0), N is N0 + 1, nb_setarg(1, State, N),
             arg(2, State, B0), B is B0 - Cells, nb_setarg(2, State, B),
-            (   ( N >= MaxSol ; B < 0 ) -> true
+            (   N >= MaxSol -> true
             ;   nb_linkval('$zpm_sandbox', on), fail
             )
-        ;   push_answer(cyclic)
         )
     ->  true
     ;   true
@@ -273,6 +280,22 @@ collect(Module, Goal, Vars, MaxSol, MaxCells) :-
     nb_linkval('$zpm_sandbox', off).
 
 push_answer(A) :- assertz(zpm_answer(A)).
+
+%!  cells_at_most(+Terms, +Count0, +Max) is semidet.
+%   The (acyclic) Terms hold at most Max - Count0 compound terms, list cells
+%   included (what the answer budget counts: the values, not the '$v'
+%   wrapper), found without encoding and visiting at most Max + 1
+%   compounds, so an answer far over the budget costs little.
+cells_at_most([], _, _).
+cells_at_most([T|Ts], C0, Max) :-
+    (   compound(T)
+    ->  C is C0 + 1,
+        C =< Max,
+        T =.. [_|Args],
+        append(Args, Ts, Ts1),
+        cells_at_most(Ts1, C, Max)
+    ;   cells_at_most(Ts, C0, Max)
+    ).
 
 :- include(zpm_goals).
 :- include(zpm_codec).
