@@ -70,7 +70,7 @@ qualify(M, _) :- var(M), !,
 qualify(M, Mod) :-
     atom(M), nb_current('$zpm_instance', I), zpm_namespace(I, M, Mod), !.
 qualify(M, _) :- atom(M), !,
-    nb_linkval('$zpm_violation', not_mounted(M)),
+    nb_setval('$zpm_violation', not_mounted(M)),  % copied: it outlives the throw
     throw(zpm_not_mounted(M)).
 qualify(M, _) :-
     throw(error(type_error(module, M), context(system:'<meta-call>'/1, _))).

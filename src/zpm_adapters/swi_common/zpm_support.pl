@@ -134,8 +134,10 @@ shadow_denied(Module, N, A) :-
     ),
     catch(assertz(Module:(H :- zpm_support:deny(N/A))), _, true).
 
+%   nb_setval, not nb_linkval: the compound must outlive the backtracking
+%   that the throw causes.
 deny(PI) :-
-    nb_linkval('$zpm_violation', denied(PI)),
+    nb_setval('$zpm_violation', denied(PI)),
     throw(zpm_denied(PI)).
 
 %!  zpm_ensure(+Instance, +Name, -Module) is det.
