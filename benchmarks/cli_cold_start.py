@@ -1,8 +1,9 @@
-"""Cold start of one CLI tool command: ``zpm query-logic --goal true``.
+"""Cold start of one CLI tool command: ``zpm query-logic --goal true``, per engine.
 
-Runs the command in a fresh project several times and reports the median
-wall time, next to the baseline measured in the same run: starting the same
-Python interpreter with nothing to do (``python -c pass``).
+Runs the command in a fresh project several times with each available
+engine (``--engine NAME``) and reports the median wall time, next to the
+baseline measured in the same run: starting the same Python interpreter with
+nothing to do (``python -c pass``).
 
     python benchmarks/cli_cold_start.py [runs]
 """
@@ -34,10 +35,21 @@ def main(runs: int = 15) -> None:
         )
         zpm = str(Path(sys.executable).with_name("zpm"))
         baseline = timed([sys.executable, "-c", "pass"], project, runs)
-        query = timed([zpm, "query-logic", "--goal", "true"], project, runs)
+        queries = {
+            name: timed([zpm, "query-logic", "--goal", "true", "--engine", name], project, runs)
+            for name in available_engines()
+        }
     print(f"CLI cold start, median of {runs} runs")
-    print(f"  python -c pass                {baseline * 1000:7.1f} ms (baseline)")
-    print(f"  zpm query-logic --goal true   {query * 1000:7.1f} ms  x{query / baseline:.1f}")
+    print(f"  python -c pass                                {baseline * 1000:7.1f} ms (baseline)")
+    for name, query in queries.items():
+        command = f"zpm query-logic --goal true --engine {name}"
+        print(f"  {command:<45} {query * 1000:7.1f} ms  x{query / baseline:.1f}")
+
+
+def available_engines() -> list[str]:
+    from zpm_app.engines import engine_records
+
+    return [r.name for r in engine_records() if r.probe().available]
 
 
 if __name__ == "__main__":
