@@ -17,11 +17,13 @@ texts as the built-in ones:
 
 from __future__ import annotations
 
-from typing import Protocol
+from collections.abc import Callable
+from typing import Protocol, TypeVar
 
 from zpm_domain.builtins import CONTROL, is_protected
 from zpm_domain.clauses import Clause, is_user_head
 from zpm_domain.errors import InvalidClause, PermissionDenied
+from zpm_domain.terms import Term
 from zpm_domain.writer import render
 
 
@@ -66,3 +68,21 @@ def check_change(name: str, arity: int, state: PredicateState | None) -> None:
     check_definable(name, arity)
     if state is not None and state.static:
         raise PermissionDenied.static(name, arity)
+
+
+P = TypeVar("P", bound=PredicateState)
+
+
+def changeable(head: Term, lookup: Callable[[str, int], P | None]) -> P | None:
+    """The predicate whose clauses a removal matching ``head`` may take.
+
+    ``lookup(name, arity)`` is the engine's own.  ``None`` when ``head`` is
+    not callable or names no predicate (nothing to remove); raises as
+    ``check_change`` when the predicate may not change.
+    """
+    if not is_user_head(head):
+        return None
+    name, arity = Clause(head).key
+    pred = lookup(name, arity)
+    check_change(name, arity, pred)
+    return pred

@@ -34,11 +34,11 @@ from zpm_adapters.engine_python.rterms import to_answer
 from zpm_adapters.engine_python.runtime import PrologThrow, Trail, deref, to_runtime, unify
 from zpm_adapters.engine_python.store import Namespace, Predicate
 from zpm_adapters.engine_python.templates import unify_head
-from zpm_domain.clauses import Clause, PredicateInfo, is_user_head
+from zpm_domain.clauses import Clause, PredicateInfo
 from zpm_domain.errors import PrologError
 from zpm_domain.limits import Limits
 from zpm_domain.ports.engine import Engine, Solution
-from zpm_domain.store_rules import check_addition, check_change
+from zpm_domain.store_rules import changeable, check_addition, check_change
 from zpm_domain.terms import Struct, Term, Var, variables, variant
 
 VERSION = "0.4.0"
@@ -94,7 +94,7 @@ class PythonEngine(Engine):
         namespace.define(name, arity)
 
     def retract(self, ns: str, clause: Clause, *, variant: bool = False) -> Clause | None:
-        pred = self._changeable(ns, clause.head)
+        pred = changeable(clause.head, self._ns(ns).lookup)
         if pred is None:
             return None
         for stored in _head_matches(pred, clause.head):
@@ -104,22 +104,13 @@ class PythonEngine(Engine):
         return None
 
     def retract_all(self, ns: str, head: Term) -> int:
-        pred = self._changeable(ns, head)
+        pred = changeable(head, self._ns(ns).lookup)
         if pred is None:
             return 0
         doomed = list(_head_matches(pred, head))
         if doomed:
             pred.remove_many(doomed)
         return len(doomed)
-
-    def _changeable(self, ns: str, head: Term) -> Predicate | None:
-        namespace = self._ns(ns)
-        if not is_user_head(head):
-            return None
-        name, arity = Clause(head).key
-        pred = namespace.lookup(name, arity)
-        check_change(name, arity, pred)
-        return pred
 
     def clauses(self, ns: str, name: str, arity: int) -> list[Clause]:
         pred = self._ns(ns).lookup(name, arity)

@@ -38,7 +38,7 @@ from zpm_adapters.swi_common import codec
 from zpm_adapters.swi_common.binding import SUPPORT_FILE, Binding
 from zpm_adapters.swi_common.mirror import Entry, MirrorNamespace, MirrorPredicate
 from zpm_domain.builtins import ALLOWED, DENIED
-from zpm_domain.clauses import Clause, PredicateInfo, is_user_head
+from zpm_domain.clauses import Clause, PredicateInfo
 from zpm_domain.errors import (
     DepthLimitExceeded,
     ExecutionFailed,
@@ -51,7 +51,7 @@ from zpm_domain.errors import (
 )
 from zpm_domain.limits import Limits
 from zpm_domain.ports.engine import Engine, Solution
-from zpm_domain.store_rules import check_addition, check_change
+from zpm_domain.store_rules import changeable, check_addition, check_change
 from zpm_domain.terms import Atom, Struct, Term, Var, variables, variant
 
 ADD = "zpm_support:zpm_add(M, T, F, Id)"
@@ -149,7 +149,7 @@ class SwiEngine(Engine):
         namespace.predicate(name, arity).declared_dynamic = True
 
     def retract(self, ns: str, clause: Clause, *, variant: bool = False) -> Clause | None:
-        pred = self._changeable(ns, clause.head)
+        pred = changeable(clause.head, self._ns(ns).lookup)
         if pred is None:
             return None
         for entry in pred.entries:
@@ -159,7 +159,7 @@ class SwiEngine(Engine):
         return None
 
     def retract_all(self, ns: str, head: Term) -> int:
-        pred = self._changeable(ns, head)
+        pred = changeable(head, self._ns(ns).lookup)
         if pred is None:
             return 0
         doomed = [e for e in pred.entries if _unifiable(e.clause.head, head)]
@@ -171,15 +171,6 @@ class SwiEngine(Engine):
         self._binding.once(ERASE, {"Ids": [e.ref for e in doomed]})
         gone = {id(e) for e in doomed}
         pred.entries = [e for e in pred.entries if id(e) not in gone]
-
-    def _changeable(self, ns: str, head: Term) -> MirrorPredicate | None:
-        namespace = self._ns(ns)
-        if not is_user_head(head):
-            return None
-        name, arity = Clause(head).key
-        pred = namespace.lookup(name, arity)
-        check_change(name, arity, pred)
-        return pred
 
     def clauses(self, ns: str, name: str, arity: int) -> list[Clause]:
         pred = self._ns(ns).lookup(name, arity)

@@ -1,0 +1,96 @@
+"""The refusals every engine applies before changing a predicate."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import pytest
+
+from zpm_domain.clauses import Clause
+from zpm_domain.errors import InvalidClause, PermissionDenied
+from zpm_domain.reader import read_term
+from zpm_domain.store_rules import changeable, check_addition, check_change
+
+
+@dataclass
+class State:
+    static: bool = False
+    declared_dynamic: bool = False
+    clauses: int = 0
+
+    def has_clauses(self) -> bool:
+        return self.clauses > 0
+
+
+def clause(text: str) -> Clause:
+    return Clause.from_term(read_term(text))
+
+
+STATIC = "Cannot modify static predicate p/1: it is defined in a knowledge file"
+
+
+@pytest.mark.parametrize(
+    ("text", "message"),
+    [
+        ("append(a, b, c)", "Cannot modify built-in predicate: append/3"),
+        ("call(x)", "Cannot modify built-in predicate: call/1"),
+        ("(a, b)", "Cannot modify built-in predicate: (',')/2"),
+        ("halt", "Cannot modify built-in predicate: halt/0"),
+    ],
+)
+def test_built_ins_and_control_cannot_be_defined(text: str, message: str) -> None:
+    with pytest.raises(PermissionDenied) as caught:
+        check_addition(clause(text), None, static=False)
+    assert str(caught.value) == message
+
+
+def test_a_head_must_be_callable() -> None:
+    with pytest.raises(InvalidClause, match="Clause head is not callable: 3"):
+        check_addition(Clause(3), None, static=False)
+
+
+@pytest.mark.parametrize(
+    ("state", "static", "refused"),
+    [
+        (None, False, False),
+        (None, True, False),
+        (State(), True, False),
+        (State(clauses=2), False, False),
+        (State(static=True, clauses=1), True, False),
+        (State(static=True, clauses=1), False, True),
+        (State(clauses=1), True, True),
+        (State(declared_dynamic=True), True, True),
+        (State(declared_dynamic=True), False, False),
+    ],
+)
+def test_static_and_dynamic_do_not_mix(state: State | None, static: bool, refused: bool) -> None:
+    if refused:
+        with pytest.raises(PermissionDenied, match=STATIC):
+            check_addition(clause("p(a)"), state, static=static)
+    else:
+        check_addition(clause("p(a)"), state, static=static)
+
+
+def test_static_predicates_cannot_change() -> None:
+    check_change("p", 1, None)
+    check_change("p", 1, State(clauses=1))
+    with pytest.raises(PermissionDenied, match=STATIC):
+        check_change("p", 1, State(static=True))
+    with pytest.raises(PermissionDenied, match="built-in predicate: member/2"):
+        check_change("member", 2, None)
+
+
+def test_changeable_looks_up_the_head_s_predicate() -> None:
+    known = {("p", 1): State(clauses=1), ("s", 1): State(static=True)}
+    seen: list[tuple[str, int]] = []
+
+    def lookup(name: str, arity: int) -> State | None:
+        seen.append((name, arity))
+        return known.get((name, arity))
+
+    assert changeable(read_term("p(X)"), lookup) is known[("p", 1)]
+    assert changeable(read_term("q(X, Y)"), lookup) is None
+    assert changeable(read_term("42"), lookup) is None
+    with pytest.raises(PermissionDenied, match="static predicate s/1"):
+        changeable(read_term("s(_)"), lookup)
+    assert seen == [("p", 1), ("q", 2), ("s", 1)]
