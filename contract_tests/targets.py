@@ -51,17 +51,10 @@ class EngineTarget:
 
 
 def available_engines() -> list[str]:
-    """Names of the engines usable in this environment, in registry order.
+    """Names of the engines usable in this environment, in registry order."""
+    from zpm_app.engines import engine_records
 
-    Uses the engine registry's probes when it has them (``engine_records``);
-    otherwise the registry's static ``AVAILABLE`` names.
-    """
-    from zpm_app import engines
-
-    records = getattr(engines, "engine_records", None)
-    if records is not None:
-        return [r.name for r in records() if r.probe().available]
-    return list(getattr(engines, "AVAILABLE", ("python",)))
+    return [r.name for r in engine_records() if r.availability().available]
 
 
 def lockstep_targets(names: list[str]) -> list[EngineTarget]:

@@ -110,3 +110,17 @@ def test_the_example_plugin_engine_passes_the_contract_suite(
     summary = done.stdout.strip().splitlines()[-1]
     assert " passed" in summary and "failed" not in summary and "skipped" not in summary, summary
     assert "[example] PASSED" in done.stdout, done.stdout[-4000:]
+
+
+def test_the_contract_suite_selects_a_plugin_engine_without_a_probe(example_root: Path) -> None:
+    """Without ``--zpm-engine`` the suite runs every available engine, plugins included."""
+    script = "from contract_tests.targets import available_engines; print(available_engines())"
+    done = subprocess.run(
+        [sys.executable, "-c", script],
+        env=plugin_env(example_root),
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    assert done.returncode == 0, done.stderr
+    assert "'example'" in done.stdout and "'python'" in done.stdout, done.stdout
