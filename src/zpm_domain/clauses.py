@@ -68,5 +68,5 @@ class PredicateInfo:
 
 
 def is_user_head(term: Term) -> bool:
-    """A clause head must be an atom (not ``[]``) or a compound term."""
+    """A clause head must be an atom (``[]`` included, as in SWI-Prolog 9) or a compound."""
     return isinstance(term, Struct) or isinstance(term, Atom)

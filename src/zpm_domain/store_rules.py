@@ -3,7 +3,7 @@
 Engines call these checks first thing in ``add_clause``, ``declare_dynamic``,
 ``retract`` and ``retract_all`` (see ``ports.engine.Engine``), passing what
 they know of the predicate (``PredicateState``, or ``None`` when it has never
-been seen), so that a plugin engine refuses the same changes with the same
+been seen) or their lookup function, so that a plugin engine refuses the same changes with the same
 texts as the built-in ones:
 
 * built-in predicates and control constructs cannot be defined or changed
@@ -48,12 +48,19 @@ def check_definable(name: str, arity: int) -> None:
         raise PermissionDenied.builtin(name, arity)
 
 
-def check_addition(clause: Clause, state: PredicateState | None, *, static: bool) -> None:
-    """Refuse adding ``clause`` (``static``: from a knowledge file) to ``state``."""
+def check_addition(
+    clause: Clause, lookup: Callable[[str, int], PredicateState | None], *, static: bool
+) -> None:
+    """Refuse adding ``clause`` (``static``: from a knowledge file).
+
+    ``lookup(name, arity)`` is the engine's own; it is asked only once the
+    head is known to be callable.
+    """
     if not is_user_head(clause.head):
         raise InvalidClause(f"Clause head is not callable: {render(clause.head)}")
     name, arity = clause.key
     check_definable(name, arity)
+    state = lookup(name, arity)
     if state is None:
         return
     if static:

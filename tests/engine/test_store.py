@@ -7,7 +7,7 @@ from support import NS, answers, clause, consult, engine_with
 
 from zpm_adapters.engine_python.engine import PythonEngine
 from zpm_domain.clauses import Clause, PredicateInfo
-from zpm_domain.errors import PermissionDenied, PrologError
+from zpm_domain.errors import InvalidClause, PermissionDenied, PrologError
 from zpm_domain.limits import Limits
 from zpm_domain.reader import read_term
 from zpm_domain.terms import Atom, Struct, Var
@@ -88,6 +88,16 @@ def test_library_predicates_are_hidden_and_protected() -> None:
         engine.retract_all(NS, read_term("length(_, _)"))
     with pytest.raises(PermissionDenied):
         engine.declare_dynamic(NS, "between", 3)
+
+
+def test_a_head_that_is_not_callable_is_refused_and_nothing_is_retracted() -> None:
+    engine = engine_with("p(1).")
+    for head in (3, 1.5, Var("X")):
+        with pytest.raises(InvalidClause, match="Clause head is not callable"):
+            engine.add_clause(NS, Clause(head))
+        assert engine.retract(NS, Clause(head)) is None
+        assert engine.retract_all(NS, head) == 0
+    assert texts(engine, "p", 1) == ["p(1)"]
 
 
 def test_library_internal_predicates_do_not_clash_with_user_predicates() -> None:

@@ -13,6 +13,7 @@ from swi_engines import expected_version, new_engine
 from zpm_domain.clauses import Clause
 from zpm_domain.errors import (
     InferenceLimitExceeded,
+    InvalidClause,
     MemoryNotMounted,
     PermissionDenied,
     ResourceLimitExceeded,
@@ -76,6 +77,16 @@ def main(name: str) -> None:
     assert e.retract_all("default", read_term("b(_)")) == 2
     assert answers(e, "default", "b(X)") == []
     assert [str(p) for p in e.predicates("default")] == ["r/1", "name/2"]
+    # a head that is not callable
+    for head in (3, 1.5):
+        try:
+            e.add_clause("default", Clause(head))
+        except InvalidClause:
+            pass
+        else:
+            raise AssertionError(f"added a clause with head {head}")
+        assert e.retract("default", Clause(head)) is None
+        assert e.retract_all("default", head) == 0
     # permissions
     for bad in ["append(a, b, c)", "halt", "assertz(x)"]:
         try:

@@ -75,7 +75,7 @@ class PythonEngine(Engine):
         self, ns: str, clause: Clause, *, front: bool = False, static: bool = False
     ) -> None:
         namespace = self._ns(ns)
-        check_addition(clause, namespace.lookup(*clause.key), static=static)
+        check_addition(clause, namespace.lookup, static=static)
         name, arity = clause.key
         pred = namespace.predicate(name, arity)
         try:

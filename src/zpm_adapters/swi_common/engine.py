@@ -117,7 +117,7 @@ class SwiEngine(Engine):
         self, ns: str, clause: Clause, *, front: bool = False, static: bool = False
     ) -> None:
         namespace = self._ns(ns)
-        check_addition(clause, namespace.lookup(*clause.key), static=static)
+        check_addition(clause, namespace.lookup, static=static)
         name, arity = clause.key
         tokens = codec.encode(
             Struct(":-", (clause.head, clause.body)),
