@@ -1,10 +1,11 @@
 """What an engine refuses before it changes a predicate, the same on every engine.
 
-Engines call these checks first thing in ``add_clause``, ``declare_dynamic``,
-``retract`` and ``retract_all`` (see ``ports.engine.Engine``), passing what
-they know of the predicate (``PredicateState``, or ``None`` when it has never
-been seen) or their lookup function, so that a plugin engine refuses the same changes with the same
-texts as the built-in ones:
+Engines call these first thing: ``check_addition`` in ``add_clause``,
+``check_change`` in ``declare_dynamic``, ``changeable`` in ``retract`` and
+``retract_all`` (see ``ports.engine.Engine``).  They pass their own
+``lookup(name, arity)`` or what it found (a ``PredicateState``, ``None`` for a
+predicate never seen), so that a plugin engine refuses the same changes with
+the same texts as the built-in ones:
 
 * built-in predicates and control constructs cannot be defined or changed
   (``PermissionDenied.builtin``);
@@ -12,7 +13,8 @@ texts as the built-in ones:
   removed from or declared dynamic (``PermissionDenied.static``); nor can a
   static clause join a predicate that is dynamic (declared so, or holding
   clauses added at run time);
-* a clause head must be an atom or a compound (``InvalidClause``).
+* a clause head must be an atom or a compound (``InvalidClause``); a removal
+  whose head is not callable removes nothing.
 """
 
 from __future__ import annotations
