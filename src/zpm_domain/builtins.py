@@ -1,16 +1,29 @@
 """What a query or rule body may call: the one allow-list of zpm.
 
-Every engine implements exactly the predicates of :data:`ALLOWED` with
-SWI-Prolog 9 semantics.  Predicates in :data:`DENIED` exist in SWI-Prolog but
-reach outside the knowledge base (I/O, the OS, the database, flags, halting):
-they are refused before a goal reaches any engine, and engines refuse them at
-run time too when they are reached through a meta-call.  Neither set can be
-redefined or retracted by a tool.  Any other name is a user predicate.
+Every predicate name falls in exactly one of three classes, the same on
+every engine (:func:`classify`):
+
+* ``allowed`` (:data:`ALLOWED`): pure built-ins, callable from queries and
+  rule bodies; every engine implements them with SWI-Prolog 9 semantics
+  (except where ``zpm`` documents its own, such as the reflection
+  predicates, which see only the memory's own predicates).
+* ``refused`` (:data:`DENIED`): SWI-Prolog predicates that reach outside the
+  knowledge base (I/O, the OS, the database, flags, halting): refused before a
+  goal reaches any engine, and by the engines at run time when a meta-call
+  reaches them.
+* ``user``: every other name, SWI-Prolog library names included.  Clients may
+  define them; calling one that has no clauses fails.  No engine ever
+  resolves such a name to a predicate of its own Prolog system, wherever the
+  call appears (top of a query, conjunction, meta-call, rule body).
+
+The first two classes are protected: no tool may define, redefine or retract
+them.
 """
 
 from __future__ import annotations
 
 from collections.abc import Iterable
+from typing import Literal
 
 PI = tuple[str, int]
 
@@ -42,9 +55,11 @@ ALLOWED: frozenset[PI] = CONTROL | _pis(
     =/2 \\=/2 ==/2 \\==/2 @</2 @>/2 @=</2 @>=/2 compare/3 =@=/2 \\=@=/2
     unify_with_occurs_check/2
     var/1 nonvar/1 atom/1 number/1 integer/1 float/1 atomic/1 compound/1
-    callable/1 is_list/1 string/1 ground/1
+    callable/1 is_list/1 string/1 ground/1 acyclic_term/1 cyclic_term/1
     is/2 =:=/2 =\\=/2 </2 >/2 =</2 >=/2 succ/2 plus/3 between/3
-    functor/3 arg/3 =../2 copy_term/2 term_variables/2
+    functor/3 arg/3 =../2 copy_term/2 term_variables/2 subsumes_term/2
+    unifiable/3 numbervars/3 setup_call_cleanup/3
+    current_predicate/1,2 predicate_property/2
     atom_codes/2 atom_chars/2 char_code/2 atom_length/2 atom_concat/3 sub_atom/5
     atom_number/2 number_codes/2 number_chars/2 atom_string/2 upcase_atom/2
     downcase_atom/2 atomic_list_concat/2,3
@@ -60,7 +75,23 @@ ALLOWED: frozenset[PI] = CONTROL | _pis(
     sum_list/2 pairs_keys_values/3 pairs_keys/2 pairs_values/2 last/2
     """
 )
-"""Pure built-ins a query or rule body may call."""
+"""Pure built-ins a query or rule body may call.
+
+The reflection predicates ``current_predicate/1,2`` and
+``predicate_property/2`` see only the user predicates of the memory the goal
+runs in (see :data:`REFLECTED_PROPERTIES`)."""
+
+REFLECTED_PROPERTIES = ("dynamic", "number_of_clauses", "defined")
+"""What ``predicate_property/2`` reports, in this order, on every engine.
+
+The predicates it and ``current_predicate/1,2`` enumerate are those the
+engine port's ``predicates(ns)`` lists for the namespace the goal runs in (a
+qualified ``M:current_predicate(P)`` or ``current_predicate(M:P)`` looks in
+namespace ``M``): user predicates with at least one clause and predicates a
+knowledge file declares dynamic, in order of first definition.  For each,
+``dynamic`` when its clauses may change (not loaded from a knowledge file as
+static), then ``number_of_clauses(N)``, then ``defined``.  Built-ins and
+anything an engine keeps for itself are never listed."""
 
 META_ARGS: dict[PI, tuple[int, ...]] = {
     (",", 2): (0, 0),
@@ -79,6 +110,7 @@ META_ARGS: dict[PI, tuple[int, ...]] = {
     ("bagof", 3): (-1, 0, -1),
     ("setof", 3): (-1, 0, -1),
     ("aggregate_all", 3): (-1, 0, -1),
+    ("setup_call_cleanup", 3): (0, 0, 0),
     ("^", 2): (-1, 0),
     **{("call", n): (n - 1,) + (-1,) * (n - 1) for n in range(2, 9)},
     ("maplist", 2): (1, -1),
@@ -122,25 +154,53 @@ DENIED: frozenset[PI] = _pis(
     tmp_file_stream/3 absolute_file_name/2,3 file_base_name/2 file_directory_name/2
     size_file/2 time_file/2 access_file/2 expand_file_name/2
     process_create/3 process_kill/1,2 process_wait/2 qsave_program/1,2
-    current_predicate/1,2 predicate_property/2 current_module/1
+    current_module/1
     call_with_time_limit/2 call_with_inference_limit/3 call_cleanup/2
-    setup_call_cleanup/3 tabling/0 table/1 abort/0 get_time/1 random/1
+    tabling/0 table/1 abort/0 get_time/1 random/1
     random_between/3 random_member/2 random_permutation/2 set_random/1
     phrase/2,3 char_conversion/2 current_char_conversion/2 unknown/2
     sformat/2,3 atom_to_term/3 term_to_atom/2
     """
+) | _pis(
+    """
+    |/2 $/0,1 @/2 $catch/0 $reset/0 $call_cleanup/0 $cut/0 $yield/0
+    $call_continuation/1 $shift/1 $shift_for_copy/1
+    """
 )
 """Known SWI-Prolog built-ins that queries may not call: effects outside the
 knowledge base (I/O, OS, database, flags, halting), nondeterminism from
-outside (time, randomness), or text conversions that depend on an engine's
-own reader and writer."""
+outside (time, randomness), text conversions that depend on an engine's
+own reader and writer, and the names SWI-Prolog's compiler turns into control
+instructions zpm does not offer (``(A | B)``, ``$(G)``, ``G@Module``, ...)."""
 
 PROTECTED: frozenset[PI] = ALLOWED | DENIED
-"""Predicates no tool may define, redefine or retract."""
+"""Predicates no tool may define, redefine or retract (and ``call/N`` for
+every ``N``, see :func:`is_allowed`)."""
+
+
+def meta_spec(name: str, arity: int) -> tuple[int, ...] | None:
+    """The :data:`META_ARGS` entry of ``name/arity`` (``call/N`` for every ``N >= 1``)."""
+    spec = META_ARGS.get((name, arity))
+    if spec is None and name == "call" and arity > 8:
+        return (arity - 1,) + (-1,) * (arity - 1)
+    return spec
+
+
+Class = Literal["allowed", "refused", "user"]
+
+
+def classify(name: str, arity: int) -> Class:
+    """The class of ``name/arity``: ``allowed``, ``refused`` or ``user``."""
+    if is_allowed(name, arity):
+        return "allowed"
+    if (name, arity) in DENIED:
+        return "refused"
+    return "user"
 
 
 def is_allowed(name: str, arity: int) -> bool:
-    return (name, arity) in ALLOWED
+    """On the allow-list; ``call/N`` is allowed for every ``N >= 1`` (as in SWI-Prolog)."""
+    return (name, arity) in ALLOWED or (name == "call" and arity > 8)
 
 
 def is_denied(name: str, arity: int) -> bool:
@@ -148,7 +208,7 @@ def is_denied(name: str, arity: int) -> bool:
 
 
 def is_protected(name: str, arity: int) -> bool:
-    return (name, arity) in PROTECTED
+    return (name, arity) in PROTECTED or is_allowed(name, arity)
 
 
 def allowed_indicators() -> Iterable[PI]:

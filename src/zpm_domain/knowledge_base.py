@@ -26,7 +26,8 @@ from zpm_domain.limits import Limits
 from zpm_domain.mutations import Mutation, from_journal
 from zpm_domain.ports.engine import Engine, Solution
 from zpm_domain.ports.journal import Journal, JournalCorrupt
-from zpm_domain.terms import Term, indicator
+from zpm_domain.terms import Atom, Struct, Term, indicator
+from zpm_domain.writer import render
 
 log = logging.getLogger("zpm")
 
@@ -148,13 +149,28 @@ class KnowledgeBase:
         return len(records)
 
     def _replay(self, mutation: Mutation, line: int) -> None:
+        """Apply one journaled mutation, unless its predicate may no longer change.
+
+        A record for a predicate that is built in now (a newer zpm protects
+        its name) or that a knowledge file now defines is not applied, and
+        is reported; it stays in the journal, so nothing is lost when the
+        name becomes free again.
+        """
         key = indicator(mutation.head)
-        if key in self._static or is_protected(*key):
-            log.warning(
-                "%s line %d: skipped a change to %s/%d, which a knowledge file now defines",
-                self._journal_label,
-                line,
-                *key,
-            )
+        if is_protected(*key):
+            why = "is a built-in predicate now"
+        elif key in self._static:
+            why = "is defined by a knowledge file now"
+        else:
+            mutation.apply(self.engine, self.name)
             return
-        mutation.apply(self.engine, self.name)
+        op = mutation.journal_op()
+        log.warning(
+            "%s line %d: not loaded, kept in the journal: %s %s (%s %s)",
+            self._journal_label,
+            line,
+            op.op,
+            op.clause,
+            render(Struct("/", (Atom(key[0]), key[1]))),
+            why,
+        )

@@ -1,7 +1,7 @@
 """The sandbox check: may this goal (or rule body) run?
 
 The check walks the control constructs and meta-predicate arguments of a
-goal (``zpm_domain.builtins.META_ARGS``) and refuses any reachable call to a
+goal (``zpm_domain.builtins.meta_spec``) and refuses any reachable call to a
 ``DENIED`` predicate, including closures such as ``maplist(shell, L)``
 (``shell/1``) or ``call(halt)``.  Variables are left to the engine, which
 refuses denied predicates reached at run time.
@@ -9,7 +9,7 @@ refuses denied predicates reached at run time.
 
 from __future__ import annotations
 
-from zpm_domain.builtins import META_ARGS, is_denied
+from zpm_domain.builtins import is_denied, meta_spec
 from zpm_domain.errors import SandboxViolation
 from zpm_domain.terms import Atom, Struct, Term
 
@@ -37,7 +37,7 @@ def check_goal(goal: Term) -> None:
         if name == ":" and len(args) == 2:
             stack.append((args[1], 0))
             continue
-        spec = META_ARGS.get((name, arity))
+        spec = meta_spec(name, arity)
         if spec is None:
             continue
         for arg, added in zip(args, spec):

@@ -135,6 +135,39 @@ def test_torn_tail_is_dropped(
     assert query(open_box(), "kept(X)") == '[{"X":1},{"X":2}]'
 
 
+def test_a_journal_record_for_a_name_that_is_built_in_now_is_reported_and_kept(
+    open_box: Open, project: Path, caplog: pytest.LogCaptureFixture
+) -> None:
+    """A name that a newer zpm protects may already hold clauses in a journal
+    (numbervars/3 was a user predicate before it was a built-in): the start
+    names each such record, loads everything else, and keeps the journal."""
+    wal = project / ".zpm" / "data" / "journal.wal"
+    wal.write_text(
+        '{"ts":1,"ops":[{"op":"assert","clause":"numbervars(a, 0, 1)"}]}\n'
+        '{"ts":2,"ops":[{"op":"assert","clause":"kept(1)"},'
+        '{"op":"assert","clause":"subsumes_term(x, y) :- kept(1)"}]}\n'
+        '{"ts":3,"ops":[{"op":"retract","clause":"numbervars(a, 0, 1)"}]}\n'
+    )
+    before = wal.read_bytes()
+    (project / ".zpm" / "kb" / "old.pl").write_text("fine(1).\ncyclic_term(t).\n")
+    with caplog.at_level(logging.WARNING, logger="zpm"):
+        box = open_box()
+    messages = [r.getMessage() for r in caplog.records]
+    assert (
+        f"{wal} line 1: not loaded, kept in the journal: assert numbervars(a, 0, 1) "
+        "(numbervars/3 is a built-in predicate now)" in messages
+    )
+    assert (
+        f"{wal} line 2: not loaded, kept in the journal: assert subsumes_term(x, y) :- kept(1) "
+        "(subsumes_term/2 is a built-in predicate now)" in messages
+    )
+    assert any(m.startswith(f"{wal} line 3: not loaded") for m in messages)
+    assert any("old.pl:2: skipped: " in m and "cyclic_term/1" in m for m in messages)
+    assert query(box, "kept(X), fine(Y)") == '[{"X":1,"Y":1}]'
+    assert query(box, "numbervars(f(A), 0, E)") == '[{"A":"\'$VAR\'(0)","E":1}]'
+    assert wal.read_bytes() == before
+
+
 def test_corruption_before_the_tail_names_file_and_line(open_box: Open, project: Path) -> None:
     box = open_box()
     box.call("remember_fact", {"fact": "a(1)"})

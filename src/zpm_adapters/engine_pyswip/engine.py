@@ -22,13 +22,17 @@ from pathlib import Path
 from typing import Any
 
 from zpm_adapters import swi_env
-from zpm_adapters.engine_pyswip.ffi import PL_Q_CATCH_EXCEPTION, PL_Q_NODEBUG, Ffi
+from zpm_adapters.engine_pyswip.ffi import PL_Q_CATCH_EXCEPTION, Ffi
 from zpm_adapters.engine_pyswip.worker import PrologThread
 from zpm_adapters.swi_common.binding import Binding
 from zpm_adapters.swi_common.engine import SwiEngine, load_support
 from zpm_domain.errors import ExecutionFailed
 
 PYSWIP_SUPPORT = Path(__file__).with_name("pyswip_support.pl")
+QUERY_FLAGS = PL_Q_CATCH_EXCEPTION
+"""No ``PL_Q_NODEBUG``: it suspends ``prolog:prolog_exception_hook/5``, which
+``zpm_goals.pl`` uses to scrub errors before a catcher sees them (janus
+calls Prolog without it too)."""
 
 
 class PyswipBinding(Binding):
@@ -68,8 +72,7 @@ class PyswipBinding(Binding):
             goal = ffi.PL_new_term_ref()
             if not ffi.PL_chars_to_term(text.encode("utf-8"), goal):
                 raise RuntimeError(f"cannot read {text}")
-            flags = PL_Q_NODEBUG | PL_Q_CATCH_EXCEPTION
-            if not ffi.PL_call_predicate(None, flags, self._pred, goal):
+            if not ffi.PL_call_predicate(None, QUERY_FLAGS, self._pred, goal):
                 raise RuntimeError(f"{text} failed")
         finally:
             ffi.close_frame(frame)
@@ -89,8 +92,7 @@ class PyswipBinding(Binding):
             for name, value in inputs.items():
                 flat.extend((name, value))
             ffi.put(args + 1, flat)
-            flags = PL_Q_NODEBUG | PL_Q_CATCH_EXCEPTION
-            if not ffi.PL_call_predicate(None, flags, self._pred, args):
+            if not ffi.PL_call_predicate(None, QUERY_FLAGS, self._pred, args):
                 ffi.PL_clear_exception()
                 raise RuntimeError(f"zpm_pyswip_once failed on {goal}")
             result = ffi.get(args + 2)

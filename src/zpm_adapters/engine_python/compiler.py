@@ -30,8 +30,16 @@ from typing import Any
 
 from zpm_adapters.engine_python import code as op
 from zpm_adapters.engine_python.arith_inline import arith_instruction
+from zpm_adapters.engine_python.builtins.reflection import REFLECTION
 from zpm_adapters.engine_python.code import Code
-from zpm_adapters.engine_python.goals import META_CALL, Ctx, ctx_term, find_bad_module, well_formed
+from zpm_adapters.engine_python.goals import (
+    META_CALL,
+    Ctx,
+    ctx_term,
+    cyclic_qualification,
+    find_bad_module,
+    well_formed,
+)
 from zpm_adapters.engine_python.runtime import (
     BUILTINS,
     Ref,
@@ -52,10 +60,14 @@ def compile_goal(
     """Compile a runtime goal of namespace ``ns``.
 
     Raises ``PrologThrow`` with ``type_error(callable, Goal)`` (context
-    ``ctx``) when a goal position is not callable.
+    ``ctx``) when a goal position is not callable, and ``type_error(
+    acyclic_term, Goal)`` for a goal that is only module qualifications
+    around itself (``G = m:G``).
     """
     compiler = BodyCompiler(ns, system, None, ctx)
     g = deref(goal)
+    if type(g) is Struct and g.name == ":" and len(g.args) == 2 and cyclic_qualification(g):
+        raise type_error("acyclic_term", g, ctx_term(META_CALL))
     if type(g) is Struct and g.name not in _CONSTRUCTS:
         return [compiler._call(g.name, g.args)]  # a plain call: nothing to check
     return compiler.compile(goal)
@@ -63,7 +75,7 @@ def compile_goal(
 
 _CONSTRUCTS = frozenset(
     {",", ";", "->", "*->", "\\+", ":", "call", "not", "once", "ignore", "forall", "^"}
-    | {"findall", "bagof", "setof", "aggregate_all", "catch", "throw"}
+    | {"findall", "bagof", "setof", "aggregate_all", "catch", "throw", "setup_call_cleanup"}
 )
 """Names the compiler treats specially (at some arity)."""
 
@@ -124,8 +136,12 @@ class BodyCompiler:
         return root
 
     def _call_ctx(self, arity: int) -> Ctx:
-        """Error context of ``call/N``: the library predicate that calls, or ``call/N``."""
-        return self.owner if self.owner is not None else ("system", "call", arity)
+        """Error context of ``call/N``: the library predicate that calls, or
+        ``call/N`` (beyond ``call/8``, which SWI-Prolog compiles into its caller:
+        the meta-call's)."""
+        if self.owner is not None:
+            return self.owner
+        return ("system", "call", arity) if arity <= 8 else META_CALL
 
     def _raise_not_callable(self, goal: Any) -> None:
         term = goal if self.runtime else to_runtime(goal)
@@ -265,6 +281,9 @@ class BodyCompiler:
         if n == 1 and name == "throw":
             out.append((op.THROW, tm(args[0])))
             return True
+        if n == 3 and name == "setup_call_cleanup":
+            out.append((op.SCC, tm(args[0]), tm(args[1]), tm(args[2]), ns))
+            return True
         return False
 
     def _call(self, name: str, args: tuple[Any, ...]) -> tuple[Any, ...]:
@@ -272,6 +291,9 @@ class BodyCompiler:
         key = (name, n)
         if key in DENIED:
             return (op.DENY, name, n)
+        reflect = REFLECTION.get(key)
+        if reflect is not None:
+            return (op.REFLECT, reflect, *self._args(args, None), self.ns)
         builtin = BUILTINS.get(key)
         if builtin is not None:
             if n == 2 and not self.runtime and builtin.deterministic:

@@ -1,17 +1,24 @@
-"""Nondeterministic control built-ins of the solver: ``between/3`` and ``repeat/0``."""
+"""Nondeterministic control built-ins of the solver: ``between/3`` and ``repeat/0``.
+
+Their generators yield :data:`~zpm_adapters.engine_python.code.LAST` with a
+last solution, so that the call exits deterministically where SWI-Prolog's
+does (``between(1, 3, X)`` on ``X = 3``; ``repeat`` never).
+"""
 
 from __future__ import annotations
 
 from collections.abc import Iterator
 from typing import Any
 
+from zpm_adapters.engine_python.code import LAST
 from zpm_adapters.engine_python.runtime import (
+    BUILTINS,
+    Builtin,
     Ref,
     RTerm,
     context,
     deref,
     instantiation_error,
-    nondet,
     type_error,
 )
 from zpm_domain.terms import Atom
@@ -19,8 +26,7 @@ from zpm_domain.terms import Atom
 _INFINITE = frozenset({"inf", "infinite"})
 
 
-@nondet("between", 3)
-def between(m: Any, args: tuple[RTerm, ...]) -> Iterator[None]:
+def between(m: Any, args: tuple[RTerm, ...]) -> Iterator[bool | None]:
     """``between(Low, High, X)`` as SWI-Prolog 9: ``High`` may be ``inf`` or ``infinite``.
 
     Errors (context ``system:between/3``): an unbound ``Low`` or ``High`` is
@@ -40,19 +46,22 @@ def between(m: Any, args: tuple[RTerm, ...]) -> Iterator[None]:
         raise type_error("integer", high, ctx)
     if type(x) is int:
         if low <= x and (infinite or x <= high):  # type: ignore[operator]
-            yield
+            yield LAST
         return
     if type(x) is not Ref:
         raise type_error("integer", x, ctx)
     i = low
     while infinite or i <= high:  # type: ignore[operator]
-        if m.unify(x, i):
-            yield
+        m.unify(x, i)
+        yield None if infinite or i < high else LAST  # type: ignore[operator]
         i += 1
 
 
-@nondet("repeat", 0)
 def repeat(m: Any, args: tuple[RTerm, ...]) -> Iterator[None]:
     """Succeed again on every backtrack, forever (limits stop it)."""
     while True:
         yield
+
+
+BUILTINS[("between", 3)] = Builtin("between", 3, between, False)
+BUILTINS[("repeat", 0)] = Builtin("repeat", 0, repeat, False)

@@ -9,7 +9,12 @@ Behaviour beyond the port's contract:
 
 * :meth:`predicates` lists predicates with clauses and those declared
   dynamic; a predicate whose clauses were all retracted disappears from the
-  list (and keeps its place if it comes back).
+  list (and keeps its place if it comes back).  ``current_predicate/1,2``
+  and ``predicate_property/2`` see exactly this list for the namespace they
+  run in (``builtins.reflection``).
+* Closing the iterator of :meth:`solve` early runs the pending cleanups of
+  ``setup_call_cleanup/3`` and ignores what they raise, as the SWI engines
+  do (``cleanup``).
 * Names on the allow-list, refused names and control constructs cannot be
   defined or retracted (``PermissionDenied.builtin``); the library's own
   auxiliary predicates live in the hidden namespace and never clash with user
@@ -17,15 +22,16 @@ Behaviour beyond the port's contract:
 * A body that is not callable (``p :- (a, 1)``) is refused when added, with
   the ``PrologError`` SWI-Prolog's ``assertz/1`` gives; variables in goal
   positions are meta-calls.
-* An answer, a ``findall/3`` copy or a thrown ball that is a cyclic term
-  (``X = f(X)``) raises ``ResourceLimitExceeded("cyclic term")``; unifying
-  two cyclic terms runs until the time limit.  (SWI-Prolog handles cyclic
-  terms; the domain's terms cannot represent them.)
+* Goals unify, compare, copy and walk cyclic terms (``X = f(X)``) as
+  SWI-Prolog does; an answer or an uncaught ball that is one raises
+  ``ResourceLimitExceeded("cyclic term")`` (the domain's terms cannot
+  represent it).
 """
 
 from __future__ import annotations
 
 from collections.abc import Iterator
+from contextlib import closing
 
 from zpm_adapters.engine_python.cclause import CClause, compile_clause
 from zpm_adapters.engine_python.library import system_namespace
@@ -117,12 +123,10 @@ class PythonEngine(Engine):
         return [] if pred is None else [c.clause for c in pred.current()]
 
     def predicates(self, ns: str) -> list[PredicateInfo]:
-        out: list[PredicateInfo] = []
-        for pred in self._ns(ns).order:
-            count = len(pred.current())
-            if count or pred.declared_dynamic:
-                out.append(PredicateInfo(pred.name, pred.arity, not pred.static, count))
-        return out
+        return [
+            PredicateInfo(p.name, p.arity, not p.static, len(p.current()))
+            for p in self._ns(ns).visible()
+        ]
 
     # -- solving ------------------------------------------------------------
     def solve(self, ns: str, goal: Term, limits: Limits) -> Iterator[Solution]:
@@ -136,12 +140,13 @@ def _answers(machine: Machine, goal: Term) -> Iterator[Solution]:
     goal_vars = variables(goal)
     budget = [machine.limits.max_answer_cells]
     try:
-        for _ in machine.solutions(runtime_goal):
-            names: dict[int, Var] = {}
-            yield {
-                v: to_answer(mapping[id(v)], names, budget)  # type: ignore[arg-type]
-                for v in goal_vars
-            }
+        with closing(machine.solutions(runtime_goal)) as solutions:
+            for _ in solutions:
+                names: dict[int, Var] = {}
+                yield {
+                    v: to_answer(mapping[id(v)], names, budget)  # type: ignore[arg-type]
+                    for v in goal_vars
+                }
     except PrologThrow as exc:
         raise PrologError(to_answer(exc.ball, {})) from None
 

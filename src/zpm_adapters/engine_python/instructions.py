@@ -1,20 +1,22 @@
-"""The less frequent instructions of the solver, and exception handling.
+"""The less frequent instructions of the solver.
 
 The hot instructions (calls, built-ins, cut, if-then-else, negation …) run
 inline in ``Machine._loop``; these run here, called from the loop with the
 machine, the instruction, the frame's slots and cut barrier, and the
 continuation ``fr``.  Each returns the next frame, or ``None`` to fail.
+Exceptions are handled in ``throws``, ``setup_call_cleanup/3`` in ``cleanup``.
 """
 
 from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
+from zpm_adapters.engine_python import cleanup, throws
 from zpm_adapters.engine_python import code as op
+from zpm_adapters.engine_python.code import CP_ALT, CP_CATCH, CP_COLLECT, CP_DEAD, CP_GEN
 from zpm_adapters.engine_python.collectors import Collector, make_collector
 from zpm_adapters.engine_python.compiler import compile_goal
 from zpm_adapters.engine_python.goals import Ctx, add_args, resolve_module
-from zpm_adapters.engine_python.rterms import copy_resolved
 from zpm_adapters.engine_python.runtime import (
     PrologThrow,
     Ref,
@@ -22,7 +24,6 @@ from zpm_adapters.engine_python.runtime import (
     context,
     deref,
     instantiation_error,
-    unify,
 )
 from zpm_adapters.engine_python.store import Namespace
 from zpm_adapters.engine_python.templates import build, build_args
@@ -32,37 +33,9 @@ from zpm_domain.terms import Struct
 if TYPE_CHECKING:
     from zpm_adapters.engine_python.machine import Machine
 
-# Choicepoint kinds.
-CP_CLAUSES = 0  # [kind, mark, clauses, next index, count, args, continuation, cut height]
-CP_ALT = 1  # [kind, mark, frame]                  an alternative to run
-CP_GEN = 2  # [kind, mark, generator, continuation]
-CP_CATCH = 3  # [kind, mark, catcher, recovery, continuation, exit frame, namespace]
-CP_COLLECT = 4  # [kind, mark, collector, continuation]
-CP_NOT = 5  # [kind, mark, continuation]           \+ succeeds when its goal fails
-CP_DEAD = 6  # [kind, mark, ...]                   a *-> whose condition succeeded
-
 DONE = 99  # the end of the query: a solution
 _CATCH: Ctx = ("system", "catch", 3)
-
-
-def handle_throw(m: Machine, thrown: RTerm, fr: tuple[Any, ...] | None) -> tuple[Any, ...]:
-    """The frame that runs the matching recovery goal; re-raises when none matches."""
-    ball = copy_resolved(thrown)
-    cps, trail = m.cps, m.trail
-    k = len(cps) - 1
-    while k >= 0:
-        cp = cps[k]
-        if cp[0] is CP_CATCH and _on_chain(fr, cp[5]):
-            trail.undo(cp[1])
-            del cps[k:]
-            mark = len(trail.cells)
-            if unify(trail, cp[2], ball):
-                cont = cp[4]
-                code = [(op.META, cp[3], (), cp[6], _CATCH)]
-                return (code, 0, None, len(cps), cont, cont[5] + 1)
-            trail.undo(mark)
-        k -= 1
-    raise PrologThrow(ball)
+_CONTROL = frozenset({(",", 2), (";", 2), ("->", 2), ("*->", 2), ("\\+", 1)})
 
 
 def run_rare(m: Machine, o: int, ins: tuple[Any, ...], slots: Any, cb: int, fr: Any) -> Any:
@@ -80,7 +53,14 @@ def run_rare(m: Machine, o: int, ins: tuple[Any, ...], slots: Any, cb: int, fr: 
         while type(goal) is Struct and goal.name == ":" and len(goal.args) == 2:
             ns = resolve_module(goal.args[0], m.namespaces)  # M:G runs G in M
             goal = deref(goal.args[1])
-        code = compile_goal(goal, ns, m.system, ins[4])
+        ctx = ins[4]
+        if extra and type(goal) is Struct and (goal.name, len(goal.args)) in _CONTROL:
+            # call(',', A, B) calls the predicate ','/2, which compiles its body;
+            # (\+)/1 compiles its argument alone
+            ctx = ("system", goal.name, len(goal.args))
+            if goal.name == "\\+":
+                compile_goal(goal.args[0], ns, m.system, ctx)
+        code = compile_goal(goal, ns, m.system, ctx)
         return (code, 0, None, len(cps), fr, fr[5] + 1)
     if o is op.SOFT:
         h = len(cps)
@@ -115,6 +95,19 @@ def run_rare(m: Machine, o: int, ins: tuple[Any, ...], slots: Any, cb: int, fr: 
         ns = resolve_module(build(ins[1], slots), m.namespaces)
         code = compile_goal(build(ins[2], slots), ns, m.system)
         return (code, 0, None, cb, fr, fr[5] + 1)
+    if o is op.SCC:
+        return cleanup.start(m, ins, slots, fr)
+    if o is op.SCC_CALL:
+        return cleanup.call(m, ins, fr)
+    if o is op.SCC_EXIT:
+        return cleanup.exit_goal(m, slots, fr)
+    if o is op.SCC_RAISE:
+        return cleanup.raise_pending(ins, fr)
+    if o is op.SCC_RETHROW:
+        return throws.rethrow(m, ins, fr)
+    if o is op.REFLECT:
+        cps.append([CP_GEN, len(m.trail.cells), ins[1](m, _args(ins, slots), ins[5]), fr])
+        return None
     if o is op.DENY:
         raise SandboxViolation(ins[1], ins[2])
     raise AssertionError(f"unknown instruction {ins!r}")
@@ -141,11 +134,3 @@ def _args(ins: tuple[Any, ...], slots: Any) -> tuple[RTerm, ...]:
     if mode is op.ARGS_NONE:
         return ()
     return build_args(ins[2], slots)
-
-
-def _on_chain(fr: Any, target: tuple[Any, ...]) -> bool:
-    """True when ``target`` is on the continuation chain that starts at ``fr``."""
-    depth = target[5]
-    while fr is not None and fr[5] > depth:
-        fr = fr[4]
-    return fr is target

@@ -13,8 +13,22 @@
 
 % --- auxiliary predicates ------------------------------------------------------
 
+%   '$skip_list'(-Length, +List, -Tail): SWI's skip_list for a proper list
+%   (Tail = []) and a partial list (Tail its unbound tail).  For any other
+%   term, a cyclic list included, Tail is List itself (neither [] nor a
+%   variable, which is all its callers look at) and Length is 0, so the
+%   walk never runs around a cycle.
+
 '$skip_list'(Length, List, Tail) :-
+    is_list(List),
+    !,
+    length(List, Length),
+    Tail = [].
+'$skip_list'(Length, List, Tail) :-
+    '$partial_list'(List),
+    !,
     '$skip_list'(List, 0, Length, Tail).
+'$skip_list'(0, List, List).
 
 '$skip_list'(List, N0, N, Tail) :-
     nonvar(List),
@@ -23,6 +37,13 @@
     N1 is N0 + 1,
     '$skip_list'(Rest, N1, N, Tail).
 '$skip_list'(Tail, N, N, Tail).
+
+%   A list ending in an unbound variable (length/2 enumerates it; a cyclic
+%   or improper list is a type error).
+
+'$partial_list'(List) :-
+    \+ is_list(List),
+    \+ \+ catch(length(List, _), error(_, _), fail).
 
 '$must_be_list'(X) :-
     is_list(X),

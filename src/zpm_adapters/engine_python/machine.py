@@ -6,34 +6,38 @@ State
   ``code[pc:]`` with these clause slots, then continue with ``next``";
   ``depth`` is ``next``'s depth plus one (the length of the chain);
 * the choicepoint stack ``cps`` holds lists ``[kind, trail_mark, ...]``;
-* the trail records every binding so backtracking can undo it.
+* the trail records every binding so backtracking can undo it;
+* ``guards`` holds the heights of the pending ``setup_call_cleanup/3``
+  choicepoints (``CP_CLEANUP``), so that a cut that removes one runs its
+  cleanup (see ``cleanup``).
 
 One Python loop runs every inference: no Python recursion per call, so
 recursion depth is bounded by memory and the limits, not by the C stack.
 
 Exceptions: a ``PrologThrow`` from a built-in (or ``throw/1``) looks for the
 innermost ``catch/3`` that is still running — its exit frame is on the
-current continuation — whose catcher unifies with a copy of the ball.
+current continuation — whose catcher unifies with a copy of the ball (see
+``throws``).
 """
 
 from __future__ import annotations
 
 import time
-from collections.abc import Iterator
+from collections.abc import Generator
 from typing import Any
 
 from zpm_adapters.engine_python import code as op
-from zpm_adapters.engine_python.goals import META_CALL
-from zpm_adapters.engine_python.instructions import (
+from zpm_adapters.engine_python.cleanup import after_cut, discard, on_backtrack
+from zpm_adapters.engine_python.code import (
     CP_ALT,
     CP_CLAUSES,
+    CP_CLEANUP,
     CP_COLLECT,
     CP_GEN,
     CP_NOT,
-    DONE,
-    handle_throw,
-    run_rare,
 )
+from zpm_adapters.engine_python.goals import META_CALL
+from zpm_adapters.engine_python.instructions import DONE, run_rare
 from zpm_adapters.engine_python.rterms import GuardedTrail
 from zpm_adapters.engine_python.runtime import (
     PrologThrow,
@@ -43,6 +47,7 @@ from zpm_adapters.engine_python.runtime import (
 )
 from zpm_adapters.engine_python.store import Namespace
 from zpm_adapters.engine_python.templates import build_args, unify_head
+from zpm_adapters.engine_python.throws import Unhandled, handle_throw
 from zpm_domain.errors import (
     DepthLimitExceeded,
     InferenceLimitExceeded,
@@ -74,6 +79,7 @@ class Machine:
         self.limits = limits
         self.trail = GuardedTrail(self.check_limits)
         self.cps: list[list[Any]] = []
+        self.guards: list[int] = []
         self.steps = 0
         self.deadline = time.monotonic() + limits.time_s
         self.next_check = min(_CHECK_EVERY, limits.max_inferences + 1)
@@ -101,25 +107,40 @@ class Machine:
         self.next_check = min(steps + _CHECK_EVERY, limits.max_inferences + 1)
 
     # -- driving ---------------------------------------------------------------
-    def solutions(self, goal: RTerm) -> Iterator[None]:
-        """Yield once per solution of ``goal`` (its bindings are live while suspended)."""
+    def solutions(self, goal: RTerm) -> Generator[None, None, None]:
+        """Yield once per solution of ``goal`` (its bindings are live while suspended).
+
+        Closing the generator early runs the pending cleanups of
+        ``setup_call_cleanup/3`` (``cleanup.discard``).
+        """
         self.fr = ([(op.META, goal, (), self.ns, META_CALL)], 0, None, 0, _DONE, 1)
-        if self._run(False):
-            yield
-            while self._run(True):
+        found = self._run(False)
+        while found:
+            try:
                 yield
+            except GeneratorExit:
+                discard(self, _DONE)
+                raise
+            found = self._run(True)
+
+    def resume(self) -> bool:
+        """Run from ``self.fr`` to the next solution (True) or to failure (False)."""
+        return self._run(False)
 
     def _run(self, redo: bool) -> bool:
         while True:
             try:
                 return self._loop(redo)
             except PrologThrow as exc:
+                if type(exc) is Unhandled:
+                    raise
                 self.fr = handle_throw(self, exc.ball, self.fr)
                 redo = False
 
     # -- the loop --------------------------------------------------------------
     def _loop(self, redo: bool) -> bool:  # noqa: C901 - one loop on purpose (speed)
         cps = self.cps
+        guards = self.guards
         trail = self.trail
         cells = trail.cells
         steps = self.steps
@@ -244,7 +265,10 @@ class Machine:
                         raise
                     failed = True
                 elif o is op.CUT:
-                    del cps[cb:]
+                    if guards and guards[-1] >= cb:
+                        fr = after_cut(self, cb, fr)
+                    else:
+                        del cps[cb:]
                     continue
                 elif o is op.TRUE or o is op.POP_CATCH:
                     continue
@@ -272,6 +296,9 @@ class Machine:
                     fr = (ins[1], 0, slots, h + 1, (op.NOT_EXIT_CODE, 0, None, h, fr, dd), dd + 1)
                     continue
                 elif o is op.NOT_EXIT:
+                    if guards and guards[-1] >= cb:
+                        fr = after_cut(self, cb, (op.FAIL_CODE, 0, None, cb, fr, fr[5] + 1))
+                        continue
                     del cps[cb:]
                     failed = True
                 elif o is op.COLLECT:
@@ -328,11 +355,13 @@ class Machine:
                     fr = self.fr = cp[3]
                     self.steps = steps
                     try:
-                        next(cp[2])
+                        last = next(cp[2])
                     except StopIteration:
                         if cps and cps[-1] is cp:
                             cps.pop()
                         continue
+                    if last and cps[-1] is cp:
+                        cps.pop()
                     break
                 if kind is CP_COLLECT:
                     cps.pop()
@@ -345,4 +374,8 @@ class Machine:
                         continue
                     cps.append([CP_GEN, len(cells), result, fr])
                     continue
-                cps.pop()  # CP_CATCH and CP_DEAD are transparent to backtracking
+                cps.pop()
+                if kind is CP_CLEANUP:
+                    fr = on_backtrack(self, cp)
+                    break
+                # CP_CATCH and CP_DEAD are transparent to backtracking

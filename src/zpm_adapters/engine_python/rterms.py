@@ -1,6 +1,7 @@
 """Operations on runtime terms the solver needs: copying, variables, sorting.
 
-All are iterative (explicit stacks), so long lists and deep terms are safe.
+All are iterative (explicit stacks), so long lists and deep terms are safe,
+and all but :func:`resolve` (which builds domain terms) end on cyclic terms.
 The standard order is the built-ins' (``builtins.order.compare_terms``), so
 bagof/setof group and sort exactly as ``sort/2`` and ``keysort/2`` do.
 """
@@ -11,6 +12,7 @@ from collections.abc import Callable
 from functools import cmp_to_key
 from typing import Any, cast
 
+from zpm_adapters.engine_python.builtins.copying import copy_term
 from zpm_adapters.engine_python.builtins.order import compare_terms as compare
 from zpm_adapters.engine_python.runtime import Ref, RTerm, Trail
 from zpm_domain.errors import ResourceLimitExceeded
@@ -68,18 +70,11 @@ def copy_resolved(term: RTerm, mapping: dict[int, Ref] | None = None) -> RTerm:
     """A copy of ``term`` with every binding resolved and fresh unbound variables.
 
     The copy shares no variable with ``term`` (``copy_term/2`` without
-    attributes); ``mapping`` (``id(old Ref) -> new Ref``) may be shared
-    between calls to keep variables of several copies linked.
+    attributes) and keeps its graph: a cyclic term gives a cyclic copy (see
+    ``builtins.copying``).  ``mapping`` (``id(old Ref) -> new Ref``) may be
+    shared between calls to keep variables of several copies linked.
     """
-    fresh: dict[int, Ref] = {} if mapping is None else mapping
-
-    def leaf(ref: Ref) -> Ref:
-        new = fresh.get(id(ref))
-        if new is None:
-            new = fresh[id(ref)] = Ref()
-        return new
-
-    return cast(RTerm, resolve(term, leaf))
+    return copy_term(term, mapping)
 
 
 _TOO_LARGE = "the answers are too large to return; narrow the query"

@@ -86,60 +86,123 @@ _GUARD_EVERY = 1 << 16
 
 
 def unify(trail: Trail, a: RTerm, b: RTerm) -> bool:
-    """Unify two runtime terms without occurs check, iteratively.
+    """Unify two runtime terms without occurs check, as SWI-Prolog's ``do_unify``.
+
+    * Pairs are visited depth-first, left to right, so variables are bound
+      in SWI-Prolog's order (``unifiable/3`` reports that order).
+    * Two unbound variables: the younger (larger ``Ref.id``) is bound to the
+      older one.
+    * Rational trees: every compound pair is *linked* (SWI's
+      ``linkTermsCyclic``): a later pair whose terms lead, through links,
+      to the same compound is taken as unified.  Unifying cyclic terms
+      therefore ends.  The links live in a local map (created at the second
+      compound pair, so one-compound unifications pay nothing).
 
     On failure some bindings may remain: the caller backtracks (undoes the
     trail to its mark).  Every ``_GUARD_EVERY`` compound pairs it calls
-    ``trail.guard()`` when the trail has one (the solve's limit check), so
-    that unifying two cyclic terms ends at the time limit.
+    ``trail.guard()`` when the trail has one (the solve's limit check).
     """
-    stack: list[tuple[RTerm, RTerm]] = [(a, b)]
-    pop = stack.pop
     cells = trail.cells
+    x: Any = a
+    y: Any = b
+    while type(x) is Ref and x.ref is not None:
+        x = x.ref
+    while type(y) is Ref and y.ref is not None:
+        y = y.ref
+    if type(x) is Ref:  # the common cases: bind a variable, no walk
+        if type(y) is not Ref:
+            x.ref = y
+            cells.append(x)
+            return True
+    elif type(y) is Ref:
+        y.ref = x
+        cells.append(y)
+        return True
+    stack: list[tuple[RTerm, RTerm]] = []
+    push = stack.append
+    links: dict[int, Any] | None = None
+    first: Any = None
+    first_peer: Any = None
     steps = 0
-    while stack:
-        x, y = pop()
-        while type(x) is Ref and x.ref is not None:
-            x = x.ref
-        while type(y) is Ref and y.ref is not None:
-            y = y.ref
-        if x is y:
-            continue
-        tx = type(x)
-        if tx is Ref:
-            x.ref = y  # type: ignore[union-attr]
-            cells.append(x)  # type: ignore[arg-type]
-            continue
-        ty = type(y)
-        if ty is Ref:
-            y.ref = x  # type: ignore[union-attr]
-            cells.append(y)  # type: ignore[arg-type]
-            continue
-        if tx is Struct:
-            if ty is not Struct:
+    while True:
+        while type(x) is Ref:
+            r = x.ref
+            if r is None:
+                break
+            x = r
+        while type(y) is Ref:
+            r = y.ref
+            if r is None:
+                break
+            y = r
+        if x is not y:
+            tx = type(x)
+            if tx is Ref:
+                if type(y) is Ref and y.id > x.id:
+                    y.ref = x
+                    cells.append(y)
+                else:
+                    x.ref = y
+                    cells.append(x)
+            elif type(y) is Ref:
+                y.ref = x
+                cells.append(y)
+            elif tx is Struct:
+                if type(y) is not Struct:
+                    return False
+                if links is None:
+                    if first is None:
+                        first, first_peer = x, y
+                    else:
+                        links = {id(first): first_peer}
+                if links is not None:
+                    get = links.get
+                    kx = id(x)
+                    r = get(kx)
+                    while r is not None:
+                        x = r
+                        kx = id(x)
+                        r = get(kx)
+                    r = get(id(y))
+                    while r is not None:
+                        y = r
+                        r = get(id(y))
+                    if x is y:
+                        if not stack:
+                            return True
+                        x, y = stack.pop()
+                        continue
+                    links[kx] = y
+                xa, ya = x.args, y.args
+                n = len(xa)
+                if n != len(ya) or x.name != y.name:
+                    return False
+                steps += 1
+                if steps > _GUARD_EVERY:
+                    steps = 0
+                    guard = getattr(trail, "guard", None)
+                    if guard is not None:
+                        guard()
+                if n == 2:
+                    push((xa[1], ya[1]))
+                elif n > 2:
+                    for i in range(n - 1, 0, -1):
+                        push((xa[i], ya[i]))
+                x, y = xa[0], ya[0]
+                continue
+            elif tx is not type(y):
                 return False
-            xa, ya = x.args, y.args  # type: ignore[union-attr]
-            if x.name != y.name or len(xa) != len(ya):  # type: ignore[union-attr]
+            elif tx is String:
+                if x.value != y.value:
+                    return False
+            elif tx is float:
+                if not same_float(x, y):
+                    return False
+            elif x != y:
                 return False
-            stack.extend(zip(xa, ya, strict=True))
-            steps += 1
-            if steps > _GUARD_EVERY:
-                steps = 0
-                guard = getattr(trail, "guard", None)
-                if guard is not None:
-                    guard()
-            continue
-        if tx is not ty:
-            return False
-        if tx is String:
-            if x.value != y.value:  # type: ignore[union-attr]
-                return False
-        elif tx is float:
-            if not same_float(x, y):  # type: ignore[arg-type]
-                return False
-        elif x != y:
-            return False
-    return True
+        if not stack:
+            return True
+        x, y = stack.pop()
 
 
 # -- errors -------------------------------------------------------------------

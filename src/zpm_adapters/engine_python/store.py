@@ -244,5 +244,10 @@ class Namespace:
             self.order.append(pred)
         return pred
 
+    def visible(self) -> list[Predicate]:
+        """The predicates the namespace lists, in order of first definition: those
+        with clauses and those declared dynamic (``Engine.predicates``, reflection)."""
+        return [p for p in self.order if p.declared_dynamic or p.current()]
+
     def __repr__(self) -> str:
         return f"<Namespace {self.name}>"

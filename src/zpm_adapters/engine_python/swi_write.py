@@ -19,8 +19,9 @@ reproduce SWI-Prolog 9:
 * Floats use the shortest text that reads back (``1.0e+15``, ``0.0001``,
   ``1.0e-5``, ``1.0Inf``, ``1.5NaN``).
 
-Writing is iterative; a term of more than ``max_cells`` cells (e.g. a cyclic
-term built without the occurs check) raises ``ResourceLimitExceeded``.
+Writing is iterative; a term of more than ``max_cells`` cells raises
+``ResourceLimitExceeded``.  A cyclic term is first factorized, as SWI-Prolog
+does: ``X = f(X)`` is written ``@(S_1,[S_1=f(S_1)])``.
 """
 
 from __future__ import annotations
@@ -28,6 +29,8 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
+from zpm_adapters.engine_python.builtins.cycles import is_acyclic
+from zpm_adapters.engine_python.builtins.factorize import factorized
 from zpm_adapters.engine_python.builtins.swi_text import (
     DIGIT_CHUNK,
     INFIX_OPS,
@@ -141,8 +144,11 @@ def term_text(
 
     ``quoted=True`` is ``writeq``; ``quoted=True, unicode_escapes=True`` is
     ``print`` (``\\uXXXX`` escapes); ``quoted=False`` is ``write``.  ``tick``
-    is called every few thousand cells (the solver's limit check).
+    is called every few thousand cells (the solver's limit check).  A cyclic
+    ``term`` is written as SWI-Prolog writes it, ``@(S_1,[S_1=f(S_1)])``.
     """
+    if not is_acyclic(term):
+        term = factorized(term, numbervars)
     out = _Out()
     # Work items: ("t", term, max_priority, is_operand) or ("s", text) or ("sp",)
     work: list[tuple[Any, ...]] = [("t", term, 1200, False)]

@@ -17,7 +17,10 @@ in a goal position of a control construct becomes ``'$zpm_g'(V)``, which
 rewrites the goal ``V`` is bound to in the same way when it runs
 (``zpm_goals.pl``); a meta-predicate call with a variable goal argument
 (``bagof``/``setof``: under any ``^``) becomes ``'$zpm_m'(Call)``, which
-rewrites the call when it runs.
+rewrites the call when it runs; a closure whose call turns the arguments it
+is called with into goals (``maplist(call, L)``) becomes
+``'$zpm_g'(Closure)``, and a refused predicate ``'$zpm_deny'(Goal)`` (see
+``zpm_goals.pl``, which rewrites goals built at run time the same way).
 """
 
 from __future__ import annotations
@@ -25,14 +28,23 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from zpm_domain.builtins import META_ARGS
+from zpm_domain.builtins import META_ARGS, is_denied, meta_spec
 from zpm_domain.terms import NIL, Atom, String, Struct, Term, Var
 
 Token = Any
 QUALIFY = "$zpm_q"
 RUNTIME = "$zpm_g"
 CATCH = "$zpm_catch"
+RENAMED = {"catch": CATCH, "setup_call_cleanup": "$zpm_scc"}
+"""Meta-predicates run by zpm's own versions (``zpm_catch.pl``,
+``zpm_cleanup.pl``): ``catch/3``
+cannot catch a limit or a refusal, ``setup_call_cleanup/3`` lets the limits
+stop its Setup and Cleanup."""
 DEFERRED = "$zpm_m"
+DENY = "$zpm_deny"
+INLINED_USER = frozenset({("rational", 1)})
+"""User predicates that SWI-Prolog's compiler turns into an instruction in a
+clause body (a type test); they are called through ``call/1`` instead."""
 CONTROL_GOALS = frozenset({(",", 2), (";", 2), ("->", 2), ("*->", 2), ("\\+", 1)})
 DATA = -1
 TOO_LARGE = "the answers are too large to return; narrow the query"
@@ -58,22 +70,24 @@ def encode(
         if type(t) is tuple:
             out.extend(("c", t[0], t[1]))
             continue
+        if mode >= 0 and top is None and isinstance(t, (Struct, Atom)):
+            wrapper = _wrapper(t, mode)
+            if wrapper is not None:
+                stack.append(((wrapper, 1), DATA))
+                stack.append((t, DATA))
+                continue
         if isinstance(t, Struct):
             name, args = t.name, t.args
             modes: Sequence[int]
-            if mode >= 0 and top is None and _deferred(t, mode):
-                stack.append(((DEFERRED, 1), DATA))
-                stack.append((t, DATA))
-                continue
             if top is not None:
                 modes, top = top, None
             elif mode >= 0 and name == ":" and len(args) == 2:
                 name, modes = QUALIFY, (DATA, mode)
             elif mode >= 0:
-                meta = META_ARGS.get((name, len(args) + mode))
+                meta = meta_spec(name, len(args) + mode)
                 modes = meta[: len(args)] if meta else (DATA,) * len(args)
-                if meta and name == "catch" and len(args) + mode == 3:
-                    name = CATCH
+                if meta and len(args) + mode == 3 and name in RENAMED:
+                    name = RENAMED[name]
             else:
                 modes = (DATA,) * len(args)
             stack.append(((name, len(args)), DATA))
@@ -104,21 +118,64 @@ def encode(
     return out
 
 
+def _wrapper(goal: Struct | Atom, extra: int) -> str | None:
+    """The run-time wrapper a goal (to be called with ``extra`` more
+    arguments) needs, if any: ``'$zpm_deny'`` for a refused predicate,
+    ``'$zpm_g'`` for a refused closure or a closure that makes goals of the
+    arguments it is called with, ``'$zpm_m'`` for a meta-predicate call with a
+    variable goal argument (:func:`_deferred`), ``call`` for
+    :data:`INLINED_USER`."""
+    args = goal.args if isinstance(goal, Struct) else ()
+    if isinstance(goal, Struct) and goal.name == ":" and len(args) == 2:
+        return None
+    arity = len(args) + extra
+    if is_denied(goal.name, arity):
+        return DENY if extra == 0 else RUNTIME
+    if extra == 0 and (goal.name, arity) in INLINED_USER:
+        return "call"
+    meta = meta_spec(goal.name, arity)
+    if meta is None:
+        return None
+    if extra and any(m >= 0 for m in meta[len(args) :]):
+        return RUNTIME
+    if isinstance(goal, Struct) and _deferred(goal, extra):
+        return DEFERRED
+    return None
+
+
 def _deferred(goal: Struct, extra: int) -> bool:
     """A meta-predicate call (not a control construct) with a variable goal
-    argument, or a ``bagof``/``setof`` whose goal, under any ``^``, is one."""
+    argument, or a goal argument whose control structure holds a variable
+    (so that SWI-Prolog compiles that argument as it is bound when it runs,
+    and its errors name the whole argument), or a ``bagof``/``setof`` whose
+    goal, under any ``^``, is a variable."""
     key = (goal.name, len(goal.args) + extra)
-    meta = META_ARGS.get(key)
+    meta = meta_spec(*key)
     if meta is None or key in CONTROL_GOALS:
         return False
-    if any(m >= 0 and isinstance(a, Var) for a, m in zip(goal.args, meta, strict=False)):
-        return True
+    for arg, mode in zip(goal.args, meta, strict=False):
+        if mode >= 0 and isinstance(arg, Var) or mode == 0 and _variable_in_skeleton(arg):
+            return True
     if key not in (("bagof", 3), ("setof", 3)):
         return False
     inner = goal.args[1]
     while isinstance(inner, Struct) and inner.name == "^" and len(inner.args) == 2:
         inner = inner.args[1]
     return isinstance(inner, Var)
+
+
+def _variable_in_skeleton(goal: Term) -> bool:
+    """A variable in a goal position of ``goal``'s control structure."""
+    stack = [goal]
+    while stack:
+        t = stack.pop()
+        if isinstance(t, Var):
+            return True
+        if isinstance(t, Struct) and (t.name, len(t.args)) in CONTROL_GOALS:
+            stack.extend(t.args)
+        elif isinstance(t, Struct) and t.name == ":" and len(t.args) == 2:
+            stack.append(t.args[1])
+    return False
 
 
 def meta_specs() -> list[list[Any]]:

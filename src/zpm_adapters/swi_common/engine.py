@@ -19,7 +19,7 @@ Behaviour beyond the port's contract, identical to the python engine's:
   (``SandboxViolation``) and an unknown namespace in ``M:G``
   (``MemoryNotMounted``, also for ``M:G`` built at run time) are raised
   even when the goal catches exceptions (``catch/3`` runs as
-  ``'$zpm_catch'/3``, see ``zpm_goals.pl``);
+  ``'$zpm_catch'/3``, see ``zpm_catch.pl``);
 * two engines in one process share the embedded SWI-Prolog but not their
   modules; :meth:`close` drops every namespace of an engine.
 
@@ -54,7 +54,8 @@ from zpm_domain.ports.engine import Engine, Solution
 from zpm_domain.store_rules import changeable, check_addition, check_change
 from zpm_domain.terms import Atom, Struct, Term, Var, variables, variant
 
-ADD = "zpm_support:zpm_add(M, T, F, Id)"
+ADD = "zpm_support:zpm_add(M, T, F, S, Id)"
+DECLARE = "zpm_support:zpm_declared(M, N, A)"
 ERASE = "forall(member(_I, Ids), zpm_support:zpm_erase(_I))"
 _INSTANCES = itertools.count(1)
 SOLVE = "zpm_support:zpm_solve(M, T, Time, Inf, Sol, Cells, Answers, Status)"
@@ -126,7 +127,13 @@ class SwiEngine(Engine):
         )
         try:
             found = self._binding.once(
-                ADD, {"M": namespace.module, "T": tokens, "F": "true" if front else "false"}
+                ADD,
+                {
+                    "M": namespace.module,
+                    "T": tokens,
+                    "F": "true" if front else "false",
+                    "S": "true" if static else "false",
+                },
             )
         except RuntimeError as error:
             raise ExecutionFailed(str(error)) from None
@@ -146,6 +153,7 @@ class SwiEngine(Engine):
     def declare_dynamic(self, ns: str, name: str, arity: int) -> None:
         namespace = self._ns(ns)
         check_change(name, arity, namespace.lookup(name, arity))
+        self._binding.once(DECLARE, {"M": namespace.module, "N": name, "A": arity})
         namespace.predicate(name, arity).declared_dynamic = True
 
     def retract(self, ns: str, clause: Clause, *, variant: bool = False) -> Clause | None:

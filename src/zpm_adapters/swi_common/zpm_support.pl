@@ -11,10 +11,20 @@
     a namespace (and fails there, as the flag unknown is fail).  Goals built at
     run time are rewritten before they run (zpm_goals.pl), so that M:G always
     names a namespace of the running engine.
+
+    SWI-Prolog's compiler binds a call in a clause body (a rule body, or a
+    conjunction called at run time) to a system predicate flagged iso when
+    the module has no procedure of that name, whatever the module imports.
+    So each namespace gets its own procedure for every iso system predicate
+    that is not imported from system as it is: an import from zpm_base for the
+    ones zpm_base defines itself (refusals, zpm's own versions) and an
+    undefined, redefined one for the others (user predicates, which fail
+    until a client defines them).
 */
 :- module(zpm_support,
           [ zpm_init/2, zpm_meta/1, zpm_ensure/2, zpm_ensure/3, zpm_drop/2,
-            zpm_drop/3, zpm_add/4, zpm_erase/1, zpm_solve/8, zpm_version/1
+            zpm_drop/3, zpm_add/4, zpm_add/5, zpm_declared/3, zpm_erase/1,
+            zpm_solve/8, zpm_version/1
           ]).
 :- use_module(library(prolog_wrap)).
 :- use_module(library(time)).
@@ -26,13 +36,14 @@
 :- use_module(library(sort)).
 
 :- dynamic zpm_namespace/3, zpm_ref/2, zpm_next_id/1, zpm_answer/1.
-:- dynamic denied_pi/2, base_ready/0.
+:- dynamic denied_pi/2, base_ready/0, iso_local/3.
 zpm_next_id(1).
 
 zpm_version(V) :- current_prolog_flag(version, V).
 
 :- multifile user:message_hook/3.
 user:message_hook(import_private(zpm_base, _), _, _).
+user:message_hook(import_private(_, zpm_base:_), _, _).
 
 %!  zpm_init(+Allowed, +Denied) is det.
 %   Allowed and Denied are lists Name-Arity.  Wraps every denied predicate
@@ -60,14 +71,46 @@ make_base(Allowed) :-
     forall(member(N-A, Allowed), import_allowed(N, A)),
     forall(own_goal(PI), @(import(zpm_support:PI), zpm_base)),
     forall(denied_pi(N, A), shadow_denied(zpm_base, N, A)),
-    forall(own_version(H, Body), own_version_in_base(H, Body)).
+    forall(own_version(H, Body), own_version_in_base(H, Body)),
+    retractall(iso_local(_, _, _)),
+    forall(iso_local_kind(N, A, Kind), assertz(iso_local(N, A, Kind))).
+
+%!  iso_local_kind(-Name, -Arity, -Kind) is nondet.
+%   The iso system predicates a namespace must hold a procedure of its own
+%   for: Kind is import (zpm_base defines it) or undefined.
+iso_local_kind(N, A, Kind) :-
+    predicate_property(system:H, iso),
+    \+ predicate_property(system:H, imported_from(_)),
+    functor(H, N, A),
+    \+ ( predicate_property(zpm_base:H, imported_from(system)) ),
+    (   predicate_property(zpm_base:H, defined),
+        \+ predicate_property(zpm_base:H, imported_from(_))
+    ->  Kind = import
+    ;   predicate_property(zpm_base:H, imported_from(zpm_support))
+    ->  Kind = import
+    ;   Kind = undefined
+    ).
+
+%   A namespace's own procedure for an iso system predicate (see above).
+iso_local_in(Module, N, A, import) :-
+    @(import(zpm_base:N/A), Module).
+iso_local_in(Module, N, A, undefined) :-
+    functor(H, N, A),
+    @(redefine_system_predicate(H), Module).
 
 %   succ/2 as SWI-Prolog 9.0 and the python engine have it: SWI-Prolog 9.2
 %   fails on a bound second argument that is not a non-negative integer.
+%   The reflection predicates see the namespace they are called from (the
+%   context module of these transparent definitions), see zpm_reflect.pl.
 own_version(succ(X, Y), zpm_support:zpm_succ(X, Y)).
+own_version(current_predicate(S), '$zpm_current_predicate'(S)).
+own_version(current_predicate(N, H), '$zpm_current_predicate'(N, H)).
+own_version(predicate_property(H, P), '$zpm_predicate_property'(H, P)).
 
 own_version_in_base(H, Body) :-
+    functor(H, N, A),
     @(redefine_system_predicate(H), zpm_base),
+    @(module_transparent(N/A), zpm_base),
     assertz(zpm_base:(H :- Body)).
 
 zpm_succ(X, Y) :-
@@ -151,6 +194,7 @@ zpm_ensure(Inst, Name, Module) :-
         set_module(Module:class(user)),
         set_module(Module:base(zpm_base)),
         set_prolog_flag(Module:unknown, fail),
+        forall(iso_local(N, A, Kind), iso_local_in(Module, N, A, Kind)),
         assertz(zpm_namespace(Inst, Name, Module))
     ).
 
@@ -165,7 +209,10 @@ zpm_drop(Inst, Name, Ids) :-
     (   retract(zpm_namespace(Inst, Name, Module))
     ->  forall(( predicate_property(Module:H, dynamic),
                  \+ predicate_property(Module:H, imported_from(_)) ),
-               ( functor(H, N, A), catch(abolish(Module:N/A), _, true) ))
+               ( functor(H, N, A), catch(abolish(Module:(N/A)), _, true) )),
+        retractall(zpm_pred(Module, _, _)),
+        retractall(zpm_pred_static(Module, _, _)),
+        retractall(zpm_pred_declared(Module, _, _))
     ;   true
     ).
 
@@ -173,12 +220,25 @@ zpm_drop(Inst, Name, Ids) :-
 zpm_drop(Name, Ids) :- zpm_drop(ns, Name, Ids).
 
 %!  zpm_add(+Module, +Tokens, +Front, -Result) is det.
-%   Result is the new clause id, or [error, BallTokens].
+%!  zpm_add(+Module, +Tokens, +Front, +Static, -Result) is det.
+%   Result is the new clause id, or [error, BallTokens].  Static (true or
+%   false, default false) records a clause of a knowledge file for the
+%   reflection predicates (zpm_reflect.pl).
 zpm_add(Module, Tokens, Front, Result) :-
+    zpm_add(Module, Tokens, Front, false, Result).
+
+zpm_add(Module, Tokens, Front, Static, Result) :-
     decode(Tokens, Clause0),
     (   Clause0 = (H :- true) -> Clause = H ; Clause = Clause0 ),
-    catch(add(Module, Clause, Front, Result), E,
-          ( encode(E, BallTokens, _), Result = [error, BallTokens] )).
+    catch(add(Module, Clause, Front, Id), E,
+          ( encode(E, BallTokens, _), Result = [error, BallTokens] )),
+    (   var(Result)
+    ->  Result = Id,
+        ( Clause = (H1 :- _) -> true ; H1 = Clause ),
+        functor(H1, N, A),
+        note_predicate(Module, N, A, Static)
+    ;   true
+    ).
 
 add(Module, Clause, Front, Id) :-
     ( Clause = (H :- _) -> true ; H = Clause ),
@@ -196,7 +256,16 @@ ensure_dynamic(Module, H, N, A) :-
         ->  @(redefine_system_predicate(H), Module)
         ;   true
         ),
-        dynamic(Module:N/A)
+        declare_dynamic(Module, N, A)
+    ).
+
+%   SWI-Prolog reads the head of (/)/2 and (//)/2 as a predicate indicator
+%   with unbound parts, so dynamic/1 cannot declare them; assertz/2 makes
+%   them dynamic all the same.
+declare_dynamic(Module, N, A) :-
+    (   N/A = (/)/2 -> true
+    ;   N/A = (//)/2 -> true
+    ;   dynamic(Module:(N/A))
     ).
 
 zpm_erase(Id) :-
@@ -216,6 +285,8 @@ zpm_solve(Module, Tokens, TimeS, MaxInf, MaxSol, MaxCells, Answers, Status) :-
     zpm_namespace(Inst, _, Module), !,
     nb_setval('$zpm_instance', Inst),
     nb_linkval('$zpm_violation', none),
+    get_time(T0), Deadline is T0 + TimeS, statistics(inferences, I0),
+    nb_setval('$zpm_limits', limits(Deadline, I0, MaxInf)),
     catch(with_alarm(TimeS,
               call_with_inference_limit(collect(Module, Goal, Vars, MaxSol, MaxCells),
                                         MaxInf, R)),
@@ -237,6 +308,7 @@ time_up :-
 status(denied(N/A), _, _, As, As, [denied, S, A]) :- !, atom_string(N, S).
 status(not_mounted(M), _, _, As, As, [not_mounted, S]) :- !, atom_string(M, S).
 status(time, _, _, As, As, time) :- !.
+status(inferences, _, _, As, As, inferences) :- !.
 status(_, E, _, As, As, St) :- nonvar(E), !, error_status(E, St).
 status(_, _, inference_limit_exceeded, As, As, inferences) :- !.
 status(_, _, _, As0, As, St) :- last_status(As0, As, St).
@@ -249,7 +321,7 @@ error_status(time_limit_exceeded, time) :- !.
 error_status(inference_limit_exceeded, inferences) :- !.
 error_status(error(resource_error(R), _), depth) :- stack_resource(R), !.
 error_status(E, cyclic) :- \+ acyclic_term(E), !.
-error_status(E, [error, Tokens]) :- encode(E, Tokens, _).
+error_status(E0, [error, Tokens]) :- scrub(E0, E), encode(E, Tokens, _).
 
 stack_resource(stack_overflow).
 stack_resource(global_stack).
@@ -303,4 +375,7 @@ cells_at_most([T|Ts], C0, Max) :-
     ).
 
 :- include(zpm_goals).
+:- include(zpm_cleanup).
+:- include(zpm_catch).
+:- include(zpm_reflect).
 :- include(zpm_codec).

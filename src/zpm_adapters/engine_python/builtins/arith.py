@@ -8,6 +8,11 @@ Besides numbers, compound functions and the constants of
 :data:`arith_funcs.CONSTANTS`, an expression may be a one-character string
 (``"a"``) or a one-element list holding a character or a code (``[a]``,
 ``[0'a]``), both evaluating to the character code.
+
+A cyclic expression (``X = X + 1, Y is X``) would be walked forever; as in
+SWI-Prolog, once 1024 compound sub-expressions have been met the whole
+expression is checked, and a cyclic one is a ``type_error(expression, E)``
+whose context carries the message ``'cyclic term'``.
 """
 
 from __future__ import annotations
@@ -17,6 +22,7 @@ from typing import Any, cast
 from zpm_adapters.engine_python.builtins import arith_float, arith_ints  # noqa: F401
 from zpm_adapters.engine_python.builtins._support import CHECK_EVERY, Machine, Where
 from zpm_adapters.engine_python.builtins.arith_funcs import CONSTANTS, FUNCTIONS, Num
+from zpm_adapters.engine_python.builtins.cycles import is_acyclic
 from zpm_adapters.engine_python.runtime import (
     PrologThrow,
     Ref,
@@ -28,6 +34,10 @@ from zpm_adapters.engine_python.runtime import (
 from zpm_domain.terms import NIL, Atom, String, Struct
 
 _ONE_CHAR = Atom('"x" must hold one character')
+_CYCLIC = Atom("cyclic term")
+CYCLE_CHECK_AT = 1024
+"""Compound sub-expressions evaluated before the expression is checked for a
+cycle (SWI-Prolog checks once, at the 1024th)."""
 MAX_CODE = 0x10FFFF
 
 
@@ -61,6 +71,12 @@ def _char_list_value(t: Struct, pctx: Where) -> int:
     if type(head) is Atom and head is not NIL and len(head.name) == 1:
         return ord(head.name)
     raise type_error("character", head, pctx.ctx())
+
+
+def _cyclic_error(expr: RTerm, pctx: Where) -> Exception:
+    formal = Struct("type_error", (Atom("expression"), expr))
+    where = Struct("context", (pctx.ctx().args[0], _CYCLIC))
+    return PrologThrow(Struct("error", (formal, where)))
 
 
 def _leaf(t: RTerm, pctx: Where) -> Num:
@@ -140,6 +156,8 @@ def evaluate(m: Machine, expr: RTerm, pctx: Where) -> Num:
             steps += 1
             if steps % CHECK_EVERY == 0:
                 m.check_limits()
+            if steps == CYCLE_CHECK_AT and not is_acyclic(expr, m):
+                raise _cyclic_error(expr, pctx)
             work.append(_Apply(item.name, len(item.args)))
             work.extend(item.args)
         else:

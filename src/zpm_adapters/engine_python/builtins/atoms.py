@@ -47,12 +47,19 @@ def list_like(t: RTerm) -> bool:
 
 def _list_state(t: RTerm) -> str:
     """``proper`` (all elements bound), ``open`` (a partial list or unbound
-    elements) or ``improper`` (ends in a non-list with all elements bound)."""
+    elements) or ``improper`` (ends in a non-list with all elements bound).
+    A cyclic list counts as one that ends in a non-list."""
     state = "proper"
+    n, mark, next_mark = 0, None, 1
     while is_cons(t):
         if type(deref(t.args[0])) is Ref:  # type: ignore[union-attr]
             state = "open"
         t = deref(t.args[1])  # type: ignore[union-attr]
+        if t is mark:
+            break
+        n += 1
+        if n == next_mark:  # Brent: a cyclic list comes back to the mark
+            mark, next_mark = t, 2 * next_mark
     if t is NIL:
         return state
     if type(t) is Ref:

@@ -13,7 +13,6 @@ from zpm_adapters.engine_python.builtins.order import compare_terms, variant
 from zpm_adapters.engine_python.runtime import (
     Ref,
     RTerm,
-    bind,
     deref,
     det,
     domain_error,
@@ -45,8 +44,16 @@ def _order_test(name: str, accept: frozenset[int]) -> None:
     det(name, 2)(test)
 
 
-_order_test("==", frozenset((0,)))
-_order_test("\\==", frozenset((-1, 1)))
+@det("==", 2)
+def equal(m: Machine, args: tuple[RTerm, ...]) -> bool:
+    return compare_terms(args[0], args[1], m, eq=True) == 0
+
+
+@det("\\==", 2)
+def not_equal(m: Machine, args: tuple[RTerm, ...]) -> bool:
+    return compare_terms(args[0], args[1], m, eq=True) != 0
+
+
 _order_test("@<", frozenset((-1,)))
 _order_test("@>", frozenset((1,)))
 _order_test("@=<", frozenset((-1, 0)))
@@ -75,45 +82,46 @@ def not_variant(m: Machine, args: tuple[RTerm, ...]) -> bool:
 
 
 def occurs(m: Machine, var: Ref, term: RTerm) -> bool:
-    """Does the unbound ``var`` occur in ``term``?"""
+    """Does the unbound ``var`` occur in ``term``?  Each compound is walked once
+    (SWI's ``var_occurs_in``), so a cyclic ``term`` ends."""
     stack = [term]
+    seen: set[int] = set()
     steps = 0
     while stack:
         t = deref(stack.pop())
-        steps += 1
-        if steps % CHECK_EVERY == 0:
-            m.check_limits()
         if t is var:
             return True
-        if type(t) is Struct:
+        if type(t) is Struct and id(t) not in seen:
+            seen.add(id(t))
+            steps += 1
+            if steps % CHECK_EVERY == 0:
+                m.check_limits()
             stack.extend(t.args)
     return False
 
 
 def unify_occurs_check(m: Machine, a: RTerm, b: RTerm) -> bool:
-    """Sound unification: never binds a variable to a term containing it."""
+    """Sound unification, as SWI-Prolog's ``unify_with_occurs_check``: unify,
+    then fail, undoing its bindings, if a variable bound by it occurs in
+    its own value.
+
+    Cyclic terms that already exist are fine (``X = f(X),
+    unify_with_occurs_check(X, f(X))`` succeeds); only new cycles fail.
+    """
     trail = m.trail
-    stack: list[tuple[RTerm, RTerm]] = [(a, b)]
-    while stack:
-        x, y = stack.pop()
-        x, y = deref(x), deref(y)
-        if x is y:
-            continue
-        if type(x) is Ref:
-            if occurs(m, x, y):
-                return False
-            bind(trail, x, y)
-        elif type(y) is Ref:
-            if occurs(m, y, x):
-                return False
-            bind(trail, y, x)
-        elif type(x) is Struct:
-            if type(y) is not Struct or x.name != y.name or len(x.args) != len(y.args):
-                return False
-            stack.extend(zip(x.args, y.args, strict=True))
-        elif compare_terms(x, y) != 0 or type(x) is not type(y):
-            return False
-    return True
+    mark = trail.mark()
+    if m.unify(a, b):
+        for var in trail.cells[mark:]:
+            value = var.ref
+            var.ref = None
+            found = occurs(m, var, value)  # type: ignore[arg-type]
+            var.ref = value
+            if found:
+                break
+        else:
+            return True
+    trail.undo(mark)  # a failed call leaves no binding (and no new cycle) behind
+    return False
 
 
 @det("unify_with_occurs_check", 2)
@@ -165,19 +173,3 @@ def is_proper_list(m: Machine, t: RTerm) -> bool:
 @det("is_list", 1)
 def is_list(m: Machine, args: tuple[RTerm, ...]) -> bool:
     return is_proper_list(m, args[0])
-
-
-@det("ground", 1)
-def ground(m: Machine, args: tuple[RTerm, ...]) -> bool:
-    stack = [args[0]]
-    n = 0
-    while stack:
-        t = deref(stack.pop())
-        if type(t) is Ref:
-            return False
-        if type(t) is Struct:
-            stack.extend(t.args)
-            n += 1
-            if n % CHECK_EVERY == 0:
-                m.check_limits()
-    return True

@@ -84,18 +84,30 @@ _MEMBERCHK_CTX = Struct(":", (Atom("system"), Struct("/", (Atom("$memberchk"), 3
 
 @det("memberchk", 2)
 def memberchk(m: Machine, args: tuple[RTerm, ...]) -> bool:
-    """Like ``once(member(X, L))``; an unbound tail is extended with ``[X|_]``."""
+    """Like ``once(member(X, L))``; an unbound tail is extended with ``[X|_]``.
+
+    A cyclic list whose elements all fail to unify is a
+    ``type_error(list, L)`` (SWI-Prolog gives up the same way, later).
+    """
     x = deref(args[0])
     simple = type(x) is Atom or type(x) is int
     t = deref(args[1])
     n = 0
+    mark: RTerm | None = None
+    next_mark = 1
     while True:
         if type(t) is Ref:
             return m.unify(t, Struct("[|]", (x, Ref())))
-        if not (type(t) is Struct and t.name == "[|]" and len(t.args) == 2):
+        if not (type(t) is Struct and t.name == "[|]" and len(t.args) == 2) or t is mark:
             if t is NIL:
                 return False
-            raise type_error("list", t, Struct("context", (_MEMBERCHK_CTX, Ref())))
+            culprit = deref(args[1]) if t is mark else t
+            raise type_error("list", culprit, Struct("context", (_MEMBERCHK_CTX, Ref())))
+        n += 1
+        if n == next_mark:  # Brent: a cyclic list comes back to the mark
+            mark, next_mark = t, 2 * next_mark
+        if n % CHECK_EVERY == 0:
+            m.check_limits()
         head = t.args[0]
         if simple:
             while type(head) is Ref and head.ref is not None:
@@ -104,18 +116,12 @@ def memberchk(m: Machine, args: tuple[RTerm, ...]) -> bool:
                 return True
             if type(head) is not Ref and type(head) is not Struct:
                 t = deref(t.args[1])
-                n += 1
-                if n % CHECK_EVERY == 0:
-                    m.check_limits()
                 continue
-        mark = m.trail.mark()
+        trail_mark = m.trail.mark()
         if m.unify(x, head):
             return True
-        m.trail.undo(mark)
+        m.trail.undo(trail_mark)
         t = deref(t.args[1])
-        n += 1
-        if n % CHECK_EVERY == 0:
-            m.check_limits()
 
 
 def _matching_rule(name: str, *args: RTerm) -> PrologThrow:

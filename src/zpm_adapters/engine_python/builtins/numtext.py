@@ -68,14 +68,22 @@ def _syntax_error(kind: str, name: str) -> Exception:
 
 
 def _fully_given(m: Machine, t: RTerm) -> bool:
-    """A string, or a proper list with no unbound element."""
+    """A string, or a list with no unbound element that does not end in a
+    variable: proper, improper (``[0'1|foo]``) or cyclic (those are then a
+    ``type_error(list, L)``, as in SWI-Prolog)."""
     if type(t) is String or t is NIL:
         return True
+    n, mark, next_mark = 0, None, 1
     while type(t) is Struct and t.name == "[|]" and len(t.args) == 2:
         if type(deref(t.args[0])) is Ref:
             return False
         t = deref(t.args[1])
-    return t is NIL
+        if t is mark:
+            return True
+        n += 1
+        if n == next_mark:  # Brent: a cyclic list comes back to the mark
+            mark, next_mark = t, 2 * next_mark
+    return type(t) is not Ref
 
 
 def _number_to_list(name: str, chars: bool) -> None:

@@ -15,6 +15,7 @@ from zpm_adapters.engine_python.builtins._support import (
     Machine,
     bare_ctx,
     ctx,
+    is_cons,
     list_or_partial,
     make_list,
     proper_list,
@@ -60,7 +61,14 @@ def _key_cmp(m: Machine, key: int) -> Callable[[RTerm, RTerm], int]:
     return cmp
 
 
-def _input_list(m: Machine, t: RTerm, pctx: Struct) -> list[RTerm]:
+def _input_list(m: Machine, t: RTerm, pctx: Struct, dedup: bool = False) -> list[RTerm]:
+    """The elements to sort.  Sorting without duplicates accepts a cyclic list
+    (its distinct cells, as SWI-Prolog's ``sort/2``: ``L = [a|L], sort(L, S)``
+    gives ``S = [a]``); everything else needs a proper list."""
+    if dedup:
+        items, tail = list_or_partial(m, t)
+        if is_cons(tail):
+            return items
     return proper_list(m, t, pctx)
 
 
@@ -72,7 +80,7 @@ def msort(m: Machine, args: tuple[RTerm, ...]) -> bool:
 
 @det("sort", 2)
 def sort2(m: Machine, args: tuple[RTerm, ...]) -> bool:
-    items = _input_list(m, args[0], ctx("sort", 2))
+    items = _input_list(m, args[0], ctx("sort", 2), dedup=True)
     return m.unify(args[1], make_list(_sorted(m, items, 0, False, True)))
 
 
@@ -144,9 +152,9 @@ def sort4(m: Machine, args: tuple[RTerm, ...]) -> bool:
         raise type_error("atom", order, pctx)
     if order is NIL or order.name not in _ORDERS:
         raise domain_error("order", order, pctx)
-    items = _input_list(m, args[2], pctx)
-    keyed = [(_key_of(item, path, pctx), item) for item in items]
     descending, dedup = _ORDERS[order.name]
+    items = _input_list(m, args[2], pctx, dedup)
+    keyed = [(_key_of(item, path, pctx), item) for item in items]
     if len(items) > CHECK_EVERY:
         m.check_limits()
 

@@ -19,6 +19,7 @@ from zpm_adapters.engine_python.builtins._support import (
     list_or_partial,
     make_list,
 )
+from zpm_adapters.engine_python.builtins.copying import copy_term as copy_graph
 from zpm_adapters.engine_python.runtime import (
     Ref,
     RTerm,
@@ -130,40 +131,14 @@ def univ(m: Machine, args: tuple[RTerm, ...]) -> bool:
 
 
 def copy_term(m: Machine, term: RTerm) -> RTerm:
-    """A copy of ``term`` with fresh variables (shared ones stay shared)."""
-    term = deref(term)
-    if type(term) is not Struct and type(term) is not Ref:
-        return term
-    mapping: dict[int, Ref] = {}
-    out: list[RTerm] = []
-    stack: list[tuple[RTerm, bool]] = [(term, False)]
-    cells = 0
-    limit = m.limits.max_term_cells
-    while stack:
-        t, done = stack.pop()
-        if done:
-            n = len(t.args)  # type: ignore[union-attr]
-            built = Struct(t.name, tuple(out[len(out) - n :]))  # type: ignore[union-attr, arg-type]
-            del out[len(out) - n :]
-            out.append(built)
-            continue
-        t = deref(t)
-        if type(t) is Struct:
-            cells += 1
-            if cells % CHECK_EVERY == 0:
-                m.check_limits()
-                if cells > limit:
-                    check_cells(m, cells)
-            stack.append((t, True))
-            stack.extend((a, False) for a in reversed(t.args))
-        elif type(t) is Ref:
-            ref = mapping.get(t.id)
-            if ref is None:
-                ref = mapping[t.id] = Ref()
-            out.append(ref)
-        else:
-            out.append(t)
-    return out[0]
+    """A copy of ``term`` with fresh variables (shared ones stay shared, a
+    cyclic term gives a cyclic copy); refuses more than ``max_term_cells``."""
+
+    def tick(cells: int) -> None:
+        m.check_limits()
+        check_cells(m, cells)
+
+    return copy_graph(term, None, tick)
 
 
 @det("copy_term", 2)
@@ -172,8 +147,13 @@ def copy_term_(m: Machine, args: tuple[RTerm, ...]) -> bool:
 
 
 def term_variables(m: Machine, term: RTerm) -> list[RTerm]:
-    """Distinct unbound variables of ``term``, depth-first, left to right."""
+    """Distinct unbound variables of ``term``, depth-first, left to right.
+
+    Each compound is walked once (SWI marks visited compounds), so a cyclic
+    term ends and a shared subterm is not walked again.
+    """
     seen: set[int] = set()
+    walked: set[int] = set()
     out: list[RTerm] = []
     stack = [term]
     n = 0
@@ -184,6 +164,10 @@ def term_variables(m: Machine, term: RTerm) -> list[RTerm]:
                 seen.add(t.id)
                 out.append(t)
         elif type(t) is Struct:
+            key = id(t)
+            if key in walked:
+                continue
+            walked.add(key)
             stack.extend(reversed(t.args))
             n += 1
             if n % CHECK_EVERY == 0:

@@ -51,7 +51,8 @@ def atomic_text(t: RTerm) -> str | None:
 def list_text(m: Machine, t: RTerm, pctx: Struct, bad_element: str | None = None) -> str | None:
     """Text of a code list or character list; ``None`` when ``t`` is not a list.
 
-    A partial list raises ``instantiation_error``.  An element that does not
+    A partial list, or a non-list (``[_|foo]``, a cyclic list) with an
+    unbound element, raises ``instantiation_error``.  An element that does not
     fit raises ``type_error(character_code, E)`` (codes, or an unknown first
     element) or ``type_error(character, E)`` (characters); ``bad_element``
     forces the kind.
@@ -62,6 +63,8 @@ def list_text(m: Machine, t: RTerm, pctx: Struct, bad_element: str | None = None
     if type(tail) is Ref:
         raise instantiation_error(pctx)
     if tail is not NIL:
+        if any(type(deref(item)) is Ref for item in items):
+            raise instantiation_error(pctx)  # SWI checks the elements first
         return None
     if not items:
         return ""
