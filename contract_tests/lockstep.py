@@ -14,8 +14,11 @@ clauses across engines the same way.
 Generated calls: facts (bundle ``facts``), rules with recursion (``reach/2``
 over acyclic ``link/2``), negation, disjunction and aggregation over known
 predicates (bundle ``predicates``), queries with findall/between/arithmetic/
-atoms, forget/clear/update/upsert of known facts, the schema, and bad input
-(syntax errors, unknown arguments, wrong JSON types, sandbox violations).
+atoms, reflection (current_predicate, predicate_property), setup_call_cleanup,
+subsumes_term and unifiable over known predicates, queries over cyclic and
+finite terms (``calls.term_goals``), forget/clear/update/upsert of known facts,
+the schema, and bad input (syntax errors, unknown arguments, wrong JSON types,
+sandbox violations).
 Rules ``rK`` only call facts, ``reach`` and rules ``rJ`` with ``J < K``, so no
 generated program loops.
 """
@@ -160,6 +163,12 @@ class LockstepMachine(RuleBasedStateMachine):
     @rule(first=predicates, second=predicates, shape=st.sampled_from(calls.QUERY_SHAPES))
     def query_logic(self, first: Predicate, second: Predicate, shape: str) -> None:
         goal = shape.format(a=calls.call_of(*first), b=calls.call_of(*second, first=1))
+        self.apply("query_logic", {"goal": goal})
+
+    @rule(goal=calls.term_goals())
+    def query_terms(self, goal: str) -> None:
+        """Cyclic and finite terms through unification, comparison, copying,
+        the term built-ins and meta-calls."""
         self.apply("query_logic", {"goal": goal})
 
     @rule(fact=facts, pattern=st.booleans())
