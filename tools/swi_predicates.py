@@ -4,13 +4,17 @@ Usage::
 
     PATH=/opt/zpm/swipl-9.2.9/bin:$PATH python tools/swi_predicates.py
 
-asks ``swipl`` for every predicate it defines in module ``system`` (not
-imported from elsewhere) and every predicate its autoload index offers from a
-library, and writes ``tests/engine_classes/swi_predicates.txt``: one line
+asks ``swipl`` for every predicate visible in module ``system`` (defined
+there, or in one of the modules of SWI-Prolog's own that ``system`` imports
+from, such as ``$bags`` for ``findall/3`` and ``$syspreds`` for
+``predicate_property/2``: these behave as system predicates in every module)
+and every predicate its autoload index offers from a library, and writes
+``tests/engine_classes/swi_predicates.txt``: one line
 ``Name/Arity Module Class`` per predicate (``Name`` quoted as ``writeq``
 quotes it), where ``Class`` is the predicate's class in
 ``zpm_domain.builtins`` (``allowed``, ``refused`` or ``user``).  A predicate
-that both ``system`` and a library define is listed once, as ``system``'s.
+that both ``system`` and a library define is listed once, as ``system``'s;
+the module column names the module that defines it.
 
 The table is checked in; ``tests/engine_classes`` checks that each predicate
 behaves as its class says on every engine, and that the classes still match
@@ -39,14 +43,14 @@ TABLE = ROOT / "tests" / "engine_classes" / "swi_predicates.txt"
 DRIVER = r"""
 :- initialization(main, main).
 main :-
-    findall(N/A-system, system_pi(N, A), Sys),
+    findall(N/A-M, system_pi(N, A, M), Sys),
     findall(N/A-M, library_pi(N, A, M), Lib),
     append(Sys, Lib, All),
     forall(member(P-M, All), (writeq(P-M), nl)).
 
-system_pi(N, A) :-
+system_pi(N, A, M) :-
     predicate_property(system:H, defined),
-    \+ predicate_property(system:H, imported_from(_)),
+    (   predicate_property(system:H, imported_from(M0)) -> M = M0 ; M = system ),
     functor(H, N, A).
 
 library_pi(N, A, M) :-
@@ -56,8 +60,9 @@ library_pi(N, A, M) :-
 """
 
 HEADER = """\
-# Every predicate SWI-Prolog 9.2.9 defines in module system or autoloads from
-# a library, with its class in zpm (zpm_domain.builtins): allowed, refused or
+# Every predicate SWI-Prolog 9.2.9 has in module system (defined there or in
+# one of its own modules) or autoloads from a library, with the module that
+# defines it and its class in zpm (zpm_domain.builtins): allowed, refused or
 # user.  Written by tools/swi_predicates.py; do not edit by hand.
 """
 

@@ -16,7 +16,8 @@
     conjunction called at run time) to a system predicate flagged iso when
     the module has no procedure of that name, whatever the module imports.
     So each namespace gets its own procedure for every iso system predicate
-    that is not imported from system as it is: an import from zpm_base for the
+    (whether system defines it or imports it from a module of its own) that
+    zpm_base does not import as it is: an import from zpm_base for the
     ones zpm_base defines itself (refusals, zpm's own versions) and an
     undefined, redefined one for the others (user predicates, which fail
     until a client defines them).
@@ -77,12 +78,15 @@ make_base(Allowed) :-
 
 %!  iso_local_kind(-Name, -Arity, -Kind) is nondet.
 %   The iso system predicates a namespace must hold a procedure of its own
-%   for: Kind is import (zpm_base defines it) or undefined.
+%   for: Kind is import (zpm_base defines it) or undefined.  That includes
+%   the ones system imports from a module of its own (predicate_property/2
+%   from $syspreds, initialization/1 from $toplevel ...): the compiler binds
+%   those just the same.
 iso_local_kind(N, A, Kind) :-
     predicate_property(system:H, iso),
-    \+ predicate_property(system:H, imported_from(_)),
     functor(H, N, A),
-    \+ ( predicate_property(zpm_base:H, imported_from(system)) ),
+    home(H, Home),
+    \+ predicate_property(zpm_base:H, imported_from(Home)),
     (   predicate_property(zpm_base:H, defined),
         \+ predicate_property(zpm_base:H, imported_from(_))
     ->  Kind = import
