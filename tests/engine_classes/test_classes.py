@@ -1,8 +1,9 @@
 """Every SWI-Prolog predicate behaves as its zpm class says, on every engine.
 
 The table ``swi_predicates.txt`` (``tools/swi_predicates.py``) lists each
-predicate SWI-Prolog 9.2.9 defines in ``system`` or autoloads from a library,
-with its class.  Each one is probed in every goal position
+predicate SWI-Prolog 9.2.9 has in ``system`` (defined there or in one of its
+own modules, such as ``$syspreds``) or autoloads from a library, with its
+class.  Each one is probed in every goal position
 (``probes.POSITIONS``) on python, janus and pyswip, each engine in its own
 process; then:
 
