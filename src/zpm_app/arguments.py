@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from zpm_app.catalogue import ToolSpec
+from zpm_app.catalogue import ToolDefinition
 from zpm_domain.errors import InvalidArguments
 
 _JSON_TYPE_NAMES = {
@@ -26,7 +26,7 @@ _JSON_TYPE_NAMES = {
 
 
 def validate_arguments(
-    spec: ToolSpec, arguments: Mapping[str, Any] | None, max_input_bytes: int
+    spec: ToolDefinition, arguments: Mapping[str, Any] | None, max_input_bytes: int
 ) -> dict[str, Any]:
     """Check ``arguments`` against ``spec`` and return the cleaned arguments.
 
@@ -65,7 +65,7 @@ def validate_arguments(
 
 
 def _checked(
-    spec: ToolSpec, name: str, schema: Mapping[str, Any], value: Any, max_input_bytes: int
+    spec: ToolDefinition, name: str, schema: Mapping[str, Any], value: Any, max_input_bytes: int
 ) -> Any:
     expected = schema.get("type")
     if expected == "string":

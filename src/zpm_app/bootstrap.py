@@ -21,6 +21,7 @@ from zpm_domain.knowledge_base import KnowledgeBase
 from zpm_domain.memories import DEFAULT_MEMORY, Memories
 from zpm_domain.ports.engine import Engine
 from zpm_domain.ports.journal import JournalCorrupt
+from zpm_domain.tools.definition import ToolContext
 
 log = logging.getLogger("zpm")
 
@@ -58,7 +59,8 @@ def open_toolbox(settings: Settings) -> Toolbox:
         len(files),
         batches,
     )
-    return Toolbox(Memories(kb), settings.limits, on_close=lambda: _close(journal, engine))
+    context = ToolContext(Memories(kb), settings.limits)
+    return Toolbox(context, on_close=lambda: _close(journal, engine))
 
 
 def _close(journal: FileJournal, engine: Engine) -> None:

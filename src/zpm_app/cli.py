@@ -26,7 +26,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, NoReturn
 
-from zpm_app.catalogue import TOOLS, ToolRunner, ToolSpec, package_version
+from zpm_app.catalogue import TOOLS, ToolDefinition, ToolRunner, package_version
 from zpm_app.output import fail, print_outcome
 from zpm_domain.errors import ZpmError
 
@@ -89,7 +89,7 @@ def default_services() -> Services:
 def main(
     argv: Sequence[str] | None = None,
     services: Services | None = None,
-    tools: Sequence[ToolSpec] = TOOLS,
+    tools: Sequence[ToolDefinition] = TOOLS,
 ) -> int:
     """Run one ``zpm`` command (``argv`` defaults to ``sys.argv[1:]``); returns the exit code.
 
@@ -104,7 +104,7 @@ def main(
     if ns.command == "version":
         print(f"zpm {package_version()}")
         return 0
-    spec: ToolSpec | None = getattr(ns, "tool", None)
+    spec: ToolDefinition | None = getattr(ns, "tool", None)
     arguments = _tool_arguments(ns.tool_parser, spec, ns) if spec is not None else {}
     logging.basicConfig(
         stream=sys.stderr, level=logging.WARNING, format="zpm: %(levelname)s: %(message)s"
@@ -120,7 +120,7 @@ def main(
     return _run_tool(spec, arguments, ns, services)
 
 
-def build_parser(tools: Sequence[ToolSpec] = TOOLS) -> argparse.ArgumentParser:
+def build_parser(tools: Sequence[ToolDefinition] = TOOLS) -> argparse.ArgumentParser:
     """The full parser: built-in commands, then one subcommand per tool."""
     parser = _Parser(
         prog="zpm",
@@ -176,7 +176,7 @@ def _add_project_options(parser: argparse.ArgumentParser) -> None:
     )
 
 
-def _add_tool_command(commands: Any, spec: ToolSpec) -> None:
+def _add_tool_command(commands: Any, spec: ToolDefinition) -> None:
     sub = commands.add_parser(
         spec.cli_name,
         help=_first_sentence(spec.description),
@@ -213,7 +213,7 @@ def _add_tool_command(commands: Any, spec: ToolSpec) -> None:
     _add_project_options(sub)
 
 
-def _positional_property(spec: ToolSpec) -> str | None:
+def _positional_property(spec: ToolDefinition) -> str | None:
     for name in spec.required:
         if spec.properties[name].get("type") == "string":
             return name
@@ -221,7 +221,7 @@ def _positional_property(spec: ToolSpec) -> str | None:
 
 
 def _tool_arguments(
-    parser: argparse.ArgumentParser, spec: ToolSpec, ns: argparse.Namespace
+    parser: argparse.ArgumentParser, spec: ToolDefinition, ns: argparse.Namespace
 ) -> dict[str, Any]:
     arguments = {name: getattr(ns, name) for name in spec.properties}
     positional = _positional_property(spec)
@@ -238,7 +238,7 @@ def _tool_arguments(
 
 
 def _run_tool(
-    spec: ToolSpec, arguments: dict[str, Any], ns: argparse.Namespace, services: Services
+    spec: ToolDefinition, arguments: dict[str, Any], ns: argparse.Namespace, services: Services
 ) -> int:
     command = spec.cli_name
     try:

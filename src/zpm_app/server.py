@@ -43,7 +43,7 @@ from mcp.server.runner import serve_connection
 from mcp.shared.exceptions import MCPError
 from mcp.shared.jsonrpc_dispatcher import JSONRPCDispatcher
 
-from zpm_app.catalogue import SERVER_NAME, ToolOutcome, ToolRunner, ToolSpec, package_version
+from zpm_app.catalogue import SERVER_NAME, ToolDefinition, ToolOutcome, ToolRunner, package_version
 from zpm_app.wire import StdioWire
 from zpm_domain.errors import ExecutionFailed
 
@@ -69,7 +69,7 @@ class KnowledgeWorker:
             raise
 
     @property
-    def specs(self) -> tuple[ToolSpec, ...]:
+    def specs(self) -> tuple[ToolDefinition, ...]:
         return self.runner.specs
 
     async def call(self, name: str, arguments: Mapping[str, Any] | None) -> ToolOutcome:
@@ -92,7 +92,7 @@ class _ErrorOutcome:
     is_error = True
 
 
-def build_server(specs: tuple[ToolSpec, ...], call: ToolCall) -> Server[Any]:
+def build_server(specs: tuple[ToolDefinition, ...], call: ToolCall) -> Server[Any]:
     """A low-level MCP ``Server`` offering ``specs``, executing calls with ``call``."""
     names = frozenset(spec.name for spec in specs)
 
@@ -129,7 +129,7 @@ def initialization_options(server: Server[Any]) -> InitializationOptions:
     return server.create_initialization_options(NotificationOptions(tools_changed=True))
 
 
-def _sdk_tool(spec: ToolSpec) -> types.Tool:
+def _sdk_tool(spec: ToolDefinition) -> types.Tool:
     return types.Tool(
         name=spec.name,
         description=spec.description,
@@ -153,7 +153,7 @@ class _WireShape:
     every content item as well as on the result.
     """
 
-    def __init__(self, specs: tuple[ToolSpec, ...]) -> None:
+    def __init__(self, specs: tuple[ToolDefinition, ...]) -> None:
         self._tools = [
             {
                 "name": spec.name,

@@ -15,7 +15,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from zpm_app.arguments import validate_arguments
-from zpm_app.catalogue import TOOLS, ToolSpec, find_tool
+from zpm_app.catalogue import TOOLS, ToolDefinition, find_tool
 from zpm_domain.errors import InvalidArguments
 
 
@@ -31,7 +31,7 @@ class MemoRunner:
 
     delay_s: float = 0.0
     max_input_bytes: int = 64 * 1024
-    specs: tuple[ToolSpec, ...] = TOOLS
+    specs: tuple[ToolDefinition, ...] = TOOLS
     facts: list[str] = field(default_factory=list)
     calls: list[tuple[str, dict[str, Any]]] = field(default_factory=list)
     threads: set[int] = field(default_factory=set)

@@ -7,38 +7,33 @@ from typing import Any
 import pytest
 
 from zpm_app.arguments import validate_arguments
-from zpm_app.catalogue import ToolSpec, find_tool
+from zpm_app.catalogue import ToolDefinition, find_tool
 from zpm_domain.errors import InvalidArguments
+from zpm_domain.tools.definition import QUERY, Param
 
 LIMIT = 64
 
 
-def spec(name: str) -> ToolSpec:
+def spec(name: str) -> ToolDefinition:
     found = find_tool(name)
     assert found is not None
     return found
 
 
 # A tool with every JSON type the validator knows, for type checks.
-TYPED = ToolSpec(
+TYPED = ToolDefinition(
     name="typed",
     description="test tool",
-    input_schema={
-        "type": "object",
-        "properties": {
-            "text": {"type": "string"},
-            "count": {"type": "integer"},
-            "flag": {"type": "boolean"},
-            "ratio": {"type": "number"},
-        },
-        "required": ["text"],
-    },
-    read_only=True,
-    destructive=False,
-    idempotent=True,
+    hints=QUERY,
+    params=(
+        Param("text", "string", "t", required=True),
+        Param("count", "integer", "c", required=False),
+        Param("flag", "boolean", "f", required=False),
+        Param("ratio", "number", "r", required=False),
+    ),
 )
 
-ACCEPTED: list[tuple[ToolSpec, Any, dict[str, Any]]] = [
+ACCEPTED: list[tuple[ToolDefinition, Any, dict[str, Any]]] = [
     (spec("remember_fact"), {"fact": "p(a)"}, {"fact": "p(a)"}),
     (spec("remember_fact"), {"fact": "p(a)", "memory": "m"}, {"fact": "p(a)", "memory": "m"}),
     (spec("remember_fact"), {"fact": "p(a)", "memory": None}, {"fact": "p(a)"}),
@@ -58,7 +53,7 @@ ACCEPTED: list[tuple[ToolSpec, Any, dict[str, Any]]] = [
     (TYPED, {"text": "é" * (LIMIT // 2)}, {"text": "é" * (LIMIT // 2)}),
 ]
 
-REFUSED: list[tuple[ToolSpec, Any, str]] = [
+REFUSED: list[tuple[ToolDefinition, Any, str]] = [
     (spec("echo"), None, "missing required argument 'message'"),
     (spec("echo"), {}, "missing required argument 'message'"),
     (spec("echo"), {"message": None}, "missing required argument 'message'"),
@@ -84,14 +79,14 @@ REFUSED: list[tuple[ToolSpec, Any, str]] = [
 
 
 @pytest.mark.parametrize(("tool", "arguments", "cleaned"), ACCEPTED)
-def test_accepted(tool: ToolSpec, arguments: Any, cleaned: dict[str, Any]) -> None:
+def test_accepted(tool: ToolDefinition, arguments: Any, cleaned: dict[str, Any]) -> None:
     result = validate_arguments(tool, arguments, LIMIT)
     assert result == cleaned
     assert [type(value) for value in result.values()] == [type(v) for v in cleaned.values()]
 
 
 @pytest.mark.parametrize(("tool", "arguments", "detail"), REFUSED)
-def test_refused(tool: ToolSpec, arguments: Any, detail: str) -> None:
+def test_refused(tool: ToolDefinition, arguments: Any, detail: str) -> None:
     with pytest.raises(InvalidArguments) as caught:
         validate_arguments(tool, arguments, LIMIT)
     assert str(caught.value) == "InvalidArguments"

@@ -14,9 +14,10 @@ from typing import Any
 import pytest
 from memo_runner import MemoRunner, Outcome
 
-from zpm_app.catalogue import ToolSpec, package_version
+from zpm_app.catalogue import ToolDefinition, package_version
 from zpm_app.cli import NO_PROJECT_FOR_SERVE, Services, build_parser, main
 from zpm_domain.errors import ExecutionFailed
+from zpm_domain.tools.definition import QUERY, Param
 
 
 class NoProject(Exception):
@@ -57,7 +58,7 @@ class World:
 class RecordingRunner:
     """Answers every call with its arguments as JSON."""
 
-    specs: tuple[ToolSpec, ...] = ()
+    specs: tuple[ToolDefinition, ...] = ()
     calls: list[tuple[str, dict[str, Any]]] = field(default_factory=list)
     closed: bool = False
 
@@ -69,21 +70,15 @@ class RecordingRunner:
         self.closed = True
 
 
-TYPED = ToolSpec(
+TYPED = ToolDefinition(
     name="typed_tool",
     description="A tool with typed flags. Used by tests.",
-    input_schema={
-        "type": "object",
-        "properties": {
-            "start_node": {"type": "string", "description": "a string"},
-            "max_depth": {"type": "integer", "description": "an integer"},
-            "dry_run": {"type": "boolean", "description": "a boolean"},
-        },
-        "required": ["start_node"],
-    },
-    read_only=True,
-    destructive=False,
-    idempotent=True,
+    hints=QUERY,
+    params=(
+        Param("start_node", "string", "a string", required=True),
+        Param("max_depth", "integer", "an integer", required=False),
+        Param("dry_run", "boolean", "a boolean", required=False),
+    ),
 )
 
 
@@ -253,13 +248,11 @@ def test_mistyped_flags_exit_1(capsys: pytest.CaptureFixture[str], flag: str, va
 
 @pytest.mark.parametrize("name", ["format", "project", "engine", "tool", "positional"])
 def test_a_tool_argument_may_not_shadow_a_cli_option(name: str) -> None:
-    clashing = ToolSpec(
+    clashing = ToolDefinition(
         name="clash",
         description="d",
-        input_schema={"type": "object", "properties": {name: {"type": "string"}}, "required": []},
-        read_only=True,
-        destructive=False,
-        idempotent=True,
+        hints=QUERY,
+        params=(Param(name, "string", "d", required=False),),
     )
     with pytest.raises(ValueError, match="clashes"):
         build_parser((clashing,))

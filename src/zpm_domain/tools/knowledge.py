@@ -7,6 +7,8 @@ input, with the caller's variable names (architecture §8.16).
 
 from __future__ import annotations
 
+from typing import Annotated
+
 from zpm_domain.clauses import Clause
 from zpm_domain.errors import InvalidClause, NoMatchingClause
 from zpm_domain.inputs import check_body, is_clause_syntax, parse_fact, parse_term, require_callable
@@ -15,22 +17,51 @@ from zpm_domain.memories import Memories
 from zpm_domain.mutations import AddClause, Mutation, RemoveAll, RemoveClause
 from zpm_domain.sandbox import check_goal
 from zpm_domain.terms import TRUE, Struct, Term, Var, indicator
+from zpm_domain.tools.definition import (
+    CHANGE,
+    CHANGE_IDEMPOTENT,
+    Arg,
+    MemoryArg,
+    ToolGroup,
+    tool,
+)
 from zpm_domain.unify import Bindings, substitute, unify
 from zpm_domain.writer import render
 
 
-class KnowledgeTools:
-    def __init__(self, memories: Memories) -> None:
-        self._memories = memories
+class KnowledgeTools(ToolGroup):
+    @property
+    def _memories(self) -> Memories:
+        return self.context.memories
 
-    def remember_fact(self, fact: str, memory: str | None = None) -> str:
+    @tool(
+        CHANGE,
+        "Assert a Prolog fact into the knowledge base. The fact is written to the memory's "
+        "journal before the call returns, so it survives restarts and crashes.",
+    )
+    def remember_fact(
+        self,
+        fact: Annotated[str, Arg('A Prolog fact to assert (e.g. "human(socrates)")')],
+        memory: MemoryArg = None,
+    ) -> str:
         term = parse_fact(fact, "fact", hint=" (use define_rule to add rules)")
         kb = self._memories.resolve(memory)
         with kb.writing():
             kb.commit([AddClause(Clause(term))])
         return f"Asserted: {render(term)}"
 
-    def define_rule(self, head: str, body: str, memory: str | None = None) -> str:
+    @tool(
+        CHANGE,
+        "Assert a Prolog rule into the knowledge base. Constructs a rule from head and body "
+        "(`Head :- Body`), validates syntax (including balanced parentheses), and inserts "
+        "via `assertz/1`.",
+    )
+    def define_rule(
+        self,
+        head: Annotated[str, Arg('The rule head (e.g. "mortal(X)")')],
+        body: Annotated[str, Arg('The rule body (e.g. "human(X)")')],
+        memory: MemoryArg = None,
+    ) -> str:
         variables: dict[str, Var] = {}
         head_term = parse_term(head, "rule", variables)
         body_term = parse_term(body, "rule", variables)
@@ -44,7 +75,17 @@ class KnowledgeTools:
             kb.commit([AddClause(Clause(head_term, body_term))])
         return f"Asserted rule: {render(Struct(':-', (head_term, body_term)))}"
 
-    def forget_fact(self, fact: str, memory: str | None = None) -> str:
+    @tool(
+        CHANGE,
+        "Remove a single fact from the knowledge base by retracting the first matching "
+        "clause. Uses Prolog's `retract/1` semantics — when multiple identical facts exist, "
+        "only one is removed per call.",
+    )
+    def forget_fact(
+        self,
+        fact: Annotated[str, Arg('A Prolog fact to retract (e.g. "human(socrates)")')],
+        memory: MemoryArg = None,
+    ) -> str:
         term = parse_fact(fact, "fact")
         kb = self._memories.resolve(memory)
         with kb.writing():
@@ -55,7 +96,24 @@ class KnowledgeTools:
             kb.commit([RemoveClause(match[0])])
         return f"Retracted: {render(term)}"
 
-    def clear_context(self, category: str, memory: str | None = None) -> str:
+    @tool(
+        CHANGE_IDEMPOTENT,
+        "Remove all facts from the knowledge base matching a given category or pattern. "
+        "Uses Prolog's `retractall/1` semantics — clears all clauses matching the pattern "
+        "in a single operation. The tool always succeeds, even when no matching facts "
+        "exist (idempotent behavior).",
+    )
+    def clear_context(
+        self,
+        category: Annotated[
+            str,
+            Arg(
+                "A Prolog pattern to match facts for bulk deletion "
+                '(e.g. "project(beta, _)", "role(_, _)")'
+            ),
+        ],
+        memory: MemoryArg = None,
+    ) -> str:
         pattern = parse_term(category, "category")
         require_callable(pattern, "category")
         kb = self._memories.resolve(memory)
@@ -65,7 +123,23 @@ class KnowledgeTools:
                 kb.commit([RemoveAll(pattern)])
         return f"Cleared all facts matching: {render(pattern)}"
 
-    def update_fact(self, old_fact: str, new_fact: str, memory: str | None = None) -> str:
+    @tool(
+        CHANGE,
+        "Atomically replace an existing Prolog fact in the knowledge base (retract "
+        "old_fact, assert new_fact). Returns an error if old_fact is not found, leaving the "
+        "knowledge base unchanged.",
+    )
+    def update_fact(
+        self,
+        old_fact: Annotated[
+            str, Arg('The existing Prolog fact to retract (e.g. "server(alpha, \\"1.0\\")")')
+        ],
+        new_fact: Annotated[
+            str,
+            Arg('The new Prolog fact to assert in its place (e.g. "server(alpha, \\"2.0\\")")'),
+        ],
+        memory: MemoryArg = None,
+    ) -> str:
         """Replace the first fact unifying with ``old_fact`` by ``new_fact``.
 
         The two share variables: ``update_fact("age(bob, A)", "age(robert, A)")``
@@ -86,7 +160,17 @@ class KnowledgeTools:
             kb.commit([RemoveClause(clause), AddClause(replacement)])
         return f"Updated: {render(old)} -> {render(new)}"
 
-    def upsert_fact(self, fact: str, memory: str | None = None) -> str:
+    @tool(
+        CHANGE_IDEMPOTENT,
+        "Insert or replace a Prolog fact in the knowledge base. Retracts all existing "
+        "clauses matching the same functor and first argument, then asserts the new fact. "
+        "Succeeds even if no prior fact exists.",
+    )
+    def upsert_fact(
+        self,
+        fact: Annotated[str, Arg('A Prolog fact to insert or replace (e.g. "deploy(prod, v2)")')],
+        memory: MemoryArg = None,
+    ) -> str:
         """Remove every clause with the same functor and first argument, then assert."""
         term = parse_fact(fact, "fact")
         kb = self._memories.resolve(memory)

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import re
 from itertools import islice
+from typing import Annotated
 
 from zpm_domain.answers import encode_answers
 from zpm_domain.inputs import parse_term
@@ -12,18 +13,34 @@ from zpm_domain.limits import Limits
 from zpm_domain.memories import Memories
 from zpm_domain.sandbox import check_goal
 from zpm_domain.terms import Var, variables
+from zpm_domain.tools.definition import QUERY, Arg, MemoryArg, ToolGroup, tool
 from zpm_domain.writer import Renderer
 
 _PLAIN_NAME = re.compile(r"[a-z][A-Za-z0-9_]*\Z")
 _INTERNAL = frozenset({"tms_justification", "zpm_source", "portray"})
 
 
-class QueryTools:
-    def __init__(self, memories: Memories, limits: Limits) -> None:
-        self._memories = memories
-        self._limits = limits
+class QueryTools(ToolGroup):
+    @property
+    def _memories(self) -> Memories:
+        return self.context.memories
 
-    def query_logic(self, goal: str, memory: str | None = None) -> str:
+    @property
+    def _limits(self) -> Limits:
+        return self.context.limits
+
+    @tool(
+        QUERY,
+        "Execute a Prolog goal and return all variable bindings as JSON. Evaluates a "
+        "Prolog query against the knowledge base and returns its solutions in order with "
+        "their variable bindings, up to the answer limit (100 by default); enumeration "
+        "stops there, so a goal with infinitely many solutions still answers.",
+    )
+    def query_logic(
+        self,
+        goal: Annotated[str, Arg('A Prolog goal to query (e.g. "fruit(X)", "parent(john, Y)")')],
+        memory: MemoryArg = None,
+    ) -> str:
         """All answers (at most ``max_solutions``) as a compact JSON array.
 
         Enumeration stops at the cap, so infinite generators are fine.
@@ -42,7 +59,14 @@ class QueryTools:
         rows = encode_answers(variables(term), solutions, Renderer())
         return dumps(rows)
 
-    def get_knowledge_schema(self, memory: str | None = None) -> str:
+    @tool(
+        QUERY,
+        "Introspect the selected memory to discover file-loaded static and asserted user "
+        "predicates, their arities, clause counts, and whether they are facts, rules, or "
+        "both. Returns structural metadata only — no predicate content is exposed. "
+        "Read-only mounts support discovery.",
+    )
+    def get_knowledge_schema(self, memory: MemoryArg = None) -> str:
         """User predicates that have clauses, with counts and fact/rule/both types."""
         kb = self._memories.resolve(memory)
         kb.sync()

@@ -1,0 +1,90 @@
+"""``docs/tools.md``: the tool reference, generated from the tool definitions.
+
+``render_tool_docs`` is the whole file; ``python tools/write_tool_docs.py``
+writes it, and a test fails when the checked-in file differs, so the
+reference always says what the catalogue offers.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Sequence
+
+from zpm_app.catalogue import TOOLS, ToolDefinition
+
+HEADER = """\
+# zpm tool reference
+
+Generated from the tool definitions by `python tools/write_tool_docs.py`; do
+not edit by hand. Every tool is offered over MCP (`tools/list`, `tools/call`)
+and as a `zpm` subcommand of the same name in kebab case, whose flags are the
+arguments (`--old-fact` or `--old_fact`; the first required text argument may
+also be given positionally). Unknown arguments are refused.
+"""
+
+
+def render_tool_docs(tools: Sequence[ToolDefinition] = TOOLS) -> str:
+    """The Markdown text of the reference: an index, then one section per tool."""
+    parts = [HEADER, "## Tools\n"]
+    parts.extend(f"- [`{spec.name}`](#{spec.name}) — {_summary(spec)}" for spec in tools)
+    parts.append("")
+    for spec in tools:
+        parts.append(_section(spec))
+    return "\n".join(parts).rstrip("\n") + "\n"
+
+
+def _section(spec: ToolDefinition) -> str:
+    lines = [f"## {spec.name}", "", spec.description, ""]
+    lines.append(f"Annotations: {_annotations(spec)}.")
+    lines.append("")
+    if spec.params:
+        lines.append("| argument | type | required | description |")
+        lines.append("|---|---|---|---|")
+        for param in spec.params:
+            required = "yes" if param.required else "no"
+            description = param.description.replace("|", "\\|")
+            lines.append(f"| `{param.name}` | {param.json_type} | {required} | {description} |")
+    else:
+        lines.append("No arguments.")
+    lines.append("")
+    lines.append("Command line:")
+    lines.append("")
+    lines.append("```sh")
+    lines.append(_usage(spec))
+    lines.append("```")
+    lines.append("")
+    lines.append("Input schema:")
+    lines.append("")
+    lines.append("```json")
+    lines.append(json.dumps(spec.input_schema, indent=2, ensure_ascii=False))
+    lines.append("```")
+    lines.append("")
+    return "\n".join(lines)
+
+
+def _summary(spec: ToolDefinition) -> str:
+    first, _, _ = spec.description.partition(". ")
+    return first.rstrip(".") + "."
+
+
+def _annotations(spec: ToolDefinition) -> str:
+    return ", ".join(
+        f"`{name}: {str(value).lower()}`"
+        for name, value in (
+            ("readOnlyHint", spec.read_only),
+            ("destructiveHint", spec.destructive),
+            ("idempotentHint", spec.idempotent),
+        )
+    )
+
+
+def _usage(spec: ToolDefinition) -> str:
+    words = ["zpm", spec.cli_name]
+    for param in spec.params:
+        flag = f"--{param.name.replace('_', '-')}"
+        value = {"integer": "N", "number": "X", "boolean": "true|false"}.get(
+            param.json_type, param.name.upper()
+        )
+        word = f"{flag} {value}"
+        words.append(word if param.required else f"[{word}]")
+    return " ".join(words)

@@ -1,0 +1,236 @@
+"""How a tool is defined: once, as a method of the service group that runs it.
+
+A tool is a method of a :class:`ToolGroup` marked with :func:`tool`.  The
+method's signature is the tool's input model: each parameter after ``self``
+is one argument, annotated ``Annotated[<type>, Arg("description")]``, with
+``str``, ``int``, ``bool`` or ``float`` as the type (``X | None = None`` for
+an optional argument).  Everything else that names or describes a tool
+derives from the :class:`ToolDefinition` built from it: the JSON input
+schema (``additionalProperties: false``), argument validation, dispatch,
+the CLI subcommand and its flags, and ``docs/tools.md``::
+
+    class KnowledgeTools(ToolGroup):
+        @tool(CHANGE, "Assert a Prolog fact into the knowledge base. ...")
+        def remember_fact(
+            self, fact: Annotated[str, Arg("A Prolog fact to assert")], memory: MemoryArg = None
+        ) -> str: ...
+
+A tool method returns the tool's success text, or raises a ``ZpmError``
+whose message is the error text.
+"""
+
+from __future__ import annotations
+
+import inspect
+import types
+import typing
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
+from functools import cached_property
+from typing import Annotated, Any, TypeVar, Union
+
+from zpm_domain.limits import Limits
+
+if typing.TYPE_CHECKING:
+    from zpm_domain.memories import Memories
+
+MEMORY_DESCRIPTION = "Target memory segment (optional, defaults to default memory)"
+
+_JSON_TYPES: dict[type, str] = {str: "string", int: "integer", bool: "boolean", float: "number"}
+_MARK = "__zpm_tool__"
+
+
+@dataclass(frozen=True, slots=True)
+class Arg:
+    """The description of one tool argument (``Annotated`` metadata).
+
+    ``allow_empty``: a required string argument may be ``""`` (only
+    ``echo.message``); every other required string must carry text.
+    """
+
+    description: str
+    allow_empty: bool = False
+
+
+MemoryArg = Annotated[str | None, Arg(MEMORY_DESCRIPTION)]
+"""The optional ``memory`` argument with the standard description."""
+
+
+@dataclass(frozen=True, slots=True)
+class Hints:
+    """The MCP annotations of a tool (architecture §8.15)."""
+
+    read_only: bool
+    destructive: bool
+    idempotent: bool
+
+
+QUERY = Hints(read_only=True, destructive=False, idempotent=True)
+"""Reads only."""
+CHANGE = Hints(read_only=False, destructive=True, idempotent=False)
+"""Changes a knowledge base; calling it twice changes it twice."""
+CHANGE_IDEMPOTENT = Hints(read_only=False, destructive=True, idempotent=True)
+"""Changes a knowledge base; calling it again with the same arguments changes nothing more."""
+ADMINISTER = Hints(read_only=False, destructive=False, idempotent=False)
+"""Changes what is mounted or on disk without removing knowledge."""
+
+
+@dataclass(frozen=True, slots=True)
+class Param:
+    """One argument of a tool, as the signature declares it."""
+
+    name: str
+    json_type: str
+    description: str
+    required: bool
+    allow_empty: bool = False
+
+    def schema(self) -> dict[str, Any]:
+        return {"type": self.json_type, "description": self.description}
+
+
+@dataclass(frozen=True)
+class ToolDefinition:
+    """Everything about one tool, derived from its marked method.
+
+    ``method`` is the attribute of ``group`` that runs the tool; it is called
+    with the validated arguments as keywords.
+    """
+
+    name: str
+    description: str
+    hints: Hints
+    params: tuple[Param, ...]
+    group: type[ToolGroup] | None = None
+    method: str = ""
+    input_schema: dict[str, Any] = field(init=False, hash=False, compare=False)
+
+    def __post_init__(self) -> None:
+        schema = {
+            "type": "object",
+            "properties": {p.name: p.schema() for p in self.params},
+            "required": [p.name for p in self.params if p.required],
+            "additionalProperties": False,
+        }
+        object.__setattr__(self, "input_schema", schema)
+
+    @property
+    def read_only(self) -> bool:
+        return self.hints.read_only
+
+    @property
+    def destructive(self) -> bool:
+        return self.hints.destructive
+
+    @property
+    def idempotent(self) -> bool:
+        return self.hints.idempotent
+
+    @property
+    def cli_name(self) -> str:
+        """The CLI subcommand: the name in kebab case (``remember-fact``)."""
+        return self.name.replace("_", "-")
+
+    @cached_property
+    def properties(self) -> Mapping[str, Mapping[str, Any]]:
+        """Argument name -> its JSON Schema, in declaration order."""
+        props: Mapping[str, Mapping[str, Any]] = self.input_schema["properties"]
+        return props
+
+    @cached_property
+    def required(self) -> tuple[str, ...]:
+        """Names of the required arguments, in declaration order."""
+        return tuple(p.name for p in self.params if p.required)
+
+    @cached_property
+    def allow_empty(self) -> frozenset[str]:
+        return frozenset(p.name for p in self.params if p.allow_empty)
+
+
+@dataclass(frozen=True)
+class ToolContext:
+    """What every tool group is built with: the mounted memories and the limits."""
+
+    memories: Memories
+    limits: Limits
+
+
+class ToolGroup:
+    """A service whose marked methods are tools (see the module docstring)."""
+
+    def __init__(self, context: ToolContext) -> None:
+        self.context = context
+
+
+F = TypeVar("F", bound=Callable[..., str])
+
+
+def tool(hints: Hints, description: str, *, name: str | None = None) -> Callable[[F], F]:
+    """Mark a :class:`ToolGroup` method as tool ``name`` (default: the method's name)."""
+
+    def mark(func: F) -> F:
+        setattr(func, _MARK, (name or func.__name__, description, hints))
+        return func
+
+    return mark
+
+
+def definitions(group: type[ToolGroup]) -> tuple[ToolDefinition, ...]:
+    """The tools of ``group`` in the order its class body defines them."""
+    found = []
+    for attribute, member in vars(group).items():
+        mark = getattr(member, _MARK, None)
+        if mark is not None:
+            name, description, hints = mark
+            found.append(
+                ToolDefinition(
+                    name=name,
+                    description=description,
+                    hints=hints,
+                    params=signature_params(member),
+                    group=group,
+                    method=attribute,
+                )
+            )
+    return tuple(found)
+
+
+def signature_params(func: Callable[..., Any]) -> tuple[Param, ...]:
+    """The tool arguments a method's signature declares (``self`` excluded).
+
+    Raises ``TypeError`` for a parameter that is not annotated
+    ``Annotated[<type>, Arg(...)]`` with a JSON-representable type, or that
+    is optional without defaulting to ``None``.
+    """
+    hints = typing.get_type_hints(func, include_extras=True)
+    params = []
+    for parameter in list(inspect.signature(func).parameters.values())[1:]:
+        annotation = hints.get(parameter.name)
+        where = f"{func.__qualname__}({parameter.name})"
+        if typing.get_origin(annotation) is not Annotated:
+            raise TypeError(f"{where}: annotate it Annotated[<type>, Arg(...)]")
+        base, *extras = typing.get_args(annotation)
+        arg = next((e for e in extras if isinstance(e, Arg)), None)
+        if arg is None:
+            raise TypeError(f"{where}: no Arg(...) description")
+        kind, optional = _json_type(base, where)
+        required = parameter.default is inspect.Parameter.empty
+        if optional == required or (optional and parameter.default is not None):
+            raise TypeError(f"{where}: optional arguments are `X | None = None`")
+        params.append(Param(parameter.name, kind, arg.description, required, arg.allow_empty))
+    return tuple(params)
+
+
+def _json_type(base: Any, where: str) -> tuple[str, bool]:
+    """``(json type, optional)`` of ``base`` (``X`` or ``X | None``)."""
+    optional = False
+    if typing.get_origin(base) in (Union, types.UnionType):
+        members = [m for m in typing.get_args(base) if m is not type(None)]
+        optional = len(members) < len(typing.get_args(base))
+        if len(members) != 1:
+            raise TypeError(f"{where}: one JSON type per argument")
+        base = members[0]
+    kind = _JSON_TYPES.get(base)
+    if kind is None:
+        raise TypeError(f"{where}: {base!r} is not str, int, bool or float")
+    return kind, optional

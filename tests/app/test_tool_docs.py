@@ -1,0 +1,24 @@
+"""``docs/tools.md`` is the reference generated from the tool definitions."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from zpm_app.catalogue import TOOLS
+from zpm_app.tool_docs import render_tool_docs
+
+DOCS = Path(__file__).resolve().parents[2] / "docs" / "tools.md"
+
+
+def test_the_checked_in_reference_is_current() -> None:
+    assert DOCS.read_text(encoding="utf-8") == render_tool_docs(), (
+        "docs/tools.md is stale: run `.venv/bin/python tools/write_tool_docs.py`"
+    )
+
+
+def test_every_tool_has_a_section_with_its_schema_and_command() -> None:
+    text = render_tool_docs()
+    for spec in TOOLS:
+        assert f"\n## {spec.name}\n" in text
+        assert f"zpm {spec.cli_name}" in text
+        assert spec.description in text
