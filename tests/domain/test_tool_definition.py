@@ -1,0 +1,95 @@
+"""Tool definitions derive their schema from the method signature, and refuse
+signatures they cannot describe."""
+
+from __future__ import annotations
+
+from typing import Annotated
+
+import pytest
+
+from zpm_domain.tools.definition import (
+    CHANGE,
+    QUERY,
+    Arg,
+    MemoryArg,
+    ToolGroup,
+    definitions,
+    tool,
+)
+
+
+class Sample(ToolGroup):
+    @tool(CHANGE, "First tool. More text.")
+    def first(
+        self,
+        text: Annotated[str, Arg("some text")],
+        count: Annotated[int | None, Arg("how many")] = None,
+        memory: MemoryArg = None,
+    ) -> str:
+        return f"{text}:{count}:{memory}"
+
+    def helper(self) -> str:  # not a tool
+        return "x"
+
+    @tool(QUERY, "Second tool.", name="renamed")
+    def second(self, flag: Annotated[bool, Arg("a flag", allow_empty=True)]) -> str:
+        return str(flag)
+
+
+def test_tools_come_in_class_order_with_their_names_and_hints() -> None:
+    first, second = definitions(Sample)
+    assert (first.name, first.method, first.hints) == ("first", "first", CHANGE)
+    assert (second.name, second.method, second.hints) == ("renamed", "second", QUERY)
+
+
+def test_the_schema_follows_the_signature() -> None:
+    first = definitions(Sample)[0]
+    assert first.input_schema == {
+        "type": "object",
+        "properties": {
+            "text": {"type": "string", "description": "some text"},
+            "count": {"type": "integer", "description": "how many"},
+            "memory": {
+                "type": "string",
+                "description": "Target memory segment (optional, defaults to default memory)",
+            },
+        },
+        "required": ["text"],
+        "additionalProperties": False,
+    }
+    assert first.required == ("text",)
+    assert definitions(Sample)[1].allow_empty == frozenset({"flag"})
+
+
+def test_a_definition_calls_its_method() -> None:
+    first = definitions(Sample)[0]
+    group = Sample.__new__(Sample)
+    assert getattr(group, first.method)(text="a", count=2) == "a:2:None"
+
+
+def _group_with(func: object) -> type[ToolGroup]:
+    return type("Bad", (ToolGroup,), {"bad": tool(QUERY, "d")(func)})  # type: ignore[arg-type]
+
+
+def test_an_argument_without_a_description_is_refused() -> None:
+    def bad(self: object, text: str) -> str:
+        return text
+
+    with pytest.raises(TypeError, match="Annotated"):
+        definitions(_group_with(bad))
+
+
+def test_an_optional_argument_must_default_to_none() -> None:
+    def bad(self: object, text: Annotated[str | None, Arg("t")]) -> str:
+        return ""
+
+    with pytest.raises(TypeError, match="X \\| None = None"):
+        definitions(_group_with(bad))
+
+
+def test_a_type_json_cannot_carry_is_refused() -> None:
+    def bad(self: object, items: Annotated[list[str], Arg("t")]) -> str:
+        return ""
+
+    with pytest.raises(TypeError, match="not str, int, bool or float"):
+        definitions(_group_with(bad))
