@@ -92,16 +92,32 @@ class MemoryReadOnly(ZpmError):
 
 
 class PermissionDenied(ZpmError):
-    """A change to a predicate that tools may not change."""
+    """A change to a predicate that tools may not change.
+
+    ``indicator`` names the predicate (``name/arity`` text) and ``reason``
+    says why in a few words (``a built-in predicate``, ``defined by a
+    knowledge file``); both are empty for refusals built from a bare text.
+    """
+
+    def __init__(self, message: str, *, indicator: str = "", reason: str = "") -> None:
+        super().__init__(message)
+        self.indicator = indicator
+        self.reason = reason
 
     @classmethod
     def builtin(cls, name: str, arity: int) -> PermissionDenied:
-        return cls(f"Cannot modify built-in predicate: {_pi(name, arity)}")
+        pi = _pi(name, arity)
+        return cls(
+            f"Cannot modify built-in predicate: {pi}", indicator=pi, reason="a built-in predicate"
+        )
 
     @classmethod
     def static(cls, name: str, arity: int) -> PermissionDenied:
+        pi = _pi(name, arity)
         return cls(
-            f"Cannot modify static predicate {_pi(name, arity)}: it is defined in a knowledge file"
+            f"Cannot modify static predicate {pi}: it is defined in a knowledge file",
+            indicator=pi,
+            reason="defined by a knowledge file",
         )
 
 

@@ -21,13 +21,12 @@ from contextlib import AbstractContextManager, contextmanager
 
 from zpm_domain.builtins import is_protected
 from zpm_domain.clauses import Clause, PredicateInfo
-from zpm_domain.errors import MemoryReadOnly, PermissionDenied, PrologSyntaxError
+from zpm_domain.errors import MemoryReadOnly, PermissionDenied
 from zpm_domain.limits import Limits
-from zpm_domain.mutations import Mutation, from_journal
+from zpm_domain.mutations import BadOperation, Mutation, from_journal
 from zpm_domain.ports.engine import Engine, Solution
 from zpm_domain.ports.journal import Journal, JournalCorrupt
-from zpm_domain.terms import Atom, Struct, Term, indicator
-from zpm_domain.writer import render
+from zpm_domain.terms import Term, indicator
 
 log = logging.getLogger("zpm")
 
@@ -52,6 +51,11 @@ class KnowledgeBase:
         self._static: set[tuple[str, int]] = set()
         self._declared_dynamic: set[tuple[str, int]] = set()
         engine.ensure_namespace(name)
+
+    @property
+    def namespace(self) -> str:
+        """The engine namespace holding this memory's clauses."""
+        return self.name
 
     # -- start-up -------------------------------------------------------------
     def add_static(self, clause: Clause) -> None:
@@ -129,12 +133,12 @@ class KnowledgeBase:
         if self.read_only:
             raise MemoryReadOnly(self.name)
         for mutation in mutations:
-            self.check_mutable(mutation.head)
+            mutation.check(self)
         if not mutations:
             return
         self.journal.append([m.journal_op() for m in mutations])
         for mutation in mutations:
-            mutation.apply(self.engine, self.name)
+            mutation.apply(self)
 
     # -- internals ------------------------------------------------------------
     def _catch_up(self) -> int:
@@ -143,34 +147,31 @@ class KnowledgeBase:
             for op in record.ops:
                 try:
                     mutation = from_journal(op)
-                except PrologSyntaxError as exc:
+                except BadOperation as exc:
                     raise JournalCorrupt(self._journal_label, record.line, str(exc)) from exc
                 self._replay(mutation, record.line)
         return len(records)
 
     def _replay(self, mutation: Mutation, line: int) -> None:
-        """Apply one journaled mutation, unless its predicate may no longer change.
+        """Apply one journaled mutation, unless it no longer passes its check.
 
         A record for a predicate that is built in now (a newer zpm protects
         its name) or that a knowledge file now defines is not applied, and
         is reported; it stays in the journal, so nothing is lost when the
         name becomes free again.
         """
-        key = indicator(mutation.head)
-        if is_protected(*key):
-            why = "is a built-in predicate now"
-        elif key in self._static:
-            why = "is defined by a knowledge file now"
-        else:
-            mutation.apply(self.engine, self.name)
+        try:
+            mutation.check(self)
+        except PermissionDenied as refusal:
+            op = mutation.journal_op()
+            log.warning(
+                "%s line %d: not loaded, kept in the journal: %s %s (%s is %s now)",
+                self._journal_label,
+                line,
+                op.op,
+                " ".join(str(v) for v in op.args.values()),
+                refusal.indicator,
+                refusal.reason,
+            )
             return
-        op = mutation.journal_op()
-        log.warning(
-            "%s line %d: not loaded, kept in the journal: %s %s (%s %s)",
-            self._journal_label,
-            line,
-            op.op,
-            op.clause,
-            render(Struct("/", (Atom(key[0]), key[1]))),
-            why,
-        )
+        mutation.apply(self)

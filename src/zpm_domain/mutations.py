@@ -1,16 +1,27 @@
 """Mutations: what a tool call changes, decided before anything is changed.
 
-A tool computes its whole effect as a list of mutations; the knowledge base
-journals them as one batch and only then applies them to the engine.  Each
-mutation has one journal form (``JournalOp``) and one engine form, and reading
-the journal form back gives the same mutation (used by recovery).
+A tool computes its whole effect as a list of mutations; the memory checks
+them all, journals them as one batch and only then applies them to the
+engine.  Each kind of mutation owns its journal operation (a name and JSON
+arguments, ``JournalOp``), how that operation reads back
+(``from_args``), its check (``check``) and its effect (``apply``).
+Recovery reads the journal back through :func:`from_journal` and runs the
+same ``check`` and ``apply``, so a replayed batch does exactly what the
+original call did.
+
+The vocabulary is open: a new kind is a subclass registered with
+:func:`journaled`; nothing else in the journal needs to change.
 """
 
 from __future__ import annotations
 
+from abc import ABC, abstractmethod
+from collections.abc import Mapping
 from dataclasses import dataclass
+from typing import Any, ClassVar, Protocol, TypeVar
 
 from zpm_domain.clauses import Clause
+from zpm_domain.errors import PrologSyntaxError
 from zpm_domain.ports.engine import Engine
 from zpm_domain.ports.journal import JournalOp
 from zpm_domain.reader import read_term
@@ -18,63 +29,181 @@ from zpm_domain.terms import Term
 from zpm_domain.writer import render, render_clause
 
 
-@dataclass(frozen=True, slots=True)
-class AddClause:
-    clause: Clause
-    front: bool = False
+class Target(Protocol):
+    """What a mutation changes: a memory's namespace in an engine."""
 
     @property
-    def head(self) -> Term:
-        return self.clause.head
-
-    def journal_op(self) -> JournalOp:
-        return JournalOp("asserta" if self.front else "assert", render_clause(self.clause))
-
-    def apply(self, engine: Engine, ns: str) -> None:
-        engine.add_clause(ns, self.clause, front=self.front)
-
-
-@dataclass(frozen=True, slots=True)
-class RemoveClause:
-    """Remove the first clause that is a variant of ``clause`` (an exact clause
-    chosen beforehand; removing a missing clause is a no-op)."""
-
-    clause: Clause
+    def engine(self) -> Engine: ...
 
     @property
-    def head(self) -> Term:
-        return self.clause.head
+    def namespace(self) -> str: ...
 
+    def check_mutable(self, head: Term) -> None:
+        """Raise ``PermissionDenied`` if tools may not change ``head``'s predicate."""
+
+
+class BadOperation(ValueError):
+    """A journal operation that names no known mutation or whose arguments are
+    wrong; ``str()`` says why."""
+
+
+class Mutation(ABC):
+    """One change, with its journal form."""
+
+    op: ClassVar[str]
+    """The journal operation name."""
+
+    @classmethod
+    @abstractmethod
+    def from_args(cls, args: Mapping[str, Any]) -> Mutation:
+        """The mutation a journal operation of this kind stands for.
+
+        Raises ``BadOperation`` when the arguments are not this kind's
+        (a clause text that does not read included).
+        """
+
+    @abstractmethod
     def journal_op(self) -> JournalOp:
-        return JournalOp("retract", render_clause(self.clause))
+        """The operation that the journal stores for this mutation."""
 
-    def apply(self, engine: Engine, ns: str) -> None:
-        engine.retract(ns, self.clause, variant=True)
+    def check(self, target: Target) -> None:  # noqa: B027 (a no-op unless overridden)
+        """Raise a ``ZpmError`` if ``target`` may not take this mutation.
 
+        Runs before the batch is journaled; on replay, a mutation that no
+        longer passes is reported and skipped.
+        """
 
-@dataclass(frozen=True, slots=True)
-class RemoveAll:
-    """Remove every clause whose head unifies with ``head``."""
-
-    head: Term
-
-    def journal_op(self) -> JournalOp:
-        return JournalOp("retractall", render(self.head))
-
-    def apply(self, engine: Engine, ns: str) -> None:
-        engine.retract_all(ns, self.head)
+    @abstractmethod
+    def apply(self, target: Target) -> None:
+        """Make the change (after the batch is durable, and on replay)."""
 
 
-Mutation = AddClause | RemoveClause | RemoveAll
+_KINDS: dict[str, type[Mutation]] = {}
+
+M = TypeVar("M", bound=type[Mutation])
+
+
+def journaled(kind: M) -> M:
+    """Register a mutation kind under its ``op`` name (a class decorator)."""
+    if kind.op in _KINDS and _KINDS[kind.op] is not kind:
+        raise ValueError(f"journal operation {kind.op!r} is registered twice")
+    _KINDS[kind.op] = kind
+    return kind
 
 
 def from_journal(op: JournalOp) -> Mutation:
-    """The mutation a journal entry stands for.  Raises ``PrologSyntaxError``
-    when the text does not read (a corrupt journal)."""
-    term = read_term(op.clause)
-    if op.op == "retractall":
-        return RemoveAll(term)
-    clause = Clause.from_term(term)
-    if op.op == "retract":
-        return RemoveClause(clause)
-    return AddClause(clause, front=op.op == "asserta")
+    """The mutation a journal operation stands for.
+
+    Raises ``BadOperation`` for an unknown name or wrong arguments (a clause
+    text that does not read included): the journal is corrupt at that record.
+    """
+    kind = _KINDS.get(op.op)
+    if kind is None:
+        raise BadOperation(f"unknown operation {op.op!r}")
+    return kind.from_args(op.args)
+
+
+def text_arg(args: Mapping[str, Any], name: str) -> str:
+    """Argument ``name`` of a journal operation, which must be a string."""
+    value = args.get(name)
+    if not isinstance(value, str):
+        raise BadOperation(f"'{name}' must be a string")
+    return value
+
+
+def _clause_arg(args: Mapping[str, Any]) -> Clause:
+    return Clause.from_term(_read(text_arg(args, "clause")))
+
+
+def _read(text: str) -> Term:
+    try:
+        return read_term(text)
+    except PrologSyntaxError as error:
+        raise BadOperation(f"clause does not read: {error.message}") from None
+
+
+class _ClauseChange(Mutation):
+    """A change to the clauses of one user predicate."""
+
+    @property
+    @abstractmethod
+    def head(self) -> Term:
+        """A head of the predicate this mutation changes."""
+
+    def check(self, target: Target) -> None:
+        target.check_mutable(self.head)
+
+
+@journaled
+@dataclass(frozen=True, slots=True)
+class AddClause(_ClauseChange):
+    """Add ``clause`` at the end of its predicate."""
+
+    clause: Clause
+    op: ClassVar[str] = "assert"
+
+    @property
+    def head(self) -> Term:
+        return self.clause.head
+
+    @classmethod
+    def from_args(cls, args: Mapping[str, Any]) -> AddClause:
+        return cls(_clause_arg(args))
+
+    def journal_op(self) -> JournalOp:
+        return JournalOp(self.op, clause=render_clause(self.clause))
+
+    def apply(self, target: Target) -> None:
+        target.engine.add_clause(target.namespace, self.clause)
+
+
+@journaled
+@dataclass(frozen=True, slots=True)
+class RemoveClause(_ClauseChange):
+    """Remove the first client-stored clause that is a variant of ``clause``
+    (an exact clause chosen beforehand; removing a missing clause is a no-op)."""
+
+    clause: Clause
+    op: ClassVar[str] = "retract"
+
+    @property
+    def head(self) -> Term:
+        return self.clause.head
+
+    @classmethod
+    def from_args(cls, args: Mapping[str, Any]) -> RemoveClause:
+        return cls(_clause_arg(args))
+
+    def journal_op(self) -> JournalOp:
+        return JournalOp(self.op, clause=render_clause(self.clause))
+
+    def apply(self, target: Target) -> None:
+        target.engine.retract(target.namespace, self.clause, variant=True)
+
+
+@journaled
+@dataclass(frozen=True, slots=True)
+class RemoveAll(_ClauseChange):
+    """Remove every client-stored clause whose head unifies with ``pattern``."""
+
+    pattern: Term
+    op: ClassVar[str] = "retractall"
+
+    @property
+    def head(self) -> Term:
+        return self.pattern
+
+    @classmethod
+    def from_args(cls, args: Mapping[str, Any]) -> RemoveAll:
+        return cls(_read(text_arg(args, "clause")))
+
+    def journal_op(self) -> JournalOp:
+        return JournalOp(self.op, clause=render(self.pattern))
+
+    def apply(self, target: Target) -> None:
+        target.engine.retract_all(target.namespace, self.pattern)
+
+
+def known_operations() -> list[str]:
+    """The registered operation names (for messages and tests)."""
+    return sorted(_KINDS)

@@ -27,7 +27,9 @@ APPENDER = """
 start, count = int(sys.argv[2]), int(sys.argv[3])
 for i in range(start, start + count):
     pad = "x" * (i * 7919 % 3000)
-    journal.append([JournalOp("assert", f"n({i})"), JournalOp("assert", f"pad({pad})")])
+    journal.append(
+        [JournalOp("assert", clause=f"n({i})"), JournalOp("assert", clause=f"pad({pad})")]
+    )
     sys.stdout.write(f"ack {i}\\n")
     sys.stdout.flush()
 """
@@ -60,7 +62,7 @@ def readable(proc: subprocess.Popen[str], timeout: float) -> bool:
 def numbers(wal: Path) -> list[int]:
     records = FileJournal(wal).read_new()
     assert all(len(r.ops) == 2 for r in records)
-    return [int(r.ops[0].clause[2:-1]) for r in records]
+    return [int(r.ops[0].args["clause"][2:-1]) for r in records]
 
 
 def test_lock_excludes_another_process(tmp_path: Path) -> None:
@@ -119,5 +121,5 @@ def test_kill_9_never_loses_an_acknowledged_batch(tmp_path: Path, round_no: int)
         start = len(seen)
     journal = FileJournal(wal)
     journal.read_new()
-    journal.append([JournalOp("assert", f"n({start})"), JournalOp("assert", "pad()")])
+    journal.append([JournalOp("assert", clause=f"n({start})"), JournalOp("assert", clause="pad()")])
     assert numbers(wal)[-1] == start

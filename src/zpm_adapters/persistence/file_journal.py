@@ -11,6 +11,10 @@ processes may share one journal:
   our appends are buffered first, so none is skipped or seen twice);
 * when another process rotates the file, the handle first finishes the old
   file (now an archive) and then follows the new one;
+* a rotation is atomic: the new file, holding its first batch, is written
+  and fsynced beside the active one (``journal.wal.next``), the active file
+  is hard-linked as the archive ``journal-<ts>.wal``, and one ``rename``
+  puts the new file in place; the newest ``keep_archives`` archives are kept;
 * a torn final record (no final ``\\n``, or invalid JSON on the last line)
   is logged, dropped and truncated away; an invalid record followed by
   others raises ``JournalCorrupt`` and leaves the handle unchanged.
@@ -54,7 +58,9 @@ class FileJournal(Journal):
 
     ``lock_path`` defaults to ``journal.lock`` in the same directory.
     ``clock`` gives the unix time for batch ``ts`` and archive names.
-    Nothing on disk is touched before the first method call.
+    ``step`` is called with the name of each step of a rotation once it is
+    durable (``rotate:staged``, ``rotate:archived``), so crash tests can
+    stop there.  Nothing on disk is touched before the first method call.
     """
 
     def __init__(
@@ -63,11 +69,15 @@ class FileJournal(Journal):
         lock_path: Path | None = None,
         *,
         clock: Callable[[], float] = time.time,
+        keep_archives: int = 10,
+        step: Callable[[str], None] | None = None,
     ) -> None:
         self.path = Path(path)
         self.lock_path = Path(lock_path) if lock_path else self.path.with_name("journal.lock")
         self._lock = FileLock(self.lock_path)
         self._clock = clock
+        self._keep_archives = keep_archives
+        self._step = step or (lambda _name: None)
         self._cur: _Cursor | None = None
         self._backlog: list[JournalRecord] = []
         self._closed = False
@@ -142,24 +152,40 @@ class FileJournal(Journal):
                 pos += len(chunk)
             return count
 
-    def rotate(self) -> None:
-        """Archive the active file as ``journal-<ts>.wal`` and start an empty one.
+    def rotate(self, first: Sequence[JournalOp]) -> None:
+        """Archive the active file and put a new one holding batch ``first`` in its place.
 
         Batches of the active file that this handle has not read yet stay
-        available to ``read_new``.  An empty (or missing) active file is not
-        archived.  Archive names get ``-1``, ``-2``... when a name is taken.
+        available to ``read_new``.  An empty (or missing) active file is
+        replaced without an archive.  Archive names get ``-1``, ``-2``...
+        when a name is taken; beyond ``keep_archives`` the oldest go.
         """
+        data = encode_batch(first, int(self._clock()))
         self._check_open()
         with self._lock:
             cur = self._sync(create=False)
             if cur is not None:
                 self._catch_up(cur)
-                size = os.fstat(cur.fd).st_size
-                if size > 0:
-                    os.rename(self.path, self._archive_name())
-                self._retire(cur)
-            self._sync(create=True)
+            staged = self.path.with_name(self.path.name + ".next")
+            fd = os.open(staged, os.O_WRONLY | os.O_CREAT | os.O_TRUNC | os.O_CLOEXEC, 0o644)
+            try:
+                _write_all(fd, data)
+                os.fsync(fd)
+            finally:
+                os.close(fd)
+            self._step("rotate:staged")
+            if cur is not None and os.fstat(cur.fd).st_size > 0:
+                os.link(self.path, self._archive_name())
+                _fsync_dir(self.path.parent)
+                self._step("rotate:archived")
+            os.rename(staged, self.path)
             _fsync_dir(self.path.parent)
+            if cur is not None:
+                self._retire(cur)
+            fresh = self._sync(create=False)
+            assert fresh is not None
+            fresh.offset, fresh.lines = len(data), 1
+            self._prune_archives()
 
     def close(self) -> None:
         with self._lock.mutex:
@@ -267,6 +293,12 @@ class FileJournal(Journal):
         elif self._lock.cross_process:
             log.warning("%s: ignoring torn final journal record (%s)", where, torn.reason)
 
+    def _prune_archives(self) -> None:
+        archives = sorted(self.path.parent.glob("journal-*.wal"), key=_archive_order)
+        for old in archives[: max(0, len(archives) - self._keep_archives)]:
+            with contextlib.suppress(FileNotFoundError):
+                old.unlink()
+
     def _archive_name(self) -> Path:
         stamp = int(self._clock())
         directory = self.path.parent
@@ -280,6 +312,15 @@ class FileJournal(Journal):
     def _check_open(self) -> None:
         if self._closed:
             raise ValueError(f"journal is closed: {self.path}")
+
+
+def _archive_order(path: Path) -> tuple[int, int, str]:
+    """Archives oldest first: by the time in the name, then the ``-N`` suffix."""
+    parts = path.stem.split("-")[1:]
+    try:
+        return (int(parts[0]), int(parts[1]) if len(parts) > 1 else 0, path.name)
+    except (IndexError, ValueError):
+        return (0, 0, path.name)
 
 
 def _read_from(fd: int, offset: int) -> bytes:

@@ -1,23 +1,24 @@
 """The journal's line format: one compact JSON object per batch.
 
 A line is ``{"ts":<unix seconds>,"ops":[{"op":"assert","clause":"..."}]}``
-followed by ``\\n``.  JSON escapes every newline inside clause texts, so a
-batch is always exactly one line.
+followed by ``\\n``: each operation is an object with its name under
+``"op"`` and its arguments as the other keys.  JSON escapes every newline
+inside texts, so a batch is always exactly one line.
 
-``decode_line`` also accepts the single-operation lines of older journals
-(``{"ts":..,"op":..,"clause":..}``) as a batch of one operation.  Unknown
-extra keys are ignored so that later versions may add fields.
+The format knows no operation names: any name and any JSON arguments round
+trip, and the domain decides what they mean.  ``decode_line`` also accepts
+the single-operation lines of older journals (``{"ts":..,"op":..,"clause":..}``)
+as a batch of one operation.  Unknown top-level keys are ignored so that
+later versions may add fields.
 """
 
 from __future__ import annotations
 
 import json
 from collections.abc import Sequence
-from typing import Any, cast, get_args
+from typing import Any
 
-from zpm_domain.ports.journal import JournalOp, JournalRecord, OpKind
-
-KNOWN_OPS: frozenset[str] = frozenset(get_args(OpKind))
+from zpm_domain.ports.journal import JournalOp, JournalRecord
 
 _decode_json = json.JSONDecoder().decode
 
@@ -29,15 +30,15 @@ class BadRecord(ValueError):
 def encode_batch(ops: Sequence[JournalOp], ts: int) -> bytes:
     """The newline-terminated UTF-8 line for one batch.
 
-    Raises ``ValueError`` for an op kind outside ``KNOWN_OPS``.  Text that
-    cannot be encoded as UTF-8 (lone surrogates) is written with JSON
-    ``\\u`` escapes instead, so every ``str`` round-trips.
+    Raises ``ValueError`` for an empty operation name or an argument named
+    ``op``.  Text that cannot be encoded as UTF-8 (lone surrogates) is
+    written with JSON ``\\u`` escapes instead, so every ``str`` round-trips.
     """
     items = []
     for op in ops:
-        if op.op not in KNOWN_OPS:
-            raise ValueError(f"unknown journal op: {op.op!r}")
-        items.append({"op": op.op, "clause": op.clause})
+        if not op.op or "op" in op.args:
+            raise ValueError(f"not a journal operation: {op!r}")
+        items.append({"op": op.op, **op.args})
     obj = {"ts": ts, "ops": items}
     try:
         text = json.dumps(obj, separators=(",", ":"), ensure_ascii=False)
@@ -68,18 +69,15 @@ def decode_line(raw: bytes, line: int) -> JournalRecord:
         if not isinstance(raw_ops, list):
             raise BadRecord("'ops' must be a list")
     elif "op" in obj:
-        raw_ops = [{"op": obj["op"], "clause": obj.get("clause")}]
+        raw_ops = [{k: v for k, v in obj.items() if k != "ts"}]
     else:
         raise BadRecord("missing 'ops'")
     ops = []
     for index, item in enumerate(raw_ops):
         if not isinstance(item, dict):
             raise BadRecord(f"op {index} is not a JSON object")
-        kind = item.get("op")
-        if not isinstance(kind, str) or kind not in KNOWN_OPS:
-            raise BadRecord(f"op {index}: unknown op {kind!r}")
-        clause = item.get("clause")
-        if not isinstance(clause, str):
-            raise BadRecord(f"op {index}: 'clause' must be a string")
-        ops.append(JournalOp(cast(OpKind, kind), clause))
+        kind = item.pop("op", None)
+        if not isinstance(kind, str) or not kind:
+            raise BadRecord(f"op {index}: 'op' must be a non-empty string")
+        ops.append(JournalOp(kind, item))
     return JournalRecord(ops=tuple(ops), ts=ts, line=line)

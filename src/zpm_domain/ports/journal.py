@@ -4,19 +4,27 @@ from __future__ import annotations
 
 import contextlib
 from abc import ABC, abstractmethod
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from typing import Literal
-
-OpKind = Literal["assert", "asserta", "retract", "retractall"]
+from typing import Any
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True, init=False)
 class JournalOp:
-    """One mutation: ``op`` and the clause (or pattern) text in canonical form."""
+    """One operation of a batch: its name and its arguments (JSON values).
 
-    op: OpKind
-    clause: str
+    The vocabulary is open: the journal stores any operation name with any
+    arguments that JSON can carry (``JournalOp("assert", clause="p(a)")``);
+    what each name means, and which arguments it needs, is the business of
+    the domain mutation that owns it (``zpm_domain.mutations``).
+    """
+
+    op: str
+    args: Mapping[str, Any]
+
+    def __init__(self, op: str, args: Mapping[str, Any] | None = None, **named: Any) -> None:
+        object.__setattr__(self, "op", op)
+        object.__setattr__(self, "args", {**(args or {}), **named})
 
 
 @dataclass(frozen=True, slots=True)
@@ -57,8 +65,16 @@ class Journal(ABC):
         """Number of batches in the active journal (since the last rotation)."""
 
     @abstractmethod
-    def rotate(self) -> None:
-        """Archive the active journal and start an empty one."""
+    def rotate(self, first: Sequence[JournalOp]) -> None:
+        """Archive the active journal and start a new one holding batch ``first``.
+
+        Atomic: after a crash the active journal is either the old one,
+        whole, or the new one with ``first`` as its only batch.  Batches of
+        the old journal this handle has not read yet stay available to
+        ``read_new``; ``first`` itself is not returned to this handle.
+        Archives are never read again; how many are kept is the adapter's
+        business.
+        """
 
     @abstractmethod
     def lock(self) -> contextlib.AbstractContextManager[None]:

@@ -1,6 +1,6 @@
-"""``MemoryJournal``: an in-memory journal with ``FileJournal``'s semantics.
+"""``VolatileJournal``: a journal kept in memory, with ``FileJournal``'s semantics.
 
-Handles created on one ``MemoryJournalStore`` share it the way processes
+Handles created on one ``VolatileJournalStore`` share it the way processes
 share a journal file: each handle reads only the batches it has not seen,
 its own appends are not returned to it, a rotation by one handle lets the
 others finish the archived generation first.  Sizes are those of the file
@@ -21,7 +21,7 @@ from zpm_domain.ports.journal import Journal, JournalOp, JournalRecord
 
 
 @dataclass(eq=False)
-class MemoryJournalStore:
+class VolatileJournalStore:
     """The shared "file": generations of batches (the last one is active)."""
 
     generations: list[list[JournalRecord]] = field(default_factory=lambda: [[]])
@@ -38,16 +38,16 @@ class MemoryJournalStore:
         return self.generations[:-1]
 
 
-class MemoryJournal(Journal):
+class VolatileJournal(Journal):
     """One handle on ``store`` (a fresh private store when omitted)."""
 
     def __init__(
         self,
-        store: MemoryJournalStore | None = None,
+        store: VolatileJournalStore | None = None,
         *,
         clock: Callable[[], float] = time.time,
     ) -> None:
-        self.store = store if store is not None else MemoryJournalStore()
+        self.store = store if store is not None else VolatileJournalStore()
         self._clock = clock
         with self.store.lock:
             self._generation = len(self.store.generations) - 1
@@ -87,16 +87,22 @@ class MemoryJournal(Journal):
         with self.store.lock:
             return len(self.store.active)
 
-    def rotate(self) -> None:
-        """Start a new generation; an empty active one is reused, not archived."""
+    def rotate(self, first: Sequence[JournalOp]) -> None:
+        """Start a new generation holding ``first``; an empty active one is replaced."""
+        ts = int(self._clock())
+        size = len(encode_batch(first, ts))
         self._check_open()
         with self.store.lock:
             self._catch_up()
+            record = JournalRecord(ops=tuple(first), ts=ts, line=1)
             if self.store.active:
-                self.store.generations.append([])
-                self.store.sizes.append(0)
-                self._generation = len(self.store.generations) - 1
-                self._position = 0
+                self.store.generations.append([record])
+                self.store.sizes.append(size)
+            else:
+                self.store.generations[-1] = [record]
+                self.store.sizes[-1] = size
+            self._generation = len(self.store.generations) - 1
+            self._position = 1
 
     def close(self) -> None:
         self._closed = True

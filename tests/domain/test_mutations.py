@@ -1,0 +1,69 @@
+"""Mutations read back from their journal form, and refuse what is not theirs."""
+
+from __future__ import annotations
+
+import pytest
+
+from zpm_domain.clauses import Clause
+from zpm_domain.mutations import (
+    AddClause,
+    BadOperation,
+    RemoveAll,
+    RemoveClause,
+    from_journal,
+    known_operations,
+)
+from zpm_domain.ports.journal import JournalOp
+from zpm_domain.reader import read_term
+from zpm_domain.writer import render_clause
+
+
+def clause(text: str) -> Clause:
+    return Clause.from_term(read_term(text))
+
+
+@pytest.mark.parametrize(
+    "mutation",
+    [
+        AddClause(clause("mortal(X) :- human(X)")),
+        AddClause(clause("'Hello World'(\"s\", 0'a, [1|T])")),
+        RemoveClause(clause("age(bob, 42)")),
+        RemoveAll(read_term("project(beta, _)")),
+    ],
+)
+def test_each_kind_reads_back_from_its_journal_operation(mutation: object) -> None:
+    op = mutation.journal_op()  # type: ignore[attr-defined]
+    back = from_journal(op)
+    assert type(back) is type(mutation)
+    assert back.journal_op() == op
+
+
+def test_the_journal_forms_are_those_of_earlier_journals() -> None:
+    assert AddClause(clause("p(a)")).journal_op() == JournalOp("assert", clause="p(a)")
+    assert RemoveClause(clause("p(a)")).journal_op() == JournalOp("retract", clause="p(a)")
+    assert RemoveAll(read_term("p(_)")).journal_op() == JournalOp("retractall", clause="p(_)")
+    assert {"assert", "retract", "retractall"} <= set(known_operations())
+
+
+def test_variable_names_survive_the_round_trip() -> None:
+    back = from_journal(JournalOp("assert", clause="mortal(Who) :- human(Who)"))
+    assert isinstance(back, AddClause)
+    assert render_clause(back.clause) == "mortal(Who) :- human(Who)"
+
+
+@pytest.mark.parametrize(
+    ("op", "reason"),
+    [
+        (JournalOp("erase", clause="p(a)"), "unknown operation 'erase'"),
+        (JournalOp("asserta", clause="p(a)"), "unknown operation 'asserta'"),
+        (JournalOp("assert"), "'clause' must be a string"),
+        (JournalOp("assert", clause=3), "'clause' must be a string"),
+        (JournalOp("retract", clause="p(a"), "clause does not read"),
+        (JournalOp("retractall", clause="p(a) q"), "clause does not read"),
+    ],
+)
+def test_what_is_not_a_known_mutation_is_refused_with_the_reason(
+    op: JournalOp, reason: str
+) -> None:
+    with pytest.raises(BadOperation, match=reason.replace("(", r"\(")):
+        from_journal(op)
