@@ -1,24 +1,31 @@
 """The composition root: settings in, a ready toolbox out.
 
-Start-up order for the default memory (architecture §8.6): knowledge files
-``.zpm/kb/*.pl`` (sorted by name, snapshots excluded) are consulted as static
-clauses, then the journal is replayed.  A torn final journal record is
-dropped with a warning; corruption before it stops the start with an error
-that names the file and line.
+Builds the engine, the file registry of the project (and of the global
+memories), mounts ``default`` and the memories of the manifest, and hands
+the tool groups their context.  Each memory loads its knowledge files, then
+its base snapshot, then its journal (architecture §8.6).  A torn final
+journal record is dropped with a warning; corruption before it, or a base
+snapshot that cannot be read, stops the start with an error that names the
+file and line (for the default memory; another memory is left unmounted).
+
+When ``.zpm/`` cannot be written, the project still opens: reads work, and
+changes are refused with a clear error (``get_persistence_status`` says
+``degraded``).
 """
 
 from __future__ import annotations
 
 import logging
+from collections.abc import Callable
 
-from zpm_adapters.persistence.file_journal import FileJournal
-from zpm_adapters.project import ensure_layout, knowledge_files
+from zpm_adapters.project import ensure_layout
+from zpm_adapters.storage.file_storage import FileRegistry
+from zpm_app.catalogue import package_version
 from zpm_app.config import Settings
 from zpm_app.engines import create_engine
 from zpm_app.toolbox import Toolbox
-from zpm_domain.consult import consult_text
-from zpm_domain.knowledge_base import KnowledgeBase
-from zpm_domain.memories import DEFAULT_MEMORY, Memories
+from zpm_domain.errors import RecoveryFailed
+from zpm_domain.memories import Memories, memory_opener
 from zpm_domain.ports.engine import Engine
 from zpm_domain.ports.journal import JournalCorrupt
 from zpm_domain.tools.definition import ToolContext
@@ -30,41 +37,46 @@ class StartupError(Exception):
     """The project cannot be opened; the message says why and where."""
 
 
-def open_toolbox(settings: Settings) -> Toolbox:
+def open_toolbox(settings: Settings, *, step: Callable[[str], None] | None = None) -> Toolbox:
+    """Open the project of ``settings``.  ``step`` reaches the durable steps of
+    saves, restores and journal rotations (crash tests stop there)."""
     paths = settings.paths
-    ensure_layout(paths)
-    engine = create_engine(settings.engine)
-    journal = FileJournal(paths.wal_path)
     try:
-        kb = KnowledgeBase(DEFAULT_MEMORY, engine, journal, journal_label=str(paths.wal_path))
-        files = knowledge_files(paths)
-        for path in files:
-            try:
-                text = path.read_text(encoding="utf-8")
-            except (OSError, UnicodeDecodeError) as exc:
-                log.warning("failed to load %s: %s", path, exc)
-                continue
-            consult_text(kb, text, str(path))
-        batches = kb.recover()
-    except JournalCorrupt as exc:
-        _close(journal, engine)
-        raise StartupError(f"{exc}; move the file aside to start without it") from exc
+        ensure_layout(paths)
+    except OSError as error:
+        log.warning(
+            "cannot create the folders of %s (%s): changes will be refused", paths.zpm_dir, error
+        )
+    engine = create_engine(settings.engine)
+    registry = FileRegistry(paths, settings.global_root, step=step)
+    memories = Memories(
+        registry, memory_opener(engine, registry, version=package_version(), step=step)
+    )
+    try:
+        memories.start()
+    except JournalCorrupt as error:
+        _close(memories, engine)
+        raise StartupError(f"{error}; move the file aside to start without it") from error
+    except RecoveryFailed as error:
+        _close(memories, engine)
+        raise StartupError(str(error)) from error
     except BaseException:
-        _close(journal, engine)
+        _close(memories, engine)
         raise
+    default = memories.default
     log.info(
-        "project %s; engine %s; %d knowledge file(s) loaded, %d journal batch(es) replayed",
+        "project %s; engine %s; memories mounted: %s; persistence %s",
         paths.root,
         engine.version(),
-        len(files),
-        batches,
+        ", ".join(m.name for m in memories.mounted()),
+        default.status().status,
     )
-    context = ToolContext(Memories(kb), settings.limits)
-    return Toolbox(context, on_close=lambda: _close(journal, engine))
+    context = ToolContext(memories, settings.limits)
+    return Toolbox(context, on_close=lambda: _close(memories, engine))
 
 
-def _close(journal: FileJournal, engine: Engine) -> None:
+def _close(memories: Memories, engine: Engine) -> None:
     try:
-        journal.close()
+        memories.close()
     finally:
         engine.close()

@@ -7,7 +7,9 @@ Precedence, first that is set:
 * engine: the ``--engine`` argument, ``ZPM_ENGINE``, ``.zpm/config.toml``
   ``[engine] name``, else ``"auto"``;
 * limits: ``ZPM_TIME_LIMIT`` (seconds, time only), ``.zpm/config.toml``
-  ``[limits]``, else the defaults of ``Limits()``.
+  ``[limits]``, else the defaults of ``Limits()``;
+* global memories: ``$XDG_DATA_HOME/zpm/kb`` (when set, absolute), else
+  ``$HOME/.local/share/zpm/kb``; neither set: no global scope.
 
 ``.zpm/config.toml`` is optional.  Example::
 
@@ -64,11 +66,13 @@ class ConfigError(Exception):
 
 @dataclass(frozen=True)
 class Settings:
-    """Resolved settings; ``engine`` is a registry name or ``"auto"``."""
+    """Resolved settings; ``engine`` is a registry name or ``"auto"``;
+    ``global_root`` is the folder of global memories (``None``: none)."""
 
     paths: ProjectPaths
     engine: str
     limits: Limits
+    global_root: Path | None = None
 
     @property
     def project_root(self) -> Path:
@@ -100,7 +104,21 @@ def resolve_settings(
         paths=paths,
         engine=_engine(engine, env, config, paths.config_path),
         limits=_limits(config, env, paths.config_path),
+        global_root=global_root(env),
     )
+
+
+def global_root(env: Mapping[str, str]) -> Path | None:
+    """Where global memories live: ``$XDG_DATA_HOME/zpm/kb``, else
+    ``$HOME/.local/share/zpm/kb`` (a relative ``XDG_DATA_HOME`` is ignored, as
+    the XDG specification says); ``None`` when neither is set."""
+    xdg = env.get("XDG_DATA_HOME")
+    if xdg and os.path.isabs(xdg):
+        return Path(xdg) / "zpm" / "kb"
+    home = env.get("HOME")
+    if home:
+        return Path(home) / ".local" / "share" / "zpm" / "kb"
+    return None
 
 
 def _project_root(project: str | None, cwd: Path, env: Mapping[str, str]) -> Path:

@@ -3,13 +3,12 @@
 Engines are registered by plugins (``zpm_app.plugins``): the built-in plugin
 registers ``janus``, ``pyswip`` and ``python``; third-party plugins come from
 the ``zpm`` entry-point group.  The registry is built once per process, the
-first time it is needed: listing engines, or creating one that is not
-``python``.  Creating the python engine (explicitly, or because ``auto``
-found no SWI engine) does not load plugins, so a one-shot CLI command stays
-light; plugin problems then surface in ``zpm engines`` and when another
-engine is chosen.
+first time it is needed.  Every engine, built-in or not, is created the same
+way, from its record.
 
-``auto`` picks the first of ``AUTO_ORDER`` that is available and loads.
+``auto`` picks, among the engines that are available and load, the one with
+the highest priority (ties: registration order); a plugin takes part by
+registering a priority above the built-ins'.
 """
 
 from __future__ import annotations
@@ -23,8 +22,6 @@ from zpm_domain.errors import ExecutionFailed
 from zpm_domain.ports.engine import Engine
 
 AUTO = "auto"
-AUTO_ORDER = ("janus", "pyswip", "python")
-PYTHON = "python"
 
 log = logging.getLogger("zpm")
 
@@ -48,6 +45,7 @@ class EngineRecord:
     plugin: str
     factory: Callable[[], Engine]
     probe: Callable[[], Availability] | None = None
+    priority: int = 0
 
     def availability(self) -> Availability:
         """Run the probe; without one, build the engine once and ask its version.
@@ -101,19 +99,20 @@ def engine_records() -> list[EngineRecord]:
 
 
 def create_engine(name: str) -> Engine:
-    """Build engine ``name``; ``auto`` = first of janus, pyswip, python that loads.
+    """Build engine ``name``; ``auto`` = the available one of highest priority.
 
     Raises ``UnknownEngine`` for a name no plugin registered,
-    ``EngineUnavailable`` when its probe or factory fails, ``PluginError``
-    when the plugins cannot be loaded.
+    ``EngineUnavailable`` when its probe or factory fails (for ``auto``: when
+    none loads), ``PluginError`` when the plugins cannot be loaded.
     """
     if name == AUTO:
         return _create_auto()
-    if name == PYTHON:
-        from zpm_app.plugins.builtin_engines import python_engine
-
-        return python_engine()
     return _create(find_record(name))
+
+
+def by_priority(records: Sequence[EngineRecord]) -> list[EngineRecord]:
+    """``records`` from the highest priority down (stable: ties keep their order)."""
+    return sorted(records, key=lambda record: -record.priority)
 
 
 def find_record(name: str) -> EngineRecord:
@@ -138,17 +137,20 @@ def _create(record: EngineRecord) -> Engine:
 
 
 def _create_auto() -> Engine:
-    from zpm_app.plugins.builtin_engines import BUILTIN_ENGINES, python_engine
-
-    builtins = {engine.name: engine for engine in BUILTIN_ENGINES}
-    for name in AUTO_ORDER[:-1]:
-        if not builtins[name].probe().available:
-            continue
+    reasons = []
+    for record in by_priority(engine_records()):
+        if record.probe is not None:
+            state = record.probe()
+            if not state.available:
+                reasons.append(f"{record.name}: {state.reason or 'unavailable'}")
+                continue
         try:
-            return _create(find_record(name))
+            return _create(record)
         except EngineUnavailable as error:
             log.warning("auto: %s; trying the next engine", error)
-    return python_engine()
+            reasons.append(f"{record.name}: {error}")
+    reason = "; ".join(reasons) or "no engine is registered"
+    raise EngineUnavailable(AUTO, Availability(False, reason=reason))
 
 
 def engines_report(records: Sequence[EngineRecord]) -> str:
@@ -173,6 +175,6 @@ def engines_report(records: Sequence[EngineRecord]) -> str:
             lines.append(f"  reason: {state.reason or 'unknown'}")
             if state.fix:
                 lines.append(f"  fix: {state.fix}")
-    choice = next((name for name in AUTO_ORDER if name in available), None)
+    choice = next((r.name for r in by_priority(records) if r.name in available), None)
     lines.append(f"{AUTO} selects: {choice or 'nothing (no engine is available)'}")
     return "\n".join(lines)

@@ -1,9 +1,12 @@
-"""Loading a knowledge file (``.zpm/kb/*.pl``) into a memory.
+"""Loading a knowledge file (``.zpm/kb/*.pl``, or a memory's ``knowledge.pl``).
 
-Clauses become static (file-loaded) unless the file declares the predicate
-with ``:- dynamic(Name/Arity)`` first, as in ISO/SWI-Prolog.  Directives are
-never executed: ``dynamic`` and ``discontiguous`` are understood, every other
-directive is skipped with a warning.  A clause that does not read, that
+Its clauses are monotonic: no tool removes or changes them.  Their
+predicate is static unless the file declares it with
+``:- dynamic(Name/Arity)`` first, as in ISO/SWI-Prolog; then tools may add
+clauses to it.  Directives are
+never executed: ``dynamic`` and ``discontiguous`` are understood, a
+``module/2`` header is accepted (a memory is a namespace of its own), every
+other directive is skipped with a warning.  A clause that does not read, that
 defines a built-in, or whose body calls something outside the allow-list is
 skipped with a warning naming the file and line; the rest of the file loads.
 """
@@ -13,19 +16,22 @@ from __future__ import annotations
 import logging
 from collections.abc import Callable
 from functools import partial
+from typing import TYPE_CHECKING
 
 from zpm_domain.clauses import Clause
 from zpm_domain.errors import PermissionDenied, SandboxViolation
-from zpm_domain.knowledge_base import KnowledgeBase
 from zpm_domain.reader import read_clauses
 from zpm_domain.sandbox import check_goal
 from zpm_domain.terms import Atom, Struct, Term, list_items
 
+if TYPE_CHECKING:
+    from zpm_domain.memory import Memory
+
 log = logging.getLogger("zpm")
 
 
-def consult_text(kb: KnowledgeBase, text: str, source: str) -> list[str]:
-    """Load the clauses of ``text`` into ``kb``; returns the warnings (also logged)."""
+def consult_text(memory: Memory, text: str, source: str) -> list[str]:
+    """Load the clauses of ``text`` into ``memory``; returns the warnings (also logged)."""
     warnings: list[str] = []
 
     def warn(line: int, message: str) -> None:
@@ -40,7 +46,7 @@ def consult_text(kb: KnowledgeBase, text: str, source: str) -> list[str]:
         term = item.term
         assert term is not None
         if isinstance(term, Struct) and term.name == ":-" and len(term.args) == 1:
-            _directive(kb, term.args[0], partial(warn, item.line))
+            _directive(memory, term.args[0], partial(warn, item.line))
             continue
         if isinstance(term, Struct) and term.name in ("-->", "?-"):
             warn(item.line, f"skipped: {term.name} clauses are not supported")
@@ -51,25 +57,27 @@ def consult_text(kb: KnowledgeBase, text: str, source: str) -> list[str]:
             continue
         try:
             check_goal(clause.body)
-            kb.add_static(clause)
+            memory.add_file_clause(clause, f"{source}:{item.line}")
         except (PermissionDenied, SandboxViolation) as exc:
             warn(item.line, f"skipped: {exc.message}")
     return warnings
 
 
-def _directive(kb: KnowledgeBase, goal: Term, warn: Callable[[str], None]) -> None:
+def _directive(memory: Memory, goal: Term, warn: Callable[[str], None]) -> None:
     if isinstance(goal, Struct) and len(goal.args) == 1 and goal.name == "dynamic":
         for spec in _indicators(goal.args[0]):
             if spec is None:
                 warn("skipped: dynamic/1 expects Name/Arity indicators")
                 continue
             try:
-                kb.declare_dynamic(*spec)
+                memory.declare_dynamic(*spec)
             except PermissionDenied as exc:
                 warn(f"skipped: {exc.message}")
         return
     if isinstance(goal, Struct) and goal.name == "discontiguous" and len(goal.args) == 1:
         return
+    if isinstance(goal, Struct) and goal.name == "module" and len(goal.args) == 2:
+        return  # a memory is a namespace of its own already
     warn("skipped a directive: knowledge files may only declare dynamic predicates")
 
 

@@ -91,6 +91,22 @@ class MemoryReadOnly(ZpmError):
         self.name = name
 
 
+class PersistenceUnavailable(ZpmError):
+    """A change to a memory whose storage cannot be written (degraded mode)."""
+
+    def __init__(self, name: str, location: str) -> None:
+        super().__init__(
+            f"Cannot change memory {name}: persistence is degraded ({location} is not "
+            "writable), so the change could not be made durable"
+        )
+        self.name = name
+        self.location = location
+
+
+class RecoveryFailed(ZpmError):
+    """A memory's recorded state cannot be brought back; the text says where and why."""
+
+
 class PermissionDenied(ZpmError):
     """A change to a predicate that tools may not change.
 

@@ -1,33 +1,249 @@
-"""The set of mounted memories and how a tool's ``memory`` argument resolves."""
+"""The memories of a project: which are mounted, and how a ``memory`` argument resolves.
+
+``default`` is always mounted, read-write, in project scope.  Other memories
+are created on disk by :meth:`Memories.create` and mounted by
+:meth:`Memories.mount`; the manifest (``MemoryRegistry.read_manifest``)
+records the mounts, so the next start mounts the same memories with the same
+modes.  A memory named in the manifest that cannot be opened at start is
+reported and left unmounted (it stays in the manifest); the default memory
+failing to open stops the start.
+"""
 
 from __future__ import annotations
 
-from zpm_domain.errors import MemoryNotMounted
-from zpm_domain.knowledge_base import KnowledgeBase
+import logging
+import re
+import time
+from collections.abc import Callable
+from dataclasses import dataclass
 
-DEFAULT_MEMORY = "default"
+from zpm_domain.errors import InvalidArguments, MemoryNotMounted, ZpmError
+from zpm_domain.memory import DEFAULT_MEMORY, Memory
+from zpm_domain.ports.engine import Engine
+from zpm_domain.ports.journal import JournalCorrupt
+from zpm_domain.ports.storage import (
+    MemoryExists,
+    MemoryMissing,
+    MemoryRef,
+    MemoryRegistry,
+    Mode,
+    MountEntry,
+    Scope,
+)
+
+log = logging.getLogger("zpm")
+
+NAME_PATTERN = re.compile(r"[a-z][A-Za-z0-9_]{0,127}\Z")
+RESERVED_NAMES = frozenset({DEFAULT_MEMORY, "__all__", "system", "user", "prolog"})
+"""Names no created memory may take: ``default`` and ``__all__`` (the spec's),
+and the names of SWI-Prolog's own modules, which an engine that maps memories
+to modules one to one would clash with."""
+
+OpenMemory = Callable[[MountEntry], Memory]
+"""Builds and opens (loads) the memory a mount entry names."""
+
+
+def memory_opener(
+    engine: Engine,
+    registry: MemoryRegistry,
+    *,
+    clock: Callable[[], float] = time.time,
+    version: str = "",
+    step: Callable[[str], None] | None = None,
+) -> OpenMemory:
+    """The usual :data:`OpenMemory`: each memory in its own namespace of
+    ``engine``, with the storage ``registry`` gives it.  A memory that fails to
+    open leaves nothing behind (its namespace is dropped, its files closed)."""
+
+    def open_memory(entry: MountEntry) -> Memory:
+        storage = registry.storage(MemoryRef(entry.name, entry.scope))
+        memory = Memory(
+            entry.name,
+            engine,
+            storage,
+            scope=entry.scope,
+            mode=entry.mode,
+            clock=clock,
+            version=version,
+            step=step,
+        )
+        try:
+            memory.open()
+        except BaseException:
+            storage.close()
+            engine.drop_namespace(entry.name)
+            raise
+        return memory
+
+    return open_memory
+
+
+class MemoryAlreadyExists(ZpmError):
+    def __init__(self, name: str) -> None:
+        super().__init__(f"Memory '{name}' already exists")
+
+
+class MemoryAlreadyMounted(ZpmError):
+    def __init__(self, name: str) -> None:
+        super().__init__(f"Memory '{name}' is already mounted")
+
+
+class MemoryNotFound(ZpmError):
+    def __init__(self, name: str) -> None:
+        super().__init__(f"Memory not found: {name}")
+
+
+class DefaultNotUnmountable(ZpmError):
+    def __init__(self) -> None:
+        super().__init__("Cannot unmount the default memory")
+
+
+@dataclass(frozen=True, slots=True)
+class Listed:
+    """A memory as ``list_memories`` shows it; ``mode`` is ``None`` when unmounted."""
+
+    name: str
+    scope: Scope
+    mode: Mode | None
+
+    @property
+    def mounted(self) -> bool:
+        return self.mode is not None
+
+
+def check_name(name: str) -> str:
+    """``name`` if a created memory may take it, else ``InvalidArguments``."""
+    if not NAME_PATTERN.match(name) or name in RESERVED_NAMES:
+        raise InvalidArguments(
+            f"'{name}' is not a valid memory name: a snake_case atom of at most 128 "
+            "characters (letter first; not default, system, user or prolog)"
+        )
+    return name
 
 
 class Memories:
-    """Mounted memories by name; ``default`` is always mounted."""
+    """The mounted memories, by name."""
 
-    def __init__(self, default: KnowledgeBase) -> None:
-        self._mounted: dict[str, KnowledgeBase] = {DEFAULT_MEMORY: default}
+    def __init__(self, registry: MemoryRegistry, open_memory: OpenMemory) -> None:
+        self._registry = registry
+        self._open = open_memory
+        self._mounted: dict[str, Memory] = {}
+        self._dormant: list[MountEntry] = []
 
-    def resolve(self, name: str | None) -> KnowledgeBase:
+    # -- start and stop -------------------------------------------------------
+    def start(self) -> None:
+        """Mount ``default``, then every memory the manifest names."""
+        self._mounted[DEFAULT_MEMORY] = self._open(MountEntry(DEFAULT_MEMORY, "project", "rw"))
+        for entry in self._registry.read_manifest() or []:
+            if entry.name == DEFAULT_MEMORY or entry.name in self._mounted:
+                continue
+            try:
+                self._mounted[entry.name] = self._open(entry)
+            except (ZpmError, JournalCorrupt, MemoryMissing, OSError) as error:
+                self._dormant.append(entry)
+                log.warning(
+                    "memory %s (%s scope) is not mounted: %s; it stays in the manifest",
+                    entry.name,
+                    entry.scope,
+                    error,
+                )
+
+    def close(self) -> None:
+        """Release every mounted memory's files (idempotent)."""
+        for memory in self._mounted.values():
+            memory.storage.close()
+
+    # -- lookup ---------------------------------------------------------------
+    def resolve(self, name: str | None) -> Memory:
         """The memory a tool targets: absent or empty means ``default``.
 
         Raises ``MemoryNotMounted`` for any name that is not mounted.
         """
         key = name or DEFAULT_MEMORY
-        kb = self._mounted.get(key)
-        if kb is None:
+        memory = self._mounted.get(key)
+        if memory is None:
             raise MemoryNotMounted(key)
-        return kb
+        return memory
 
     @property
-    def default(self) -> KnowledgeBase:
+    def default(self) -> Memory:
         return self._mounted[DEFAULT_MEMORY]
 
-    def mounted(self) -> list[KnowledgeBase]:
-        return list(self._mounted.values())
+    def mounted(self) -> list[Memory]:
+        """Mounted memories: ``default`` first, then by name."""
+        rest = sorted(n for n in self._mounted if n != DEFAULT_MEMORY)
+        return [self._mounted[DEFAULT_MEMORY], *(self._mounted[n] for n in rest)]
+
+    def listing(self) -> list[Listed]:
+        """Every memory on disk and every mounted one: ``default`` first, then by
+        name and scope; a memory mounted from one scope is listed once."""
+        found: dict[MemoryRef, Mode | None] = {MemoryRef(DEFAULT_MEMORY, "project"): "rw"}
+        for ref in self._registry.discover():
+            found.setdefault(ref, None)
+        for memory in self._mounted.values():
+            found[MemoryRef(memory.name, memory.scope)] = memory.mode
+        default, *rest = found
+        rest.sort(key=lambda ref: (ref.name, ref.scope))
+        return [Listed(ref.name, ref.scope, found[ref]) for ref in (default, *rest)]
+
+    # -- changes --------------------------------------------------------------
+    def create(self, name: str, scope: Scope) -> None:
+        """Create memory ``name`` on disk (not mounted)."""
+        check_name(name)
+        try:
+            self._registry.create(MemoryRef(name, scope))
+        except MemoryExists:
+            raise MemoryAlreadyExists(name) from None
+
+    def mount(self, name: str, mode: Mode) -> Memory:
+        """Mount memory ``name`` (project scope first, then global) and record it."""
+        if name in self._mounted:
+            raise MemoryAlreadyMounted(name)
+        check_name(name)
+        ref = self._find(name)
+        entry = MountEntry(name, ref.scope, mode)
+        memory = self._open(entry)
+        try:
+            self._save_manifest([*self._entries(without=name), entry])
+        except BaseException:
+            self._release(memory)
+            raise
+        self._mounted[name] = memory
+        self._dormant = [e for e in self._dormant if e.name != name]
+        return memory
+
+    def unmount(self, name: str) -> None:
+        """Unmount memory ``name``; its files stay on disk.  A memory of the
+        manifest that failed to mount at start is dropped from the manifest."""
+        if name == DEFAULT_MEMORY:
+            raise DefaultNotUnmountable()
+        memory = self._mounted.get(name)
+        if memory is None and all(e.name != name for e in self._dormant):
+            raise MemoryNotMounted(name)
+        self._save_manifest(self._entries(without=name))
+        self._dormant = [e for e in self._dormant if e.name != name]
+        if memory is not None:
+            del self._mounted[name]
+            self._release(memory)
+
+    # -- internals ------------------------------------------------------------
+    def _find(self, name: str) -> MemoryRef:
+        scopes: tuple[Scope, ...] = ("project", "global")
+        for scope in scopes:
+            ref = MemoryRef(name, scope)
+            if self._registry.exists(ref):
+                return ref
+        raise MemoryNotFound(name)
+
+    def _entries(self, *, without: str) -> list[MountEntry]:
+        """The manifest: mounted memories, then those that failed to mount at
+        start (kept so that a later start tries them again)."""
+        entries = [MountEntry(m.name, m.scope, m.mode) for m in self.mounted()]
+        return [e for e in [*entries, *self._dormant] if e.name != without]
+
+    def _save_manifest(self, entries: list[MountEntry]) -> None:
+        self._registry.write_manifest(entries)
+
+    def _release(self, memory: Memory) -> None:
+        memory.storage.close()
+        memory.engine.drop_namespace(memory.namespace)

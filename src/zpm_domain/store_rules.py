@@ -11,8 +11,9 @@ the same texts as the built-in ones:
   (``PermissionDenied.builtin``);
 * a predicate loaded from a knowledge file (static) cannot be added to,
   removed from or declared dynamic (``PermissionDenied.static``); nor can a
-  static clause join a predicate that is dynamic (declared so, or holding
-  clauses added at run time);
+  knowledge-file clause join a predicate holding clauses added at run time
+  (it may join one that its file declared dynamic: that predicate stays
+  dynamic, and the clause itself is never removed);
 * a clause head must be an atom or a compound (``InvalidClause``); a removal
   whose head is not callable removes nothing.
 """
@@ -66,7 +67,7 @@ def check_addition(
     if state is None:
         return
     if static:
-        if state.declared_dynamic or (not state.static and state.has_clauses()):
+        if not state.static and not state.declared_dynamic and state.has_clauses():
             raise PermissionDenied.static(name, arity)
     elif state.static:
         raise PermissionDenied.static(name, arity)

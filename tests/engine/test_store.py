@@ -153,15 +153,28 @@ def test_static_predicates_refuse_dynamic_changes() -> None:
     assert engine.predicates(NS) == [PredicateInfo("s", 1, False, 3)]
 
 
-def test_static_addition_to_a_dynamic_predicate_is_refused() -> None:
+def test_static_addition_to_a_predicate_with_run_time_clauses_is_refused() -> None:
     engine = engine_with("d(1).")
-    engine.declare_dynamic(NS, "e", 0)
     with pytest.raises(PermissionDenied):
         engine.add_clause(NS, clause("d(2)"), static=True)
-    with pytest.raises(PermissionDenied):
-        engine.add_clause(NS, clause("e"), static=True)
-    engine.add_clause(NS, clause("e"))
-    assert answers(engine, "e") == ["true"]
+    assert texts(engine, "d", 1) == ["d(1)"]
+
+
+def test_file_clauses_of_a_declared_dynamic_predicate_are_never_removed() -> None:
+    engine = PythonEngine()
+    engine.ensure_namespace(NS)
+    engine.declare_dynamic(NS, "e", 1)
+    engine.add_clause(NS, clause("e(1)"), static=True)
+    engine.add_clause(NS, clause("e(2)"), static=True)
+    engine.add_clause(NS, clause("e(1)"))
+    engine.add_clause(NS, clause("e(3)"))
+    assert engine.predicates(NS) == [PredicateInfo("e", 1, True, 4)]
+    removed = engine.retract(NS, clause("e(1)"), variant=True)
+    assert removed is not None and texts(engine, "e", 1) == ["e(1)", "e(2)", "e(3)"]
+    assert engine.retract(NS, clause("e(2)")) is None
+    assert engine.retract_all(NS, read_term("e(_)")) == 1
+    assert texts(engine, "e", 1) == ["e(1)", "e(2)"]
+    assert answers(engine, "predicate_property(e(_), dynamic)") == ["true"]
 
 
 def test_a_body_that_is_not_callable_is_refused_and_nothing_changes() -> None:

@@ -25,7 +25,7 @@ from zpm_domain.limits import DEFAULT_LIMITS, Limits
 from zpm_domain.ports.engine import Engine
 from zpm_domain.reader import read_term
 from zpm_domain.terms import Var
-from zpm_domain.writer import render
+from zpm_domain.writer import render, render_clause
 
 
 def cl(text: str) -> Clause:
@@ -108,6 +108,15 @@ def main(name: str) -> None:
             assert "static" in str(error)
         else:
             raise AssertionError("static predicate changed")
+    # knowledge-file clauses of a declared-dynamic predicate are never removed
+    e.declare_dynamic("default", "fx", 1)
+    e.add_clause("default", cl("fx(1)"), static=True)
+    e.add_clause("default", cl("fx(1)"))
+    e.add_clause("default", cl("fx(2)"))
+    assert e.retract("default", cl("fx(1)"), variant=True) is not None
+    assert e.retract_all("default", read_term("fx(_)")) == 1
+    assert [render_clause(c) for c in e.clauses("default", "fx", 1)] == ["fx(1)"]
+    assert answers(e, "default", "predicate_property(fx(_), dynamic)") == [""]
     # sandbox at run time, even when the goal catches the exception
     for goal in [
         "G = halt, call(G)",

@@ -3,9 +3,6 @@
 from __future__ import annotations
 
 import logging
-import os
-import subprocess
-import sys
 import textwrap
 from pathlib import Path
 
@@ -23,7 +20,6 @@ from zpm_app.engines import (
     UnknownEngine,
     create_engine,
 )
-from zpm_app.plugins import builtin_engines
 from zpm_app.plugins.builtin_engines import JANUS_FIX, swi_probe
 from zpm_app.plugins.manager import collect_records, load_engine_records, plugin_manager
 
@@ -128,8 +124,8 @@ def _use_records(monkeypatch: pytest.MonkeyPatch, *records: EngineRecord) -> Non
     monkeypatch.setattr(engines, "_records", list(records))
 
 
-def _record(name: str, factory: object, probe: object = None) -> EngineRecord:
-    return EngineRecord(name, "", "plugin 'test'", factory, probe)  # type: ignore[arg-type]
+def _record(name: str, factory: object, probe: object = None, priority: int = 0) -> EngineRecord:
+    return EngineRecord(name, "", "plugin 'test'", factory, probe, priority)  # type: ignore[arg-type]
 
 
 def test_create_engine_by_name_and_the_errors(monkeypatch: pytest.MonkeyPatch) -> None:
@@ -156,22 +152,46 @@ def test_create_engine_by_name_and_the_errors(monkeypatch: pytest.MonkeyPatch) -
 def test_auto_falls_back_when_an_available_engine_does_not_load(
     monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture
 ) -> None:
-    janus = builtin_engines.BuiltinEngine(
-        "janus",
-        "",
-        lambda: 1 / 0,
-        lambda: Availability(True),  # type: ignore[arg-type, return-value]
+    _use_records(
+        monkeypatch,
+        _record("python", PythonEngine, lambda: Availability(True), 10),
+        _record("janus", lambda: 1 / 0, lambda: Availability(True), 30),
+        _record("pyswip", PythonEngine, lambda: Availability(False, reason="absent"), 20),
     )
-    pyswip = builtin_engines.BuiltinEngine(
-        "pyswip", "", PythonEngine, lambda: Availability(False, reason="absent")
-    )
-    python = builtin_engines.BUILTIN_ENGINES[-1]
-    monkeypatch.setattr(builtin_engines, "BUILTIN_ENGINES", (janus, pyswip, python))
-    _use_records(monkeypatch, _record("janus", janus.factory, janus.probe))
     with caplog.at_level(logging.WARNING, logger="zpm"):
         engine = create_engine("auto")
     assert type(engine) is PythonEngine
     assert "auto: Engine janus is not available: loading failed" in caplog.text
+    assert "pyswip" not in caplog.text
+
+
+def test_auto_picks_the_available_engine_of_highest_priority(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    class Plugged(PythonEngine):
+        name = "plugged"
+
+    _use_records(
+        monkeypatch,
+        _record("python", PythonEngine, lambda: Availability(True), 10),
+        _record("plugged", Plugged, None, 50),
+        _record("later", PythonEngine, None, 50),
+    )
+    assert type(create_engine("auto")) is Plugged
+    assert engines.engines_report(engines.engine_records()).endswith("auto selects: plugged")
+
+
+def test_auto_without_any_engine_that_loads_says_why(monkeypatch: pytest.MonkeyPatch) -> None:
+    _use_records(
+        monkeypatch, _record("gone", PythonEngine, lambda: Availability(False, reason="x"))
+    )
+    with pytest.raises(EngineUnavailable, match="Engine auto is not available: gone: x"):
+        create_engine("auto")
+
+
+def test_the_builtin_priorities_prefer_janus_then_pyswip_then_python() -> None:
+    records = load_engine_records(NO_PLUGINS)
+    assert [r.name for r in engines.by_priority(records)] == ["janus", "pyswip", "python"]
 
 
 def test_swi_probe_reports_what_is_missing(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
@@ -212,22 +232,11 @@ def test_report_shows_reason_fix_and_the_auto_choice() -> None:
     ]
 
 
-def test_the_python_engine_is_created_without_loading_plugins(tmp_path: Path) -> None:
-    code = (
-        "import sys\n"
-        "from zpm_app.cli import main\n"
-        "code = main(['init']) or main(['query-logic', '--goal', 'true'])\n"
-        "loaded = [m for m in ('pluggy', 'importlib.metadata') if m in sys.modules]\n"
-        "print(code, loaded)\n"
-    )
-    env = {key: value for key, value in os.environ.items() if not key.startswith("ZPM_")}
-    env["ZPM_ENGINE"] = "python"  # auto would pick an SWI engine where one is provisioned
-    done = subprocess.run(
-        [sys.executable, "-c", code],
-        cwd=tmp_path,
-        env=env,
-        capture_output=True,
-        text=True,
-        timeout=60,
-    )
-    assert done.stdout.splitlines()[-1] == "0 []", done.stderr
+def test_the_python_engine_is_created_from_its_record_like_any_other(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    class Replaced(PythonEngine):
+        pass
+
+    _use_records(monkeypatch, _record("python", Replaced))
+    assert type(create_engine("python")) is Replaced

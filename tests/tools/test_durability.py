@@ -92,12 +92,42 @@ def test_knowledge_files_are_static(open_box: Open, project: Path) -> None:
     assert box.call("forget_fact", {"fact": "parent(tom, bob)"}).is_error
     assert box.call("clear_context", {"category": "ancestor(_, _)"}).is_error
     assert not box.call("remember_fact", {"fact": "note(second)"}).is_error
-    assert not box.call("forget_fact", {"fact": "note(first)"}).is_error
     box.close()
     again = open_box()
-    assert query(again, "note(X)") == '[{"X":"second"}]'
+    assert query(again, "note(X)") == '[{"X":"first"},{"X":"second"}]'
     schema = again.call("get_knowledge_schema", {}).text
     assert '{"name":"ancestor","arity":2,"type":"rule","count":2}' in schema
+
+
+def test_knowledge_file_clauses_are_monotonic_even_when_declared_dynamic(
+    open_box: Open, project: Path
+) -> None:
+    """Architecture §8.5: tools may add to a predicate its file declares
+    dynamic, but never remove or change the file's own clauses."""
+    (project / ".zpm" / "kb" / "notes.pl").write_text(
+        ":- dynamic(note/1).\nnote(first).\nnote(shared).\n"
+    )
+    box = open_box()
+    where = f"{project / '.zpm' / 'kb' / 'notes.pl'}:2"
+    assert box.call("forget_fact", {"fact": "note(first)"}) == ToolResult(
+        f"Cannot change note(first): it is defined in knowledge file {where}, "
+        "and tools do not change knowledge files",
+        True,
+    )
+    assert box.call("update_fact", {"old_fact": "note(first)", "new_fact": "note(x)"}).is_error
+    for fact in ("note(second)", "note(shared)"):
+        assert not box.call("remember_fact", {"fact": fact}).is_error
+    assert not box.call("forget_fact", {"fact": "note(shared)"}).is_error
+    assert query(box, "note(X)") == '[{"X":"first"},{"X":"shared"},{"X":"second"}]'
+    assert not box.call("upsert_fact", {"fact": "note(first)"}).is_error
+    after = '[{"X":"first"},{"X":"shared"},{"X":"second"},{"X":"first"}]'
+    assert query(box, "note(X)") == after
+    box.close()
+    again = open_box()
+    assert query(again, "note(X)") == after
+    cleared = again.call("clear_context", {"category": "note(_)"})
+    assert cleared == ToolResult("Cleared all facts matching: note(_)", False)
+    assert query(again, "note(X)") == '[{"X":"first"},{"X":"shared"}]'
 
 
 def test_a_bad_clause_in_a_knowledge_file_is_skipped(

@@ -14,9 +14,12 @@ from zpm_domain.terms import Atom, Struct, Term, Var
 
 
 class CClause:
-    """A compiled clause; ``clause`` is the domain clause as it was added."""
+    """A compiled clause; ``clause`` is the domain clause as it was added.
 
-    __slots__ = ("clause", "head", "nvars", "body", "fresh", "key")
+    ``fixed`` marks a clause of a knowledge file, which no removal takes.
+    """
+
+    __slots__ = ("clause", "head", "nvars", "body", "fresh", "key", "fixed")
 
     def __init__(
         self,
@@ -33,6 +36,7 @@ class CClause:
         self.body = body
         self.fresh = fresh
         self.key = key
+        self.fixed = False
 
     def __repr__(self) -> str:
         return f"<CClause {self.clause!r}>"

@@ -89,7 +89,8 @@ class PythonEngine(Engine):
         except PrologThrow as exc:
             raise PrologError(to_answer(exc.ball, {})) from None
         namespace.define(name, arity)
-        pred.static = pred.static or static
+        compiled.fixed = static
+        pred.static = pred.static or (static and not pred.declared_dynamic)
         pred.add(compiled, front)
 
     def declare_dynamic(self, ns: str, name: str, arity: int) -> None:
@@ -104,7 +105,7 @@ class PythonEngine(Engine):
         if pred is None:
             return None
         for stored in _head_matches(pred, clause.head):
-            if _matches(stored, clause, variant):
+            if not stored.fixed and _matches(stored, clause, variant):
                 pred.remove(stored)
                 return stored.clause
         return None
@@ -113,7 +114,7 @@ class PythonEngine(Engine):
         pred = changeable(head, self._ns(ns).lookup)
         if pred is None:
             return 0
-        doomed = list(_head_matches(pred, head))
+        doomed = [c for c in _head_matches(pred, head) if not c.fixed]
         if doomed:
             pred.remove_many(doomed)
         return len(doomed)

@@ -83,6 +83,10 @@ class FileJournal(Journal):
         self._closed = False
 
     # -- port ---------------------------------------------------------------
+    @property
+    def label(self) -> str:
+        return str(self.path)
+
     def lock(self) -> contextlib.AbstractContextManager[None]:
         self._check_open()
         return self._lock

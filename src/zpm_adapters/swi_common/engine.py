@@ -120,6 +120,8 @@ class SwiEngine(Engine):
         namespace = self._ns(ns)
         check_addition(clause, namespace.lookup, static=static)
         name, arity = clause.key
+        known = namespace.lookup(name, arity)
+        makes_static = static and not (known is not None and known.declared_dynamic)
         tokens = codec.encode(
             Struct(":-", (clause.head, clause.body)),
             top_modes=(codec.DATA, 0),
@@ -132,7 +134,7 @@ class SwiEngine(Engine):
                     "M": namespace.module,
                     "T": tokens,
                     "F": "true" if front else "false",
-                    "S": "true" if static else "false",
+                    "S": "true" if makes_static else "false",
                 },
             )
         except RuntimeError as error:
@@ -142,9 +144,9 @@ class SwiEngine(Engine):
         result = found["Id"]
         if isinstance(result, list):
             raise PrologError(codec.decode(result[1]))
-        entry = Entry(clause, int(result))
+        entry = Entry(clause, int(result), fixed=static)
         pred = namespace.predicate(name, arity)
-        pred.static = pred.static or static
+        pred.static = pred.static or makes_static
         if front:
             pred.entries.insert(0, entry)
         else:
@@ -161,7 +163,7 @@ class SwiEngine(Engine):
         if pred is None:
             return None
         for entry in pred.entries:
-            if _matches(entry.clause, clause, variant):
+            if not entry.fixed and _matches(entry.clause, clause, variant):
                 self._erase(pred, [entry])
                 return entry.clause
         return None
@@ -170,7 +172,7 @@ class SwiEngine(Engine):
         pred = changeable(head, self._ns(ns).lookup)
         if pred is None:
             return 0
-        doomed = [e for e in pred.entries if _unifiable(e.clause.head, head)]
+        doomed = [e for e in pred.entries if not e.fixed and _unifiable(e.clause.head, head)]
         if doomed:
             self._erase(pred, doomed)
         return len(doomed)

@@ -16,10 +16,12 @@ from zpm_domain.clauses import Clause
 
 @dataclass
 class Entry:
-    """One stored clause: its domain form and the SWI clause id."""
+    """One stored clause: its domain form and the SWI clause id; ``fixed`` for a
+    clause of a knowledge file, which no removal takes."""
 
     clause: Clause
     ref: int
+    fixed: bool = False
 
 
 @dataclass

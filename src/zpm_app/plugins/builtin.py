@@ -9,4 +9,10 @@ from zpm_app.plugins.hookspecs import EngineRegistrar, hookimpl
 @hookimpl
 def zpm_register_engines(register: EngineRegistrar) -> None:
     for engine in BUILTIN_ENGINES:
-        register(engine.name, engine.factory, probe=engine.probe, description=engine.description)
+        register(
+            engine.name,
+            engine.factory,
+            probe=engine.probe,
+            description=engine.description,
+            priority=engine.priority,
+        )

@@ -34,6 +34,7 @@ class BuiltinEngine:
     description: str
     factory: Callable[[], Engine]
     probe: Callable[[], Availability]
+    priority: int
 
 
 def python_engine() -> Engine:
@@ -91,18 +92,22 @@ BUILTIN_ENGINES: tuple[BuiltinEngine, ...] = (
         "SWI-Prolog embedded through janus-swi",
         _swi_factory("zpm_adapters.engine_janus.engine", "JanusEngine"),
         lambda: swi_probe("zpm_adapters.engine_janus", "janus_swi", "janus-swi", JANUS_FIX),
+        30,
     ),
     BuiltinEngine(
         "pyswip",
         "SWI-Prolog embedded through pyswip",
         _swi_factory("zpm_adapters.engine_pyswip.engine", "PyswipEngine"),
         lambda: swi_probe("zpm_adapters.engine_pyswip", "pyswip", "pyswip", PYSWIP_FIX),
+        20,
     ),
     BuiltinEngine(
         "python",
         "zpm's pure-Python Prolog engine (no dependencies)",
         python_engine,
         _python_probe,
+        10,
     ),
 )
-"""In registration order; ``auto`` tries them in this order too."""
+"""In registration order; ``auto`` prefers janus, then pyswip, then python
+(their priorities)."""

@@ -30,7 +30,10 @@ class EngineRegistrar(Protocol):
     engine is selected.  ``probe`` answers, cheaply and without loading heavy
     libraries if possible, whether the engine can be built here; without a
     probe, availability is found by calling ``factory`` once.
-    ``description`` is one line shown by ``zpm engines``.
+    ``description`` is one line shown by ``zpm engines``.  ``priority``
+    ranks the engine for ``auto``, which picks the available engine with the
+    highest priority (the built-ins: janus 30, pyswip 20, python 10; the
+    default 0 leaves a plugin engine to explicit selection).
     """
 
     def __call__(
@@ -40,6 +43,7 @@ class EngineRegistrar(Protocol):
         *,
         probe: Callable[[], Availability] | None = None,
         description: str = "",
+        priority: int = 0,
     ) -> None: ...
 
 
@@ -48,8 +52,8 @@ def zpm_register_engines(register: EngineRegistrar) -> None:
     """Register the Prolog engines this plugin provides.
 
     Called once per process, the first time the engine registry is needed
-    (``zpm engines``, or creating an engine other than the built-in python
-    one).  Call ``register(name, factory, probe=..., description=...)`` once
-    per engine.  Built-in engines register first, then entry-point plugins
+    (``zpm engines``, or creating an engine).  Call
+    ``register(name, factory, probe=..., description=..., priority=...)``
+    once per engine.  Built-in engines register first, then entry-point plugins
     in discovery order.  The return value is ignored.
     """

@@ -115,7 +115,12 @@ def _registrar(records: dict[str, EngineRecord], label: str) -> hookspecs.Engine
         *,
         probe: Callable[[], Availability] | None = None,
         description: str = "",
+        priority: int = 0,
     ) -> None:
+        if not isinstance(priority, int) or isinstance(priority, bool):
+            raise PluginError(
+                f"{label} registered engine '{name}' with a priority that is not an integer"
+            )
         if not isinstance(name, str) or not _NAME.fullmatch(name) or name in RESERVED_NAMES:
             raise PluginError(f"{label} registered an invalid engine name: {name!r}")
         if not callable(factory):
@@ -124,7 +129,7 @@ def _registrar(records: dict[str, EngineRecord], label: str) -> hookspecs.Engine
             raise PluginError(
                 f"Engine '{name}' is registered twice: by {records[name].plugin} and by {label}"
             )
-        records[name] = EngineRecord(name, description, label, factory, probe)
+        records[name] = EngineRecord(name, description, label, factory, probe, priority)
 
     return register
 

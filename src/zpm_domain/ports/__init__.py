@@ -2,16 +2,25 @@
 
 from zpm_domain.ports.engine import Engine, Solution
 from zpm_domain.ports.journal import Journal, JournalOp, JournalRecord
-from zpm_domain.ports.memories import MemoryRegistry, MemorySpec
 from zpm_domain.ports.snapshots import SnapshotInfo, SnapshotStore
+from zpm_domain.ports.storage import (
+    KnowledgeFile,
+    MemoryRef,
+    MemoryRegistry,
+    MemoryStorage,
+    MountEntry,
+)
 
 __all__ = [
     "Engine",
     "Journal",
     "JournalOp",
     "JournalRecord",
+    "KnowledgeFile",
+    "MemoryRef",
     "MemoryRegistry",
-    "MemorySpec",
+    "MemoryStorage",
+    "MountEntry",
     "SnapshotInfo",
     "SnapshotStore",
     "Solution",

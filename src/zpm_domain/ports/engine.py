@@ -76,10 +76,13 @@ class Engine(ABC):
     ) -> None:
         """Add ``clause`` at the end (or the front) of its predicate.
 
-        ``static=True`` marks the predicate as loaded from a knowledge file:
+        ``static=True`` adds a clause of a knowledge file: no removal ever
+        takes it (``retract`` and ``retract_all`` pass it by).  Unless the
+        predicate was declared dynamic first, the predicate becomes static:
         later non-static additions or removals raise
         ``PermissionDenied.static``.  A static addition to a predicate that
-        already has dynamic clauses also raises it.
+        holds clauses added at run time (and was not declared dynamic) also
+        raises it.
         """
 
     @abstractmethod
@@ -91,13 +94,15 @@ class Engine(ABC):
         """Remove the first clause that unifies with ``clause`` (head and body).
 
         With ``variant=True`` the first clause that is a variant of
-        ``clause`` is removed instead.  Returns the removed clause as stored
+        ``clause`` is removed instead.  Clauses added with ``static=True``
+        are never removed.  Returns the removed clause as stored
         (its own variable names), or ``None`` when nothing matched.
         """
 
     @abstractmethod
     def retract_all(self, ns: str, head: Term) -> int:
-        """Remove every clause (fact or rule) whose head unifies with ``head``.
+        """Remove every clause (fact or rule) whose head unifies with ``head``,
+        except those added with ``static=True``.
 
         Returns how many were removed (0 is not an error).
         """

@@ -48,6 +48,11 @@ class Journal(ABC):
       ``JournalCorrupt`` naming the file and line.
     """
 
+    @property
+    def label(self) -> str:
+        """How messages name this journal (a file path for a file journal)."""
+        return "journal"
+
     @abstractmethod
     def append(self, ops: Sequence[JournalOp]) -> None:
         """Durably append one batch.  An empty batch writes nothing."""

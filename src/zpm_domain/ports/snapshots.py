@@ -1,4 +1,4 @@
-"""The SnapshotStore port (shape only; snapshots arrive with their own tools)."""
+"""The SnapshotStore port: the named snapshot files of one memory."""
 
 from __future__ import annotations
 
@@ -8,21 +8,33 @@ from dataclasses import dataclass
 
 @dataclass(frozen=True, slots=True)
 class SnapshotInfo:
+    """A stored snapshot: its name and when it was written (unix seconds)."""
+
     name: str
-    created_epoch: int
+    written: float
 
 
 class SnapshotStore(ABC):
-    """Named, atomically written snapshot files of one memory."""
+    """Named snapshot texts of one memory, each written atomically.
+
+    Names are already validated by the domain (letters, digits and ``_``);
+    a store never sees a name that could leave its folder.
+    """
 
     @abstractmethod
     def write(self, name: str, text: str) -> None:
-        """Write snapshot ``name`` atomically (temp file, fsync, rename)."""
+        """Write snapshot ``name`` so that, after a crash, it holds either the
+        old text or the new one, whole (temporary file, fsync, rename, fsync
+        of the folder).  Replaces an existing snapshot of that name."""
 
     @abstractmethod
     def read(self, name: str) -> str:
-        """Text of snapshot ``name``; ``KeyError`` when it does not exist."""
+        """The text of snapshot ``name``; ``KeyError`` when there is none."""
 
     @abstractmethod
     def list(self) -> list[SnapshotInfo]:
-        """Snapshots sorted by name."""
+        """Every snapshot, sorted by name."""
+
+    @abstractmethod
+    def label(self, name: str) -> str:
+        """How messages name snapshot ``name`` (its file path)."""

@@ -58,6 +58,7 @@ def read_clauses(text: str) -> list[ReadItem]:
     """
     items: list[ReadItem] = []
     lexer = Lexer(text)
+    lines = _LineCounter(text)
     while True:
         clause_start = lexer.pos
         try:
@@ -68,13 +69,30 @@ def read_clauses(text: str) -> list[ReadItem]:
             continue
         if tokens[0].kind == EOF:
             return items
-        line = text.count("\n", 0, tokens[0].start) + 1
+        line = lines.line_at(tokens[0].start)
         try:
             items.append(ReadItem(_parse_clause(tokens, text), None, line))
         except PrologSyntaxError as error:
             items.append(ReadItem(None, error, line))
         if tokens[-1].kind == EOF:
             return items
+
+
+class _LineCounter:
+    """Line numbers of increasing offsets, counted incrementally (a file of
+    many clauses is not rescanned from its start for each one)."""
+
+    def __init__(self, text: str) -> None:
+        self._text = text
+        self._pos = 0
+        self._line = 1
+
+    def line_at(self, offset: int) -> int:
+        if offset < self._pos:
+            self._pos, self._line = 0, 1
+        self._line += self._text.count("\n", self._pos, offset)
+        self._pos = offset
+        return self._line
 
 
 def _clause_tokens(lexer: Lexer) -> list[Token]:

@@ -10,10 +10,10 @@ from __future__ import annotations
 from typing import Annotated
 
 from zpm_domain.clauses import Clause
-from zpm_domain.errors import InvalidClause, NoMatchingClause
+from zpm_domain.errors import InvalidClause, NoMatchingClause, PermissionDenied
 from zpm_domain.inputs import check_body, is_clause_syntax, parse_fact, parse_term, require_callable
-from zpm_domain.knowledge_base import KnowledgeBase
 from zpm_domain.memories import Memories
+from zpm_domain.memory import Memory
 from zpm_domain.mutations import AddClause, Mutation, RemoveAll, RemoveClause
 from zpm_domain.sandbox import check_goal
 from zpm_domain.terms import TRUE, Struct, Term, Var, indicator
@@ -185,19 +185,34 @@ class KnowledgeTools(ToolGroup):
         return f"Upserted: {render(term)}"
 
 
-def _first_fact(kb: KnowledgeBase, pattern: Term) -> tuple[Clause, Bindings] | None:
-    """The first fact (body ``true``) unifying with ``pattern``, and the bindings."""
-    for clause in kb.clauses(*indicator(pattern)):
+def _first_fact(memory: Memory, pattern: Term) -> tuple[Clause, Bindings] | None:
+    """The first client-stored fact (body ``true``) unifying with ``pattern``,
+    and the bindings; ``None`` when there is none.
+
+    Raises ``PermissionDenied`` naming the file and line when only facts of
+    a knowledge file match (they are monotonic).
+    """
+    key = indicator(pattern)
+    for clause in memory.stored_clauses(*key):
         if clause.body is not TRUE:
             continue
         bindings = unify(pattern, clause.head)
         if bindings is not None:
             return clause, bindings
+    for clause, where in memory.file_clauses(*key):
+        if clause.body is TRUE and unify(pattern, clause.head) is not None:
+            raise PermissionDenied(
+                f"Cannot change {render(clause.head)}: it is defined in knowledge file "
+                f"{where}, and tools do not change knowledge files"
+            )
     return None
 
 
-def _matching_heads(kb: KnowledgeBase, pattern: Term) -> bool:
-    return any(unify(pattern, c.head) is not None for c in kb.clauses(*indicator(pattern)))
+def _matching_heads(memory: Memory, pattern: Term) -> bool:
+    """Whether a client-stored clause's head unifies with ``pattern``."""
+    return any(
+        unify(pattern, c.head) is not None for c in memory.stored_clauses(*indicator(pattern))
+    )
 
 
 def _upsert_pattern(fact: Term) -> Term:

@@ -1,1 +1,0 @@
-"""Memory registries: where named memories live and which are mounted."""

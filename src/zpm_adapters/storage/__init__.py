@@ -1,0 +1,1 @@
+"""Storage adapters: where memories live on disk (and the volatile fakes)."""

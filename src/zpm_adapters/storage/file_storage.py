@@ -1,0 +1,236 @@
+"""Memories on disk: ``FileRegistry`` for a project, ``FileStorage`` for one memory.
+
+Layout (architecture §9)::
+
+    <project>/.zpm/
+        mounts.json                 the manifest of mounts
+        data/journal.wal            default memory: journal (+ journal.lock, archives)
+        kb/*.pl                     default memory: knowledge files
+        kb/default/snapshots/       default memory: snapshots
+        kb/<name>/                  a project memory:
+            knowledge.pl                its knowledge file
+            journal.wal                 its journal (+ journal.lock, archives)
+            snapshots/                  its snapshots
+    <global root>/<name>/           a global memory, laid out like a project one
+
+The global root is ``$XDG_DATA_HOME/zpm/kb``, else ``~/.local/share/zpm/kb``
+(``zpm_app.config`` decides); without one, global memories cannot be
+created or mounted.
+"""
+
+from __future__ import annotations
+
+import logging
+import os
+import shutil
+import time
+from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path
+
+from zpm_adapters.persistence.file_journal import FileJournal
+from zpm_adapters.persistence.file_snapshots import FileSnapshotStore, fsync_directory
+from zpm_adapters.project import ProjectPaths, knowledge_files
+from zpm_adapters.storage import manifest
+from zpm_domain.errors import ZpmError
+from zpm_domain.memories import NAME_PATTERN, RESERVED_NAMES
+from zpm_domain.memory import DEFAULT_MEMORY
+from zpm_domain.ports.journal import Journal
+from zpm_domain.ports.snapshots import SnapshotStore
+from zpm_domain.ports.storage import (
+    KnowledgeFile,
+    MemoryExists,
+    MemoryMissing,
+    MemoryRef,
+    MemoryRegistry,
+    MemoryStorage,
+    MountEntry,
+)
+
+log = logging.getLogger("zpm")
+
+KNOWLEDGE_FILE = "knowledge.pl"
+KNOWLEDGE_HEADER = """\
+% Knowledge file of zpm memory '{name}'.
+% Clauses written here are loaded when the memory is mounted. Tools can query
+% them but never change them; declare a predicate with :- dynamic(Name/Arity).
+% to let tools add clauses to it.
+"""
+
+Step = Callable[[str], None]
+
+
+@dataclass(frozen=True)
+class Layout:
+    """Where one memory's files are."""
+
+    journal: Path
+    snapshots: Path
+    location: Path
+    knowledge: Callable[[], list[Path]]
+
+
+class FileStorage(MemoryStorage):
+    """One memory's files, per a :class:`Layout`."""
+
+    def __init__(
+        self, layout: Layout, *, clock: Callable[[], float] = time.time, step: Step | None = None
+    ) -> None:
+        self.layout = layout
+        self._journal = FileJournal(layout.journal, clock=clock, step=step)
+        self._snapshots = FileSnapshotStore(layout.snapshots)
+
+    @property
+    def journal(self) -> Journal:
+        return self._journal
+
+    @property
+    def snapshots(self) -> SnapshotStore:
+        return self._snapshots
+
+    @property
+    def location(self) -> str:
+        return str(self.layout.location)
+
+    def knowledge_files(self) -> list[KnowledgeFile]:
+        files = []
+        for path in self.layout.knowledge():
+            try:
+                files.append(KnowledgeFile(str(path), path.read_text(encoding="utf-8")))
+            except (OSError, UnicodeDecodeError) as error:
+                files.append(KnowledgeFile(str(path), None, str(error)))
+        return files
+
+    def writable(self) -> bool:
+        """The journal's folder accepts new files, and the journal (if any) writes."""
+        folder = self.layout.journal.parent
+        try:
+            folder.mkdir(parents=True, exist_ok=True)
+        except OSError:
+            return False
+        if not os.access(folder, os.W_OK | os.X_OK):
+            return False
+        journal = self.layout.journal
+        return not journal.exists() or os.access(journal, os.W_OK)
+
+
+class FileRegistry(MemoryRegistry):
+    """The memories of the project at ``paths`` and of the ``global_root``."""
+
+    def __init__(
+        self,
+        paths: ProjectPaths,
+        global_root: Path | None,
+        *,
+        clock: Callable[[], float] = time.time,
+        step: Step | None = None,
+    ) -> None:
+        self.paths = paths
+        self.global_root = global_root
+        self._clock = clock
+        self._step = step
+
+    # -- memories -------------------------------------------------------------
+    def discover(self) -> list[MemoryRef]:
+        found = [MemoryRef(name, "project") for name in _memory_dirs(self.paths.kb_dir)]
+        if self.global_root is not None:
+            found += [MemoryRef(name, "global") for name in _memory_dirs(self.global_root)]
+        return sorted(found, key=lambda ref: (ref.name, ref.scope))
+
+    def exists(self, ref: MemoryRef) -> bool:
+        if ref.name == DEFAULT_MEMORY and ref.scope == "project":
+            return True
+        folder = self._folder(ref, required=False)
+        return folder is not None and folder.is_dir()
+
+    def create(self, ref: MemoryRef) -> None:
+        folder = self._folder(ref, required=True)
+        assert folder is not None
+        if folder.exists():
+            raise MemoryExists(ref.name)
+        folder.parent.mkdir(parents=True, exist_ok=True)
+        folder.mkdir()
+        try:
+            knowledge = folder / KNOWLEDGE_FILE
+            with open(knowledge, "x", encoding="utf-8") as handle:
+                handle.write(KNOWLEDGE_HEADER.format(name=ref.name))
+                handle.flush()
+                os.fsync(handle.fileno())
+            fsync_directory(folder)
+            fsync_directory(folder.parent)
+        except BaseException:
+            shutil.rmtree(folder, ignore_errors=True)
+            raise
+
+    def storage(self, ref: MemoryRef) -> MemoryStorage:
+        return FileStorage(self.layout(ref), clock=self._clock, step=self._step)
+
+    def layout(self, ref: MemoryRef) -> Layout:
+        """Where memory ``ref`` keeps its files; ``MemoryMissing`` when it is not there."""
+        if ref.name == DEFAULT_MEMORY and ref.scope == "project":
+            return Layout(
+                journal=self.paths.wal_path,
+                snapshots=self.paths.kb_dir / DEFAULT_MEMORY / "snapshots",
+                location=self.paths.data_dir,
+                knowledge=lambda: knowledge_files(self.paths),
+            )
+        folder = self._folder(ref, required=True)
+        assert folder is not None
+        if not folder.is_dir():
+            raise MemoryMissing(f"memory {ref.name} ({ref.scope} scope) is not at {folder}")
+        knowledge = folder / KNOWLEDGE_FILE
+        return Layout(
+            journal=folder / "journal.wal",
+            snapshots=folder / "snapshots",
+            location=folder,
+            knowledge=lambda: [knowledge] if knowledge.is_file() else [],
+        )
+
+    # -- the manifest ---------------------------------------------------------
+    def read_manifest(self) -> list[MountEntry] | None:
+        return manifest.read_manifest(self.paths.mounts_path, clock=self._clock)
+
+    def write_manifest(self, entries: list[MountEntry]) -> None:
+        recorded = []
+        for entry in entries:
+            where = self._folder(MemoryRef(entry.name, entry.scope), required=False)
+            if where is None:
+                continue
+            if entry.scope == "project":
+                where = where.relative_to(self.paths.root)
+            recorded.append((entry, str(where)))
+        manifest.write_manifest(self.paths.mounts_path, recorded)
+
+    # -- internals ------------------------------------------------------------
+    def _folder(self, ref: MemoryRef, *, required: bool) -> Path | None:
+        if ref.scope == "project":
+            return self.paths.kb_dir / ref.name
+        if self.global_root is None:
+            if required:
+                raise GlobalScopeUnavailable()
+            return None
+        return self.global_root / ref.name
+
+
+class GlobalScopeUnavailable(ZpmError):
+    def __init__(self) -> None:
+        super().__init__(
+            "global memories need a home: set XDG_DATA_HOME or HOME (global memories live "
+            "in $XDG_DATA_HOME/zpm/kb, else ~/.local/share/zpm/kb)"
+        )
+
+
+def _memory_dirs(root: Path) -> list[str]:
+    try:
+        entries = list(os.scandir(root))
+    except OSError:
+        return []
+    names = []
+    for entry in entries:
+        try:
+            is_dir = entry.is_dir()
+        except OSError:
+            continue
+        if is_dir and NAME_PATTERN.match(entry.name) and entry.name not in RESERVED_NAMES:
+            names.append(entry.name)
+    return names

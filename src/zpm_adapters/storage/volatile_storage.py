@@ -1,0 +1,110 @@
+"""Memories kept in memory: the fakes of the storage ports.
+
+A :class:`VolatileDisk` plays the part of the disk: the files of each memory
+(a journal store, a snapshot store, knowledge texts) and the manifest.  Two
+registries on one disk behave like two processes on one project: each
+storage they open gets its own journal handle on the shared journal.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, field
+
+from zpm_adapters.persistence.volatile_journal import VolatileJournal, VolatileJournalStore
+from zpm_adapters.persistence.volatile_snapshots import VolatileSnapshots
+from zpm_domain.memory import DEFAULT_MEMORY
+from zpm_domain.ports.journal import Journal
+from zpm_domain.ports.snapshots import SnapshotStore
+from zpm_domain.ports.storage import (
+    KnowledgeFile,
+    MemoryExists,
+    MemoryMissing,
+    MemoryRef,
+    MemoryRegistry,
+    MemoryStorage,
+    MountEntry,
+)
+
+
+@dataclass
+class VolatileFiles:
+    """What one memory keeps "on disk"."""
+
+    journal: VolatileJournalStore = field(default_factory=VolatileJournalStore)
+    snapshots: VolatileSnapshots = field(default_factory=VolatileSnapshots)
+    knowledge: list[KnowledgeFile] = field(default_factory=list)
+    writable: bool = True
+
+
+@dataclass
+class VolatileDisk:
+    memories: dict[MemoryRef, VolatileFiles] = field(
+        default_factory=lambda: {MemoryRef(DEFAULT_MEMORY, "project"): VolatileFiles()}
+    )
+    manifest: list[MountEntry] | None = None
+
+    def files(self, name: str, scope: str = "project") -> VolatileFiles:
+        return self.memories[MemoryRef(name, scope)]  # type: ignore[arg-type]
+
+
+class VolatileStorage(MemoryStorage):
+    def __init__(
+        self, ref: MemoryRef, files: VolatileFiles, *, clock: Callable[[], float] = time.time
+    ) -> None:
+        self._ref = ref
+        self.files = files
+        self._journal = VolatileJournal(files.journal, clock=clock)
+
+    @property
+    def journal(self) -> Journal:
+        return self._journal
+
+    @property
+    def snapshots(self) -> SnapshotStore:
+        return self.files.snapshots
+
+    @property
+    def location(self) -> str:
+        return f"volatile:{self._ref.scope}/{self._ref.name}"
+
+    def knowledge_files(self) -> list[KnowledgeFile]:
+        return list(self.files.knowledge)
+
+    def writable(self) -> bool:
+        return self.files.writable
+
+
+class VolatileRegistry(MemoryRegistry):
+    def __init__(
+        self, disk: VolatileDisk | None = None, *, clock: Callable[[], float] = time.time
+    ) -> None:
+        self.disk = disk if disk is not None else VolatileDisk()
+        self._clock = clock
+
+    def discover(self) -> list[MemoryRef]:
+        return sorted(
+            (ref for ref in self.disk.memories if ref.name != DEFAULT_MEMORY),
+            key=lambda ref: (ref.name, ref.scope),
+        )
+
+    def exists(self, ref: MemoryRef) -> bool:
+        return ref in self.disk.memories
+
+    def create(self, ref: MemoryRef) -> None:
+        if ref in self.disk.memories:
+            raise MemoryExists(ref.name)
+        self.disk.memories[ref] = VolatileFiles()
+
+    def storage(self, ref: MemoryRef) -> MemoryStorage:
+        files = self.disk.memories.get(ref)
+        if files is None:
+            raise MemoryMissing(f"memory {ref.name} ({ref.scope} scope) does not exist")
+        return VolatileStorage(ref, files, clock=self._clock)
+
+    def read_manifest(self) -> list[MountEntry] | None:
+        return None if self.disk.manifest is None else list(self.disk.manifest)
+
+    def write_manifest(self, entries: list[MountEntry]) -> None:
+        self.disk.manifest = list(entries)

@@ -1,0 +1,455 @@
+"""One mounted memory: its clauses in an engine namespace, and what it keeps on disk.
+
+A memory is named, has a scope (project or global) and a mode (rw or ro),
+and owns a storage (``ports.storage.MemoryStorage``): a journal, a folder
+of snapshots and its knowledge files.  Its state is, in this order:
+
+1. the clauses of its knowledge files (monotonic: no tool removes them),
+2. the clauses of its *base* snapshot, when it has one,
+3. the batches of its journal since that base.
+
+The base is the snapshot last saved or restored.  It is recorded as the
+first batch of the journal generation it starts (operation ``base``, see
+:class:`StartFrom`), so switching base and starting a fresh journal is one
+atomic rename (``Journal.rotate``).  A snapshot's header says which
+journal records it holds (``covers``): if the file named by the base is not
+the one the base recorded (a save under the same name that crashed before
+its rotation, or a save on a read-only mount), recovery loads it and skips
+the records it already holds.
+
+Every change goes through :meth:`Memory.commit` inside :meth:`Memory.writing`:
+lock the journal (other processes wait), catch up with what they appended,
+check every mutation, append the batch durably, then apply it.  So a reply
+is sent only after its change is on disk, a refused change leaves no trace,
+and a crash never leaves half a tool call.
+"""
+
+from __future__ import annotations
+
+import logging
+import secrets
+import time
+from collections.abc import Callable, Iterator, Mapping, Sequence
+from contextlib import AbstractContextManager, contextmanager
+from dataclasses import dataclass
+from typing import Any, ClassVar
+
+from zpm_domain.builtins import is_protected
+from zpm_domain.clauses import Clause, PredicateInfo
+from zpm_domain.errors import (
+    MemoryReadOnly,
+    PermissionDenied,
+    PersistenceUnavailable,
+    RecoveryFailed,
+    ZpmError,
+)
+from zpm_domain.limits import Limits
+from zpm_domain.mutations import BadOperation, Mutation, Target, from_journal, journaled
+from zpm_domain.ports.engine import Engine, Solution
+from zpm_domain.ports.journal import JournalCorrupt, JournalOp
+from zpm_domain.ports.storage import MemoryStorage, Mode, Scope
+from zpm_domain.snapshot_format import (
+    Covers,
+    Snapshot,
+    SnapshotDamaged,
+    SnapshotHeader,
+    read_snapshot,
+    write_snapshot,
+)
+from zpm_domain.terms import Atom, Struct, Term, Var, indicator
+from zpm_domain.writer import render_clause
+
+log = logging.getLogger("zpm")
+
+DEFAULT_MEMORY = "default"
+
+
+@journaled
+@dataclass(frozen=True, slots=True)
+class StartFrom(Mutation):
+    """The first batch of a journal generation: the memory's state is its
+    knowledge files plus snapshot ``snapshot`` (whose content ``snapshot_id``
+    names), and the records that follow in generation ``generation``."""
+
+    generation: str
+    snapshot: str | None
+    snapshot_id: str | None
+    op: ClassVar[str] = "base"
+
+    @classmethod
+    def from_args(cls, args: Mapping[str, Any]) -> StartFrom:
+        generation, snapshot, snapshot_id = (
+            args.get("generation"),
+            args.get("snapshot"),
+            args.get("id"),
+        )
+        if not isinstance(generation, str):
+            raise BadOperation("'generation' must be a string")
+        if not (snapshot is None or isinstance(snapshot, str)):
+            raise BadOperation("'snapshot' must be a string or null")
+        if not (snapshot_id is None or isinstance(snapshot_id, str)):
+            raise BadOperation("'id' must be a string or null")
+        return cls(generation, snapshot, snapshot_id)
+
+    def journal_op(self) -> JournalOp:
+        return JournalOp(
+            self.op, generation=self.generation, snapshot=self.snapshot, id=self.snapshot_id
+        )
+
+    def apply(self, target: Target) -> None:
+        if not isinstance(target, Memory):
+            raise TypeError("a journal base applies to a memory")
+        target.start_from(self)
+
+
+@dataclass(frozen=True, slots=True)
+class PersistenceStatus:
+    status: str
+    location: str
+    base: str | None
+    journal_bytes: int
+    journal_records: int
+
+
+class Memory:
+    """A mounted memory (see the module docstring).
+
+    ``step`` is called with the name of each durable step of a save or a
+    restore (``save:written``, ``save:rotated``, ``restore:rotated``), so
+    crash tests can stop there.  ``clock`` stamps snapshots.
+    """
+
+    def __init__(
+        self,
+        name: str,
+        engine: Engine,
+        storage: MemoryStorage,
+        *,
+        scope: Scope = "project",
+        mode: Mode = "rw",
+        clock: Callable[[], float] = time.time,
+        version: str = "",
+        step: Callable[[str], None] | None = None,
+    ) -> None:
+        self.name = name
+        self.scope: Scope = scope
+        self.mode: Mode = mode
+        self.engine = engine
+        self.storage = storage
+        self.journal = storage.journal
+        self.snapshots = storage.snapshots
+        self._clock = clock
+        self._version = version
+        self._step = step or (lambda _name: None)
+        self._file_clauses: dict[tuple[str, int], list[str]] = {}
+        self._static: set[tuple[str, int]] = set()
+        self._declared_dynamic: set[tuple[str, int]] = set()
+        self._generation = ""
+        self._records = 0
+        self._skip = 0
+        self._base: str | None = None
+        self._writable = storage.writable()
+        engine.ensure_namespace(name)
+
+    @property
+    def namespace(self) -> str:
+        """The engine namespace holding this memory's clauses."""
+        return self.name
+
+    @property
+    def read_only(self) -> bool:
+        return self.mode == "ro"
+
+    # -- start-up -------------------------------------------------------------
+    def open(self) -> int:
+        """Load the knowledge files, then the base snapshot and the journal.
+
+        Returns the number of journal batches replayed.  Raises
+        ``JournalCorrupt`` or ``RecoveryFailed`` when the recorded state
+        cannot be read back (nothing is guessed).
+        """
+        from zpm_domain.consult import consult_text
+
+        for source in self.storage.knowledge_files():
+            if source.text is None:
+                log.warning("failed to load %s: %s", source.label, source.error)
+                continue
+            consult_text(self, source.text, source.label)
+        with self.journal.lock():
+            return self._catch_up()
+
+    def add_file_clause(self, clause: Clause, where: str) -> None:
+        """Add a clause of a knowledge file (``where`` is ``file:line``).
+
+        It is monotonic: no tool removes or changes it.  Its predicate is
+        static, unless the file declared it dynamic first (then tools may
+        add clauses to it).
+        """
+        key = clause.key
+        if is_protected(*key):
+            raise PermissionDenied.builtin(*key)
+        self.engine.add_clause(self.namespace, clause, static=True)
+        self._file_clauses.setdefault(key, []).append(where)
+        if key not in self._declared_dynamic:
+            self._static.add(key)
+
+    def declare_dynamic(self, name: str, arity: int) -> None:
+        """A knowledge file's ``:- dynamic(name/arity)``."""
+        if is_protected(name, arity):
+            raise PermissionDenied.builtin(name, arity)
+        if (name, arity) in self._static:
+            raise PermissionDenied.static(name, arity)
+        self._declared_dynamic.add((name, arity))
+        self.engine.declare_dynamic(self.namespace, name, arity)
+
+    # -- reading --------------------------------------------------------------
+    def sync(self) -> None:
+        """Apply batches that other processes appended since the last call."""
+        with self.journal.lock():
+            self._catch_up()
+
+    def solve(self, goal: Term, limits: Limits) -> Iterator[Solution]:
+        """Lazily enumerate the answers of an already sandbox-checked goal."""
+        self.sync()
+        return self.engine.solve(self.namespace, goal, limits)
+
+    def clauses(self, name: str, arity: int) -> list[Clause]:
+        """Every clause of ``name/arity``, knowledge-file clauses first."""
+        return self.engine.clauses(self.namespace, name, arity)
+
+    def stored_clauses(self, name: str, arity: int) -> list[Clause]:
+        """The clauses of ``name/arity`` that tools stored (not from knowledge files)."""
+        return self.clauses(name, arity)[len(self._file_clauses.get((name, arity), ())) :]
+
+    def file_clauses(self, name: str, arity: int) -> list[tuple[Clause, str]]:
+        """The knowledge-file clauses of ``name/arity`` with their ``file:line``."""
+        wheres = self._file_clauses.get((name, arity), [])
+        return list(zip(self.clauses(name, arity)[: len(wheres)], wheres))
+
+    def predicates(self) -> list[PredicateInfo]:
+        return self.engine.predicates(self.namespace)
+
+    def is_static(self, name: str, arity: int) -> bool:
+        return (name, arity) in self._static
+
+    @property
+    def base(self) -> str | None:
+        """The snapshot last saved or restored (the recovery base), if any."""
+        return self._base
+
+    def status(self) -> PersistenceStatus:
+        return PersistenceStatus(
+            "active" if self._writable else "degraded",
+            self.storage.location,
+            self._base,
+            self.journal.size_bytes(),
+            self.journal.pending(),
+        )
+
+    # -- writing --------------------------------------------------------------
+    def writing(self) -> AbstractContextManager[None]:
+        """Hold the journal lock, caught up, while a tool plans and commits a change.
+
+        Raises ``MemoryReadOnly`` or ``PersistenceUnavailable`` first.
+        """
+        return self._writing()
+
+    @contextmanager
+    def _writing(self) -> Iterator[None]:
+        self._check_writable()
+        with self.journal.lock():
+            self._catch_up()
+            yield
+
+    def check_mutable(self, head: Term) -> None:
+        """Raise ``PermissionDenied`` if tools may not change ``head``'s predicate."""
+        key = indicator(head)
+        if is_protected(*key):
+            raise PermissionDenied.builtin(*key)
+        if key in self._static:
+            raise PermissionDenied.static(*key)
+
+    def commit(self, mutations: Sequence[Mutation]) -> None:
+        """Check ``mutations``, journal them as one durable batch, then apply them.
+
+        Must be called inside :meth:`writing`.  Nothing is written when the
+        batch is empty.
+        """
+        self._check_writable()
+        for mutation in mutations:
+            mutation.check(self)
+        if not mutations:
+            return
+        self.journal.append([m.journal_op() for m in mutations])
+        self._records += 1
+        for mutation in mutations:
+            mutation.apply(self)
+
+    # -- snapshots ------------------------------------------------------------
+    def save_snapshot(self, name: str) -> None:
+        """Write the client-stored clauses to snapshot ``name``.
+
+        On a read-write memory the snapshot becomes the recovery base and a
+        fresh journal starts; on a read-only one only the file is written
+        (the memory may be shared, its journal is not this mount's to cut).
+        """
+        if not self._writable:
+            raise PersistenceUnavailable(self.name, self.storage.location)
+        with self.journal.lock():
+            self._catch_up()
+            snapshot_id = secrets.token_hex(16)
+            predicates = self._stored_predicates()
+            header = SnapshotHeader(
+                memory=self.name,
+                saved=int(self._clock()),
+                clauses=sum(len(clauses) for _, clauses in predicates),
+                id=snapshot_id,
+                covers=Covers(self._generation, self._records),
+                zpm=self._version,
+            )
+            self.snapshots.write(name, write_snapshot(header, predicates))
+            self._step("save:written")
+            if self.read_only:
+                return
+            base = StartFrom(secrets.token_hex(16), name, snapshot_id)
+            self.journal.rotate([base.journal_op()])
+            self._step("save:rotated")
+            self._generation, self._records, self._base = base.generation, 1, name
+
+    def read_snapshot(self, name: str) -> Snapshot:
+        """Snapshot ``name`` read back; ``KeyError`` when there is none,
+        ``SnapshotDamaged`` when it does not read."""
+        return read_snapshot(self.snapshots.read(name), self.snapshots.label(name))
+
+    def restore_snapshot(self, name: str) -> None:
+        """Replace the client-stored clauses by those of snapshot ``name``,
+        which becomes the recovery base; a fresh journal starts.
+
+        Raises ``KeyError`` for an unknown snapshot and ``SnapshotDamaged``
+        for one that does not read, before anything changes.
+        """
+        with self.writing():
+            snapshot = self.read_snapshot(name)
+            base = StartFrom(secrets.token_hex(16), name, snapshot.header.id)
+            self.journal.rotate([base.journal_op()])
+            self._step("restore:rotated")
+            self.start_from(base, snapshot)
+
+    def start_from(self, base: StartFrom, snapshot: Snapshot | None = None) -> None:
+        """Make ``base`` the state: knowledge files plus its snapshot.
+
+        ``snapshot`` is the base's snapshot already read, if at hand.  A
+        clause the memory refuses now (a name that became built in) is
+        reported and left out, the same way every time.
+        """
+        self._generation, self._records, self._base = base.generation, 1, base.snapshot
+        self._skip = 0
+        self._drop_stored_clauses()
+        if base.snapshot is None:
+            return
+        if snapshot is None:
+            snapshot = self._base_snapshot(base)
+        if snapshot.header.id != base.snapshot_id:
+            self._skip = snapshot.header.covers.records - 1
+        label = self.snapshots.label(base.snapshot)
+        for clause in snapshot.clauses:
+            try:
+                self.check_mutable(clause.head)
+                self.engine.add_clause(self.namespace, clause)
+            except ZpmError as refusal:
+                log.warning(
+                    "%s: not loaded: %s (%s)", label, render_clause(clause), refusal.message
+                )
+
+    # -- internals ------------------------------------------------------------
+    def _check_writable(self) -> None:
+        if self.read_only:
+            raise MemoryReadOnly(self.name)
+        if not self._writable:
+            raise PersistenceUnavailable(self.name, self.storage.location)
+
+    def _stored_predicates(self) -> list[tuple[tuple[str, int], list[Clause]]]:
+        out = []
+        for info in self.predicates():
+            if info.key in self._static:
+                continue
+            clauses = self.stored_clauses(*info.key)
+            if clauses:
+                out.append((info.key, clauses))
+        return out
+
+    def _drop_stored_clauses(self) -> None:
+        for info in self.predicates():
+            if info.key not in self._static and info.clause_count:
+                name, arity = info.key
+                head = Struct(name, tuple(Var("_") for _ in range(arity))) if arity else Atom(name)
+                self.engine.retract_all(self.namespace, head)
+
+    def _base_snapshot(self, base: StartFrom) -> Snapshot:
+        """The snapshot a journal base names, checked against what it recorded."""
+        assert base.snapshot is not None
+        label = self.snapshots.label(base.snapshot)
+        try:
+            snapshot = self.read_snapshot(base.snapshot)
+        except KeyError:
+            raise RecoveryFailed(
+                f"{label}: the snapshot that memory {self.name} was last saved to or "
+                "restored from is missing; put it back, or move the journal aside to start "
+                "from the knowledge files alone"
+            ) from None
+        except SnapshotDamaged as damage:
+            raise RecoveryFailed(
+                f"{damage.message} (the recovery base of memory {self.name})"
+            ) from None
+        covers = snapshot.header.covers
+        if snapshot.header.id != base.snapshot_id and covers.generation != base.generation:
+            raise RecoveryFailed(
+                f"{label}: snapshot {base.snapshot} was replaced by one that is not the "
+                f"recovery base of memory {self.name}"
+            )
+        return snapshot
+
+    def _catch_up(self) -> int:
+        records = self.journal.read_new()
+        label = self.journal.label
+        for record in records:
+            mutations = []
+            for op in record.ops:
+                try:
+                    mutations.append(from_journal(op))
+                except BadOperation as exc:
+                    raise JournalCorrupt(label, record.line, str(exc)) from exc
+            if mutations and isinstance(mutations[0], StartFrom):
+                mutations[0].apply(self)
+                continue
+            self._records += 1
+            if self._skip:
+                self._skip -= 1
+                continue
+            for mutation in mutations:
+                self._replay(mutation, label, record.line)
+        return len(records)
+
+    def _replay(self, mutation: Mutation, label: str, line: int) -> None:
+        """Apply one journaled mutation, unless it no longer passes its check.
+
+        A record for a predicate that is built in now (a newer zpm protects
+        its name) or that a knowledge file now defines is not applied, and
+        is reported; it stays in the journal, so nothing is lost when the
+        name becomes free again.
+        """
+        try:
+            mutation.check(self)
+        except PermissionDenied as refusal:
+            op = mutation.journal_op()
+            log.warning(
+                "%s line %d: not loaded, kept in the journal: %s %s (%s is %s now)",
+                label,
+                line,
+                op.op,
+                " ".join(str(v) for v in op.args.values()),
+                refusal.indicator,
+                refusal.reason,
+            )
+            return
+        mutation.apply(self)

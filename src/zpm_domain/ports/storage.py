@@ -1,0 +1,124 @@
+"""The storage ports: where memories keep what outlives the process.
+
+``MemoryRegistry`` knows the memories of a project (its own, and the global
+ones shared by every project of the user), creates them, opens their
+storage and keeps the manifest of mounts.  ``MemoryStorage`` is one
+memory's share of it: its journal, its snapshots and its knowledge files.
+The domain never sees a path; the adapters decide the layout.
+"""
+
+from __future__ import annotations
+
+from abc import ABC, abstractmethod
+from dataclasses import dataclass
+from typing import Literal
+
+from zpm_domain.ports.journal import Journal
+from zpm_domain.ports.snapshots import SnapshotStore
+
+Scope = Literal["project", "global"]
+Mode = Literal["rw", "ro"]
+
+
+@dataclass(frozen=True, slots=True)
+class MemoryRef:
+    """A memory on disk: its name and scope."""
+
+    name: str
+    scope: Scope
+
+
+@dataclass(frozen=True, slots=True)
+class MountEntry:
+    """One line of the manifest: a memory to mount at start, and how."""
+
+    name: str
+    scope: Scope
+    mode: Mode
+
+
+@dataclass(frozen=True, slots=True)
+class KnowledgeFile:
+    """A knowledge file of a memory: its text, or why it could not be read."""
+
+    label: str
+    text: str | None
+    error: str | None = None
+
+
+class MemoryStorage(ABC):
+    """What one memory keeps on disk."""
+
+    @property
+    @abstractmethod
+    def journal(self) -> Journal:
+        """The memory's write-ahead journal."""
+
+    @property
+    @abstractmethod
+    def snapshots(self) -> SnapshotStore:
+        """The memory's snapshot folder."""
+
+    @property
+    @abstractmethod
+    def location(self) -> str:
+        """Where the memory's journal lives (``get_persistence_status``'s ``dir``)."""
+
+    @abstractmethod
+    def knowledge_files(self) -> list[KnowledgeFile]:
+        """The memory's knowledge files, in the order they load."""
+
+    @abstractmethod
+    def writable(self) -> bool:
+        """Whether changes can be made durable here (``False``: degraded)."""
+
+    def close(self) -> None:  # noqa: B027 (optional hook)
+        """Release files and locks; the default closes the journal."""
+        self.journal.close()
+
+
+class MemoryExists(Exception):
+    """``create`` of a memory that is already there."""
+
+
+class MemoryMissing(Exception):
+    """``storage`` of a memory that is not there (``str()`` says where it was looked for)."""
+
+
+class MemoryRegistry(ABC):
+    """The memories of one project, and the manifest of mounts."""
+
+    @abstractmethod
+    def discover(self) -> list[MemoryRef]:
+        """Every named memory on disk (not ``default``), sorted by name then scope.
+
+        A scope that cannot be listed (no global folder) contributes nothing.
+        """
+
+    @abstractmethod
+    def exists(self, ref: MemoryRef) -> bool:
+        """Whether memory ``ref`` is on disk (``default`` always is)."""
+
+    @abstractmethod
+    def create(self, ref: MemoryRef) -> None:
+        """Create memory ``ref`` with an empty knowledge file.
+
+        Raises ``MemoryExists`` when it is already there, ``OSError`` when
+        it cannot be created (nothing is left behind).
+        """
+
+    @abstractmethod
+    def storage(self, ref: MemoryRef) -> MemoryStorage:
+        """Open the storage of memory ``ref``; ``MemoryMissing`` when it is not there."""
+
+    @abstractmethod
+    def read_manifest(self) -> list[MountEntry] | None:
+        """The mounts recorded by the last writer, ``None`` when there is no manifest.
+
+        A manifest that cannot be read is moved aside with a warning and
+        reads as ``None``.
+        """
+
+    @abstractmethod
+    def write_manifest(self, entries: list[MountEntry]) -> None:
+        """Record ``entries`` as the mounts, atomically."""

@@ -1,0 +1,201 @@
+"""The snapshot file: consultable Prolog source with a versioned header.
+
+::
+
+    %% zpm snapshot 1
+    %% zpm: 0.4.0
+    %% memory: default
+    %% saved: 2026-12-02T00:53:20Z
+    %% clauses: 2
+    %% id: 5f0c2d9e8a1b4c7d9e0f1a2b3c4d5e6f
+    %% covers: 0b1c2d3e4f5a6b7c8d9e0f1a2b3c4d5e 4
+    %%
+    %% Prolog source written by zpm: consult it with any Prolog, or bring it
+    %% back with the restore_snapshot tool.
+
+    :- dynamic(human/1).
+    :- dynamic(mortal/1).
+
+    human(socrates).
+    mortal(X) :- human(X).
+
+The header is a block of ``%% key: value`` comment lines after the format
+line ``%% zpm snapshot <format>``.  ``id`` names this file's content;
+``covers`` says which journal generation it was saved from and how many of
+that generation's records it holds (recovery uses both, see
+``zpm_domain.memory``).  Metadata that later versions add (assumptions,
+clause handles, provenance, withdrawals) goes in sections after the clauses:
+a ``%% section: <name>`` line followed by ``%% <text>`` lines.  A plain
+consult ignores comments, so it loads the clauses and nothing else; this
+reader returns the sections it finds and ignores those it does not know.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, field
+
+from zpm_domain.clauses import Clause
+from zpm_domain.errors import ZpmError
+from zpm_domain.reader import read_clauses
+from zpm_domain.terms import Atom, Struct, Term
+from zpm_domain.writer import end_clause, render, render_clause
+
+FORMAT = 1
+MAGIC = "%% zpm snapshot "
+SECTION = "%% section: "
+
+
+class SnapshotDamaged(ZpmError):
+    """A snapshot file that cannot be read back; names the file and line."""
+
+    def __init__(self, label: str, line: int, why: str) -> None:
+        super().__init__(f"Snapshot damaged: {label}:{line}: {why}")
+        self.label = label
+        self.line = line
+        self.why = why
+
+
+@dataclass(frozen=True, slots=True)
+class Covers:
+    """The journal records a snapshot holds: the first ``records`` records of
+    generation ``generation`` (the empty generation is a journal that no
+    snapshot started)."""
+
+    generation: str
+    records: int
+
+
+@dataclass(frozen=True)
+class SnapshotHeader:
+    memory: str
+    saved: int
+    clauses: int
+    id: str
+    covers: Covers
+    zpm: str = ""
+
+
+@dataclass(frozen=True)
+class Snapshot:
+    """A snapshot read back: its header, clauses in order and metadata sections."""
+
+    header: SnapshotHeader
+    clauses: list[Clause]
+    sections: dict[str, list[str]] = field(default_factory=dict)
+
+
+def write_snapshot(
+    header: SnapshotHeader,
+    predicates: Sequence[tuple[tuple[str, int], Sequence[Clause]]],
+    sections: Iterable[tuple[str, Sequence[str]]] = (),
+) -> str:
+    """The text of a snapshot of ``predicates`` (``((name, arity), clauses)``
+    in order; a predicate without clauses is declared dynamic all the same)."""
+    saved = time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime(header.saved))
+    lines = [
+        f"{MAGIC}{FORMAT}",
+        f"%% zpm: {header.zpm}",
+        f"%% memory: {header.memory}",
+        f"%% saved: {saved}",
+        f"%% clauses: {header.clauses}",
+        f"%% id: {header.id}",
+        f"%% covers: {header.covers.generation or '-'} {header.covers.records}",
+        "%%",
+        "%% Prolog source written by zpm: consult it with any Prolog, or bring it",
+        "%% back with the restore_snapshot tool.",
+        "",
+    ]
+    for (name, arity), _ in predicates:
+        indicator = render(Struct("/", (Atom(name), arity)))
+        lines.append(f":- dynamic({indicator}).")
+    lines.append("")
+    for _, clauses in predicates:
+        lines.extend(end_clause(render_clause(c)) for c in clauses)
+    for name, body in sections:
+        lines.append("")
+        lines.append(f"{SECTION}{name}")
+        lines.extend(f"%% {text}" for text in body)
+    return "\n".join(lines) + "\n"
+
+
+def read_snapshot(text: str, label: str) -> Snapshot:
+    """Read a snapshot back.  Raises ``SnapshotDamaged`` (naming ``label`` and
+    the line) for a missing or unknown header, a clause that does not read,
+    a directive other than ``dynamic``, or a clause count that differs from
+    the header's."""
+    lines = text.split("\n")
+    header = _header(lines, label)
+    clauses: list[Clause] = []
+    for item in read_clauses(text):
+        if item.error is not None:
+            raise SnapshotDamaged(label, item.error.line, item.error.message)
+        term = item.term
+        assert term is not None
+        if isinstance(term, Struct) and term.name == ":-" and len(term.args) == 1:
+            if not _is_dynamic(term.args[0]):
+                raise SnapshotDamaged(label, item.line, "only dynamic/1 directives belong here")
+            continue
+        clause = Clause.from_term(term)
+        if not isinstance(clause.head, (Atom, Struct)):
+            raise SnapshotDamaged(label, item.line, "a clause head must be callable")
+        clauses.append(clause)
+    if len(clauses) != header.clauses:
+        raise SnapshotDamaged(
+            label,
+            len(lines),
+            f"{len(clauses)} clauses where the header says {header.clauses} (truncated?)",
+        )
+    return Snapshot(header, clauses, _sections(lines))
+
+
+def _header(lines: list[str], label: str) -> SnapshotHeader:
+    first = lines[0] if lines else ""
+    if not first.startswith(MAGIC):
+        raise SnapshotDamaged(label, 1, "not a zpm snapshot (no '%% zpm snapshot' line)")
+    version = first[len(MAGIC) :].strip()
+    if version != str(FORMAT):
+        raise SnapshotDamaged(label, 1, f"unknown snapshot format {version!r}")
+    fields: dict[str, tuple[str, int]] = {}
+    for number, line in enumerate(lines[1:], start=2):
+        if not line.startswith("%%"):
+            break
+        key, sep, value = line[2:].strip().partition(": ")
+        if sep:
+            fields[key] = (value.strip(), number)
+    try:
+        generation, records = fields["covers"][0].split()
+        return SnapshotHeader(
+            memory=fields["memory"][0],
+            saved=_epoch(fields["saved"][0]),
+            clauses=int(fields["clauses"][0]),
+            id=fields["id"][0],
+            covers=Covers("" if generation == "-" else generation, int(records)),
+            zpm=fields.get("zpm", ("", 0))[0],
+        )
+    except (KeyError, ValueError) as error:
+        raise SnapshotDamaged(label, 2, f"incomplete header ({error})") from None
+
+
+def _epoch(text: str) -> int:
+    import calendar
+
+    return calendar.timegm(time.strptime(text, "%Y-%m-%dT%H:%M:%SZ"))
+
+
+def _sections(lines: list[str]) -> dict[str, list[str]]:
+    sections: dict[str, list[str]] = {}
+    current: list[str] | None = None
+    for line in lines:
+        if line.startswith(SECTION):
+            current = sections.setdefault(line[len(SECTION) :].strip(), [])
+        elif current is not None and line.startswith("%% "):
+            current.append(line[3:])
+        else:
+            current = None
+    return sections
+
+
+def _is_dynamic(goal: Term) -> bool:
+    return isinstance(goal, Struct) and goal.name == "dynamic" and len(goal.args) == 1
