@@ -21,13 +21,23 @@ from typing import Any, Protocol
 from zpm_domain.tools.definition import MEMORY_DESCRIPTION, ToolDefinition, ToolGroup, definitions
 from zpm_domain.tools.echo import EchoTools
 from zpm_domain.tools.knowledge import KnowledgeTools
+from zpm_domain.tools.memories import MemoryTools
+from zpm_domain.tools.overview import OverviewTools
+from zpm_domain.tools.persistence import PersistenceTools
 from zpm_domain.tools.query import QueryTools
 
 __all__ = ["MEMORY_DESCRIPTION", "SERVER_NAME", "TOOLS", "ToolDefinition", "find_tool"]
 
 SERVER_NAME = "zpm"
 
-GROUPS: tuple[type[ToolGroup], ...] = (EchoTools, KnowledgeTools, QueryTools)
+GROUPS: tuple[type[ToolGroup], ...] = (
+    EchoTools,
+    KnowledgeTools,
+    QueryTools,
+    OverviewTools,
+    PersistenceTools,
+    MemoryTools,
+)
 """The tool groups, in the order ``tools/list`` shows their tools."""
 
 TOOLS: tuple[ToolDefinition, ...] = tuple(d for group in GROUPS for d in definitions(group))

@@ -319,7 +319,12 @@ class Memory:
     def read_snapshot(self, name: str) -> Snapshot:
         """Snapshot ``name`` read back; ``KeyError`` when there is none,
         ``SnapshotDamaged`` when it does not read."""
-        return read_snapshot(self.snapshots.read(name), self.snapshots.label(name))
+        label = self.snapshots.label(name)
+        try:
+            text = self.snapshots.read(name)
+        except UnicodeDecodeError as error:
+            raise SnapshotDamaged(label, 1, f"not UTF-8 text ({error.reason})") from None
+        return read_snapshot(text, label)
 
     def restore_snapshot(self, name: str) -> None:
         """Replace the client-stored clauses by those of snapshot ``name``,

@@ -26,14 +26,26 @@ STANDARD_MEMORY = {"type": "string", "description": MEMORY_DESCRIPTION}
 CORRECTED = {
     "remember_fact": "facts are journaled, not kept for the duration of a session",
     "query_logic": "answers stop at the answer limit; goals need not be deterministic",
+    "save_snapshot": "knowledge files are not copied; no TMS metadata yet; read-only mounts",
+    "restore_snapshot": "knowledge-file clauses stay: the state is not replaced entirely",
+    "create_memory": "knowledge.pl gets a commented header, not a module directive",
 }
+
+MEMORY_TOOLS = frozenset(
+    """remember_fact upsert_fact assume_fact forget_fact update_fact rename_predicate
+    query_logic define_rule explain_why trace_dependency retract_assumption
+    retract_assumptions list_assumptions get_belief_status get_justification
+    verify_consistency clear_context get_knowledge_schema find_predicate_references
+    save_snapshot restore_snapshot list_snapshots""".split()
+)
+"""The tools the reference says take ``memory`` (architecture §8.3)."""
 """Tools whose description is not the reference's, and why."""
 
 
 def expected_schema(entry: dict[str, Any]) -> dict[str, Any]:
     """The reference's schema plus ``memory`` on every knowledge tool (architecture §8.3)."""
     schema: dict[str, Any] = json.loads(json.dumps(entry["inputSchema"]))
-    if entry["name"] != "echo":
+    if entry["name"] in MEMORY_TOOLS:
         schema["properties"].setdefault("memory", STANDARD_MEMORY)
     schema["additionalProperties"] = False
     return schema
@@ -74,13 +86,13 @@ def test_schemas_keep_the_reference_key_order() -> None:
         assert list(spec.properties)[: len(reference_props)] == reference_props
 
 
-def test_memory_is_optional_everywhere_and_absent_from_echo() -> None:
+def test_memory_is_optional_where_the_reference_lists_it_and_absent_elsewhere() -> None:
     for spec in TOOLS:
-        if spec.name == "echo":
-            assert "memory" not in spec.properties
-        else:
+        if spec.name in MEMORY_TOOLS:
             assert spec.properties["memory"]["type"] == "string"
             assert "memory" not in spec.required
+        else:
+            assert "memory" not in spec.properties
 
 
 def test_remember_fact_is_marked_destructive_and_query_logic_read_only() -> None:

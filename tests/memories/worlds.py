@@ -1,0 +1,65 @@
+"""A project on volatile storage: the domain's memories and tools without a disk.
+
+A :class:`World` is one "process" on a :class:`VolatileDisk`; a restart is a
+new world on the same disk (a fresh engine that recovers from what is
+"on disk").  Crashes are simulated with the ``step`` hook: raising there
+abandons the process mid-call, as ``kill -9`` would.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from zpm_adapters.engine_python.engine import PythonEngine
+from zpm_adapters.storage.volatile_storage import VolatileDisk, VolatileRegistry
+from zpm_app.catalogue import GROUPS, find_tool
+from zpm_domain.errors import ZpmError
+from zpm_domain.limits import Limits
+from zpm_domain.memories import Memories, memory_opener
+from zpm_domain.tools.definition import ToolContext
+
+NOW = 1764633600.0
+
+
+class Crash(Exception):
+    """Raised by the step hook where a test stops a call."""
+
+
+@dataclass
+class World:
+    disk: VolatileDisk = field(default_factory=lambda: VolatileDisk(clock=lambda: NOW))
+    crash_at: str | None = None
+    steps: list[str] = field(default_factory=list)
+
+    def __post_init__(self) -> None:
+        registry = VolatileRegistry(self.disk, clock=lambda: NOW)
+        self.memories = Memories(
+            registry,
+            memory_opener(
+                PythonEngine(), registry, clock=lambda: NOW, step=self._step, version="t"
+            ),
+        )
+        self.memories.start()
+        context = ToolContext(self.memories, Limits(time_s=2.0))
+        self._groups = {group: group(context) for group in GROUPS}
+
+    def _step(self, name: str) -> None:
+        self.steps.append(name)
+        if name == self.crash_at:
+            raise Crash(name)
+
+    def call(self, tool: str, **arguments: Any) -> str:
+        """The tool's text; an error result comes back as ``ERROR: <text>``."""
+        spec = find_tool(tool)
+        assert spec is not None and spec.group is not None, tool
+        try:
+            return str(getattr(self._groups[spec.group], spec.method)(**arguments))
+        except ZpmError as error:
+            return f"ERROR: {error.message}"
+
+    def query(self, goal: str, memory: str | None = None) -> str:
+        return self.call("query_logic", goal=goal, memory=memory)
+
+    def restart(self, crash_at: str | None = None) -> World:
+        return World(self.disk, crash_at)
