@@ -39,6 +39,7 @@ from dataclasses import dataclass, field
 from zpm_domain.clauses import Clause
 from zpm_domain.errors import ZpmError
 from zpm_domain.reader import read_clauses
+from zpm_domain.reader.facts import read_plain_fact
 from zpm_domain.terms import Atom, Struct, Term
 from zpm_domain.writer import end_clause, render, render_clause
 
@@ -128,18 +129,14 @@ def read_snapshot(text: str, label: str) -> Snapshot:
     lines = text.split("\n")
     header = _header(lines, label)
     clauses: list[Clause] = []
-    for item in read_clauses(text):
-        if item.error is not None:
-            raise SnapshotDamaged(label, item.error.line, item.error.message)
-        term = item.term
-        assert term is not None
+    for line, term in _terms(text, lines, label):
         if isinstance(term, Struct) and term.name == ":-" and len(term.args) == 1:
             if not _is_dynamic(term.args[0]):
-                raise SnapshotDamaged(label, item.line, "only dynamic/1 directives belong here")
+                raise SnapshotDamaged(label, line, "only dynamic/1 directives belong here")
             continue
         clause = Clause.from_term(term)
         if not isinstance(clause.head, (Atom, Struct)):
-            raise SnapshotDamaged(label, item.line, "a clause head must be callable")
+            raise SnapshotDamaged(label, line, "a clause head must be callable")
         clauses.append(clause)
     if len(clauses) != header.clauses:
         raise SnapshotDamaged(
@@ -148,6 +145,58 @@ def read_snapshot(text: str, label: str) -> Snapshot:
             f"{len(clauses)} clauses where the header says {header.clauses} (truncated?)",
         )
     return Snapshot(header, clauses, _sections(lines))
+
+
+class _NotLineByLine(Exception):
+    """A chunk between plain facts does not read alone (a clause spans it)."""
+
+
+def _terms(text: str, lines: list[str], label: str) -> list[tuple[int, Term]]:
+    """Every clause term of the file with its line.
+
+    Plain facts (one per line, as the writer writes them) take the fast path
+    of ``read_plain_fact``; the lines between them are read as chunks with the
+    full reader.  If a chunk does not read on its own (a hand-edited clause or
+    comment spanning lines), the whole text is read again with the full
+    reader, which then also names the line of a real error.
+    """
+    try:
+        return _terms_by_line(lines)
+    except _NotLineByLine:
+        found = []
+        for item in read_clauses(text):
+            if item.error is not None:
+                raise SnapshotDamaged(label, item.error.line, item.error.message) from None
+            assert item.term is not None
+            found.append((item.line, item.term))
+        return found
+
+
+def _terms_by_line(lines: list[str]) -> list[tuple[int, Term]]:
+    found: list[tuple[int, Term]] = []
+    chunk: list[str] = []
+    chunk_start = 1
+
+    def flush() -> None:
+        if any(part.strip() for part in chunk):
+            for item in read_clauses("\n".join(chunk)):
+                if item.error is not None:
+                    raise _NotLineByLine()
+                assert item.term is not None
+                found.append((chunk_start + item.line - 1, item.term))
+        chunk.clear()
+
+    for number, line in enumerate(lines, start=1):
+        fact = read_plain_fact(line)
+        if fact is None:
+            if not chunk:
+                chunk_start = number
+            chunk.append(line)
+            continue
+        flush()
+        found.append((number, fact))
+    flush()
+    return found
 
 
 def _header(lines: list[str], label: str) -> SnapshotHeader:

@@ -279,3 +279,26 @@ def test_front_additions_with_and_without_first_argument_keep_index_order() -> N
         "k(b, 2)",
         "k(d, 4)",
     ]
+
+
+def test_add_clauses_adds_in_order_and_reports_what_it_refuses() -> None:
+    engine = engine_with("s(0).")
+    engine.declare_dynamic(NS, "d", 1)
+    batch = [
+        clause("n(1)"),
+        clause("append(a, b, c)"),
+        Clause(read_term("n(2)"), read_term("(true, 1)")),
+        clause("s(1)"),
+        clause("n(3)"),
+        clause("d(1)"),
+    ]
+    engine_static = PythonEngine()
+    engine_static.ensure_namespace(NS)
+    engine_static.add_clause(NS, clause("s(0)"), static=True)
+    refused = engine_static.add_clauses(NS, batch)
+    assert [index for index, _ in refused] == [1, 2, 3]
+    assert isinstance(refused[0][1], PermissionDenied)
+    assert isinstance(refused[1][1], PrologError)
+    assert refused[2][1].message == PermissionDenied.static("s", 1).message
+    assert texts(engine_static, "n", 1) == ["n(1)", "n(3)"]
+    assert texts(engine_static, "d", 1) == ["d(1)"]

@@ -117,6 +117,13 @@ def main(name: str) -> None:
     assert e.retract_all("default", read_term("fx(_)")) == 1
     assert [render_clause(c) for c in e.clauses("default", "fx", 1)] == ["fx(1)"]
     assert answers(e, "default", "predicate_property(fx(_), dynamic)") == [""]
+    # add_clauses: in order, refusals reported with their index, the rest added
+    batch = [cl("bn(1)"), cl("append(a, b, c)"), cl("s(9)"), cl("bn(2)")]
+    batch.append(Clause(read_term("bn(3)"), read_term("(true, 1)")))
+    refused = e.add_clauses("default", batch)
+    assert [index for index, _ in refused] == [1, 2, 4], refused
+    assert [render_clause(c) for c in e.clauses("default", "bn", 1)] == ["bn(1)", "bn(2)"]
+    assert answers(e, "default", "bn(X)") == ["X=1", "X=2"]
     # sandbox at run time, even when the goal catches the exception
     for goal in [
         "G = halt, call(G)",

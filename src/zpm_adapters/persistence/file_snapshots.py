@@ -1,7 +1,7 @@
 """``FileSnapshotStore``: a memory's snapshots as ``<name>.pl`` files in one folder.
 
 A snapshot is written to a temporary file in the same folder, fsynced,
-renamed over ``<name>.pl`` and the folder is fsynced: after a crash the
+moved over ``<name>.pl`` (``os.replace``) and the folder is fsynced: after a crash the
 file holds the old text or the new one, whole.  The folder is created on the
 first write.  Names come validated from the domain (letters, digits, ``_``).
 """
@@ -28,19 +28,7 @@ class FileSnapshotStore(SnapshotStore):
         target = self.path(name)
         staged = self.directory / f".{name}{SUFFIX}.tmp-{os.getpid()}"
         data = text.encode("utf-8", "surrogatepass")
-        fd = os.open(staged, os.O_WRONLY | os.O_CREAT | os.O_TRUNC | os.O_CLOEXEC, 0o644)
-        try:
-            view = memoryview(data)
-            while view:
-                view = view[os.write(fd, view) :]
-            os.fsync(fd)
-        except BaseException:
-            os.close(fd)
-            staged.unlink(missing_ok=True)
-            raise
-        os.close(fd)
-        os.rename(staged, target)
-        fsync_directory(self.directory)
+        write_atomically(staged, target, data)
 
     def read(self, name: str) -> str:
         try:
@@ -66,6 +54,25 @@ class FileSnapshotStore(SnapshotStore):
 
     def label(self, name: str) -> str:
         return str(self.path(name))
+
+
+def write_atomically(staged: Path, target: Path, data: bytes) -> None:
+    """Write ``data`` to ``staged``, fsync it, move it over ``target`` and fsync
+    the folder.  On any failure ``staged`` is removed and ``target`` is as it was."""
+    try:
+        fd = os.open(staged, os.O_WRONLY | os.O_CREAT | os.O_TRUNC | os.O_CLOEXEC, 0o644)
+        try:
+            view = memoryview(data)
+            while view:
+                view = view[os.write(fd, view) :]
+            os.fsync(fd)
+        finally:
+            os.close(fd)
+        os.replace(staged, target)
+    except BaseException:
+        staged.unlink(missing_ok=True)
+        raise
+    fsync_directory(target.parent)
 
 
 def fsync_directory(directory: Path) -> None:

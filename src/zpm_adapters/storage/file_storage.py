@@ -144,6 +144,8 @@ class FileRegistry(MemoryRegistry):
         return folder is not None and folder.is_dir()
 
     def create(self, ref: MemoryRef) -> None:
+        if self.exists(ref):
+            raise MemoryExists(ref.name)
         folder = self._folder(ref, required=True)
         assert folder is not None
         if folder.exists():
@@ -191,14 +193,12 @@ class FileRegistry(MemoryRegistry):
         return manifest.read_manifest(self.paths.mounts_path, clock=self._clock)
 
     def write_manifest(self, entries: list[MountEntry]) -> None:
-        recorded = []
+        recorded: list[tuple[MountEntry, str | None]] = []
         for entry in entries:
             where = self._folder(MemoryRef(entry.name, entry.scope), required=False)
-            if where is None:
-                continue
-            if entry.scope == "project":
+            if where is not None and entry.scope == "project":
                 where = where.relative_to(self.paths.root)
-            recorded.append((entry, str(where)))
+            recorded.append((entry, None if where is None else str(where)))
         manifest.write_manifest(self.paths.mounts_path, recorded)
 
     # -- internals ------------------------------------------------------------

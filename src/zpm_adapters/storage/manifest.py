@@ -12,8 +12,9 @@
     }
 
 Project memories are recorded by their path relative to the project root,
-global ones by their absolute path (for people who read the file; zpm finds
-memories by name and scope).  The file is replaced atomically.  One that
+global ones by their absolute path, or ``null`` in a process that knows no
+global folder (paths are for people who read the file; zpm finds memories by
+name and scope).  The file is replaced atomically.  One that
 cannot be read (bad JSON, another version, a bad entry) is moved aside as
 ``mounts.json.corrupt-<unix time>`` with a warning, and reads as no manifest.
 """
@@ -28,8 +29,8 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from zpm_adapters.persistence.file_snapshots import fsync_directory
-from zpm_domain.memories import NAME_PATTERN
+from zpm_adapters.persistence.file_snapshots import write_atomically
+from zpm_domain.memories import NAME_PATTERN, RESERVED_NAMES
 from zpm_domain.memory import DEFAULT_MEMORY
 from zpm_domain.ports.storage import MountEntry
 
@@ -50,12 +51,16 @@ def read_manifest(path: Path, *, clock: Callable[[], float] = time.time) -> list
             data = handle.read(MAX_BYTES + 1)
     except FileNotFoundError:
         return None
+    except IsADirectoryError:
+        data = b""
     try:
+        if path.is_dir():
+            raise ManifestDamaged("a folder, not a file")
         if len(data) > MAX_BYTES:
             raise ManifestDamaged(f"larger than {MAX_BYTES} bytes")
         return parse_manifest(data)
     except ManifestDamaged as damage:
-        aside = path.with_name(f"{path.name}.corrupt-{int(clock())}")
+        aside = _aside(path, int(clock()))
         os.replace(path, aside)
         log.warning(
             "%s cannot be read (%s): moved aside to %s; starting with the default memory",
@@ -66,12 +71,23 @@ def read_manifest(path: Path, *, clock: Callable[[], float] = time.time) -> list
         return None
 
 
+def _aside(path: Path, stamp: int) -> Path:
+    """``mounts.json.corrupt-<stamp>``, or ``...-<stamp>-1`` etc. when taken."""
+    aside = path.with_name(f"{path.name}.corrupt-{stamp}")
+    n = 0
+    while aside.exists():
+        n += 1
+        aside = path.with_name(f"{path.name}.corrupt-{stamp}-{n}")
+    return aside
+
+
 def parse_manifest(data: bytes) -> list[MountEntry]:
     try:
         obj: Any = json.loads(data.decode("utf-8"))
     except (UnicodeDecodeError, json.JSONDecodeError, RecursionError) as error:
         raise ManifestDamaged(f"not JSON: {error}") from None
-    if not isinstance(obj, dict) or obj.get("version") != VERSION:
+    version = obj.get("version") if isinstance(obj, dict) else None
+    if type(version) is not int or version != VERSION:
         raise ManifestDamaged(f"not a version {VERSION} manifest")
     mounts = obj.get("mounts")
     if not isinstance(mounts, list):
@@ -81,7 +97,9 @@ def parse_manifest(data: bytes) -> list[MountEntry]:
         if not isinstance(item, dict):
             raise ManifestDamaged(f"mount {index} is not an object")
         name, scope, mode = item.get("name"), item.get("scope"), item.get("mode")
-        if not isinstance(name, str) or not (name == DEFAULT_MEMORY or NAME_PATTERN.match(name)):
+        if not isinstance(name, str) or not (
+            name == DEFAULT_MEMORY or (NAME_PATTERN.match(name) and name not in RESERVED_NAMES)
+        ):
             raise ManifestDamaged(f"mount {index}: bad name {name!r}")
         if scope not in ("project", "global"):
             raise ManifestDamaged(f"mount {index}: bad scope {scope!r}")
@@ -91,8 +109,9 @@ def parse_manifest(data: bytes) -> list[MountEntry]:
     return entries
 
 
-def write_manifest(path: Path, entries: list[tuple[MountEntry, str]]) -> None:
-    """Replace the manifest with ``entries`` (each with the path it records)."""
+def write_manifest(path: Path, entries: list[tuple[MountEntry, str | None]]) -> None:
+    """Replace the manifest with ``entries``, each with the path it records
+    (``None`` for a global memory where no global folder is known)."""
     obj = {
         "version": VERSION,
         "mounts": [
@@ -101,12 +120,4 @@ def write_manifest(path: Path, entries: list[tuple[MountEntry, str]]) -> None:
         ],
     }
     data = (json.dumps(obj, indent=2) + "\n").encode("utf-8")
-    staged = path.with_name(f"{path.name}.tmp-{os.getpid()}")
-    fd = os.open(staged, os.O_WRONLY | os.O_CREAT | os.O_TRUNC | os.O_CLOEXEC, 0o644)
-    try:
-        os.write(fd, data)
-        os.fsync(fd)
-    finally:
-        os.close(fd)
-    os.replace(staged, path)
-    fsync_directory(path.parent)
+    write_atomically(path.with_name(f"{path.name}.tmp-{os.getpid()}"), path, data)

@@ -30,7 +30,7 @@ SWI-Prolog handles cyclic terms; an answer that is one raises
 from __future__ import annotations
 
 import itertools
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from typing import Any
 
 from zpm_adapters.engine_python.runtime import Trail, to_runtime, unify
@@ -48,6 +48,7 @@ from zpm_domain.errors import (
     ResourceLimitExceeded,
     SandboxViolation,
     TimeLimitExceeded,
+    ZpmError,
 )
 from zpm_domain.limits import Limits
 from zpm_domain.ports.engine import Engine, Solution
@@ -55,6 +56,8 @@ from zpm_domain.store_rules import changeable, check_addition, check_change
 from zpm_domain.terms import Atom, Struct, Term, Var, variables, variant
 
 ADD = "zpm_support:zpm_add(M, T, F, S, Id)"
+ADD_ALL = "zpm_support:zpm_add_all(M, Ts, Ids)"
+BATCH = 2000
 DECLARE = "zpm_support:zpm_declared(M, N, A)"
 ERASE = "forall(member(_I, Ids), zpm_support:zpm_erase(_I))"
 _INSTANCES = itertools.count(1)
@@ -122,17 +125,12 @@ class SwiEngine(Engine):
         name, arity = clause.key
         known = namespace.lookup(name, arity)
         makes_static = static and not (known is not None and known.declared_dynamic)
-        tokens = codec.encode(
-            Struct(":-", (clause.head, clause.body)),
-            top_modes=(codec.DATA, 0),
-            big_ints=self.big_ints,
-        )
         try:
             found = self._binding.once(
                 ADD,
                 {
                     "M": namespace.module,
-                    "T": tokens,
+                    "T": self._clause_tokens(clause),
                     "F": "true" if front else "false",
                     "S": "true" if makes_static else "false",
                 },
@@ -151,6 +149,42 @@ class SwiEngine(Engine):
             pred.entries.insert(0, entry)
         else:
             pred.entries.append(entry)
+
+    def add_clauses(self, ns: str, clauses: Sequence[Clause]) -> list[tuple[int, ZpmError]]:
+        """One call into SWI-Prolog per ``BATCH`` clauses (see the port)."""
+        namespace = self._ns(ns)
+        refused: list[tuple[int, ZpmError]] = []
+        accepted: list[tuple[int, Clause]] = []
+        for index, clause in enumerate(clauses):
+            try:
+                check_addition(clause, namespace.lookup, static=False)
+            except ZpmError as error:
+                refused.append((index, error))
+            else:
+                accepted.append((index, clause))
+        for start in range(0, len(accepted), BATCH):
+            chunk = accepted[start : start + BATCH]
+            tokens = [self._clause_tokens(clause) for _, clause in chunk]
+            try:
+                found = self._binding.once(ADD_ALL, {"M": namespace.module, "Ts": tokens})
+            except RuntimeError as error:
+                raise ExecutionFailed(str(error)) from None
+            if found is None:
+                raise ExecutionFailed("assert failed")
+            for (index, clause), result in zip(chunk, found["Ids"]):
+                if isinstance(result, list):
+                    refused.append((index, PrologError(codec.decode(result[1]))))
+                    continue
+                namespace.predicate(*clause.key).entries.append(Entry(clause, int(result)))
+        refused.sort(key=lambda pair: pair[0])
+        return refused
+
+    def _clause_tokens(self, clause: Clause) -> list[Any]:
+        return codec.encode(
+            Struct(":-", (clause.head, clause.body)),
+            top_modes=(codec.DATA, 0),
+            big_ints=self.big_ints,
+        )
 
     def declare_dynamic(self, ns: str, name: str, arity: int) -> None:
         namespace = self._ns(ns)

@@ -24,7 +24,7 @@
 */
 :- module(zpm_support,
           [ zpm_init/2, zpm_meta/1, zpm_ensure/2, zpm_ensure/3, zpm_drop/2,
-            zpm_drop/3, zpm_add/4, zpm_add/5, zpm_declared/3, zpm_erase/1,
+            zpm_drop/3, zpm_add/4, zpm_add/5, zpm_add_all/3, zpm_declared/3, zpm_erase/1,
             zpm_solve/8, zpm_version/1
           ]).
 :- use_module(library(prolog_wrap)).
@@ -243,6 +243,15 @@ zpm_add(Module, Tokens, Front, Static, Result) :-
         note_predicate(Module, N, A, Static)
     ;   true
     ).
+
+%!  zpm_add_all(+Module, +TokenLists, -Results) is det.
+%   zpm_add/4 (at the end, not static) of each clause in order; Results
+%   holds, per clause, its id or [error, BallTokens].
+zpm_add_all(Module, TokenLists, Results) :-
+    maplist(add_at_end(Module), TokenLists, Results).
+
+add_at_end(Module, Tokens, Result) :-
+    zpm_add(Module, Tokens, false, false, Result).
 
 add(Module, Clause, Front, Id) :-
     ( Clause = (H :- _) -> true ; H = Clause ),

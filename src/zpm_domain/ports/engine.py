@@ -28,9 +28,10 @@ Contract for every implementation (checked by the contract suite):
 from __future__ import annotations
 
 from abc import ABC, abstractmethod
-from collections.abc import Iterator, Mapping
+from collections.abc import Iterator, Mapping, Sequence
 
 from zpm_domain.clauses import Clause, PredicateInfo
+from zpm_domain.errors import ZpmError
 from zpm_domain.limits import Limits
 from zpm_domain.terms import Term, Var
 
@@ -84,6 +85,24 @@ class Engine(ABC):
         holds clauses added at run time (and was not declared dynamic) also
         raises it.
         """
+
+    def add_clauses(self, ns: str, clauses: Sequence[Clause]) -> list[tuple[int, ZpmError]]:
+        """Add ``clauses`` in order, each at the end of its predicate, as
+        ``add_clause`` (not static) would one by one; a clause it would refuse
+        is skipped and the others are added.
+
+        Returns the refusals as ``(index in clauses, error)``, in order.
+        Loading many clauses at once (a snapshot) goes through here, so an
+        engine may do it faster than one ``add_clause`` per clause; the
+        default does exactly that.
+        """
+        refused: list[tuple[int, ZpmError]] = []
+        for index, clause in enumerate(clauses):
+            try:
+                self.add_clause(ns, clause)
+            except ZpmError as error:
+                refused.append((index, error))
+        return refused
 
     @abstractmethod
     def declare_dynamic(self, ns: str, name: str, arity: int) -> None:

@@ -1,0 +1,63 @@
+"""A fast path for the commonest line of a snapshot: one plain ground fact.
+
+``read_plain_fact(line)`` reads a line such as
+``fact(42, "value 42", [a, b, 'Hello World'], -1.5).`` — a lowercase name
+and arguments that are integers, decimal floats, lowercase atoms, quoted
+atoms and strings without escapes, or flat lists of those — into exactly the
+term ``read_term`` gives, an order of magnitude faster.  For any other line
+it returns ``None`` and the caller reads it with the full reader; a property
+test checks that the two agree on every line this path accepts.
+"""
+
+from __future__ import annotations
+
+import math
+import re
+
+from zpm_domain.terms import NIL, Atom, String, Struct, Term, make_list
+
+_NAME = r"[a-z][A-Za-z0-9_]*"
+_NUMBER = r"-?[0-9]+(?:\.[0-9]+(?:[eE][+-]?[0-9]+)?)?"
+_CONSTANT = rf"""(?:{_NUMBER}|{_NAME}|'[^'\\\n]*'|"[^"\\\n]*")"""
+_ARGUMENT = rf"(?:{_CONSTANT}|\[\]|\[{_CONSTANT}(?:, {_CONSTANT})*\])"
+_FACT = re.compile(rf"({_NAME})(?:\(({_ARGUMENT}(?:, {_ARGUMENT})*)\))?\.")
+_TOKEN = re.compile(rf"""({_NUMBER})|({_NAME})|'([^'\\\n]*)'|"([^"\\\n]*)"|(\[\])|(\[)|(\])""")
+
+
+def read_plain_fact(line: str) -> Term | None:
+    """The fact on ``line`` (ending with its ``.``), or ``None`` when the line
+    is not a plain ground fact of the shape above."""
+    match = _FACT.fullmatch(line)
+    if match is None:
+        return None
+    name, arguments = match.groups()
+    if arguments is None:
+        return Atom(name)
+    args: list[Term] = []
+    items: list[Term] | None = None
+    for token in _TOKEN.finditer(arguments):
+        number, atom, quoted, string, empty, opening, closing = token.groups()
+        if opening is not None:
+            items = []
+            continue
+        if closing is not None:
+            assert items is not None
+            args.append(make_list(items))
+            items = None
+            continue
+        term: Term
+        if number is not None:
+            term = float(number) if "." in number else int(number)
+            if isinstance(term, float) and math.isinf(term):
+                return None  # the full reader reports the overflow
+        elif atom is not None:
+            term = Atom(atom)
+        elif quoted is not None:
+            term = Atom(quoted)
+        elif string is not None:
+            term = String(string)
+        else:
+            assert empty is not None
+            term = NIL
+        (args if items is None else items).append(term)
+    return Struct(name, tuple(args))
