@@ -256,12 +256,14 @@ class Memory:
         return self._base
 
     def status(self) -> PersistenceStatus:
+        """``journal_records`` counts the batches since the base (not the base record)."""
+        pending = self.journal.pending() - (1 if self._generation else 0)
         return PersistenceStatus(
             "active" if self._writable else "degraded",
             self.storage.location,
             self._base,
             self.journal.size_bytes(),
-            self.journal.pending(),
+            max(0, pending),
         )
 
     # -- writing --------------------------------------------------------------

@@ -42,7 +42,7 @@ def test_the_spec_example() -> None:
         '"samples":["ancestor(X, Y) :- parent(X, Y)"]}],'
         '"assumptions":{"count":0,"names":[]},'
         '"snapshots":{"count":1,"latest":"before_refactor","latest_at":"2025-12-02T00:00:00Z"},'
-        '"persistence":{"wal_pending":3,"healthy":true},'
+        '"persistence":{"wal_pending":2,"healthy":true},'
         '"mounts":{"available":true,"count":1,"items":[{"name":"default","scope":"project",'
         '"mode":"rw"}]},"truncated":false}'
     )
