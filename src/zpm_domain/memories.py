@@ -165,6 +165,12 @@ class Memories:
             raise MemoryNotMounted(key)
         return memory
 
+    def sync_all(self) -> None:
+        """Catch every mounted memory up with what other processes wrote (a goal
+        ``m:G`` may reach any of them)."""
+        for memory in self._mounted.values():
+            memory.sync()
+
     @property
     def default(self) -> Memory:
         return self._mounted[DEFAULT_MEMORY]

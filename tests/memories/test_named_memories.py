@@ -160,6 +160,8 @@ def test_two_projects_mounting_one_global_memory_see_each_others_writes() -> Non
     second.call("remember_fact", fact="note(two)", memory="notes")
     assert first.query("note(X)", "notes") == '[{"X":"one"},{"X":"two"}]'
     assert second.query("note(X)", "notes") == '[{"X":"one"},{"X":"two"}]'
+    first.call("remember_fact", fact="note(three)", memory="notes")
+    assert second.query("notes:note(X)") == '[{"X":"one"},{"X":"two"},{"X":"three"}]'
 
 
 def test_a_memory_that_fails_to_mount_at_start_stays_in_the_manifest() -> None:

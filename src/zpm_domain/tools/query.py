@@ -49,7 +49,8 @@ class QueryTools(ToolGroup):
         term = parse_term(goal, "goal", names)
         check_goal(term)
         kb = self._memories.resolve(memory)
-        answers = kb.solve(term, self._limits)
+        self._memories.sync_all()
+        answers = kb.engine.solve(kb.namespace, term, self._limits)
         try:
             solutions = list(islice(answers, self._limits.max_solutions))
         finally:
