@@ -2,9 +2,18 @@
 
 from __future__ import annotations
 
+import sys
+from pathlib import Path
+
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
 from zpm_adapters.swi_common import codec
 from zpm_domain.reader import read_term
-from zpm_domain.terms import variant
+from zpm_domain.terms import TRUE, Struct, Term, variant
+
+sys.path.insert(0, str(Path(__file__).parents[1] / "domain"))
+from strategies import callable_terms  # noqa: E402
 
 
 def rewrites(goal: str, expected: str) -> bool:
@@ -54,3 +63,13 @@ def test_call_n_beyond_eight_is_a_meta_call() -> None:
     assert rewrites(
         "call(m:p, 1, 2, 3, 4, 5, 6, 7, 8)", "call('$zpm_q'(m, p), 1, 2, 3, 4, 5, 6, 7, 8)"
     )
+
+
+@settings(max_examples=300)
+@given(callable_terms(), st.booleans())
+def test_the_fact_encoder_gives_the_tokens_the_general_encoder_gives(
+    head: Term, big_ints: bool
+) -> None:
+    """A fact's head is data: ``encode_fact`` must be ``encode`` of ``head :- true``."""
+    general = codec.encode(Struct(":-", (head, TRUE)), top_modes=(codec.DATA, 0), big_ints=big_ints)
+    assert codec.encode_fact(head, big_ints=big_ints) == general

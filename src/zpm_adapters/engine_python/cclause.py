@@ -10,7 +10,7 @@ from zpm_adapters.engine_python.goals import Ctx
 from zpm_adapters.engine_python.store import Namespace, arg_key
 from zpm_adapters.engine_python.templates import to_template
 from zpm_domain.clauses import Clause
-from zpm_domain.terms import Atom, Struct, Term, Var
+from zpm_domain.terms import TRUE, Struct, Term, Var
 
 
 class CClause:
@@ -56,7 +56,7 @@ def compile_clause(
     head_t = tuple(to_template(a, varmap) for a in args)
     n_head = len(varmap)
     body: Code | None = None
-    if clause.body is not Atom("true"):
+    if clause.body is not TRUE:
         body = BodyCompiler(ns, system, varmap, owner=owner).compile(clause.body)
     key = None
     if args and not isinstance(args[0], Var):

@@ -30,7 +30,7 @@ Behaviour beyond the port's contract:
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from contextlib import closing
 
 from zpm_adapters.engine_python.cclause import CClause, compile_clause
@@ -40,8 +40,8 @@ from zpm_adapters.engine_python.rterms import to_answer
 from zpm_adapters.engine_python.runtime import PrologThrow, Trail, deref, to_runtime, unify
 from zpm_adapters.engine_python.store import Namespace, Predicate
 from zpm_adapters.engine_python.templates import unify_head
-from zpm_domain.clauses import Clause, PredicateInfo
-from zpm_domain.errors import PrologError
+from zpm_domain.clauses import Clause, PredicateInfo, is_user_head
+from zpm_domain.errors import PrologError, ZpmError
 from zpm_domain.limits import Limits
 from zpm_domain.ports.engine import Engine, Solution
 from zpm_domain.store_rules import changeable, check_addition, check_change
@@ -92,6 +92,36 @@ class PythonEngine(Engine):
         compiled.fixed = static
         pred.static = pred.static or (static and not pred.declared_dynamic)
         pred.add(compiled, front)
+
+    def add_clauses(self, ns: str, clauses: Sequence[Clause]) -> list[tuple[int, ZpmError]]:
+        """As the port's, checking each predicate once rather than each clause."""
+        namespace = self._ns(ns)
+        refused: list[tuple[int, ZpmError]] = []
+        checked: dict[tuple[str, int], ZpmError | None] = {}
+        for index, clause in enumerate(clauses):
+            key = clause.key if is_user_head(clause.head) else None
+            if key is None or key not in checked:
+                try:
+                    check_addition(clause, namespace.lookup, static=False)
+                    verdict: ZpmError | None = None
+                except ZpmError as error:
+                    verdict = error
+                if key is not None:
+                    checked[key] = verdict
+            else:
+                verdict = checked[key]
+            if verdict is not None:
+                refused.append((index, verdict))
+                continue
+            try:
+                compiled = compile_clause(clause, namespace, self._system)
+            except PrologThrow as exc:
+                refused.append((index, PrologError(to_answer(exc.ball, {}))))
+                continue
+            assert key is not None
+            namespace.define(*key)
+            namespace.predicate(*key).add(compiled, False)
+        return refused
 
     def declare_dynamic(self, ns: str, name: str, arity: int) -> None:
         namespace = self._ns(ns)

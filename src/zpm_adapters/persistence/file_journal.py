@@ -30,7 +30,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from zpm_adapters.persistence.file_lock import FileLock
+from zpm_adapters.persistence.file_lock import FileLock, cannot_write
 from zpm_adapters.persistence.wal_format import encode_batch
 from zpm_adapters.persistence.wal_scan import scan
 from zpm_domain.ports.journal import Journal, JournalCorrupt, JournalOp, JournalRecord
@@ -235,11 +235,13 @@ class FileJournal(Journal):
         else:
             try:
                 fd = os.open(self.path, flags)
-            except PermissionError:
-                fd = os.open(self.path, os.O_RDONLY | os.O_CLOEXEC)
-                writable = False
             except FileNotFoundError:
                 return None
+            except OSError as refused:
+                if not cannot_write(refused):
+                    raise
+                fd = os.open(self.path, os.O_RDONLY | os.O_CLOEXEC)
+                writable = False
         st = os.fstat(fd)
         return _Cursor(fd=fd, ident=(st.st_dev, st.st_ino), writable=writable)
 

@@ -11,6 +11,7 @@ holding one of them and waiting for the other deadlocks: share one object.
 
 from __future__ import annotations
 
+import errno
 import fcntl
 import os
 import threading
@@ -18,11 +19,17 @@ from pathlib import Path
 from types import TracebackType
 
 
+def cannot_write(error: OSError) -> bool:
+    """The error of a write refused by permissions or a read-only file system."""
+    return error.errno in (errno.EACCES, errno.EPERM, errno.EROFS)
+
+
 class FileLock:
     """Context manager: ``with lock: ...`` holds the lock for the block.
 
     The lock file is created (mode 0644) on first use; when it cannot be
-    created or opened for writing it is opened read-only (``flock`` works on
+    created or opened for writing (permissions, a read-only file system) it
+    is opened read-only (``flock`` works on
     such descriptors too).  When permissions forbid even that (a read-only
     directory without a lock file, which no writer can use either) the lock
     only excludes threads and ``cross_process`` is false.  A missing
@@ -89,10 +96,14 @@ class FileLock:
         if self._fd is None:
             try:
                 self._fd = os.open(self.path, os.O_RDWR | os.O_CREAT | os.O_CLOEXEC, 0o644)
-            except PermissionError:
+            except OSError as refused:
+                if not cannot_write(refused):
+                    raise
                 try:
                     self._fd = os.open(self.path, os.O_RDONLY | os.O_CLOEXEC)
-                except (PermissionError, FileNotFoundError):
+                except OSError as missing:
+                    if not (cannot_write(missing) or isinstance(missing, FileNotFoundError)):
+                        raise
                     if not self.path.parent.is_dir():
                         raise
                     self._cross_process = False

@@ -180,6 +180,8 @@ class SwiEngine(Engine):
         return refused
 
     def _clause_tokens(self, clause: Clause) -> list[Any]:
+        if clause.is_fact:
+            return codec.encode_fact(clause.head, big_ints=self.big_ints)
         return codec.encode(
             Struct(":-", (clause.head, clause.body)),
             top_modes=(codec.DATA, 0),

@@ -35,6 +35,7 @@
 :- use_module(library(pairs)).
 :- use_module(library(error)).
 :- use_module(library(sort)).
+:- use_module(library(assoc)).
 
 :- dynamic zpm_namespace/3, zpm_ref/2, zpm_next_id/1, zpm_answer/1.
 :- dynamic denied_pi/2, base_ready/0, iso_local/3.
@@ -246,12 +247,36 @@ zpm_add(Module, Tokens, Front, Static, Result) :-
 
 %!  zpm_add_all(+Module, +TokenLists, -Results) is det.
 %   zpm_add/4 (at the end, not static) of each clause in order; Results
-%   holds, per clause, its id or [error, BallTokens].
+%   holds, per clause, its id or [error, BallTokens].  The ids are taken as
+%   one block and each predicate is made dynamic once, so a batch costs an
+%   assert per clause and little more.
 zpm_add_all(Module, TokenLists, Results) :-
-    maplist(add_at_end(Module), TokenLists, Results).
+    length(TokenLists, Count),
+    retract(zpm_next_id(First)), Next is First + Count, assertz(zpm_next_id(Next)),
+    empty_assoc(Seen),
+    add_each(TokenLists, Module, First, Seen, Results).
 
-add_at_end(Module, Tokens, Result) :-
-    zpm_add(Module, Tokens, false, false, Result).
+add_each([], _, _, _, []).
+add_each([Tokens|Ts], Module, Id, Seen0, [Result|Rs]) :-
+    decode(Tokens, Clause0),
+    (   Clause0 = (H :- true) -> Clause = H ; Clause = Clause0 ),
+    (   Clause = (H1 :- _) -> true ; H1 = Clause ),
+    functor(H1, N, A),
+    catch(add_counted(Module, Clause, H1, N/A, Id, Seen0, Seen), E,
+          ( encode(E, BallTokens, _), Result = [error, BallTokens], Seen = Seen0 )),
+    (   var(Result) -> Result = Id ; true ),
+    Id1 is Id + 1,
+    add_each(Ts, Module, Id1, Seen, Rs).
+
+add_counted(Module, Clause, H, N/A, Id, Seen0, Seen) :-
+    (   get_assoc(N/A, Seen0, _)
+    ->  Seen = Seen0
+    ;   ensure_dynamic(Module, H, N, A),
+        put_assoc(N/A, Seen0, true, Seen)
+    ),
+    assertz(Module:Clause, Ref),
+    assertz(zpm_ref(Id, Ref)),
+    note_predicate(Module, N, A, false).
 
 add(Module, Clause, Front, Id) :-
     ( Clause = (H :- _) -> true ; H = Clause ),

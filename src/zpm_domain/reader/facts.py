@@ -21,7 +21,7 @@ _NUMBER = r"-?[0-9]+(?:\.[0-9]+(?:[eE][+-]?[0-9]+)?)?"
 _CONSTANT = rf"""(?:{_NUMBER}|{_NAME}|'[^'\\\n]*'|"[^"\\\n]*")"""
 _ARGUMENT = rf"(?:{_CONSTANT}|\[\]|\[{_CONSTANT}(?:, {_CONSTANT})*\])"
 _FACT = re.compile(rf"({_NAME})(?:\(({_ARGUMENT}(?:, {_ARGUMENT})*)\))?\.")
-_TOKEN = re.compile(rf"""({_NUMBER})|({_NAME})|'([^'\\\n]*)'|"([^"\\\n]*)"|(\[\])|(\[)|(\])""")
+_TOKENS = re.compile(rf"""{_NUMBER}|{_NAME}|'[^'\\\n]*'|"[^"\\\n]*"|\[\]|\[|\]""").findall
 
 
 def read_plain_fact(line: str) -> Term | None:
@@ -35,29 +35,32 @@ def read_plain_fact(line: str) -> Term | None:
         return Atom(name)
     args: list[Term] = []
     items: list[Term] | None = None
-    for token in _TOKEN.finditer(arguments):
-        number, atom, quoted, string, empty, opening, closing = token.groups()
-        if opening is not None:
-            items = []
-            continue
-        if closing is not None:
-            assert items is not None
-            args.append(make_list(items))
-            items = None
-            continue
+    for token in _TOKENS(arguments):
+        first = token[0]
         term: Term
-        if number is not None:
-            term = float(number) if "." in number else int(number)
-            if isinstance(term, float) and math.isinf(term):
+        if first == "[":
+            if token == "[]":
+                term = NIL
+            else:
+                items = []
+                continue
+        elif first == "]":
+            assert items is not None
+            term, items = make_list(items), None
+        elif first == "'":
+            term = Atom(token[1:-1])
+        elif first == '"':
+            term = String(token[1:-1])
+        elif first.isalpha():
+            term = Atom(token)
+        elif "." in token:
+            term = float(token)
+            if math.isinf(term):
                 return None  # the full reader reports the overflow
-        elif atom is not None:
-            term = Atom(atom)
-        elif quoted is not None:
-            term = Atom(quoted)
-        elif string is not None:
-            term = String(string)
         else:
-            assert empty is not None
-            term = NIL
-        (args if items is None else items).append(term)
+            term = int(token)
+        if items is None:
+            args.append(term)
+        else:
+            items.append(term)
     return Struct(name, tuple(args))

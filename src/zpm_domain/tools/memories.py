@@ -30,7 +30,7 @@ class MemoryTools(ToolGroup):
             Arg('The scope of the memory segment: "project" (default) or "global"'),
         ] = None,
     ) -> str:
-        chosen = _choice(scope or "project", "scope", ("project", "global"))
+        chosen = _choice("project" if scope is None else scope, "scope", ("project", "global"))
         self._memories.create(name, cast(Scope, chosen))
         return f"Created memory '{name}' ({chosen} scope)"
 
@@ -46,7 +46,7 @@ class MemoryTools(ToolGroup):
             str | None, Arg('Mount mode: "rw" (default, read-write) or "ro" (read-only)')
         ] = None,
     ) -> str:
-        chosen = _choice(mode or "rw", "mode", ("rw", "ro"))
+        chosen = _choice("rw" if mode is None else mode, "mode", ("rw", "ro"))
         self._memories.mount(name, cast(Mode, chosen))
         return f"Mounted memory '{name}' ({chosen})"
 
