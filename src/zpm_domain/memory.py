@@ -43,9 +43,8 @@ from zpm_domain.errors import (
     PersistenceUnavailable,
     RecoveryFailed,
 )
-from zpm_domain.limits import Limits
 from zpm_domain.mutations import BadOperation, Mutation, Target, from_journal, journaled
-from zpm_domain.ports.engine import Engine, Solution
+from zpm_domain.ports.engine import Engine
 from zpm_domain.ports.journal import JournalCorrupt, JournalOp
 from zpm_domain.ports.storage import MemoryStorage, Mode, Scope
 from zpm_domain.snapshot_format import (
@@ -229,11 +228,6 @@ class Memory:
         """Apply batches that other processes appended since the last call."""
         with self.journal.lock():
             self._catch_up()
-
-    def solve(self, goal: Term, limits: Limits) -> Iterator[Solution]:
-        """Lazily enumerate the answers of an already sandbox-checked goal."""
-        self.sync()
-        return self.engine.solve(self.namespace, goal, limits)
 
     def clauses(self, name: str, arity: int) -> list[Clause]:
         """Every clause of ``name/arity``, knowledge-file clauses first."""

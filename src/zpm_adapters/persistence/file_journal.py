@@ -30,6 +30,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from zpm_adapters.persistence.durable import fsync_directory, write_all
 from zpm_adapters.persistence.file_lock import FileLock, cannot_write
 from zpm_adapters.persistence.wal_format import encode_batch
 from zpm_adapters.persistence.wal_scan import scan
@@ -111,7 +112,7 @@ class FileJournal(Journal):
             self._catch_up(cur)
             start = cur.offset
             try:
-                _write_all(cur.fd, data)
+                write_all(cur.fd, data)
                 os.fsync(cur.fd)
             except OSError:
                 with contextlib.suppress(OSError):
@@ -173,17 +174,17 @@ class FileJournal(Journal):
             staged = self.path.with_name(self.path.name + ".next")
             fd = os.open(staged, os.O_WRONLY | os.O_CREAT | os.O_TRUNC | os.O_CLOEXEC, 0o644)
             try:
-                _write_all(fd, data)
+                write_all(fd, data)
                 os.fsync(fd)
             finally:
                 os.close(fd)
             self._step("rotate:staged")
             if cur is not None and os.fstat(cur.fd).st_size > 0:
                 os.link(self.path, self._archive_name())
-                _fsync_dir(self.path.parent)
+                fsync_directory(self.path.parent)
                 self._step("rotate:archived")
             os.rename(staged, self.path)
-            _fsync_dir(self.path.parent)
+            fsync_directory(self.path.parent)
             if cur is not None:
                 self._retire(cur)
             fresh = self._sync(create=False)
@@ -229,7 +230,7 @@ class FileJournal(Journal):
         if create:
             try:
                 fd = os.open(self.path, flags | os.O_CREAT | os.O_EXCL, 0o644)
-                _fsync_dir(self.path.parent)
+                fsync_directory(self.path.parent)
             except FileExistsError:
                 fd = os.open(self.path, flags)
         else:
@@ -335,18 +336,3 @@ def _read_from(fd: int, offset: int) -> bytes:
         parts.append(chunk)
         offset += len(chunk)
     return b"".join(parts)
-
-
-def _write_all(fd: int, data: bytes) -> None:
-    view = memoryview(data)
-    while view:
-        written = os.write(fd, view)
-        view = view[written:]
-
-
-def _fsync_dir(directory: Path) -> None:
-    fd = os.open(directory, os.O_RDONLY | os.O_DIRECTORY | os.O_CLOEXEC)
-    try:
-        os.fsync(fd)
-    finally:
-        os.close(fd)

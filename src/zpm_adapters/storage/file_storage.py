@@ -28,8 +28,9 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
+from zpm_adapters.persistence.durable import fsync_directory
 from zpm_adapters.persistence.file_journal import FileJournal
-from zpm_adapters.persistence.file_snapshots import FileSnapshotStore, fsync_directory
+from zpm_adapters.persistence.file_snapshots import FileSnapshotStore
 from zpm_adapters.project import ProjectPaths, knowledge_files
 from zpm_adapters.storage import manifest
 from zpm_domain.errors import ZpmError

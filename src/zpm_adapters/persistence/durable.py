@@ -1,0 +1,39 @@
+"""Writing files so that a crash leaves them whole: old or new, never half."""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+
+def write_all(fd: int, data: bytes) -> None:
+    """Write all of ``data`` (``os.write`` may write less than it is given)."""
+    view = memoryview(data)
+    while view:
+        view = view[os.write(fd, view) :]
+
+
+def write_atomically(staged: Path, target: Path, data: bytes) -> None:
+    """Write ``data`` to ``staged``, fsync it, move it over ``target`` and fsync
+    the folder.  On any failure ``staged`` is removed and ``target`` is as it was."""
+    try:
+        fd = os.open(staged, os.O_WRONLY | os.O_CREAT | os.O_TRUNC | os.O_CLOEXEC, 0o644)
+        try:
+            write_all(fd, data)
+            os.fsync(fd)
+        finally:
+            os.close(fd)
+        os.replace(staged, target)
+    except BaseException:
+        staged.unlink(missing_ok=True)
+        raise
+    fsync_directory(target.parent)
+
+
+def fsync_directory(directory: Path) -> None:
+    """Make a rename or a new entry in ``directory`` durable."""
+    fd = os.open(directory, os.O_RDONLY | os.O_DIRECTORY | os.O_CLOEXEC)
+    try:
+        os.fsync(fd)
+    finally:
+        os.close(fd)
