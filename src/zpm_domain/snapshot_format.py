@@ -13,6 +13,7 @@
     %% Prolog source written by zpm: consult it with any Prolog, or bring it
     %% back with the restore_snapshot tool.
 
+    :- style_check(-singleton).
     :- dynamic(human/1).
     :- dynamic(mortal/1).
 
@@ -107,6 +108,7 @@ def write_snapshot(
         "%% Prolog source written by zpm: consult it with any Prolog, or bring it",
         "%% back with the restore_snapshot tool.",
         "",
+        ":- style_check(-singleton).",
     ]
     for (name, arity), _ in predicates:
         indicator = render(Struct("/", (Atom(name), arity)))
@@ -131,8 +133,10 @@ def read_snapshot(text: str, label: str) -> Snapshot:
     clauses: list[Clause] = []
     for line, term in _terms(text, lines, label):
         if isinstance(term, Struct) and term.name == ":-" and len(term.args) == 1:
-            if not _is_dynamic(term.args[0]):
-                raise SnapshotDamaged(label, line, "only dynamic/1 directives belong here")
+            if not _is_allowed_directive(term.args[0]):
+                raise SnapshotDamaged(
+                    label, line, "only dynamic/1 and style_check/1 directives belong here"
+                )
             continue
         clause = Clause.from_term(term)
         if not isinstance(clause.head, (Atom, Struct)):
@@ -246,5 +250,9 @@ def _sections(lines: list[str]) -> dict[str, list[str]]:
     return sections
 
 
-def _is_dynamic(goal: Term) -> bool:
-    return isinstance(goal, Struct) and goal.name == "dynamic" and len(goal.args) == 1
+def _is_allowed_directive(goal: Term) -> bool:
+    """``dynamic(...)``, and ``style_check(...)`` (which quiets a plain consult's
+    singleton warnings); both are declarations, not changes, for zpm."""
+    return (
+        isinstance(goal, Struct) and goal.name in ("dynamic", "style_check") and len(goal.args) == 1
+    )
