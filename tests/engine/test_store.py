@@ -302,3 +302,14 @@ def test_add_clauses_adds_in_order_and_reports_what_it_refuses() -> None:
     assert refused[2][1].message == PermissionDenied.static("s", 1).message
     assert texts(engine_static, "n", 1) == ["n(1)", "n(3)"]
     assert texts(engine_static, "d", 1) == ["d(1)"]
+
+
+def test_a_predicate_that_loses_its_last_clause_comes_back_last() -> None:
+    """The order a restart from a snapshot would give (only what remains is loaded)."""
+    engine = engine_with("p(1).\nq(1).\n")
+    engine.retract(NS, clause("p(1)"))
+    engine.add_clause(NS, clause("p(2)"))
+    assert [str(info) for info in engine.predicates(NS)] == ["q/1", "p/1"]
+    engine.retract_all(NS, read_term("q(_)"))
+    engine.add_clause(NS, clause("q(2)"))
+    assert [str(info) for info in engine.predicates(NS)] == ["p/1", "q/1"]

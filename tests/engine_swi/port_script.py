@@ -124,6 +124,15 @@ def main(name: str) -> None:
     assert [index for index, _ in refused] == [1, 2, 4], refused
     assert [render_clause(c) for c in e.clauses("default", "bn", 1)] == ["bn(1)", "bn(2)"]
     assert answers(e, "default", "bn(X)") == ["X=1", "X=2"]
+    # a predicate that loses its last clause comes back last
+    e.add_clause("default", cl("lp(1)"))
+    e.add_clause("default", cl("lq(1)"))
+    e.retract_all("default", read_term("lp(_)"))
+    e.add_clause("default", cl("lp(2)"))
+    order = [f"{i.name}/{i.arity}" for i in e.predicates("default")]
+    assert order.index("lq/1") < order.index("lp/1"), order
+    listed = answers(e, "default", "findall(N, (current_predicate(N/1), atom_concat(l, _, N)), L)")
+    assert listed == ["N=_G1, L=[lq, lp]"], listed
     # sandbox at run time, even when the goal catches the exception
     for goal in [
         "G = halt, call(G)",

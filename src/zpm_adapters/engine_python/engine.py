@@ -9,7 +9,8 @@ Behaviour beyond the port's contract:
 
 * :meth:`predicates` lists predicates with clauses and those declared
   dynamic; a predicate whose clauses were all retracted disappears from the
-  list (and keeps its place if it comes back).  ``current_predicate/1,2``
+  list, and takes a new place, last, if it comes back (so the order is the
+  same after a restart that loads only what remains).  ``current_predicate/1,2``
   and ``predicate_property/2`` see exactly this list for the namespace they
   run in (``builtins.reflection``).
 * Closing the iterator of :meth:`solve` early runs the pending cleanups of
@@ -137,6 +138,7 @@ class PythonEngine(Engine):
         for stored in _head_matches(pred, clause.head):
             if not stored.fixed and _matches(stored, clause, variant):
                 pred.remove(stored)
+                self._ns(ns).forget_if_empty(pred)
                 return stored.clause
         return None
 
@@ -147,6 +149,7 @@ class PythonEngine(Engine):
         doomed = [c for c in _head_matches(pred, head) if not c.fixed]
         if doomed:
             pred.remove_many(doomed)
+            self._ns(ns).forget_if_empty(pred)
         return len(doomed)
 
     def clauses(self, ns: str, name: str, arity: int) -> list[Clause]:

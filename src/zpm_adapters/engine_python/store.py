@@ -244,6 +244,15 @@ class Namespace:
             self.order.append(pred)
         return pred
 
+    def forget_if_empty(self, pred: Predicate) -> None:
+        """Take ``pred`` out of the definition order when it has no clauses left
+        and was neither declared dynamic nor loaded from a knowledge file: if
+        it comes back, it is defined anew, last (as after a restart that
+        loads what remains)."""
+        if pred.listed and not pred.declared_dynamic and not pred.static and not pred.current():
+            pred.listed = False
+            self.order = [p for p in self.order if p is not pred]
+
     def visible(self) -> list[Predicate]:
         """The predicates the namespace lists, in order of first definition: those
         with clauses and those declared dynamic (``Engine.predicates``, reflection)."""

@@ -60,6 +60,7 @@ ADD_ALL = "zpm_support:zpm_add_all(M, Ts, Ids)"
 BATCH = 2000
 DECLARE = "zpm_support:zpm_declared(M, N, A)"
 ERASE = "forall(member(_I, Ids), zpm_support:zpm_erase(_I))"
+FORGET = "zpm_support:zpm_forget(M, N, A)"
 _INSTANCES = itertools.count(1)
 SOLVE = "zpm_support:zpm_solve(M, T, Time, Inf, Sol, Cells, Answers, Status)"
 
@@ -200,7 +201,7 @@ class SwiEngine(Engine):
             return None
         for entry in pred.entries:
             if not entry.fixed and _matches(entry.clause, clause, variant):
-                self._erase(pred, [entry])
+                self._erase(self._ns(ns), pred, [entry])
                 return entry.clause
         return None
 
@@ -210,13 +211,21 @@ class SwiEngine(Engine):
             return 0
         doomed = [e for e in pred.entries if not e.fixed and _unifiable(e.clause.head, head)]
         if doomed:
-            self._erase(pred, doomed)
+            self._erase(self._ns(ns), pred, doomed)
         return len(doomed)
 
-    def _erase(self, pred: MirrorPredicate, doomed: list[Entry]) -> None:
+    def _erase(
+        self, namespace: MirrorNamespace, pred: MirrorPredicate, doomed: list[Entry]
+    ) -> None:
+        """Erase ``doomed``; a predicate left without clauses (neither declared
+        dynamic nor static) loses its place in the definition order, as on
+        the python engine."""
         self._binding.once(ERASE, {"Ids": [e.ref for e in doomed]})
         gone = {id(e) for e in doomed}
         pred.entries = [e for e in pred.entries if id(e) not in gone]
+        if not pred.entries and not pred.declared_dynamic and not pred.static:
+            del namespace.predicates[(pred.name, pred.arity)]
+            self._binding.once(FORGET, {"M": namespace.module, "N": pred.name, "A": pred.arity})
 
     def clauses(self, ns: str, name: str, arity: int) -> list[Clause]:
         pred = self._ns(ns).lookup(name, arity)

@@ -29,6 +29,12 @@ note_predicate(Module, N, A, Static) :-
     ;   true
     ).
 
+%!  zpm_forget(+Module, +Name, +Arity) is det.
+%   Name/Arity lost its last clause: it leaves the definition order (a new
+%   clause later puts it last).
+zpm_forget(Module, N, A) :-
+    retractall(zpm_pred(Module, N, A)).
+
 %!  zpm_declared(+Module, +Name, +Arity) is det.
 %   A knowledge file declared Name/Arity dynamic.
 zpm_declared(Module, N, A) :-

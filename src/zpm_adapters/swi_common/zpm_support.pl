@@ -24,7 +24,7 @@
 */
 :- module(zpm_support,
           [ zpm_init/2, zpm_meta/1, zpm_ensure/2, zpm_ensure/3, zpm_drop/2,
-            zpm_drop/3, zpm_add/4, zpm_add/5, zpm_add_all/3, zpm_declared/3, zpm_erase/1,
+            zpm_drop/3, zpm_add/4, zpm_add/5, zpm_add_all/3, zpm_declared/3, zpm_forget/3, zpm_erase/1,
             zpm_solve/8, zpm_version/1
           ]).
 :- use_module(library(prolog_wrap)).
