@@ -26,7 +26,7 @@ does: ``X = f(X)`` is written ``@(S_1,[S_1=f(S_1)])``.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from typing import Any
 
 from zpm_adapters.engine_python.builtins.cycles import is_acyclic
@@ -139,6 +139,7 @@ def term_text(
     unicode_escapes: bool = False,
     max_cells: int = 10_000_000,
     tick: Callable[[], None] | None = None,
+    variable_names: Mapping[int, str] | None = None,
 ) -> str:
     """The text SWI-Prolog writes for ``term``.
 
@@ -146,6 +147,8 @@ def term_text(
     ``print`` (``\\uXXXX`` escapes); ``quoted=False`` is ``write``.  ``tick``
     is called every few thousand cells (the solver's limit check).  A cyclic
     ``term`` is written as SWI-Prolog writes it, ``@(S_1,[S_1=f(S_1)])``.
+    ``variable_names`` maps variable ids to the names they print as (others
+    print as ``_G<id>``).
     """
     if not is_acyclic(term):
         term = factorized(term, numbervars)
@@ -193,7 +196,8 @@ def term_text(
             else:
                 out.token(t.value, '"')  # type: ignore[union-attr]
         elif tt is Ref:
-            out.token(var_name(t))  # type: ignore[arg-type]
+            named = variable_names.get(t.id) if variable_names else None  # type: ignore[union-attr]
+            out.token(named or var_name(t))  # type: ignore[arg-type]
         else:
             _push_compound(t, prec, work, out, quoted, numbervars, unicode_escapes)  # type: ignore[arg-type]
     return "".join(out.parts)

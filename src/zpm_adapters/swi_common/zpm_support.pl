@@ -108,6 +108,7 @@ iso_local_in(Module, N, A, undefined) :-
 %   The reflection predicates see the namespace they are called from (the
 %   context module of these transparent definitions), see zpm_reflect.pl.
 own_version(succ(X, Y), zpm_support:zpm_succ(X, Y)).
+own_version(format(S, F, A), zpm_support:zpm_format(S, F, A)).
 own_version(current_predicate(S), '$zpm_current_predicate'(S)).
 own_version(current_predicate(N, H), '$zpm_current_predicate'(N, H)).
 own_version(predicate_property(H, P), '$zpm_predicate_property'(H, P)).
@@ -417,3 +418,4 @@ cells_at_most([T|Ts], C0, Max) :-
 :- include(zpm_catch).
 :- include(zpm_reflect).
 :- include(zpm_codec).
+:- include(zpm_format).

@@ -34,6 +34,7 @@ from zpm_adapters.engine_python.builtins.format_directives import (
     radix_arg,
     string_arg,
 )
+from zpm_adapters.engine_python.builtins.terms import term_variables
 from zpm_adapters.engine_python.builtins.text import make_atom, make_string, optional_text
 from zpm_adapters.engine_python.runtime import (
     Ref,
@@ -110,10 +111,19 @@ def _format_args(m: Machine, t: RTerm) -> list[RTerm]:
     return [t]
 
 
-def run_format(m: Machine, fmt: str, args: list[RTerm]) -> str:
-    """The text of ``format(Fmt, Args)``."""
+def run_format(m: Machine, fmt: str, args_term: RTerm) -> str:
+    """The text of ``format(Fmt, Args)`` (``args_term`` is ``Args``).
+
+    An unbound variable prints as ``_G<n>``: the variables of ``Args``
+    numbered from 1 in the order ``term_variables/2`` lists them (the same
+    text on every engine, whatever the engine calls its variables).
+    """
     out = _Output(m)
-    pending = list(reversed(args))
+    names = {
+        ref.id: f"_G{n}"  # type: ignore[union-attr]
+        for n, ref in enumerate(term_variables(m, args_term), start=1)
+    }
+    pending = list(reversed(_format_args(m, args_term)))
 
     def next_arg() -> RTerm:
         if not pending:
@@ -151,19 +161,29 @@ def run_format(m: Machine, fmt: str, args: list[RTerm]) -> str:
             i += 1
         d = fmt[i] if i < n else "\0"
         i += 1
-        _directive(m, out, d, column, fill_char, next_arg)
+        _directive(m, out, d, column, fill_char, next_arg, names)
     if pending:
         raise format_error("too many arguments")
     return out.result()
 
 
 def _directive(
-    m: Machine, out: _Output, d: str, column: int | None, fill_char: str, next_arg: Any
+    m: Machine,
+    out: _Output,
+    d: str,
+    column: int | None,
+    fill_char: str,
+    next_arg: Any,
+    names: dict[int, str],
 ) -> None:
     if d in "wpq":
-        limits = {"max_cells": m.limits.max_term_cells, "tick": m.check_limits}
+        options = {
+            "max_cells": m.limits.max_term_cells,
+            "tick": m.check_limits,
+            "variable_names": names,
+        }
         writer = {"w": swi_write.write, "p": swi_write.print_text, "q": swi_write.writeq}[d]
-        out.emit(writer(next_arg(), **limits))
+        out.emit(writer(next_arg(), **options))
     elif d == "a":
         out.emit(atomic_arg(next_arg()))
     elif d in "dD":
@@ -212,7 +232,7 @@ def format3(m: Machine, args: tuple[RTerm, ...]) -> bool:
     fmt = None if type(fmt_t) in (int, float) else optional_text(m, fmt_t)
     if fmt is None:
         raise type_error("text", fmt_t, bare_ctx("format", 3))
-    text = run_format(m, fmt, _format_args(m, args[2]))
+    text = run_format(m, fmt, args[2])
     kind = sink.name
     if kind == "atom":
         return m.unify(sink.args[0], make_atom(m, text))
