@@ -3,6 +3,11 @@
 Facts use a fixed signature per name (``FACT_ARITY``) so that queries meet
 existing clauses often.  ``link/2`` facts always go from a smaller to a larger
 integer, so the recursive ``reach/2`` rules over them terminate.
+
+Memories and snapshots come from small pools (``MEMORY_NAMES``,
+``SNAPSHOT_NAMES``) so that mounts, restores and qualified goals meet what
+earlier calls created; a few names that never exist (``ghost``, ``nope``)
+exercise the error paths.
 """
 
 from __future__ import annotations
@@ -13,6 +18,40 @@ from hypothesis import strategies as st
 
 FACT_ARITY: dict[str, int] = {"p": 1, "q": 1, "likes": 2, "link": 2, "item": 3}
 RULE_NAMES = ("r1", "r2", "r3")
+
+MEMORY_NAMES = ("alpha", "beta")
+"""Memories the machine creates and mounts besides ``default``."""
+SNAPSHOT_NAMES = ("s1", "s2", "before_refactor")
+
+memory_names = st.sampled_from([*MEMORY_NAMES, *MEMORY_NAMES, "default", "ghost"])
+"""Names for create/mount/unmount: mostly the pool; ``default`` (always mounted,
+reserved) and ``ghost`` (never created) now and then."""
+memory_targets = st.sampled_from([None, None, None, None, "default", "alpha", "alpha", "beta"])
+"""The ``memory`` argument of knowledge and snapshot tools (``None``: left out)."""
+qualifiers = st.sampled_from([None, None, None, None, "default", "alpha", "alpha", "beta", "ghost"])
+"""The ``m`` of a cross-memory goal ``m:G`` (``None``: an unqualified goal)."""
+scopes = st.sampled_from([None, "project", "global"])
+modes = st.sampled_from([None, "rw", "rw", "ro"])
+snapshot_names = st.sampled_from(SNAPSHOT_NAMES)
+restored_names = st.sampled_from([*SNAPSHOT_NAMES, "nope"])
+"""Names to restore: the pool, and ``nope``, never saved."""
+sample_sizes = st.sampled_from([None, 0, 1, 2, 50, -3, 100])
+
+
+def with_memory(arguments: dict[str, Any], memory: str | None) -> dict[str, Any]:
+    """``arguments`` plus ``memory`` unless it is ``None`` (the argument left out)."""
+    return arguments if memory is None else {**arguments, "memory": memory}
+
+
+def qualified(name: str, memory: str | None) -> str:
+    """``memory:name`` (a predicate of another memory), or ``name`` for ``None``."""
+    return name if memory is None else f"{memory}:{name}"
+
+
+def with_present(**arguments: Any) -> dict[str, Any]:
+    """The keyword arguments whose value is not ``None`` (optional ones left out)."""
+    return {key: value for key, value in arguments.items() if value is not None}
+
 
 atoms = st.sampled_from(["a", "b", "c", "tea", "'Hello World'", "[]", "x1", "'don''t'"])
 numbers = st.one_of(
@@ -112,6 +151,37 @@ BAD_CALLS: list[tuple[str, dict[str, Any]]] = [
     ("upsert_fact", {"fact": "'unterminated"}),
     ("get_knowledge_schema", {"memory": "nowhere"}),
     ("get_knowledge_schema", {"verbose": True}),
+    ("save_snapshot", {}),
+    ("save_snapshot", {"name": ""}),
+    ("save_snapshot", {"name": "../s1"}),
+    ("save_snapshot", {"name": "a/b"}),
+    ("save_snapshot", {"name": "/tmp/zpm-escape"}),
+    ("save_snapshot", {"name": "s1\x00"}),
+    ("save_snapshot", {"name": "s" * 200}),
+    ("save_snapshot", {"name": 1}),
+    ("save_snapshot", {"name": "s1", "path": "/tmp"}),
+    ("restore_snapshot", {"name": None}),
+    ("restore_snapshot", {"name": "../s1"}),
+    ("restore_snapshot", {"name": "s1.pl"}),
+    ("list_snapshots", {"memory": "../alpha"}),
+    ("list_snapshots", {"memory": ["alpha"]}),
+    ("create_memory", {"name": "../alpha"}),
+    ("create_memory", {"name": "/tmp/alpha"}),
+    ("create_memory", {"name": "Alpha"}),
+    ("create_memory", {"name": "default"}),
+    ("create_memory", {"name": "a" * 200}),
+    ("create_memory", {"name": "alpha", "scope": "planet"}),
+    ("create_memory", {"name": "alpha", "scope": 1}),
+    ("mount_memory", {"name": "alpha", "mode": "rwx"}),
+    ("mount_memory", {"name": "alpha/../beta"}),
+    ("mount_memory", {"name": "alpha", "mode": False}),
+    ("unmount_memory", {"name": "default"}),
+    ("unmount_memory", {"name": "../alpha"}),
+    ("unmount_memory", {}),
+    ("list_memories", {"scope": "global"}),
+    ("get_persistence_status", {"memory": "default"}),
+    ("get_kb_overview", {"sample_size": "2"}),
+    ("get_kb_overview", {"memory": "alpha"}),
 ]
 
 
@@ -148,6 +218,7 @@ TERM_OPS = (
     ("catch(length(X, N), error(T, _), true), (var(T) -> R = N ; functor(T, R, _))", "R"),
     ("setof(Z, member(Z, [X, Y, X]), L), length(L, N)", "N"),
     ('format(atom(A), "~w", [X])', "A"),
+    ('copy_term(X, C), numbervars(C, 0, _), format(atom(A), "~q ~w", [C, Y])', "A"),
     ("unify_with_occurs_check(X, Y)", "yes"),
     ("functor(X, F, A)", "F/A"),
     ("X =.. [F|_]", "F"),

@@ -2,14 +2,17 @@
 
 ``lockstep_machine(targets)`` returns a ``RuleBasedStateMachine`` class.  Each
 test case starts one ``zpm serve`` per target (each in its own temporary
-project), sends every generated call to all of them and requires the same
-result text and ``isError`` from each; a difference raises ``Divergence``,
-whose message names the step, the call and the engines that disagree (with
-their answers), then lists every call of the test case up to it, so the
-sequence can be replayed even when Hypothesis cannot shrink it (an engine
-that is not deterministic).  After every step the invariants compare
-``get_knowledge_schema`` and the answers of every predicate that was given
-clauses across engines the same way.
+project, with its own ``XDG_DATA_HOME`` for global memories), sends every
+generated call to all of them and requires the same result text and
+``isError`` from each; a difference raises ``Divergence``, whose message names
+the step, the call and the engines that disagree (with their answers), then
+lists every call of the test case up to it, so the sequence can be replayed
+even when Hypothesis cannot shrink it (an engine that is not deterministic).
+Two parts of an answer are machine-specific and masked before comparing
+(``MASKS``): the ``dir:`` line of ``get_persistence_status`` and the
+``latest_at`` time of ``get_kb_overview``.  After every step the invariants
+compare ``get_knowledge_schema`` and the answers of every predicate that was
+given clauses, in every mounted memory, across engines the same way.
 
 Generated calls: facts (bundle ``facts``), rules with recursion (``reach/2``
 over acyclic ``link/2``), negation, disjunction and aggregation over known
@@ -18,16 +21,29 @@ atoms, reflection (current_predicate, predicate_property), setup_call_cleanup,
 subsumes_term and unifiable over known predicates, queries over cyclic and
 finite terms (``calls.term_goals``), forget/clear/update/upsert of known facts,
 the schema, and bad input (syntax errors, unknown arguments, wrong JSON types,
-sandbox violations).
-Rules ``rK`` only call facts, ``reach`` and rules ``rJ`` with ``J < K``, so no
+sandbox violations, names that try to leave their folder).  Each knowledge
+call may carry a ``memory`` argument; rule bodies and queries may call
+``m:G`` in another memory.  Memories ``alpha`` and ``beta`` are created in
+either scope, mounted read-write or read-only and unmounted (``alpha`` is
+created and mounted at the start of each case); snapshots from a small pool
+are saved, restored and listed in any mounted memory; the overview and the
+persistence status are compared.  Now and then every server is stopped —
+all the same way, by closing stdin or by SIGKILL — and started again on the
+same project: what every mounted memory answered before must be answered
+after (``LostOnRestart`` otherwise).
+Rules ``rK`` only call facts, ``reach`` and rules ``rJ`` with ``J < K`` of
+their own memory, and facts of another memory (``alpha:p(V0)``), so no
 generated program loops.
 """
 
 from __future__ import annotations
 
 import json
+import re
 import tempfile
-from concurrent.futures import ThreadPoolExecutor
+from collections import defaultdict
+from collections.abc import Callable
+from concurrent.futures import Future, ThreadPoolExecutor
 from pathlib import Path
 from typing import Any, ClassVar
 
@@ -38,6 +54,7 @@ from hypothesis.stateful import (
     initialize,
     invariant,
     multiple,
+    precondition,
     rule,
 )
 
@@ -46,14 +63,38 @@ from contract_tests.server import ServerProcess, ToolOutcome, init_project
 from contract_tests.targets import EngineTarget
 
 Predicate = tuple[str, int]
+Observation = list[tuple[str, ToolOutcome]]
+
+DEFAULT = "default"
+RESTART_SPACING = 60
+"""Calls (invariants included) before a restart and between two restarts."""
+RESTARTS_PER_CASE = 2
+"""At most this many restarts per test case: a restart costs as much as
+starting the servers (a second or more each), so they stay rare."""
+
+MASKS: dict[str, Callable[[str], str]] = {
+    "get_persistence_status": lambda text: re.sub(r"(?m)^dir: .*$", "dir: <dir>", text),
+    "get_kb_overview": lambda text: re.sub(r'"latest_at":"[^"]*"', '"latest_at":"<t>"', text),
+}
+"""Machine-specific parts of answers (a project's path, a file's mtime)."""
 
 
 class Divergence(AssertionError):
     """Two engines answered the same call differently."""
 
 
+class LostOnRestart(AssertionError):
+    """A server answered differently after a restart than before it."""
+
+
 def describe(tool: str, arguments: dict[str, Any]) -> str:
     return f"{tool} {json.dumps(arguments, ensure_ascii=False)}"
+
+
+def masked(tool: str, outcome: ToolOutcome) -> ToolOutcome:
+    """``outcome`` with the machine-specific parts of ``tool``'s answer masked."""
+    mask = MASKS.get(tool)
+    return outcome if mask is None else ToolOutcome(mask(outcome.text), outcome.is_error)
 
 
 class LockstepMachine(RuleBasedStateMachine):
@@ -73,23 +114,33 @@ class LockstepMachine(RuleBasedStateMachine):
 
         def start(index: int) -> ServerProcess:
             target = self.targets[index]
-            return ServerProcess(target, init_project(root / f"engine{index}"))
+            data_home = {"XDG_DATA_HOME": str(root / f"engine{index}-data")}
+            return ServerProcess(target, init_project(root / f"engine{index}"), env=data_home)
 
         self.servers: list[ServerProcess] = []
-        futures = [self._pool.submit(start, i) for i in range(len(self.targets))]
+        self._start_all([self._pool.submit(start, i) for i in range(len(self.targets))])
+        self.step = 0
+        self.history: list[str] = []
+        self.rules_defined: dict[str, set[str]] = defaultdict(set)
+        self.populated: dict[str, set[Predicate]] = defaultdict(set)
+        self.mounted: set[str] = set()
+        self.last_restart = 0
+        self.restarts = 0
+
+    def _start_all(self, futures: list[Future[ServerProcess]]) -> None:
+        """Make the servers that ``futures`` start ``self.servers``; when one
+        fails, stop the others and raise its error."""
+        started: list[ServerProcess] = []
         errors: list[BaseException] = []
         for future in futures:
             try:
-                self.servers.append(future.result())
+                started.append(future.result())
             except BaseException as error:  # noqa: B036 - close what did start, then re-raise
                 errors.append(error)
+        self.servers = started
         if errors:
             self.teardown()
             raise errors[0]
-        self.step = 0
-        self.history: list[str] = []
-        self.rules_defined: set[str] = set()
-        self.populated: set[Predicate] = set()
 
     def teardown(self) -> None:
         for server in self.servers:
@@ -99,12 +150,14 @@ class LockstepMachine(RuleBasedStateMachine):
 
     # -- the one way a call is made ---------------------------------------------
     def apply(self, tool: str, arguments: dict[str, Any]) -> ToolOutcome:
-        """Send the call to every engine; all answers must be identical."""
+        """Send the call to every engine; all answers must be identical (after
+        ``masked``)."""
         self.step += 1
         self.history.append(describe(tool, arguments))
-        outcomes: list[ToolOutcome] = list(
-            self._pool.map(lambda s: s.call(tool, arguments), self.servers)
-        )
+        outcomes: list[ToolOutcome] = [
+            masked(tool, outcome)
+            for outcome in self._pool.map(lambda s: s.call(tool, arguments), self.servers)
+        ]
         first = outcomes[0]
         for server, outcome in zip(self.servers[1:], outcomes[1:]):
             if outcome != first:
@@ -112,58 +165,95 @@ class LockstepMachine(RuleBasedStateMachine):
                     f"engines {self.servers[0].target.label} and {server.target.label} "
                     f"disagree on step {self.step}: {describe(tool, arguments)}\n"
                     f"  {self.servers[0].target.label}: {first}\n"
-                    f"  {server.target.label}: {outcome}\n"
-                    "calls of this test case:\n"
-                    + "\n".join(f"  {i}. {call}" for i, call in enumerate(self.history, 1))
+                    f"  {server.target.label}: {outcome}\n" + self._calls_so_far()
                 )
         return first
 
-    # -- rules ---------------------------------------------------------------------
+    def _calls_so_far(self) -> str:
+        return "calls of this test case:\n" + "\n".join(
+            f"  {i}. {call}" for i, call in enumerate(self.history, 1)
+        )
+
+    def _memories(self) -> list[str | None]:
+        """Every mounted memory as a ``memory`` argument (``None``: default)."""
+        return [None, *sorted(self.mounted)]
+
+    # -- knowledge ---------------------------------------------------------------
     @initialize(target=predicates)
     def known_predicates(self) -> Any:
         for body in ("link(X, Y)", "link(X, Z), reach(Z, Y)"):
             self.apply("define_rule", {"head": "reach(X, Y)", "body": body})
         return multiple(("reach", 2), *sorted(calls.FACT_ARITY.items()))
 
-    def _added(self, fact: str) -> str:
+    @initialize(scope=calls.scopes)
+    def first_memory(self, scope: str | None) -> None:
+        """``alpha`` exists and is mounted read-write from the start of each case."""
+        self._create("alpha", scope)
+        self._mount("alpha", None)
+
+    def _added(self, fact: str, memory: str | None) -> str:
         name = fact.split("(", 1)[0]
-        self.populated.add((name, calls.FACT_ARITY[name]))
+        self.populated[memory or DEFAULT].add((name, calls.FACT_ARITY[name]))
         return fact
 
-    @rule(target=facts, fact=calls.facts())
-    def remember_fact(self, fact: str) -> str:
-        self.apply("remember_fact", {"fact": fact})
-        return self._added(fact)
+    @rule(target=facts, fact=calls.facts(), memory=calls.memory_targets)
+    def remember_fact(self, fact: str, memory: str | None = None) -> str:
+        self.apply("remember_fact", calls.with_memory({"fact": fact}, memory))
+        return self._added(fact, memory)
 
-    @rule(fact=facts, bind_first=st.booleans())
-    def query_stored(self, fact: str, bind_first: bool) -> None:
+    @rule(fact=facts, bind_first=st.booleans(), memory=calls.memory_targets)
+    def query_stored(self, fact: str, bind_first: bool, memory: str | None = None) -> None:
         """All clauses of a predicate that has facts, optionally by first argument."""
         name = fact.split("(", 1)[0]
         goal = calls.call_of(name, calls.FACT_ARITY[name])
         if bind_first:
             first = fact[len(name) + 1 :].split(",", 1)[0].rstrip(")")
             goal = goal.replace("V0", first, 1) if "'" not in first else goal
-        self.apply("query_logic", {"goal": goal})
+        self.apply("query_logic", calls.with_memory({"goal": goal}, memory))
 
-    @rule(target=predicates, data=st.data())
-    def define_rule(self, data: st.DataObject) -> Predicate:
+    @rule(target=predicates, data=st.data(), memory=calls.memory_targets)
+    def define_rule(self, data: st.DataObject, memory: str | None = None) -> Predicate:
+        """A rule ``rK(V0)`` in ``memory`` over facts (of this memory or, by
+        ``m:G``, of another), ``reach`` and the rules ``rJ``, ``J < K``, defined there."""
         level = data.draw(st.integers(1, len(calls.RULE_NAMES)), label="level")
         head = calls.RULE_NAMES[level - 1]
-        callable_ = [(n, a) for n, a in calls.FACT_ARITY.items()] + [("reach", 2)]
-        callable_ += [(f"r{j}", 1) for j in range(1, level) if f"r{j}" in self.rules_defined]
+        defined = self.rules_defined[memory or DEFAULT]
+        facts_ = list(calls.FACT_ARITY.items())
+        callable_ = [*facts_, ("reach", 2)]
+        callable_ += [(f"r{j}", 1) for j in range(1, level) if f"r{j}" in defined]
         first = data.draw(st.sampled_from(callable_), label="a")
+        across = data.draw(calls.qualifiers, label="across")
+        if first in facts_:
+            first = (calls.qualified(first[0], across), first[1])
         second = data.draw(st.sampled_from(callable_), label="b")
         shape = data.draw(st.sampled_from(calls.BODY_SHAPES), label="shape")
         body = shape.format(a=calls.call_of(*first), b=calls.call_of(*second))
-        if not self.apply("define_rule", {"head": f"{head}(V0)", "body": body}).is_error:
-            self.rules_defined.add(head)
-            self.populated.add((head, 1))
+        arguments = calls.with_memory({"head": f"{head}(V0)", "body": body}, memory)
+        if not self.apply("define_rule", arguments).is_error:
+            defined.add(head)
+            self.populated[memory or DEFAULT].add((head, 1))
         return (head, 1)
 
-    @rule(first=predicates, second=predicates, shape=st.sampled_from(calls.QUERY_SHAPES))
-    def query_logic(self, first: Predicate, second: Predicate, shape: str) -> None:
-        goal = shape.format(a=calls.call_of(*first), b=calls.call_of(*second, first=1))
-        self.apply("query_logic", {"goal": goal})
+    @rule(
+        first=predicates,
+        second=predicates,
+        shape=st.sampled_from(calls.QUERY_SHAPES),
+        memory=calls.memory_targets,
+        across=calls.qualifiers,
+    )
+    def query_logic(
+        self,
+        first: Predicate,
+        second: Predicate,
+        shape: str,
+        memory: str | None = None,
+        across: str | None = None,
+    ) -> None:
+        """A query shape over two known predicates; with ``across``, the first
+        one runs in that memory (``alpha:p(V0)``)."""
+        a = calls.call_of(calls.qualified(first[0], across), first[1])
+        goal = shape.format(a=a, b=calls.call_of(*second, first=1))
+        self.apply("query_logic", calls.with_memory({"goal": goal}, memory))
 
     @rule(goal=calls.term_goals())
     def query_terms(self, goal: str) -> None:
@@ -171,45 +261,155 @@ class LockstepMachine(RuleBasedStateMachine):
         the term built-ins and meta-calls."""
         self.apply("query_logic", {"goal": goal})
 
-    @rule(fact=facts, pattern=st.booleans())
-    def forget_fact(self, fact: str, pattern: bool) -> None:
+    @rule(fact=facts, pattern=st.booleans(), memory=calls.memory_targets)
+    def forget_fact(self, fact: str, pattern: bool, memory: str | None = None) -> None:
         if pattern:
             name = fact.split("(", 1)[0]
             fact = calls.call_of(name, calls.FACT_ARITY[name])
-        self.apply("forget_fact", {"fact": fact})
+        self.apply("forget_fact", calls.with_memory({"fact": fact}, memory))
 
-    @rule(predicate=predicates)
-    def clear_context(self, predicate: Predicate) -> None:
-        self.apply("clear_context", {"category": calls.pattern_of(*predicate)})
+    @rule(predicate=predicates, memory=calls.memory_targets)
+    def clear_context(self, predicate: Predicate, memory: str | None = None) -> None:
+        category = calls.pattern_of(*predicate)
+        self.apply("clear_context", calls.with_memory({"category": category}, memory))
 
-    @rule(target=facts, old=facts, new=calls.facts())
-    def update_fact(self, old: str, new: str) -> str:
-        self.apply("update_fact", {"old_fact": old, "new_fact": new})
-        return self._added(new)
+    @rule(target=facts, old=facts, new=calls.facts(), memory=calls.memory_targets)
+    def update_fact(self, old: str, new: str, memory: str | None = None) -> str:
+        self.apply("update_fact", calls.with_memory({"old_fact": old, "new_fact": new}, memory))
+        return self._added(new, memory)
 
-    @rule(target=facts, fact=calls.facts())
-    def upsert_fact(self, fact: str) -> str:
-        self.apply("upsert_fact", {"fact": fact})
-        return self._added(fact)
+    @rule(target=facts, fact=calls.facts(), memory=calls.memory_targets)
+    def upsert_fact(self, fact: str, memory: str | None = None) -> str:
+        self.apply("upsert_fact", calls.with_memory({"fact": fact}, memory))
+        return self._added(fact, memory)
 
-    @rule()
-    def schema(self) -> None:
-        self.apply("get_knowledge_schema", {})
+    @rule(
+        report=st.sampled_from(["schema", "schema", "overview", "status"]),
+        memory=calls.memory_targets,
+        sample_size=calls.sample_sizes,
+    )
+    def reports(self, report: str, memory: str | None, sample_size: int | None) -> None:
+        """get_knowledge_schema of a memory, get_kb_overview (``latest_at``
+        masked) or get_persistence_status (``dir:`` masked)."""
+        if report == "schema":
+            self.apply("get_knowledge_schema", calls.with_memory({}, memory))
+        elif report == "overview":
+            self.apply("get_kb_overview", calls.with_present(sample_size=sample_size))
+        else:
+            self.apply("get_persistence_status", {})
 
     @rule(call=st.sampled_from(calls.BAD_CALLS))
     def bad_input(self, call: tuple[str, dict[str, Any]]) -> None:
         outcome = self.apply(*call)
         assert outcome.is_error, f"bad input accepted: {describe(*call)} -> {outcome}"
 
+    # -- memories and snapshots ----------------------------------------------------
+    def _create(self, name: str, scope: str | None) -> None:
+        self.apply("create_memory", calls.with_present(name=name, scope=scope))
+
+    def _mount(self, name: str, mode: str | None) -> None:
+        if not self.apply("mount_memory", calls.with_present(name=name, mode=mode)).is_error:
+            self.mounted.add(name)
+
+    @rule(
+        action=st.sampled_from(["create", "mount", "mount", "unmount", "list"]),
+        name=calls.memory_names,
+        scope=calls.scopes,
+        mode=calls.modes,
+    )
+    def manage_memories(self, action: str, name: str, scope: str | None, mode: str | None) -> None:
+        """create_memory (either scope), mount_memory (rw or ro), unmount_memory
+        or list_memories; names from a small pool, plus ``default`` and ``ghost``."""
+        if action == "create":
+            self._create(name, scope)
+        elif action == "mount":
+            self._mount(name, mode)
+        elif action == "unmount":
+            if not self.apply("unmount_memory", {"name": name}).is_error:
+                self.mounted.discard(name)
+        else:
+            self.apply("list_memories", {})
+
+    @rule(
+        tool=st.sampled_from(["save_snapshot", "save_snapshot", "restore_snapshot"]),
+        saved=calls.snapshot_names,
+        restored=calls.restored_names,
+        memory=calls.memory_targets,
+        then_list=st.booleans(),
+    )
+    def snapshots(
+        self, tool: str, saved: str, restored: str, memory: str | None, then_list: bool
+    ) -> None:
+        """Save a snapshot of the pool or restore one (``nope`` is never saved)
+        in any memory, and list the memory's snapshots after it now and then."""
+        name = saved if tool == "save_snapshot" else restored
+        self.apply(tool, calls.with_memory({"name": name}, memory))
+        if then_list:
+            self.apply("list_snapshots", calls.with_memory({}, memory))
+
+    # -- restarts ----------------------------------------------------------------
+    def _may_restart(self) -> bool:
+        return (
+            self.restarts < RESTARTS_PER_CASE and self.step - self.last_restart >= RESTART_SPACING
+        )
+
+    @precondition(_may_restart)
+    @rule(kill=st.booleans())
+    def restart(self, kill: bool) -> None:
+        """Stop every server the same way (SIGKILL, or stdin closed) and serve
+        the same projects again: every acknowledged change must still be there."""
+        before = self.observe()
+        how = "killed (SIGKILL)" if kill else "stopped (stdin closed)"
+        self.history.append(f"-- every server {how} and started again")
+        self._start_all([self._pool.submit(s.restart, kill=kill) for s in self.servers])
+        after = self.observe()
+        for (call, was), (_, now) in zip(before, after):
+            if was != now:
+                raise LostOnRestart(
+                    f"after the servers were {how}, {call} answers differently\n"
+                    f"  before: {was}\n  after:  {now}\n" + self._calls_so_far()
+                )
+        self.last_restart = self.step
+        self.restarts += 1
+
+    def observe(self) -> Observation:
+        """What a restart must keep: the memories, the persistence status, and
+        per mounted memory its snapshots, its schema and the answers
+        of every predicate given clauses in it."""
+        seen: Observation = []
+
+        def record(tool: str, arguments: dict[str, Any]) -> None:
+            seen.append((describe(tool, arguments), self.apply(tool, arguments)))
+
+        record("list_memories", {})
+        record("get_persistence_status", {})
+        for memory in self._memories():
+            record("list_snapshots", calls.with_memory({}, memory))
+            record("get_knowledge_schema", calls.with_memory({}, memory))
+            for arguments in self._content_queries(memory):
+                record("query_logic", arguments)
+        return seen
+
+    def _content_queries(self, memory: str | None) -> list[dict[str, Any]]:
+        """``query_logic`` arguments that list every predicate given clauses in ``memory``."""
+        return [
+            calls.with_memory({"goal": calls.call_of(*predicate)}, memory)
+            for predicate in sorted(self.populated[memory or DEFAULT])
+        ]
+
+    # -- invariants ----------------------------------------------------------------
     @invariant()
     def same_schema(self) -> None:
-        self.apply("get_knowledge_schema", {})
+        for memory in self._memories():
+            self.apply("get_knowledge_schema", calls.with_memory({}, memory))
 
     @invariant()
     def same_contents(self) -> None:
-        """Every predicate that was given clauses answers the same, in the same order."""
-        for predicate in sorted(self.populated):
-            self.apply("query_logic", {"goal": calls.call_of(*predicate)})
+        """Every predicate that was given clauses answers the same, in the same
+        order, in every mounted memory."""
+        for memory in self._memories():
+            for arguments in self._content_queries(memory):
+                self.apply("query_logic", arguments)
 
 
 def lockstep_machine(targets: list[EngineTarget]) -> type[LockstepMachine]:

@@ -1,16 +1,45 @@
 """Example calls with their exact answers, shared by every engine.
 
-Each entry is ``(tool, arguments, expected text, is_error)``; a scenario runs
-in order in one fresh server.  Texts come from the tool reference (the spec's
-examples) and from the architecture's decisions.
+Each entry is ``(tool, arguments, expected, is_error)``; a scenario runs in
+order in one fresh server.  ``expected`` is the exact text, or a
+``template``: a text whose ``<hole>`` parts stand for machine-specific values
+(a directory, a journal size, a time), matched as a whole.  Texts come from
+the tool reference (the spec's examples) and from the architecture's
+decisions.
 """
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
-Step = tuple[str, dict[str, Any], str, bool]
+Expected = str | re.Pattern[str]
+Step = tuple[str, dict[str, Any], Expected, bool]
 OK, ERR = False, True
+
+HOLES = {
+    "dir": r"/.+",
+    "bytes": r"[1-9][0-9]*",
+    "time": r"[0-9]{4}-[0-9]{2}-[0-9]{2}T[0-9]{2}:[0-9]{2}:[0-9]{2}Z",
+}
+"""What a template's ``<dir>``, ``<bytes>`` and ``<time>`` stand for: an absolute
+path, a positive size and an ISO-8601 UTC time to the second."""
+
+
+def template(text: str) -> re.Pattern[str]:
+    """``text`` as a pattern: literal except its ``<dir>``, ``<bytes>`` and ``<time>``."""
+    pattern = re.escape(text)
+    for hole, value in HOLES.items():
+        pattern = pattern.replace(re.escape(f"<{hole}>"), value)
+    return re.compile(pattern)
+
+
+def matches(expected: Expected, text: str) -> bool:
+    """Whether ``text`` is ``expected`` (a template matches the whole text)."""
+    if isinstance(expected, re.Pattern):
+        return expected.fullmatch(text) is not None
+    return text == expected
+
 
 SPEC_EXAMPLES: list[Step] = [
     ("echo", {"message": "Hello, world!"}, "Hello, world!", OK),
@@ -172,3 +201,447 @@ def refusal_text(indicator: str) -> str:
         f"Not allowed in a query or rule body: {indicator} "
         "(only pure built-ins and knowledge-base predicates may be called)"
     )
+
+
+INVALID = "InvalidArguments"
+
+EMPTY_OVERVIEW = (
+    '{"predicates":[],"assumptions":{"count":0,"names":[]},'
+    '"snapshots":{"count":0,"latest":null,"latest_at":null},'
+    '"persistence":{"wal_pending":0,"healthy":true},'
+    '"mounts":{"available":true,"count":1,"items":[{"name":"default","scope":"project",'
+    '"mode":"rw"}]},"truncated":false}'
+)
+"""The spec's empty-KB overview as it occurs: the default memory is always
+mounted and its persistence active (architecture 8.24)."""
+
+
+def status(last_snapshot: str, journal: str) -> re.Pattern[str]:
+    """get_persistence_status of a project: its data folder is machine-specific."""
+    return template(
+        f"status: active\ndir: <dir>\nlast_snapshot: {last_snapshot}\njournal_size: {journal} bytes"
+    )
+
+
+# save_snapshot, restore_snapshot, list_snapshots, get_persistence_status and
+# get_kb_overview on the default memory, with the spec's texts.
+SNAPSHOT_EXAMPLES: list[Step] = [
+    ("list_snapshots", {}, "Snapshots: []", OK),
+    ("get_persistence_status", {}, status("none", "0"), OK),
+    ("get_kb_overview", {}, EMPTY_OVERVIEW, OK),
+    ("restore_snapshot", {"name": "before_refactor"}, "ExecutionFailed", ERR),
+    ("save_snapshot", {}, INVALID, ERR),
+    ("save_snapshot", {"name": None}, INVALID, ERR),
+    ("save_snapshot", {"name": ""}, INVALID, ERR),
+    ("restore_snapshot", {}, INVALID, ERR),
+    ("restore_snapshot", {"name": None}, INVALID, ERR),
+    ("restore_snapshot", {"name": ""}, INVALID, ERR),
+    ("list_snapshots", {}, "Snapshots: []", OK),
+    ("remember_fact", {"fact": "parent(tom, bob)"}, "Asserted: parent(tom, bob)", OK),
+    ("get_persistence_status", {}, status("none", "<bytes>"), OK),
+    (
+        "save_snapshot",
+        {"name": "before_refactor"},
+        "Snapshot 'before_refactor' saved successfully.",
+        OK,
+    ),
+    ("remember_fact", {"fact": "parent(bob, sue)"}, "Asserted: parent(bob, sue)", OK),
+    (
+        "define_rule",
+        {"head": "ancestor(X, Y)", "body": "parent(X, Y)"},
+        "Asserted rule: ancestor(X, Y) :- parent(X, Y)",
+        OK,
+    ),
+    (
+        "get_kb_overview",
+        {"sample_size": 2},
+        template(
+            '{"predicates":[{"functor":"parent","arity":2,"kind":"fact","count":2,'
+            '"samples":["parent(tom, bob)","parent(bob, sue)"]},'
+            '{"functor":"ancestor","arity":2,"kind":"rule","count":1,'
+            '"samples":["ancestor(X, Y) :- parent(X, Y)"]}],'
+            '"assumptions":{"count":0,"names":[]},'
+            '"snapshots":{"count":1,"latest":"before_refactor","latest_at":"<time>"},'
+            '"persistence":{"wal_pending":2,"healthy":true},'
+            '"mounts":{"available":true,"count":1,"items":[{"name":"default","scope":"project",'
+            '"mode":"rw"}]},"truncated":false}'
+        ),
+        OK,
+    ),
+    ("get_persistence_status", {}, status("before_refactor", "<bytes>"), OK),
+    ("save_snapshot", {"name": "daily_backup"}, "Snapshot 'daily_backup' saved successfully.", OK),
+    ("list_snapshots", {}, "Snapshots: [before_refactor, daily_backup]", OK),
+    ("save_snapshot", {"name": "daily_backup"}, "Snapshot 'daily_backup' saved successfully.", OK),
+    ("list_snapshots", {}, "Snapshots: [before_refactor, daily_backup]", OK),
+    (
+        "get_kb_overview",
+        {"sample_size": 0},
+        template(
+            '{"predicates":[{"functor":"parent","arity":2,"kind":"fact","count":2,"samples":[]},'
+            '{"functor":"ancestor","arity":2,"kind":"rule","count":1,"samples":[]}],'
+            '"assumptions":{"count":0,"names":[]},'
+            '"snapshots":{"count":2,"latest":"daily_backup","latest_at":"<time>"},'
+            '"persistence":{"wal_pending":0,"healthy":true},'
+            '"mounts":{"available":true,"count":1,"items":[{"name":"default","scope":"project",'
+            '"mode":"rw"}]},"truncated":false}'
+        ),
+        OK,
+    ),
+    ("remember_fact", {"fact": "parent(sue, ann)"}, "Asserted: parent(sue, ann)", OK),
+    ("forget_fact", {"fact": "parent(tom, bob)"}, "Retracted: parent(tom, bob)", OK),
+    (
+        "restore_snapshot",
+        {"name": "before_refactor"},
+        "Snapshot 'before_refactor' restored successfully.",
+        OK,
+    ),
+    ("query_logic", {"goal": "parent(X, Y)"}, '[{"X":"tom","Y":"bob"}]', OK),
+    ("query_logic", {"goal": "ancestor(X, Y)"}, "[]", OK),
+    (
+        "get_knowledge_schema",
+        {},
+        '{"predicates":[{"name":"parent","arity":2,"type":"fact","count":1}],"total":1}',
+        OK,
+    ),
+    ("get_persistence_status", {}, status("before_refactor", "<bytes>"), OK),
+    (
+        "restore_snapshot",
+        {"name": "daily_backup"},
+        "Snapshot 'daily_backup' restored successfully.",
+        OK,
+    ),
+    ("query_logic", {"goal": "ancestor(X, sue)"}, '[{"X":"bob"}]', OK),
+    ("get_persistence_status", {}, status("daily_backup", "<bytes>"), OK),
+    ("restore_snapshot", {"name": "nope"}, "ExecutionFailed", ERR),
+    ("query_logic", {"goal": "parent(X, Y)"}, '[{"X":"tom","Y":"bob"},{"X":"bob","Y":"sue"}]', OK),
+]
+
+_READ_ONLY = "Memory is read-only: feature_auth"
+
+# create_memory, mount_memory, unmount_memory, list_memories, the memory
+# argument, cross-memory goals and read-only mounts, with the spec's texts.
+MEMORY_EXAMPLES: list[Step] = [
+    (
+        "list_memories",
+        {},
+        '{"memories":[{"name":"default","scope":"project","mounted":true,"mode":"rw"}]}',
+        OK,
+    ),
+    (
+        "create_memory",
+        {"name": "feature_auth", "scope": "project"},
+        "Created memory 'feature_auth' (project scope)",
+        OK,
+    ),
+    (
+        "list_memories",
+        {},
+        '{"memories":[{"name":"default","scope":"project","mounted":true,"mode":"rw"},'
+        '{"name":"feature_auth","scope":"project","mounted":false,"mode":null}]}',
+        OK,
+    ),
+    ("create_memory", {"name": "feature_auth"}, "Memory 'feature_auth' already exists", ERR),
+    (
+        "create_memory",
+        {"name": "shared", "scope": "global"},
+        "Created memory 'shared' (global scope)",
+        OK,
+    ),
+    ("create_memory", {}, INVALID, ERR),
+    ("create_memory", {"name": ""}, INVALID, ERR),
+    ("create_memory", {"name": "Feature"}, INVALID, ERR),
+    ("create_memory", {"name": "default"}, INVALID, ERR),
+    (
+        "query_logic",
+        {"goal": "true", "memory": "feature_auth"},
+        "Memory not mounted: feature_auth",
+        ERR,
+    ),
+    (
+        "mount_memory",
+        {"name": "feature_auth", "mode": "rw"},
+        "Mounted memory 'feature_auth' (rw)",
+        OK,
+    ),
+    ("mount_memory", {"name": "feature_auth"}, "Memory 'feature_auth' is already mounted", ERR),
+    ("mount_memory", {"name": "default"}, "Memory 'default' is already mounted", ERR),
+    ("mount_memory", {"name": "ghost"}, "Memory not found: ghost", ERR),
+    ("mount_memory", {}, INVALID, ERR),
+    ("mount_memory", {"name": ""}, INVALID, ERR),
+    (
+        "remember_fact",
+        {"fact": "task_done(login)", "memory": "feature_auth"},
+        "Asserted: task_done(login)",
+        OK,
+    ),
+    ("remember_fact", {"fact": "task_done(home)"}, "Asserted: task_done(home)", OK),
+    (
+        "remember_fact",
+        {"fact": "task(login)", "memory": "feature_auth"},
+        "Asserted: task(login)",
+        OK,
+    ),
+    (
+        "remember_fact",
+        {"fact": "task(signup)", "memory": "feature_auth"},
+        "Asserted: task(signup)",
+        OK,
+    ),
+    (
+        "define_rule",
+        {"head": "open_task(T)", "body": "task(T), \\+ task_done(T)", "memory": "feature_auth"},
+        "Asserted rule: open_task(T) :- task(T), \\+ task_done(T)",
+        OK,
+    ),
+    ("query_logic", {"goal": "open_task(T)", "memory": "feature_auth"}, '[{"T":"signup"}]', OK),
+    ("query_logic", {"goal": "open_task(T)"}, "[]", OK),
+    ("query_logic", {"goal": "task_done(X)", "memory": "feature_auth"}, '[{"X":"login"}]', OK),
+    ("query_logic", {"goal": "task_done(X)", "memory": "default"}, '[{"X":"home"}]', OK),
+    ("query_logic", {"goal": "feature_auth:task_done(X)"}, '[{"X":"login"}]', OK),
+    (
+        "query_logic",
+        {"goal": "default:task_done(X)", "memory": "feature_auth"},
+        '[{"X":"home"}]',
+        OK,
+    ),
+    ("query_logic", {"goal": "feature_auth:open_task(T)"}, '[{"T":"signup"}]', OK),
+    ("query_logic", {"goal": "nosuch:task_done(X)"}, "Memory not mounted: nosuch", ERR),
+    (
+        "define_rule",
+        {"head": "done_anywhere(X)", "body": "task_done(X) ; feature_auth:task_done(X)"},
+        "Asserted rule: done_anywhere(X) :- task_done(X) ; feature_auth:task_done(X)",
+        OK,
+    ),
+    ("query_logic", {"goal": "done_anywhere(X)"}, '[{"X":"home"},{"X":"login"}]', OK),
+    (
+        "update_fact",
+        {"old_fact": "task(signup)", "new_fact": "task(logout)", "memory": "feature_auth"},
+        "Updated: task(signup) -> task(logout)",
+        OK,
+    ),
+    (
+        "upsert_fact",
+        {"fact": "owner(auth, ann)", "memory": "feature_auth"},
+        "Upserted: owner(auth, ann)",
+        OK,
+    ),
+    (
+        "forget_fact",
+        {"fact": "task(logout)", "memory": "feature_auth"},
+        "Retracted: task(logout)",
+        OK,
+    ),
+    (
+        "clear_context",
+        {"category": "owner(_, _)", "memory": "feature_auth"},
+        "Cleared all facts matching: owner(_, _)",
+        OK,
+    ),
+    (
+        "get_knowledge_schema",
+        {"memory": "feature_auth"},
+        '{"predicates":[{"name":"task_done","arity":1,"type":"fact","count":1},'
+        '{"name":"task","arity":1,"type":"fact","count":1},'
+        '{"name":"open_task","arity":1,"type":"rule","count":1}],"total":3}',
+        OK,
+    ),
+    (
+        "save_snapshot",
+        {"name": "auth_v1", "memory": "feature_auth"},
+        "Snapshot 'auth_v1' saved successfully.",
+        OK,
+    ),
+    ("list_snapshots", {"memory": "feature_auth"}, "Snapshots: [auth_v1]", OK),
+    ("list_snapshots", {}, "Snapshots: []", OK),
+    ("unmount_memory", {"name": "feature_auth"}, "Unmounted memory 'feature_auth'", OK),
+    ("unmount_memory", {"name": "feature_auth"}, "Memory not mounted: feature_auth", ERR),
+    ("unmount_memory", {"name": "shared"}, "Memory not mounted: shared", ERR),
+    ("unmount_memory", {"name": "default"}, "Cannot unmount the default memory", ERR),
+    ("unmount_memory", {}, INVALID, ERR),
+    ("unmount_memory", {"name": ""}, INVALID, ERR),
+    ("query_logic", {"goal": "feature_auth:task_done(X)"}, "Memory not mounted: feature_auth", ERR),
+    ("query_logic", {"goal": "done_anywhere(X)"}, "Memory not mounted: feature_auth", ERR),
+    (
+        "remember_fact",
+        {"fact": "task(x)", "memory": "feature_auth"},
+        "Memory not mounted: feature_auth",
+        ERR,
+    ),
+    ("list_snapshots", {"memory": "feature_auth"}, "Memory not mounted: feature_auth", ERR),
+    (
+        "mount_memory",
+        {"name": "feature_auth", "mode": "ro"},
+        "Mounted memory 'feature_auth' (ro)",
+        OK,
+    ),
+    ("remember_fact", {"fact": "task(x)", "memory": "feature_auth"}, _READ_ONLY, ERR),
+    ("define_rule", {"head": "t(X)", "body": "task(X)", "memory": "feature_auth"}, _READ_ONLY, ERR),
+    ("forget_fact", {"fact": "task(login)", "memory": "feature_auth"}, _READ_ONLY, ERR),
+    ("forget_fact", {"fact": "task(nothing)", "memory": "feature_auth"}, _READ_ONLY, ERR),
+    ("clear_context", {"category": "task(_)", "memory": "feature_auth"}, _READ_ONLY, ERR),
+    (
+        "update_fact",
+        {"old_fact": "task(login)", "new_fact": "task(y)", "memory": "feature_auth"},
+        _READ_ONLY,
+        ERR,
+    ),
+    ("upsert_fact", {"fact": "task(login)", "memory": "feature_auth"}, _READ_ONLY, ERR),
+    ("restore_snapshot", {"name": "auth_v1", "memory": "feature_auth"}, _READ_ONLY, ERR),
+    (
+        "save_snapshot",
+        {"name": "ro_copy", "memory": "feature_auth"},
+        "Snapshot 'ro_copy' saved successfully.",
+        OK,
+    ),
+    ("list_snapshots", {"memory": "feature_auth"}, "Snapshots: [auth_v1, ro_copy]", OK),
+    ("query_logic", {"goal": "task(X)", "memory": "feature_auth"}, '[{"X":"login"}]', OK),
+    ("query_logic", {"goal": "done_anywhere(X)"}, '[{"X":"home"},{"X":"login"}]', OK),
+    ("mount_memory", {"name": "shared"}, "Mounted memory 'shared' (rw)", OK),
+    ("remember_fact", {"fact": "note(one)", "memory": "shared"}, "Asserted: note(one)", OK),
+    (
+        "list_memories",
+        {},
+        '{"memories":[{"name":"default","scope":"project","mounted":true,"mode":"rw"},'
+        '{"name":"feature_auth","scope":"project","mounted":true,"mode":"ro"},'
+        '{"name":"shared","scope":"global","mounted":true,"mode":"rw"}]}',
+        OK,
+    ),
+    (
+        "get_kb_overview",
+        {"sample_size": 1},
+        '{"predicates":[{"functor":"task_done","arity":1,"kind":"fact","count":1,'
+        '"samples":["task_done(home)"]},{"functor":"done_anywhere","arity":1,"kind":"rule",'
+        '"count":1,"samples":["done_anywhere(X) :- task_done(X) ; feature_auth:task_done(X)"]}],'
+        '"assumptions":{"count":0,"names":[]},'
+        '"snapshots":{"count":0,"latest":null,"latest_at":null},'
+        '"persistence":{"wal_pending":2,"healthy":true},'
+        '"mounts":{"available":true,"count":3,"items":['
+        '{"name":"default","scope":"project","mode":"rw"},'
+        '{"name":"feature_auth","scope":"project","mode":"ro"},'
+        '{"name":"shared","scope":"global","mode":"rw"}]},"truncated":false}',
+        OK,
+    ),
+]
+
+ABSOLUTE_NAME = "/tmp/zpm-escape"
+ESCAPING_NAMES = ["../x", "a/b", ABSOLUTE_NAME, "..", "x.pl", "a\x00b", "n" * 200]
+"""Names that would leave their folder, hide a file, end a C string or
+outgrow a file name, if a name were ever used as a path."""
+WRONG_TYPES: list[Any] = [7, 1.5, True, ["s1"], {"name": "s1"}]
+"""JSON values of the wrong type for a string argument."""
+
+HOSTILE_SETUP: list[Step] = [
+    ("create_memory", {"name": "alpha"}, "Created memory 'alpha' (project scope)", OK),
+    ("mount_memory", {"name": "alpha"}, "Mounted memory 'alpha' (rw)", OK),
+    ("remember_fact", {"fact": "kept(1)"}, "Asserted: kept(1)", OK),
+    ("save_snapshot", {"name": "s1"}, "Snapshot 's1' saved successfully.", OK),
+    ("save_snapshot", {"name": "s1", "memory": "alpha"}, "Snapshot 's1' saved successfully.", OK),
+]
+"""What the hostile calls meet: a mounted memory and a snapshot in each memory."""
+
+NAMED_TOOLS = (
+    "save_snapshot",
+    "restore_snapshot",
+    "create_memory",
+    "mount_memory",
+    "unmount_memory",
+)
+_SELECTING_CALLS: list[tuple[str, dict[str, Any]]] = [
+    ("save_snapshot", {"name": "s2"}),
+    ("restore_snapshot", {"name": "s1"}),
+    ("list_snapshots", {}),
+    ("remember_fact", {"fact": "p(1)"}),
+    ("query_logic", {"goal": "true"}),
+]
+_NEW_TOOLS: list[tuple[str, dict[str, Any]]] = [
+    ("save_snapshot", {"name": "s2"}),
+    ("restore_snapshot", {"name": "s1"}),
+    ("list_snapshots", {}),
+    ("get_persistence_status", {}),
+    ("create_memory", {"name": "beta"}),
+    ("mount_memory", {"name": "alpha"}),
+    ("unmount_memory", {"name": "alpha"}),
+    ("list_memories", {}),
+    ("get_kb_overview", {}),
+]
+
+
+def hostile_steps() -> list[Step]:
+    """Every new argument with escaping names and wrong JSON types, and every
+    new tool with an unknown argument: each refused as ``InvalidArguments``.
+    A ``memory`` selector only ever names a mounted memory, so an escaping
+    name there is simply ``Memory not mounted: <name>``."""
+    steps: list[Step] = []
+    for value in [*ESCAPING_NAMES, *WRONG_TYPES]:
+        for tool in NAMED_TOOLS:
+            steps.append((tool, {"name": value}, INVALID, ERR))
+        steps.append(("create_memory", {"name": "beta", "scope": value}, INVALID, ERR))
+        steps.append(("mount_memory", {"name": "alpha", "mode": value}, INVALID, ERR))
+    for tool, arguments in _SELECTING_CALLS:
+        for value in ESCAPING_NAMES:
+            steps.append(
+                (tool, {**arguments, "memory": value}, f"Memory not mounted: {value}", ERR)
+            )
+        for value in WRONG_TYPES:
+            steps.append((tool, {**arguments, "memory": value}, INVALID, ERR))
+    for value in ["2", True, 1.5, [2], {"n": 2}]:
+        steps.append(("get_kb_overview", {"sample_size": value}, INVALID, ERR))
+    for tool, arguments in _NEW_TOOLS:
+        steps.append((tool, {**arguments, "path": "../x"}, INVALID, ERR))
+    return steps
+
+
+RESTART_SETUP: list[Step] = [
+    (
+        "create_memory",
+        {"name": "alpha", "scope": "global"},
+        "Created memory 'alpha' (global scope)",
+        OK,
+    ),
+    ("mount_memory", {"name": "alpha"}, "Mounted memory 'alpha' (rw)", OK),
+    ("create_memory", {"name": "beta"}, "Created memory 'beta' (project scope)", OK),
+    ("mount_memory", {"name": "beta"}, "Mounted memory 'beta' (rw)", OK),
+    ("remember_fact", {"fact": "note(b1)", "memory": "beta"}, "Asserted: note(b1)", OK),
+    ("unmount_memory", {"name": "beta"}, "Unmounted memory 'beta'", OK),
+    ("mount_memory", {"name": "beta", "mode": "ro"}, "Mounted memory 'beta' (ro)", OK),
+    ("remember_fact", {"fact": "p(1)"}, "Asserted: p(1)", OK),
+    ("remember_fact", {"fact": "p(2)"}, "Asserted: p(2)", OK),
+    (
+        "define_rule",
+        {"head": "r(X)", "body": "p(X), \\+ alpha:q(X)"},
+        "Asserted rule: r(X) :- p(X), \\+ alpha:q(X)",
+        OK,
+    ),
+    ("remember_fact", {"fact": "q(1)", "memory": "alpha"}, "Asserted: q(1)", OK),
+    ("save_snapshot", {"name": "s1"}, "Snapshot 's1' saved successfully.", OK),
+    ("remember_fact", {"fact": "p(3)"}, "Asserted: p(3)", OK),
+    ("save_snapshot", {"name": "a1", "memory": "alpha"}, "Snapshot 'a1' saved successfully.", OK),
+    ("remember_fact", {"fact": "q(5)", "memory": "alpha"}, "Asserted: q(5)", OK),
+    ("save_snapshot", {"name": "s2"}, "Snapshot 's2' saved successfully.", OK),
+    ("forget_fact", {"fact": "p(1)"}, "Retracted: p(1)", OK),
+    ("restore_snapshot", {"name": "s1"}, "Snapshot 's1' restored successfully.", OK),
+    ("upsert_fact", {"fact": "item(x, 1)"}, "Upserted: item(x, 1)", OK),
+    ("update_fact", {"old_fact": "p(2)", "new_fact": "p(4)"}, "Updated: p(2) -> p(4)", OK),
+    ("remember_fact", {"fact": "last(write)", "memory": "alpha"}, "Asserted: last(write)", OK),
+]
+"""Memories in both scopes (one mounted read-only), snapshots saved and
+restored, and writes after them; the last write comes right before the stop."""
+
+RESTART_OBSERVED: list[tuple[str, dict[str, Any]]] = [
+    ("list_memories", {}),
+    ("get_persistence_status", {}),
+    ("get_kb_overview", {"sample_size": 5}),
+    ("list_snapshots", {}),
+    ("list_snapshots", {"memory": "alpha"}),
+    ("list_snapshots", {"memory": "beta"}),
+    ("get_knowledge_schema", {}),
+    ("get_knowledge_schema", {"memory": "alpha"}),
+    ("get_knowledge_schema", {"memory": "beta"}),
+    ("query_logic", {"goal": "p(X)"}),
+    ("query_logic", {"goal": "r(X)"}),
+    ("query_logic", {"goal": "item(X, Y)"}),
+    ("query_logic", {"goal": "q(X)", "memory": "alpha"}),
+    ("query_logic", {"goal": "alpha:last(X)"}),
+    ("query_logic", {"goal": "note(X)", "memory": "beta"}),
+]
+"""What must answer the same after a restart as before it."""

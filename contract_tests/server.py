@@ -9,7 +9,10 @@ Edge cases: a server that dies or stays silent for ``timeout`` seconds makes
 ``call`` raise ``ServerFailed`` whose text carries the server's stderr, so a
 failing contract names what went wrong.  ``close()`` is idempotent; it closes
 stdin (the server then exits 0 after answering what it read) and kills the
-process only if it does not exit in time.
+process only if it does not exit in time.  ``kill()`` stops the process with
+SIGKILL at once, as a crash would.  ``restart(kill=...)`` stops the server one
+of these two ways and serves the same project again with the same engine and
+environment.
 """
 
 from __future__ import annotations
@@ -69,12 +72,13 @@ class ServerProcess:
     ) -> None:
         self.target = target
         self.project = project
+        self.env: dict[str, str] = dict(env or {})
         self.timeout = timeout
         self._next_id = 0
         self._stderr: IO[str] = tempfile.TemporaryFile("w+")
         full_env = dict(os.environ)
         full_env.update(target.env)
-        full_env.update(env or {})
+        full_env.update(self.env)
         self._process = subprocess.Popen(
             target.serve_command(project),
             stdin=subprocess.PIPE,
@@ -139,6 +143,9 @@ class ServerProcess:
         return ToolOutcome(content[0]["text"], bool(result.get("isError")))
 
     def stderr(self) -> str:
+        """What the server wrote to stderr so far ("" once it is closed)."""
+        if self._stderr.closed:
+            return ""
         self._stderr.seek(0)
         return self._stderr.read()
 
@@ -147,21 +154,55 @@ class ServerProcess:
 
     def close(self) -> int | None:
         """Stop the server; returns its exit code (``None`` if it had to be killed)."""
+        code = self._stop()
+        self._release()
+        return code
+
+    def kill(self) -> None:
+        """Stop the server with SIGKILL at once, as a crash would; idempotent."""
+        self._process.kill()
+        self._process.wait()
+        self._close_stdin()
+        self._release()
+
+    def restart(self, *, kill: bool) -> ServerProcess:
+        """Stop this server and serve the same project again with the same
+        engine and environment.
+
+        ``kill``: SIGKILL; otherwise a clean stop (stdin closed), which must
+        end with exit code 0, else ``ServerFailed`` carries the server's stderr.
+        """
+        if kill:
+            self.kill()
+        else:
+            code = self._stop()
+            if code != 0:
+                failure = self._failure(f"a clean stop ended with exit code {code}")
+                self._release()
+                raise failure
+            self._release()
+        return ServerProcess(self.target, self.project, env=self.env, timeout=self.timeout)
+
+    def _stop(self) -> int | None:
+        self._close_stdin()
+        try:
+            return self._process.wait(timeout=15)
+        except subprocess.TimeoutExpired:
+            self._process.kill()
+            self._process.wait()
+            return None
+
+    def _close_stdin(self) -> None:
         if self._process.stdin is not None and not self._process.stdin.closed:
             try:
                 self._process.stdin.close()
             except OSError:
                 pass
-        try:
-            code: int | None = self._process.wait(timeout=15)
-        except subprocess.TimeoutExpired:
-            self._process.kill()
-            self._process.wait()
-            code = None
+
+    def _release(self) -> None:
         if self._process.stdout is not None:
             self._process.stdout.close()
         self._stderr.close()
-        return code
 
     def __enter__(self) -> ServerProcess:
         return self

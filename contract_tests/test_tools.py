@@ -1,32 +1,66 @@
 """Every tool through ``zpm serve --engine NAME``: examples, errors, limits, sandbox.
 
 Parametrized by the selected engines (``--zpm-engine``); each test starts its
-own server(s) in a fresh project.
+own server(s) in a fresh project.  Servers that may create global memories
+get their own ``XDG_DATA_HOME`` under the test's temporary directory.
 """
 
 from __future__ import annotations
 
+import hashlib
 import json
 import time
+from pathlib import Path
 
 import pytest
 
 from contract_tests.plugin import StartServer
 from contract_tests.scenarios import (
+    ABSOLUTE_NAME,
     BAD_INPUT,
+    HOSTILE_SETUP,
+    MEMORY_EXAMPLES,
     QUERIES,
+    RESTART_OBSERVED,
+    RESTART_SETUP,
     SANDBOX_REFUSALS,
+    SNAPSHOT_EXAMPLES,
     SPEC_EXAMPLES,
     Step,
+    hostile_steps,
+    matches,
     refusal_text,
 )
-from contract_tests.server import ToolOutcome
+from contract_tests.server import ServerProcess, ToolOutcome
+
+
+def _walk(server: ServerProcess, steps: list[Step]) -> None:
+    for tool, arguments, expected, is_error in steps:
+        outcome = server.call(tool, arguments)
+        assert matches(expected, outcome.text) and outcome.is_error == is_error, (
+            tool,
+            arguments,
+            outcome,
+        )
 
 
 def _run(start_server: StartServer, steps: list[Step]) -> None:
-    server = start_server()
-    for tool, arguments, text, is_error in steps:
-        assert server.call(tool, arguments) == ToolOutcome(text, is_error), (tool, arguments)
+    _walk(start_server(), steps)
+
+
+def _data_home(tmp_path: Path) -> dict[str, str]:
+    """An ``XDG_DATA_HOME`` of the test's own: global memories go there."""
+    return {"XDG_DATA_HOME": str(tmp_path / "data")}
+
+
+def _files(root: Path) -> dict[str, str]:
+    """Every path under ``root`` with a digest of its bytes ("dir" for a folder)."""
+    return {
+        str(path.relative_to(root)): "dir"
+        if path.is_dir()
+        else hashlib.sha256(path.read_bytes()).hexdigest()
+        for path in sorted(root.rglob("*"))
+    }
 
 
 class TestToolContracts:
@@ -109,3 +143,47 @@ class TestLimitsAndDurability:
         assert second.call("get_knowledge_schema", {}) == schema
         answer = second.call("query_logic", {"goal": "drinker(X), likes(X, D)"})
         assert answer == ToolOutcome('[{"X":"bob","D":"tea"}]', False)
+
+
+class TestSnapshotsAndMemories:
+    def test_snapshot_examples(self, start_server: StartServer, tmp_path: Path) -> None:
+        _walk(start_server(env=_data_home(tmp_path)), SNAPSHOT_EXAMPLES)
+
+    def test_memory_examples(self, start_server: StartServer, tmp_path: Path) -> None:
+        server = start_server(env=_data_home(tmp_path))
+        _walk(server, MEMORY_EXAMPLES)
+        assert (server.project / ".zpm" / "kb" / "feature_auth").is_dir()
+        assert (tmp_path / "data" / "zpm" / "kb" / "shared").is_dir()
+
+    def test_hostile_arguments_are_refused_and_change_nothing(
+        self, start_server: StartServer, tmp_path: Path
+    ) -> None:
+        server = start_server(env=_data_home(tmp_path))
+        _walk(server, HOSTILE_SETUP)
+        listings = [
+            ("list_memories", {}),
+            ("list_snapshots", {}),
+            ("list_snapshots", {"memory": "alpha"}),
+        ]
+        before = [server.call(tool, arguments) for tool, arguments in listings]
+        files = _files(tmp_path)
+        _walk(server, hostile_steps())
+        assert [server.call(tool, arguments) for tool, arguments in listings] == before
+        assert _files(tmp_path) == files
+        assert not Path(ABSOLUTE_NAME).exists()
+        assert not Path(f"{ABSOLUTE_NAME}.pl").exists()
+
+    @pytest.mark.zpm_requires("persistence")
+    @pytest.mark.parametrize("kill", [False, True], ids=["clean-stop", "kill-9"])
+    def test_a_restart_keeps_memories_mounts_snapshots_and_every_acknowledged_write(
+        self, start_server: StartServer, tmp_path: Path, kill: bool
+    ) -> None:
+        first = start_server(env=_data_home(tmp_path))
+        _walk(first, RESTART_SETUP)
+        seen = [first.call(tool, arguments) for tool, arguments in RESTART_OBSERVED]
+        if kill:
+            first.kill()
+        else:
+            assert first.close() == 0
+        second = start_server(project=first.project, env=first.env)
+        assert [second.call(tool, arguments) for tool, arguments in RESTART_OBSERVED] == seen
