@@ -19,12 +19,17 @@ decode_tok(v, [K|Ts], S, V, Term) :- !,
     K1 is K + 1, arg(K1, V, X),
     decode(Ts, [X|S], V, Term).
 decode_tok(c, [N, A|Ts], S0, V, Term) :-
-    length(Rev, A),
-    append(Rev, S1, S0), !,
-    reverse(Rev, Args),
+    pop_args(A, S0, [], Args, S1), !,
     text_name(N, A, Name),
     compound_name_arguments(T, Name, Args),
     decode(Ts, [T|S1], V, Term).
+
+%   pop_args(+K, +Stack0, +Args0, -Args, -Stack): the top K terms of Stack0
+%   (the last argument on top) in argument order, in front of Args0.
+pop_args(0, S, Args, Args, S).
+pop_args(K, [X|S0], Acc, Args, S) :-
+    K > 0, K1 is K - 1,
+    pop_args(K1, S0, [X|Acc], Args, S).
 
 %!  encode(+Term, -Tokens, -Cells) is det.
 %   Cells counts compound terms (list cells included).  Unbound variables
