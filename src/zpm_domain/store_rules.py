@@ -1,8 +1,9 @@
 """What an engine refuses before it changes a predicate, the same on every engine.
 
-Engines call these first thing: ``check_addition`` in ``add_clause``,
-``check_change`` in ``declare_dynamic``, ``changeable`` in ``retract`` and
-``retract_all`` (see ``ports.engine.Engine``).  They pass their own
+Engines call these first thing: ``check_addition`` in ``add_clause``
+(``check_additions`` in ``add_clauses``), ``check_change`` in
+``declare_dynamic``, ``changeable`` in ``retract`` and ``retract_all`` (see
+``ports.engine.Engine``).  They pass their own
 ``lookup(name, arity)`` or what it found (a ``PredicateState``, ``None`` for a
 predicate never seen), so that a plugin engine refuses the same changes with
 the same texts as the built-in ones:
@@ -20,12 +21,12 @@ the same texts as the built-in ones:
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from typing import Protocol, TypeVar
 
 from zpm_domain.builtins import CONTROL, is_protected
 from zpm_domain.clauses import Clause, is_user_head
-from zpm_domain.errors import InvalidClause, PermissionDenied
+from zpm_domain.errors import InvalidClause, PermissionDenied, ZpmError
 from zpm_domain.terms import Term
 from zpm_domain.writer import render
 
@@ -71,6 +72,39 @@ def check_addition(
             raise PermissionDenied.static(name, arity)
     elif state.static:
         raise PermissionDenied.static(name, arity)
+
+
+def check_additions(
+    clauses: Sequence[Clause], lookup: Callable[[str, int], PredicateState | None]
+) -> tuple[list[tuple[int, Clause]], list[tuple[int, ZpmError]]]:
+    """``check_addition`` (not static) of each of ``clauses``, in order:
+    ``(accepted, refused)``, the clauses that may be added with their index,
+    and ``(index, error)`` for the others.
+
+    Each predicate is checked once: adding clauses at run time never changes
+    the verdict for their predicate, so a batch of many clauses of a few
+    predicates costs a few checks.
+    """
+    accepted: list[tuple[int, Clause]] = []
+    refused: list[tuple[int, ZpmError]] = []
+    verdicts: dict[tuple[str, int], ZpmError | None] = {}
+    for index, clause in enumerate(clauses):
+        key = clause.key if is_user_head(clause.head) else None
+        if key is None or key not in verdicts:
+            verdict: ZpmError | None = None
+            try:
+                check_addition(clause, lookup, static=False)
+            except ZpmError as error:
+                verdict = error
+            if key is not None:
+                verdicts[key] = verdict
+        else:
+            verdict = verdicts[key]
+        if verdict is None:
+            accepted.append((index, clause))
+        else:
+            refused.append((index, verdict))
+    return accepted, refused
 
 
 def check_change(name: str, arity: int, state: PredicateState | None) -> None:

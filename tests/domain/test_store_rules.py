@@ -9,7 +9,7 @@ import pytest
 from zpm_domain.clauses import Clause
 from zpm_domain.errors import InvalidClause, PermissionDenied
 from zpm_domain.reader import read_term
-from zpm_domain.store_rules import changeable, check_addition, check_change
+from zpm_domain.store_rules import changeable, check_addition, check_additions, check_change
 
 
 @dataclass
@@ -99,3 +99,23 @@ def test_changeable_looks_up_the_head_s_predicate() -> None:
     with pytest.raises(PermissionDenied, match="static predicate s/1"):
         changeable(read_term("s(_)"), lookup)
     assert seen == [("p", 1), ("q", 2), ("s", 1)]
+
+
+def test_a_batch_is_checked_once_per_predicate_with_the_verdicts_in_order() -> None:
+    looked_up: list[str] = []
+
+    def lookup(name: str, arity: int) -> State | None:
+        looked_up.append(f"{name}/{arity}")
+        return State(static=True, clauses=1) if name == "s" else None
+
+    batch = [clause(t) for t in ["p(1)", "s(1)", "p(2)", "1", "append(a, b, c)", "s(2)", "q"]]
+    accepted, refused = check_additions(batch, lookup)
+    assert accepted == [(0, batch[0]), (2, batch[2]), (6, batch[6])]
+    assert [(index, type(error).__name__) for index, error in refused] == [
+        (1, "PermissionDenied"),
+        (3, "InvalidClause"),
+        (4, "PermissionDenied"),
+        (5, "PermissionDenied"),
+    ]
+    assert refused[0][1].message == refused[3][1].message == STATIC.replace("p/1", "s/1")
+    assert looked_up == ["p/1", "s/1", "q/0"]

@@ -124,6 +124,13 @@ def main(name: str) -> None:
     assert [index for index, _ in refused] == [1, 2, 4], refused
     assert [render_clause(c) for c in e.clauses("default", "bn", 1)] == ["bn(1)", "bn(2)"]
     assert answers(e, "default", "bn(X)") == ["X=1", "X=2"]
+    # retract_all with a repeated variable, then with a most general head
+    for text in ["rr(1, 1)", "rr(1, 2)", "rr(2, 2)", "rr(3, 4)"]:
+        e.add_clause("default", cl(text))
+    assert e.retract_all("default", read_term("rr(X, X)")) == 2
+    assert [render_clause(c) for c in e.clauses("default", "rr", 2)] == ["rr(1, 2)", "rr(3, 4)"]
+    assert e.retract_all("default", read_term("rr(_, _)")) == 2
+    assert e.clauses("default", "rr", 2) == []
     # a predicate that loses its last clause comes back last
     e.add_clause("default", cl("lp(1)"))
     e.add_clause("default", cl("lq(1)"))
@@ -158,8 +165,15 @@ def main(name: str) -> None:
     )
     assert big[0].endswith("N=300000")
     assert answers(e, "default", "r(Y)") == []
+    module = e._ns("other").module
+    refs = "findall(x, zpm_support:zpm_ref(_, M, _), L), length(L, N)"
+    assert e._binding.once(refs, {"M": module})["N"] > 0
     e.drop_namespace("other")
     assert e.namespaces() == ["default"]
+    assert e._binding.once(refs, {"M": module})["N"] == 0  # its clause ids are forgotten
+    e.ensure_namespace("other")
+    assert e.predicates("other") == [] and answers(e, "other", "o(X)") == []
+    e.drop_namespace("other")
     sys.stdout.write("OK\n")
 
 

@@ -41,11 +41,11 @@ from zpm_adapters.engine_python.rterms import to_answer
 from zpm_adapters.engine_python.runtime import PrologThrow, Trail, deref, to_runtime, unify
 from zpm_adapters.engine_python.store import Namespace, Predicate
 from zpm_adapters.engine_python.templates import unify_head
-from zpm_domain.clauses import Clause, PredicateInfo, is_user_head
+from zpm_domain.clauses import Clause, PredicateInfo
 from zpm_domain.errors import PrologError, ZpmError
 from zpm_domain.limits import Limits
 from zpm_domain.ports.engine import Engine, Solution
-from zpm_domain.store_rules import changeable, check_addition, check_change
+from zpm_domain.store_rules import changeable, check_addition, check_additions, check_change
 from zpm_domain.terms import Struct, Term, Var, variables, variant
 
 VERSION = "0.4.0"
@@ -97,31 +97,16 @@ class PythonEngine(Engine):
     def add_clauses(self, ns: str, clauses: Sequence[Clause]) -> list[tuple[int, ZpmError]]:
         """As the port's, checking each predicate once rather than each clause."""
         namespace = self._ns(ns)
-        refused: list[tuple[int, ZpmError]] = []
-        checked: dict[tuple[str, int], ZpmError | None] = {}
-        for index, clause in enumerate(clauses):
-            key = clause.key if is_user_head(clause.head) else None
-            if key is None or key not in checked:
-                try:
-                    check_addition(clause, namespace.lookup, static=False)
-                    verdict: ZpmError | None = None
-                except ZpmError as error:
-                    verdict = error
-                if key is not None:
-                    checked[key] = verdict
-            else:
-                verdict = checked[key]
-            if verdict is not None:
-                refused.append((index, verdict))
-                continue
+        accepted, refused = check_additions(clauses, namespace.lookup)
+        for index, clause in accepted:
             try:
                 compiled = compile_clause(clause, namespace, self._system)
             except PrologThrow as exc:
                 refused.append((index, PrologError(to_answer(exc.ball, {}))))
                 continue
-            assert key is not None
-            namespace.define(*key)
-            namespace.predicate(*key).add(compiled, False)
+            namespace.define(*clause.key)
+            namespace.predicate(*clause.key).add(compiled, False)
+        refused.sort(key=lambda pair: pair[0])
         return refused
 
     def declare_dynamic(self, ns: str, name: str, arity: int) -> None:

@@ -52,7 +52,7 @@ from zpm_domain.errors import (
 )
 from zpm_domain.limits import Limits
 from zpm_domain.ports.engine import Engine, Solution
-from zpm_domain.store_rules import changeable, check_addition, check_change
+from zpm_domain.store_rules import changeable, check_addition, check_additions, check_change
 from zpm_domain.terms import Atom, Struct, Term, Var, variables, variant
 
 ADD = "zpm_support:zpm_add(M, T, F, S, Id)"
@@ -101,10 +101,7 @@ class SwiEngine(Engine):
     def drop_namespace(self, ns: str) -> None:
         namespace = self._namespaces.pop(ns, None)
         if namespace is not None:
-            self._binding.once(
-                "zpm_support:zpm_drop(I, N, Ids)",
-                {"I": self._instance, "N": ns, "Ids": namespace.refs()},
-            )
+            self._binding.once("zpm_support:zpm_drop(I, N)", {"I": self._instance, "N": ns})
 
     def namespaces(self) -> list[str]:
         return list(self._namespaces)
@@ -154,15 +151,8 @@ class SwiEngine(Engine):
     def add_clauses(self, ns: str, clauses: Sequence[Clause]) -> list[tuple[int, ZpmError]]:
         """One call into SWI-Prolog per ``BATCH`` clauses (see the port)."""
         namespace = self._ns(ns)
-        refused: list[tuple[int, ZpmError]] = []
-        accepted: list[tuple[int, Clause]] = []
-        for index, clause in enumerate(clauses):
-            try:
-                check_addition(clause, namespace.lookup, static=False)
-            except ZpmError as error:
-                refused.append((index, error))
-            else:
-                accepted.append((index, clause))
+        accepted, refused = check_additions(clauses, namespace.lookup)
+        preds: dict[tuple[str, int], MirrorPredicate] = {}
         for start in range(0, len(accepted), BATCH):
             chunk = accepted[start : start + BATCH]
             tokens = [self._clause_tokens(clause) for _, clause in chunk]
@@ -176,7 +166,11 @@ class SwiEngine(Engine):
                 if isinstance(result, list):
                     refused.append((index, PrologError(codec.decode(result[1]))))
                     continue
-                namespace.predicate(*clause.key).entries.append(Entry(clause, int(result)))
+                key = clause.key
+                pred = preds.get(key)
+                if pred is None:
+                    pred = preds[key] = namespace.predicate(*key)
+                pred.entries.append(Entry(clause, int(result)))
         refused.sort(key=lambda pair: pair[0])
         return refused
 
@@ -209,7 +203,10 @@ class SwiEngine(Engine):
         pred = changeable(head, self._ns(ns).lookup)
         if pred is None:
             return 0
-        doomed = [e for e in pred.entries if not e.fixed and _unifiable(e.clause.head, head)]
+        if _most_general(head):
+            doomed = [e for e in pred.entries if not e.fixed]
+        else:
+            doomed = [e for e in pred.entries if not e.fixed and _unifiable(e.clause.head, head)]
         if doomed:
             self._erase(self._ns(ns), pred, doomed)
         return len(doomed)
@@ -305,6 +302,15 @@ def _matches(stored: Clause, clause: Clause, as_variant: bool) -> bool:
     mine = Struct("-", (stored.head, stored.body))
     theirs = Struct("-", (clause.head, clause.body))
     return variant(mine, theirs) if as_variant else _unifiable(mine, theirs)
+
+
+def _most_general(head: Term) -> bool:
+    """An atom, or a compound whose arguments are distinct variables: it
+    unifies with every head of its predicate (``p(_, _)``, ``p(X, Y)``)."""
+    if not isinstance(head, Struct):
+        return True
+    args = head.args
+    return all(type(a) is Var for a in args) and len({id(a) for a in args}) == len(args)
 
 
 def _unifiable(a: Term, b: Term) -> bool:

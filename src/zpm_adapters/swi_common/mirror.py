@@ -54,6 +54,3 @@ class MirrorNamespace:
 
     def lookup(self, name: str, arity: int) -> MirrorPredicate | None:
         return self.predicates.get((name, arity))
-
-    def refs(self) -> list[int]:
-        return [e.ref for p in self.predicates.values() for e in p.entries]

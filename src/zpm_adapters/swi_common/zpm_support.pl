@@ -23,8 +23,8 @@
     until a client defines them).
 */
 :- module(zpm_support,
-          [ zpm_init/2, zpm_meta/1, zpm_ensure/2, zpm_ensure/3, zpm_drop/2,
-            zpm_drop/3, zpm_add/4, zpm_add/5, zpm_add_all/3, zpm_declared/3, zpm_forget/3, zpm_erase/1,
+          [ zpm_init/2, zpm_meta/1, zpm_ensure/2, zpm_ensure/3, zpm_drop/1,
+            zpm_drop/2, zpm_add/4, zpm_add/5, zpm_add_all/3, zpm_declared/3, zpm_forget/3, zpm_erase/1,
             zpm_solve/8, zpm_version/1
           ]).
 :- use_module(library(prolog_wrap)).
@@ -37,7 +37,7 @@
 :- use_module(library(sort)).
 :- use_module(library(assoc)).
 
-:- dynamic zpm_namespace/3, zpm_ref/2, zpm_next_id/1, zpm_answer/1.
+:- dynamic zpm_namespace/3, zpm_ref/3, zpm_next_id/1, zpm_answer/1.
 :- dynamic denied_pi/2, base_ready/0, iso_local/3.
 zpm_next_id(1).
 
@@ -207,13 +207,13 @@ zpm_ensure(Inst, Name, Module) :-
 %!  zpm_ensure(+Name, -Module) is det.  zpm_ensure/3 of instance ns.
 zpm_ensure(Name, Module) :- zpm_ensure(ns, Name, Module).
 
-%!  zpm_drop(+Instance, +Name, +Ids) is det.
-%   Erases the clauses Ids, abolishes what is left of the module's own
-%   predicates and forgets the namespace (SWI-Prolog keeps the empty module).
-zpm_drop(Inst, Name, Ids) :-
-    forall(member(Id, Ids), zpm_erase(Id)),
+%!  zpm_drop(+Instance, +Name) is det.
+%   Abolishes the module's own predicates (their clauses with them), forgets
+%   their clause ids and the namespace (SWI-Prolog keeps the empty module).
+zpm_drop(Inst, Name) :-
     (   retract(zpm_namespace(Inst, Name, Module))
-    ->  forall(( predicate_property(Module:H, dynamic),
+    ->  retractall(zpm_ref(_, Module, _)),
+        forall(( predicate_property(Module:H, dynamic),
                  \+ predicate_property(Module:H, imported_from(_)) ),
                ( functor(H, N, A), catch(abolish(Module:(N/A)), _, true) )),
         retractall(zpm_pred(Module, _, _)),
@@ -222,8 +222,8 @@ zpm_drop(Inst, Name, Ids) :-
     ;   true
     ).
 
-%!  zpm_drop(+Name, +Ids) is det.  zpm_drop/3 of instance ns.
-zpm_drop(Name, Ids) :- zpm_drop(ns, Name, Ids).
+%!  zpm_drop(+Name) is det.  zpm_drop/2 of instance ns.
+zpm_drop(Name) :- zpm_drop(ns, Name).
 
 %!  zpm_add(+Module, +Tokens, +Front, -Result) is det.
 %!  zpm_add(+Module, +Tokens, +Front, +Static, -Result) is det.
@@ -276,7 +276,7 @@ add_counted(Module, Clause, H, N/A, Id, Seen0, Seen) :-
         put_assoc(N/A, Seen0, true, Seen)
     ),
     assertz(Module:Clause, Ref),
-    assertz(zpm_ref(Id, Ref)),
+    assertz(zpm_ref(Id, Module, Ref)),
     note_predicate(Module, N, A, false).
 
 add(Module, Clause, Front, Id) :-
@@ -285,7 +285,7 @@ add(Module, Clause, Front, Id) :-
     ensure_dynamic(Module, H, N, A),
     (   Front == true -> asserta(Module:Clause, Ref) ; assertz(Module:Clause, Ref) ),
     retract(zpm_next_id(Id)), Id1 is Id + 1, assertz(zpm_next_id(Id1)),
-    assertz(zpm_ref(Id, Ref)).
+    assertz(zpm_ref(Id, Module, Ref)).
 
 ensure_dynamic(Module, H, N, A) :-
     (   predicate_property(Module:H, dynamic),
@@ -307,8 +307,10 @@ declare_dynamic(Module, N, A) :-
     ;   dynamic(Module:(N/A))
     ).
 
+%!  zpm_erase(+Id) is det.
+%   Erases the clause Id (nothing if it is gone).
 zpm_erase(Id) :-
-    (   retract(zpm_ref(Id, Ref)) -> catch(erase(Ref), _, true) ; true ).
+    (   retract(zpm_ref(Id, _, Ref)) -> catch(erase(Ref), _, true) ; true ).
 
 %!  zpm_solve(+Module, +Tokens, +TimeS, +MaxInf, +MaxSol, +MaxCells, -Answers, -Status)
 %   Answers: token lists of '$ans'(Vars...) in order (at most MaxSol; an
