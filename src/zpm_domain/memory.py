@@ -378,9 +378,10 @@ class Memory:
         loadable: list[Clause] = []
         refusals: dict[tuple[str, int], PermissionDenied | None] = {}
         for clause in snapshot.clauses:
-            if clause.key not in refusals:
-                refusals[clause.key] = self._refusal(clause.head)
-            refused = refusals[clause.key]
+            key = clause.key
+            if key not in refusals:
+                refusals[key] = self._refusal(clause.head)
+            refused = refusals[key]
             if refused is None:
                 loadable.append(clause)
             else:

@@ -197,7 +197,8 @@ def _terms_by_line(lines: list[str]) -> list[tuple[int, Term]]:
                 chunk_start = number
             chunk.append(line)
             continue
-        flush()
+        if chunk:
+            flush()
         found.append((number, fact))
     flush()
     return found

@@ -104,8 +104,7 @@ class PythonEngine(Engine):
             except PrologThrow as exc:
                 refused.append((index, PrologError(to_answer(exc.ball, {}))))
                 continue
-            namespace.define(*clause.key)
-            namespace.predicate(*clause.key).add(compiled, False)
+            namespace.define(*clause.key).add(compiled, False)
         refused.sort(key=lambda pair: pair[0])
         return refused
 
