@@ -107,6 +107,14 @@ def check_additions(
     return accepted, refused
 
 
+def leaves_definition_order(state: PredicateState) -> bool:
+    """After a removal: ``state`` has no clauses left and was neither declared
+    dynamic nor loaded from a knowledge file, so it leaves the order of first
+    definition (``current_predicate/1``, the schema); a clause added later
+    puts it last, the order a restart that loads only what remains gives."""
+    return not state.static and not state.declared_dynamic and not state.has_clauses()
+
+
 def check_change(name: str, arity: int, state: PredicateState | None) -> None:
     """Refuse removing clauses from, or declaring dynamic, ``name/arity``."""
     check_definable(name, arity)

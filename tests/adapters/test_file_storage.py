@@ -3,13 +3,12 @@ what a failed create or snapshot write leaves behind."""
 
 from __future__ import annotations
 
-import errno
 import os
 from collections.abc import Callable, Iterator
 from pathlib import Path
-from typing import Any
 
 import pytest
+from tests.adapters.disk_faults import fail_with_enospc, full_disk
 
 from zpm_adapters.persistence.file_snapshots import FileSnapshotStore
 from zpm_adapters.project import ProjectPaths, init_project
@@ -269,10 +268,6 @@ def test_without_a_global_root_the_manifest_keeps_its_global_mounts(
 # -- failures -----------------------------------------------------------------
 
 
-def fail_with_enospc(*_args: Any) -> Any:
-    raise OSError(errno.ENOSPC, os.strerror(errno.ENOSPC))
-
-
 def test_a_create_that_fails_leaves_nothing_behind(
     paths: ProjectPaths, registry: FileRegistry, monkeypatch: pytest.MonkeyPatch
 ) -> None:
@@ -306,21 +301,6 @@ def test_a_snapshot_write_leaves_only_the_snapshot(
     assert os.listdir(paths.kb_dir / "default/snapshots") == ["s.pl"]
 
 
-def half_then_enospc() -> Callable[[int, Any], int]:
-    """An ``os.write`` on a disk that fills up half way through the data."""
-    real_write = os.write
-    calls = 0
-
-    def write(fd: int, data: Any) -> int:
-        nonlocal calls
-        calls += 1
-        if calls == 1:
-            return real_write(fd, bytes(data)[: len(data) // 2])
-        raise OSError(errno.ENOSPC, os.strerror(errno.ENOSPC))
-
-    return write
-
-
 @pytest.mark.parametrize("failing", ["write", "fsync", "replace"])
 def test_a_failed_snapshot_write_keeps_the_old_snapshot_whole(
     paths: ProjectPaths,
@@ -330,7 +310,7 @@ def test_a_failed_snapshot_write_keeps_the_old_snapshot_whole(
 ) -> None:
     store = open_storage(DEFAULT).snapshots
     store.write("s", "% the old snapshot\n")
-    broken = half_then_enospc() if failing == "write" else fail_with_enospc
+    broken = full_disk(failing)
     with monkeypatch.context() as patch:
         patch.setattr(os, failing, broken)
         with pytest.raises(OSError, match="No space left"):

@@ -2,15 +2,14 @@
 
 from __future__ import annotations
 
-import errno
 import json
 import logging
 import os
-from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
 import pytest
+from tests.adapters.disk_faults import full_disk
 
 from zpm_adapters.project import ProjectPaths, init_project
 from zpm_adapters.storage.file_storage import FileRegistry
@@ -208,32 +207,12 @@ def test_a_write_leaves_no_temporary_file(paths: ProjectPaths, registry: FileReg
     assert zpm_files(paths) == [".gitignore", "data", "kb", "mounts.json"]
 
 
-def fail_with_enospc(*_args: Any) -> Any:
-    raise OSError(errno.ENOSPC, os.strerror(errno.ENOSPC))
-
-
-def half_then_enospc() -> Callable[[int, Any], int]:
-    """An ``os.write`` on a disk that fills up half way through the data
-    (a short write, then ``ENOSPC``)."""
-    real_write = os.write
-    calls = 0
-
-    def write(fd: int, data: Any) -> int:
-        nonlocal calls
-        calls += 1
-        if calls == 1:
-            return real_write(fd, bytes(data)[: len(data) // 2])
-        raise OSError(errno.ENOSPC, os.strerror(errno.ENOSPC))
-
-    return write
-
-
 @pytest.mark.parametrize("failing", ["write", "fsync", "replace"])
 def test_a_failed_write_keeps_the_old_manifest_and_no_temporary_file(
     paths: ProjectPaths, registry: FileRegistry, monkeypatch: pytest.MonkeyPatch, failing: str
 ) -> None:
     registry.write_manifest([DEFAULT_RW])
-    broken = half_then_enospc() if failing == "write" else fail_with_enospc
+    broken = full_disk(failing)
     with monkeypatch.context() as patch:
         patch.setattr(os, failing, broken)
         with pytest.raises(OSError, match="No space left"):

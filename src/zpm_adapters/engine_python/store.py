@@ -31,6 +31,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from zpm_adapters.engine_python.runtime import Ref, RTerm
+from zpm_domain.store_rules import leaves_definition_order
 from zpm_domain.terms import Atom, String, Struct
 
 if TYPE_CHECKING:
@@ -245,11 +246,9 @@ class Namespace:
         return pred
 
     def forget_if_empty(self, pred: Predicate) -> None:
-        """Take ``pred`` out of the definition order when it has no clauses left
-        and was neither declared dynamic nor loaded from a knowledge file: if
-        it comes back, it is defined anew, last (as after a restart that
-        loads what remains)."""
-        if pred.listed and not pred.declared_dynamic and not pred.static and not pred.current():
+        """Take ``pred`` out of the definition order when
+        ``store_rules.leaves_definition_order`` says so."""
+        if pred.listed and leaves_definition_order(pred):
             pred.listed = False
             self.order = [p for p in self.order if p is not pred]
 

@@ -13,16 +13,21 @@ def write_all(fd: int, data: bytes) -> None:
         view = view[os.write(fd, view) :]
 
 
+def write_synced(path: Path, data: bytes) -> None:
+    """Create or truncate ``path``, write ``data`` and fsync it (not its folder)."""
+    fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_TRUNC | os.O_CLOEXEC, 0o644)
+    try:
+        write_all(fd, data)
+        os.fsync(fd)
+    finally:
+        os.close(fd)
+
+
 def write_atomically(staged: Path, target: Path, data: bytes) -> None:
     """Write ``data`` to ``staged``, fsync it, move it over ``target`` and fsync
     the folder.  On any failure ``staged`` is removed and ``target`` is as it was."""
     try:
-        fd = os.open(staged, os.O_WRONLY | os.O_CREAT | os.O_TRUNC | os.O_CLOEXEC, 0o644)
-        try:
-            write_all(fd, data)
-            os.fsync(fd)
-        finally:
-            os.close(fd)
+        write_synced(staged, data)
         os.replace(staged, target)
     except BaseException:
         staged.unlink(missing_ok=True)

@@ -30,7 +30,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from zpm_adapters.persistence.durable import fsync_directory, write_all
+from zpm_adapters.persistence.durable import fsync_directory, write_all, write_synced
 from zpm_adapters.persistence.file_lock import FileLock, cannot_write
 from zpm_adapters.persistence.wal_format import encode_batch
 from zpm_adapters.persistence.wal_scan import scan
@@ -172,12 +172,7 @@ class FileJournal(Journal):
             if cur is not None:
                 self._catch_up(cur)
             staged = self.path.with_name(self.path.name + ".next")
-            fd = os.open(staged, os.O_WRONLY | os.O_CREAT | os.O_TRUNC | os.O_CLOEXEC, 0o644)
-            try:
-                write_all(fd, data)
-                os.fsync(fd)
-            finally:
-                os.close(fd)
+            write_synced(staged, data)
             self._step("rotate:staged")
             if cur is not None and os.fstat(cur.fd).st_size > 0:
                 os.link(self.path, self._archive_name())

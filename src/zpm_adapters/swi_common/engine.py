@@ -52,7 +52,13 @@ from zpm_domain.errors import (
 )
 from zpm_domain.limits import Limits
 from zpm_domain.ports.engine import Engine, Solution
-from zpm_domain.store_rules import changeable, check_addition, check_additions, check_change
+from zpm_domain.store_rules import (
+    changeable,
+    check_addition,
+    check_additions,
+    check_change,
+    leaves_definition_order,
+)
 from zpm_domain.terms import Atom, Struct, Term, Var, variables, variant
 
 ADD = "zpm_support:zpm_add(M, T, F, S, Id)"
@@ -214,13 +220,12 @@ class SwiEngine(Engine):
     def _erase(
         self, namespace: MirrorNamespace, pred: MirrorPredicate, doomed: list[Entry]
     ) -> None:
-        """Erase ``doomed``; a predicate left without clauses (neither declared
-        dynamic nor static) loses its place in the definition order, as on
-        the python engine."""
+        """Erase ``doomed``; the predicate leaves the definition order when
+        ``store_rules.leaves_definition_order`` says so."""
         self._binding.once(ERASE, {"Ids": [e.ref for e in doomed]})
         gone = {id(e) for e in doomed}
         pred.entries = [e for e in pred.entries if id(e) not in gone]
-        if not pred.entries and not pred.declared_dynamic and not pred.static:
+        if leaves_definition_order(pred):
             del namespace.predicates[(pred.name, pred.arity)]
             self._binding.once(FORGET, {"M": namespace.module, "N": pred.name, "A": pred.arity})
 
