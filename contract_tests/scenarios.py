@@ -316,6 +316,131 @@ SNAPSHOT_EXAMPLES: list[Step] = [
     ("query_logic", {"goal": "parent(X, Y)"}, '[{"X":"tom","Y":"bob"},{"X":"bob","Y":"sue"}]', OK),
 ]
 
+# assume_fact, get_belief_status, get_justification, list_assumptions,
+# retract_assumption and retract_assumptions with the spec's texts.
+TMS_EXAMPLES: list[Step] = [
+    ("list_assumptions", {}, '{"assumptions":[]}', OK),
+    (
+        "assume_fact",
+        {"fact": "available(server_a)", "assumption": "infra_healthy"},
+        "Assumed: available(server_a) under assumption 'infra_healthy'",
+        OK,
+    ),
+    (
+        "get_belief_status",
+        {"fact": "available(server_a)"},
+        '{"status":"in","justifications":["infra_healthy"],"source":"interactive"}',
+        OK,
+    ),
+    ("get_justification", {"assumption": "infra_healthy"}, '{"facts":["available(server_a)"]}', OK),
+    (
+        "assume_fact",
+        {"fact": "budget(q3, approved)", "assumption": "budget_approved"},
+        "Assumed: budget(q3, approved) under assumption 'budget_approved'",
+        OK,
+    ),
+    ("list_assumptions", {}, '{"assumptions":["infra_healthy","budget_approved"]}', OK),
+    (
+        "assume_fact",
+        {"fact": "available(server_b)", "assumption": "infra_healthy"},
+        "Assumed: available(server_b) under assumption 'infra_healthy'",
+        OK,
+    ),
+    (
+        "retract_assumption",
+        {"assumption": "infra_healthy"},
+        "Retracted assumption 'infra_healthy': 2 fact(s) removed",
+        OK,
+    ),
+    ("query_logic", {"goal": "available(X)"}, "[]", OK),
+    (
+        "get_belief_status",
+        {"fact": "available(server_a)"},
+        '{"status":"out","justifications":[],"source":"unknown"}',
+        OK,
+    ),
+    ("retract_assumption", {"assumption": "nonexistent"}, "Unknown assumption 'nonexistent'", ERR),
+    (
+        "assume_fact",
+        {"fact": "up(db)", "assumption": "infra_db"},
+        "Assumed: up(db) under assumption 'infra_db'",
+        OK,
+    ),
+    (
+        "assume_fact",
+        {"fact": "up(net)", "assumption": "infra_net"},
+        "Assumed: up(net) under assumption 'infra_net'",
+        OK,
+    ),
+    (
+        "assume_fact",
+        {"fact": "up(dns)", "assumption": "infra_dns"},
+        "Assumed: up(dns) under assumption 'infra_dns'",
+        OK,
+    ),
+    (
+        "retract_assumptions",
+        {"pattern": "infra_*"},
+        "Retracted pattern 'infra_*': 3 assumption(s) removed",
+        OK,
+    ),
+    ("list_assumptions", {}, '{"assumptions":["budget_approved"]}', OK),
+    ("assume_fact", {}, INVALID, ERR),
+    ("assume_fact", {"fact": "p(1)"}, INVALID, ERR),
+    ("assume_fact", {"fact": None, "assumption": "a"}, INVALID, ERR),
+    ("assume_fact", {"fact": "p(1)", "assumption": ""}, INVALID, ERR),
+    ("assume_fact", {"fact": "p(1)", "assumption": "Infra"}, INVALID, ERR),
+    ("get_belief_status", {}, INVALID, ERR),
+    ("get_belief_status", {"fact": ""}, INVALID, ERR),
+    ("get_justification", {"assumption": None}, INVALID, ERR),
+    ("get_justification", {"assumption": "9lives"}, INVALID, ERR),
+    ("retract_assumption", {}, INVALID, ERR),
+    ("retract_assumption", {"assumption": "x-y"}, INVALID, ERR),
+    ("retract_assumptions", {"pattern": ""}, INVALID, ERR),
+    ("retract_assumptions", {"pattern": "Infra*"}, INVALID, ERR),
+    ("list_assumptions", {}, '{"assumptions":["budget_approved"]}', OK),
+]
+
+# The spec's get_kb_overview example with an active assumption.
+OVERVIEW_EXAMPLE: list[Step] = [
+    ("remember_fact", {"fact": "parent(tom, bob)"}, "Asserted: parent(tom, bob)", OK),
+    (
+        "assume_fact",
+        {"fact": "parent(tom, bob)", "assumption": "infra_healthy"},
+        "Assumed: parent(tom, bob) under assumption 'infra_healthy'",
+        OK,
+    ),
+    (
+        "save_snapshot",
+        {"name": "before_refactor"},
+        "Snapshot 'before_refactor' saved successfully.",
+        OK,
+    ),
+    ("remember_fact", {"fact": "parent(bob, sue)"}, "Asserted: parent(bob, sue)", OK),
+    (
+        "define_rule",
+        {"head": "ancestor(X, Y)", "body": "parent(X, Y)"},
+        "Asserted rule: ancestor(X, Y) :- parent(X, Y)",
+        OK,
+    ),
+    (
+        "get_kb_overview",
+        {},
+        template(
+            '{"predicates":[{"functor":"parent","arity":2,"kind":"fact","count":2,'
+            '"samples":["parent(tom, bob)","parent(bob, sue)"]},'
+            '{"functor":"ancestor","arity":2,"kind":"rule","count":1,'
+            '"samples":["ancestor(X, Y) :- parent(X, Y)"]}],'
+            '"assumptions":{"count":1,"names":["infra_healthy"]},'
+            '"snapshots":{"count":1,"latest":"before_refactor","latest_at":"<time>"},'
+            '"persistence":{"wal_pending":2,"healthy":true},'
+            '"mounts":{"available":true,"count":1,"items":[{"name":"default","scope":"project",'
+            '"mode":"rw"}]},"truncated":false}'
+        ),
+        OK,
+    ),
+]
+
 _READ_ONLY = "Memory is read-only: feature_auth"
 
 # create_memory, mount_memory, unmount_memory, list_memories, the memory

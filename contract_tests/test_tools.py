@@ -20,12 +20,14 @@ from contract_tests.scenarios import (
     BAD_INPUT,
     HOSTILE_SETUP,
     MEMORY_EXAMPLES,
+    OVERVIEW_EXAMPLE,
     QUERIES,
     RESTART_OBSERVED,
     RESTART_SETUP,
     SANDBOX_REFUSALS,
     SNAPSHOT_EXAMPLES,
     SPEC_EXAMPLES,
+    TMS_EXAMPLES,
     Step,
     hostile_steps,
     matches,
@@ -187,3 +189,53 @@ class TestSnapshotsAndMemories:
             assert first.close() == 0
         second = start_server(project=first.project, env=first.env)
         assert [second.call(tool, arguments) for tool, arguments in RESTART_OBSERVED] == seen
+
+
+class TestTruthMaintenance:
+    def test_assumption_examples(self, start_server: StartServer) -> None:
+        _run(start_server, TMS_EXAMPLES)
+
+    def test_overview_example_with_an_assumption(self, start_server: StartServer) -> None:
+        _run(start_server, OVERVIEW_EXAMPLE)
+
+    @pytest.mark.zpm_requires("persistence")
+    def test_assumptions_are_exactly_as_acknowledged_after_kill(
+        self, start_server: StartServer
+    ) -> None:
+        first = start_server()
+        steps = [
+            ("remember_fact", {"fact": "up(web)"}),
+            ("assume_fact", {"fact": "up(web)", "assumption": "monitoring"}),
+            ("assume_fact", {"fact": "up(db)", "assumption": "monitoring"}),
+            ("assume_fact", {"fact": "up(db)", "assumption": "ops_report"}),
+            ("assume_fact", {"fact": "up(cache)", "assumption": "ops_guess"}),
+            ("save_snapshot", {"name": "s1"}),
+            ("assume_fact", {"fact": "up(queue)", "assumption": "ops_guess"}),
+            ("retract_assumption", {"assumption": "monitoring"}),
+        ]
+        for tool, arguments in steps:
+            assert not first.call(tool, arguments).is_error, (tool, arguments)
+        questions = [
+            ("list_assumptions", {}),
+            ("get_justification", {"assumption": "ops_guess"}),
+            ("get_belief_status", {"fact": "up(db)"}),
+            ("get_belief_status", {"fact": "up(web)"}),
+            ("query_logic", {"goal": "up(X)"}),
+        ]
+        before = [first.call(tool, arguments) for tool, arguments in questions]
+        first.kill()
+        second = start_server(project=first.project)
+        after = [second.call(tool, arguments) for tool, arguments in questions]
+        assert after[:2] == before[:2]
+        assert (
+            after[4]
+            == before[4]
+            == ToolOutcome('[{"X":"web"},{"X":"db"},{"X":"cache"},{"X":"queue"}]', False)
+        )
+        assert (
+            after[2].text == '{"status":"in","justifications":["ops_report"],"source":"snapshot"}'
+        )
+        assert after[3].text == '{"status":"in","justifications":[],"source":"snapshot"}'
+        answer = second.call("retract_assumptions", {"pattern": "ops_*"})
+        assert answer == ToolOutcome("Retracted pattern 'ops_*': 2 assumption(s) removed", False)
+        assert second.call("query_logic", {"goal": "up(X)"}).text == '[{"X":"web"}]'

@@ -18,6 +18,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any, Protocol
 
+from zpm_domain.tools.assumptions import AssumptionTools
 from zpm_domain.tools.definition import MEMORY_DESCRIPTION, ToolDefinition, ToolGroup, definitions
 from zpm_domain.tools.echo import EchoTools
 from zpm_domain.tools.knowledge import KnowledgeTools
@@ -37,6 +38,7 @@ GROUPS: tuple[type[ToolGroup], ...] = (
     OverviewTools,
     PersistenceTools,
     MemoryTools,
+    AssumptionTools,
 )
 """The tool groups, in the order ``tools/list`` shows their tools."""
 

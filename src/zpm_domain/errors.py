@@ -79,6 +79,13 @@ class NoMatchingClause(ZpmError):
     """A retract found nothing (texts differ per tool, as the spec shows)."""
 
 
+class UnknownAssumption(ZpmError):
+    """retract_assumption of a name that supports no fact."""
+
+    def __init__(self, name: str) -> None:
+        super().__init__(f"Unknown assumption '{name}'")
+
+
 class MemoryNotMounted(ZpmError):
     def __init__(self, name: str) -> None:
         super().__init__(f"Memory not mounted: {name}")

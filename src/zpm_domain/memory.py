@@ -35,8 +35,10 @@ from contextlib import AbstractContextManager, contextmanager
 from dataclasses import dataclass
 from typing import Any, ClassVar
 
+from zpm_domain import belief_changes  # noqa: F401 (registers the truth-maintenance operations)
+from zpm_domain.beliefs import SECTION, Beliefs, BeliefsImage, SectionDamaged, variant_key
 from zpm_domain.builtins import is_protected
-from zpm_domain.clauses import Clause, PredicateInfo
+from zpm_domain.clauses import Clause, Origin, PredicateInfo
 from zpm_domain.errors import (
     MemoryReadOnly,
     PermissionDenied,
@@ -55,7 +57,8 @@ from zpm_domain.snapshot_format import (
     read_snapshot,
     write_snapshot,
 )
-from zpm_domain.terms import Atom, Struct, Term, Var, indicator
+from zpm_domain.terms import Atom, Struct, Term, Var, indicator, variant
+from zpm_domain.unify import unify
 from zpm_domain.writer import render_clause
 
 log = logging.getLogger("zpm")
@@ -99,6 +102,15 @@ class StartFrom(Mutation):
         if not isinstance(target, Memory):
             raise TypeError("a journal base applies to a memory")
         target.start_from(self)
+
+
+def _beliefs_image(snapshot: Snapshot, label: str) -> BeliefsImage:
+    """The supports a snapshot holds; ``SnapshotDamaged`` when its section does not read."""
+    try:
+        return BeliefsImage.read(snapshot.sections.get(SECTION, []))
+    except SectionDamaged as damage:
+        line = snapshot.section_lines.get(SECTION, 0) + damage.entry
+        raise SnapshotDamaged(label, line, f"section {SECTION}: {damage}") from None
 
 
 @dataclass(frozen=True, slots=True)
@@ -169,6 +181,7 @@ class Memory:
         self._skip = 0
         self._base: str | None = None
         self._writable = storage.writable()
+        self.beliefs = Beliefs()
         engine.ensure_namespace(name)
 
     @property
@@ -245,6 +258,27 @@ class Memory:
     def predicates(self) -> list[PredicateInfo]:
         return self.engine.predicates(self.namespace)
 
+    def holds_stored_copy(self, fact: Term) -> bool:
+        """Whether a client-stored fact is a variant of ``fact``."""
+        known = self.beliefs.stored_variant_known(fact)
+        if known is not None:
+            return known
+        return any(
+            c.is_fact and variant(c.head, fact) for c in self.stored_clauses(*indicator(fact))
+        )
+
+    def source_of(self, fact: Term) -> Origin | None:
+        """Where the first stored fact unifying with ``fact`` came from
+        (``None`` when no stored fact unifies)."""
+        key = indicator(fact)
+        for clause, _ in self.file_clauses(*key):
+            if clause.is_fact and unify(fact, clause.head) is not None:
+                return Origin.FILE
+        for clause in self.stored_clauses(*key):
+            if clause.is_fact and unify(fact, clause.head) is not None:
+                return self.beliefs.origin(clause.head)
+        return None
+
     def is_static(self, name: str, arity: int) -> bool:
         return (name, arity) in self._static
 
@@ -300,8 +334,12 @@ class Memory:
             return
         self.journal.append([m.journal_op() for m in mutations])
         self._records += 1
-        for mutation in mutations:
-            mutation.apply(self)
+        self.beliefs.arriving = Origin.TOOL
+        try:
+            for mutation in mutations:
+                mutation.apply(self)
+        finally:
+            self.beliefs.arriving = Origin.JOURNAL
 
     # -- snapshots ------------------------------------------------------------
     def save_snapshot(self, name: str) -> None:
@@ -325,7 +363,8 @@ class Memory:
                 covers=Covers(self._generation, self._records),
                 zpm=self._version,
             )
-            self.snapshots.write(name, write_snapshot(header, predicates))
+            sections = [(SECTION, lines)] if (lines := self.beliefs.section()) else []
+            self.snapshots.write(name, write_snapshot(header, predicates, sections))
             self._step("save:written")
             if self.read_only:
                 return
@@ -342,7 +381,9 @@ class Memory:
             text = self.snapshots.read(name)
         except UnicodeDecodeError as error:
             raise SnapshotDamaged(label, 1, f"not UTF-8 text ({error.reason})") from None
-        return read_snapshot(text, label)
+        snapshot = read_snapshot(text, label)
+        _beliefs_image(snapshot, label)
+        return snapshot
 
     def restore_snapshot(self, name: str) -> None:
         """Replace the client-stored clauses by those of snapshot ``name``,
@@ -368,6 +409,7 @@ class Memory:
         self._generation, self._records, self._base = base.generation, 1, base.snapshot
         self._skip = 0
         self._drop_stored_clauses()
+        self.beliefs.reset()
         if base.snapshot is None:
             return
         if snapshot is None:
@@ -388,9 +430,19 @@ class Memory:
                 log.warning(
                     "%s: not loaded: %s (%s)", label, render_clause(clause), refused.message
                 )
+        refused_facts: set[str] = set()
         for index, error in self.engine.add_clauses(self.namespace, loadable):
             clause = loadable[index]
+            refused_facts.add(variant_key(clause.head))
             log.warning("%s: not loaded: %s (%s)", label, render_clause(clause), error.message)
+        self.beliefs.loaded_from_snapshot({clause.key for clause in loadable})
+        image = _beliefs_image(snapshot, label)
+        image.load_into(
+            self.beliefs,
+            lambda fact: (
+                refusals.get(indicator(fact)) is None and variant_key(fact) not in refused_facts
+            ),
+        )
 
     # -- internals ------------------------------------------------------------
     def _refusal(self, head: Term) -> PermissionDenied | None:
@@ -448,6 +500,7 @@ class Memory:
         return snapshot
 
     def _catch_up(self) -> int:
+        self.beliefs.arriving = Origin.JOURNAL
         records = self.journal.read_new()
         label = self.journal.label
         for record in records:

@@ -20,12 +20,13 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any, ClassVar, Protocol, TypeVar
 
+from zpm_domain.beliefs import Beliefs
 from zpm_domain.clauses import Clause
 from zpm_domain.errors import PrologSyntaxError
 from zpm_domain.ports.engine import Engine
 from zpm_domain.ports.journal import JournalOp
 from zpm_domain.reader import read_term
-from zpm_domain.terms import Term
+from zpm_domain.terms import Atom, Struct, Term
 from zpm_domain.writer import render, render_clause
 
 
@@ -37,6 +38,9 @@ class Target(Protocol):
 
     @property
     def namespace(self) -> str: ...
+
+    @property
+    def beliefs(self) -> Beliefs: ...
 
     def check_mutable(self, head: Term) -> None:
         """Raise ``PermissionDenied`` if tools may not change ``head``'s predicate."""
@@ -115,6 +119,14 @@ def _clause_arg(args: Mapping[str, Any]) -> Clause:
     return Clause.from_term(_read(text_arg(args, "clause")))
 
 
+def fact_arg(args: Mapping[str, Any]) -> Term:
+    """Argument ``fact`` of a journal operation: the text of a callable term."""
+    fact = _read(text_arg(args, "fact"))
+    if not isinstance(fact, (Atom, Struct)):
+        raise BadOperation("'fact' must be an atom or a compound term")
+    return fact
+
+
 def _read(text: str) -> Term:
     try:
         return read_term(text)
@@ -122,7 +134,7 @@ def _read(text: str) -> Term:
         raise BadOperation(f"clause does not read: {error.message}") from None
 
 
-class _ClauseChange(Mutation):
+class ClauseChange(Mutation):
     """A change to the clauses of one user predicate."""
 
     @property
@@ -136,7 +148,7 @@ class _ClauseChange(Mutation):
 
 @journaled
 @dataclass(frozen=True, slots=True)
-class AddClause(_ClauseChange):
+class AddClause(ClauseChange):
     """Add ``clause`` at the end of its predicate."""
 
     clause: Clause
@@ -155,11 +167,13 @@ class AddClause(_ClauseChange):
 
     def apply(self, target: Target) -> None:
         target.engine.add_clause(target.namespace, self.clause)
+        if self.clause.is_fact:
+            target.beliefs.arrived(self.clause.head)
 
 
 @journaled
 @dataclass(frozen=True, slots=True)
-class RemoveClause(_ClauseChange):
+class RemoveClause(ClauseChange):
     """Remove the first client-stored clause that is a variant of ``clause``
     (an exact clause chosen beforehand; removing a missing clause is a no-op)."""
 
@@ -178,12 +192,14 @@ class RemoveClause(_ClauseChange):
         return JournalOp(self.op, clause=render_clause(self.clause))
 
     def apply(self, target: Target) -> None:
-        target.engine.retract(target.namespace, self.clause, variant=True)
+        removed = target.engine.retract(target.namespace, self.clause, variant=True)
+        if removed is not None and removed.is_fact:
+            target.beliefs.removed_copy(removed.head)
 
 
 @journaled
 @dataclass(frozen=True, slots=True)
-class RemoveAll(_ClauseChange):
+class RemoveAll(ClauseChange):
     """Remove every client-stored clause whose head unifies with ``pattern``."""
 
     pattern: Term
@@ -202,6 +218,7 @@ class RemoveAll(_ClauseChange):
 
     def apply(self, target: Target) -> None:
         target.engine.retract_all(target.namespace, self.pattern)
+        target.beliefs.removed_matching(self.pattern)
 
 
 def known_operations() -> list[str]:

@@ -86,6 +86,8 @@ class Snapshot:
     header: SnapshotHeader
     clauses: list[Clause]
     sections: dict[str, list[str]] = field(default_factory=dict)
+    section_lines: dict[str, int] = field(default_factory=dict)
+    """The line of each section's ``%% section:`` line."""
 
 
 def write_snapshot(
@@ -148,7 +150,8 @@ def read_snapshot(text: str, label: str) -> Snapshot:
             len(lines),
             f"{len(clauses)} clauses where the header says {header.clauses} (truncated?)",
         )
-    return Snapshot(header, clauses, _sections(lines))
+    sections, section_lines = _sections(lines)
+    return Snapshot(header, clauses, sections, section_lines)
 
 
 class _NotLineByLine(Exception):
@@ -238,17 +241,20 @@ def _epoch(text: str) -> int:
     return calendar.timegm(time.strptime(text, "%Y-%m-%dT%H:%M:%SZ"))
 
 
-def _sections(lines: list[str]) -> dict[str, list[str]]:
+def _sections(lines: list[str]) -> tuple[dict[str, list[str]], dict[str, int]]:
     sections: dict[str, list[str]] = {}
+    starts: dict[str, int] = {}
     current: list[str] | None = None
-    for line in lines:
+    for number, line in enumerate(lines, start=1):
         if line.startswith(SECTION):
-            current = sections.setdefault(line[len(SECTION) :].strip(), [])
+            name = line[len(SECTION) :].strip()
+            starts.setdefault(name, number)
+            current = sections.setdefault(name, [])
         elif current is not None and line.startswith("%% "):
             current.append(line[3:])
         else:
             current = None
-    return sections
+    return sections, starts
 
 
 def _is_allowed_directive(goal: Term) -> bool:

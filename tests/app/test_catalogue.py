@@ -26,9 +26,14 @@ STANDARD_MEMORY = {"type": "string", "description": MEMORY_DESCRIPTION}
 CORRECTED = {
     "remember_fact": "facts are journaled, not kept for the duration of a session",
     "query_logic": "answers stop at the answer limit; goals need not be deterministic",
-    "save_snapshot": "knowledge files are not copied; no TMS metadata yet; read-only mounts",
+    "save_snapshot": "knowledge files are not copied; read-only mounts",
     "restore_snapshot": "knowledge-file clauses stay: the state is not replaced entirely",
     "create_memory": "knowledge.pl gets a commented header, not a module directive",
+    "assume_fact": "says how assumptions and plain assertions share a fact",
+    "get_belief_status": "plain facts are in; sources include file; derived facts are not beliefs",
+    "list_assumptions": "states the order",
+    "retract_assumption": "says which facts stay and what the count counts",
+    "retract_assumptions": "states the glob syntax and that one record holds the retraction",
 }
 
 MEMORY_TOOLS = frozenset(

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from typing import Annotated
 
+from zpm_domain.belief_changes import SupportPlainly
 from zpm_domain.clauses import Clause
 from zpm_domain.errors import InvalidClause, NoMatchingClause, PermissionDenied
 from zpm_domain.inputs import check_body, is_clause_syntax, parse_fact, parse_term, require_callable
@@ -47,7 +48,7 @@ class KnowledgeTools(ToolGroup):
         term = parse_fact(fact, "fact", hint=" (use define_rule to add rules)")
         kb = self._memories.resolve(memory)
         with kb.writing():
-            kb.commit([AddClause(Clause(term))])
+            kb.commit([store_plainly(kb, term)])
         return f"Asserted: {render(term)}"
 
     @tool(
@@ -156,8 +157,8 @@ class KnowledgeTools(ToolGroup):
             if match is None:
                 raise NoMatchingClause(f"No matching clause for: {render(old)}")
             clause, bindings = match
-            replacement = Clause(substitute(new, bindings))
-            kb.commit([RemoveClause(clause), AddClause(replacement)])
+            replacement = substitute(new, bindings)
+            kb.commit([RemoveClause(clause), store_plainly(kb, replacement)])
         return f"Updated: {render(old)} -> {render(new)}"
 
     @tool(
@@ -180,9 +181,18 @@ class KnowledgeTools(ToolGroup):
             mutations: list[Mutation] = []
             if _matching_heads(kb, pattern):
                 mutations.append(RemoveAll(pattern))
-            mutations.append(AddClause(Clause(term)))
+            mutations.append(store_plainly(kb, term))
             kb.commit(mutations)
         return f"Upserted: {render(term)}"
+
+
+def store_plainly(memory: Memory, fact: Term) -> Mutation:
+    """The mutation that stores ``fact`` plainly: a ``plain`` support for a fact
+    that assumptions alone hold (no copy), else a new clause at the end."""
+    support = memory.beliefs.support(fact)
+    if support is not None and not support.plain:
+        return SupportPlainly(fact)
+    return AddClause(Clause(fact))
 
 
 def _first_fact(memory: Memory, pattern: Term) -> tuple[Clause, Bindings] | None:

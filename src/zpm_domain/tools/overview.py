@@ -49,8 +49,9 @@ class OverviewTools(ToolGroup):
         memory = memories.default
         memory.sync()
         predicates = _predicates(memory)
+        names = sorted(memory.beliefs.assumptions())
         rest = {
-            "assumptions": {"count": 0, "names": []},
+            "assumptions": {"count": len(names), "names": names},
             "snapshots": _snapshots(memory),
             "persistence": _persistence(memory),
             "mounts": {

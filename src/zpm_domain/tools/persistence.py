@@ -38,9 +38,9 @@ class PersistenceTools(ToolGroup):
         CHANGE_IDEMPOTENT,
         "Persist the current Prolog knowledge base to a named snapshot file. The snapshot "
         "contains the facts and rules stored through tools (knowledge files are not copied) "
-        "in valid Prolog source syntax. On a read-write memory the snapshot becomes the "
-        "recovery base and the WAL journal is rotated; on a read-only one only the file is "
-        "written.",
+        "and TMS metadata, in valid Prolog source syntax (the metadata in comments). On a "
+        "read-write memory the snapshot becomes the recovery base and the WAL journal is "
+        "rotated; on a read-only one only the file is written.",
     )
     def save_snapshot(
         self,

@@ -1,0 +1,111 @@
+"""The journaled changes of truth maintenance (see ``zpm_domain.beliefs``).
+
+``assume``               add an assumption's support to a fact, storing the
+                         fact when no client-stored copy holds it yet
+                         (``stores`` records that decision, so replay repeats it);
+``support_plainly``      add ``plain`` to a fact held only by assumptions;
+``retract_assumption``   remove an assumption's support from every fact and
+                         the facts left without support.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import Any, ClassVar
+
+from zpm_domain.clauses import Clause
+from zpm_domain.mutations import (
+    BadOperation,
+    ClauseChange,
+    Mutation,
+    Target,
+    fact_arg,
+    journaled,
+    text_arg,
+)
+from zpm_domain.ports.journal import JournalOp
+from zpm_domain.terms import Term
+from zpm_domain.writer import render
+
+
+@journaled
+@dataclass(frozen=True, slots=True)
+class Assume(ClauseChange):
+    """Support ``fact`` by ``assumption``; ``stores``: no client-stored copy
+    holds the fact yet, so it is stored now (at the end of its predicate)."""
+
+    fact: Term
+    assumption: str
+    stores: bool
+    op: ClassVar[str] = "assume"
+
+    @property
+    def head(self) -> Term:
+        return self.fact
+
+    @classmethod
+    def from_args(cls, args: Mapping[str, Any]) -> Assume:
+        stores = args.get("stores")
+        if not isinstance(stores, bool):
+            raise BadOperation("'stores' must be true or false")
+        return cls(fact_arg(args), text_arg(args, "assumption"), stores)
+
+    def journal_op(self) -> JournalOp:
+        return JournalOp(
+            self.op, fact=render(self.fact), assumption=self.assumption, stores=self.stores
+        )
+
+    def apply(self, target: Target) -> None:
+        if self.stores:
+            target.engine.add_clause(target.namespace, Clause(self.fact))
+            target.beliefs.arrived(self.fact)
+        target.beliefs.assume(self.fact, self.assumption, plain=not self.stores)
+
+
+@journaled
+@dataclass(frozen=True, slots=True)
+class SupportPlainly(ClauseChange):
+    """Store ``fact`` plainly: add ``plain`` to it when assumptions alone hold
+    it (no copy), else store a copy as ``assertz`` would."""
+
+    fact: Term
+    op: ClassVar[str] = "support_plainly"
+
+    @property
+    def head(self) -> Term:
+        return self.fact
+
+    @classmethod
+    def from_args(cls, args: Mapping[str, Any]) -> SupportPlainly:
+        return cls(fact_arg(args))
+
+    def journal_op(self) -> JournalOp:
+        return JournalOp(self.op, fact=render(self.fact))
+
+    def apply(self, target: Target) -> None:
+        if not target.beliefs.support_plainly(self.fact):
+            target.engine.add_clause(target.namespace, Clause(self.fact))
+            target.beliefs.arrived(self.fact)
+
+
+@journaled
+@dataclass(frozen=True, slots=True)
+class RetractAssumption(Mutation):
+    """Withdraw ``assumption``: its support leaves every fact, and the facts
+    left without support leave the memory."""
+
+    assumption: str
+    op: ClassVar[str] = "retract_assumption"
+
+    @classmethod
+    def from_args(cls, args: Mapping[str, Any]) -> RetractAssumption:
+        return cls(text_arg(args, "assumption"))
+
+    def journal_op(self) -> JournalOp:
+        return JournalOp(self.op, assumption=self.assumption)
+
+    def apply(self, target: Target) -> None:
+        for support in target.beliefs.withdraw(self.assumption):
+            target.engine.retract(target.namespace, Clause(support.fact), variant=True)
+            target.beliefs.removed_copy(support.fact)

@@ -1,0 +1,311 @@
+"""Truth maintenance: the supports of client-stored facts, and where beliefs came from.
+
+A memory holds one clause per variant of a fact that assumptions support,
+with a set of *supports*: ``plain`` (stored by remember_fact, update_fact,
+upsert_fact) and assumption names.  ``assume_fact`` of a fact already stored
+adds a support and no copy; ``remember_fact`` of a fact held only by
+assumptions adds ``plain`` and no copy.  (Stored plainly twice, a fact stays
+two clauses, as Prolog's ``assertz`` does; only the first copy of a variant
+carries assumptions.)  A clause is believed while it has a support:
+retracting an assumption removes the support from every fact, and removes
+the facts that lost their last one.
+
+:class:`Beliefs` keeps this bookkeeping for one memory, beside the engine
+that holds the clauses:
+
+* the supported facts, keyed by :func:`variant_key`, in the order they were
+  first supported (``get_justification`` lists facts in this order), each
+  with its ``plain`` flag and its assumption names in the order they were
+  added (``get_belief_status`` lists them so);
+* the assumption names in first-seen order (``list_assumptions``), an
+  assumption being known while it supports at least one fact;
+* the origin of facts that tools or journal replay stored (``interactive``
+  or ``journal``), counted per variant so that the entry goes when the last
+  recorded copy does.  A client-stored fact without an entry was loaded from
+  the base snapshot.  A fact stored more than once reports the origin of a
+  recorded copy when it has one.
+
+The bookkeeping of a fact goes with its clause: forget_fact, clear_context,
+update_fact and upsert_fact that remove the clause remove its supports too.
+Nothing here is a Prolog predicate, so none of it shows in queries, the
+schema, the overview or the references tools.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass, field
+
+from zpm_domain.clauses import Origin
+from zpm_domain.reader import read_term
+from zpm_domain.terms import Term, Var, indicator, map_vars
+from zpm_domain.unify import unify
+from zpm_domain.writer import Renderer, render
+
+SECTION = "assumptions"
+"""The snapshot section holding the supports (see :meth:`Beliefs.section`)."""
+
+Key = tuple[str, int]
+
+
+def variant_key(fact: Term) -> str:
+    """A text equal for two facts exactly when they are variants of each other."""
+    fresh: dict[int, Var] = {}
+    return Renderer().render(map_vars(fact, lambda v: fresh.setdefault(id(v), Var())))
+
+
+@dataclass(slots=True)
+class Support:
+    """The supports of one stored fact (the first copy of its variant)."""
+
+    fact: Term
+    plain: bool
+    assumptions: list[str] = field(default_factory=list)
+
+
+@dataclass(slots=True)
+class _Arrivals:
+    """The recorded copies of one variant: how many, and where the latest came from."""
+
+    fact: Term
+    origin: Origin
+    copies: int
+
+
+class SectionDamaged(ValueError):
+    """The assumptions section of a snapshot does not read at entry ``entry``
+    (1 for its first line); ``str()`` says why."""
+
+    def __init__(self, entry: int, why: str) -> None:
+        super().__init__(why)
+        self.entry = entry
+
+
+class Beliefs:
+    """The truth-maintenance bookkeeping of one memory (see the module docstring).
+
+    ``arriving`` is the origin given to facts stored now: ``JOURNAL`` while
+    the memory replays its journal, ``TOOL`` while a tool call commits.
+    """
+
+    def __init__(self) -> None:
+        self.arriving = Origin.JOURNAL
+        self._supports: dict[str, Support] = {}
+        self._supported_of: dict[Key, dict[str, None]] = {}
+        self._names: dict[str, int] = {}
+        self._arrivals: dict[Key, dict[str, _Arrivals]] = {}
+        self._from_snapshot: set[Key] = set()
+
+    # -- reading ----------------------------------------------------------------
+    def assumptions(self) -> list[str]:
+        """Every assumption that supports a fact, in first-seen order."""
+        return list(self._names)
+
+    def knows(self, assumption: str) -> bool:
+        return assumption in self._names
+
+    def facts_of(self, assumption: str) -> list[Term]:
+        """The facts ``assumption`` supports, in the order they were first supported."""
+        return [s.fact for s in self._supports.values() if assumption in s.assumptions]
+
+    def support(self, fact: Term) -> Support | None:
+        """The supports of the stored variant of ``fact``, if assumptions hold it."""
+        return self._supports.get(variant_key(fact))
+
+    def supported(self, key: Key) -> Iterator[Support]:
+        """The supported facts of predicate ``key``, in the order first supported."""
+        for variant in self._supported_of.get(key, ()):
+            yield self._supports[variant]
+
+    def all_supported(self) -> list[Support]:
+        return list(self._supports.values())
+
+    def orphans(self, assumptions: set[str]) -> list[Support]:
+        """The facts that retracting ``assumptions`` would remove (their only
+        supports are among them), in the order first supported."""
+        return [
+            s
+            for s in self._supports.values()
+            if not s.plain and s.assumptions and set(s.assumptions) <= assumptions
+        ]
+
+    def origin(self, fact: Term) -> Origin:
+        """Where the client-stored variant of ``fact`` came from (the fact must be stored)."""
+        arrivals = self._arrivals.get(indicator(fact), {}).get(variant_key(fact))
+        return Origin.SNAPSHOT if arrivals is None else arrivals.origin
+
+    def stored_variant_known(self, fact: Term) -> bool | None:
+        """Whether a client-stored clause is a variant of ``fact``, when the
+        bookkeeping alone can tell; ``None`` when only a look at the stored
+        clauses can (the base snapshot loaded clauses of its predicate)."""
+        key = indicator(fact)
+        if variant_key(fact) in self._arrivals.get(key, {}):
+            return True
+        return None if key in self._from_snapshot else False
+
+    # -- changes (called by the mutations, after the engine changed) -------------
+    def reset(self) -> None:
+        """Forget everything (the memory starts again from its base)."""
+        self._supports.clear()
+        self._supported_of.clear()
+        self._names.clear()
+        self._arrivals.clear()
+        self._from_snapshot.clear()
+
+    def loaded_from_snapshot(self, keys: set[Key]) -> None:
+        """Predicates whose clauses a snapshot just loaded (without origins)."""
+        self._from_snapshot |= keys
+
+    def arrived(self, fact: Term) -> None:
+        """A copy of ``fact`` was stored."""
+        variants = self._arrivals.setdefault(indicator(fact), {})
+        variant = variant_key(fact)
+        arrivals = variants.get(variant)
+        if arrivals is None:
+            variants[variant] = _Arrivals(fact, self.arriving, 1)
+        else:
+            arrivals.origin = self.arriving
+            arrivals.copies += 1
+
+    def assume(self, fact: Term, assumption: str, *, plain: bool) -> None:
+        """Add support ``assumption`` to ``fact``; ``plain`` says whether a plain
+        copy already held it when the first assumption arrives."""
+        variant = variant_key(fact)
+        support = self._supports.get(variant)
+        if support is None:
+            support = self._supports[variant] = Support(fact, plain)
+            self._supported_of.setdefault(indicator(fact), {})[variant] = None
+        if assumption not in support.assumptions:
+            support.assumptions.append(assumption)
+            self._names[assumption] = self._names.get(assumption, 0) + 1
+
+    def support_plainly(self, fact: Term) -> bool:
+        """Add ``plain`` to an assumed fact; False when assumptions do not hold it."""
+        support = self._supports.get(variant_key(fact))
+        if support is None:
+            return False
+        support.plain = True
+        return True
+
+    def withdraw(self, assumption: str) -> list[Support]:
+        """Remove support ``assumption`` from every fact; return the facts left
+        without support (their bookkeeping is gone: the caller removes their
+        clauses).  Facts still held plainly stay stored, untracked."""
+        gone: list[Support] = []
+        for variant, support in list(self._supports.items()):
+            if assumption not in support.assumptions:
+                continue
+            support.assumptions.remove(assumption)
+            if not support.assumptions:
+                self._untrack(variant, support)
+                if not support.plain:
+                    gone.append(support)
+        self._names.pop(assumption, None)
+        return gone
+
+    def removed_copy(self, fact: Term) -> None:
+        """The first copy of ``fact``'s variant was removed: its supports go with it."""
+        key, variant = indicator(fact), variant_key(fact)
+        support = self._supports.get(variant)
+        if support is not None:
+            self._drop(variant, support)
+        variants = self._arrivals.get(key)
+        arrivals = variants.get(variant) if variants else None
+        if variants is not None and arrivals is not None:
+            arrivals.copies -= 1
+            if arrivals.copies <= 0:
+                del variants[variant]
+
+    def removed_matching(self, pattern: Term) -> None:
+        """Every client-stored clause whose head unifies with ``pattern`` was removed."""
+        key = indicator(pattern)
+        for variant in list(self._supported_of.get(key, ())):
+            support = self._supports[variant]
+            if unify(pattern, support.fact) is not None:
+                self._drop(variant, support)
+        variants = self._arrivals.get(key, {})
+        for variant, arrivals in list(variants.items()):
+            if unify(pattern, arrivals.fact) is not None:
+                del variants[variant]
+
+    def _drop(self, variant: str, support: Support) -> None:
+        for name in support.assumptions:
+            left = self._names[name] - 1
+            if left:
+                self._names[name] = left
+            else:
+                del self._names[name]
+        self._untrack(variant, support)
+
+    def _untrack(self, variant: str, support: Support) -> None:
+        del self._supports[variant]
+        key = indicator(support.fact)
+        of_key = self._supported_of[key]
+        del of_key[variant]
+        if not of_key:
+            del self._supported_of[key]
+
+    # -- snapshots ----------------------------------------------------------------
+    def section(self) -> list[str]:
+        """The snapshot section: one JSON line per assumption, in first-seen order
+        (``{"assumption": name}``), then one per supported fact, in the order
+        first supported (``{"fact": text, "plain": bool, "assumptions": [...]}``)."""
+        lines = [json.dumps({"assumption": name}) for name in self._names]
+        for support in self._supports.values():
+            entry = {
+                "fact": render(support.fact),
+                "plain": support.plain,
+                "assumptions": support.assumptions,
+            }
+            lines.append(json.dumps(entry, ensure_ascii=False))
+        return lines
+
+
+@dataclass(frozen=True)
+class BeliefsImage:
+    """An assumptions section read back, ready to load into a :class:`Beliefs`."""
+
+    names: list[str]
+    supports: list[Support]
+
+    @classmethod
+    def read(cls, lines: list[str]) -> BeliefsImage:
+        """Read a section written by :meth:`Beliefs.section`; ``SectionDamaged`` if it does not."""
+        names: list[str] = []
+        supports: list[Support] = []
+        for number, line in enumerate(lines, start=1):
+            try:
+                entry = json.loads(line)
+                if "assumption" in entry:
+                    names.append(_text(entry["assumption"]))
+                    continue
+                fact = read_term(_text(entry["fact"]))
+                assumed = [_text(a) for a in entry["assumptions"]]
+                plain = entry["plain"]
+            except (ValueError, KeyError, TypeError) as error:
+                raise SectionDamaged(number, f"does not read ({error})") from None
+            if not isinstance(plain, bool) or not assumed or not set(assumed) <= set(names):
+                raise SectionDamaged(number, "not a supported fact of a listed assumption")
+            supports.append(Support(fact, plain, assumed))
+        return cls(names, supports)
+
+    def load_into(self, beliefs: Beliefs, keep: Callable[[Term], bool]) -> None:
+        """Make ``beliefs`` hold these supports (their facts are stored already);
+        ``keep`` says which facts the memory did load."""
+        for name in self.names:
+            beliefs._names[name] = 0
+        for support in self.supports:
+            if not keep(support.fact):
+                continue
+            for name in support.assumptions:
+                beliefs.assume(support.fact, name, plain=support.plain)
+        for name, count in list(beliefs._names.items()):
+            if not count:
+                del beliefs._names[name]
+
+
+def _text(value: object) -> str:
+    if not isinstance(value, str):
+        raise TypeError("a string was expected")
+    return value
