@@ -22,6 +22,8 @@ from contract_tests.scenarios import (
     MEMORY_EXAMPLES,
     OVERVIEW_EXAMPLE,
     QUERIES,
+    REFACTOR_EXAMPLES,
+    REFACTOR_MEMORY_EXAMPLES,
     RESTART_OBSERVED,
     RESTART_SETUP,
     SANDBOX_REFUSALS,
@@ -197,6 +199,14 @@ class TestTruthMaintenance:
 
     def test_overview_example_with_an_assumption(self, start_server: StartServer) -> None:
         _run(start_server, OVERVIEW_EXAMPLE)
+
+    def test_references_and_rename_examples(self, start_server: StartServer) -> None:
+        _run(start_server, REFACTOR_EXAMPLES)
+
+    def test_cross_memory_references_and_rename(
+        self, start_server: StartServer, tmp_path: Path
+    ) -> None:
+        _walk(start_server(env=_data_home(tmp_path)), REFACTOR_MEMORY_EXAMPLES)
 
     @pytest.mark.zpm_requires("persistence")
     def test_assumptions_are_exactly_as_acknowledged_after_kill(

@@ -39,7 +39,7 @@ from dataclasses import dataclass, field
 
 from zpm_domain.clauses import Origin
 from zpm_domain.reader import read_term
-from zpm_domain.terms import Term, Var, indicator, map_vars
+from zpm_domain.terms import Atom, Struct, Term, Var, indicator, map_vars
 from zpm_domain.unify import unify
 from zpm_domain.writer import Renderer, render
 
@@ -229,6 +229,32 @@ class Beliefs:
             if unify(pattern, arrivals.fact) is not None:
                 del variants[variant]
 
+    def rename_predicate(self, old: str, arity: int, new: str) -> None:
+        """The facts of ``old/arity`` became facts of ``new/arity`` (in order):
+        their supports and origins follow them, and every order is kept."""
+        old_key, new_key = (old, arity), (new, arity)
+        renamed = self._supported_of.pop(old_key, {})
+        if renamed:
+            supports: dict[str, Support] = {}
+            of_new: dict[str, None] = {}
+            for variant, support in self._supports.items():
+                if variant in renamed:
+                    support.fact = _renamed(support.fact, new)
+                    variant = variant_key(support.fact)
+                    of_new[variant] = None
+                supports[variant] = support
+            self._supports = supports
+            self._supported_of[new_key] = of_new
+        arrivals = self._arrivals.pop(old_key, {})
+        if arrivals:
+            moved: dict[str, _Arrivals] = {}
+            for entry in arrivals.values():
+                entry.fact = _renamed(entry.fact, new)
+                moved[variant_key(entry.fact)] = entry
+            self._arrivals[new_key] = moved
+        if old_key in self._from_snapshot:
+            self._from_snapshot.add(new_key)
+
     def _drop(self, variant: str, support: Support) -> None:
         for name in support.assumptions:
             left = self._names[name] - 1
@@ -303,6 +329,10 @@ class BeliefsImage:
         for name, count in list(beliefs._names.items()):
             if not count:
                 del beliefs._names[name]
+
+
+def _renamed(fact: Term, new: str) -> Term:
+    return Struct(new, fact.args) if isinstance(fact, Struct) else Atom(new)
 
 
 def _text(value: object) -> str:

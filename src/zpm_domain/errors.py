@@ -86,6 +86,11 @@ class UnknownAssumption(ZpmError):
         super().__init__(f"Unknown assumption '{name}'")
 
 
+class RenameRefused(ZpmError):
+    """rename_predicate cannot rename (collision, ambiguous arity, ISO
+    operator, self-rename, read-only memory); the message says which."""
+
+
 class MemoryNotMounted(ZpmError):
     def __init__(self, name: str) -> None:
         super().__init__(f"Memory not mounted: {name}")

@@ -21,7 +21,7 @@ from dataclasses import dataclass
 from typing import Any, ClassVar, Protocol, TypeVar
 
 from zpm_domain.beliefs import Beliefs
-from zpm_domain.clauses import Clause
+from zpm_domain.clauses import Clause, PredicateInfo
 from zpm_domain.errors import PrologSyntaxError
 from zpm_domain.ports.engine import Engine
 from zpm_domain.ports.journal import JournalOp
@@ -41,6 +41,12 @@ class Target(Protocol):
 
     @property
     def beliefs(self) -> Beliefs: ...
+
+    def predicates(self) -> list[PredicateInfo]:
+        """The namespace's user predicates, in order of first definition."""
+
+    def stored_clauses(self, name: str, arity: int) -> list[Clause]:
+        """The clauses of ``name/arity`` that tools stored (not from knowledge files)."""
 
     def check_mutable(self, head: Term) -> None:
         """Raise ``PermissionDenied`` if tools may not change ``head``'s predicate."""

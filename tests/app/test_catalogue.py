@@ -33,6 +33,7 @@ CORRECTED = {
     "get_belief_status": "plain facts are in; sources include file; derived facts are not beliefs",
     "list_assumptions": "states the order",
     "retract_assumption": "says which facts stay and what the count counts",
+    "find_predicate_references": "says what counts as a use of the predicate",
     "retract_assumptions": "states the glob syntax and that one record holds the retraction",
 }
 

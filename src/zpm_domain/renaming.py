@@ -1,0 +1,159 @@
+"""Renaming a predicate: the plan, computed from a memory's clauses, and its mutation.
+
+In its *home* memory, renaming ``old/N`` to ``new/N`` renames the heads of
+all client-stored clauses of ``old/N`` (in order: they become ``new/N``'s
+clauses) and renames every call of ``old/N`` in a rule body that runs in
+that memory: unqualified, or qualified with the memory's own name
+(``zpm_domain.references``).  In another memory it renames only the calls
+qualified with the home memory's name.  A predicate whose rule bodies
+change keeps its place and its clause order: its client-stored clauses are
+stored again in order, rewritten, and the old ones removed.  Supports and
+origins of renamed facts follow them (``Beliefs.rename_predicate``).
+
+The plan is a pure function of the memory's clauses, so a dry run reports
+exactly what the real run does, and the journaled mutation (``rename``)
+repeats it on replay.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from typing import Any, ClassVar
+
+from zpm_domain.clauses import Clause
+from zpm_domain.mutations import BadOperation, ClauseChange, Target, journaled, text_arg
+from zpm_domain.ports.journal import JournalOp
+from zpm_domain.references import Call, rename_calls
+from zpm_domain.terms import Atom, Struct, Term, Var
+
+
+@dataclass(frozen=True)
+class Rewrite:
+    """The client-stored clauses of one predicate before and after."""
+
+    key: tuple[str, int]
+    before: list[Clause]
+    after: list[Clause]
+
+
+@dataclass(frozen=True)
+class RenamePlan:
+    """What a rename does in one memory.
+
+    ``moved``: the clauses ``old/N`` gives to ``new/N`` (empty in a memory
+    that only renames qualified calls); ``rewrites``: the other predicates
+    whose rule bodies change; ``rules``: the rules whose bodies change
+    (after the rename), in the memory's order.
+    """
+
+    moved: list[Clause] = field(default_factory=list)
+    rewrites: list[Rewrite] = field(default_factory=list)
+    rules: list[Clause] = field(default_factory=list)
+
+    @property
+    def renamed_facts(self) -> int:
+        return sum(1 for clause in self.moved if clause.is_fact)
+
+    @property
+    def changes(self) -> bool:
+        return bool(self.moved or self.rewrites)
+
+
+def plan_rename(
+    target: Target, old: str, new: str, arity: int, qualifier: str | None
+) -> RenamePlan:
+    """The plan in ``target`` (see the module docstring): ``qualifier`` is
+    ``None`` in the home memory, else the home memory's name."""
+    home = target.namespace if qualifier is None else None
+    wanted = {None, home} if qualifier is None else {qualifier}
+
+    def rename(call: Call) -> str | None:
+        if call.name == old and call.arity == arity and call.qualifier in wanted:
+            return new
+        return None
+
+    plan = RenamePlan()
+    for info in target.predicates():
+        key = info.key
+        clauses = target.stored_clauses(*key)
+        if home is not None and key == (old, arity):
+            for clause in clauses:
+                body = rename_calls(clause.body, rename)
+                moved = Clause(_renamed_head(clause.head, new), body)
+                plan.moved.append(moved)
+                if body is not clause.body:
+                    plan.rules.append(moved)
+            continue
+        after: list[Clause] = []
+        changed = False
+        for clause in clauses:
+            body = clause.body if clause.is_fact else rename_calls(clause.body, rename)
+            if body is clause.body:
+                after.append(clause)
+            else:
+                changed = True
+                rewritten = Clause(clause.head, body)
+                after.append(rewritten)
+                plan.rules.append(rewritten)
+        if changed:
+            plan.rewrites.append(Rewrite(key, clauses, after))
+    return plan
+
+
+def _renamed_head(head: Term, new: str) -> Term:
+    return Struct(new, head.args) if isinstance(head, Struct) else Atom(new)
+
+
+def most_general(name: str, arity: int) -> Term:
+    return Struct(name, tuple(Var("_") for _ in range(arity))) if arity else Atom(name)
+
+
+@journaled
+@dataclass(frozen=True)
+class RenamePredicate(ClauseChange):
+    """Rename ``old/arity`` to ``new/arity`` in the home memory
+    (``qualifier`` ``None``), or the calls qualified with ``qualifier`` in
+    another memory.  ``plan``, when given, is this memory's plan computed
+    under the same lock (not journaled: replay plans again)."""
+
+    old: str
+    new: str
+    arity: int
+    qualifier: str | None
+    plan: RenamePlan | None = field(default=None, compare=False)
+    op: ClassVar[str] = "rename"
+
+    @property
+    def head(self) -> Term:
+        return most_general(self.old, self.arity)
+
+    def check(self, target: Target) -> None:
+        if self.qualifier is None:
+            target.check_mutable(self.head)
+            target.check_mutable(most_general(self.new, self.arity))
+
+    @classmethod
+    def from_args(cls, args: Mapping[str, Any]) -> RenamePredicate:
+        arity, qualifier = args.get("arity"), args.get("qualifier")
+        if not isinstance(arity, int) or isinstance(arity, bool) or arity < 0:
+            raise BadOperation("'arity' must be a non-negative integer")
+        if not (qualifier is None or isinstance(qualifier, str)):
+            raise BadOperation("'qualifier' must be a string or null")
+        return cls(text_arg(args, "from"), text_arg(args, "to"), arity, qualifier)
+
+    def journal_op(self) -> JournalOp:
+        args = {"from": self.old, "to": self.new, "arity": self.arity, "qualifier": self.qualifier}
+        return JournalOp(self.op, args)
+
+    def apply(self, target: Target) -> None:
+        plan = self.plan or plan_rename(target, self.old, self.new, self.arity, self.qualifier)
+        engine, ns = target.engine, target.namespace
+        for rewrite in plan.rewrites:
+            engine.add_clauses(ns, rewrite.after)
+            for clause in rewrite.before:
+                engine.retract(ns, clause, variant=True)
+        if self.qualifier is None and plan.moved:
+            engine.add_clauses(ns, plan.moved)
+            engine.retract_all(ns, self.head)
+            target.beliefs.rename_predicate(self.old, self.arity, self.new)

@@ -1,0 +1,314 @@
+"""find_predicate_references and rename_predicate (see ``zpm_domain.references``
+for what counts as a call, ``zpm_domain.renaming`` for what a rename changes)."""
+
+from __future__ import annotations
+
+import json
+import re
+from contextlib import nullcontext
+from typing import Annotated, Any
+
+from zpm_domain.builtins import is_protected
+from zpm_domain.errors import InvalidArguments, PermissionDenied, RenameRefused
+from zpm_domain.jsontext import dumps
+from zpm_domain.memories import Memories
+from zpm_domain.memory import Memory
+from zpm_domain.references import calls
+from zpm_domain.renaming import RenamePlan, RenamePredicate, plan_rename
+from zpm_domain.tools.definition import CHANGE, QUERY, Arg, ToolGroup, tool
+from zpm_domain.writer import Renderer
+
+ALL = "__all__"
+_NAME = re.compile(r"[a-z][A-Za-z0-9_]*\Z")
+
+ISO_OPERATORS = frozenset(
+    (name, int(arity))
+    for name, arity in (
+        item.rsplit("/", 1)
+        for item in r"""=/2 ,/2 ;/2 is/2 ->/2 \=/2 ==/2 \==/2 =../2 @</2 @>/2 @=</2 @>=/2 </2
+        >/2 =</2 >=/2 +/2 -/2 */2 //2 :-/2 :-/1 \+/1 !/0""".split()
+    )
+)
+"""The names no rename may take or give (the spec's list)."""
+
+
+class RefactorTools(ToolGroup):
+    @property
+    def _memories(self) -> Memories:
+        return self.context.memories
+
+    @tool(
+        QUERY,
+        "Locate all usage sites of a Prolog predicate within the knowledge base. Returns "
+        "every clause body containing the target predicate, the count of direct facts "
+        "matching the predicate's functor/arity, TMS assumptions referencing the predicate, "
+        "and module-qualified references from other memory segments. Essential for safe "
+        "refactoring and understanding predicate dependencies. A body contains the predicate "
+        "where it calls it: as a goal, in a control construct, or as the goal or closure of "
+        "a meta-predicate (findall/3, \\+, maplist/2...); a call qualified with another "
+        "memory (`other:p(X)`) is a cross-memory reference.",
+    )
+    def find_predicate_references(
+        self,
+        functor: Annotated[str, Arg('The predicate functor to search for (e.g. "task_status")')],
+        arity: Annotated[
+            int | None,
+            Arg(
+                "The arity of the predicate (optional; when omitted, matches all arities of "
+                "the functor)"
+            ),
+        ] = None,
+        memory: Annotated[
+            str | None,
+            Arg(
+                'Memory segment to search: a named segment, "default" for the default memory, '
+                'or "__all__" to scan every mounted memory (default: "default")'
+            ),
+        ] = None,
+        include_cross_memory_refs: Annotated[
+            bool | None,
+            Arg(
+                "Include module-qualified references from other memory segments in the "
+                "response (default: true)"
+            ),
+        ] = None,
+    ) -> str:
+        """Scanned memories in ``list_memories`` order; within one, predicates in
+        definition order and clauses in order."""
+        _check_name(functor, "functor")
+        _check_arity(arity)
+        scanned = self._memories.mounted() if memory == ALL else [self._memories.resolve(memory)]
+        renderer = Renderer()
+        rules: list[dict[str, Any]] = []
+        cross: list[dict[str, Any]] = []
+        assumed: list[dict[str, Any]] = []
+        facts = 0
+        for kb in scanned:
+            kb.sync()
+            for info in kb.predicates():
+                targeted = info.name == functor and arity in (None, info.arity)
+                for clause in kb.clauses(*info.key):
+                    if clause.is_fact:
+                        facts += targeted
+                        continue
+                    qualifiers = {
+                        c.qualifier: None
+                        for c in calls(clause.body)
+                        if c.name == functor and arity in (None, c.arity)
+                    }
+                    if not qualifiers:
+                        continue
+                    head, body = renderer.render(clause.head), renderer.render(clause.body)
+                    if None in qualifiers or kb.name in qualifiers:
+                        rules.append({"head": head, "body": body, "memory": kb.name})
+                    for qualifier in qualifiers:
+                        if qualifier not in (None, kb.name):
+                            cross.append(
+                                {
+                                    "head": head,
+                                    "body": body,
+                                    "memory": kb.name,
+                                    "qualifier": qualifier,
+                                }
+                            )
+                if targeted:
+                    for support in kb.beliefs.supported(info.key):
+                        fact = renderer.render(support.fact)
+                        assumed.extend(
+                            {"assumption": name, "fact": fact, "memory": kb.name}
+                            for name in support.assumptions
+                        )
+        answer = {
+            "target": functor if arity is None else f"{functor}/{arity}",
+            "memory": memory or "default",
+            "rules": rules,
+            "direct_facts_count": facts,
+            "facts_referenced_in_assumptions": assumed,
+            "cross_memory_refs": cross if include_cross_memory_refs is not False else [],
+        }
+        return dumps(answer)
+
+    @tool(
+        CHANGE,
+        "Atomically rename a Prolog functor across all facts, rules, TMS justifications, and "
+        "optionally cross-memory references in the knowledge base. A dry-run mode previews "
+        "changes without mutation. Protects against self-renames, name collisions, ambiguous "
+        "arities, and built-in functor corruption.",
+    )
+    def rename_predicate(
+        self,
+        old_functor: Annotated[
+            str, Arg("The current functor name to rename (must be a valid Prolog atom)")
+        ],
+        new_functor: Annotated[
+            str,
+            Arg(
+                "The new functor name (must be a valid Prolog atom and not already exist with "
+                "the same arity)"
+            ),
+        ],
+        arity: Annotated[
+            int | None,
+            Arg(
+                "The arity of the functor to rename (required if multiple arities exist). If "
+                "omitted and only one arity exists, that arity is used. If omitted and "
+                "multiple arities exist, returns an error listing detected arities."
+            ),
+        ] = None,
+        memory: Annotated[
+            str | None,
+            Arg(
+                "The target memory segment (default: 'default'). Must be writable (not "
+                "mounted read-only)."
+            ),
+        ] = None,
+        dry_run: Annotated[
+            bool | None,
+            Arg(
+                "Preview mode: returns the full impact report without mutating the KB "
+                "(default: false)"
+            ),
+        ] = None,
+        propagate_cross_memory_refs: Annotated[
+            bool | None,
+            Arg(
+                "When true, rewrite qualified references (e.g., 'segment:old_functor/N') in "
+                "all writable mounted memories (default: false). Cross-memory impact is always "
+                "reported regardless of this flag."
+            ),
+        ] = None,
+    ) -> str:
+        """One journal batch per memory changed (the home memory first, then the
+        memories whose qualified calls are rewritten, by name).  A dry run takes
+        the same steps up to the commits and reports the same answer."""
+        _check_arity(arity)
+        if arity is not None:
+            _check_iso(old_functor, arity)
+            _check_iso(new_functor, arity)
+        _check_name(old_functor, "old_functor")
+        _check_name(new_functor, "new_functor")
+        if old_functor == new_functor:
+            raise RenameRefused("old_functor and new_functor are identical: self-rename is a no-op")
+        kb = self._memories.resolve(memory)
+        if kb.read_only:
+            raise RenameRefused(f"Cannot rename in read-only memory: {kb.name}")
+        preview = bool(dry_run)
+        with nullcontext() if preview else kb.writing():
+            if preview:
+                kb.sync()
+            arity = _arity(kb, old_functor, arity)
+            if arity is None:
+                return _report(RenamePlan(), [])
+            _check_iso(old_functor, arity)
+            _check_iso(new_functor, arity)
+            _check_renamable(kb, old_functor, new_functor, arity)
+            plan = plan_rename(kb, old_functor, new_functor, arity, None)
+            if not preview and plan.changes:
+                kb.commit([RenamePredicate(old_functor, new_functor, arity, None, plan)])
+        impact = [
+            self._propagate(other, kb.name, old_functor, new_functor, arity, preview)
+            if not other.read_only and propagate_cross_memory_refs
+            else (other, _qualified_plan(other, kb.name, old_functor, new_functor, arity))
+            for other in self._memories.mounted()
+            if other is not kb
+        ]
+        return _report(plan, impact, bool(propagate_cross_memory_refs))
+
+    def _propagate(
+        self, other: Memory, home: str, old: str, new: str, arity: int, preview: bool
+    ) -> tuple[Memory, RenamePlan]:
+        with nullcontext() if preview else other.writing():
+            plan = _qualified_plan(other, home, old, new, arity)
+            if not preview and plan.changes:
+                other.commit([RenamePredicate(old, new, arity, home, plan)])
+        return other, plan
+
+
+def _qualified_plan(memory: Memory, home: str, old: str, new: str, arity: int) -> RenamePlan:
+    memory.sync()
+    return plan_rename(memory, old, new, arity, home)
+
+
+def _report(
+    plan: RenamePlan, impact: list[tuple[Memory, RenamePlan]], propagate: bool = False
+) -> str:
+    renderer = Renderer()
+    rewritten: list[dict[str, Any]] = []
+    warnings: list[dict[str, Any]] = []
+    skipped: list[dict[str, Any]] = []
+    for memory, found in impact:
+        refs = len(found.rules)
+        if not refs:
+            continue
+        if memory.read_only:
+            skipped.append({"memory": memory.name, "refs": refs, "reason": "read-only"})
+        elif propagate:
+            rewritten.append({"memory": memory.name, "rules_updated": refs})
+        else:
+            reason = "propagate_cross_memory_refs=false"
+            warnings.append({"memory": memory.name, "refs": refs, "reason": reason})
+    answer = {
+        "renamed_facts": plan.renamed_facts,
+        "rewritten_rule_bodies": len(plan.rules),
+        "affected_rule_ids": [renderer.render(rule.head) for rule in plan.rules],
+        "cross_memory_impact": {
+            "rewritten": rewritten,
+            "warnings": warnings,
+            "skipped_readonly": skipped,
+        },
+        "is_error": False,
+    }
+    return json.dumps(answer, ensure_ascii=False)
+
+
+def _arity(memory: Memory, name: str, arity: int | None) -> int | None:
+    """The arity to rename: the given one, else the only one ``name`` has
+    clauses with (``None`` when it has none)."""
+    if arity is not None:
+        return arity
+    found = sorted(i.arity for i in memory.predicates() if i.name == name and i.clause_count)
+    if len(found) > 1:
+        listed = ", ".join(str(n) for n in found)
+        raise RenameRefused(
+            f"Ambiguous arity for {name}; detected arities: {listed}. Specify arity parameter."
+        )
+    if not found:
+        for operator, operator_arity in sorted(ISO_OPERATORS):
+            if operator == name:
+                _check_iso(name, operator_arity)
+        return None
+    return found[0]
+
+
+def _check_renamable(memory: Memory, old: str, new: str, arity: int) -> None:
+    for name in (old, new):
+        if is_protected(name, arity):
+            raise PermissionDenied.builtin(name, arity)
+    files = memory.file_clauses(old, arity)
+    if files:
+        raise PermissionDenied(
+            f"Cannot rename {old}/{arity}: it has clauses from knowledge file {files[0][1]}, "
+            "and tools do not change knowledge files"
+        )
+    if memory.clauses(new, arity):
+        raise RenameRefused(
+            f"Cannot rename: {new}/{arity} already exists in memory '{memory.name}'"
+        )
+
+
+def _check_iso(name: str, arity: int) -> None:
+    if (name, arity) in ISO_OPERATORS:
+        raise RenameRefused(f"Cannot rename ISO operator: {name}/{arity}")
+
+
+def _check_name(name: str, what: str) -> None:
+    if not _NAME.match(name):
+        raise InvalidArguments(
+            f"{what} must be a plain Prolog name (a lowercase letter, then letters, digits "
+            f"or underscores), not {name!r}"
+        )
+
+
+def _check_arity(arity: int | None) -> None:
+    if arity is not None and arity < 0:
+        raise InvalidArguments(f"arity must be 0 or more, not {arity}")
