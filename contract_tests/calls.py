@@ -37,6 +37,14 @@ restored_names = st.sampled_from([*SNAPSHOT_NAMES, "nope"])
 """Names to restore: the pool, and ``nope``, never saved."""
 sample_sizes = st.sampled_from([None, 0, 1, 2, 50, -3, 100])
 
+ASSUMPTION_NAMES = ("infra_a", "infra_b", "plan", "h1")
+"""Assumptions the machine makes: shared between facts, and matched by ``GLOBS``."""
+assumption_names = st.sampled_from([*ASSUMPTION_NAMES, "never_made"])
+globs = st.sampled_from(["infra_*", "h?", "*", "infra_?", "none_*", "p*n"])
+rename_targets = st.sampled_from(["renamed_a", "renamed_b", "renamed_a", "q", "likes"])
+"""New names for rename_predicate: mostly fresh, sometimes taken (a collision)."""
+reference_scopes = st.sampled_from([None, None, "default", "alpha", "__all__", "ghost"])
+
 
 def with_memory(arguments: dict[str, Any], memory: str | None) -> dict[str, Any]:
     """``arguments`` plus ``memory`` unless it is ``None`` (the argument left out)."""

@@ -20,7 +20,10 @@ predicates (bundle ``predicates``), queries with findall/between/arithmetic/
 atoms, reflection (current_predicate, predicate_property), setup_call_cleanup,
 subsumes_term and unifiable over known predicates, queries over cyclic and
 finite terms (``calls.term_goals``), forget/clear/update/upsert of known facts,
-the schema, and bad input (syntax errors, unknown arguments, wrong JSON types,
+assumptions shared between facts (stored plainly or not), belief status,
+justifications and retractions by name and by glob, references (one memory,
+``__all__``) and renames (with and without a dry run and propagation,
+collisions included), the schema, and bad input (syntax errors, unknown arguments, wrong JSON types,
 sandbox violations, names that try to leave their folder).  Each knowledge
 call may carry a ``memory`` argument; rule bodies and queries may call
 ``m:G`` in another memory.  Memories ``alpha`` and ``beta`` are created in
@@ -303,6 +306,104 @@ class LockstepMachine(RuleBasedStateMachine):
         outcome = self.apply(*call)
         assert outcome.is_error, f"bad input accepted: {describe(*call)} -> {outcome}"
 
+    # -- truth maintenance, references and renames ---------------------------------
+    @rule(
+        target=facts,
+        fact=st.one_of(facts, calls.facts()),
+        assumption=st.sampled_from(calls.ASSUMPTION_NAMES),
+        memory=calls.memory_targets,
+    )
+    def assume_fact(self, fact: str, assumption: str, memory: str | None = None) -> str:
+        """Assume a stored fact (a support and no copy) or a new one, under a
+        name that other facts share."""
+        arguments = {"fact": fact, "assumption": assumption}
+        self.apply("assume_fact", calls.with_memory(arguments, memory))
+        return self._added(fact, memory)
+
+    @rule(
+        fact=facts,
+        pattern=st.booleans(),
+        assumption=calls.assumption_names,
+        memory=calls.memory_targets,
+    )
+    def beliefs(self, fact: str, pattern: bool, assumption: str, memory: str | None) -> None:
+        """get_belief_status of a fact (or of its whole predicate),
+        get_justification and list_assumptions."""
+        if pattern:
+            name = fact.split("(", 1)[0]
+            fact = calls.call_of(name, calls.FACT_ARITY[name])
+        self.apply("get_belief_status", calls.with_memory({"fact": fact}, memory))
+        self.apply("get_justification", calls.with_memory({"assumption": assumption}, memory))
+        self.apply("list_assumptions", calls.with_memory({}, memory))
+
+    @rule(
+        assumption=calls.assumption_names,
+        glob=calls.globs,
+        by_glob=st.booleans(),
+        memory=calls.memory_targets,
+    )
+    def retract_assumptions(
+        self, assumption: str, glob: str, by_glob: bool, memory: str | None
+    ) -> None:
+        if by_glob:
+            self.apply("retract_assumptions", calls.with_memory({"pattern": glob}, memory))
+        else:
+            self.apply("retract_assumption", calls.with_memory({"assumption": assumption}, memory))
+
+    @rule(
+        predicate=predicates,
+        with_arity=st.booleans(),
+        scope=calls.reference_scopes,
+        cross=st.sampled_from([None, True, False]),
+    )
+    def references(
+        self, predicate: Predicate, with_arity: bool, scope: str | None, cross: bool | None
+    ) -> None:
+        arguments = calls.with_present(
+            functor=predicate[0],
+            arity=predicate[1] if with_arity else None,
+            memory=scope,
+            include_cross_memory_refs=cross,
+        )
+        self.apply("find_predicate_references", arguments)
+
+    @rule(
+        target=predicates,
+        predicate=predicates,
+        new=calls.rename_targets,
+        with_arity=st.booleans(),
+        dry_run=st.sampled_from([None, False, False, True]),
+        propagate=st.sampled_from([None, False, True]),
+        memory=calls.memory_targets,
+    )
+    def rename_predicate(
+        self,
+        predicate: Predicate,
+        new: str,
+        with_arity: bool,
+        dry_run: bool | None,
+        propagate: bool | None,
+        memory: str | None,
+    ) -> Predicate:
+        """Rename a known predicate, with or without a dry run and propagation
+        to the memories that call it qualified; then ask who calls the new name."""
+        name, arity = predicate
+        arguments = calls.with_present(
+            old_functor=name,
+            new_functor=new,
+            arity=arity if with_arity else None,
+            memory=memory,
+            dry_run=dry_run,
+            propagate_cross_memory_refs=propagate,
+        )
+        if not self.apply("rename_predicate", arguments).is_error and not dry_run:
+            self.populated[memory or DEFAULT].add((new, arity))
+            for other in self._memories():
+                self.populated[other or DEFAULT].add((new, arity))
+        references = {"functor": new, "arity": arity, "memory": "__all__"}
+        self.apply("find_predicate_references", references)
+        return (new, arity)
+
     # -- memories and snapshots ----------------------------------------------------
     def _create(self, name: str, scope: str | None) -> None:
         self.apply("create_memory", calls.with_present(name=name, scope=scope))
@@ -385,6 +486,9 @@ class LockstepMachine(RuleBasedStateMachine):
         record("get_persistence_status", {})
         for memory in self._memories():
             record("list_snapshots", calls.with_memory({}, memory))
+            record("list_assumptions", calls.with_memory({}, memory))
+            for name in calls.ASSUMPTION_NAMES:
+                record("get_justification", calls.with_memory({"assumption": name}, memory))
             record("get_knowledge_schema", calls.with_memory({}, memory))
             for arguments in self._content_queries(memory):
                 record("query_logic", arguments)
@@ -402,6 +506,7 @@ class LockstepMachine(RuleBasedStateMachine):
     def same_schema(self) -> None:
         for memory in self._memories():
             self.apply("get_knowledge_schema", calls.with_memory({}, memory))
+            self.apply("list_assumptions", calls.with_memory({}, memory))
 
     @invariant()
     def same_contents(self) -> None:
