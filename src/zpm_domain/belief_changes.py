@@ -106,6 +106,7 @@ class RetractAssumption(Mutation):
         return JournalOp(self.op, assumption=self.assumption)
 
     def apply(self, target: Target) -> None:
-        for support in target.beliefs.withdraw(self.assumption):
-            target.engine.retract(target.namespace, Clause(support.fact), variant=True)
-            target.beliefs.removed_copy(support.fact)
+        gone = target.beliefs.withdraw(self.assumption)
+        target.engine.retract_variants(target.namespace, [Clause(fact) for _, fact in gone])
+        for variant, fact in gone:
+            target.beliefs.removed_copy(fact, variant)

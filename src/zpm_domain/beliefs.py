@@ -39,9 +39,10 @@ from dataclasses import dataclass, field
 
 from zpm_domain.clauses import Origin
 from zpm_domain.reader import read_term
+from zpm_domain.reader.operators import is_operator
 from zpm_domain.terms import Atom, Struct, Term, Var, indicator, map_vars
 from zpm_domain.unify import unify
-from zpm_domain.writer import Renderer, render
+from zpm_domain.writer import Renderer, quote_atom_if_needed, render
 
 SECTION = "assumptions"
 """The snapshot section holding the supports (see :meth:`Beliefs.section`)."""
@@ -188,11 +189,12 @@ class Beliefs:
         support.plain = True
         return True
 
-    def withdraw(self, assumption: str) -> list[Support]:
+    def withdraw(self, assumption: str) -> list[tuple[str, Term]]:
         """Remove support ``assumption`` from every fact; return the facts left
-        without support (their bookkeeping is gone: the caller removes their
-        clauses).  Facts still held plainly stay stored, untracked."""
-        gone: list[Support] = []
+        without support, with their variant keys (their bookkeeping is gone:
+        the caller removes their clauses, then calls :meth:`removed_copy`).
+        Facts still held plainly stay stored, untracked."""
+        gone: list[tuple[str, Term]] = []
         for variant, support in list(self._supports.items()):
             if assumption not in support.assumptions:
                 continue
@@ -200,13 +202,15 @@ class Beliefs:
             if not support.assumptions:
                 self._untrack(variant, support)
                 if not support.plain:
-                    gone.append(support)
+                    gone.append((variant, support.fact))
         self._names.pop(assumption, None)
         return gone
 
-    def removed_copy(self, fact: Term) -> None:
-        """The first copy of ``fact``'s variant was removed: its supports go with it."""
-        key, variant = indicator(fact), variant_key(fact)
+    def removed_copy(self, fact: Term, variant: str | None = None) -> None:
+        """The first copy of ``fact``'s variant was removed: its supports go with
+        it (``variant``: its :func:`variant_key`, when known)."""
+        key = indicator(fact)
+        variant = variant_key(fact) if variant is None else variant
         support = self._supports.get(variant)
         if support is not None:
             self._drop(variant, support)
@@ -233,6 +237,7 @@ class Beliefs:
         """The facts of ``old/arity`` became facts of ``new/arity`` (in order):
         their supports and origins follow them, and every order is kept."""
         old_key, new_key = (old, arity), (new, arity)
+        rekey = _rekeying(old, arity, new)
         renamed = self._supported_of.pop(old_key, {})
         if renamed:
             supports: dict[str, Support] = {}
@@ -240,7 +245,7 @@ class Beliefs:
             for variant, support in self._supports.items():
                 if variant in renamed:
                     support.fact = _renamed(support.fact, new)
-                    variant = variant_key(support.fact)
+                    variant = rekey(variant, support.fact)
                     of_new[variant] = None
                 supports[variant] = support
             self._supports = supports
@@ -248,9 +253,9 @@ class Beliefs:
         arrivals = self._arrivals.pop(old_key, {})
         if arrivals:
             moved: dict[str, _Arrivals] = {}
-            for entry in arrivals.values():
+            for variant, entry in arrivals.items():
                 entry.fact = _renamed(entry.fact, new)
-                moved[variant_key(entry.fact)] = entry
+                moved[rekey(variant, entry.fact)] = entry
             self._arrivals[new_key] = moved
         if old_key in self._from_snapshot:
             self._from_snapshot.add(new_key)
@@ -329,6 +334,19 @@ class BeliefsImage:
         for name, count in list(beliefs._names.items()):
             if not count:
                 del beliefs._names[name]
+
+
+def _rekeying(old: str, arity: int, new: str) -> Callable[[str, Term], str]:
+    """How the :func:`variant_key` of a fact of ``old/arity`` becomes that of
+    the fact renamed to ``new`` (given as the second argument): a new prefix,
+    unless an operator name changes how the fact prints."""
+    if is_operator(old) or is_operator(new):
+        return lambda _key, fact: variant_key(fact)
+    before, after = quote_atom_if_needed(old), quote_atom_if_needed(new)
+    if arity:
+        before, after = before + "(", after + "("
+    cut = len(before)
+    return lambda key, _fact: after + key[cut:]
 
 
 def _renamed(fact: Term, new: str) -> Term:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 from enum import Enum
 
@@ -70,3 +71,12 @@ class PredicateInfo:
 def is_user_head(term: Term) -> bool:
     """A clause head must be an atom (``[]`` included, as in SWI-Prolog 9) or a compound."""
     return isinstance(term, Struct) or isinstance(term, Atom)
+
+
+def by_predicate(clauses: Sequence[Clause]) -> list[list[Clause]]:
+    """``clauses`` grouped by predicate (groups in order of first appearance),
+    each group in order."""
+    groups: dict[tuple[str, int], list[Clause]] = {}
+    for clause in clauses:
+        groups.setdefault(clause.key, []).append(clause)
+    return list(groups.values())

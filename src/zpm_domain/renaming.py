@@ -79,7 +79,7 @@ def plan_rename(
         clauses = target.stored_clauses(*key)
         if home is not None and key == (old, arity):
             for clause in clauses:
-                body = rename_calls(clause.body, rename)
+                body = clause.body if clause.is_fact else rename_calls(clause.body, rename)
                 moved = Clause(_renamed_head(clause.head, new), body)
                 plan.moved.append(moved)
                 if body is not clause.body:

@@ -27,7 +27,7 @@ from typing import Protocol, TypeVar
 from zpm_domain.builtins import CONTROL, is_protected
 from zpm_domain.clauses import Clause, is_user_head
 from zpm_domain.errors import InvalidClause, PermissionDenied, ZpmError
-from zpm_domain.terms import Term
+from zpm_domain.terms import Struct, Term, Var
 from zpm_domain.writer import render
 
 
@@ -105,6 +105,15 @@ def check_additions(
         else:
             refused.append((index, verdict))
     return accepted, refused
+
+
+def is_most_general(head: Term) -> bool:
+    """An atom, or a compound whose arguments are distinct variables: it
+    unifies with every head of its predicate (``p(_, _)``, ``p(X, Y)``)."""
+    if not isinstance(head, Struct):
+        return True
+    args = head.args
+    return all(type(a) is Var for a in args) and len({id(a) for a in args}) == len(args)
 
 
 def leaves_definition_order(state: PredicateState) -> bool:

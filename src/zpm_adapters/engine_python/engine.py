@@ -41,11 +41,17 @@ from zpm_adapters.engine_python.rterms import to_answer
 from zpm_adapters.engine_python.runtime import PrologThrow, Trail, deref, to_runtime, unify
 from zpm_adapters.engine_python.store import Namespace, Predicate
 from zpm_adapters.engine_python.templates import unify_head
-from zpm_domain.clauses import Clause, PredicateInfo
+from zpm_domain.clauses import Clause, PredicateInfo, by_predicate
 from zpm_domain.errors import PrologError, ZpmError
 from zpm_domain.limits import Limits
 from zpm_domain.ports.engine import Engine, Solution
-from zpm_domain.store_rules import changeable, check_addition, check_additions, check_change
+from zpm_domain.store_rules import (
+    changeable,
+    check_addition,
+    check_additions,
+    check_change,
+    is_most_general,
+)
 from zpm_domain.terms import Struct, Term, Var, variables, variant
 
 VERSION = "0.4.0"
@@ -126,11 +132,36 @@ class PythonEngine(Engine):
                 return stored.clause
         return None
 
+    def retract_variants(self, ns: str, clauses: Sequence[Clause]) -> int:
+        namespace = self._ns(ns)
+        removed = 0
+        for group in by_predicate(clauses):
+            pred = changeable(group[0].head, namespace.lookup)
+            if pred is None:
+                continue
+            taken: set[int] = set()
+            doomed: list[CClause] = []
+            for clause in group:
+                for stored in _head_matches(pred, clause.head):
+                    if stored.fixed or id(stored) in taken or not _matches(stored, clause, True):
+                        continue
+                    taken.add(id(stored))
+                    doomed.append(stored)
+                    break
+            if doomed:
+                pred.remove_many(doomed)
+                namespace.forget_if_empty(pred)
+                removed += len(doomed)
+        return removed
+
     def retract_all(self, ns: str, head: Term) -> int:
         pred = changeable(head, self._ns(ns).lookup)
         if pred is None:
             return 0
-        doomed = [c for c in _head_matches(pred, head) if not c.fixed]
+        if is_most_general(head):
+            doomed = [c for c in pred.current() if not c.fixed]
+        else:
+            doomed = [c for c in _head_matches(pred, head) if not c.fixed]
         if doomed:
             pred.remove_many(doomed)
             self._ns(ns).forget_if_empty(pred)

@@ -38,7 +38,7 @@ from zpm_adapters.swi_common import codec
 from zpm_adapters.swi_common.binding import SUPPORT_FILE, Binding
 from zpm_adapters.swi_common.mirror import Entry, MirrorNamespace, MirrorPredicate
 from zpm_domain.builtins import ALLOWED, DENIED
-from zpm_domain.clauses import Clause, PredicateInfo
+from zpm_domain.clauses import Clause, PredicateInfo, by_predicate
 from zpm_domain.errors import (
     DepthLimitExceeded,
     ExecutionFailed,
@@ -57,6 +57,7 @@ from zpm_domain.store_rules import (
     check_addition,
     check_additions,
     check_change,
+    is_most_general,
     leaves_definition_order,
 )
 from zpm_domain.terms import Atom, Struct, Term, Var, variables, variant
@@ -205,11 +206,35 @@ class SwiEngine(Engine):
                 return entry.clause
         return None
 
+    def retract_variants(self, ns: str, clauses: Sequence[Clause]) -> int:
+        namespace = self._ns(ns)
+        removed = 0
+        for group in by_predicate(clauses):
+            pred = changeable(group[0].head, namespace.lookup)
+            if pred is None:
+                continue
+            by_first: dict[object, list[Entry]] = {}
+            for entry in pred.entries:
+                if not entry.fixed:
+                    by_first.setdefault(_first_argument(entry.clause.head), []).append(entry)
+            taken: set[int] = set()
+            doomed: list[Entry] = []
+            for clause in group:
+                for entry in by_first.get(_first_argument(clause.head), ()):
+                    if id(entry) not in taken and _matches(entry.clause, clause, True):
+                        taken.add(id(entry))
+                        doomed.append(entry)
+                        break
+            if doomed:
+                self._erase(namespace, pred, doomed)
+                removed += len(doomed)
+        return removed
+
     def retract_all(self, ns: str, head: Term) -> int:
         pred = changeable(head, self._ns(ns).lookup)
         if pred is None:
             return 0
-        if _most_general(head):
+        if is_most_general(head):
             doomed = [e for e in pred.entries if not e.fixed]
         else:
             doomed = [e for e in pred.entries if not e.fixed and _unifiable(e.clause.head, head)]
@@ -303,19 +328,23 @@ def raise_status(status: Any, limits: Limits) -> None:
     raise ExecutionFailed(f"unknown solve status {kind}")
 
 
+def _first_argument(head: Term) -> object:
+    """What a variant of ``head`` shares with it in its first argument: the
+    constant itself, the name and arity of a compound, or that it is a variable."""
+    if not isinstance(head, Struct):
+        return None
+    first = head.args[0]
+    if isinstance(first, Var):
+        return Var
+    if isinstance(first, Struct):
+        return (first.name, len(first.args))
+    return (type(first), first)
+
+
 def _matches(stored: Clause, clause: Clause, as_variant: bool) -> bool:
     mine = Struct("-", (stored.head, stored.body))
     theirs = Struct("-", (clause.head, clause.body))
     return variant(mine, theirs) if as_variant else _unifiable(mine, theirs)
-
-
-def _most_general(head: Term) -> bool:
-    """An atom, or a compound whose arguments are distinct variables: it
-    unifies with every head of its predicate (``p(_, _)``, ``p(X, Y)``)."""
-    if not isinstance(head, Struct):
-        return True
-    args = head.args
-    return all(type(a) is Var for a in args) and len({id(a) for a in args}) == len(args)
 
 
 def _unifiable(a: Term, b: Term) -> bool:

@@ -118,6 +118,16 @@ class Engine(ABC):
         (its own variable names), or ``None`` when nothing matched.
         """
 
+    def retract_variants(self, ns: str, clauses: Sequence[Clause]) -> int:
+        """Remove, for each of ``clauses`` in turn, the first remaining clause
+        that is a variant of it (never a ``static=True`` one); a clause with
+        no variant left is skipped.  Returns how many were removed.
+
+        The same as ``retract(ns, c, variant=True)`` for each ``c``; engines
+        override it to remove many clauses of a predicate in one pass.
+        """
+        return sum(self.retract(ns, clause, variant=True) is not None for clause in clauses)
+
     @abstractmethod
     def retract_all(self, ns: str, head: Term) -> int:
         """Remove every clause (fact or rule) whose head unifies with ``head``,
