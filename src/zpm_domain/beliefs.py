@@ -40,7 +40,7 @@ from dataclasses import dataclass, field
 from zpm_domain.clauses import Origin
 from zpm_domain.reader import read_term
 from zpm_domain.reader.operators import is_operator
-from zpm_domain.terms import Atom, Struct, Term, Var, indicator, map_vars
+from zpm_domain.terms import Term, Var, indicator, map_vars, renamed_head
 from zpm_domain.unify import unify
 from zpm_domain.writer import Renderer, quote_atom_if_needed, render
 
@@ -244,7 +244,7 @@ class Beliefs:
             of_new: dict[str, None] = {}
             for variant, support in self._supports.items():
                 if variant in renamed:
-                    support.fact = _renamed(support.fact, new)
+                    support.fact = renamed_head(support.fact, new)
                     variant = rekey(variant, support.fact)
                     of_new[variant] = None
                 supports[variant] = support
@@ -254,7 +254,7 @@ class Beliefs:
         if arrivals:
             moved: dict[str, _Arrivals] = {}
             for variant, entry in arrivals.items():
-                entry.fact = _renamed(entry.fact, new)
+                entry.fact = renamed_head(entry.fact, new)
                 moved[rekey(variant, entry.fact)] = entry
             self._arrivals[new_key] = moved
         if old_key in self._from_snapshot:
@@ -347,10 +347,6 @@ def _rekeying(old: str, arity: int, new: str) -> Callable[[str, Term], str]:
         before, after = before + "(", after + "("
     cut = len(before)
     return lambda key, _fact: after + key[cut:]
-
-
-def _renamed(fact: Term, new: str) -> Term:
-    return Struct(new, fact.args) if isinstance(fact, Struct) else Atom(new)
 
 
 def _text(value: object) -> str:

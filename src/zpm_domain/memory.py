@@ -57,7 +57,7 @@ from zpm_domain.snapshot_format import (
     read_snapshot,
     write_snapshot,
 )
-from zpm_domain.terms import Atom, Struct, Term, Var, indicator, variant
+from zpm_domain.terms import Term, indicator, most_general, variant
 from zpm_domain.unify import unify
 from zpm_domain.writer import render_clause
 
@@ -471,9 +471,7 @@ class Memory:
     def _drop_stored_clauses(self) -> None:
         for info in self.predicates():
             if info.key not in self._static and info.clause_count:
-                name, arity = info.key
-                head = Struct(name, tuple(Var("_") for _ in range(arity))) if arity else Atom(name)
-                self.engine.retract_all(self.namespace, head)
+                self.engine.retract_all(self.namespace, most_general(*info.key))
 
     def _base_snapshot(self, base: StartFrom) -> Snapshot:
         """The snapshot a journal base names, checked against what it recorded."""

@@ -18,14 +18,14 @@ repeats it on replay.
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any, ClassVar
 
 from zpm_domain.clauses import Clause
 from zpm_domain.mutations import BadOperation, ClauseChange, Target, journaled, text_arg
 from zpm_domain.ports.journal import JournalOp
 from zpm_domain.references import Call, rename_calls
-from zpm_domain.terms import Atom, Struct, Term, Var
+from zpm_domain.terms import Term, most_general, renamed_head
 
 
 @dataclass(frozen=True)
@@ -50,6 +50,9 @@ class RenamePlan:
     moved: list[Clause] = field(default_factory=list)
     rewrites: list[Rewrite] = field(default_factory=list)
     rules: list[Clause] = field(default_factory=list)
+    own: Rewrite | None = None
+    """``new/N``'s rules that call ``old/N`` themselves: their bodies change
+    once they have moved."""
 
     @property
     def renamed_facts(self) -> int:
@@ -78,12 +81,17 @@ def plan_rename(
         key = info.key
         clauses = target.stored_clauses(*key)
         if home is not None and key == (old, arity):
+            before: list[Clause] = []
             for clause in clauses:
+                head = renamed_head(clause.head, new)
                 body = clause.body if clause.is_fact else rename_calls(clause.body, rename)
-                moved = Clause(_renamed_head(clause.head, new), body)
+                moved = Clause(head, body)
+                before.append(Clause(head, clause.body))
                 plan.moved.append(moved)
                 if body is not clause.body:
                     plan.rules.append(moved)
+            if any(a.body is not b.body for a, b in zip(plan.moved, before)):
+                plan = replace(plan, own=Rewrite((new, arity), before, plan.moved))
             continue
         after: list[Clause] = []
         changed = False
@@ -99,14 +107,6 @@ def plan_rename(
         if changed:
             plan.rewrites.append(Rewrite(key, clauses, after))
     return plan
-
-
-def _renamed_head(head: Term, new: str) -> Term:
-    return Struct(new, head.args) if isinstance(head, Struct) else Atom(new)
-
-
-def most_general(name: str, arity: int) -> Term:
-    return Struct(name, tuple(Var("_") for _ in range(arity))) if arity else Atom(name)
 
 
 @journaled
@@ -150,10 +150,16 @@ class RenamePredicate(ClauseChange):
         plan = self.plan or plan_rename(target, self.old, self.new, self.arity, self.qualifier)
         engine, ns = target.engine, target.namespace
         for rewrite in plan.rewrites:
-            engine.add_clauses(ns, rewrite.after)
-            for clause in rewrite.before:
-                engine.retract(ns, clause, variant=True)
+            _rewrite(target, rewrite)
         if self.qualifier is None and plan.moved:
-            engine.add_clauses(ns, plan.moved)
-            engine.retract_all(ns, self.head)
+            engine.rename_clauses(ns, self.old, self.arity, self.new)
+            if plan.own is not None:
+                _rewrite(target, plan.own)
             target.beliefs.rename_predicate(self.old, self.arity, self.new)
+
+
+def _rewrite(target: Target, rewrite: Rewrite) -> None:
+    """Store ``rewrite.after`` at the end of the predicate, then remove the
+    ``before`` clauses, which come first: the order is kept."""
+    target.engine.add_clauses(target.namespace, rewrite.after)
+    target.engine.retract_variants(target.namespace, rewrite.before)

@@ -179,6 +179,17 @@ def indicator(term: Term) -> tuple[str, int]:
     raise TypeError(f"not callable: {term!r}")
 
 
+def most_general(name: str, arity: int) -> Term:
+    """``name(_, ..., _)`` with fresh variables, or the atom ``name`` at arity 0:
+    a head that unifies with every head of ``name/arity``."""
+    return Struct(name, tuple(Var("_") for _ in range(arity))) if arity else Atom(name)
+
+
+def renamed_head(head: Term, name: str) -> Term:
+    """``head`` (an atom or a compound) with the name ``name`` and the same arguments."""
+    return Struct(name, head.args) if isinstance(head, Struct) else Atom(name)
+
+
 def is_number(term: object) -> bool:
     return (isinstance(term, int) and not isinstance(term, bool)) or isinstance(term, float)
 

@@ -52,7 +52,7 @@ from zpm_domain.store_rules import (
     check_change,
     is_most_general,
 )
-from zpm_domain.terms import Struct, Term, Var, variables, variant
+from zpm_domain.terms import Struct, Term, Var, renamed_head, variables, variant
 
 VERSION = "0.4.0"
 
@@ -153,6 +153,24 @@ class PythonEngine(Engine):
                 namespace.forget_if_empty(pred)
                 removed += len(doomed)
         return removed
+
+    def rename_clauses(self, ns: str, name: str, arity: int, new: str) -> None:
+        """Compiled clauses move as they are: their head code holds the
+        arguments, not the name."""
+        namespace = self._ns(ns)
+        pred = namespace.lookup(name, arity)
+        moving = [] if pred is None else [c for c in pred.current() if not c.fixed]
+        if pred is None or not moving:
+            return
+        target = namespace.define(new, arity)
+        for stored in moving:
+            clause = Clause(renamed_head(stored.clause.head, new), stored.clause.body)
+            target.add(
+                CClause(clause, stored.head, stored.nvars, stored.body, stored.fresh, stored.key),
+                False,
+            )
+        pred.remove_many(moving)
+        namespace.forget_if_empty(pred)
 
     def retract_all(self, ns: str, head: Term) -> int:
         pred = changeable(head, self._ns(ns).lookup)

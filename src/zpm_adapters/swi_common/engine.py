@@ -60,7 +60,7 @@ from zpm_domain.store_rules import (
     is_most_general,
     leaves_definition_order,
 )
-from zpm_domain.terms import Atom, Struct, Term, Var, variables, variant
+from zpm_domain.terms import Atom, Struct, Term, Var, renamed_head, variables, variant
 
 ADD = "zpm_support:zpm_add(M, T, F, S, Id)"
 ADD_ALL = "zpm_support:zpm_add_all(M, Ts, Ids)"
@@ -68,6 +68,7 @@ BATCH = 2000
 DECLARE = "zpm_support:zpm_declared(M, N, A)"
 ERASE = "forall(member(_I, Ids), zpm_support:zpm_erase(_I))"
 FORGET = "zpm_support:zpm_forget(M, N, A)"
+RENAME = "zpm_support:zpm_rename(M, New, A, Ids)"
 _INSTANCES = itertools.count(1)
 SOLVE = "zpm_support:zpm_solve(M, T, Time, Inf, Sol, Cells, Answers, Status)"
 
@@ -229,6 +230,24 @@ class SwiEngine(Engine):
                 self._erase(namespace, pred, doomed)
                 removed += len(doomed)
         return removed
+
+    def rename_clauses(self, ns: str, name: str, arity: int, new: str) -> None:
+        """One call moves the clauses in SWI-Prolog; each keeps its id."""
+        namespace = self._ns(ns)
+        pred = namespace.lookup(name, arity)
+        moving = [] if pred is None else [e for e in pred.entries if not e.fixed]
+        if pred is None or not moving:
+            return
+        arguments = {"M": namespace.module, "New": new, "A": arity, "Ids": [e.ref for e in moving]}
+        self._binding.once(RENAME, arguments)
+        target = namespace.predicate(new, arity)
+        target.entries.extend(
+            Entry(Clause(renamed_head(e.clause.head, new), e.clause.body), e.ref) for e in moving
+        )
+        pred.entries = [e for e in pred.entries if e.fixed]
+        if leaves_definition_order(pred):
+            del namespace.predicates[(pred.name, pred.arity)]
+            self._binding.once(FORGET, {"M": namespace.module, "N": pred.name, "A": pred.arity})
 
     def retract_all(self, ns: str, head: Term) -> int:
         pred = changeable(head, self._ns(ns).lookup)

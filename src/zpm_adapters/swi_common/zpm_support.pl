@@ -25,6 +25,7 @@
 :- module(zpm_support,
           [ zpm_init/2, zpm_meta/1, zpm_ensure/2, zpm_ensure/3, zpm_drop/1,
             zpm_drop/2, zpm_add/4, zpm_add/5, zpm_add_all/3, zpm_declared/3, zpm_forget/3, zpm_erase/1,
+            zpm_rename/4,
             zpm_solve/8, zpm_version/1
           ]).
 :- use_module(library(prolog_wrap)).
@@ -306,6 +307,24 @@ declare_dynamic(Module, N, A) :-
     ;   N/A = (//)/2 -> true
     ;   dynamic(Module:(N/A))
     ).
+
+%!  zpm_rename(+Module, +New, +Arity, +Ids) is det.
+%   Moves the clauses Ids, in order, to the end of New/Arity: each keeps its
+%   id and its body, and its head takes the name New.
+zpm_rename(Module, New, A, Ids) :-
+    functor(H, New, A),
+    ensure_dynamic(Module, H, New, A),
+    forall(member(Id, Ids), rename_clause(Module, New, Id)),
+    note_predicate(Module, New, A, false).
+
+rename_clause(Module, New, Id) :-
+    retract(zpm_ref(Id, Module, Ref)),
+    clause(Module:Head, Body, Ref),
+    Head =.. [_|Args],
+    Renamed =.. [New|Args],
+    assertz(Module:(Renamed :- Body), Ref1),
+    erase(Ref),
+    assertz(zpm_ref(Id, Module, Ref1)).
 
 %!  zpm_erase(+Id) is det.
 %   Erases the clause Id (nothing if it is gone).

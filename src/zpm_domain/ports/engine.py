@@ -33,7 +33,7 @@ from collections.abc import Iterator, Mapping, Sequence
 from zpm_domain.clauses import Clause, PredicateInfo
 from zpm_domain.errors import ZpmError
 from zpm_domain.limits import Limits
-from zpm_domain.terms import Term, Var
+from zpm_domain.terms import Term, Var, most_general, renamed_head
 
 Solution = Mapping[Var, Term]
 """One answer: the bindings of the goal's variables (every variable of the
@@ -127,6 +127,21 @@ class Engine(ABC):
         override it to remove many clauses of a predicate in one pass.
         """
         return sum(self.retract(ns, clause, variant=True) is not None for clause in clauses)
+
+    def rename_clauses(self, ns: str, name: str, arity: int, new: str) -> None:
+        """Move every clause of ``name/arity`` to the end of ``new/arity``, in
+        order: each keeps its body and its variable names, its head takes the
+        name ``new``.  ``name/arity`` must have no ``static=True`` clause and
+        ``new/arity`` must be a name tools may define (the caller checks).
+
+        Adds the renamed clauses and removes the old ones; engines override
+        it to move clauses without storing them again.
+        """
+        moving = self.clauses(ns, name, arity)
+        if not moving:
+            return
+        self.add_clauses(ns, [Clause(renamed_head(c.head, new), c.body) for c in moving])
+        self.retract_all(ns, most_general(name, arity))
 
     @abstractmethod
     def retract_all(self, ns: str, head: Term) -> int:
