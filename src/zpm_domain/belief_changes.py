@@ -58,8 +58,9 @@ class Assume(ClauseChange):
 
     def apply(self, target: Target) -> None:
         if self.stores:
-            target.engine.add_clause(target.namespace, Clause(self.fact))
-            target.beliefs.arrived(self.fact)
+            clause = Clause(self.fact)
+            target.engine.add_clause(target.namespace, clause)
+            target.beliefs.arrived(clause)
         target.beliefs.assume(self.fact, self.assumption, plain=not self.stores)
 
 
@@ -85,8 +86,9 @@ class SupportPlainly(ClauseChange):
 
     def apply(self, target: Target) -> None:
         if not target.beliefs.support_plainly(self.fact):
-            target.engine.add_clause(target.namespace, Clause(self.fact))
-            target.beliefs.arrived(self.fact)
+            clause = Clause(self.fact)
+            target.engine.add_clause(target.namespace, clause)
+            target.beliefs.arrived(clause)
 
 
 @journaled
@@ -107,6 +109,6 @@ class RetractAssumption(Mutation):
 
     def apply(self, target: Target) -> None:
         gone = target.beliefs.withdraw(self.assumption)
-        target.engine.retract_variants(target.namespace, [Clause(fact) for _, fact in gone])
-        for variant, fact in gone:
-            target.beliefs.removed_copy(fact, variant)
+        clauses = [Clause(fact) for fact in gone]
+        removed = target.engine.retract_variants(target.namespace, clauses)
+        target.beliefs.removed(removed, first_copies=False)

@@ -19,11 +19,11 @@ that holds the clauses:
   added (``get_belief_status`` lists them so);
 * the assumption names in first-seen order (``list_assumptions``), an
   assumption being known while it supports at least one fact;
-* the origin of facts that tools or journal replay stored (``interactive``
-  or ``journal``), counted per variant so that the entry goes when the last
-  recorded copy does.  A client-stored fact without an entry was loaded from
-  the base snapshot.  A fact stored more than once reports the origin of a
-  recorded copy when it has one.
+* the origin of each clause that a tool call or journal replay stored
+  (``interactive`` or ``journal``), by the identity of the stored clause
+  (engines keep the very ``Clause`` objects they are given, see
+  ``ports.engine``); a client-stored clause without an entry was loaded
+  from the base snapshot.
 
 The bookkeeping of a fact goes with its clause: forget_fact, clear_context,
 update_fact and upsert_fact that remove the clause remove its supports too.
@@ -34,14 +34,13 @@ schema, the overview or the references tools.
 from __future__ import annotations
 
 import json
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
 
-from zpm_domain.clauses import Origin
+from zpm_domain.clauses import Clause, Origin
 from zpm_domain.reader import read_term
 from zpm_domain.reader.operators import is_operator
 from zpm_domain.terms import Term, Var, indicator, map_vars, renamed_head
-from zpm_domain.unify import unify
 from zpm_domain.writer import Renderer, quote_atom_if_needed, render
 
 SECTION = "assumptions"
@@ -65,15 +64,6 @@ class Support:
     assumptions: list[str] = field(default_factory=list)
 
 
-@dataclass(slots=True)
-class _Arrivals:
-    """The recorded copies of one variant: how many, and where the latest came from."""
-
-    fact: Term
-    origin: Origin
-    copies: int
-
-
 class SectionDamaged(ValueError):
     """The assumptions section of a snapshot does not read at entry ``entry``
     (1 for its first line); ``str()`` says why."""
@@ -95,8 +85,7 @@ class Beliefs:
         self._supports: dict[str, Support] = {}
         self._supported_of: dict[Key, dict[str, None]] = {}
         self._names: dict[str, int] = {}
-        self._arrivals: dict[Key, dict[str, _Arrivals]] = {}
-        self._from_snapshot: set[Key] = set()
+        self._origins: dict[int, tuple[Clause, Origin]] = {}
 
     # -- reading ----------------------------------------------------------------
     def assumptions(self) -> list[str]:
@@ -131,19 +120,10 @@ class Beliefs:
             if not s.plain and s.assumptions and set(s.assumptions) <= assumptions
         ]
 
-    def origin(self, fact: Term) -> Origin:
-        """Where the client-stored variant of ``fact`` came from (the fact must be stored)."""
-        arrivals = self._arrivals.get(indicator(fact), {}).get(variant_key(fact))
-        return Origin.SNAPSHOT if arrivals is None else arrivals.origin
-
-    def stored_variant_known(self, fact: Term) -> bool | None:
-        """Whether a client-stored clause is a variant of ``fact``, when the
-        bookkeeping alone can tell; ``None`` when only a look at the stored
-        clauses can (the base snapshot loaded clauses of its predicate)."""
-        key = indicator(fact)
-        if variant_key(fact) in self._arrivals.get(key, {}):
-            return True
-        return None if key in self._from_snapshot else False
+    def origin(self, clause: Clause) -> Origin:
+        """Where ``clause`` (as the engine stores it, client-stored) came from."""
+        found = self._origins.get(id(clause))
+        return Origin.SNAPSHOT if found is None else found[1]
 
     # -- changes (called by the mutations, after the engine changed) -------------
     def reset(self) -> None:
@@ -151,23 +131,11 @@ class Beliefs:
         self._supports.clear()
         self._supported_of.clear()
         self._names.clear()
-        self._arrivals.clear()
-        self._from_snapshot.clear()
+        self._origins.clear()
 
-    def loaded_from_snapshot(self, keys: set[Key]) -> None:
-        """Predicates whose clauses a snapshot just loaded (without origins)."""
-        self._from_snapshot |= keys
-
-    def arrived(self, fact: Term) -> None:
-        """A copy of ``fact`` was stored."""
-        variants = self._arrivals.setdefault(indicator(fact), {})
-        variant = variant_key(fact)
-        arrivals = variants.get(variant)
-        if arrivals is None:
-            variants[variant] = _Arrivals(fact, self.arriving, 1)
-        else:
-            arrivals.origin = self.arriving
-            arrivals.copies += 1
+    def arrived(self, clause: Clause) -> None:
+        """``clause`` was stored (this very object)."""
+        self._origins[id(clause)] = (clause, self.arriving)
 
     def assume(self, fact: Term, assumption: str, *, plain: bool) -> None:
         """Add support ``assumption`` to ``fact``; ``plain`` says whether a plain
@@ -189,12 +157,12 @@ class Beliefs:
         support.plain = True
         return True
 
-    def withdraw(self, assumption: str) -> list[tuple[str, Term]]:
+    def withdraw(self, assumption: str) -> list[Term]:
         """Remove support ``assumption`` from every fact; return the facts left
-        without support, with their variant keys (their bookkeeping is gone:
-        the caller removes their clauses, then calls :meth:`removed_copy`).
-        Facts still held plainly stay stored, untracked."""
-        gone: list[tuple[str, Term]] = []
+        without support (their supports are gone: the caller removes their
+        clauses, then calls :meth:`removed`).  Facts still held plainly stay
+        stored, untracked."""
+        gone: list[Term] = []
         for variant, support in list(self._supports.items()):
             if assumption not in support.assumptions:
                 continue
@@ -202,40 +170,34 @@ class Beliefs:
             if not support.assumptions:
                 self._untrack(variant, support)
                 if not support.plain:
-                    gone.append((variant, support.fact))
+                    gone.append(support.fact)
         self._names.pop(assumption, None)
         return gone
 
-    def removed_copy(self, fact: Term, variant: str | None = None) -> None:
-        """The first copy of ``fact``'s variant was removed: its supports go with
-        it (``variant``: its :func:`variant_key`, when known)."""
-        key = indicator(fact)
-        variant = variant_key(fact) if variant is None else variant
-        support = self._supports.get(variant)
-        if support is not None:
-            self._drop(variant, support)
-        variants = self._arrivals.get(key)
-        arrivals = variants.get(variant) if variants else None
-        if variants is not None and arrivals is not None:
-            arrivals.copies -= 1
-            if arrivals.copies <= 0:
-                del variants[variant]
+    def removed(self, clauses: Iterable[Clause], *, first_copies: bool = True) -> None:
+        """``clauses`` (as the engine stored them) were removed.  With
+        ``first_copies``, each was the first copy of its variant, so a fact's
+        supports go with it (``retract_assumption`` removes facts whose
+        supports are gone already)."""
+        for clause in clauses:
+            self._origins.pop(id(clause), None)
+            if first_copies and clause.is_fact and clause.key in self._supported_of:
+                variant = variant_key(clause.head)
+                support = self._supports.get(variant)
+                if support is not None:
+                    self._drop(variant, support)
 
-    def removed_matching(self, pattern: Term) -> None:
-        """Every client-stored clause whose head unifies with ``pattern`` was removed."""
-        key = indicator(pattern)
-        for variant in list(self._supported_of.get(key, ())):
-            support = self._supports[variant]
-            if unify(pattern, support.fact) is not None:
-                self._drop(variant, support)
-        variants = self._arrivals.get(key, {})
-        for variant, arrivals in list(variants.items()):
-            if unify(pattern, arrivals.fact) is not None:
-                del variants[variant]
+    def moved(self, pairs: Iterable[tuple[Clause, Clause]]) -> None:
+        """Each ``(before, after)``: a stored clause that the engine now holds
+        as ``after`` (renamed); its origin follows it."""
+        for before, after in pairs:
+            found = self._origins.pop(id(before), None)
+            if found is not None:
+                self._origins[id(after)] = (after, found[1])
 
     def rename_predicate(self, old: str, arity: int, new: str) -> None:
         """The facts of ``old/arity`` became facts of ``new/arity`` (in order):
-        their supports and origins follow them, and every order is kept."""
+        their supports follow them, and every order is kept."""
         old_key, new_key = (old, arity), (new, arity)
         rekey = _rekeying(old, arity, new)
         renamed = self._supported_of.pop(old_key, {})
@@ -250,15 +212,6 @@ class Beliefs:
                 supports[variant] = support
             self._supports = supports
             self._supported_of[new_key] = of_new
-        arrivals = self._arrivals.pop(old_key, {})
-        if arrivals:
-            moved: dict[str, _Arrivals] = {}
-            for variant, entry in arrivals.items():
-                entry.fact = renamed_head(entry.fact, new)
-                moved[rekey(variant, entry.fact)] = entry
-            self._arrivals[new_key] = moved
-        if old_key in self._from_snapshot:
-            self._from_snapshot.add(new_key)
 
     def _drop(self, variant: str, support: Support) -> None:
         for name in support.assumptions:

@@ -260,9 +260,6 @@ class Memory:
 
     def holds_stored_copy(self, fact: Term) -> bool:
         """Whether a client-stored fact is a variant of ``fact``."""
-        known = self.beliefs.stored_variant_known(fact)
-        if known is not None:
-            return known
         return any(
             c.is_fact and variant(c.head, fact) for c in self.stored_clauses(*indicator(fact))
         )
@@ -276,7 +273,7 @@ class Memory:
                 return Origin.FILE
         for clause in self.stored_clauses(*key):
             if clause.is_fact and unify(fact, clause.head) is not None:
-                return self.beliefs.origin(clause.head)
+                return self.beliefs.origin(clause)
         return None
 
     def is_static(self, name: str, arity: int) -> bool:
@@ -435,7 +432,6 @@ class Memory:
             clause = loadable[index]
             refused_facts.add(variant_key(clause.head))
             log.warning("%s: not loaded: %s (%s)", label, render_clause(clause), error.message)
-        self.beliefs.loaded_from_snapshot({clause.key for clause in loadable})
         image = _beliefs_image(snapshot, label)
         image.load_into(
             self.beliefs,

@@ -26,7 +26,8 @@ from zpm_domain.errors import PrologSyntaxError
 from zpm_domain.ports.engine import Engine
 from zpm_domain.ports.journal import JournalOp
 from zpm_domain.reader import read_term
-from zpm_domain.terms import Atom, Struct, Term
+from zpm_domain.terms import Atom, Struct, Term, indicator
+from zpm_domain.unify import unify
 from zpm_domain.writer import render, render_clause
 
 
@@ -173,8 +174,7 @@ class AddClause(ClauseChange):
 
     def apply(self, target: Target) -> None:
         target.engine.add_clause(target.namespace, self.clause)
-        if self.clause.is_fact:
-            target.beliefs.arrived(self.clause.head)
+        target.beliefs.arrived(self.clause)
 
 
 @journaled
@@ -199,8 +199,8 @@ class RemoveClause(ClauseChange):
 
     def apply(self, target: Target) -> None:
         removed = target.engine.retract(target.namespace, self.clause, variant=True)
-        if removed is not None and removed.is_fact:
-            target.beliefs.removed_copy(removed.head)
+        if removed is not None:
+            target.beliefs.removed([removed])
 
 
 @journaled
@@ -223,8 +223,13 @@ class RemoveAll(ClauseChange):
         return JournalOp(self.op, clause=render(self.pattern))
 
     def apply(self, target: Target) -> None:
+        doomed = [
+            clause
+            for clause in target.stored_clauses(*indicator(self.pattern))
+            if unify(self.pattern, clause.head) is not None
+        ]
         target.engine.retract_all(target.namespace, self.pattern)
-        target.beliefs.removed_matching(self.pattern)
+        target.beliefs.removed(doomed)
 
 
 def known_operations() -> list[str]:

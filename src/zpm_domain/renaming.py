@@ -152,7 +152,9 @@ class RenamePredicate(ClauseChange):
         for rewrite in plan.rewrites:
             _rewrite(target, rewrite)
         if self.qualifier is None and plan.moved:
+            before = target.stored_clauses(self.old, self.arity)
             engine.rename_clauses(ns, self.old, self.arity, self.new)
+            target.beliefs.moved(zip(before, target.stored_clauses(self.new, self.arity)))
             if plan.own is not None:
                 _rewrite(target, plan.own)
             target.beliefs.rename_predicate(self.old, self.arity, self.new)

@@ -132,9 +132,9 @@ class PythonEngine(Engine):
                 return stored.clause
         return None
 
-    def retract_variants(self, ns: str, clauses: Sequence[Clause]) -> int:
+    def retract_variants(self, ns: str, clauses: Sequence[Clause]) -> list[Clause]:
         namespace = self._ns(ns)
-        removed = 0
+        removed: list[Clause] = []
         for group in by_predicate(clauses):
             pred = changeable(group[0].head, namespace.lookup)
             if pred is None:
@@ -151,7 +151,7 @@ class PythonEngine(Engine):
             if doomed:
                 pred.remove_many(doomed)
                 namespace.forget_if_empty(pred)
-                removed += len(doomed)
+                removed.extend(stored.clause for stored in doomed)
         return removed
 
     def rename_clauses(self, ns: str, name: str, arity: int, new: str) -> None:

@@ -207,9 +207,9 @@ class SwiEngine(Engine):
                 return entry.clause
         return None
 
-    def retract_variants(self, ns: str, clauses: Sequence[Clause]) -> int:
+    def retract_variants(self, ns: str, clauses: Sequence[Clause]) -> list[Clause]:
         namespace = self._ns(ns)
-        removed = 0
+        removed: list[Clause] = []
         for group in by_predicate(clauses):
             pred = changeable(group[0].head, namespace.lookup)
             if pred is None:
@@ -228,7 +228,7 @@ class SwiEngine(Engine):
                         break
             if doomed:
                 self._erase(namespace, pred, doomed)
-                removed += len(doomed)
+                removed.extend(entry.clause for entry in doomed)
         return removed
 
     def rename_clauses(self, ns: str, name: str, arity: int, new: str) -> None:

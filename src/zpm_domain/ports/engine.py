@@ -118,15 +118,16 @@ class Engine(ABC):
         (its own variable names), or ``None`` when nothing matched.
         """
 
-    def retract_variants(self, ns: str, clauses: Sequence[Clause]) -> int:
+    def retract_variants(self, ns: str, clauses: Sequence[Clause]) -> list[Clause]:
         """Remove, for each of ``clauses`` in turn, the first remaining clause
         that is a variant of it (never a ``static=True`` one); a clause with
-        no variant left is skipped.  Returns how many were removed.
+        no variant left is skipped.  Returns the removed clauses as stored.
 
         The same as ``retract(ns, c, variant=True)`` for each ``c``; engines
         override it to remove many clauses of a predicate in one pass.
         """
-        return sum(self.retract(ns, clause, variant=True) is not None for clause in clauses)
+        removed = (self.retract(ns, clause, variant=True) for clause in clauses)
+        return [clause for clause in removed if clause is not None]
 
     def rename_clauses(self, ns: str, name: str, arity: int, new: str) -> None:
         """Move every clause of ``name/arity`` to the end of ``new/arity``, in
@@ -153,7 +154,12 @@ class Engine(ABC):
 
     @abstractmethod
     def clauses(self, ns: str, name: str, arity: int) -> list[Clause]:
-        """Clauses of ``name/arity`` in order (empty when unknown)."""
+        """Clauses of ``name/arity`` in order (empty when unknown).
+
+        They are the very ``Clause`` objects given to ``add_clause`` and
+        ``add_clauses`` (``retract`` returns them too): the domain keeps
+        bookkeeping per stored clause by identity (``zpm_domain.beliefs``).
+        """
 
     @abstractmethod
     def predicates(self, ns: str) -> list[PredicateInfo]:
