@@ -7,7 +7,8 @@ that memory: unqualified, or qualified with the memory's own name
 (``zpm_domain.references``).  In another memory it renames only the calls
 qualified with the home memory's name.  A predicate whose rule bodies
 change keeps its place and its clause order: its client-stored clauses are
-stored again in order, rewritten, and the old ones removed.  Supports and
+stored again in order from the first one that changes, rewritten, and the
+old ones removed.  Supports and
 origins of renamed facts follow them (``Beliefs.rename_predicate``).
 
 The plan is a pure function of the memory's clauses, so a dry run reports
@@ -18,45 +19,41 @@ repeats it on replay.
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 from typing import Any, ClassVar
 
 from zpm_domain.clauses import Clause
 from zpm_domain.mutations import BadOperation, ClauseChange, Target, journaled, text_arg
 from zpm_domain.ports.journal import JournalOp
-from zpm_domain.references import Call, rename_calls
+from zpm_domain.references import Call, Rename, rename_calls
 from zpm_domain.terms import Term, most_general, renamed_head
 
 
 @dataclass(frozen=True)
 class Rewrite:
-    """The client-stored clauses of one predicate before and after."""
+    """Clauses of one predicate before and after: a run of its client-stored
+    clauses, from the first that changes to its last one."""
 
     key: tuple[str, int]
     before: list[Clause]
     after: list[Clause]
 
 
-@dataclass(frozen=True)
+@dataclass
 class RenamePlan:
     """What a rename does in one memory.
 
-    ``moved``: the clauses ``old/N`` gives to ``new/N`` (empty in a memory
-    that only renames qualified calls); ``rewrites``: the other predicates
-    whose rule bodies change; ``rules``: the rules whose bodies change
-    (after the rename), in the memory's order.
+    ``moved``: how many clauses ``old/N`` gives to ``new/N`` (none in a
+    memory that only renames qualified calls), ``renamed_facts`` how many of
+    them are facts; ``rewrites``: the other predicates whose rule bodies
+    change; ``rules``: the rules whose bodies change (after the rename), in
+    the memory's order.
     """
 
-    moved: list[Clause] = field(default_factory=list)
+    moved: int = 0
+    renamed_facts: int = 0
     rewrites: list[Rewrite] = field(default_factory=list)
     rules: list[Clause] = field(default_factory=list)
-    own: Rewrite | None = None
-    """``new/N``'s rules that call ``old/N`` themselves: their bodies change
-    once they have moved."""
-
-    @property
-    def renamed_facts(self) -> int:
-        return sum(1 for clause in self.moved if clause.is_fact)
 
     @property
     def changes(self) -> bool:
@@ -68,45 +65,59 @@ def plan_rename(
 ) -> RenamePlan:
     """The plan in ``target`` (see the module docstring): ``qualifier`` is
     ``None`` in the home memory, else the home memory's name."""
-    home = target.namespace if qualifier is None else None
-    wanted = {None, home} if qualifier is None else {qualifier}
+    rename = _renaming(target, old, new, arity, qualifier)
+    plan = RenamePlan()
+    for info in target.predicates():
+        clauses = target.stored_clauses(*info.key)
+        if qualifier is None and info.key == (old, arity):
+            plan.moved = len(clauses)
+            plan.renamed_facts = sum(1 for clause in clauses if clause.is_fact)
+            for clause in clauses:
+                body = clause.body if clause.is_fact else rename_calls(clause.body, rename)
+                if body is not clause.body:
+                    plan.rules.append(Clause(renamed_head(clause.head, new), body))
+            continue
+        rewrite, rules = _rewritten(info.key, clauses, rename)
+        if rewrite is not None:
+            plan.rewrites.append(rewrite)
+            plan.rules.extend(rules)
+    return plan
+
+
+def _renaming(target: Target, old: str, new: str, arity: int, qualifier: str | None) -> Rename:
+    """Which calls a rename renames in ``target``: unqualified or
+    self-qualified ones in the home memory (``qualifier`` ``None``), else
+    those qualified with ``qualifier``."""
+    wanted = {None, target.namespace} if qualifier is None else {qualifier}
 
     def rename(call: Call) -> str | None:
         if call.name == old and call.arity == arity and call.qualifier in wanted:
             return new
         return None
 
-    plan = RenamePlan()
-    for info in target.predicates():
-        key = info.key
-        clauses = target.stored_clauses(*key)
-        if home is not None and key == (old, arity):
-            before: list[Clause] = []
-            for clause in clauses:
-                head = renamed_head(clause.head, new)
-                body = clause.body if clause.is_fact else rename_calls(clause.body, rename)
-                moved = Clause(head, body)
-                before.append(Clause(head, clause.body))
-                plan.moved.append(moved)
-                if body is not clause.body:
-                    plan.rules.append(moved)
-            if any(a.body is not b.body for a, b in zip(plan.moved, before)):
-                plan = replace(plan, own=Rewrite((new, arity), before, plan.moved))
+    return rename
+
+
+def _rewritten(
+    key: tuple[str, int], clauses: list[Clause], rename: Rename
+) -> tuple[Rewrite | None, list[Clause]]:
+    """The rewrite of a predicate's clauses (``None`` when no body changes)
+    and its rules whose bodies change, rewritten."""
+    after: list[Clause] = []
+    rules: list[Clause] = []
+    first: int | None = None
+    for index, clause in enumerate(clauses):
+        body = clause.body if clause.is_fact else rename_calls(clause.body, rename)
+        if body is clause.body:
+            after.append(clause)
             continue
-        after: list[Clause] = []
-        changed = False
-        for clause in clauses:
-            body = clause.body if clause.is_fact else rename_calls(clause.body, rename)
-            if body is clause.body:
-                after.append(clause)
-            else:
-                changed = True
-                rewritten = Clause(clause.head, body)
-                after.append(rewritten)
-                plan.rules.append(rewritten)
-        if changed:
-            plan.rewrites.append(Rewrite(key, clauses, after))
-    return plan
+        rewritten = Clause(clause.head, body)
+        after.append(rewritten)
+        rules.append(rewritten)
+        first = index if first is None else first
+    if first is None:
+        return None, rules
+    return Rewrite(key, clauses[first:], after[first:]), rules
 
 
 @journaled
@@ -148,16 +159,18 @@ class RenamePredicate(ClauseChange):
 
     def apply(self, target: Target) -> None:
         plan = self.plan or plan_rename(target, self.old, self.new, self.arity, self.qualifier)
-        engine, ns = target.engine, target.namespace
         for rewrite in plan.rewrites:
             _rewrite(target, rewrite)
         if self.qualifier is None and plan.moved:
             before = target.stored_clauses(self.old, self.arity)
-            engine.rename_clauses(ns, self.old, self.arity, self.new)
-            target.beliefs.moved(zip(before, target.stored_clauses(self.new, self.arity)))
-            if plan.own is not None:
-                _rewrite(target, plan.own)
+            target.engine.rename_clauses(target.namespace, self.old, self.arity, self.new)
+            moved = target.stored_clauses(self.new, self.arity)
+            target.beliefs.moved(zip(before, moved))
             target.beliefs.rename_predicate(self.old, self.arity, self.new)
+            rename = _renaming(target, self.old, self.new, self.arity, None)
+            own, _ = _rewritten((self.new, self.arity), moved, rename)
+            if own is not None:
+                _rewrite(target, own)
 
 
 def _rewrite(target: Target, rewrite: Rewrite) -> None:
