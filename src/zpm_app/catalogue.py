@@ -25,6 +25,7 @@ from zpm_domain.tools.memories import MemoryTools
 from zpm_domain.tools.overview import OverviewTools
 from zpm_domain.tools.persistence import PersistenceTools
 from zpm_domain.tools.query import QueryTools
+from zpm_domain.tools.reasoning import ReasoningTools
 
 __all__ = ["MEMORY_DESCRIPTION", "SERVER_NAME", "TOOLS", "ToolDefinition", "find_tool"]
 
@@ -34,6 +35,7 @@ GROUPS: tuple[type[ToolGroup], ...] = (
     EchoTools,
     KnowledgeTools,
     QueryTools,
+    ReasoningTools,
     OverviewTools,
     PersistenceTools,
     MemoryTools,

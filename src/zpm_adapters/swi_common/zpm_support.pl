@@ -25,7 +25,7 @@
 :- module(zpm_support,
           [ zpm_init/2, zpm_meta/1, zpm_ensure/2, zpm_ensure/3, zpm_drop/1,
             zpm_drop/2, zpm_add/4, zpm_add/5, zpm_add_all/3, zpm_declared/3, zpm_forget/3, zpm_erase/1,
-            zpm_solve/8, zpm_version/1
+            zpm_solve/8, zpm_prove/7, zpm_version/1
           ]).
 :- use_module(library(prolog_wrap)).
 :- use_module(library(time)).
@@ -54,6 +54,8 @@ user:message_hook(import_private(_, zpm_base:_), _, _).
 zpm_init(Allowed, Denied) :-
     retractall(denied_pi(_, _)),
     forall(member(N-A, Denied), assertz(denied_pi(N, A))),
+    retractall(allowed_pi(_, _)),
+    forall(member(N-A, Allowed), assertz(allowed_pi(N, A))),
     forall(member(N-A, Denied), wrap_denied(N, A)),
     nb_linkval('$zpm_sandbox', off),
     current_prolog_flag(verbose, Verbose),
@@ -322,6 +324,12 @@ zpm_erase(Id) :-
 zpm_solve(Module, Tokens, TimeS, MaxInf, MaxSol, MaxCells, Answers, Status) :-
     decode(Tokens, Goal0),
     Goal0 = '$ans'(Goal, Vars),
+    run_limited(Module, Module:Goal, Vars, TimeS, MaxInf, MaxSol, MaxCells, Answers, Status).
+
+%!  run_limited(+Module, +Run, +Vars, +TimeS, +MaxInf, +MaxSol, +MaxCells, -Answers, -Status)
+%   zpm_solve/8 of the goal Run (a query of namespace Module, or an entry of
+%   zpm's own interpreters), whose answers are Vars.
+run_limited(Module, Run, Vars, TimeS, MaxInf, MaxSol, MaxCells, Answers, Status) :-
     retractall(zpm_answer(_)),
     zpm_namespace(Inst, _, Module), !,
     nb_setval('$zpm_instance', Inst),
@@ -329,7 +337,7 @@ zpm_solve(Module, Tokens, TimeS, MaxInf, MaxSol, MaxCells, Answers, Status) :-
     get_time(T0), Deadline is T0 + TimeS, statistics(inferences, I0),
     nb_setval('$zpm_limits', limits(Deadline, I0, MaxInf)),
     catch(with_alarm(TimeS,
-              call_with_inference_limit(collect(Module, Goal, Vars, MaxSol, MaxCells),
+              call_with_inference_limit(collect(Run, Vars, MaxSol, MaxCells),
                                         MaxInf, R)),
           E, true),
     nb_linkval('$zpm_sandbox', off),
@@ -369,11 +377,11 @@ stack_resource(global_stack).
 stack_resource(local_stack).
 stack_resource(trail_stack).
 
-collect(Module, Goal, Vars, MaxSol, MaxCells) :-
+collect(Run, Vars, MaxSol, MaxCells) :-
     State = state(0, MaxCells),
     nb_linkval('$zpm_sandbox', on),
     (   MaxSol > 0,
-        Module:Goal,
+        call(Run),
         nb_linkval('$zpm_sandbox', off),
         (   \+ nb_getval('$zpm_violation', none)
         ->  true
@@ -421,3 +429,5 @@ cells_at_most([T|Ts], C0, Max) :-
 :- include(zpm_reflect).
 :- include(zpm_codec).
 :- include(zpm_format).
+:- include(zpm_mi).
+:- include('../prolog/zpm_proofs').

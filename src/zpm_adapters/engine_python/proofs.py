@@ -1,0 +1,291 @@
+"""The python engine's primitives of the proof interpreters (``prolog/zpm_proofs.pl``).
+
+The interpreters run in the library namespace like any library predicate;
+these primitives (``runtime.INTERNAL``, reachable from the library only) give
+them the clauses of a namespace, the class of a goal, variant keys and the
+trace's answer tables.  ``'$zpm_mi_call'/2`` and the choicepoint primitives
+are in ``proofs.pl`` and the compiler (``CUT_TO``).
+
+The state of one solve (variant keys, the clauses handed out, the tables)
+lives in ``m.proofs``, a :class:`ProofState` made on first use.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from typing import Any
+
+from zpm_adapters.engine_python.builtins._support import make_list
+from zpm_adapters.engine_python.builtins.copying import copy_term
+from zpm_adapters.engine_python.builtins.cycles import is_acyclic
+from zpm_adapters.engine_python.cclause import CClause
+from zpm_adapters.engine_python.goals import META_CALL, ctx_term, resolve_module
+from zpm_adapters.engine_python.runtime import (
+    Ref,
+    RTerm,
+    deref,
+    internal,
+    representation_error,
+)
+from zpm_adapters.engine_python.templates import build, to_template, unify_head
+from zpm_domain.builtins import is_allowed, is_denied
+from zpm_domain.terms import Atom, String, Struct, Term, Var
+
+_SCRAMBLE = 0x9E3779B97F4A7C15
+_MASK = (1 << 64) - 1
+_CONTROL = frozenset({(",", 2), (";", 2), ("->", 2), ("*->", 2)})
+
+
+class Table:
+    """The answers of one call variant: in order, and their variant keys."""
+
+    __slots__ = ("answers", "seen")
+
+    def __init__(self) -> None:
+        self.answers: list[RTerm] = []
+        self.seen: set[tuple[Any, ...]] = set()
+
+
+class ProofState:
+    """What the primitives keep during one solve."""
+
+    def __init__(self) -> None:
+        self.keys: dict[tuple[Any, ...], int] = {}
+        self.clauses: dict[int, CClause] = {}
+        self.tables: dict[int, Table] = {}
+        self.leaders: set[int] = set()
+        self.expanded: set[int] = set()
+        self.changed = False
+
+
+def state(m: Any) -> ProofState:
+    found: ProofState | None = m.proofs
+    if found is None:
+        found = m.proofs = ProofState()
+    return found
+
+
+def variant_key(term: RTerm) -> tuple[Any, ...]:
+    """A tuple equal for two terms exactly when they are variants.
+
+    Raises ``representation_error(cyclic_term)`` for a cyclic term.
+    """
+    if not is_acyclic(term):
+        raise representation_error("cyclic_term", ctx_term(META_CALL))
+    out: list[Any] = []
+    numbers: dict[int, int] = {}
+    stack: list[RTerm] = [term]
+    while stack:
+        t = deref(stack.pop())
+        kind = type(t)
+        if kind is Struct:
+            out.append(("c", t.name, len(t.args)))  # type: ignore[union-attr]
+            stack.extend(reversed(t.args))  # type: ignore[union-attr]
+        elif kind is Ref:
+            out.append(("v", numbers.setdefault(id(t), len(numbers))))
+        elif kind is Atom:
+            out.append(t)  # atoms are interned ([] is not '[]')
+        elif kind is int:
+            out.append(("i", t))
+        elif kind is float:
+            out.append(("f", float.hex(t)))  # type: ignore[arg-type]
+        elif kind is String:
+            out.append(("s", t.value))  # type: ignore[union-attr]
+        else:
+            out.append(("?", t))
+    return tuple(out)
+
+
+@internal("$zpm_mi_key", 2)
+def mi_key(m: Any, args: tuple[RTerm, ...]) -> bool:
+    """``'$zpm_mi_key'(+Term, -Key)``: an integer per variant class of Term,
+    scrambled so that keys of successive calls spread in a search tree."""
+    keys = state(m).keys
+    number = keys.setdefault(variant_key(args[0]), len(keys) + 1)
+    return m.unify(args[1], (number * _SCRAMBLE) & _MASK)  # type: ignore[no-any-return]
+
+
+@internal("$zpm_mi_builtin", 1)
+def mi_builtin(m: Any, args: tuple[RTerm, ...]) -> bool:
+    """``'$zpm_mi_builtin'(+Goal)``: Goal is allowed or refused, not a user predicate."""
+    g = deref(args[0])
+    if type(g) is Atom:
+        name, arity = g.name, 0
+    elif type(g) is Struct:
+        name, arity = g.name, len(g.args)
+    else:
+        return True  # not callable: the native call reports it
+    return is_allowed(name, arity) or is_denied(name, arity)
+
+
+@internal("$zpm_mi_choice", 1)
+def mi_choice(m: Any, args: tuple[RTerm, ...]) -> bool:
+    """``'$zpm_mi_choice'(-B)``: the current height of the choicepoint stack."""
+    return m.unify(args[0], len(m.cps))  # type: ignore[no-any-return]
+
+
+@internal("$zpm_mi_ns", 2)
+def mi_ns(m: Any, args: tuple[RTerm, ...]) -> bool:
+    """``'$zpm_mi_ns'(+Memory, -Ns)``: the namespace ``Memory:G`` runs in."""
+    ns = resolve_module(args[0], m.namespaces)
+    return m.unify(args[1], Atom(ns.name))  # type: ignore[no-any-return]
+
+
+@internal("$zpm_mi_clause", 4, deterministic=False)
+def mi_clause(m: Any, args: tuple[RTerm, ...]) -> Iterator[None]:
+    """``'$zpm_mi_clause'(+Ns, +Goal, -Body, -Ref)``: see ``zpm_proofs.pl``.
+
+    Ref is an integer that :meth:`ProofState.clauses` maps to the clause.
+    """
+    namespace = m.namespaces[deref(args[0]).name]  # type: ignore[union-attr]
+    goal = deref(args[1])
+    if type(goal) is Struct:
+        name, gargs = goal.name, goal.args
+    elif type(goal) is Atom:
+        name, gargs = goal.name, ()
+    else:
+        return
+    pred = namespace.lookup(name, len(gargs))
+    if pred is None:
+        return
+    candidates = pred.candidates(deref(gargs[0])) if gargs else pred.current()
+    count = len(candidates)  # later additions are not seen (logical update view)
+    clauses = state(m).clauses
+    trail = m.trail
+    for i in range(count):
+        cc = candidates[i]
+        size, body = _readable(cc)
+        slots: list[Any] = [None] * size
+        mark = trail.mark()
+        if unify_head(cc.head, gargs, slots, trail):
+            clauses[id(cc)] = cc
+            if m.unify(args[2], build(body, slots)) and m.unify(args[3], id(cc)):
+                yield
+        trail.undo(mark)
+
+
+def _readable(cc: CClause) -> tuple[int, Any]:
+    """``(slots, body template)`` of a clause as the interpreters read it: the
+    body as written, each variable in a goal position of its control
+    structure read as ``call(V)``; head variables numbered as compiled."""
+    if cc.readable is None:
+        clause = cc.clause
+        varmap: dict[int, int] = {}
+        head = clause.head
+        for arg in head.args if isinstance(head, Struct) else ():
+            to_template(arg, varmap)
+        body = to_template(_called(clause.body), varmap)
+        cc.readable = (len(varmap), body)
+    return cc.readable  # type: ignore[no-any-return]
+
+
+def _called(body: Term) -> Term:
+    """``body`` with every variable in a goal position of its control
+    structure (``,`` ``;`` ``->`` ``*->`` ``\\+`` ``M:G``) wrapped in ``call/1``."""
+    if isinstance(body, Var):
+        return Struct("call", (body,))
+    if not isinstance(body, Struct):
+        return body
+    name, n = body.name, len(body.args)
+    if (name, n) in _CONTROL:
+        return Struct(name, (_called(body.args[0]), _called(body.args[1])))
+    if (name, n) == ("\\+", 1):
+        return Struct(name, (_called(body.args[0]),))
+    if (name, n) == (":", 2):
+        return Struct(name, (body.args[0], _called(body.args[1])))
+    return body
+
+
+# -- the trace's tables ---------------------------------------------------------
+
+
+def _key(t: RTerm) -> int:
+    k = deref(t)
+    assert type(k) is int
+    return k
+
+
+@internal("$zpm_tbl_init", 0)
+def tbl_init(m: Any, args: tuple[RTerm, ...]) -> bool:
+    s = state(m)
+    s.tables.clear()
+    s.leaders.clear()
+    s.expanded.clear()
+    s.changed = False
+    return True
+
+
+@internal("$zpm_tbl_pass", 0)
+def tbl_pass(m: Any, args: tuple[RTerm, ...]) -> bool:
+    """A new pass: no call expanded yet, nothing changed yet."""
+    s = state(m)
+    s.expanded.clear()
+    s.changed = False
+    return True
+
+
+@internal("$zpm_tbl_first", 1)
+def tbl_first(m: Any, args: tuple[RTerm, ...]) -> bool:
+    """Succeeds the first time key K is seen in this pass (and marks it)."""
+    expanded = state(m).expanded
+    k = _key(args[0])
+    if k in expanded:
+        return False
+    expanded.add(k)
+    return True
+
+
+@internal("$zpm_tbl_lead", 1)
+def tbl_lead(m: Any, args: tuple[RTerm, ...]) -> bool:
+    """Make K a leader (its expansions record their answers); a new leader is a change."""
+    s = state(m)
+    k = _key(args[0])
+    if k not in s.leaders:
+        s.leaders.add(k)
+        s.changed = True
+    return True
+
+
+@internal("$zpm_tbl_leader", 1)
+def tbl_leader(m: Any, args: tuple[RTerm, ...]) -> bool:
+    return _key(args[0]) in state(m).leaders
+
+
+@internal("$zpm_tbl_add", 2)
+def tbl_add(m: Any, args: tuple[RTerm, ...]) -> bool:
+    """Record answer A in table K; fails when a variant of A is there already."""
+    s = state(m)
+    k = _key(args[0])
+    table = s.tables.get(k)
+    if table is None:
+        table = s.tables[k] = Table()
+    variant = variant_key(args[1])
+    if variant in table.seen:
+        return False
+    table.seen.add(variant)
+    table.answers.append(copy_term(args[1]))
+    s.changed = True
+    return True
+
+
+@internal("$zpm_tbl_get", 3)
+def tbl_get(m: Any, args: tuple[RTerm, ...]) -> bool:
+    """``'$zpm_tbl_get'(+K, +I, -A)``: a copy of answer I (from 0) of table K."""
+    table = state(m).tables.get(_key(args[0]))
+    i = deref(args[1])
+    if table is None or type(i) is not int or i >= len(table.answers):
+        return False
+    return m.unify(args[2], copy_term(table.answers[i]))  # type: ignore[no-any-return]
+
+
+@internal("$zpm_tbl_changed", 0)
+def tbl_changed(m: Any, args: tuple[RTerm, ...]) -> bool:
+    return state(m).changed
+
+
+@internal("$zpm_tbl_answers", 2)
+def tbl_answers(m: Any, args: tuple[RTerm, ...]) -> bool:
+    """``'$zpm_tbl_answers'(+K, -List)``: copies of table K's answers, in order."""
+    table = state(m).tables.get(_key(args[0]))
+    answers = [] if table is None else [copy_term(a) for a in table.answers]
+    return m.unify(args[1], make_list(answers))  # type: ignore[no-any-return]
