@@ -109,16 +109,17 @@ def encode_tree(root: ProofNode) -> str:
     ``{"goal":G,"rule_applied":R,"children":[...]}`` (``,"truncated":true``
     after the children of a truncated node)."""
     parts: list[str] = []
+    rules: dict[str, str] = {}  # rule text -> its JSON (many nodes share a clause)
     stack: list[ProofNode | str] = [root]
     while stack:
         item = stack.pop()
         if isinstance(item, str):
             parts.append(item)
             continue
-        parts.append(
-            f'{{"goal":{_string(item.goal)},"rule_applied":{_string(item.rule_applied)},'
-            '"children":['
-        )
+        rule = rules.get(item.rule_applied)
+        if rule is None:
+            rule = rules[item.rule_applied] = _string(item.rule_applied)
+        parts.append(f'{{"goal":{_string(item.goal)},"rule_applied":{rule},"children":[')
         stack.append('],"truncated":true}' if item.truncated else "]}")
         children = item.children
         for i in range(len(children) - 1, -1, -1):

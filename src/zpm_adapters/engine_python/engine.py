@@ -171,7 +171,7 @@ class PythonEngine(Engine):
         if steps is None:
             return None
 
-        def clause_of(_ns: Term, _goal: Term, ref: Term) -> Clause:
+        def clause_of(_goal: Term, ref: int) -> Clause:
             return machine.proofs.clauses[ref].clause  # type: ignore[no-any-return]
 
         return read_steps(steps, clause_of)

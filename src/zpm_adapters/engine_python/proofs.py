@@ -12,7 +12,7 @@ lives in ``m.proofs``, a :class:`ProofState` made on first use.
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from typing import Any
 
 from zpm_adapters.engine_python.builtins._support import make_list
@@ -31,8 +31,6 @@ from zpm_adapters.engine_python.templates import build, to_template, unify_head
 from zpm_domain.builtins import is_allowed, is_denied
 from zpm_domain.terms import Atom, String, Struct, Term, Var
 
-_SCRAMBLE = 0x9E3779B97F4A7C15
-_MASK = (1 << 64) - 1
 _CONTROL = frozenset({(",", 2), (";", 2), ("->", 2), ("*->", 2)})
 
 
@@ -47,15 +45,41 @@ class Table:
 
 
 class ProofState:
-    """What the primitives keep during one solve."""
+    """What the primitives keep during one solve (see ``zpm_proofs.pl``)."""
 
     def __init__(self) -> None:
         self.keys: dict[tuple[Any, ...], int] = {}
         self.clauses: dict[int, CClause] = {}
+        self.ancestors: set[int] = set()
         self.tables: dict[int, Table] = {}
         self.leaders: set[int] = set()
         self.expanded: set[int] = set()
+        self.tasks: list[tuple[RTerm, RTerm]] = []
+        self.task_keys: set[tuple[Any, ...]] = set()
         self.changed = False
+        self.read = False
+
+
+class _Undo:
+    """A trail entry that runs ``action`` when backtracking undoes it (the
+    solver resets every trail entry with ``entry.ref = None``)."""
+
+    __slots__ = ("action",)
+
+    def __init__(self, action: Callable[[], None]) -> None:
+        self.action = action
+
+    @property
+    def ref(self) -> None:
+        return None
+
+    @ref.setter
+    def ref(self, value: object) -> None:
+        self.action()
+
+
+def _on_backtrack(m: Any, action: Callable[[], None]) -> None:
+    m.trail.cells.append(_Undo(action))
 
 
 def state(m: Any) -> ProofState:
@@ -98,11 +122,10 @@ def variant_key(term: RTerm) -> tuple[Any, ...]:
 
 @internal("$zpm_mi_key", 2)
 def mi_key(m: Any, args: tuple[RTerm, ...]) -> bool:
-    """``'$zpm_mi_key'(+Term, -Key)``: an integer per variant class of Term,
-    scrambled so that keys of successive calls spread in a search tree."""
+    """``'$zpm_mi_key'(+Term, -Key)``: an integer per variant class of Term."""
     keys = state(m).keys
     number = keys.setdefault(variant_key(args[0]), len(keys) + 1)
-    return m.unify(args[1], (number * _SCRAMBLE) & _MASK)  # type: ignore[no-any-return]
+    return m.unify(args[1], number)  # type: ignore[no-any-return]
 
 
 @internal("$zpm_mi_builtin", 1)
@@ -135,10 +158,28 @@ def mi_ns(m: Any, args: tuple[RTerm, ...]) -> bool:
 def mi_clause(m: Any, args: tuple[RTerm, ...]) -> Iterator[None]:
     """``'$zpm_mi_clause'(+Ns, +Goal, -Body, -Ref)``: see ``zpm_proofs.pl``.
 
-    Ref is an integer that :meth:`ProofState.clauses` maps to the clause.
+    Ref is an integer that :attr:`ProofState.clauses` maps to the clause.
     """
-    namespace = m.namespaces[deref(args[0]).name]  # type: ignore[union-attr]
-    goal = deref(args[1])
+    clauses = state(m).clauses
+    for cc, body in _clauses(m, args[0], args[1]):
+        clauses[id(cc)] = cc
+        if m.unify(args[2], body) and m.unify(args[3], id(cc)):
+            yield
+
+
+@internal("$zpm_mi_body", 3, deterministic=False)
+def mi_body(m: Any, args: tuple[RTerm, ...]) -> Iterator[None]:
+    """``'$zpm_mi_body'(+Ns, +Goal, -Body)``: ``'$zpm_mi_clause'/4`` without Ref."""
+    for _, body in _clauses(m, args[0], args[1]):
+        if m.unify(args[2], body):
+            yield
+
+
+def _clauses(m: Any, ns_t: RTerm, goal_t: RTerm) -> Iterator[tuple[CClause, RTerm]]:
+    """The clauses whose head unifies with the goal (bindings left in place
+    while the caller looks at one; undone before the next), with their bodies."""
+    namespace = m.namespaces[deref(ns_t).name]  # type: ignore[union-attr]
+    goal = deref(goal_t)
     if type(goal) is Struct:
         name, gargs = goal.name, goal.args
     elif type(goal) is Atom:
@@ -150,7 +191,6 @@ def mi_clause(m: Any, args: tuple[RTerm, ...]) -> Iterator[None]:
         return
     candidates = pred.candidates(deref(gargs[0])) if gargs else pred.current()
     count = len(candidates)  # later additions are not seen (logical update view)
-    clauses = state(m).clauses
     trail = m.trail
     for i in range(count):
         cc = candidates[i]
@@ -158,9 +198,7 @@ def mi_clause(m: Any, args: tuple[RTerm, ...]) -> Iterator[None]:
         slots: list[Any] = [None] * size
         mark = trail.mark()
         if unify_head(cc.head, gargs, slots, trail):
-            clauses[id(cc)] = cc
-            if m.unify(args[2], build(body, slots)) and m.unify(args[3], id(cc)):
-                yield
+            yield cc, build(body, slots)
         trail.undo(mark)
 
 
@@ -196,7 +234,40 @@ def _called(body: Term) -> Term:
     return body
 
 
-# -- the trace's tables ---------------------------------------------------------
+# -- ancestors ----------------------------------------------------------------
+
+
+@internal("$zpm_anc_init", 0)
+def anc_init(m: Any, args: tuple[RTerm, ...]) -> bool:
+    state(m).ancestors.clear()
+    return True
+
+
+@internal("$zpm_anc", 1)
+def anc(m: Any, args: tuple[RTerm, ...]) -> bool:
+    """``'$zpm_anc'(+K)``: a goal of key K is being proved by a rule."""
+    return _key(args[0]) in state(m).ancestors
+
+
+@internal("$zpm_anc_push", 1)
+def anc_push(m: Any, args: tuple[RTerm, ...]) -> bool:
+    ancestors = state(m).ancestors
+    k = _key(args[0])
+    ancestors.add(k)
+    _on_backtrack(m, lambda: ancestors.discard(k))
+    return True
+
+
+@internal("$zpm_anc_pop", 1)
+def anc_pop(m: Any, args: tuple[RTerm, ...]) -> bool:
+    ancestors = state(m).ancestors
+    k = _key(args[0])
+    ancestors.discard(k)
+    _on_backtrack(m, lambda: ancestors.add(k))
+    return True
+
+
+# -- the trace's tables and tasks -----------------------------------------------
 
 
 def _key(t: RTerm) -> int:
@@ -210,18 +281,54 @@ def tbl_init(m: Any, args: tuple[RTerm, ...]) -> bool:
     s = state(m)
     s.tables.clear()
     s.leaders.clear()
-    s.expanded.clear()
-    s.changed = False
     return True
 
 
 @internal("$zpm_tbl_pass", 0)
 def tbl_pass(m: Any, args: tuple[RTerm, ...]) -> bool:
-    """A new pass: no call expanded yet, nothing changed yet."""
+    """A new pass: no task, no call expanded, nothing changed or read yet."""
     s = state(m)
     s.expanded.clear()
+    s.tasks.clear()
+    s.task_keys.clear()
     s.changed = False
+    s.read = False
     return True
+
+
+@internal("$zpm_tbl_again", 0)
+def tbl_again(m: Any, args: tuple[RTerm, ...]) -> bool:
+    """Another pass is needed: this one read a table and found something new."""
+    s = state(m)
+    return s.changed and s.read
+
+
+@internal("$zpm_tbl_task", 2)
+def tbl_task(m: Any, args: tuple[RTerm, ...]) -> bool:
+    """``'$zpm_tbl_task'(+Call, +Result)``: a new task; fails for a repeat (a variant)."""
+    s = state(m)
+    pair = Struct("-", (args[0], args[1]))
+    variant = variant_key(pair)
+    if variant in s.task_keys:
+        return False
+    s.task_keys.add(variant)
+    copy = deref(copy_term(pair))
+    assert type(copy) is Struct
+    s.tasks.append((copy.args[0], copy.args[1]))
+    return True
+
+
+@internal("$zpm_tbl_task_get", 3)
+def tbl_task_get(m: Any, args: tuple[RTerm, ...]) -> bool:
+    """``'$zpm_tbl_task_get'(+I, -Call, -Result)``: a copy of task I (from 0)."""
+    tasks = state(m).tasks
+    i = deref(args[0])
+    if type(i) is not int or i >= len(tasks):
+        return False
+    call, result = tasks[i]
+    copy = deref(copy_term(Struct("-", (call, result))))
+    assert type(copy) is Struct
+    return m.unify(args[1], copy.args[0]) and m.unify(args[2], copy.args[1])  # type: ignore[no-any-return]
 
 
 @internal("$zpm_tbl_first", 1)
@@ -271,16 +378,13 @@ def tbl_add(m: Any, args: tuple[RTerm, ...]) -> bool:
 @internal("$zpm_tbl_get", 3)
 def tbl_get(m: Any, args: tuple[RTerm, ...]) -> bool:
     """``'$zpm_tbl_get'(+K, +I, -A)``: a copy of answer I (from 0) of table K."""
-    table = state(m).tables.get(_key(args[0]))
+    s = state(m)
+    s.read = True
+    table = s.tables.get(_key(args[0]))
     i = deref(args[1])
     if table is None or type(i) is not int or i >= len(table.answers):
         return False
     return m.unify(args[2], copy_term(table.answers[i]))  # type: ignore[no-any-return]
-
-
-@internal("$zpm_tbl_changed", 0)
-def tbl_changed(m: Any, args: tuple[RTerm, ...]) -> bool:
-    return state(m).changed
 
 
 @internal("$zpm_tbl_answers", 2)

@@ -8,34 +8,37 @@ from dataclasses import replace
 from zpm_domain.clauses import Clause
 from zpm_domain.errors import ExecutionFailed
 from zpm_domain.proofs import ProofStep
-from zpm_domain.terms import Atom, Struct, Term, list_items
+from zpm_domain.terms import Struct, Term
 
-ClauseOf = Callable[[Term, Term, Term], Clause]
-"""``clause_of(ns, goal, ref)``: the stored clause a step names (``ns`` and
-``ref`` as the engine's ``'$zpm_mi_clause'/4`` gave them, ``goal`` the step's
-goal, qualified as shown)."""
-
-_MORE = Atom("more")
-_CLAUSE = Atom("clause")
+ClauseOf = Callable[[Term, int], Clause]
+"""``clause_of(goal, ref)``: the stored clause a step names (``ref`` as the
+engine's ``'$zpm_mi_clause'/4`` gave it, ``goal`` the step's goal, qualified
+as shown)."""
 
 
 def read_steps(steps: Term, clause_of: ClauseOf) -> list[ProofStep]:
-    """The steps of ``'$zpm_explain'/4``'s list: ``s(Depth, Goal, Kind, Ns, Ref)``
-    per step, the atom ``more`` after a step whose children were left out."""
-    items, tail = list_items(steps)
+    """The steps of ``'$zpm_explain'/4``'s ``steps(D1, G1, R1, ...)``: depth,
+    goal and clause reference (0 for a built-in) per step; a lone ``-1``
+    after a step whose children were left out."""
+    if not (isinstance(steps, Struct) and steps.name == "steps"):
+        raise ExecutionFailed(f"unexpected proof {steps!r}")
+    items = steps.args
     out: list[ProofStep] = []
-    for item in items:
-        if item is _MORE:
+    i, n = 0, len(items)
+    while i < n:
+        depth = items[i]
+        if depth == -1:
             if out and not out[-1].truncated:
                 out[-1] = replace(out[-1], truncated=True)
+            i += 1
             continue
-        if not (isinstance(item, Struct) and item.name == "s" and len(item.args) == 5):
-            raise ExecutionFailed(f"unexpected proof step {item!r}")
-        depth, goal, kind, ns, ref = item.args
-        if not isinstance(depth, int):
-            raise ExecutionFailed(f"unexpected proof depth {depth!r}")
-        clause = clause_of(ns, goal, ref) if kind is _CLAUSE else None
-        out.append(ProofStep(depth, goal, clause))
+        if i + 3 > n:
+            raise ExecutionFailed("a proof step is cut short")
+        goal, ref = items[i + 1], items[i + 2]
+        if not (isinstance(depth, int) and isinstance(ref, int)):
+            raise ExecutionFailed(f"unexpected proof step at {i}")
+        out.append(ProofStep(depth, goal, clause_of(goal, ref) if ref else None))
+        i += 3
     return out
 
 

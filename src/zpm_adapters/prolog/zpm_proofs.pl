@@ -8,8 +8,9 @@
       '$zpm_mi_clause'(+Ns, +Goal, -Body, -Ref)   the clauses of Goal's user
           predicate in namespace Ns whose head unifies with Goal, in order
           (logical update view); Body as the client wrote it, a variable in
-          a goal position of its control structure read as call(V); Ref
-          names the stored clause for the engine's adapter.
+          a goal position of its control structure read as call(V); Ref (an
+          integer, never 0) names the stored clause for the engine's adapter.
+      '$zpm_mi_body'(+Ns, +Goal, -Body)           the same without Ref.
       '$zpm_mi_builtin'(+Goal)       Goal is allowed or refused (not a user
           predicate): it runs natively.
       '$zpm_mi_call'(+Ns, +Goal)     runs Goal natively in Ns, under the
@@ -19,8 +20,12 @@
       '$zpm_mi_choice'(-B), '$zpm_mi_cut_to'(+B)   the current choice point,
           and a cut back to it.
       '$zpm_mi_key'(+Term, -Key)     a key that two terms share exactly when
-          they are variants (compared with compare/3).
-      '$zpm_tbl_...'                 the answer tables of the trace (below).
+          they are variants.
+      '$zpm_anc_init', '$zpm_anc'(+K), '$zpm_anc_push'(+K), '$zpm_anc_pop'(+K)
+                                     the set of the goals being proved by a
+          rule (their keys): a backtrackable set, so that push and pop are
+          undone on backtracking.
+      '$zpm_tbl_...'                 the trace's tables and tasks (below).
 
     Limits (time, inferences) are those of the solve that runs the
     interpreter, as for any query.
@@ -28,42 +33,50 @@
     explain_why: '$zpm_explain'(+Ns, +Goal, +MaxDepth, -Steps)
     -----------------------------------------------------------
     Proves Goal as Prolog would (clause order, depth first, cut as in the
-    clause it appears in) and keeps the first proof as a flat pre-order list
-    of steps s(Depth, Goal, Kind, Ns, Ref): Kind is clause (a stored fact or
-    rule, named by Ref) or builtin.  Conjunctions of a body are flattened into
-    its clause's children; of a disjunction or if-then-else the branch that
+    clause it appears in) and keeps the first proof in pre-order as
+    steps(D1, G1, R1, D2, G2, R2, ...): the depth, the goal and the stored
+    clause that proved it (Ref, 0 for a built-in) of each step.  Conjunctions of a body are flattened into its
+    clause's children; of a disjunction or if-then-else the branch that
     succeeded is shown (with the condition's goals); true and ! show nothing;
     \+ G and not(G) are leaves, G proved by the same interpreter; M:G is
     proved in memory M and shown qualified; built-ins (meta-calls included)
-    are leaves.  A user goal that is a variant of one of its ancestors is not
-    expanded again: that branch fails and the search goes on, so cyclic rules
-    end.  Steps deeper than MaxDepth are not kept; a step one level deeper
-    leaves the atom more in their place (its parent is cut off there).
+    are leaves.  A user goal that is a variant of a goal being proved by a
+    rule (an ancestor) is not expanded again: that branch fails and the
+    search goes on, so cyclic rules end.  Steps deeper than MaxDepth are not
+    kept; a step one level deeper leaves -1 in their place (its parent is
+    cut off there).
 
     trace_dependency: '$zpm_trace'(+Ns, +Goal, -Answers)
     -----------------------------------------------------
     The distinct answers (instances of Goal, in the order found) under a
-    tabling-like evaluation that ends on cyclic graphs:
-      - a call that is a variant of Goal (the start) reads the start's answer
-        table, answers added while it reads included;
-      - any other call of Goal's predicate (in Goal's namespace) is expanded
-        at most once per pass: a repeat adds nothing, as for a reachability
-        relation its answers have reached the result through the first
-        expansion;
-      - a call of another predicate that is a variant of an ancestor reads
-        that ancestor's table (the ancestor becomes a leader: from the next
-        pass on it records its answers); other calls are expanded as Prolog
-        expands them;
-      - passes repeat until one adds no answer to any table and marks no new
-        leader.
+    tabling-like evaluation that ends on cyclic graphs.  Goal's predicate in
+    Goal's namespace is the traced predicate.
+      - Tasks.  A call of the traced predicate in tail position (the last
+        goal of a body whose answer is the result being computed) is not
+        expanded in place: it becomes a task, the call with the result its
+        answers give.  A task that repeats one made in this pass (a variant)
+        adds nothing; tasks run one after another, the start goal first, so
+        deep right recursion costs no stack.
+      - A call that is a variant of Goal (the start) reads the start's
+        answers found so far, those found while it reads included.
+      - Any other call of the traced predicate is expanded at most once per
+        pass: a repeat adds nothing, as for a reachability relation its
+        answers have reached the result through the first expansion.
+      - A call of another predicate that is a variant of an ancestor reads
+        that ancestor's answers (the ancestor becomes a leader: from then on
+        it records its answers); other calls are expanded as Prolog does.
+      - Passes repeat while a pass that read recorded answers found an answer
+        or a leader it had not.
 */
 
 % --- explain_why ------------------------------------------------------------
 
 '$zpm_explain'(Ns, Goal, Max, Steps) :-
+    '$zpm_anc_init',
     '$zpm_mi_choice'(Cut),
-    proof_top(Goal, Ns, none, Max, Cut, Steps),
-    !.
+    proof_top(Goal, Ns, none, Max, Cut, Items),
+    !,
+    Steps =.. [steps|Items].
 
 proof_top(M:G, _, _, Max, Cut, Steps) :-
     atom(M),
@@ -73,104 +86,113 @@ proof_top(M:G, _, _, Max, Cut, Steps) :-
 proof_top(G, Ns, Q, Max, Cut, Steps) :-
     proof_control(G),
     !,
-    proof_note(0, Max, Q, G, builtin, Ns, 0, Steps, S1),
-    proof_body(G, Ns, Q, 1, Max, t, Cut, S1, []).
+    proof_note(0, Max, Q, G, 0, Steps, S1),
+    proof_body(G, Ns, Q, 1, Max, Cut, S1, []).
 proof_top(G, Ns, Q, Max, Cut, Steps) :-
-    proof_goal(G, Ns, Q, 0, Max, t, Cut, Steps, []).
+    proof_goal(G, Ns, Q, 0, Max, Cut, Steps, []).
 
 proof_control((_, _)).
 proof_control((_ ; _)).
 proof_control((_ -> _)).
 proof_control((_ *-> _)).
 
-%   proof_body(+Body, +Ns, +Q, +Depth, +Max, +Ancestors, +Cut, -Steps0, +Steps)
+%   proof_body(+Body, +Ns, +Q, +Depth, +Max, +Cut, -Steps0, +Steps)
 %   Proves Body, whose goals are siblings at Depth (shown qualified by Q
 %   unless Q is none); Cut is the choice point a ! of Body cuts back to.
-proof_body(G, Ns, Q, D, Max, A, Cut, S0, S) :-
+proof_body(G, Ns, Q, D, Max, Cut, S0, S) :-
     var(G),
     !,
-    proof_goal(call(G), Ns, Q, D, Max, A, Cut, S0, S).
-proof_body((X, Y), Ns, Q, D, Max, A, Cut, S0, S) :-
+    proof_goal(call(G), Ns, Q, D, Max, Cut, S0, S).
+proof_body((X, Y), Ns, Q, D, Max, Cut, S0, S) :-
     !,
-    proof_body(X, Ns, Q, D, Max, A, Cut, S0, S1),
-    proof_body(Y, Ns, Q, D, Max, A, Cut, S1, S).
-proof_body(true, _, _, _, _, _, _, S, S) :-
+    proof_body(X, Ns, Q, D, Max, Cut, S0, S1),
+    proof_body(Y, Ns, Q, D, Max, Cut, S1, S).
+proof_body(true, _, _, _, _, _, S, S) :-
     !.
-proof_body(!, _, _, _, _, _, Cut, S, S) :-
+proof_body(!, _, _, _, _, Cut, S, S) :-
     !,
     '$zpm_mi_cut_to'(Cut).
-proof_body((C -> T ; E), Ns, Q, D, Max, A, Cut, S0, S) :-
+proof_body((C -> T ; E), Ns, Q, D, Max, Cut, S0, S) :-
     !,
     (   '$zpm_mi_choice'(Local),
-        proof_body(C, Ns, Q, D, Max, A, Local, S0, S1)
-    ->  proof_body(T, Ns, Q, D, Max, A, Cut, S1, S)
-    ;   proof_body(E, Ns, Q, D, Max, A, Cut, S0, S)
+        proof_body(C, Ns, Q, D, Max, Local, S0, S1)
+    ->  proof_body(T, Ns, Q, D, Max, Cut, S1, S)
+    ;   proof_body(E, Ns, Q, D, Max, Cut, S0, S)
     ).
-proof_body((C *-> T ; E), Ns, Q, D, Max, A, Cut, S0, S) :-
+proof_body((C *-> T ; E), Ns, Q, D, Max, Cut, S0, S) :-
     !,
     (   '$zpm_mi_choice'(Local),
-        proof_body(C, Ns, Q, D, Max, A, Local, S0, S1)
-    *-> proof_body(T, Ns, Q, D, Max, A, Cut, S1, S)
-    ;   proof_body(E, Ns, Q, D, Max, A, Cut, S0, S)
+        proof_body(C, Ns, Q, D, Max, Local, S0, S1)
+    *-> proof_body(T, Ns, Q, D, Max, Cut, S1, S)
+    ;   proof_body(E, Ns, Q, D, Max, Cut, S0, S)
     ).
-proof_body((X ; Y), Ns, Q, D, Max, A, Cut, S0, S) :-
+proof_body((X ; Y), Ns, Q, D, Max, Cut, S0, S) :-
     !,
-    (   proof_body(X, Ns, Q, D, Max, A, Cut, S0, S)
-    ;   proof_body(Y, Ns, Q, D, Max, A, Cut, S0, S)
+    (   proof_body(X, Ns, Q, D, Max, Cut, S0, S)
+    ;   proof_body(Y, Ns, Q, D, Max, Cut, S0, S)
     ).
-proof_body((C -> T), Ns, Q, D, Max, A, Cut, S0, S) :-
-    !,
-    (   '$zpm_mi_choice'(Local),
-        proof_body(C, Ns, Q, D, Max, A, Local, S0, S1)
-    ->  proof_body(T, Ns, Q, D, Max, A, Cut, S1, S)
-    ).
-proof_body((C *-> T), Ns, Q, D, Max, A, Cut, S0, S) :-
+proof_body((C -> T), Ns, Q, D, Max, Cut, S0, S) :-
     !,
     (   '$zpm_mi_choice'(Local),
-        proof_body(C, Ns, Q, D, Max, A, Local, S0, S1)
-    *-> proof_body(T, Ns, Q, D, Max, A, Cut, S1, S)
+        proof_body(C, Ns, Q, D, Max, Local, S0, S1)
+    ->  proof_body(T, Ns, Q, D, Max, Cut, S1, S)
     ).
-proof_body(M:G, _, _, D, Max, A, Cut, S0, S) :-
+proof_body((C *-> T), Ns, Q, D, Max, Cut, S0, S) :-
+    !,
+    (   '$zpm_mi_choice'(Local),
+        proof_body(C, Ns, Q, D, Max, Local, S0, S1)
+    *-> proof_body(T, Ns, Q, D, Max, Cut, S1, S)
+    ).
+proof_body(M:G, _, _, D, Max, Cut, S0, S) :-
     atom(M),
     !,
     '$zpm_mi_ns'(M, Ns1),
-    proof_body(G, Ns1, M, D, Max, A, Cut, S0, S).
-proof_body(G, Ns, Q, D, Max, A, Cut, S0, S) :-
-    proof_goal(G, Ns, Q, D, Max, A, Cut, S0, S).
+    proof_body(G, Ns1, M, D, Max, Cut, S0, S).
+proof_body(G, Ns, Q, D, Max, Cut, S0, S) :-
+    proof_goal(G, Ns, Q, D, Max, Cut, S0, S).
 
-%   proof_goal(+Goal, +Ns, +Q, +Depth, +Max, +Ancestors, +Cut, -Steps0, +Steps)
+%   proof_goal(+Goal, +Ns, +Q, +Depth, +Max, +Cut, -Steps0, +Steps)
 %   One goal: a negation, a built-in (a leaf) or a user goal (a node whose
 %   children are the goals of the clause that proves it).
-proof_goal(\+ G, Ns, Q, D, Max, A, _, S0, S) :-
+proof_goal(\+ G, Ns, Q, D, Max, _, S0, S) :-
     !,
-    \+ ( '$zpm_mi_choice'(Local), proof_body(G, Ns, Q, 0, -2, A, Local, _, []) ),
-    proof_note(D, Max, Q, \+ G, builtin, Ns, 0, S0, S).
-proof_goal(not(G), Ns, Q, D, Max, A, _, S0, S) :-
+    \+ ( '$zpm_mi_choice'(Local), proof_body(G, Ns, Q, 0, -2, Local, _, []) ),
+    proof_note(D, Max, Q, \+ G, 0, S0, S).
+proof_goal(not(G), Ns, Q, D, Max, _, S0, S) :-
     !,
-    \+ ( '$zpm_mi_choice'(Local), proof_body(G, Ns, Q, 0, -2, A, Local, _, []) ),
-    proof_note(D, Max, Q, not(G), builtin, Ns, 0, S0, S).
-proof_goal(G, Ns, Q, D, Max, _, _, S0, S) :-
+    \+ ( '$zpm_mi_choice'(Local), proof_body(G, Ns, Q, 0, -2, Local, _, []) ),
+    proof_note(D, Max, Q, not(G), 0, S0, S).
+proof_goal(G, Ns, Q, D, Max, _, S0, S) :-
     '$zpm_mi_builtin'(G),
     !,
     '$zpm_mi_call'(Ns, G),
-    proof_note(D, Max, Q, G, builtin, Ns, 0, S0, S).
-proof_goal(G, Ns, Q, D, Max, A0, _, S0, S) :-
+    proof_note(D, Max, Q, G, 0, S0, S).
+proof_goal(G, Ns, Q, D, Max, _, S0, S) :-
     '$zpm_mi_key'(Ns-G, K),
-    proof_anc_add(A0, K, A),
-    D1 is D + 1,
+    \+ '$zpm_anc'(K),
     '$zpm_mi_choice'(Cut),
     '$zpm_mi_clause'(Ns, G, Body, Ref),
-    proof_note(D, Max, Q, G, clause, Ns, Ref, S0, S1),
-    proof_body(Body, Ns, none, D1, Max, A, Cut, S1, S).
+    proof_note(D, Max, Q, G, Ref, S0, S1),
+    proof_rule(Body, K, Ns, D, Max, Cut, S1, S).
 
-%   proof_note(+Depth, +Max, +Q, +Goal, +Kind, +Ns, +Ref, -Steps0, +Steps)
-%   Keeps the step when Depth =< Max, the atom more one level deeper.
-proof_note(D, Max, Q, G, Kind, Ns, Ref, S0, S) :-
+%   The body of the clause that proves the goal of key K at depth D.
+proof_rule(true, _, _, _, _, _, S, S) :-
+    !.
+proof_rule(Body, K, Ns, D, Max, Cut, S0, S) :-
+    '$zpm_anc_push'(K),
+    D1 is D + 1,
+    proof_body(Body, Ns, none, D1, Max, Cut, S0, S),
+    '$zpm_anc_pop'(K).
+
+%   proof_note(+Depth, +Max, +Q, +Goal, +Ref, -Steps0, +Steps)
+%   Keeps the step (Depth, Goal, Ref) when Depth =< Max, and -1 (more) one
+%   level deeper.
+proof_note(D, Max, Q, G, Ref, S0, S) :-
     (   D =< Max
     ->  proof_shown(Q, G, Shown),
-        S0 = [s(D, Shown, Kind, Ns, Ref)|S]
+        S0 = [D, Shown, Ref|S]
     ;   D =:= Max + 1
-    ->  S0 = [more|S]
+    ->  S0 = [-1|S]
     ;   S0 = S
     ).
 
@@ -178,153 +200,157 @@ proof_shown(none, G, G) :-
     !.
 proof_shown(Q, G, Q:G).
 
-%   The ancestors of a goal: an unbalanced binary search tree of variant
-%   keys (t, or n(Key, Left, Right)); the keys are hashes, so it stays
-%   shallow.  proof_anc_add/3 fails when the key is there already.
-proof_anc_add(t, K, n(K, t, t)).
-proof_anc_add(n(K0, L, R), K, T) :-
-    compare(O, K, K0),
-    proof_anc_add(O, K, K0, L, R, T).
-
-proof_anc_add(<, K, K0, L, R, n(K0, L1, R)) :-
-    proof_anc_add(L, K, L1).
-proof_anc_add(>, K, K0, L, R, n(K0, L, R1)) :-
-    proof_anc_add(R, K, R1).
-
-proof_anc_has(n(K0, L, R), K) :-
-    compare(O, K, K0),
-    proof_anc_has(O, K, L, R).
-
-proof_anc_has(=, _, _, _).
-proof_anc_has(<, K, L, _) :-
-    proof_anc_has(L, K).
-proof_anc_has(>, K, _, R) :-
-    proof_anc_has(R, K).
-
 % --- trace_dependency --------------------------------------------------------
 
 '$zpm_trace'(Ns, Goal, Answers) :-
     '$zpm_tbl_init',
+    '$zpm_anc_init',
     '$zpm_mi_key'(Ns-Goal, Root),
     functor(Goal, Name, Arity),
-    '$zpm_tbl_lead'(Root),
     trace_passes(Goal, traced(Ns, Name, Arity, Root)),
     '$zpm_tbl_answers'(Root, Answers).
 
 trace_passes(Goal, Tr) :-
     '$zpm_tbl_pass',
-    \+ trace_root(Goal, Tr),
-    (   '$zpm_tbl_changed'
+    '$zpm_tbl_task'(Goal, Goal),
+    trace_tasks(Tr),
+    (   '$zpm_tbl_again'
     ->  trace_passes(Goal, Tr)
     ;   true
     ).
 
-%   One pass: every answer of the start goal, recorded; always fails.
-trace_root(Goal, Tr) :-
+%   Runs the tasks of the pass in order, those made while they run included.
+trace_tasks(Tr) :-
+    between(0, inf, I),
+    (   '$zpm_tbl_task_get'(I, Call, Result)
+    ->  \+ trace_task(Call, Result, Tr),
+        fail
+    ;   !
+    ).
+
+%   Every answer of task Call records Result as an answer of the start.
+trace_task(Call, Result, Tr) :-
     Tr = traced(Ns, _, _, Root),
-    '$zpm_tbl_first'(Root),
     '$zpm_mi_choice'(Cut),
-    '$zpm_mi_clause'(Ns, Goal, Body, _),
-    trace_body(Body, Ns, Tr, t, Cut),
-    '$zpm_tbl_add'(Root, Goal),
+    '$zpm_mi_body'(Ns, Call, Body),
+    trace_body(Body, Ns, Tr, Cut, tail(Result)),
+    '$zpm_tbl_add'(Root, Result),
     fail.
 
-trace_body(G, Ns, Tr, A, Cut) :-
+%   trace_body(+Body, +Ns, +Traced, +Cut, +Tail)
+%   Tail is tail(Result) when an answer of Body is the answer Result of the
+%   task being run (nothing follows it), none otherwise.
+trace_body(G, Ns, Tr, Cut, Tail) :-
     var(G),
     !,
-    trace_goal(call(G), Ns, Tr, A, Cut).
-trace_body((X, Y), Ns, Tr, A, Cut) :-
+    trace_goal(call(G), Ns, Tr, Cut, Tail).
+trace_body((X, Y), Ns, Tr, Cut, Tail) :-
     !,
-    trace_body(X, Ns, Tr, A, Cut),
-    trace_body(Y, Ns, Tr, A, Cut).
+    trace_body(X, Ns, Tr, Cut, none),
+    trace_body(Y, Ns, Tr, Cut, Tail).
 trace_body(true, _, _, _, _) :-
     !.
-trace_body(!, _, _, _, Cut) :-
+trace_body(!, _, _, Cut, _) :-
     !,
     '$zpm_mi_cut_to'(Cut).
-trace_body((C -> T ; E), Ns, Tr, A, Cut) :-
+trace_body((C -> T ; E), Ns, Tr, Cut, Tail) :-
     !,
     (   '$zpm_mi_choice'(Local),
-        trace_body(C, Ns, Tr, A, Local)
-    ->  trace_body(T, Ns, Tr, A, Cut)
-    ;   trace_body(E, Ns, Tr, A, Cut)
+        trace_body(C, Ns, Tr, Local, none)
+    ->  trace_body(T, Ns, Tr, Cut, Tail)
+    ;   trace_body(E, Ns, Tr, Cut, Tail)
     ).
-trace_body((C *-> T ; E), Ns, Tr, A, Cut) :-
+trace_body((C *-> T ; E), Ns, Tr, Cut, Tail) :-
     !,
     (   '$zpm_mi_choice'(Local),
-        trace_body(C, Ns, Tr, A, Local)
-    *-> trace_body(T, Ns, Tr, A, Cut)
-    ;   trace_body(E, Ns, Tr, A, Cut)
+        trace_body(C, Ns, Tr, Local, none)
+    *-> trace_body(T, Ns, Tr, Cut, Tail)
+    ;   trace_body(E, Ns, Tr, Cut, Tail)
     ).
-trace_body((X ; Y), Ns, Tr, A, Cut) :-
+trace_body((X ; Y), Ns, Tr, Cut, Tail) :-
     !,
-    (   trace_body(X, Ns, Tr, A, Cut)
-    ;   trace_body(Y, Ns, Tr, A, Cut)
+    (   trace_body(X, Ns, Tr, Cut, Tail)
+    ;   trace_body(Y, Ns, Tr, Cut, Tail)
     ).
-trace_body((C -> T), Ns, Tr, A, Cut) :-
-    !,
-    (   '$zpm_mi_choice'(Local),
-        trace_body(C, Ns, Tr, A, Local)
-    ->  trace_body(T, Ns, Tr, A, Cut)
-    ).
-trace_body((C *-> T), Ns, Tr, A, Cut) :-
+trace_body((C -> T), Ns, Tr, Cut, Tail) :-
     !,
     (   '$zpm_mi_choice'(Local),
-        trace_body(C, Ns, Tr, A, Local)
-    *-> trace_body(T, Ns, Tr, A, Cut)
+        trace_body(C, Ns, Tr, Local, none)
+    ->  trace_body(T, Ns, Tr, Cut, Tail)
     ).
-trace_body(M:G, _, Tr, A, Cut) :-
+trace_body((C *-> T), Ns, Tr, Cut, Tail) :-
+    !,
+    (   '$zpm_mi_choice'(Local),
+        trace_body(C, Ns, Tr, Local, none)
+    *-> trace_body(T, Ns, Tr, Cut, Tail)
+    ).
+trace_body(M:G, _, Tr, Cut, Tail) :-
     atom(M),
     !,
     '$zpm_mi_ns'(M, Ns1),
-    trace_body(G, Ns1, Tr, A, Cut).
-trace_body(G, Ns, Tr, A, Cut) :-
-    trace_goal(G, Ns, Tr, A, Cut).
+    trace_body(G, Ns1, Tr, Cut, Tail).
+trace_body(G, Ns, Tr, Cut, Tail) :-
+    trace_goal(G, Ns, Tr, Cut, Tail).
 
-trace_goal(\+ G, Ns, Tr, A, _) :-
+trace_goal(\+ G, Ns, Tr, _, _) :-
     !,
-    \+ ( '$zpm_mi_choice'(Local), trace_body(G, Ns, Tr, A, Local) ).
-trace_goal(not(G), Ns, Tr, A, _) :-
+    \+ ( '$zpm_mi_choice'(Local), trace_body(G, Ns, Tr, Local, none) ).
+trace_goal(not(G), Ns, Tr, _, _) :-
     !,
-    \+ ( '$zpm_mi_choice'(Local), trace_body(G, Ns, Tr, A, Local) ).
+    \+ ( '$zpm_mi_choice'(Local), trace_body(G, Ns, Tr, Local, none) ).
 trace_goal(G, Ns, _, _, _) :-
     '$zpm_mi_builtin'(G),
     !,
     '$zpm_mi_call'(Ns, G).
-trace_goal(G, Ns, Tr, A, _) :-
-    '$zpm_mi_key'(Ns-G, K),
-    trace_call(Tr, K, G, Ns, A).
-
-%   trace_call(+Traced, +Key, +Goal, +Ns, +Ancestors)
-trace_call(traced(_, _, _, Root), Root, G, _, _) :-
-    !,
-    trace_consume(Root, G).
-trace_call(Tr, K, G, Ns, A) :-
+trace_goal(G, Ns, Tr, _, Tail) :-
     Tr = traced(Ns, Name, Arity, _),
     functor(G, Name, Arity),
     !,
-    '$zpm_tbl_first'(K),
-    '$zpm_mi_choice'(Cut),
-    '$zpm_mi_clause'(Ns, G, Body, _),
-    trace_body(Body, Ns, Tr, A, Cut).
-trace_call(_, K, G, _, A) :-
-    proof_anc_has(A, K),
+    trace_traced(Tail, G, Tr).
+trace_goal(G, Ns, Tr, _, Tail) :-
+    '$zpm_mi_key'(Ns-G, K),
+    trace_other(K, G, Ns, Tr, Tail).
+
+%   trace_traced(+Tail, +Goal, +Traced): a call of the traced predicate.
+trace_traced(tail(Result), G, _) :-
+    !,
+    '$zpm_tbl_task'(G, Result),
+    fail.
+trace_traced(none, G, Tr) :-
+    Tr = traced(Ns, _, _, Root),
+    '$zpm_mi_key'(Ns-G, K),
+    (   K == Root
+    ->  trace_consume(Root, G)
+    ;   '$zpm_tbl_first'(K),
+        '$zpm_mi_choice'(Cut),
+        '$zpm_mi_body'(Ns, G, Body),
+        trace_body(Body, Ns, Tr, Cut, none)
+    ).
+
+%   trace_other(+Key, +Goal, +Ns, +Traced, +Tail): a call of another predicate.
+trace_other(K, G, _, _, _) :-
+    '$zpm_anc'(K),
     !,
     '$zpm_tbl_lead'(K),
     trace_consume(K, G).
-trace_call(Tr, K, G, Ns, A0) :-
+trace_other(K, G, Ns, Tr, _) :-
     '$zpm_tbl_leader'(K),
     !,
-    proof_anc_add(A0, K, A),
     '$zpm_mi_choice'(Cut),
-    '$zpm_mi_clause'(Ns, G, Body, _),
-    trace_body(Body, Ns, Tr, A, Cut),
+    '$zpm_mi_body'(Ns, G, Body),
+    trace_rule(Body, K, Ns, Tr, Cut, none),
     '$zpm_tbl_add'(K, G).
-trace_call(Tr, K, G, Ns, A0) :-
-    proof_anc_add(A0, K, A),
+trace_other(K, G, Ns, Tr, Tail) :-
     '$zpm_mi_choice'(Cut),
-    '$zpm_mi_clause'(Ns, G, Body, _),
-    trace_body(Body, Ns, Tr, A, Cut).
+    '$zpm_mi_body'(Ns, G, Body),
+    trace_rule(Body, K, Ns, Tr, Cut, Tail).
+
+trace_rule(true, _, _, _, _, _) :-
+    !.
+trace_rule(Body, K, Ns, Tr, Cut, Tail) :-
+    '$zpm_anc_push'(K),
+    trace_body(Body, Ns, Tr, Cut, Tail),
+    '$zpm_anc_pop'(K).
 
 %   The answers of table K, those added while they are read included.
 trace_consume(K, G) :-

@@ -274,20 +274,20 @@ class SwiEngine(Engine):
         steps = self._prove(ns, "explain", (goal, max_depth), limits)
         if steps is None:
             return None
-        modules = {n.module: n for n in self._namespaces.values()}
-        found: dict[tuple[str, str, int], dict[int, Clause]] = {}
+        found: dict[tuple[str, int], dict[int, Clause]] = {}
 
-        def clause_of(module: Term, shown: Term, ref: Term) -> Clause:
-            name, arity = indicator(unqualified(shown))
-            key = (module.name if isinstance(module, Atom) else str(module), name, arity)
+        def clause_of(shown: Term, ref: int) -> Clause:
+            key = indicator(unqualified(shown))
             by_ref = found.get(key)
             if by_ref is None:
-                pred = modules[key[0]].lookup(name, arity)
-                entries = [] if pred is None else pred.entries
-                by_ref = found[key] = {e.ref: e.clause for e in entries}
-            clause = by_ref.get(ref) if isinstance(ref, int) else None
+                by_ref = found[key] = {}
+                for namespace in self._namespaces.values():
+                    pred = namespace.lookup(*key)
+                    if pred is not None:
+                        by_ref.update((e.ref, e.clause) for e in pred.entries)
+            clause = by_ref.get(ref)
             if clause is None:
-                raise ExecutionFailed(f"no stored clause {ref!r} for a proof step")
+                raise ExecutionFailed(f"no stored clause {ref} for a proof step")
             return clause
 
         return read_steps(steps, clause_of)

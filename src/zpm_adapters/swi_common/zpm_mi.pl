@@ -11,9 +11,7 @@
     clause id (zpm_ref/3), which the Python mirror knows.
 */
 
-:- dynamic allowed_pi/2.
-:- dynamic zpm_tbl_expanded/1, zpm_tbl_leader/1, zpm_tbl_size/3, zpm_tbl_answer/2,
-           zpm_tbl_seen/1.
+:- dynamic allowed_pi/2, mi_native/2, zpm_mi_rewritten/1.
 
 %!  zpm_prove(+Module, +Tokens, +TimeS, +MaxInf, +MaxCells, -Answers, -Status)
 %   As zpm_solve/8 with one answer, for Tokens '$ans'(Run, Vars) where Run is
@@ -31,21 +29,65 @@ mi_run(Module, trace(Goal, Answers)) :-
     nb_linkval('$zpm_sandbox', off),
     '$zpm_trace'(Module, Goal, Answers).
 
+%   A stored body holds the codec's rewritings only where the client's had
+%   something to rewrite: zpm_add/5 records those clauses (zpm_mi_rewritten/1).
 '$zpm_mi_clause'(Module, G, Body, Id) :-
     callable(G),
     catch(clause(Module:G, Stored, Ref), error(_, _), fail),
     zpm_ref(Id, Module, Ref),
-    mi_goal(Stored, 0, Body).
+    (   zpm_mi_rewritten(Id) -> mi_goal(Stored, 0, Body) ; Body = Stored ).
+
+'$zpm_mi_body'(Module, G, Body) :-
+    callable(G),
+    catch(clause(Module:G, Stored, Ref), error(_, _), fail),
+    (   Stored == true
+    ->  Body = true
+    ;   zpm_ref(Id, Module, Ref),
+        (   zpm_mi_rewritten(Id) -> mi_goal(Stored, 0, Body) ; Body = Stored )
+    ).
 
 '$zpm_mi_builtin'(G) :-
     (   callable(G)
     ->  functor(G, N, A),
-        (   allowed_pi(N, A) -> true
-        ;   denied_pi(N, A) -> true
-        ;   N == call, A > 8
-        )
+        (   mi_native(N, A) -> true ; N == call, A > 8 )
     ;   true
     ).
+
+%!  zpm_mi_init is det.
+%   mi_native/2: the allowed and the refused predicates (zpm_init/2).
+zpm_mi_init :-
+    retractall(mi_native(_, _)),
+    forall(( allowed_pi(N, A) ; denied_pi(N, A) ), assertz(mi_native(N, A))).
+
+%   The ancestors: a hash set of keys in buckets (an unbound bucket is
+%   empty), changed with setarg/3 so that backtracking undoes every change,
+%   whatever a cut removed.
+'$zpm_anc_init' :-
+    functor(Set, anc, 4096),
+    b_setval('$zpm_anc', Set).
+
+'$zpm_anc'(K) :-
+    b_getval('$zpm_anc', Set),
+    term_hash(K, H),
+    I is H /\ 4095 + 1,
+    arg(I, Set, Bucket),
+    nonvar(Bucket),
+    memberchk(K, Bucket).
+
+'$zpm_anc_push'(K) :-
+    b_getval('$zpm_anc', Set),
+    term_hash(K, H),
+    I is H /\ 4095 + 1,
+    arg(I, Set, Bucket),
+    (   var(Bucket) -> setarg(I, Set, [K]) ; setarg(I, Set, [K|Bucket]) ).
+
+'$zpm_anc_pop'(K) :-
+    b_getval('$zpm_anc', Set),
+    term_hash(K, H),
+    I is H /\ 4095 + 1,
+    arg(I, Set, Bucket),
+    selectchk(K, Bucket, Rest),
+    setarg(I, Set, Rest).
 
 '$zpm_mi_call'(Module, G) :-
     mi_sandbox(on),
@@ -74,6 +116,16 @@ mi_sandbox(V) :-
     ->  variant_sha1(T, K)
     ;   throw(error(representation_error(cyclic_term), _))
     ).
+
+%!  zpm_mi_note(+Id, +Clause) is det.
+%   Clause, as zpm_add/5 stores it with id Id, has a body the codec
+%   rewrote: the interpreters read it back with mi_goal/3.
+zpm_mi_note(Id, (_ :- Body)) :-
+    mi_goal(Body, 0, Plain),
+    Plain \== Body,
+    !,
+    assertz(zpm_mi_rewritten(Id)).
+zpm_mi_note(_, _).
 
 %!  mi_goal(+Stored, +Extra, -Goal) is det.
 %   Stored, a goal (to be called with Extra more arguments) of a stored
@@ -119,71 +171,87 @@ mi_args([X|Xs], [M|Ms], [Y|Ys]) :-
     (   M < 0 -> Y = X ; mi_goal(X, M, Y) ),
     mi_args(Xs, Ms, Ys).
 
-% --- the trace's tables --------------------------------------------------------
-%   A table is named by the variant key of its call; its answers are
-%   zpm_tbl_answer(Key, A) with Key = Table << 32 \/ Index, so that reading
-%   answer I is one first-argument lookup.
+% --- the trace's tables and tasks ---------------------------------------------
+%   Tries, in the global variable '$zpm_tbl' (tbl/7): answers a(K, I, A),
+%   the variants seen per table (K-A), table sizes (K -> N), leaders; per
+%   pass: tasks t(I, Call, Result), the variants of the tasks (Call-Result)
+%   and the calls expanded.  Flags: '$zpm_tbl_changed', '$zpm_tbl_read'.
 
 '$zpm_tbl_init' :-
-    retractall(zpm_tbl_expanded(_)),
-    retractall(zpm_tbl_leader(_)),
-    retractall(zpm_tbl_size(_, _, _)),
-    retractall(zpm_tbl_answer(_, _)),
-    retractall(zpm_tbl_seen(_)),
-    nb_setval('$zpm_tbl_next', 0),
-    nb_setval('$zpm_tbl_changed', false).
+    (   nb_current('$zpm_tbl', Old), Old = tbl(_, _, _, _, _, _, _)
+    ->  tbl_destroy(Old)
+    ;   true
+    ),
+    trie_new(Answers), trie_new(Seen), trie_new(Sizes), trie_new(Leaders),
+    trie_new(Tasks), trie_new(TaskSeen), trie_new(Expanded),
+    nb_setval('$zpm_tbl', tbl(Answers, Seen, Sizes, Leaders, Tasks, TaskSeen, Expanded)),
+    nb_setval('$zpm_tbl_tasks', 0).
+
+tbl_destroy(Tbl) :-
+    forall(arg(_, Tbl, Trie), catch(trie_destroy(Trie), _, true)).
 
 '$zpm_tbl_pass' :-
-    retractall(zpm_tbl_expanded(_)),
-    nb_setval('$zpm_tbl_changed', false).
+    nb_getval('$zpm_tbl', tbl(A, S, Z, L, Tasks0, TaskSeen0, Expanded0)),
+    tbl_destroy(t(Tasks0, TaskSeen0, Expanded0)),
+    trie_new(Tasks), trie_new(TaskSeen), trie_new(Expanded),
+    nb_setval('$zpm_tbl', tbl(A, S, Z, L, Tasks, TaskSeen, Expanded)),
+    nb_setval('$zpm_tbl_tasks', 0),
+    nb_setval('$zpm_tbl_changed', false),
+    nb_setval('$zpm_tbl_read', false).
+
+'$zpm_tbl_again' :-
+    nb_getval('$zpm_tbl_changed', true),
+    nb_getval('$zpm_tbl_read', true).
+
+'$zpm_tbl_task'(Call, Result) :-
+    nb_getval('$zpm_tbl', tbl(_, _, _, _, Tasks, TaskSeen, _)),
+    trie_insert(TaskSeen, Call-Result),
+    nb_getval('$zpm_tbl_tasks', I),
+    trie_insert(Tasks, t(I, Call, Result)),
+    I1 is I + 1,
+    nb_setval('$zpm_tbl_tasks', I1).
+
+'$zpm_tbl_task_get'(I, Call, Result) :-
+    nb_getval('$zpm_tbl', tbl(_, _, _, _, Tasks, _, _)),
+    trie_gen(Tasks, t(I, Call, Result)).
 
 '$zpm_tbl_first'(K) :-
-    \+ zpm_tbl_expanded(K),
-    assertz(zpm_tbl_expanded(K)).
+    nb_getval('$zpm_tbl', tbl(_, _, _, _, _, _, Expanded)),
+    trie_insert(Expanded, K).
 
 '$zpm_tbl_lead'(K) :-
-    (   zpm_tbl_leader(K)
-    ->  true
-    ;   assertz(zpm_tbl_leader(K)),
-        nb_setval('$zpm_tbl_changed', true)
+    nb_getval('$zpm_tbl', tbl(_, _, _, Leaders, _, _, _)),
+    (   trie_insert(Leaders, K)
+    ->  nb_setval('$zpm_tbl_changed', true)
+    ;   true
     ).
 
 '$zpm_tbl_leader'(K) :-
-    zpm_tbl_leader(K).
+    nb_getval('$zpm_tbl', tbl(_, _, _, Leaders, _, _, _)),
+    trie_lookup(Leaders, K, _).
 
 '$zpm_tbl_add'(K, A) :-
-    '$zpm_mi_key'(K-A, H),
-    \+ zpm_tbl_seen(H),
-    assertz(zpm_tbl_seen(H)),
-    (   retract(zpm_tbl_size(K, T, N))
-    ->  true
-    ;   nb_getval('$zpm_tbl_next', T),
-        T1 is T + 1,
-        nb_setval('$zpm_tbl_next', T1),
-        N = 0
+    nb_getval('$zpm_tbl', tbl(Answers, Seen, Sizes, _, _, _, _)),
+    (   acyclic_term(A) -> true ; throw(error(representation_error(cyclic_term), _)) ),
+    trie_insert(Seen, K-A),
+    (   trie_lookup(Sizes, K, N)
+    ->  N1 is N + 1,
+        trie_update(Sizes, K, N1)
+    ;   N = 0,
+        trie_insert(Sizes, K, 1)
     ),
-    N1 is N + 1,
-    assertz(zpm_tbl_size(K, T, N1)),
-    Key is T << 32 \/ N,
-    assertz(zpm_tbl_answer(Key, A)),
+    trie_insert(Answers, a(K, N, A)),
     nb_setval('$zpm_tbl_changed', true).
 
 '$zpm_tbl_get'(K, I, A) :-
-    zpm_tbl_size(K, T, N),
-    I < N,
-    Key is T << 32 \/ I,
-    zpm_tbl_answer(Key, A).
+    nb_setval('$zpm_tbl_read', true),
+    nb_getval('$zpm_tbl', tbl(Answers, _, _, _, _, _, _)),
+    trie_gen(Answers, a(K, I, A)).
 
-'$zpm_tbl_changed' :-
-    nb_getval('$zpm_tbl_changed', true).
-
-'$zpm_tbl_answers'(K, Answers) :-
-    findall(A, '$zpm_tbl_get_all'(K, A), Answers),
-    '$zpm_tbl_init'.
-
-'$zpm_tbl_get_all'(K, A) :-
-    zpm_tbl_size(K, T, N),
-    Last is N - 1,
-    between(0, Last, I),
-    Key is T << 32 \/ I,
-    zpm_tbl_answer(Key, A).
+'$zpm_tbl_answers'(K, List) :-
+    nb_getval('$zpm_tbl', Tbl),
+    Tbl = tbl(Answers, _, Sizes, _, _, _, _),
+    (   trie_lookup(Sizes, K, N) -> Last is N - 1 ; Last = -1 ),
+    findall(A, ( between(0, Last, I), trie_gen(Answers, a(K, I, A)) ), List),
+    tbl_destroy(Tbl),
+    nb_delete('$zpm_tbl').

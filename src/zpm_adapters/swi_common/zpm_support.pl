@@ -56,6 +56,7 @@ zpm_init(Allowed, Denied) :-
     forall(member(N-A, Denied), assertz(denied_pi(N, A))),
     retractall(allowed_pi(_, _)),
     forall(member(N-A, Allowed), assertz(allowed_pi(N, A))),
+    zpm_mi_init,
     forall(member(N-A, Denied), wrap_denied(N, A)),
     nb_linkval('$zpm_sandbox', off),
     current_prolog_flag(verbose, Verbose),
@@ -214,7 +215,8 @@ zpm_ensure(Name, Module) :- zpm_ensure(ns, Name, Module).
 %   their clause ids and the namespace (SWI-Prolog keeps the empty module).
 zpm_drop(Inst, Name) :-
     (   retract(zpm_namespace(Inst, Name, Module))
-    ->  retractall(zpm_ref(_, Module, _)),
+    ->  forall(zpm_ref(Id, Module, _), retractall(zpm_mi_rewritten(Id))),
+        retractall(zpm_ref(_, Module, _)),
         forall(( predicate_property(Module:H, dynamic),
                  \+ predicate_property(Module:H, imported_from(_)) ),
                ( functor(H, N, A), catch(abolish(Module:(N/A)), _, true) )),
@@ -279,6 +281,7 @@ add_counted(Module, Clause, H, N/A, Id, Seen0, Seen) :-
     ),
     assertz(Module:Clause, Ref),
     assertz(zpm_ref(Id, Module, Ref)),
+    zpm_mi_note(Id, Clause),
     note_predicate(Module, N, A, false).
 
 add(Module, Clause, Front, Id) :-
@@ -287,7 +290,8 @@ add(Module, Clause, Front, Id) :-
     ensure_dynamic(Module, H, N, A),
     (   Front == true -> asserta(Module:Clause, Ref) ; assertz(Module:Clause, Ref) ),
     retract(zpm_next_id(Id)), Id1 is Id + 1, assertz(zpm_next_id(Id1)),
-    assertz(zpm_ref(Id, Module, Ref)).
+    assertz(zpm_ref(Id, Module, Ref)),
+    zpm_mi_note(Id, Clause).
 
 ensure_dynamic(Module, H, N, A) :-
     (   predicate_property(Module:H, dynamic),
@@ -312,6 +316,7 @@ declare_dynamic(Module, N, A) :-
 %!  zpm_erase(+Id) is det.
 %   Erases the clause Id (nothing if it is gone).
 zpm_erase(Id) :-
+    retractall(zpm_mi_rewritten(Id)),
     (   retract(zpm_ref(Id, _, Ref)) -> catch(erase(Ref), _, true) ; true ).
 
 %!  zpm_solve(+Module, +Tokens, +TimeS, +MaxInf, +MaxSol, +MaxCells, -Answers, -Status)
