@@ -17,7 +17,15 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from zpm_adapters.engine_python.engine import PythonEngine
+from zpm_adapters.storage.volatile_storage import VolatileDisk, VolatileRegistry
 from zpm_app.toolbox import Toolbox, ToolResult
+from zpm_domain.errors import EngineUnsupported
+from zpm_domain.limits import Limits
+from zpm_domain.memories import Memories, memory_opener
+from zpm_domain.ports.engine import Engine
+from zpm_domain.tools.definition import ToolContext
+from zpm_domain.tools.reasoning import ReasoningTools
 
 Call = Callable[..., ToolResult]
 INVALID = ToolResult("InvalidArguments", True)
@@ -388,3 +396,33 @@ def test_cyclic_rules_end_without_a_limit(quick: Call) -> None:
     )
     assert ok(quick("explain_why", fact="conn(a, zz)"))["proven"] is False
     assert ok(quick("explain_why", fact="conn(a, a)"))["proof_tree"]["goal"] == "conn(a, a)"
+
+
+# -- an engine without the reasoning part of the port ------------------------------------
+
+
+class BareEngine(PythonEngine):
+    """A third-party engine that implements only the required part of the port."""
+
+    name = "bare"
+    explain = Engine.explain  # type: ignore[assignment]
+    tabled_answers = Engine.tabled_answers  # type: ignore[assignment]
+
+
+def test_an_engine_without_explain_or_tables_gives_a_clear_error() -> None:
+    registry = VolatileRegistry(VolatileDisk())
+    memories = Memories(registry, memory_opener(BareEngine(), registry, version="t"))
+    memories.start()
+    tools = ReasoningTools(ToolContext(memories, Limits(time_s=2.0)))
+    with pytest.raises(EngineUnsupported) as explained:
+        tools.explain_why("true")
+    assert explained.value.message == (
+        "explain_why is not available: the bare engine does not implement Engine.explain"
+    )
+    with pytest.raises(EngineUnsupported) as traced:
+        tools.trace_dependency("a")
+    assert traced.value.message == (
+        "trace_dependency is not available: the bare engine does not implement "
+        "Engine.tabled_answers"
+    )
+    assert tools.verify_consistency() == '{"violations":[]}'
