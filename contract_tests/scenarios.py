@@ -690,6 +690,25 @@ REASONING_EXAMPLES: list[Step] = [
     ),
     (
         "define_rule",
+        {"head": "safe(X)", "body": "catch(untested(X), _, fail), G = in_production(X), G"},
+        "Asserted rule: safe(X) :- catch(untested(X), _, fail), G = in_production(X), G",
+        OK,
+    ),
+    ("save_snapshot", {"name": "proofs"}, "Snapshot 'proofs' saved successfully.", OK),
+    ("restore_snapshot", {"name": "proofs"}, "Snapshot 'proofs' restored successfully.", OK),
+    (
+        "explain_why",
+        {"fact": "safe(X)"},
+        '{"fact":"safe(X)","proven":true,"proof_tree":{"goal":"safe(deploy_v3)",'
+        '"rule_applied":"safe(X) :- catch(untested(X), _, fail), G = in_production(X), G",'
+        '"children":[{"goal":"catch(untested(deploy_v3), _G1, fail)","rule_applied":"builtin",'
+        '"children":[]},{"goal":"in_production(deploy_v3) = in_production(deploy_v3)",'
+        '"rule_applied":"builtin","children":[]},{"goal":"call(in_production(deploy_v3))",'
+        '"rule_applied":"builtin","children":[]}]}}',
+        OK,
+    ),
+    (
+        "define_rule",
         {"head": "integrity_violation(X)", "body": "risky(X)"},
         "Asserted rule: integrity_violation(X) :- risky(X)",
         OK,

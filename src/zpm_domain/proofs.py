@@ -37,16 +37,18 @@ class ProofStep:
     """One node of a proof, in pre-order.
 
     ``goal`` is the instantiated goal (``M:G`` when proved in memory ``M``
-    through a qualification); ``clause`` the stored clause that proved it,
-    ``None`` for a built-in; ``truncated`` marks a step at the depth limit
-    whose children were left out.  All steps of one proof share their
-    variables (they come from one answer).
+    through a qualification); ``clause`` the stored clause that proved it
+    (``None`` for a built-in, and for a stored fact an engine need not name:
+    ``fact`` says so); ``truncated`` marks a step at the depth limit whose
+    children were left out.  All steps of one proof share their variables
+    (they come from one answer).
     """
 
     depth: int
     goal: Term
     clause: Clause | None
     truncated: bool = False
+    fact: bool = False
 
 
 @dataclass(slots=True)
@@ -74,7 +76,8 @@ def build_tree(steps: Sequence[ProofStep]) -> ProofNode:
     for step in steps:
         if step.depth > len(path) or (step.depth == 0 and root is not None):
             raise ValueError(f"step at depth {step.depth} has no parent")
-        node = ProofNode(renderer.render(step.goal), _rule_text(step.clause, rules))
+        rule = FACT if step.fact else _rule_text(step.clause, rules)
+        node = ProofNode(renderer.render(step.goal), rule)
         node.truncated = step.truncated
         del path[step.depth :]
         if path:

@@ -27,6 +27,7 @@ from zpm_adapters.engine_python.runtime import (
     internal,
     representation_error,
 )
+from zpm_adapters.engine_python.store import Predicate
 from zpm_adapters.engine_python.templates import build, to_template, unify_head
 from zpm_domain.builtins import is_allowed, is_denied
 from zpm_domain.terms import Atom, String, Struct, Term, Var
@@ -51,6 +52,7 @@ class ProofState:
         self.keys: dict[tuple[Any, ...], int] = {}
         self.clauses: dict[int, CClause] = {}
         self.ancestors: set[int] = set()
+        self.facts_only: dict[int, bool] = {}
         self.tables: dict[int, Table] = {}
         self.leaders: set[int] = set()
         self.expanded: set[int] = set()
@@ -167,6 +169,28 @@ def mi_clause(m: Any, args: tuple[RTerm, ...]) -> Iterator[None]:
             yield
 
 
+@internal("$zpm_mi_facts_only", 2)
+def mi_facts_only(m: Any, args: tuple[RTerm, ...]) -> bool:
+    """``'$zpm_mi_facts_only'(+Ns, +Goal)``: Goal's predicate exists in Ns and
+    holds no rule."""
+    pred = _predicate(m, args[0], args[1])
+    if pred is None:
+        return False
+    known = state(m).facts_only
+    found = known.get(id(pred))
+    if found is None:
+        found = known[id(pred)] = all(c.body is None for c in pred.current())
+    return found
+
+
+@internal("$zpm_mi_fact", 2, deterministic=False)
+def mi_fact(m: Any, args: tuple[RTerm, ...]) -> Iterator[None]:
+    """``'$zpm_mi_fact'(+Ns, +Goal)``: the facts of a predicate without rules
+    that unify with Goal, in order."""
+    for _ in _clauses(m, args[0], args[1]):
+        yield
+
+
 @internal("$zpm_mi_body", 3, deterministic=False)
 def mi_body(m: Any, args: tuple[RTerm, ...]) -> Iterator[None]:
     """``'$zpm_mi_body'(+Ns, +Goal, -Body)``: ``'$zpm_mi_clause'/4`` without Ref."""
@@ -175,20 +199,24 @@ def mi_body(m: Any, args: tuple[RTerm, ...]) -> Iterator[None]:
             yield
 
 
-def _clauses(m: Any, ns_t: RTerm, goal_t: RTerm) -> Iterator[tuple[CClause, RTerm]]:
-    """The clauses whose head unifies with the goal (bindings left in place
-    while the caller looks at one; undone before the next), with their bodies."""
+def _predicate(m: Any, ns_t: RTerm, goal_t: RTerm) -> Predicate | None:
     namespace = m.namespaces[deref(ns_t).name]  # type: ignore[union-attr]
     goal = deref(goal_t)
     if type(goal) is Struct:
-        name, gargs = goal.name, goal.args
-    elif type(goal) is Atom:
-        name, gargs = goal.name, ()
-    else:
-        return
-    pred = namespace.lookup(name, len(gargs))
+        return namespace.lookup(goal.name, len(goal.args))  # type: ignore[no-any-return]
+    if type(goal) is Atom:
+        return namespace.lookup(goal.name, 0)  # type: ignore[no-any-return]
+    return None
+
+
+def _clauses(m: Any, ns_t: RTerm, goal_t: RTerm) -> Iterator[tuple[CClause, RTerm]]:
+    """The clauses whose head unifies with the goal (bindings left in place
+    while the caller looks at one; undone before the next), with their bodies."""
+    pred = _predicate(m, ns_t, goal_t)
     if pred is None:
         return
+    goal = deref(goal_t)
+    gargs = goal.args if type(goal) is Struct else ()
     candidates = pred.candidates(deref(gargs[0])) if gargs else pred.current()
     count = len(candidates)  # later additions are not seen (logical update view)
     trail = m.trail

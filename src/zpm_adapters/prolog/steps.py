@@ -18,8 +18,8 @@ as shown)."""
 
 def read_steps(steps: Term, clause_of: ClauseOf) -> list[ProofStep]:
     """The steps of ``'$zpm_explain'/4``'s ``steps(D1, G1, R1, ...)``: depth,
-    goal and clause reference (0 for a built-in) per step; a lone ``-1``
-    after a step whose children were left out."""
+    goal and clause reference (-1 for a stored fact, 0 for a built-in) per
+    step; a lone ``-1`` after a step whose children were left out."""
     if not (isinstance(steps, Struct) and steps.name == "steps"):
         raise ExecutionFailed(f"unexpected proof {steps!r}")
     items = steps.args
@@ -37,7 +37,10 @@ def read_steps(steps: Term, clause_of: ClauseOf) -> list[ProofStep]:
         goal, ref = items[i + 1], items[i + 2]
         if not (isinstance(depth, int) and isinstance(ref, int)):
             raise ExecutionFailed(f"unexpected proof step at {i}")
-        out.append(ProofStep(depth, goal, clause_of(goal, ref) if ref else None))
+        if ref == -1:
+            out.append(ProofStep(depth, goal, None, fact=True))
+        else:
+            out.append(ProofStep(depth, goal, clause_of(goal, ref) if ref else None))
         i += 3
     return out
 

@@ -11,6 +11,11 @@
           a goal position of its control structure read as call(V); Ref (an
           integer, never 0) names the stored clause for the engine's adapter.
       '$zpm_mi_body'(+Ns, +Goal, -Body)           the same without Ref.
+      '$zpm_mi_facts_only'(+Ns, +Goal)  Goal's predicate is a user predicate
+          of Ns that has never had a rule there (a fact cannot lead back to
+          an ancestor, so its clauses are read without more ado);
+      '$zpm_mi_fact'(+Ns, +Goal)     such a predicate's facts that unify with
+          Goal, in order (logical update view).
       '$zpm_mi_builtin'(+Goal)       Goal is allowed or refused (not a user
           predicate): it runs natively.
       '$zpm_mi_call'(+Ns, +Goal)     runs Goal natively in Ns, under the
@@ -35,7 +40,8 @@
     Proves Goal as Prolog would (clause order, depth first, cut as in the
     clause it appears in) and keeps the first proof in pre-order as
     steps(D1, G1, R1, D2, G2, R2, ...): the depth, the goal and the stored
-    clause that proved it (Ref, 0 for a built-in) of each step.  Conjunctions of a body are flattened into its
+    clause that proved it (Ref; -1 for a fact of a predicate without rules,
+    0 for a built-in) of each step.  Conjunctions of a body are flattened into its
     clause's children; of a disjunction or if-then-else the branch that
     succeeded is shown (with the condition's goals); true and ! show nothing;
     \+ G and not(G) are leaves, G proved by the same interpreter; M:G is
@@ -167,6 +173,11 @@ proof_goal(G, Ns, Q, D, Max, _, S0, S) :-
     !,
     '$zpm_mi_call'(Ns, G),
     proof_note(D, Max, Q, G, 0, S0, S).
+proof_goal(G, Ns, Q, D, Max, _, S0, S) :-
+    '$zpm_mi_facts_only'(Ns, G),
+    !,
+    '$zpm_mi_fact'(Ns, G),
+    proof_note(D, Max, Q, G, -1, S0, S).
 proof_goal(G, Ns, Q, D, Max, _, S0, S) :-
     '$zpm_mi_key'(Ns-G, K),
     \+ '$zpm_anc'(K),
@@ -307,6 +318,10 @@ trace_goal(G, Ns, Tr, _, Tail) :-
     functor(G, Name, Arity),
     !,
     trace_traced(Tail, G, Tr).
+trace_goal(G, Ns, _, _, _) :-
+    '$zpm_mi_facts_only'(Ns, G),
+    !,
+    '$zpm_mi_fact'(Ns, G).
 trace_goal(G, Ns, Tr, _, Tail) :-
     '$zpm_mi_key'(Ns-G, K),
     trace_other(K, G, Ns, Tr, Tail).

@@ -11,7 +11,7 @@
     clause id (zpm_ref/3), which the Python mirror knows.
 */
 
-:- dynamic allowed_pi/2, mi_native/2, zpm_mi_rewritten/1.
+:- dynamic allowed_pi/2, mi_native/2, zpm_mi_rewritten/1, zpm_mi_rules/3.
 
 %!  zpm_prove(+Module, +Tokens, +TimeS, +MaxInf, +MaxCells, -Answers, -Status)
 %   As zpm_solve/8 with one answer, for Tokens '$ans'(Run, Vars) where Run is
@@ -29,22 +29,22 @@ mi_run(Module, trace(Goal, Answers)) :-
     nb_linkval('$zpm_sandbox', off),
     '$zpm_trace'(Module, Goal, Answers).
 
-%   A stored body holds the codec's rewritings only where the client's had
-%   something to rewrite: zpm_add/5 records those clauses (zpm_mi_rewritten/1).
+%   Only the predicates zpm stored clauses for (zpm_pred/3) have clauses to
+%   read; a stored body holds the codec's rewritings only where the
+%   client's had something to rewrite, and zpm_add/5 marks those clauses
+%   (zpm_mi_rewritten/1, by clause reference).
 '$zpm_mi_clause'(Module, G, Body, Id) :-
-    callable(G),
-    catch(clause(Module:G, Stored, Ref), error(_, _), fail),
+    functor(G, N, A),
+    zpm_pred(Module, N, A),
+    clause(Module:G, Stored, Ref),
     zpm_ref(Id, Module, Ref),
-    (   zpm_mi_rewritten(Id) -> mi_goal(Stored, 0, Body) ; Body = Stored ).
+    (   zpm_mi_rewritten(Ref) -> mi_goal(Stored, 0, Body) ; Body = Stored ).
 
 '$zpm_mi_body'(Module, G, Body) :-
-    callable(G),
-    catch(clause(Module:G, Stored, Ref), error(_, _), fail),
-    (   Stored == true
-    ->  Body = true
-    ;   zpm_ref(Id, Module, Ref),
-        (   zpm_mi_rewritten(Id) -> mi_goal(Stored, 0, Body) ; Body = Stored )
-    ).
+    functor(G, N, A),
+    zpm_pred(Module, N, A),
+    clause(Module:G, Stored, Ref),
+    (   zpm_mi_rewritten(Ref) -> mi_goal(Stored, 0, Body) ; Body = Stored ).
 
 '$zpm_mi_builtin'(G) :-
     (   callable(G)
@@ -117,15 +117,28 @@ mi_sandbox(V) :-
     ;   throw(error(representation_error(cyclic_term), _))
     ).
 
-%!  zpm_mi_note(+Id, +Clause) is det.
-%   Clause, as zpm_add/5 stores it with id Id, has a body the codec
-%   rewrote: the interpreters read it back with mi_goal/3.
-zpm_mi_note(Id, (_ :- Body)) :-
-    mi_goal(Body, 0, Plain),
-    Plain \== Body,
+%!  zpm_mi_note(+Module, +Ref, +Clause) is det.
+%   Clause was stored in Module as clause Ref.  A rule marks its predicate as
+%   one with rules (zpm_mi_rules/3, kept until the namespace goes: a
+%   predicate once given a rule is read clause by clause); a rule whose body
+%   the codec rewrote is marked for mi_goal/3 (zpm_mi_rewritten/1).
+zpm_mi_note(Module, Ref, (H :- Body)) :-
     !,
-    assertz(zpm_mi_rewritten(Id)).
-zpm_mi_note(_, _).
+    functor(H, N, A),
+    (   zpm_mi_rules(Module, N, A) -> true ; assertz(zpm_mi_rules(Module, N, A)) ),
+    (   mi_goal(Body, 0, Plain), Plain \== Body
+    ->  assertz(zpm_mi_rewritten(Ref))
+    ;   true
+    ).
+zpm_mi_note(_, _, _).
+
+'$zpm_mi_facts_only'(Module, G) :-
+    functor(G, N, A),
+    zpm_pred(Module, N, A),
+    \+ zpm_mi_rules(Module, N, A).
+
+'$zpm_mi_fact'(Module, G) :-
+    Module:G.
 
 %!  mi_goal(+Stored, +Extra, -Goal) is det.
 %   Stored, a goal (to be called with Extra more arguments) of a stored

@@ -215,8 +215,9 @@ zpm_ensure(Name, Module) :- zpm_ensure(ns, Name, Module).
 %   their clause ids and the namespace (SWI-Prolog keeps the empty module).
 zpm_drop(Inst, Name) :-
     (   retract(zpm_namespace(Inst, Name, Module))
-    ->  forall(zpm_ref(Id, Module, _), retractall(zpm_mi_rewritten(Id))),
+    ->  forall(zpm_ref(_, Module, Ref), retractall(zpm_mi_rewritten(Ref))),
         retractall(zpm_ref(_, Module, _)),
+        retractall(zpm_mi_rules(Module, _, _)),
         forall(( predicate_property(Module:H, dynamic),
                  \+ predicate_property(Module:H, imported_from(_)) ),
                ( functor(H, N, A), catch(abolish(Module:(N/A)), _, true) )),
@@ -281,7 +282,7 @@ add_counted(Module, Clause, H, N/A, Id, Seen0, Seen) :-
     ),
     assertz(Module:Clause, Ref),
     assertz(zpm_ref(Id, Module, Ref)),
-    zpm_mi_note(Id, Clause),
+    zpm_mi_note(Module, Ref, Clause),
     note_predicate(Module, N, A, false).
 
 add(Module, Clause, Front, Id) :-
@@ -291,7 +292,7 @@ add(Module, Clause, Front, Id) :-
     (   Front == true -> asserta(Module:Clause, Ref) ; assertz(Module:Clause, Ref) ),
     retract(zpm_next_id(Id)), Id1 is Id + 1, assertz(zpm_next_id(Id1)),
     assertz(zpm_ref(Id, Module, Ref)),
-    zpm_mi_note(Id, Clause).
+    zpm_mi_note(Module, Ref, Clause).
 
 ensure_dynamic(Module, H, N, A) :-
     (   predicate_property(Module:H, dynamic),
@@ -316,8 +317,11 @@ declare_dynamic(Module, N, A) :-
 %!  zpm_erase(+Id) is det.
 %   Erases the clause Id (nothing if it is gone).
 zpm_erase(Id) :-
-    retractall(zpm_mi_rewritten(Id)),
-    (   retract(zpm_ref(Id, _, Ref)) -> catch(erase(Ref), _, true) ; true ).
+    (   retract(zpm_ref(Id, _, Ref))
+    ->  retractall(zpm_mi_rewritten(Ref)),
+        catch(erase(Ref), _, true)
+    ;   true
+    ).
 
 %!  zpm_solve(+Module, +Tokens, +TimeS, +MaxInf, +MaxSol, +MaxCells, -Answers, -Status)
 %   Answers: token lists of '$ans'(Vars...) in order (at most MaxSol; an

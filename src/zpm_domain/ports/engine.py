@@ -174,8 +174,10 @@ class Engine(ABC):
         goal that is a variant of an ancestor (same namespace) is not
         expanded again: that branch fails and the search goes on.  Steps
         deeper than ``max_depth`` are left out; a step at ``max_depth`` that
-        has children is marked ``truncated``.  Every ``ProofStep.clause`` is
-        the stored clause itself (as ``clauses()`` returns it).
+        has children is marked ``truncated``.  A step proved by a rule names
+        it in ``ProofStep.clause`` (the stored clause itself, as
+        ``clauses()`` returns it); one proved by a fact may name it there or
+        set ``fact`` instead.
 
         ``goal`` passed the sandbox check; limits apply to the whole proof,
         the steps count against ``limits.max_answer_cells``.  The default
