@@ -188,12 +188,15 @@ class Engine(ABC):
     def tabled_answers(self, ns: str, goal: Term, limits: Limits) -> list[Term]:
         """The distinct answers of ``goal`` (its instances, one per variant, in
         the order found) under the tabling-like evaluation of
-        ``zpm_proofs.pl``, which ends on cyclic graphs: a call that is a
-        variant of ``goal`` reads ``goal``'s answers found so far (those
-        found while it reads included); any other call of ``goal``'s
-        predicate is expanded at most once per pass; a call of another
-        predicate that is a variant of an ancestor reads that ancestor's
-        answers; passes repeat until one finds nothing new.
+        ``zpm_proofs.pl``, which ends on cyclic graphs: a call of ``goal``'s
+        predicate in tail position becomes a task (the call and the answer
+        of ``goal`` it gives), run after the tasks made before it and at
+        most once per pass; a call that is a variant of ``goal`` reads
+        ``goal``'s answers found so far (those found while it reads
+        included); any other call of ``goal``'s predicate is expanded at
+        most once per pass; a call of another predicate that is a variant of
+        an ancestor reads that ancestor's answers; passes repeat while one
+        that read answers found something new.
 
         Limits apply to the whole evaluation; the answers count against
         ``limits.max_answer_cells``.  The default raises ``EngineUnsupported``.

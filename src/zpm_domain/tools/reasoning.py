@@ -48,11 +48,13 @@ class ReasoningTools(ToolGroup):
         "Trace transitive dependencies from a start node using `path/2` rules. Queries the "
         "knowledge base for all nodes reachable from a given start node through dependency "
         "chains: the distinct values Y of `path(Start, Y)` (the start node is the FIRST "
-        "argument of path/2), in the order they are found, as JSON values. Safe on cyclic "
-        "graphs: each path/2 subgoal is expanded at most once per pass (a repeat adds "
-        "nothing, as a reachability relation's answers have already reached the result), a "
-        "subgoal like the start reads the answers found so far, and passes repeat until none "
-        "finds anything new. No path/2 rules means no dependencies.",
+        "argument of path/2), each once, in the order they are found, as JSON values. Safe "
+        "on cyclic graphs: path/2 is evaluated like a tabled predicate. Each path/2 subgoal "
+        "is expanded at most once per pass (a repeat adds nothing, as a reachability "
+        "relation's answers have already reached the result); subgoals in tail position "
+        "wait in a queue instead of nesting; a subgoal like the start reads the answers "
+        "found so far; passes repeat until none finds anything new. No path/2 rules means no "
+        "dependencies.",
     )
     def trace_dependency(
         self,
