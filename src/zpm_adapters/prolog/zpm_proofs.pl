@@ -84,6 +84,10 @@
     !,
     Steps =.. [steps|Items].
 
+proof_top(G, Ns, Q, Max, Cut, Steps) :-
+    var(G),
+    !,
+    proof_top(call(G), Ns, Q, Max, Cut, Steps).
 proof_top(M:G, _, _, Max, Cut, Steps) :-
     atom(M),
     !,
