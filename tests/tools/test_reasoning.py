@@ -33,7 +33,7 @@ INVALID = ToolResult("InvalidArguments", True)
 RIGHT = [("path(X, Y)", "edge(X, Y)"), ("path(X, Y)", "edge(X, Z), path(Z, Y)")]
 LEFT = [("path(X, Y)", "path(X, Z), edge(Z, Y)"), ("path(X, Y)", "edge(X, Y)")]
 DOUBLE = [("path(X, Y)", "edge(X, Y)"), ("path(X, Y)", "path(X, Z), path(Z, Y)")]
-HELPER = [
+THROUGH_STEP = [
     ("step(X, Y)", "edge(X, Y)"),
     ("path(X, Y)", "step(X, Y)"),
     ("path(X, Y)", "step(X, Z), path(Z, Y)"),
@@ -43,7 +43,7 @@ REACH = [
     ("reach(X, Y)", "edge(X, Z), reach(Z, Y)"),
     ("path(X, Y)", "reach(X, Y)"),
 ]
-DEFINITIONS = {"right": RIGHT, "left": LEFT, "double": DOUBLE, "helper": HELPER, "reach": REACH}
+DEFINITIONS = {"right": RIGHT, "left": LEFT, "double": DOUBLE, "step": THROUGH_STEP, "reach": REACH}
 
 
 def ok(result: ToolResult) -> Any:
