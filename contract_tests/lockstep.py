@@ -36,7 +36,13 @@ same project: what every mounted memory answered before must be answered
 after (``LostOnRestart`` otherwise).
 Rules ``rK`` only call facts, ``reach`` and rules ``rJ`` with ``J < K`` of
 their own memory, and facts of another memory (``alpha:p(V0)``), so no
-generated program loops.
+generated program loops.  The reasoning tools: ``path/2`` is defined over
+``likes/2`` (often cyclic) in one of ``calls.PATH_RULES``' shapes and traced
+from random nodes; explain_why proves goals of the known predicates and
+stored facts (never ``path/2``: a failing search of a dense cyclic graph may
+take longer than the time limit on one engine only), with and without
+``max_depth``; verify_consistency runs over ``calls.VIOLATION_RULES``, with
+and without a scope.
 """
 
 from __future__ import annotations
@@ -403,6 +409,51 @@ class LockstepMachine(RuleBasedStateMachine):
         references = {"functor": new, "arity": arity, "memory": "__all__"}
         self.apply("find_predicate_references", references)
         return (new, arity)
+
+    # -- reasoning: explain_why, trace_dependency, verify_consistency -----------------
+    def _reasoning(self) -> bool:
+        return all("reasoning" in t.capabilities for t in self.targets)
+
+    @initialize(shape=st.sampled_from(sorted(calls.PATH_RULES)))
+    def reasoning_rules(self, shape: str) -> None:
+        """``path/2`` over ``likes/2`` (right-, left- or doubly-recursive, or
+        through ``reach/2``) and ``integrity_violation/1,2`` rules, in default."""
+        for head, body in [*calls.PATH_RULES[shape], *calls.VIOLATION_RULES]:
+            self.apply("define_rule", {"head": head, "body": body})
+
+    @precondition(_reasoning)
+    @rule(
+        predicate=predicates,
+        fact=facts,
+        ground=st.booleans(),
+        max_depth=calls.max_depths,
+        memory=calls.memory_targets,
+    )
+    def explain_why(
+        self,
+        predicate: Predicate,
+        fact: str,
+        ground: bool,
+        max_depth: int | None,
+        memory: str | None = None,
+    ) -> None:
+        """The proof of a known predicate's goal (facts, reach/2, rules rK),
+        or of a stored fact, with and without a depth limit."""
+        goal = fact if ground else calls.call_of(*predicate)
+        arguments = calls.with_present(fact=goal, max_depth=max_depth)
+        self.apply("explain_why", calls.with_memory(arguments, memory))
+
+    @precondition(_reasoning)
+    @rule(fact=facts, memory=calls.memory_targets)
+    def trace_dependency(self, fact: str, memory: str | None = None) -> None:
+        """Nodes reachable through path/2 (cyclic likes/2 graphs included) from
+        the first argument of a stored fact."""
+        start = fact.split("(", 1)[1].split(",", 1)[0].rstrip(")")
+        self.apply("trace_dependency", calls.with_memory({"start_node": start}, memory))
+
+    @rule(scope=calls.violation_scopes, memory=calls.memory_targets)
+    def verify_consistency(self, scope: str | None, memory: str | None = None) -> None:
+        self.apply("verify_consistency", calls.with_memory(calls.with_present(scope=scope), memory))
 
     # -- memories and snapshots ----------------------------------------------------
     def _create(self, name: str, scope: str | None) -> None:

@@ -22,10 +22,13 @@ from contract_tests.scenarios import (
     MEMORY_EXAMPLES,
     OVERVIEW_EXAMPLE,
     QUERIES,
+    REASONING_EXAMPLES,
     REFACTOR_EXAMPLES,
     REFACTOR_MEMORY_EXAMPLES,
     RESTART_OBSERVED,
     RESTART_SETUP,
+    RUNAWAY_CALLS,
+    RUNAWAY_REASONING,
     SANDBOX_REFUSALS,
     SNAPSHOT_EXAMPLES,
     SPEC_EXAMPLES,
@@ -249,3 +252,50 @@ class TestTruthMaintenance:
         answer = second.call("retract_assumptions", {"pattern": "ops_*"})
         assert answer == ToolOutcome("Retracted pattern 'ops_*': 2 assumption(s) removed", False)
         assert second.call("query_logic", {"goal": "up(X)"}).text == '[{"X":"web"}]'
+
+
+@pytest.mark.zpm_requires("reasoning")
+class TestReasoningTools:
+    def test_reasoning_examples(self, start_server: StartServer) -> None:
+        _run(start_server, REASONING_EXAMPLES)
+
+    @pytest.mark.parametrize(
+        "rules",
+        [
+            [("path(X, Y)", "e(X, Y)"), ("path(X, Y)", "e(X, Z), path(Z, Y)")],
+            [("path(X, Y)", "path(X, Z), e(Z, Y)"), ("path(X, Y)", "e(X, Y)")],
+            [("path(X, Y)", "e(X, Y)"), ("path(X, Y)", "path(X, Z), path(Z, Y)")],
+        ],
+        ids=["right", "left", "double"],
+    )
+    def test_trace_ends_on_cycles_with_each_reachable_node_once(
+        self, start_server: StartServer, rules: list[tuple[str, str]]
+    ) -> None:
+        server = start_server()
+        edges = [(0, 1), (1, 2), (2, 0), (2, 3), (3, 4), (4, 2), (5, 0)]
+        for a, b in edges:
+            assert not server.call("remember_fact", {"fact": f"e(n{a}, n{b})"}).is_error
+        for head, body in rules:
+            assert not server.call("define_rule", {"head": head, "body": body}).is_error
+        answer = server.call("trace_dependency", {"start_node": "n0"})
+        assert not answer.is_error, answer
+        nodes = json.loads(answer.text)
+        assert len(nodes) == len(set(nodes))
+        assert set(nodes) == {"n0", "n1", "n2", "n3", "n4"}
+
+    @pytest.mark.zpm_requires("time_limit")
+    def test_runaway_reasoning_hits_the_time_limit_and_the_server_goes_on(
+        self, start_server: StartServer
+    ) -> None:
+        server = start_server(env={"ZPM_TIME_LIMIT": "0.5"})
+        assert not server.call("remember_fact", {"fact": "kept(yes)"}).is_error
+        for head, body in RUNAWAY_REASONING:
+            assert not server.call("define_rule", {"head": head, "body": body}).is_error
+        for tool, arguments in RUNAWAY_CALLS:
+            started = time.monotonic()
+            answer = server.call(tool, arguments)
+            assert answer == ToolOutcome("Time limit exceeded (0.5 s)", True), (tool, arguments)
+            assert time.monotonic() - started < 5
+        assert server.call("query_logic", {"goal": "kept(X)"}) == ToolOutcome(
+            '[{"X":"yes"}]', False
+        )

@@ -26,6 +26,7 @@ from zpm_domain.tools.memories import MemoryTools
 from zpm_domain.tools.overview import OverviewTools
 from zpm_domain.tools.persistence import PersistenceTools
 from zpm_domain.tools.query import QueryTools
+from zpm_domain.tools.reasoning import ReasoningTools
 from zpm_domain.tools.refactor import RefactorTools
 
 __all__ = ["MEMORY_DESCRIPTION", "SERVER_NAME", "TOOLS", "ToolDefinition", "find_tool"]
@@ -36,6 +37,7 @@ GROUPS: tuple[type[ToolGroup], ...] = (
     EchoTools,
     KnowledgeTools,
     QueryTools,
+    ReasoningTools,
     OverviewTools,
     PersistenceTools,
     MemoryTools,

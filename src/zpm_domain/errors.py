@@ -161,6 +161,19 @@ class SandboxViolation(ZpmError):
         self.arity = arity
 
 
+class EngineUnsupported(ZpmError):
+    """The engine does not offer an optional part of the engine port."""
+
+    def __init__(self, tool: str, engine: str, method: str) -> None:
+        super().__init__(
+            f"{tool} is not available: the {engine or 'selected'} engine does not "
+            f"implement Engine.{method}"
+        )
+        self.tool = tool
+        self.engine = engine
+        self.method = method
+
+
 class LimitExceeded(ZpmError):
     """A per-call resource limit was hit; the knowledge base is unchanged."""
 

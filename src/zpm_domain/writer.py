@@ -26,6 +26,7 @@ deep do not touch the Python stack.
 from __future__ import annotations
 
 import math
+import re
 
 from zpm_domain.clauses import Clause
 from zpm_domain.reader.chars import SOLO_ATOMS, is_letter_atom, is_symbol_atom, is_symbol_char
@@ -42,6 +43,8 @@ where tokens would merge (rendered text never holds a raw NUL, so the mark
 is unambiguous)."""
 _TIGHT_OPERATORS = frozenset({":", "/"})
 _Task = tuple[Term, int, bool] | str
+_PLAIN_ATOM = re.compile(r"[a-z][A-Za-z0-9_]*\Z")
+"""The common letter atom, known bare without looking at each character."""
 
 
 class Renderer:
@@ -194,7 +197,7 @@ def quote_atom_if_needed(name: str) -> str:
     here, ``{}``, ``!``, ``;``, ``+``, ``->``), otherwise quoted with escapes
     (``'hello world'``, ``'it\\'s'``, ``'\\n'``, ``','``, ``'|'``, ``''``).
     """
-    if name in SOLO_ATOMS and name != "[]":
+    if _PLAIN_ATOM.match(name) or (name in SOLO_ATOMS and name != "[]"):
         return name
     if is_letter_atom(name) or is_symbol_atom(name):
         return name

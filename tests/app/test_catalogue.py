@@ -26,6 +26,9 @@ STANDARD_MEMORY = {"type": "string", "description": MEMORY_DESCRIPTION}
 CORRECTED = {
     "remember_fact": "facts are journaled, not kept for the duration of a session",
     "query_logic": "answers stop at the answer limit; goals need not be deterministic",
+    "trace_dependency": "says path/2's first argument is the start, and how cycles end",
+    "verify_consistency": "says which predicates are asked, in which order, and the cap",
+    "explain_why": "a meta-interpreter, not clause/2 queries; depth limit and cycles",
     "save_snapshot": "knowledge files are not copied; read-only mounts",
     "restore_snapshot": "knowledge-file clauses stay: the state is not replaced entirely",
     "create_memory": "knowledge.pl gets a commented header, not a module directive",

@@ -17,9 +17,10 @@ class CClause:
     """A compiled clause; ``clause`` is the domain clause as it was added.
 
     ``fixed`` marks a clause of a knowledge file, which no removal takes.
+    ``readable`` caches what the proof interpreters need (see ``proofs``).
     """
 
-    __slots__ = ("clause", "head", "nvars", "body", "fresh", "key", "fixed")
+    __slots__ = ("clause", "head", "nvars", "body", "fresh", "key", "fixed", "readable")
 
     def __init__(
         self,
@@ -37,6 +38,7 @@ class CClause:
         self.fresh = fresh
         self.key = key
         self.fixed = False
+        self.readable: Any = None
 
     def __repr__(self) -> str:
         return f"<CClause {self.clause!r}>"

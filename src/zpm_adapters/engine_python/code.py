@@ -45,6 +45,7 @@ SCC = 25  # (SCC, setup t, goal t, cleanup t, namespace)   setup_call_cleanup/3
 REFLECT = 26  # (REFLECT, fn, arg templates, mode, getter, namespace)
 #   a built-in that reads the namespace it is called from: ``fn(m, args, ns)``
 #   is a generator, run like a NONDET built-in (see ``builtins.reflection``).
+CUT_TO = 31  # (CUT_TO, barrier t)                          library only: cut to a saved height
 ARITH = 24  # (ARITH, kind, a_slot, a_const, b_slot, b_const, target_slot, fn, arg templates)
 #   ``T is A + B`` / ``A - B`` (kind 0 / 1) and the comparisons ``< > =< >= =:= =\=``
 #   (kinds 2-7) of slots and integer constants (a slot of -1 means "use the

@@ -16,6 +16,7 @@ when they are well-formed and known, otherwise at run time, so their errors
 happen when (and only if) they run.
 
 Names resolve, in order: control constructs, refused predicates (``DENIED``),
+in the library namespace only its primitives (``runtime.INTERNAL``),
 Python built-ins (``runtime.BUILTINS``), the library (for names on the
 allow-list, or everything when compiling the library itself), and last the
 namespace's own predicates.  Library meta-predicates called from a user
@@ -42,6 +43,7 @@ from zpm_adapters.engine_python.goals import (
 )
 from zpm_adapters.engine_python.runtime import (
     BUILTINS,
+    INTERNAL,
     Ref,
     RTerm,
     deref,
@@ -81,6 +83,8 @@ _CONSTRUCTS = frozenset(
 
 
 _FORALL: Ctx = ("$apply", "forall", 2)
+CUT_TO = ("$zpm_mi_cut_to", 1)
+"""``'$zpm_mi_cut_to'(B)``: cut back to choicepoint height ``B`` (library only)."""
 
 
 class BodyCompiler:
@@ -291,6 +295,10 @@ class BodyCompiler:
         key = (name, n)
         if key in DENIED:
             return (op.DENY, name, n)
+        if self.ns is self.system:
+            special = self._internal(key, args)
+            if special is not None:
+                return special
         reflect = REFLECTION.get(key)
         if reflect is not None:
             return (op.REFLECT, reflect, *self._args(args, None), self.ns)
@@ -319,6 +327,17 @@ class BodyCompiler:
             else:
                 pred = self.ns.predicate(name, n)
         return (op.CALL, pred, *self._args(args, None))
+
+    def _internal(self, key: tuple[str, int], args: tuple[Any, ...]) -> tuple[Any, ...] | None:
+        """A library-only primitive (``runtime.INTERNAL``, and the cut to a saved
+        choicepoint height), or ``None``."""
+        if key == CUT_TO:
+            return (op.CUT_TO, self.tmpl(args[0]))
+        internal = INTERNAL.get(key)
+        if internal is None:
+            return None
+        kind = op.DET if internal.deterministic else op.NONDET
+        return (kind, internal.fn, *self._args(args, None), internal)
 
     def _args(self, args: tuple[Any, ...], meta: tuple[int, ...] | None) -> tuple[Any, ...]:
         """``(templates, mode, getter)`` for an argument list."""

@@ -38,13 +38,22 @@ from zpm_adapters.engine_python.cclause import CClause, compile_clause
 from zpm_adapters.engine_python.library import system_namespace
 from zpm_adapters.engine_python.machine import Machine
 from zpm_adapters.engine_python.rterms import to_answer
-from zpm_adapters.engine_python.runtime import PrologThrow, Trail, deref, to_runtime, unify
+from zpm_adapters.engine_python.runtime import (
+    PrologThrow,
+    Ref,
+    Trail,
+    deref,
+    to_runtime,
+    unify,
+)
 from zpm_adapters.engine_python.store import Namespace, Predicate
 from zpm_adapters.engine_python.templates import unify_head
+from zpm_adapters.prolog.steps import read_steps
 from zpm_domain.clauses import Clause, PredicateInfo, by_predicate
 from zpm_domain.errors import PrologError, ZpmError
 from zpm_domain.limits import Limits
 from zpm_domain.ports.engine import Engine, Solution
+from zpm_domain.proofs import ProofStep
 from zpm_domain.store_rules import (
     changeable,
     check_addition,
@@ -52,7 +61,7 @@ from zpm_domain.store_rules import (
     check_change,
     is_most_general,
 )
-from zpm_domain.terms import Struct, Term, Var, renamed_head, variables, variant
+from zpm_domain.terms import Atom, Struct, Term, Var, list_items, renamed_head, variables, variant
 
 VERSION = "0.4.0"
 
@@ -200,6 +209,29 @@ class PythonEngine(Engine):
         machine = Machine(self._ns(ns), self._namespaces, self._system, limits)
         return _answers(machine, goal)
 
+    # -- reasoning ----------------------------------------------------------
+    def explain(
+        self, ns: str, goal: Term, limits: Limits, max_depth: int
+    ) -> list[ProofStep] | None:
+        """``'$zpm_explain'/4`` of ``prolog/zpm_proofs.pl``, run in the library."""
+        self._ns(ns)
+        machine = Machine(self._system, self._namespaces, self._system, limits)
+        steps = _library_answer(machine, "$zpm_explain", (Atom(ns), goal, max_depth))
+        if steps is None:
+            return None
+
+        def clause_of(_goal: Term, ref: int) -> Clause:
+            return machine.proofs.clauses[ref].clause  # type: ignore[no-any-return]
+
+        return read_steps(steps, clause_of)
+
+    def tabled_answers(self, ns: str, goal: Term, limits: Limits) -> list[Term]:
+        """``'$zpm_trace'/3`` of ``prolog/zpm_proofs.pl``, run in the library."""
+        self._ns(ns)
+        machine = Machine(self._system, self._namespaces, self._system, limits)
+        answers = _library_answer(machine, "$zpm_trace", (Atom(ns), goal))
+        return [] if answers is None else list_items(answers)[0]
+
 
 def _answers(machine: Machine, goal: Term) -> Iterator[Solution]:
     mapping: dict[int, object] = {}
@@ -216,6 +248,26 @@ def _answers(machine: Machine, goal: Term) -> Iterator[Solution]:
                 }
     except PrologThrow as exc:
         raise PrologError(to_answer(exc.ball, {})) from None
+
+
+def _library_answer(machine: Machine, name: str, args: tuple[Term, ...]) -> Term | None:
+    """The last argument of the first solution of library predicate ``name``
+    called with ``args`` and a fresh variable, or ``None`` when it fails."""
+    result = Ref()
+    goal = Struct(name, (*_runtime(args), result))
+    budget = [machine.limits.max_answer_cells]
+    try:
+        with closing(machine.solutions(goal)) as solutions:
+            for _ in solutions:
+                return to_answer(result, {}, budget)
+    except PrologThrow as exc:
+        raise PrologError(to_answer(exc.ball, {})) from None
+    return None
+
+
+def _runtime(terms: tuple[Term, ...]) -> tuple[Term, ...]:
+    mapping: dict[int, Ref] = {}
+    return tuple(to_runtime(t, mapping) for t in terms)
 
 
 def _head_matches(pred: Predicate, head: Term) -> Iterator[CClause]:

@@ -110,6 +110,14 @@ def run_rare(m: Machine, o: int, ins: tuple[Any, ...], slots: Any, cb: int, fr: 
         return None
     if o is op.DENY:
         raise SandboxViolation(ins[1], ins[2])
+    if o is op.CUT_TO:
+        barrier = deref(build(ins[1], slots))
+        if type(barrier) is not int:
+            raise instantiation_error(context("$zpm_mi_cut_to", 1))
+        if m.guards and m.guards[-1] >= barrier:
+            return cleanup.after_cut(m, barrier, fr)
+        del cps[barrier:]
+        return fr
     raise AssertionError(f"unknown instruction {ins!r}")
 
 

@@ -84,6 +84,7 @@ class Machine:
         self.deadline = time.monotonic() + limits.time_s
         self.next_check = min(_CHECK_EVERY, limits.max_inferences + 1)
         self.fr: tuple[Any, ...] | None = None
+        self.proofs: Any = None  # the proof interpreters' state (see ``proofs``)
 
     # -- the interface built-ins use -----------------------------------------
     def unify(self, a: RTerm, b: RTerm) -> bool:

@@ -304,6 +304,23 @@ def nondet(name: str, *arities: int) -> Callable[[NonDet], NonDet]:
     return register
 
 
+INTERNAL: dict[tuple[str, int], Builtin] = {}
+"""Primitives only the library may call (``prolog/zpm_proofs.pl`` uses them):
+the compiler resolves these names in the library namespace alone, so a
+client's goal never reaches one."""
+
+
+def internal(name: str, arity: int, *, deterministic: bool = True) -> Callable[[Any], Any]:
+    """Register a library-only primitive (a ``Det`` or, with
+    ``deterministic=False``, a ``NonDet`` function)."""
+
+    def register(fn: Any) -> Any:
+        INTERNAL[(sys.intern(name), arity)] = Builtin(name, arity, fn, deterministic)
+        return fn
+
+    return register
+
+
 # -- conversions between domain and runtime terms -----------------------------
 
 

@@ -34,6 +34,7 @@ from collections.abc import Iterator, Sequence
 from typing import Any
 
 from zpm_adapters.engine_python.runtime import Trail, to_runtime, unify
+from zpm_adapters.prolog.steps import read_steps, unqualified
 from zpm_adapters.swi_common import codec
 from zpm_adapters.swi_common.binding import SUPPORT_FILE, Binding
 from zpm_adapters.swi_common.mirror import Entry, MirrorNamespace, MirrorPredicate
@@ -52,6 +53,7 @@ from zpm_domain.errors import (
 )
 from zpm_domain.limits import Limits
 from zpm_domain.ports.engine import Engine, Solution
+from zpm_domain.proofs import ProofStep
 from zpm_domain.store_rules import (
     changeable,
     check_addition,
@@ -60,7 +62,17 @@ from zpm_domain.store_rules import (
     is_most_general,
     leaves_definition_order,
 )
-from zpm_domain.terms import Atom, Struct, Term, Var, renamed_head, variables, variant
+from zpm_domain.terms import (
+    Atom,
+    Struct,
+    Term,
+    Var,
+    indicator,
+    list_items,
+    renamed_head,
+    variables,
+    variant,
+)
 
 ADD = "zpm_support:zpm_add(M, T, F, S, Id)"
 ADD_ALL = "zpm_support:zpm_add_all(M, Ts, Ids)"
@@ -71,6 +83,7 @@ FORGET = "zpm_support:zpm_forget(M, N, A)"
 RENAME = "zpm_support:zpm_rename(M, New, A, Ids)"
 _INSTANCES = itertools.count(1)
 SOLVE = "zpm_support:zpm_solve(M, T, Time, Inf, Sol, Cells, Answers, Status)"
+PROVE = "zpm_support:zpm_prove(M, T, Time, Inf, Cells, Answers, Status)"
 
 
 def load_support(binding: Binding) -> None:
@@ -306,6 +319,62 @@ class SwiEngine(Engine):
         )
         assert found is not None
         return _answers(found["Answers"], found["Status"], goal_vars, limits)
+
+    # -- reasoning ----------------------------------------------------------
+    def explain(
+        self, ns: str, goal: Term, limits: Limits, max_depth: int
+    ) -> list[ProofStep] | None:
+        """``'$zpm_explain'/4`` of ``prolog/zpm_proofs.pl``, run in SWI-Prolog."""
+        steps = self._prove(ns, "explain", (goal, max_depth), limits)
+        if steps is None:
+            return None
+        found: dict[tuple[str, int], dict[int, Clause]] = {}
+
+        def clause_of(shown: Term, ref: int) -> Clause:
+            key = indicator(unqualified(shown))
+            by_ref = found.get(key)
+            if by_ref is None:
+                by_ref = found[key] = {}
+                for namespace in self._namespaces.values():
+                    pred = namespace.lookup(*key)
+                    if pred is not None:
+                        by_ref.update((e.ref, e.clause) for e in pred.entries)
+            clause = by_ref.get(ref)
+            if clause is None:
+                raise ExecutionFailed(f"no stored clause {ref} for a proof step")
+            return clause
+
+        return read_steps(steps, clause_of)
+
+    def tabled_answers(self, ns: str, goal: Term, limits: Limits) -> list[Term]:
+        """``'$zpm_trace'/3`` of ``prolog/zpm_proofs.pl``, run in SWI-Prolog."""
+        answers = self._prove(ns, "trace", (goal,), limits)
+        return [] if answers is None else list_items(answers)[0]
+
+    def _prove(self, ns: str, run: str, args: tuple[Term, ...], limits: Limits) -> Term | None:
+        """The result (last argument) of interpreter entry ``run(args..., Result)``
+        in namespace ``ns`` under ``limits``, or ``None`` when it fails."""
+        namespace = self._ns(ns)
+        result = Var(None)
+        tokens = codec.encode(
+            Struct("$ans", (Struct(run, (*args, result)), Struct("$v", (result,)))),
+            top_modes=(codec.DATA, codec.DATA),
+            big_ints=self.big_ints,
+        )
+        found = self._binding.once(
+            PROVE,
+            {
+                "M": namespace.module,
+                "T": tokens,
+                "Time": float(limits.time_s),
+                "Inf": int(limits.max_inferences),
+                "Cells": int(limits.max_answer_cells),
+            },
+        )
+        assert found is not None
+        for answer in _answers(found["Answers"], found["Status"], [result], limits):
+            return answer[result]
+        return None
 
 
 def _answers(

@@ -26,7 +26,7 @@
           [ zpm_init/2, zpm_meta/1, zpm_ensure/2, zpm_ensure/3, zpm_drop/1,
             zpm_drop/2, zpm_add/4, zpm_add/5, zpm_add_all/3, zpm_declared/3, zpm_forget/3, zpm_erase/1,
             zpm_rename/4,
-            zpm_solve/8, zpm_version/1
+            zpm_solve/8, zpm_prove/7, zpm_version/1
           ]).
 :- use_module(library(prolog_wrap)).
 :- use_module(library(time)).
@@ -55,6 +55,9 @@ user:message_hook(import_private(_, zpm_base:_), _, _).
 zpm_init(Allowed, Denied) :-
     retractall(denied_pi(_, _)),
     forall(member(N-A, Denied), assertz(denied_pi(N, A))),
+    retractall(allowed_pi(_, _)),
+    forall(member(N-A, Allowed), assertz(allowed_pi(N, A))),
+    zpm_mi_init,
     forall(member(N-A, Denied), wrap_denied(N, A)),
     nb_linkval('$zpm_sandbox', off),
     current_prolog_flag(verbose, Verbose),
@@ -213,7 +216,9 @@ zpm_ensure(Name, Module) :- zpm_ensure(ns, Name, Module).
 %   their clause ids and the namespace (SWI-Prolog keeps the empty module).
 zpm_drop(Inst, Name) :-
     (   retract(zpm_namespace(Inst, Name, Module))
-    ->  retractall(zpm_ref(_, Module, _)),
+    ->  forall(zpm_ref(_, Module, Ref), retractall(zpm_mi_rewritten(Ref))),
+        retractall(zpm_ref(_, Module, _)),
+        retractall(zpm_mi_rules(Module, _, _)),
         forall(( predicate_property(Module:H, dynamic),
                  \+ predicate_property(Module:H, imported_from(_)) ),
                ( functor(H, N, A), catch(abolish(Module:(N/A)), _, true) )),
@@ -278,6 +283,7 @@ add_counted(Module, Clause, H, N/A, Id, Seen0, Seen) :-
     ),
     assertz(Module:Clause, Ref),
     assertz(zpm_ref(Id, Module, Ref)),
+    zpm_mi_note(Module, Ref, Clause),
     note_predicate(Module, N, A, false).
 
 add(Module, Clause, Front, Id) :-
@@ -286,7 +292,8 @@ add(Module, Clause, Front, Id) :-
     ensure_dynamic(Module, H, N, A),
     (   Front == true -> asserta(Module:Clause, Ref) ; assertz(Module:Clause, Ref) ),
     retract(zpm_next_id(Id)), Id1 is Id + 1, assertz(zpm_next_id(Id1)),
-    assertz(zpm_ref(Id, Module, Ref)).
+    assertz(zpm_ref(Id, Module, Ref)),
+    zpm_mi_note(Module, Ref, Clause).
 
 ensure_dynamic(Module, H, N, A) :-
     (   predicate_property(Module:H, dynamic),
@@ -329,7 +336,11 @@ rename_clause(Module, New, Id) :-
 %!  zpm_erase(+Id) is det.
 %   Erases the clause Id (nothing if it is gone).
 zpm_erase(Id) :-
-    (   retract(zpm_ref(Id, _, Ref)) -> catch(erase(Ref), _, true) ; true ).
+    (   retract(zpm_ref(Id, _, Ref))
+    ->  retractall(zpm_mi_rewritten(Ref)),
+        catch(erase(Ref), _, true)
+    ;   true
+    ).
 
 %!  zpm_solve(+Module, +Tokens, +TimeS, +MaxInf, +MaxSol, +MaxCells, -Answers, -Status)
 %   Answers: token lists of '$ans'(Vars...) in order (at most MaxSol; an
@@ -341,6 +352,12 @@ zpm_erase(Id) :-
 zpm_solve(Module, Tokens, TimeS, MaxInf, MaxSol, MaxCells, Answers, Status) :-
     decode(Tokens, Goal0),
     Goal0 = '$ans'(Goal, Vars),
+    run_limited(Module, Module:Goal, Vars, TimeS, MaxInf, MaxSol, MaxCells, Answers, Status).
+
+%!  run_limited(+Module, +Run, +Vars, +TimeS, +MaxInf, +MaxSol, +MaxCells, -Answers, -Status)
+%   zpm_solve/8 of the goal Run (a query of namespace Module, or an entry of
+%   zpm's own interpreters), whose answers are Vars.
+run_limited(Module, Run, Vars, TimeS, MaxInf, MaxSol, MaxCells, Answers, Status) :-
     retractall(zpm_answer(_)),
     zpm_namespace(Inst, _, Module), !,
     nb_setval('$zpm_instance', Inst),
@@ -348,7 +365,7 @@ zpm_solve(Module, Tokens, TimeS, MaxInf, MaxSol, MaxCells, Answers, Status) :-
     get_time(T0), Deadline is T0 + TimeS, statistics(inferences, I0),
     nb_setval('$zpm_limits', limits(Deadline, I0, MaxInf)),
     catch(with_alarm(TimeS,
-              call_with_inference_limit(collect(Module, Goal, Vars, MaxSol, MaxCells),
+              call_with_inference_limit(collect(Run, Vars, MaxSol, MaxCells),
                                         MaxInf, R)),
           E, true),
     nb_linkval('$zpm_sandbox', off),
@@ -388,11 +405,11 @@ stack_resource(global_stack).
 stack_resource(local_stack).
 stack_resource(trail_stack).
 
-collect(Module, Goal, Vars, MaxSol, MaxCells) :-
+collect(Run, Vars, MaxSol, MaxCells) :-
     State = state(0, MaxCells),
     nb_linkval('$zpm_sandbox', on),
     (   MaxSol > 0,
-        Module:Goal,
+        call(Run),
         nb_linkval('$zpm_sandbox', off),
         (   \+ nb_getval('$zpm_violation', none)
         ->  true
@@ -440,3 +457,5 @@ cells_at_most([T|Ts], C0, Max) :-
 :- include(zpm_reflect).
 :- include(zpm_codec).
 :- include(zpm_format).
+:- include(zpm_mi).
+:- include('../prolog/zpm_proofs').

@@ -1,0 +1,173 @@
+"""The reasoning tools: trace_dependency, verify_consistency, explain_why.
+
+All three only read.  trace_dependency and explain_why run the engine's
+proof interpreters (``Engine.tabled_answers``, ``Engine.explain``);
+verify_consistency is one query.  Values in answers are encoded as
+query_logic encodes a binding (``answers.to_json_value``).
+"""
+
+from __future__ import annotations
+
+from itertools import islice
+from typing import Annotated
+
+from zpm_domain.answers import to_json_value
+from zpm_domain.errors import InputSyntaxError, InvalidArguments
+from zpm_domain.inputs import parse_term, require_callable
+from zpm_domain.jsontext import JsonValue, dumps
+from zpm_domain.limits import Limits
+from zpm_domain.memories import Memories
+from zpm_domain.memory import Memory
+from zpm_domain.proofs import DEFAULT_MAX_DEPTH, build_tree, encode_explanation
+from zpm_domain.sandbox import check_goal
+from zpm_domain.terms import Atom, Struct, Term, Var, variables
+from zpm_domain.tools.definition import QUERY, Arg, MemoryArg, ToolGroup, tool
+from zpm_domain.writer import Renderer
+
+TRACED = "path"
+VIOLATION = "integrity_violation"
+
+
+class ReasoningTools(ToolGroup):
+    @property
+    def _memories(self) -> Memories:
+        return self.context.memories
+
+    @property
+    def _limits(self) -> Limits:
+        return self.context.limits
+
+    def _target(self, memory: str | None) -> Memory:
+        """The memory a goal runs in, with every memory caught up (``m:G`` may reach any)."""
+        kb = self._memories.resolve(memory)
+        self._memories.sync_all()
+        return kb
+
+    @tool(
+        QUERY,
+        "Trace transitive dependencies from a start node using `path/2` rules. Queries the "
+        "knowledge base for all nodes reachable from a given start node through dependency "
+        "chains: the distinct values Y of `path(Start, Y)` (the start node is the FIRST "
+        "argument of path/2), each once, in the order they are found, as JSON values. Safe "
+        "on cyclic graphs: path/2 is evaluated like a tabled predicate. Each path/2 subgoal "
+        "is expanded at most once per pass (a repeat adds nothing, as a reachability "
+        "relation's answers have already reached the result); subgoals in tail position "
+        "wait in a queue instead of nesting; a subgoal like the start reads the answers "
+        "found so far; passes repeat until none finds anything new. No path/2 rules means no "
+        "dependencies.",
+    )
+    def trace_dependency(
+        self,
+        start_node: Annotated[
+            str, Arg('The starting node to trace dependencies from (e.g. "a", "module_a")')
+        ],
+        memory: MemoryArg = None,
+    ) -> str:
+        """The distinct ``Y`` of ``path(Start, Y)`` (first-seen order) as a JSON array.
+
+        ``start_node`` is read as one ground term (a variable in it is
+        ``InvalidArguments``); text that is not one term is a syntax error
+        and nothing runs.
+        """
+        start = parse_term(start_node, "start_node")
+        if variables(start):
+            raise InvalidArguments("start_node must be a ground term: a node, not a pattern")
+        kb = self._target(memory)
+        goal = Struct(TRACED, (start, Var("Y")))
+        renderer = Renderer()
+        seen: set[str] = set()
+        nodes: list[JsonValue] = []
+        for answer in kb.engine.tabled_answers(kb.namespace, goal, self._limits):
+            if not (isinstance(answer, Struct) and len(answer.args) == 2):
+                continue
+            value = to_json_value(answer.args[1], renderer)
+            text = dumps(value)
+            if text not in seen:
+                seen.add(text)
+                nodes.append(value)
+        return dumps(nodes)
+
+    @tool(
+        QUERY,
+        "Check the knowledge base for integrity violations by querying `integrity_violation/N` "
+        "predicates. Without a scope: X of every solution of `integrity_violation(X)`, then "
+        "the last argument X of every solution of `integrity_violation(S, X)`; with a scope "
+        "(an atom, e.g. deployment): X of every solution of `integrity_violation(scope, X)`. "
+        'Returns {"violations":[...]}: one value per solution, in solution order, duplicates '
+        "kept, up to the answer limit (100 by default); undefined predicates give no "
+        "violations.",
+    )
+    def verify_consistency(
+        self,
+        scope: Annotated[
+            str | None, Arg('Optional domain scope to filter integrity checks (e.g. "deployment")')
+        ] = None,
+        memory: MemoryArg = None,
+    ) -> str:
+        """``{"violations":[...]}``: the X values, in solution order, duplicates kept.
+
+        A ``scope`` that does not read as an atom is ``InvalidArguments``.
+        """
+        x = Var("X")
+        goal: Term
+        if scope is None:
+            goal = Struct(";", (Struct(VIOLATION, (x,)), Struct(VIOLATION, (Var(None), x))))
+        else:
+            goal = Struct(VIOLATION, (_scope_atom(scope), x))
+        kb = self._target(memory)
+        answers = kb.engine.solve(kb.namespace, goal, self._limits)
+        try:
+            solutions = list(islice(answers, self._limits.max_solutions))
+        finally:
+            close = getattr(answers, "close", None)
+            if close is not None:
+                close()
+        renderer = Renderer()
+        return dumps({"violations": [to_json_value(s[x], renderer) for s in solutions]})
+
+    @tool(
+        QUERY,
+        "Trace the proof tree for a given fact and return a structured JSON explanation of "
+        "how it was derived. A meta-interpreter over the memory's stored clauses finds the "
+        "first proof in Prolog's order (cut included); each node holds the instantiated goal, "
+        "the clause that proved it (`fact` for a fact, the rule as written for a rule, "
+        "`builtin` for a built-in or a negation, which are leaves) and its children (the "
+        "goals of the rule's body; of a disjunction, the branch that succeeded). `m:G` is "
+        "proved with memory m's clauses. A goal that repeats one of its ancestors is not "
+        "expanded again, so cyclic rules end. `max_depth` (0 or more; the root is depth 0; "
+        f"default {DEFAULT_MAX_DEPTH}) cuts the tree: a node there that has children shows "
+        'none and "truncated":true.',
+    )
+    def explain_why(
+        self,
+        fact: Annotated[str, Arg('The Prolog term to explain (e.g. "risky(deploy_v3)")')],
+        max_depth: Annotated[
+            int | None, Arg("Optional maximum proof tree depth (truncates deeper levels)")
+        ] = None,
+        memory: MemoryArg = None,
+    ) -> str:
+        """The first proof of ``fact`` as explain_why's JSON (``proof_tree`` null when none).
+
+        ``fact`` is echoed verbatim; it must be callable and pass the sandbox
+        as a query does.  A negative ``max_depth`` is ``InvalidArguments``.
+        """
+        if max_depth is not None and max_depth < 0:
+            raise InvalidArguments(f"max_depth must be 0 or more, not {max_depth}")
+        goal = parse_term(fact, "fact")
+        require_callable(goal, "fact")
+        check_goal(goal)
+        kb = self._target(memory)
+        depth = DEFAULT_MAX_DEPTH if max_depth is None else max_depth
+        steps = kb.engine.explain(kb.namespace, goal, self._limits, depth)
+        return encode_explanation(fact, build_tree(steps) if steps else None)
+
+
+def _scope_atom(scope: str) -> Atom:
+    """The scope argument read as one atom, else ``InvalidArguments``."""
+    try:
+        term = parse_term(scope, "scope")
+    except InputSyntaxError as error:
+        raise InvalidArguments(f"scope must be an atom: {error.message}") from None
+    if not isinstance(term, Atom):
+        raise InvalidArguments("scope must be an atom (e.g. deployment)")
+    return term
