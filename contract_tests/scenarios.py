@@ -1152,3 +1152,18 @@ RUNAWAY_CALLS: list[tuple[str, dict[str, Any]]] = [
     ("trace_dependency", {"start_node": "0"}),
     ("verify_consistency", {}),
 ]
+
+
+SPEC_WALK: dict[str, list[Step]] = {
+    "knowledge": SPEC_EXAMPLES,
+    "snapshots": SNAPSHOT_EXAMPLES,
+    "memories": MEMORY_EXAMPLES,
+    "assumptions": TMS_EXAMPLES,
+    "overview": OVERVIEW_EXAMPLE,
+    "references and rename": REFACTOR_EXAMPLES,
+    "cross-memory references and rename": REFACTOR_MEMORY_EXAMPLES,
+    "reasoning": REASONING_EXAMPLES,
+}
+"""The walks of the spec's examples that ``test_tools`` runs on every engine,
+each in a fresh project (``test_spec_walk_covers_every_tool`` checks that
+together they give every tool a documented answer)."""

@@ -32,6 +32,7 @@ from contract_tests.scenarios import (
     SANDBOX_REFUSALS,
     SNAPSHOT_EXAMPLES,
     SPEC_EXAMPLES,
+    SPEC_WALK,
     TMS_EXAMPLES,
     Step,
     hostile_steps,
@@ -68,6 +69,19 @@ def _files(root: Path) -> dict[str, str]:
         else hashlib.sha256(path.read_bytes()).hexdigest()
         for path in sorted(root.rglob("*"))
     }
+
+
+def test_spec_walk_covers_every_tool() -> None:
+    """Every tool of the catalogue (the spec's 29) answers at least one of the
+    spec's examples successfully in the walks below, and none is unknown."""
+    from zpm_app.catalogue import TOOLS
+
+    names = {tool.name for tool in TOOLS}
+    steps = [step for walk in SPEC_WALK.values() for step in walk]
+    walked = {tool for tool, _, _, is_error in steps if not is_error}
+    assert len(names) == 29
+    assert names - walked == set()
+    assert {tool for tool, *_ in steps} <= names
 
 
 class TestToolContracts:
