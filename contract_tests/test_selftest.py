@@ -36,7 +36,7 @@ def test_a_reordered_answer_is_reported_with_the_call_and_both_engines(
     finally:
         machine.teardown()
     message = str(caught.value)
-    assert message.startswith("engines python and reversed disagree on step 5: ")
+    assert message.startswith("engines python and reversed disagree on step 6: ")
     assert 'query_logic {"goal": "p(V0)"}' in message
     assert """python: ToolOutcome(text='[{"V0":"a"},{"V0":"b"}]'""" in message
     assert """reversed: ToolOutcome(text='[{"V0":"b"},{"V0":"a"}]'""" in message
@@ -45,15 +45,16 @@ def test_a_reordered_answer_is_reported_with_the_call_and_both_engines(
         '  1. remember_fact {"fact": "p(a)"}\n'
         '  2. remember_fact {"fact": "p(b)"}\n'
         "  3. get_knowledge_schema {}\n"
-        '  4. query_logic {"goal": "q(V0)"}\n'
-        '  5. query_logic {"goal": "p(V0)"}'
+        "  4. list_assumptions {}\n"
+        '  5. query_logic {"goal": "q(V0)"}\n'
+        '  6. query_logic {"goal": "p(V0)"}'
     ), message
 
 
 def test_random_call_sequences_find_the_broken_engine(broken: EngineTarget) -> None:
     quick = settings(
         max_examples=25,
-        stateful_step_count=25,
+        stateful_step_count=40,
         derandomize=True,
         phases=[Phase.generate],
         deadline=None,

@@ -90,6 +90,7 @@ def test_a_misspelled_hook_makes_zpm_engines_fail_loudly(tmp_path: Path) -> None
     assert "unknown hook 'zpm_register_engine'" in done.stderr
 
 
+@pytest.mark.timeout(900)
 def test_the_example_plugin_engine_passes_the_contract_suite(
     example_root: Path, tmp_path: Path
 ) -> None:
@@ -104,7 +105,7 @@ def test_the_example_plugin_engine_passes_the_contract_suite(
         cwd=tmp_path,
         capture_output=True,
         text=True,
-        timeout=600,
+        timeout=880,
     )
     assert done.returncode == 0, done.stdout[-4000:] + done.stderr[-2000:]
     summary = done.stdout.strip().splitlines()[-1]
