@@ -9,22 +9,11 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from tests.tools.outcomes import error, ok
 
 from zpm_app.toolbox import Toolbox
 
 Open = Callable[..., Toolbox]
-
-
-def ok(box: Toolbox, tool: str, **arguments: Any) -> str:
-    result = box.call(tool, arguments)
-    assert not result.is_error, (tool, arguments, result.text)
-    return result.text
-
-
-def error(box: Toolbox, tool: str, **arguments: Any) -> str:
-    result = box.call(tool, arguments)
-    assert result.is_error, (tool, arguments, result.text)
-    return result.text
 
 
 def files(root: Path) -> dict[str, str]:
