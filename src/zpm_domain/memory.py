@@ -33,6 +33,7 @@ import time
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from contextlib import AbstractContextManager, contextmanager
 from dataclasses import dataclass
+from itertools import islice
 from typing import Any, ClassVar
 
 from zpm_domain import belief_changes  # noqa: F401 (registers the truth-maintenance operations)
@@ -45,8 +46,9 @@ from zpm_domain.errors import (
     PersistenceUnavailable,
     RecoveryFailed,
 )
+from zpm_domain.limits import Limits
 from zpm_domain.mutations import BadOperation, Mutation, Target, from_journal, journaled
-from zpm_domain.ports.engine import Engine
+from zpm_domain.ports.engine import Engine, Solution
 from zpm_domain.ports.journal import JournalCorrupt, JournalOp
 from zpm_domain.ports.storage import MemoryStorage, Mode, Scope
 from zpm_domain.snapshot_format import (
@@ -257,6 +259,18 @@ class Memory:
 
     def predicates(self) -> list[PredicateInfo]:
         return self.engine.predicates(self.namespace)
+
+    def first_solutions(self, goal: Term, limits: Limits) -> list[Solution]:
+        """The first ``limits.max_solutions`` answers of ``goal`` in this memory;
+        the engine's enumeration stops there and is closed, so a goal with
+        infinitely many answers still ends."""
+        answers = self.engine.solve(self.namespace, goal, limits)
+        try:
+            return list(islice(answers, limits.max_solutions))
+        finally:
+            close = getattr(answers, "close", None)
+            if close is not None:
+                close()
 
     def holds_stored_copy(self, fact: Term) -> bool:
         """Whether a client-stored fact is a variant of ``fact``."""

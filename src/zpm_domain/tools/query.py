@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import re
-from itertools import islice
 from typing import Annotated
 
 from zpm_domain.answers import encode_answers
@@ -50,13 +49,7 @@ class QueryTools(ToolGroup):
         check_goal(term)
         kb = self._memories.resolve(memory)
         self._memories.sync_all()
-        answers = kb.engine.solve(kb.namespace, term, self._limits)
-        try:
-            solutions = list(islice(answers, self._limits.max_solutions))
-        finally:
-            close = getattr(answers, "close", None)
-            if close is not None:
-                close()
+        solutions = kb.first_solutions(term, self._limits)
         rows = encode_answers(variables(term), solutions, Renderer())
         return dumps(rows)
 

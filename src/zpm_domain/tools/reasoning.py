@@ -8,7 +8,6 @@ query_logic encodes a binding (``answers.to_json_value``).
 
 from __future__ import annotations
 
-from itertools import islice
 from typing import Annotated
 
 from zpm_domain.answers import to_json_value
@@ -115,13 +114,7 @@ class ReasoningTools(ToolGroup):
         else:
             goal = Struct(VIOLATION, (_scope_atom(scope), x))
         kb = self._target(memory)
-        answers = kb.engine.solve(kb.namespace, goal, self._limits)
-        try:
-            solutions = list(islice(answers, self._limits.max_solutions))
-        finally:
-            close = getattr(answers, "close", None)
-            if close is not None:
-                close()
+        solutions = kb.first_solutions(goal, self._limits)
         renderer = Renderer()
         return dumps({"violations": [to_json_value(s[x], renderer) for s in solutions]})
 
