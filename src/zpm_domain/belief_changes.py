@@ -57,11 +57,12 @@ class Assume(ClauseChange):
         )
 
     def apply(self, target: Target) -> None:
+        clause = None
         if self.stores:
             clause = Clause(self.fact)
             target.engine.add_clause(target.namespace, clause)
             target.beliefs.arrived(clause)
-        target.beliefs.assume(self.fact, self.assumption, plain=not self.stores)
+        target.beliefs.assume(self.fact, self.assumption, plain=not self.stores, stored=clause)
 
 
 @journaled
@@ -109,6 +110,6 @@ class RetractAssumption(Mutation):
 
     def apply(self, target: Target) -> None:
         gone = target.beliefs.withdraw(self.assumption)
-        clauses = [Clause(fact) for fact in gone]
+        clauses = [support.stored or Clause(support.fact) for support in gone]
         removed = target.engine.retract_variants(target.namespace, clauses)
         target.beliefs.removed(removed, first_copies=False)

@@ -57,11 +57,17 @@ def variant_key(fact: Term) -> str:
 
 @dataclass(slots=True)
 class Support:
-    """The supports of one stored fact (the first copy of its variant)."""
+    """The supports of one stored fact (the first copy of its variant).
+
+    ``stored`` is that copy as the engine holds it (the very object) when it
+    is known: stored by ``assume`` or loaded from a snapshot.  A rename
+    forgets it; the engine then finds the copy as the first variant.
+    """
 
     fact: Term
     plain: bool
     assumptions: list[str] = field(default_factory=list)
+    stored: Clause | None = None
 
 
 class SectionDamaged(ValueError):
@@ -84,7 +90,7 @@ class Beliefs:
         self.arriving = Origin.JOURNAL
         self._supports: dict[str, Support] = {}
         self._supported_of: dict[Key, dict[str, None]] = {}
-        self._names: dict[str, int] = {}
+        self._names: dict[str, dict[str, None]] = {}  # name -> the variants it supports
         self._origins: dict[int, tuple[Clause, Origin]] = {}
 
     # -- reading ----------------------------------------------------------------
@@ -113,12 +119,12 @@ class Beliefs:
 
     def orphans(self, assumptions: set[str]) -> list[Support]:
         """The facts that retracting ``assumptions`` would remove (their only
-        supports are among them), in the order first supported."""
-        return [
-            s
-            for s in self._supports.values()
-            if not s.plain and s.assumptions and set(s.assumptions) <= assumptions
-        ]
+        supports are among them), in no particular order."""
+        candidates: dict[str, None] = {}
+        for name in assumptions:
+            candidates.update(self._names.get(name, {}))
+        orphaned = [self._supports[variant] for variant in candidates]
+        return [s for s in orphaned if not s.plain and set(s.assumptions) <= assumptions]
 
     def origin(self, clause: Clause) -> Origin:
         """Where ``clause`` (as the engine stores it, client-stored) came from."""
@@ -137,17 +143,20 @@ class Beliefs:
         """``clause`` was stored (this very object)."""
         self._origins[id(clause)] = (clause, self.arriving)
 
-    def assume(self, fact: Term, assumption: str, *, plain: bool) -> None:
+    def assume(
+        self, fact: Term, assumption: str, *, plain: bool, stored: Clause | None = None
+    ) -> None:
         """Add support ``assumption`` to ``fact``; ``plain`` says whether a plain
-        copy already held it when the first assumption arrives."""
+        copy already held it when the first assumption arrives, ``stored`` is
+        the clause storing it when known (see :class:`Support`)."""
         variant = variant_key(fact)
         support = self._supports.get(variant)
         if support is None:
-            support = self._supports[variant] = Support(fact, plain)
+            support = self._supports[variant] = Support(fact, plain, stored=stored)
             self._supported_of.setdefault(indicator(fact), {})[variant] = None
         if assumption not in support.assumptions:
             support.assumptions.append(assumption)
-            self._names[assumption] = self._names.get(assumption, 0) + 1
+            self._names.setdefault(assumption, {})[variant] = None
 
     def support_plainly(self, fact: Term) -> bool:
         """Add ``plain`` to an assumed fact; False when assumptions do not hold it."""
@@ -157,21 +166,19 @@ class Beliefs:
         support.plain = True
         return True
 
-    def withdraw(self, assumption: str) -> list[Term]:
-        """Remove support ``assumption`` from every fact; return the facts left
-        without support (their supports are gone: the caller removes their
-        clauses, then calls :meth:`removed`).  Facts still held plainly stay
-        stored, untracked."""
-        gone: list[Term] = []
-        for variant, support in list(self._supports.items()):
-            if assumption not in support.assumptions:
-                continue
+    def withdraw(self, assumption: str) -> list[Support]:
+        """Remove support ``assumption`` from every fact; return the supports of
+        the facts left without any (they are forgotten already: the caller
+        removes their clauses, then calls :meth:`removed`).  Facts still held
+        plainly stay stored, untracked."""
+        gone: list[Support] = []
+        for variant in self._names.pop(assumption, {}):
+            support = self._supports[variant]
             support.assumptions.remove(assumption)
             if not support.assumptions:
                 self._untrack(variant, support)
                 if not support.plain:
-                    gone.append(support.fact)
-        self._names.pop(assumption, None)
+                    gone.append(support)
         return gone
 
     def removed(self, clauses: Iterable[Clause], *, first_copies: bool = True) -> None:
@@ -203,22 +210,23 @@ class Beliefs:
         renamed = self._supported_of.pop(old_key, {})
         if renamed:
             supports: dict[str, Support] = {}
-            of_new: dict[str, None] = {}
+            of_new: dict[str, str] = {}
             for variant, support in self._supports.items():
                 if variant in renamed:
                     support.fact = renamed_head(support.fact, new)
-                    variant = rekey(variant, support.fact)
-                    of_new[variant] = None
+                    support.stored = None
+                    of_new[variant] = variant = rekey(variant, support.fact)
                 supports[variant] = support
             self._supports = supports
-            self._supported_of[new_key] = of_new
+            self._supported_of[new_key] = dict.fromkeys(of_new.values())
+            for name, supported in self._names.items():
+                self._names[name] = {of_new.get(v, v): None for v in supported}
 
     def _drop(self, variant: str, support: Support) -> None:
         for name in support.assumptions:
-            left = self._names[name] - 1
-            if left:
-                self._names[name] = left
-            else:
+            supported = self._names[name]
+            del supported[variant]
+            if not supported:
                 del self._names[name]
         self._untrack(variant, support)
 
@@ -274,18 +282,20 @@ class BeliefsImage:
             supports.append(Support(fact, plain, assumed))
         return cls(names, supports)
 
-    def load_into(self, beliefs: Beliefs, keep: Callable[[Term], bool]) -> None:
+    def load_into(self, beliefs: Beliefs, stored: Callable[[Term], Clause | None]) -> None:
         """Make ``beliefs`` hold these supports (their facts are stored already);
-        ``keep`` says which facts the memory did load."""
+        ``stored`` gives the clause that holds a fact as the memory loaded it,
+        or ``None`` when the memory did not load it."""
         for name in self.names:
-            beliefs._names[name] = 0
+            beliefs._names[name] = {}
         for support in self.supports:
-            if not keep(support.fact):
+            clause = stored(support.fact)
+            if clause is None:
                 continue
             for name in support.assumptions:
-                beliefs.assume(support.fact, name, plain=support.plain)
-        for name, count in list(beliefs._names.items()):
-            if not count:
+                beliefs.assume(support.fact, name, plain=support.plain, stored=clause)
+        for name, supported in list(beliefs._names.items()):
+            if not supported:
                 del beliefs._names[name]
 
 

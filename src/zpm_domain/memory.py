@@ -106,6 +106,24 @@ class StartFrom(Mutation):
         target.start_from(self)
 
 
+def _first_copies(
+    loaded: list[Clause], not_loaded: set[int], image: BeliefsImage
+) -> dict[int, Clause]:
+    """The stored clause of each fact ``image`` supports, by the identity of
+    the fact: the first loaded copy of its variant (a snapshot stores a
+    supported fact once)."""
+    keys = {indicator(support.fact) for support in image.supports}
+    wanted = {variant_key(support.fact): support.fact for support in image.supports}
+    found: dict[int, Clause] = {}
+    for index, clause in enumerate(loaded):
+        if index in not_loaded or not clause.is_fact or clause.key not in keys:
+            continue
+        fact = wanted.pop(variant_key(clause.head), None)
+        if fact is not None:
+            found[id(fact)] = clause
+    return found
+
+
 def _beliefs_image(snapshot: Snapshot, label: str) -> BeliefsImage:
     """The supports a snapshot holds; ``SnapshotDamaged`` when its section does not read."""
     try:
@@ -441,18 +459,14 @@ class Memory:
                 log.warning(
                     "%s: not loaded: %s (%s)", label, render_clause(clause), refused.message
                 )
-        refused_facts: set[str] = set()
+        not_loaded: set[int] = set()
         for index, error in self.engine.add_clauses(self.namespace, loadable):
+            not_loaded.add(index)
             clause = loadable[index]
-            refused_facts.add(variant_key(clause.head))
             log.warning("%s: not loaded: %s (%s)", label, render_clause(clause), error.message)
         image = _beliefs_image(snapshot, label)
-        image.load_into(
-            self.beliefs,
-            lambda fact: (
-                refusals.get(indicator(fact)) is None and variant_key(fact) not in refused_facts
-            ),
-        )
+        copies = _first_copies(loadable, not_loaded, image)
+        image.load_into(self.beliefs, lambda fact: copies.get(id(fact)))
 
     # -- internals ------------------------------------------------------------
     def _refusal(self, head: Term) -> PermissionDenied | None:

@@ -147,3 +147,33 @@ def changeable(head: Term, lookup: Callable[[str, int], P | None]) -> P | None:
     pred = lookup(name, arity)
     check_change(name, arity, pred)
     return pred
+
+
+S = TypeVar("S")
+
+
+def stored_themselves(
+    stored: Sequence[S], clauses: Sequence[Clause], clause_of: Callable[[S], Clause]
+) -> tuple[list[S], list[Clause]]:
+    """Split ``clauses`` for ``retract_variants``: the entries of ``stored``
+    (an engine's removable clauses of one predicate, in order, ``clause_of``
+    giving the ``Clause`` each holds) that hold one of ``clauses`` itself,
+    in stored order, and the clauses that are not stored themselves, in
+    order.  An object given n times takes its first n stored copies (one
+    object may be stored twice); the copies it lacks are among the others."""
+    wanted: dict[int, int] = {}
+    for clause in clauses:
+        wanted[id(clause)] = wanted.get(id(clause), 0) + 1
+    found: list[S] = []
+    for entry in stored:
+        key = id(clause_of(entry))
+        if wanted.get(key):
+            wanted[key] -= 1
+            found.append(entry)
+    others: list[Clause] = []
+    for clause in reversed(clauses):  # the last copies of a clause given twice are left
+        if wanted[id(clause)]:
+            wanted[id(clause)] -= 1
+            others.append(clause)
+    others.reverse()
+    return found, others

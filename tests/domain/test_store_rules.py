@@ -9,7 +9,13 @@ import pytest
 from zpm_domain.clauses import Clause
 from zpm_domain.errors import InvalidClause, PermissionDenied
 from zpm_domain.reader import read_term
-from zpm_domain.store_rules import changeable, check_addition, check_additions, check_change
+from zpm_domain.store_rules import (
+    changeable,
+    check_addition,
+    check_additions,
+    check_change,
+    stored_themselves,
+)
 
 
 @dataclass
@@ -119,3 +125,11 @@ def test_a_batch_is_checked_once_per_predicate_with_the_verdicts_in_order() -> N
     ]
     assert refused[0][1].message == refused[3][1].message == STATIC.replace("p/1", "s/1")
     assert looked_up == ["p/1", "s/1", "q/0"]
+
+
+def test_stored_themselves_finds_clauses_by_identity_not_by_value() -> None:
+    a, b, twin_of_a, missing = clause("p(a)"), clause("p(b)"), clause("p(a)"), clause("p(c)")
+    stored = [("first", a), ("second", b), ("third", a), ("fourth", twin_of_a)]
+    found, others = stored_themselves(stored, [missing, a, b, a, a, twin_of_a], lambda e: e[1])
+    assert [name for name, _ in found] == ["first", "second", "third", "fourth"]
+    assert [id(c) for c in others] == [id(missing), id(a)]

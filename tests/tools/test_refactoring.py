@@ -184,6 +184,20 @@ def test_rename_keeps_clause_and_predicate_order(open_box: Open) -> None:
     assert ok(again, "get_kb_overview", sample_size=4) == listing
 
 
+def test_rename_moves_each_rewritten_copy_from_its_own_place(open_box: Open) -> None:
+    """The clauses after the first rewritten body are stored again and their
+    old copies removed: each leaves its own place, not that of an earlier
+    variant (``uses(A)`` stays first)."""
+    box = open_box()
+    ok(box, "remember_fact", fact="uses(A)")
+    ok(box, "define_rule", head="uses(X)", body="old(X)")
+    ok(box, "remember_fact", fact="uses(B)")
+    ok(box, "remember_fact", fact="old(1)")
+    ok(box, "rename_predicate", old_functor="old", new_functor="fresh")
+    listing = ok(box, "get_kb_overview", sample_size=3)
+    assert '"samples":["uses(A)","uses(X) :- fresh(X)","uses(B)"]' in listing
+
+
 def test_rename_refusals_change_nothing(tasks: Toolbox, project: Path) -> None:
     ok(tasks, "remember_fact", fact="task_status(only_one)")
     ok(tasks, "remember_fact", fact="feature_status(x, y)")

@@ -60,6 +60,7 @@ from zpm_domain.store_rules import (
     check_additions,
     check_change,
     is_most_general,
+    stored_themselves,
 )
 from zpm_domain.terms import Atom, Struct, Term, Var, list_items, renamed_head, variables, variant
 
@@ -148,9 +149,10 @@ class PythonEngine(Engine):
             pred = changeable(group[0].head, namespace.lookup)
             if pred is None:
                 continue
-            taken: set[int] = set()
-            doomed: list[CClause] = []
-            for clause in group:
+            live = [stored for stored in pred.current() if not stored.fixed]
+            doomed, others = stored_themselves(live, group, lambda stored: stored.clause)
+            taken = {id(stored) for stored in doomed}
+            for clause in others:
                 for stored in _head_matches(pred, clause.head):
                     if stored.fixed or id(stored) in taken or not _matches(stored, clause, True):
                         continue

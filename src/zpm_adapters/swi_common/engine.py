@@ -61,6 +61,7 @@ from zpm_domain.store_rules import (
     check_change,
     is_most_general,
     leaves_definition_order,
+    stored_themselves,
 )
 from zpm_domain.terms import (
     Atom,
@@ -78,7 +79,7 @@ ADD = "zpm_support:zpm_add(M, T, F, S, Id)"
 ADD_ALL = "zpm_support:zpm_add_all(M, Ts, Ids)"
 BATCH = 2000
 DECLARE = "zpm_support:zpm_declared(M, N, A)"
-ERASE = "forall(member(_I, Ids), zpm_support:zpm_erase(_I))"
+ERASE = "zpm_support:zpm_erase_all(Ids)"
 FORGET = "zpm_support:zpm_forget(M, N, A)"
 RENAME = "zpm_support:zpm_rename(M, New, A, Ids)"
 _INSTANCES = itertools.count(1)
@@ -227,13 +228,15 @@ class SwiEngine(Engine):
             pred = changeable(group[0].head, namespace.lookup)
             if pred is None:
                 continue
+            live = [entry for entry in pred.entries if not entry.fixed]
+            doomed, others = stored_themselves(live, group, lambda entry: entry.clause)
+            taken = {id(entry) for entry in doomed}
             by_first: dict[object, list[Entry]] = {}
-            for entry in pred.entries:
-                if not entry.fixed:
-                    by_first.setdefault(_first_argument(entry.clause.head), []).append(entry)
-            taken: set[int] = set()
-            doomed: list[Entry] = []
-            for clause in group:
+            if others:
+                for entry in live:
+                    if id(entry) not in taken:
+                        by_first.setdefault(_first_argument(entry.clause.head), []).append(entry)
+            for clause in others:
                 for entry in by_first.get(_first_argument(clause.head), ()):
                     if id(entry) not in taken and _matches(entry.clause, clause, True):
                         taken.add(id(entry))

@@ -24,7 +24,7 @@
 */
 :- module(zpm_support,
           [ zpm_init/2, zpm_meta/1, zpm_ensure/2, zpm_ensure/3, zpm_drop/1,
-            zpm_drop/2, zpm_add/4, zpm_add/5, zpm_add_all/3, zpm_declared/3, zpm_forget/3, zpm_erase/1,
+            zpm_drop/2, zpm_add/4, zpm_add/5, zpm_add_all/3, zpm_declared/3, zpm_forget/3, zpm_erase/1, zpm_erase_all/1,
             zpm_rename/4,
             zpm_solve/8, zpm_prove/7, zpm_version/1
           ]).
@@ -332,6 +332,13 @@ rename_clause(Module, New, Id) :-
     assertz(Module:(Renamed :- Body), Ref1),
     erase(Ref),
     assertz(zpm_ref(Id, Module, Ref1)).
+
+%!  zpm_erase_all(+Ids) is det.
+%   Erases the clauses Ids (nothing for those gone).
+zpm_erase_all([]).
+zpm_erase_all([Id|Ids]) :-
+    zpm_erase(Id),
+    zpm_erase_all(Ids).
 
 %!  zpm_erase(+Id) is det.
 %   Erases the clause Id (nothing if it is gone).

@@ -125,12 +125,18 @@ class Engine(ABC):
         """
 
     def retract_variants(self, ns: str, clauses: Sequence[Clause]) -> list[Clause]:
-        """Remove, for each of ``clauses`` in turn, the first remaining clause
-        that is a variant of it (never a ``static=True`` one); a clause with
-        no variant left is skipped.  Returns the removed clauses as stored.
+        """Remove each of ``clauses`` that is itself stored (the very object
+        given to ``add_clause``, not ``static=True``; its first copy when it
+        was given twice); then, for each other
+        one in turn, the first remaining clause that is a variant of it (never
+        a ``static=True`` one); a clause with no variant left is skipped.
+        Returns the removed clauses as stored.
 
-        The same as ``retract(ns, c, variant=True)`` for each ``c``; engines
-        override it to remove many clauses of a predicate in one pass.
+        Callers pass stored clauses only when no earlier stored clause is a
+        variant of them, so both ways name the same clause; the identity lets
+        engines skip the comparison.  Without an override: ``retract(ns, c,
+        variant=True)`` for each ``c``; engines override it to remove many
+        clauses of a predicate in one pass.
         """
         removed = (self.retract(ns, clause, variant=True) for clause in clauses)
         return [clause for clause in removed if clause is not None]
