@@ -4,6 +4,9 @@
 ``EngineTarget`` in ``project`` (a directory that already holds ``.zpm/``),
 performs the MCP handshake and answers ``call(tool, arguments)`` with a
 ``ToolOutcome`` (the text of the single content item and ``isError``).
+Requests may also overlap: ``send`` a request, ``notify``, then wait for
+the ``answer`` of a given request (answers are kept by id as they arrive,
+with their time of arrival).
 
 Edge cases: a server that dies or stays silent for ``timeout`` seconds makes
 ``call`` raise ``ServerFailed`` whose text carries the server's stderr, so a
@@ -19,11 +22,11 @@ from __future__ import annotations
 
 import json
 import os
-import queue
 import subprocess
 import sys
 import tempfile
 import threading
+import time
 from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
@@ -90,7 +93,9 @@ class ServerProcess:
             env=full_env,
             cwd=project,
         )
-        self._lines: queue.Queue[str | None] = queue.Queue()
+        self._answers: dict[int, tuple[float, dict[str, Any]]] = {}
+        self._arrived = threading.Condition()
+        self._ended = False
         threading.Thread(target=self._pump, daemon=True).start()
         self._request(
             "initialize",
@@ -105,8 +110,15 @@ class ServerProcess:
     def _pump(self) -> None:
         assert self._process.stdout is not None
         for line in self._process.stdout:
-            self._lines.put(line)
-        self._lines.put(None)
+            message = json.loads(line)
+            if "method" in message or not isinstance(message.get("id"), int):
+                continue  # notifications and errors without an id
+            with self._arrived:
+                self._answers[message["id"]] = (time.monotonic(), message)
+                self._arrived.notify_all()
+        with self._arrived:
+            self._ended = True
+            self._arrived.notify_all()
 
     def _send(self, message: Mapping[str, Any]) -> None:
         assert self._process.stdin is not None
@@ -116,23 +128,40 @@ class ServerProcess:
         except (BrokenPipeError, OSError) as error:
             raise self._failure(f"cannot write to the server: {error}") from error
 
-    def _request(self, method: str, params: Mapping[str, Any]) -> dict[str, Any]:
+    def send(self, method: str, params: Mapping[str, Any]) -> int:
+        """Send a request without waiting for its answer; its id."""
         self._next_id += 1
-        request_id = self._next_id
-        self._send({"jsonrpc": "2.0", "id": request_id, "method": method, "params": params})
-        while True:
-            try:
-                line = self._lines.get(timeout=self.timeout)
-            except queue.Empty:
-                raise self._failure(f"no answer to {method} within {self.timeout} s") from None
-            if line is None:
-                raise self._failure(f"the server exited while answering {method}")
-            message = json.loads(line)
-            if message.get("id") == request_id and "method" not in message:
-                if "result" not in message:
-                    raise self._failure(f"protocol error answering {method}: {line.strip()}")
-                result: dict[str, Any] = message["result"]
-                return result
+        self._send({"jsonrpc": "2.0", "id": self._next_id, "method": method, "params": params})
+        return self._next_id
+
+    def notify(self, method: str, params: Mapping[str, Any]) -> None:
+        """Send a notification."""
+        self._send({"jsonrpc": "2.0", "method": method, "params": params})
+
+    def answer(self, request_id: int, timeout: float | None = None) -> tuple[float, dict[str, Any]]:
+        """The answer to ``request_id`` and when it arrived (``time.monotonic()``),
+        waiting up to ``timeout`` seconds (default: the server's)."""
+        limit = self.timeout if timeout is None else timeout
+        with self._arrived:
+            if not self._arrived.wait_for(
+                lambda: request_id in self._answers or self._ended, limit
+            ):
+                raise self._failure(f"no answer to request {request_id} within {limit} s")
+            if request_id not in self._answers:
+                raise self._failure(f"the server exited before answering request {request_id}")
+            return self._answers.pop(request_id)
+
+    def answered(self, request_id: int) -> bool:
+        """Whether the answer to ``request_id`` has arrived (and was not taken)."""
+        with self._arrived:
+            return request_id in self._answers
+
+    def _request(self, method: str, params: Mapping[str, Any]) -> dict[str, Any]:
+        _, message = self.answer(self.send(method, params))
+        if "result" not in message:
+            raise self._failure(f"protocol error answering {method}: {json.dumps(message)}")
+        result: dict[str, Any] = message["result"]
+        return result
 
     def call(self, tool: str, arguments: Mapping[str, Any]) -> ToolOutcome:
         """Call ``tool``; the answer must hold exactly one text item."""

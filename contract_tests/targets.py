@@ -23,6 +23,7 @@ CAPABILITIES = frozenset(
         "time_limit",  # a runaway query stops at ZPM_TIME_LIMIT and the server goes on
         "persistence",  # facts and rules survive a server restart
         "reasoning",  # explain_why and trace_dependency (Engine.explain, Engine.tabled_answers)
+        "interrupt",  # a cancelled call stops its solve at once (Engine.interrupt, resume)
     }
 )
 

@@ -72,7 +72,7 @@ def open_toolbox(settings: Settings, *, step: Callable[[str], None] | None = Non
         default.status().status,
     )
     context = ToolContext(memories, settings.limits)
-    return Toolbox(context, on_close=lambda: _close(memories, engine))
+    return Toolbox(context, engine=engine, on_close=lambda: _close(memories, engine))
 
 
 def _close(memories: Memories, engine: Engine) -> None:

@@ -83,6 +83,9 @@ class ToolRunner(Protocol):
 
     def call(self, name: str, arguments: Mapping[str, Any] | None) -> ToolOutcome: ...
 
+    def interrupt(self) -> None:
+        """Stop the call running now; called from another thread while it runs."""
+
     def close(self) -> None: ...
 
 

@@ -13,9 +13,12 @@ Built on the MCP SDK's low-level ``Server``.  What a client sees:
   the ``InvalidArguments`` tool result.  An unknown tool name is a JSON-RPC
   error (``-32602``, ``Tool not found: <name>``).
 * Ordering: tool calls run on one dedicated thread, one at a time, in
-  arrival order.  ``tools/call`` is dispatched inline (the read loop waits
-  until the call is answered before it reads the next message) while the
-  event loop stays free for other traffic.
+  arrival order; everything else (``ping``, ``tools/list``, notifications)
+  is answered meanwhile, on the event loop.
+* Cancellation: ``notifications/cancelled`` for a queued call takes it out
+  of the queue; for a running one it interrupts the engine (its solves
+  stop within milliseconds, nothing is written) and the next call starts
+  once it has wound down.  A cancelled request gets no answer.
 * End of input: every request read before EOF is answered, then ``serve``
   returns 0.  SIGTERM / SIGINT stop reading, let a running call finish,
   close the runner and return 0.
@@ -29,8 +32,9 @@ import asyncio
 import copy
 import logging
 import signal
-from collections.abc import Awaitable, Callable, Mapping
+from collections.abc import Callable, Mapping
 from concurrent.futures import ThreadPoolExecutor
+from contextvars import ContextVar
 from typing import Any
 
 import anyio
@@ -49,15 +53,36 @@ from zpm_domain.errors import ExecutionFailed
 
 logger = logging.getLogger(__name__)
 
-ToolCall = Callable[[str, Mapping[str, Any] | None], Awaitable[ToolOutcome]]
+
+class Ticket:
+    """A tool call's place in the queue, taken when its request arrives.
+
+    ``before`` resolves when the previous call has ended (or left the queue);
+    ``done`` resolves when this one has, after ``before``.
+    """
+
+    def __init__(self, before: asyncio.Future[None] | None) -> None:
+        self.before = before
+        self.done: asyncio.Future[None] = asyncio.get_running_loop().create_future()
+
+    def release(self) -> None:
+        """The call ended, or never runs: the next may start once ``before``
+        has resolved.  Idempotent."""
+        if self.done.done():
+            return
+        if self.before is None or self.before.done():
+            self.done.set_result(None)
+        else:
+            self.before.add_done_callback(lambda _: self.release())
 
 
 class KnowledgeWorker:
     """Owns the tool runner and the one thread that ever touches it.
 
     The runner is opened, called and closed on the same thread (engines such
-    as SWI-Prolog bind state to the OS thread).  Calls queue in submission
-    order.  A failure to open the runner is raised by the constructor.
+    as SWI-Prolog bind state to the OS thread).  Calls run one at a time in
+    the order of their tickets, which the server hands out as requests
+    arrive.  A failure to open the runner is raised by the constructor.
     """
 
     def __init__(self, open_runner: Callable[[], ToolRunner]) -> None:
@@ -67,15 +92,42 @@ class KnowledgeWorker:
         except BaseException:
             self._executor.shutdown(wait=True)
             raise
+        self._last: Ticket | None = None
 
     @property
     def specs(self) -> tuple[ToolDefinition, ...]:
         return self.runner.specs
 
-    async def call(self, name: str, arguments: Mapping[str, Any] | None) -> ToolOutcome:
-        """Run one call on the worker thread; cancelling the await does not stop it."""
-        future = self._executor.submit(self.runner.call, name, arguments)
-        return await asyncio.wrap_future(future)
+    def ticket(self) -> Ticket:
+        """The next place in the queue (call on the event loop, in arrival order)."""
+        ticket = Ticket(None if self._last is None else self._last.done)
+        self._last = ticket
+        return ticket
+
+    async def call(
+        self, ticket: Ticket, name: str, arguments: Mapping[str, Any] | None
+    ) -> ToolOutcome:
+        """Run one call on the worker thread once the calls before it have ended.
+
+        Cancelled while it waits, the call leaves the queue without running.
+        Cancelled while it runs, the runner is interrupted and the
+        cancellation propagates once the call has wound down, so the next
+        call starts on a settled knowledge base.
+        """
+        try:
+            if ticket.before is not None:
+                await asyncio.shield(ticket.before)
+            job = self._executor.submit(self.runner.call, name, arguments)
+            try:
+                return await asyncio.shield(asyncio.wrap_future(job))
+            except anyio.get_cancelled_exc_class():
+                if not job.cancel():
+                    self.runner.interrupt()
+                    with anyio.CancelScope(shield=True):
+                        await asyncio.wait([asyncio.wrap_future(job)])
+                raise
+        finally:
+            ticket.release()
 
     def close(self) -> None:
         """Wait for a running call, close the runner, stop the thread."""
@@ -85,6 +137,36 @@ class KnowledgeWorker:
             self._executor.shutdown(wait=True)
 
 
+_TICKET: ContextVar[Ticket] = ContextVar("zpm_ticket")
+
+
+class _Queueing:
+    """Gives every ``tools/call`` request its ticket as it arrives.
+
+    The outermost middleware: the dispatcher starts one task per request,
+    in arrival order, and each runs into this middleware before its first
+    await, so tickets follow the order of arrival.  The ticket is released
+    however the request ends (a request rejected before the tool runs
+    never holds the queue).
+    """
+
+    def __init__(self, worker: KnowledgeWorker) -> None:
+        self._worker = worker
+
+    async def __call__(
+        self, ctx: ServerRequestContext[Any, Any], call_next: CallNext
+    ) -> HandlerResult:
+        if ctx.method != "tools/call":
+            return await call_next(ctx)
+        ticket = self._worker.ticket()
+        token = _TICKET.set(ticket)
+        try:
+            return await call_next(ctx)
+        finally:
+            ticket.release()
+            _TICKET.reset(token)
+
+
 class _ErrorOutcome:
     """The outcome reported when the runner itself fails unexpectedly."""
 
@@ -92,8 +174,9 @@ class _ErrorOutcome:
     is_error = True
 
 
-def build_server(specs: tuple[ToolDefinition, ...], call: ToolCall) -> Server[Any]:
-    """A low-level MCP ``Server`` offering ``specs``, executing calls with ``call``."""
+def build_server(worker: KnowledgeWorker) -> Server[Any]:
+    """A low-level MCP ``Server`` offering the worker's tools, run by the worker."""
+    specs = worker.specs
     names = frozenset(spec.name for spec in specs)
 
     async def list_tools(
@@ -108,7 +191,7 @@ def build_server(specs: tuple[ToolDefinition, ...], call: ToolCall) -> Server[An
             raise MCPError(code=types.INVALID_PARAMS, message=f"Tool not found: {params.name}")
         outcome: ToolOutcome
         try:
-            outcome = await call(params.name, params.arguments)
+            outcome = await worker.call(_TICKET.get(), params.name, params.arguments)
         except Exception:
             logger.exception("tool %s failed unexpectedly", params.name)
             outcome = _ErrorOutcome()
@@ -120,7 +203,7 @@ def build_server(specs: tuple[ToolDefinition, ...], call: ToolCall) -> Server[An
     server: Server[Any] = Server(
         SERVER_NAME, version=package_version(), on_list_tools=list_tools, on_call_tool=call_tool
     )
-    server.middleware.append(_WireShape(specs))
+    server.middleware.extend([_Queueing(worker), _WireShape(specs)])
     return server
 
 
@@ -194,11 +277,9 @@ def _content_item(item: Any, failed: bool) -> Any:
 
 async def serve_wire(worker: KnowledgeWorker, wire: StdioWire) -> None:
     """Serve one client over ``wire`` until its input ends and every request is answered."""
-    server = build_server(worker.specs, worker.call)
+    server = build_server(worker)
     dispatcher: JSONRPCDispatcher[Any] = JSONRPCDispatcher(
-        wire.read_stream,
-        wire.write_stream,
-        inline_methods=frozenset({"initialize", "tools/call"}),
+        wire.read_stream, wire.write_stream, inline_methods=frozenset({"initialize"})
     )
     async with wire.running(), server.lifespan(server) as lifespan_state:
         await serve_connection(

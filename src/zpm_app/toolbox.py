@@ -17,6 +17,7 @@ from typing import Any
 from zpm_app.arguments import validate_arguments
 from zpm_app.catalogue import GROUPS, TOOLS, ToolDefinition, find_tool
 from zpm_domain.errors import ExecutionFailed, ZpmError
+from zpm_domain.ports.engine import Engine
 from zpm_domain.ports.journal import JournalCorrupt
 from zpm_domain.tools.definition import ToolContext
 
@@ -40,10 +41,13 @@ class UnknownTool(Exception):
 class Toolbox:
     """Dispatches catalogue tools to the domain services of one project."""
 
-    def __init__(self, context: ToolContext, *, on_close: Callable[[], None]) -> None:
+    def __init__(
+        self, context: ToolContext, *, engine: Engine, on_close: Callable[[], None]
+    ) -> None:
         self.specs: tuple[ToolDefinition, ...] = TOOLS
         self.context = context
         self.memories = context.memories
+        self._engine = engine
         self._on_close = on_close
         groups = {group: group(context) for group in GROUPS}
         self._handlers: dict[str, Handler] = {
@@ -57,6 +61,7 @@ class Toolbox:
         spec = find_tool(name)
         if spec is None or name not in self._handlers:
             raise UnknownTool(name)
+        self._engine.resume()
         try:
             args = validate_arguments(spec, arguments, self.context.limits.max_input_bytes)
             return ToolResult(self._handlers[name](**args), False)
@@ -71,6 +76,12 @@ class Toolbox:
         except Exception:  # a bug must not take the server down; keep the trace
             log.exception("%s failed unexpectedly", name)
             return ToolResult(ExecutionFailed().message, True)
+
+    def interrupt(self) -> None:
+        """Stop the call running now, from another thread: the engine's solves
+        end with ``Interrupted`` until the next call starts.  A call that does
+        not solve (a write, a snapshot) runs to its end."""
+        self._engine.interrupt()
 
     def close(self) -> None:
         self._on_close()

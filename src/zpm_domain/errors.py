@@ -174,6 +174,15 @@ class EngineUnsupported(ZpmError):
         self.method = method
 
 
+class Interrupted(ZpmError):
+    """The client cancelled the call while the engine was solving; the
+    knowledge base is unchanged (nobody sees this text: a cancelled request
+    gets no answer)."""
+
+    def __init__(self) -> None:
+        super().__init__("Cancelled")
+
+
 class LimitExceeded(ZpmError):
     """A per-call resource limit was hit; the knowledge base is unchanged."""
 

@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import json
 import threading
-import time
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
@@ -27,7 +26,8 @@ class Outcome:
 
 @dataclass
 class MemoRunner:
-    """Implements echo, remember_fact, forget_fact and query_logic (exact text match)."""
+    """Implements echo, remember_fact, forget_fact and query_logic (exact text match);
+    each call waits ``delay_s`` first, which ``interrupt`` cuts short."""
 
     delay_s: float = 0.0
     max_input_bytes: int = 64 * 1024
@@ -36,9 +36,11 @@ class MemoRunner:
     calls: list[tuple[str, dict[str, Any]]] = field(default_factory=list)
     threads: set[int] = field(default_factory=set)
     closed: bool = False
+    interrupted: threading.Event = field(default_factory=threading.Event)
 
     def call(self, name: str, arguments: Mapping[str, Any] | None) -> Outcome:
         self.threads.add(threading.get_ident())
+        self.interrupted.clear()
         spec = find_tool(name)
         if spec is None:
             raise LookupError(name)
@@ -46,8 +48,8 @@ class MemoRunner:
             args = validate_arguments(spec, arguments, self.max_input_bytes)
         except InvalidArguments as error:
             return Outcome(error.message, True)
-        if self.delay_s:
-            time.sleep(self.delay_s)
+        if self.delay_s and self.interrupted.wait(self.delay_s):
+            return Outcome("Cancelled", True)
         self.calls.append((name, args))
         if name == "echo":
             return Outcome(args["message"], False)
@@ -62,6 +64,10 @@ class MemoRunner:
         if name == "query_logic":
             return Outcome(json.dumps([{}] if args["goal"] in self.facts else []), False)
         return Outcome(f"{name} is not implemented by this runner", True)
+
+    def interrupt(self) -> None:
+        """Ends the delay of the running call, which then does nothing."""
+        self.interrupted.set()
 
     def close(self) -> None:
         self.closed = True

@@ -206,7 +206,11 @@ def test_a_final_line_without_newline_is_still_served() -> None:
 def test_the_worker_calls_off_the_event_loop_thread_and_closes_the_runner() -> None:
     runner = MemoRunner()
     worker = KnowledgeWorker(lambda: runner)
-    outcome = anyio.run(worker.call, "echo", {"message": "x"})
+
+    async def echo() -> Any:
+        return await worker.call(worker.ticket(), "echo", {"message": "x"})
+
+    outcome = anyio.run(echo)
     worker.close()
     assert outcome.text == "x" and runner.closed
     assert threading.get_ident() not in runner.threads

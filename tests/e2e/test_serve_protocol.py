@@ -45,7 +45,9 @@ def test_piped_requests_are_all_answered_then_the_server_exits_0() -> None:
     calls.append({"jsonrpc": "2.0", "id": 42, "method": "tools/list"})
     run = run_piped(calls, command=[*MEMO_SERVER, "--delay", "0.005"])
     assert run.returncode == 0, run.stderr
-    assert [m["id"] for m in run.messages] == list(range(0, 43))
+    answered = [m["id"] for m in run.messages]
+    assert [i for i in answered if i != 42] == list(range(0, 42))
+    assert answered.index(42) < answered.index(40)  # not held up by the queued calls
     assert [run.text(i) for i in range(1, 41)] == [f"Asserted: p({i})" for i in range(1, 41)]
     assert run.text(41) == "[{}]"
     assert "memo runner closed" in run.stderr

@@ -14,7 +14,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from zpm_adapters import swi_env
-from zpm_adapters.swi_common.binding import Binding
+from zpm_adapters.swi_common.binding import Binding, raise_in_thread
 from zpm_adapters.swi_common.engine import SwiEngine, load_support
 from zpm_domain.errors import ExecutionFailed
 
@@ -39,6 +39,9 @@ class JanusBinding(Binding):
         if not found.pop("truth", False):
             return None
         return found
+
+    def interrupt_thread(self, thread_id: int) -> None:
+        raise_in_thread(self._install.libswipl, thread_id)
 
     def version_text(self) -> str:
         return f"janus (SWI-Prolog {self._install.version_text})"

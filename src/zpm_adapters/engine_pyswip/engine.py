@@ -24,7 +24,7 @@ from typing import Any
 from zpm_adapters import swi_env
 from zpm_adapters.engine_pyswip.ffi import PL_Q_CATCH_EXCEPTION, Ffi
 from zpm_adapters.engine_pyswip.worker import PrologThread
-from zpm_adapters.swi_common.binding import Binding
+from zpm_adapters.swi_common.binding import Binding, raise_in_thread
 from zpm_adapters.swi_common.engine import SwiEngine, load_support
 from zpm_domain.errors import ExecutionFailed
 
@@ -104,6 +104,9 @@ class PyswipBinding(Binding):
         if kind == "error":
             raise RuntimeError(str(payload))
         return dict(zip(payload[0::2], payload[1::2], strict=True))
+
+    def interrupt_thread(self, thread_id: int) -> None:
+        raise_in_thread(self._install.libswipl, thread_id)
 
     def version_text(self) -> str:
         return f"pyswip (SWI-Prolog {self._install.version_text})"

@@ -36,7 +36,7 @@ from contextlib import closing
 
 from zpm_adapters.engine_python.cclause import CClause, compile_clause
 from zpm_adapters.engine_python.library import system_namespace
-from zpm_adapters.engine_python.machine import Machine
+from zpm_adapters.engine_python.machine import Machine, StopFlag
 from zpm_adapters.engine_python.rterms import to_answer
 from zpm_adapters.engine_python.runtime import (
     PrologThrow,
@@ -50,7 +50,7 @@ from zpm_adapters.engine_python.store import Namespace, Predicate
 from zpm_adapters.engine_python.templates import unify_head
 from zpm_adapters.prolog.steps import read_steps
 from zpm_domain.clauses import Clause, PredicateInfo, by_predicate
-from zpm_domain.errors import PrologError, ZpmError
+from zpm_domain.errors import Interrupted, PrologError, ZpmError
 from zpm_domain.limits import Limits
 from zpm_domain.ports.engine import Engine, Solution
 from zpm_domain.proofs import ProofStep
@@ -75,6 +75,7 @@ class PythonEngine(Engine):
     def __init__(self) -> None:
         self._namespaces: dict[str, Namespace] = {}
         self._system = system_namespace()
+        self._stop = StopFlag()
 
     def version(self) -> str:
         return f"python (zpm pure-Python engine) {VERSION}"
@@ -208,8 +209,21 @@ class PythonEngine(Engine):
 
     # -- solving ------------------------------------------------------------
     def solve(self, ns: str, goal: Term, limits: Limits) -> Iterator[Solution]:
-        machine = Machine(self._ns(ns), self._namespaces, self._system, limits)
+        machine = self._machine(self._ns(ns), limits)
         return _answers(machine, goal)
+
+    def _machine(self, ns: Namespace, limits: Limits) -> Machine:
+        """A solve in ``ns``; ``Interrupted`` at once while an interrupt waits."""
+        if self._stop.requested:
+            raise Interrupted()
+        return Machine(ns, self._namespaces, self._system, limits, self._stop)
+
+    def interrupt(self) -> None:
+        """Solves check the flag every few thousand steps."""
+        self._stop.requested = True
+
+    def resume(self) -> None:
+        self._stop.requested = False
 
     # -- reasoning ----------------------------------------------------------
     def explain(
@@ -217,7 +231,7 @@ class PythonEngine(Engine):
     ) -> list[ProofStep] | None:
         """``'$zpm_explain'/4`` of ``prolog/zpm_proofs.pl``, run in the library."""
         self._ns(ns)
-        machine = Machine(self._system, self._namespaces, self._system, limits)
+        machine = self._machine(self._system, limits)
         steps = _library_answer(machine, "$zpm_explain", (Atom(ns), goal, max_depth))
         if steps is None:
             return None
@@ -230,7 +244,7 @@ class PythonEngine(Engine):
     def tabled_answers(self, ns: str, goal: Term, limits: Limits) -> list[Term]:
         """``'$zpm_trace'/3`` of ``prolog/zpm_proofs.pl``, run in the library."""
         self._ns(ns)
-        machine = Machine(self._system, self._namespaces, self._system, limits)
+        machine = self._machine(self._system, limits)
         answers = _library_answer(machine, "$zpm_trace", (Atom(ns), goal))
         return [] if answers is None else list_items(answers)[0]
 

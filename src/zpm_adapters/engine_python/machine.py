@@ -51,12 +51,23 @@ from zpm_adapters.engine_python.throws import Unhandled, handle_throw
 from zpm_domain.errors import (
     DepthLimitExceeded,
     InferenceLimitExceeded,
+    Interrupted,
     TimeLimitExceeded,
 )
 from zpm_domain.limits import Limits
 
 _CHECK_EVERY = 2048
 _DONE: tuple[Any, ...] = ([(DONE,)], 0, None, 0, None, 0)
+
+
+class StopFlag:
+    """Set by ``PythonEngine.interrupt`` (any thread), read by the solves at
+    their periodic limit checks."""
+
+    __slots__ = ("requested",)
+
+    def __init__(self) -> None:
+        self.requested = False
 
 
 class Machine:
@@ -72,8 +83,10 @@ class Machine:
         namespaces: dict[str, Namespace],
         system: Namespace | None,
         limits: Limits,
+        stop: StopFlag | None = None,
     ) -> None:
         self.ns = ns
+        self.stop = stop or StopFlag()
         self.namespaces = namespaces
         self.system = system
         self.limits = limits
@@ -91,7 +104,10 @@ class Machine:
         return unify(self.trail, a, b)
 
     def check_limits(self) -> None:
-        """Raise a ``LimitExceeded`` error if the time or inference budget is spent."""
+        """Raise ``Interrupted`` when the engine was interrupted, or a
+        ``LimitExceeded`` error if the time or inference budget is spent."""
+        if self.stop.requested:
+            raise Interrupted()
         if time.monotonic() > self.deadline:
             raise TimeLimitExceeded(self.limits.time_s)
         if self.steps > self.limits.max_inferences:

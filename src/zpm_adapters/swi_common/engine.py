@@ -30,6 +30,7 @@ SWI-Prolog handles cyclic terms; an answer that is one raises
 from __future__ import annotations
 
 import itertools
+import threading
 from collections.abc import Iterator, Sequence
 from typing import Any
 
@@ -44,6 +45,7 @@ from zpm_domain.errors import (
     DepthLimitExceeded,
     ExecutionFailed,
     InferenceLimitExceeded,
+    Interrupted,
     MemoryNotMounted,
     PrologError,
     ResourceLimitExceeded,
@@ -85,6 +87,8 @@ RENAME = "zpm_support:zpm_rename(M, New, A, Ids)"
 _INSTANCES = itertools.count(1)
 SOLVE = "zpm_support:zpm_solve(M, T, Time, Inf, Sol, Cells, Answers, Status)"
 PROVE = "zpm_support:zpm_prove(M, T, Time, Inf, Cells, Answers, Status)"
+SETTLE = "zpm_support:zpm_settle"
+THREAD_ID = "zpm_support:zpm_thread_id(Id)"
 
 
 def load_support(binding: Binding) -> None:
@@ -107,6 +111,10 @@ class SwiEngine(Engine):
         self._binding = binding
         self._namespaces: dict[str, MirrorNamespace] = {}
         self._instance = next(_INSTANCES)
+        self._threads: dict[int, int] = {}  # OS thread -> Prolog thread id
+        self._interruption = threading.Lock()
+        self._interrupted = False  # since the last resume()
+        self._solving: int | None = None  # the Prolog thread of the running solve
 
     def version(self) -> str:
         return self._binding.version_text()
@@ -302,6 +310,45 @@ class SwiEngine(Engine):
         return out
 
     # -- solving ------------------------------------------------------------
+    def interrupt(self) -> None:
+        """Raise the interrupt signal in the Prolog thread that solves now; a
+        solve that starts before :meth:`resume` finds the request waiting."""
+        with self._interruption:
+            self._interrupted = True
+            solving = self._solving
+            if solving is not None:
+                self._binding.interrupt_thread(solving)
+
+    def resume(self) -> None:
+        with self._interruption:
+            interrupted, self._interrupted = self._interrupted, False
+        if interrupted:
+            self._binding.once(SETTLE, {})
+
+    def _run_solve(self, goal: str, inputs: dict[str, Any]) -> dict[str, Any]:
+        """Run ``zpm_solve``/``zpm_prove`` where :meth:`interrupt` can reach it."""
+        thread = self._prolog_thread()
+        with self._interruption:
+            if self._interrupted:
+                raise Interrupted()
+            self._solving = thread
+        try:
+            found = self._binding.once(goal, inputs)
+        finally:
+            with self._interruption:
+                self._solving = None
+        assert found is not None
+        return found
+
+    def _prolog_thread(self) -> int:
+        key = threading.get_ident()
+        thread = self._threads.get(key)
+        if thread is None:
+            found = self._binding.once(THREAD_ID, {})
+            assert found is not None
+            thread = self._threads[key] = int(found["Id"])
+        return thread
+
     def solve(self, ns: str, goal: Term, limits: Limits) -> Iterator[Solution]:
         namespace = self._ns(ns)
         goal_vars = variables(goal)
@@ -309,7 +356,7 @@ class SwiEngine(Engine):
         tokens = codec.encode(
             Struct("$ans", (goal, answer_vars)), top_modes=(0, codec.DATA), big_ints=self.big_ints
         )
-        found = self._binding.once(
+        found = self._run_solve(
             SOLVE,
             {
                 "M": namespace.module,
@@ -320,7 +367,6 @@ class SwiEngine(Engine):
                 "Cells": int(limits.max_answer_cells),
             },
         )
-        assert found is not None
         return _answers(found["Answers"], found["Status"], goal_vars, limits)
 
     # -- reasoning ----------------------------------------------------------
@@ -364,7 +410,7 @@ class SwiEngine(Engine):
             top_modes=(codec.DATA, codec.DATA),
             big_ints=self.big_ints,
         )
-        found = self._binding.once(
+        found = self._run_solve(
             PROVE,
             {
                 "M": namespace.module,
@@ -374,7 +420,6 @@ class SwiEngine(Engine):
                 "Cells": int(limits.max_answer_cells),
             },
         )
-        assert found is not None
         for answer in _answers(found["Answers"], found["Status"], [result], limits):
             return answer[result]
         return None
@@ -402,6 +447,8 @@ def raise_status(status: Any, limits: Limits) -> None:
         return
     if kind == "time":
         raise TimeLimitExceeded(limits.time_s)
+    if kind == "interrupted":
+        raise Interrupted()
     if kind == "inferences":
         raise InferenceLimitExceeded(limits.max_inferences)
     if kind == "depth":

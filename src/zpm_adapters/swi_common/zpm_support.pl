@@ -26,7 +26,7 @@
           [ zpm_init/2, zpm_meta/1, zpm_ensure/2, zpm_ensure/3, zpm_drop/1,
             zpm_drop/2, zpm_add/4, zpm_add/5, zpm_add_all/3, zpm_declared/3, zpm_forget/3, zpm_erase/1, zpm_erase_all/1,
             zpm_rename/4,
-            zpm_solve/8, zpm_prove/7, zpm_version/1
+            zpm_solve/8, zpm_prove/7, zpm_version/1, zpm_thread_id/1, zpm_settle/0
           ]).
 :- use_module(library(prolog_wrap)).
 :- use_module(library(time)).
@@ -365,6 +365,15 @@ zpm_solve(Module, Tokens, TimeS, MaxInf, MaxSol, MaxCells, Answers, Status) :-
 %   zpm_solve/8 of the goal Run (a query of namespace Module, or an entry of
 %   zpm's own interpreters), whose answers are Vars.
 run_limited(Module, Run, Vars, TimeS, MaxInf, MaxSol, MaxCells, Answers, Status) :-
+    catch(run_interruptible(Module, Run, Vars, TimeS, MaxInf, MaxSol, MaxCells, Answers0, Status0),
+          zpm_interrupted, (Answers0 = [], Status0 = interrupted)),
+    nb_setval('$zpm_interruptible', false),
+    Answers = Answers0, Status = Status0.
+
+run_interruptible(_, _, _, _, _, _, _, [], interrupted) :-
+    nb_setval('$zpm_interruptible', true),
+    nb_current('$zpm_interrupt', true), !.
+run_interruptible(Module, Run, Vars, TimeS, MaxInf, MaxSol, MaxCells, Answers, Status) :-
     retractall(zpm_answer(_)),
     zpm_namespace(Inst, _, Module), !,
     nb_setval('$zpm_instance', Inst),
@@ -380,6 +389,36 @@ run_limited(Module, Run, Vars, TimeS, MaxInf, MaxSol, MaxCells, Answers, Status)
     nb_getval('$zpm_violation', Violation),
     status(Violation, E, R, Answers0, Answers, Status).
 
+%!  zpm_interrupt(+Signal) is det.
+%   The handler of SIGUSR2, which the engine raises in the thread that
+%   solves (PL_thread_raise) when the client cancels the call: the running
+%   solve stops (its status is interrupted); outside a solve, the request
+%   waits in '$zpm_interrupt' for the next solve, until zpm_settle/0.
+zpm_interrupt(_) :-
+    nb_setval('$zpm_interrupt', true),
+    (   nb_current('$zpm_interruptible', true)
+    ->  (   nb_getval('$zpm_violation', none)
+        ->  nb_linkval('$zpm_violation', interrupted)
+        ;   true
+        ),
+        throw(zpm_interrupted)
+    ;   true
+    ).
+
+:- on_signal(usr2, _, zpm_support:zpm_interrupt).
+
+%!  zpm_settle is det.
+%   Forgets an interruption (a signal still pending is handled first).
+zpm_settle :-
+    zpm_thread_id(_),
+    nb_setval('$zpm_interrupt', false).
+
+%!  zpm_thread_id(-Id) is det.
+%   The number of the calling Prolog thread (for PL_thread_raise).
+zpm_thread_id(Id) :-
+    thread_self(Thread),
+    thread_property(Thread, id(Id)).
+
 with_alarm(TimeS, Goal) :-
     setup_call_cleanup(alarm(TimeS, zpm_support:time_up, Id, [remove(false)]),
                        once(Goal),
@@ -392,6 +431,7 @@ time_up :-
 status(denied(N/A), _, _, As, As, [denied, S, A]) :- !, atom_string(N, S).
 status(not_mounted(M), _, _, As, As, [not_mounted, S]) :- !, atom_string(M, S).
 status(time, _, _, As, As, time) :- !.
+status(interrupted, _, _, _, [], interrupted) :- !.
 status(inferences, _, _, As, As, inferences) :- !.
 status(_, E, _, As, As, St) :- nonvar(E), !, error_status(E, St).
 status(_, _, inference_limit_exceeded, As, As, inferences) :- !.

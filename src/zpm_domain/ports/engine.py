@@ -193,6 +193,18 @@ class Engine(ABC):
         included), beyond which ``ResourceLimitExceeded`` is raised.
         """
 
+    def interrupt(self) -> None:  # noqa: B027 (optional hook, a no-op unless overridden)
+        """Stop solving: the solve running now, and every solve that starts
+        before :meth:`resume`, ends soon with ``Interrupted`` (the built-in
+        engines stop within milliseconds).  Safe to call from any thread,
+        including while another thread solves.  The default does nothing:
+        a cancelled solve then runs until its limits end it.
+        """
+
+    def resume(self) -> None:  # noqa: B027 (optional hook, a no-op unless overridden)
+        """Forget an :meth:`interrupt`; called by the thread that uses the
+        engine, before each tool call, after the interrupt was requested."""
+
     # -- reasoning (optional) -----------------------------------------------
     def explain(
         self, ns: str, goal: Term, limits: Limits, max_depth: int
