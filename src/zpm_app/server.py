@@ -32,6 +32,7 @@ import asyncio
 import copy
 import logging
 import signal
+import sys
 from collections.abc import Callable, Mapping
 from concurrent.futures import ThreadPoolExecutor
 from contextvars import ContextVar
@@ -52,6 +53,8 @@ from zpm_app.wire import StdioWire
 from zpm_domain.errors import ExecutionFailed
 
 logger = logging.getLogger(__name__)
+
+SWITCH_INTERVAL_S = 0.0005
 
 
 class Ticket:
@@ -299,6 +302,9 @@ def serve(open_runner: Callable[[], ToolRunner]) -> int:
     """
     worker = KnowledgeWorker(open_runner)
     logger.info("zpm %s serving MCP on stdin/stdout", package_version())
+    # A solve of the python engine holds the GIL; the protocol threads get
+    # it back every switch interval, and a ping passes through three of them.
+    sys.setswitchinterval(SWITCH_INTERVAL_S)
     try:
         with StdioWire.claim() as wire:
             anyio.run(_serve_until_signal, worker, wire)
