@@ -103,7 +103,9 @@ def describe(tool: str, arguments: dict[str, Any]) -> str:
 def masked(tool: str, outcome: ToolOutcome) -> ToolOutcome:
     """``outcome`` with the machine-specific parts of ``tool``'s answer masked."""
     mask = MASKS.get(tool)
-    return outcome if mask is None else ToolOutcome(mask(outcome.text), outcome.is_error)
+    return (
+        outcome if mask is None else ToolOutcome(mask(outcome.text), outcome.is_error, outcome.hint)
+    )
 
 
 class LockstepMachine(RuleBasedStateMachine):

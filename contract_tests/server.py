@@ -39,10 +39,12 @@ PROTOCOL_VERSION = "2025-11-25"
 
 @dataclass(frozen=True)
 class ToolOutcome:
-    """What a tool call answered: its text and whether it is an error."""
+    """What a tool call answered: its text, whether it is an error, and the
+    second text item of an error that has one (what was wrong, how to fix it)."""
 
     text: str
     is_error: bool
+    hint: str | None = None
 
 
 class ServerFailed(AssertionError):
@@ -164,12 +166,17 @@ class ServerProcess:
         return result
 
     def call(self, tool: str, arguments: Mapping[str, Any]) -> ToolOutcome:
-        """Call ``tool``; the answer must hold exactly one text item."""
+        """Call ``tool``; the answer must hold one text item, or two for an
+        error with a hint."""
         result = self._request("tools/call", {"name": tool, "arguments": dict(arguments)})
         content = result.get("content", [])
-        if len(content) != 1 or content[0].get("type") != "text":
+        failed = bool(result.get("isError"))
+        if not 1 <= len(content) <= (2 if failed else 1) or any(
+            item.get("type") != "text" for item in content
+        ):
             raise self._failure(f"{tool} answered {result!r}")
-        return ToolOutcome(content[0]["text"], bool(result.get("isError")))
+        hint = content[1]["text"] if len(content) == 2 else None
+        return ToolOutcome(content[0]["text"], failed, hint)
 
     def stderr(self) -> str:
         """What the server wrote to stderr so far ("" once it is closed)."""

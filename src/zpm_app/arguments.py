@@ -2,13 +2,17 @@
 
 Every tool call passes through ``validate_arguments`` before any work is
 done.  Failures raise ``InvalidArguments``, whose result text is always
-``InvalidArguments`` (the tool reference's text); ``detail`` says what was
-wrong, for logs and for the CLI.
+``InvalidArguments`` (the tool reference's text); its ``detail`` (the
+result's second text item, and the CLI's explanation) says which argument
+is wrong and how to fix it: a missing one with its description, a mistyped
+one with the value given, an unknown one with the closest valid name.
 """
 
 from __future__ import annotations
 
+import json
 from collections.abc import Mapping
+from difflib import get_close_matches
 from typing import Any
 
 from zpm_app.catalogue import ToolDefinition
@@ -48,20 +52,30 @@ def validate_arguments(
     if arguments is None:
         arguments = {}
     elif not isinstance(arguments, Mapping):
-        raise InvalidArguments(f"arguments must be an object, not {_json_type(arguments)}")
+        raise InvalidArguments(f"arguments must be an object, not {_a(_json_type(arguments))}")
     properties = spec.properties
     cleaned: dict[str, Any] = {}
     for name, value in arguments.items():
         schema = properties.get(name)
         if schema is None:
-            raise InvalidArguments(f"unknown argument '{name}' for tool {spec.name}")
+            raise InvalidArguments(_unknown(spec, name))
         if value is None:
             continue
         cleaned[name] = _checked(spec, name, schema, value, max_input_bytes)
     for name in spec.required:
         if name not in cleaned:
-            raise InvalidArguments(f"missing required argument '{name}'")
+            description = properties[name].get("description")
+            about = f": {description}" if description else ""
+            raise InvalidArguments(f"missing required argument '{name}'{about}")
     return cleaned
+
+
+def _unknown(spec: ToolDefinition, name: str) -> str:
+    known = list(spec.properties)
+    close = get_close_matches(name, known, n=1, cutoff=0.6)
+    suggestion = f"; did you mean '{close[0]}'?" if close else ""
+    accepted = ", ".join(known) if known else "none"
+    return f"unknown argument '{name}' for tool {spec.name}{suggestion} (it takes: {accepted})"
 
 
 def _checked(
@@ -107,10 +121,23 @@ def _check_size(name: str, value: str, max_input_bytes: int) -> None:
 
 
 def _wrong_type(name: str, expected: str, value: Any) -> InvalidArguments:
-    article = "an" if expected[0] in "aeiou" else "a"
+    given = _json_type(value)
     return InvalidArguments(
-        f"argument '{name}' must be {article} {expected}, not {_json_type(value)}"
+        f"argument '{name}' must be {_a(expected)}, not {_a(given)}: {_shown(value)}"
     )
+
+
+def _a(noun: str) -> str:
+    return f"an {noun}" if noun[0] in "aeiou" else f"a {noun}"
+
+
+def _shown(value: Any, limit: int = 60) -> str:
+    """``value`` as JSON, cut to about ``limit`` characters."""
+    try:
+        text = json.dumps(value, ensure_ascii=False)
+    except (TypeError, ValueError):
+        text = repr(value)
+    return text if len(text) <= limit else text[: limit - 1] + "…"
 
 
 def _json_type(value: Any) -> str:

@@ -60,13 +60,17 @@ def package_version() -> str:
 
 
 class ToolOutcome(Protocol):
-    """The result of one tool call: one text, flagged as an error or not."""
+    """The result of one tool call: its text, flagged as an error or not, and
+    for some errors a ``hint`` (what was wrong and how to fix it)."""
 
     @property
     def text(self) -> str: ...
 
     @property
     def is_error(self) -> bool: ...
+
+    @property
+    def hint(self) -> str | None: ...
 
 
 class ToolRunner(Protocol):

@@ -7,11 +7,13 @@ Built on the MCP SDK's low-level ``Server``.  What a client sees:
   ``capabilities.tools.listChanged`` is true.
 * ``tools/list``: every tool of the runner's catalogue with its input schema
   and ``readOnlyHint`` / ``destructiveHint`` / ``idempotentHint``.
-* ``tools/call``: one text content item; ``isError`` is always on the result
-  and, for errors, also on the content item (as the tool reference shows).
-  Arguments go to the runner unvalidated by the SDK, so a wrong type gives
-  the ``InvalidArguments`` tool result.  An unknown tool name is a JSON-RPC
-  error (``-32602``, ``Tool not found: <name>``).
+* ``tools/call``: the result text as the first content item; an error
+  with a hint (``InvalidArguments``: which argument is missing, mistyped or
+  unknown, and what to do) has the hint as a second text item.  ``isError``
+  is always on the result and, for errors, also on each content item (as
+  the tool reference shows).  Arguments go to the runner unvalidated by the
+  SDK, so a wrong type gives the ``InvalidArguments`` tool result.  An
+  unknown tool name is a JSON-RPC error (``-32602``, ``Tool not found: <name>``).
 * Ordering: tool calls run on one dedicated thread, one at a time, in
   arrival order; everything else (``ping``, ``tools/list``, notifications)
   is answered meanwhile, on the event loop.
@@ -175,6 +177,7 @@ class _ErrorOutcome:
 
     text = ExecutionFailed().message
     is_error = True
+    hint = None
 
 
 def build_server(worker: KnowledgeWorker) -> Server[Any]:
@@ -198,10 +201,10 @@ def build_server(worker: KnowledgeWorker) -> Server[Any]:
         except Exception:
             logger.exception("tool %s failed unexpectedly", params.name)
             outcome = _ErrorOutcome()
-        return types.CallToolResult(
-            content=[types.TextContent(type="text", text=outcome.text)],
-            is_error=outcome.is_error,
-        )
+        content = [types.TextContent(type="text", text=outcome.text)]
+        if outcome.hint is not None:
+            content.append(types.TextContent(type="text", text=outcome.hint))
+        return types.CallToolResult(content=content, is_error=outcome.is_error)
 
     server: Server[Any] = Server(
         SERVER_NAME, version=package_version(), on_list_tools=list_tools, on_call_tool=call_tool

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import logging
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 from zpm_app.arguments import validate_arguments
@@ -28,8 +28,12 @@ Handler = Callable[..., str]
 
 @dataclass(frozen=True)
 class ToolResult:
+    """A tool's answer: ``text`` (the spec's) and ``is_error``; ``hint``
+    explains an error (not part of equality: it comments the answer)."""
+
     text: str
     is_error: bool
+    hint: str | None = field(default=None, compare=False)
 
 
 class UnknownTool(Exception):
@@ -66,7 +70,7 @@ class Toolbox:
             args = validate_arguments(spec, arguments, self.context.limits.max_input_bytes)
             return ToolResult(self._handlers[name](**args), False)
         except ZpmError as exc:
-            return ToolResult(exc.message, True)
+            return ToolResult(exc.message, True, exc.hint)
         except JournalCorrupt as exc:
             log.error("%s", exc)
             return ToolResult(ExecutionFailed().message, True)

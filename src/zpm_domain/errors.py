@@ -15,11 +15,17 @@ if TYPE_CHECKING:
 
 
 class ZpmError(Exception):
-    """Base class.  ``message`` is the tool result text."""
+    """Base class.  ``message`` is the tool result text (the spec's, byte for
+    byte); ``hint``, when not ``None``, says what was wrong and how to fix it
+    (a second text item of the result)."""
 
     def __init__(self, message: str) -> None:
         super().__init__(message)
         self.message = message
+
+    @property
+    def hint(self) -> str | None:
+        return None
 
     def __str__(self) -> str:
         return self.message
@@ -31,6 +37,10 @@ class InvalidArguments(ZpmError):
     def __init__(self, detail: str | None = None) -> None:
         super().__init__("InvalidArguments")
         self.detail = detail
+
+    @property
+    def hint(self) -> str | None:
+        return self.detail
 
 
 class ExecutionFailed(ZpmError):

@@ -22,6 +22,7 @@ from zpm_domain.errors import InvalidArguments
 class Outcome:
     text: str
     is_error: bool
+    hint: str | None = None
 
 
 @dataclass
@@ -47,7 +48,7 @@ class MemoRunner:
         try:
             args = validate_arguments(spec, arguments, self.max_input_bytes)
         except InvalidArguments as error:
-            return Outcome(error.message, True)
+            return Outcome(error.message, True, error.hint)
         if self.delay_s and self.interrupted.wait(self.delay_s):
             return Outcome("Cancelled", True)
         self.calls.append((name, args))

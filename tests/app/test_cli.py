@@ -176,11 +176,13 @@ def test_a_tool_error_in_json_exits_1_with_the_text(capsys: pytest.CaptureFixtur
     assert json.loads(out) == ["No matching clause found for: p(b)"]
 
 
-def test_an_empty_argument_is_invalid_arguments(capsys: pytest.CaptureFixture[str]) -> None:
+def test_an_empty_argument_is_invalid_arguments_and_says_which(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
     assert run(capsys, World(), "remember-fact", "--fact", "") == (
         1,
         "ERROR: InvalidArguments\n",
-        "",
+        "zpm: argument 'fact' must not be empty\n",
     )
 
 

@@ -125,10 +125,19 @@ def test_a_wrong_argument_type_is_an_invalid_arguments_result() -> None:
             ],
         )
     )
-    for request_id in (1, 2, 3, 4):
+    hints = {
+        1: "argument 'message' must be a string, not an integer: 5",
+        2: "missing required argument 'message': The message to echo",
+        3: "unknown argument 'bogus' for tool echo (it takes: message)",
+        4: "argument 'fact' must not be empty",
+    }
+    for request_id, hint in hints.items():
         result = answers[request_id]["result"]
         assert result["isError"] is True
-        assert result["content"] == [{"type": "text", "text": "InvalidArguments", "isError": True}]
+        assert result["content"] == [
+            {"type": "text", "text": "InvalidArguments", "isError": True},
+            {"type": "text", "text": hint, "isError": True},
+        ]
 
 
 def test_an_unknown_tool_is_a_json_rpc_error() -> None:

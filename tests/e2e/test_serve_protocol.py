@@ -65,7 +65,11 @@ def test_json_on_the_wire_is_compact() -> None:
     run = run_piped([tool_call(1, "echo", {"message": "x"}), tool_call(2, "echo", {})])
     assert '"isError":false' in run.lines[1]
     assert '{"type":"text","text":"InvalidArguments","isError":true}' in run.lines[2]
-    assert all(": " not in line and ", " not in line for line in run.lines[1:])
+    compact = [
+        json.dumps(json.loads(line), separators=(",", ":"), ensure_ascii=False)
+        for line in run.lines
+    ]
+    assert compact == run.lines
 
 
 def test_stdout_carries_only_json_rpc_even_when_code_prints() -> None:

@@ -1,4 +1,6 @@
-"""Every spec example of the knowledge tools, over stdio, byte for byte."""
+"""Every spec example of the knowledge tools, over stdio, byte for byte (the
+first content item; an ``InvalidArguments`` error also explains itself in a
+second one)."""
 
 from __future__ import annotations
 
@@ -29,8 +31,12 @@ def test_spec_examples_over_stdio(zpm_project: Path) -> None:
     run = run_piped(requests, command=zpm("serve"), cwd=zpm_project)
     assert run.returncode == 0, run.stderr
     for i, (name, args, text, is_error) in enumerate(SCENARIO, 1):
-        answer = run.answer(i)
-        assert answer["result"] == expected_result(text, is_error), (name, args)
+        result = run.answer(i)["result"]
+        first = {**result, "content": result["content"][:1]}
+        assert first == expected_result(text, is_error), (name, args)
+        # InvalidArguments says, in a second item, which argument and how to fix it.
+        explained = result["content"][1:]
+        assert len(explained) == (text == "InvalidArguments"), (name, args, explained)
     # Compact JSON on the wire: the raw line of a result, exactly.
     raw = {json.loads(line)["id"]: line for line in run.lines if '"id"' in line}
     assert raw[1] == (

@@ -126,6 +126,35 @@ def test_unknown_argument_is_invalid(call: Call) -> None:
     assert call("remember_fact", fact="p(a)", color="red") == ToolResult("InvalidArguments", True)
 
 
+@pytest.mark.parametrize(
+    ("tool", "arguments", "hint"),
+    [
+        (
+            "remember_fact",
+            {"fakt": "p(a)"},
+            "unknown argument 'fakt' for tool remember_fact; did you mean 'fact'? "
+            "(it takes: fact, memory)",
+        ),
+        (
+            "define_rule",
+            {"head": "p(X)"},
+            "missing required argument 'body': The rule body (e.g. \"human(X)\")",
+        ),
+        (
+            "rename_predicate",
+            {"old_functor": "p", "new_functor": "q", "arity": "2"},
+            "argument 'arity' must be an integer, not a string: \"2\"",
+        ),
+        ("explain_why", {"fact": "p", "max_depth": -1}, "max_depth must be 0 or more, not -1"),
+    ],
+)
+def test_invalid_arguments_say_which_and_how_to_fix_it(
+    call: Call, tool: str, arguments: dict[str, object], hint: str
+) -> None:
+    result = call(tool, **arguments)
+    assert (result.text, result.is_error, result.hint) == ("InvalidArguments", True, hint)
+
+
 def test_unknown_memory(call: Call) -> None:
     assert call("query_logic", goal="true", memory="nope") == ToolResult(
         "Memory not mounted: nope", True
