@@ -123,8 +123,10 @@ class Beliefs:
         candidates: dict[str, None] = {}
         for name in assumptions:
             candidates.update(self._names.get(name, {}))
-        orphaned = [self._supports[variant] for variant in candidates]
-        return [s for s in orphaned if not s.plain and set(s.assumptions) <= assumptions]
+        supports = [self._supports[variant] for variant in candidates]
+        if len(assumptions) == 1:  # the supports of one name: orphans have only it
+            return [s for s in supports if not s.plain and len(s.assumptions) == 1]
+        return [s for s in supports if not s.plain and set(s.assumptions) <= assumptions]
 
     def origin(self, clause: Clause) -> Origin:
         """Where ``clause`` (as the engine stores it, client-stored) came from."""
