@@ -60,8 +60,9 @@ def package_version() -> str:
 
 
 class ToolOutcome(Protocol):
-    """The result of one tool call: its text, flagged as an error or not, and
-    for some errors a ``hint`` (what was wrong and how to fix it)."""
+    """The result of one tool call: its text, flagged as an error or not, for
+    some errors a ``hint`` (what was wrong and how to fix it), and for tools
+    with an output schema the ``structured`` data."""
 
     @property
     def text(self) -> str: ...
@@ -71,6 +72,10 @@ class ToolOutcome(Protocol):
 
     @property
     def hint(self) -> str | None: ...
+
+    @property
+    def structured(self) -> dict[str, Any] | None:
+        """A success's data as an object, for a tool that declares an output schema."""
 
 
 class ToolRunner(Protocol):

@@ -178,6 +178,7 @@ class _ErrorOutcome:
     text = ExecutionFailed().message
     is_error = True
     hint = None
+    structured = None
 
 
 def build_server(worker: KnowledgeWorker) -> Server[Any]:
@@ -201,10 +202,13 @@ def build_server(worker: KnowledgeWorker) -> Server[Any]:
         except Exception:
             logger.exception("tool %s failed unexpectedly", params.name)
             outcome = _ErrorOutcome()
-        content = [types.TextContent(type="text", text=outcome.text)]
-        if outcome.hint is not None:
-            content.append(types.TextContent(type="text", text=outcome.hint))
-        return types.CallToolResult(content=content, is_error=outcome.is_error)
+        texts = [outcome.text] if outcome.hint is None else [outcome.text, outcome.hint]
+        content: list[types.ContentBlock] = [types.TextContent(type="text", text=t) for t in texts]
+        if outcome.structured is None:
+            return types.CallToolResult(content=content, is_error=outcome.is_error)
+        return types.CallToolResult(
+            content=content, structured_content=outcome.structured, is_error=outcome.is_error
+        )
 
     server: Server[Any] = Server(
         SERVER_NAME, version=package_version(), on_list_tools=list_tools, on_call_tool=call_tool
@@ -223,6 +227,7 @@ def _sdk_tool(spec: ToolDefinition) -> types.Tool:
         name=spec.name,
         description=spec.description,
         input_schema=spec.input_schema,
+        output_schema=None if spec.output_schema is None else dict(spec.output_schema),
         annotations=types.ToolAnnotations(
             read_only_hint=spec.read_only,
             destructive_hint=spec.destructive,
@@ -243,19 +248,7 @@ class _WireShape:
     """
 
     def __init__(self, specs: tuple[ToolDefinition, ...]) -> None:
-        self._tools = [
-            {
-                "name": spec.name,
-                "description": spec.description,
-                "inputSchema": spec.input_schema,
-                "annotations": {
-                    "readOnlyHint": spec.read_only,
-                    "destructiveHint": spec.destructive,
-                    "idempotentHint": spec.idempotent,
-                },
-            }
-            for spec in specs
-        ]
+        self._tools = [_listed(spec) for spec in specs]
 
     async def __call__(
         self, ctx: ServerRequestContext[Any, Any], call_next: CallNext
@@ -270,6 +263,23 @@ class _WireShape:
             content = [_content_item(item, failed) for item in result["content"]]
             return {**result, "content": content}
         return result
+
+
+def _listed(spec: ToolDefinition) -> dict[str, Any]:
+    """A tool as tools/list shows it (``outputSchema`` for a tool with structured output)."""
+    listed: dict[str, Any] = {
+        "name": spec.name,
+        "description": spec.description,
+        "inputSchema": spec.input_schema,
+    }
+    if spec.output_schema is not None:
+        listed["outputSchema"] = spec.output_schema
+    listed["annotations"] = {
+        "readOnlyHint": spec.read_only,
+        "destructiveHint": spec.destructive,
+        "idempotentHint": spec.idempotent,
+    }
+    return listed
 
 
 def _content_item(item: Any, failed: bool) -> Any:

@@ -19,7 +19,12 @@ Generated from the tool definitions by `python tools/write_tool_docs.py`; do
 not edit by hand. Every tool is offered over MCP (`tools/list`, `tools/call`)
 and as a `zpm` subcommand of the same name in kebab case, whose flags are the
 arguments (`--old-fact` or `--old_fact`; the first required text argument may
-also be given positionally). Unknown arguments are refused.
+also be given positionally). Unknown arguments are refused; an
+`InvalidArguments` error says in a second text item which argument was wrong
+and how to fix it. A tool whose text is JSON also declares an output schema
+and returns the same data as `structuredContent` (an object: `query_logic`'s
+answers with whether the answer limit cut them, `trace_dependency`'s nodes,
+`explain_why`'s proof flat, node by node with its parent).
 """
 
 
@@ -59,6 +64,15 @@ def _section(spec: ToolDefinition) -> str:
     lines.append(json.dumps(spec.input_schema, indent=2, ensure_ascii=False))
     lines.append("```")
     lines.append("")
+    if spec.output_schema is not None:
+        lines.append(
+            "Output schema (the result's `structuredContent`; the text content is unchanged):"
+        )
+        lines.append("")
+        lines.append("```json")
+        lines.append(json.dumps(spec.output_schema, indent=2, ensure_ascii=False))
+        lines.append("```")
+        lines.append("")
     return "\n".join(lines)
 
 

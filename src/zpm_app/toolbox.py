@@ -19,21 +19,23 @@ from zpm_app.catalogue import GROUPS, TOOLS, ToolDefinition, find_tool
 from zpm_domain.errors import ExecutionFailed, ZpmError
 from zpm_domain.ports.engine import Engine
 from zpm_domain.ports.journal import JournalCorrupt
-from zpm_domain.tools.definition import ToolContext
+from zpm_domain.tools.definition import Reply, ToolContext
 
 log = logging.getLogger("zpm")
 
-Handler = Callable[..., str]
+Handler = Callable[..., str | Reply]
 
 
 @dataclass(frozen=True)
 class ToolResult:
     """A tool's answer: ``text`` (the spec's) and ``is_error``; ``hint``
-    explains an error (not part of equality: it comments the answer)."""
+    explains an error, ``structured`` is a success's data as an object (for
+    a tool with an output schema).  Equality is on the text and the flag."""
 
     text: str
     is_error: bool
     hint: str | None = field(default=None, compare=False)
+    structured: dict[str, Any] | None = field(default=None, compare=False)
 
 
 class UnknownTool(Exception):
@@ -68,7 +70,10 @@ class Toolbox:
         self._engine.resume()
         try:
             args = validate_arguments(spec, arguments, self.context.limits.max_input_bytes)
-            return ToolResult(self._handlers[name](**args), False)
+            answer = self._handlers[name](**args)
+            if isinstance(answer, Reply):
+                return ToolResult(answer.text, False, structured=answer.structured)
+            return ToolResult(answer, False)
         except ZpmError as exc:
             return ToolResult(exc.message, True, exc.hint)
         except JournalCorrupt as exc:

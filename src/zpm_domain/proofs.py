@@ -20,6 +20,7 @@ from __future__ import annotations
 import json
 from collections.abc import Sequence
 from dataclasses import dataclass, field
+from typing import Any
 
 from zpm_domain.clauses import Clause
 from zpm_domain.terms import Term
@@ -105,6 +106,27 @@ def encode_explanation(fact: str, tree: ProofNode | None) -> str:
     if tree is None:
         return f'{{"fact":{_string(fact)},"proven":false,"proof_tree":null}}'
     return f'{{"fact":{_string(fact)},"proven":true,"proof_tree":{encode_tree(tree)}}}'
+
+
+def flat_nodes(root: ProofNode) -> list[dict[str, Any]]:
+    """The nodes of a tree in pre-order, each with its ``id`` (its index) and
+    its ``parent``'s (``None`` for the root); walked without recursion."""
+    nodes: list[dict[str, Any]] = []
+    stack: list[tuple[ProofNode, int | None]] = [(root, None)]
+    while stack:
+        node, parent = stack.pop()
+        own = len(nodes)
+        nodes.append(
+            {
+                "id": own,
+                "parent": parent,
+                "goal": node.goal,
+                "rule_applied": node.rule_applied,
+                "truncated": node.truncated,
+            }
+        )
+        stack.extend((child, own) for child in reversed(node.children))
+    return nodes
 
 
 def encode_tree(root: ProofNode) -> str:

@@ -23,6 +23,7 @@ class Outcome:
     text: str
     is_error: bool
     hint: str | None = None
+    structured: dict[str, Any] | None = None
 
 
 @dataclass

@@ -1,6 +1,6 @@
 """Every spec example of the knowledge tools, over stdio, byte for byte (the
 first content item; an ``InvalidArguments`` error also explains itself in a
-second one)."""
+second one, and JSON results carry ``structuredContent`` too)."""
 
 from __future__ import annotations
 
@@ -32,8 +32,9 @@ def test_spec_examples_over_stdio(zpm_project: Path) -> None:
     assert run.returncode == 0, run.stderr
     for i, (name, args, text, is_error) in enumerate(SCENARIO, 1):
         result = run.answer(i)["result"]
-        first = {**result, "content": result["content"][:1]}
+        first = {"content": result["content"][:1], "isError": result["isError"]}
         assert first == expected_result(text, is_error), (name, args)
+        assert set(result) <= {"content", "isError", "structuredContent"}
         # InvalidArguments says, in a second item, which argument and how to fix it.
         explained = result["content"][1:]
         assert len(explained) == (text == "InvalidArguments"), (name, args, explained)

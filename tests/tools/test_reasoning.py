@@ -426,4 +426,4 @@ def test_an_engine_without_explain_or_tables_gives_a_clear_error() -> None:
         "trace_dependency is not available: the bare engine does not implement "
         "Engine.tabled_answers"
     )
-    assert tools.verify_consistency() == '{"violations":[]}'
+    assert tools.verify_consistency().text == '{"violations":[]}'

@@ -9,14 +9,15 @@ from typing import Annotated
 from zpm_domain.belief_changes import Assume, RetractAssumption
 from zpm_domain.errors import InvalidArguments, UnknownAssumption
 from zpm_domain.inputs import parse_fact
-from zpm_domain.jsontext import dumps
 from zpm_domain.memories import Memories
 from zpm_domain.terms import Term, indicator
+from zpm_domain.tools import outputs
 from zpm_domain.tools.definition import (
     CHANGE_IDEMPOTENT,
     QUERY,
     Arg,
     MemoryArg,
+    Reply,
     ToolGroup,
     tool,
 )
@@ -70,6 +71,7 @@ class AssumptionTools(ToolGroup):
         "`unknown`). A stored fact is `in` while anything supports it (an assumption, or "
         "a plain assertion, which justifies it without a name); `out` when no stored fact "
         "matches. Facts that rules derive are not stored beliefs (use explain_why).",
+        output=outputs.BELIEF_STATUS,
     )
     def get_belief_status(
         self,
@@ -78,7 +80,7 @@ class AssumptionTools(ToolGroup):
             Arg('The Prolog fact to check belief status for (e.g. "available(server_a)")'),
         ],
         memory: MemoryArg = None,
-    ) -> str:
+    ) -> Reply:
         """``fact`` may hold variables: every stored fact unifying with it counts;
         the source is that of the first one (knowledge files first, then
         clause order)."""
@@ -95,30 +97,35 @@ class AssumptionTools(ToolGroup):
             "justifications": list(names),
             "source": "unknown" if source is None else source.value,
         }
-        return dumps(status)
+        return Reply.of(status)
 
-    @tool(QUERY, "Return all facts currently supported by a given assumption.")
+    @tool(
+        QUERY,
+        "Return all facts currently supported by a given assumption.",
+        output=outputs.JUSTIFICATION,
+    )
     def get_justification(
         self,
         assumption: Annotated[str, Arg('The assumption name to query (e.g. "infra_healthy")')],
         memory: MemoryArg = None,
-    ) -> str:
+    ) -> Reply:
         """Facts in the order the assumption first supported them; an unknown
         assumption supports none (not an error)."""
         _check_assumption(assumption)
         kb = self._memories.resolve(memory)
         kb.sync()
-        return dumps({"facts": _rendered(kb.beliefs.facts_of(assumption))})
+        return Reply.of({"facts": _rendered(kb.beliefs.facts_of(assumption))})
 
     @tool(
         QUERY,
         "Return all named assumptions currently registered in the truth maintenance system. "
         "Returns a deduplicated list, in the order the assumptions were first made.",
+        output=outputs.ASSUMPTIONS,
     )
-    def list_assumptions(self, memory: MemoryArg = None) -> str:
+    def list_assumptions(self, memory: MemoryArg = None) -> Reply:
         kb = self._memories.resolve(memory)
         kb.sync()
-        return dumps({"assumptions": kb.beliefs.assumptions()})
+        return Reply.of({"assumptions": kb.beliefs.assumptions()})
 
     @tool(
         CHANGE_IDEMPOTENT,

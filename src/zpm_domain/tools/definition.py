@@ -16,7 +16,11 @@ the CLI subcommand and its flags, and ``docs/tools.md``::
         ) -> str: ...
 
 A tool method returns the tool's success text, or raises a ``ZpmError``
-whose message is the error text.
+whose message is the error text.  A tool whose text is JSON declares the
+JSON Schema of its structured form (``@tool(..., output=SCHEMA)``, the
+MCP ``outputSchema``) and returns a :class:`Reply`: the text, unchanged, and
+the same data as an object (``structuredContent``), shaped for clients
+(flat where the text nests deeply, an object where the text is an array).
 """
 
 from __future__ import annotations
@@ -29,6 +33,7 @@ from dataclasses import dataclass, field
 from functools import cached_property
 from typing import Annotated, Any, TypeVar, Union
 
+from zpm_domain.jsontext import dumps
 from zpm_domain.limits import Limits
 
 if typing.TYPE_CHECKING:
@@ -54,6 +59,20 @@ class Arg:
 
 MemoryArg = Annotated[str | None, Arg(MEMORY_DESCRIPTION)]
 """The optional ``memory`` argument with the standard description."""
+
+
+@dataclass(frozen=True, slots=True)
+class Reply:
+    """A tool's success: ``text`` (the spec's) and ``structured``, the same
+    data as a JSON object matching the tool's output schema."""
+
+    text: str
+    structured: dict[str, Any]
+
+    @classmethod
+    def of(cls, value: dict[str, Any]) -> Reply:
+        """A reply whose text is ``value`` as compact JSON."""
+        return cls(dumps(value), value)
 
 
 @dataclass(frozen=True, slots=True)
@@ -103,6 +122,7 @@ class ToolDefinition:
     params: tuple[Param, ...]
     group: type[ToolGroup] | None = None
     method: str = ""
+    output_schema: Mapping[str, Any] | None = field(default=None, hash=False, compare=False)
     input_schema: dict[str, Any] = field(init=False, hash=False, compare=False)
 
     def __post_init__(self) -> None:
@@ -162,14 +182,22 @@ class ToolGroup:
         self.context = context
 
 
-F = TypeVar("F", bound=Callable[..., str])
+F = TypeVar("F", bound=Callable[..., "str | Reply"])
 
 
-def tool(hints: Hints, description: str, *, name: str | None = None) -> Callable[[F], F]:
-    """Mark a :class:`ToolGroup` method as tool ``name`` (default: the method's name)."""
+def tool(
+    hints: Hints,
+    description: str,
+    *,
+    name: str | None = None,
+    output: Mapping[str, Any] | None = None,
+) -> Callable[[F], F]:
+    """Mark a :class:`ToolGroup` method as tool ``name`` (default: the method's
+    name); ``output`` is the JSON Schema of its structured result (the method
+    then returns a :class:`Reply`)."""
 
     def mark(func: F) -> F:
-        setattr(func, _MARK, (name or func.__name__, description, hints))
+        setattr(func, _MARK, (name or func.__name__, description, hints, output))
         return func
 
     return mark
@@ -181,7 +209,7 @@ def definitions(group: type[ToolGroup]) -> tuple[ToolDefinition, ...]:
     for attribute, member in vars(group).items():
         mark = getattr(member, _MARK, None)
         if mark is not None:
-            name, description, hints = mark
+            name, description, hints, output = mark
             found.append(
                 ToolDefinition(
                     name=name,
@@ -190,6 +218,7 @@ def definitions(group: type[ToolGroup]) -> tuple[ToolDefinition, ...]:
                     params=signature_params(member),
                     group=group,
                     method=attribute,
+                    output_schema=output,
                 )
             )
     return tuple(found)

@@ -5,10 +5,10 @@ from __future__ import annotations
 from typing import Annotated, cast
 
 from zpm_domain.errors import InvalidArguments
-from zpm_domain.jsontext import dumps
 from zpm_domain.memories import Memories, check_name
 from zpm_domain.ports.storage import Mode, Scope
-from zpm_domain.tools.definition import ADMINISTER, CHANGE, QUERY, Arg, ToolGroup, tool
+from zpm_domain.tools import outputs
+from zpm_domain.tools.definition import ADMINISTER, CHANGE, QUERY, Arg, Reply, ToolGroup, tool
 
 
 class MemoryTools(ToolGroup):
@@ -67,9 +67,10 @@ class MemoryTools(ToolGroup):
         QUERY,
         "List all discoverable memory segments (mounted and unmounted) across project and "
         "global scopes. Returns name, scope, mount status, and mode for each memory.",
+        output=outputs.MEMORIES,
     )
-    def list_memories(self) -> str:
-        return dumps(
+    def list_memories(self) -> Reply:
+        return Reply.of(
             {
                 "memories": [
                     {"name": m.name, "scope": m.scope, "mounted": m.mounted, "mode": m.mode}

@@ -15,9 +15,9 @@ import time
 from collections.abc import Callable
 from typing import Annotated, Any
 
-from zpm_domain.jsontext import dumps
 from zpm_domain.memory import Memory
-from zpm_domain.tools.definition import QUERY, Arg, ToolGroup, tool
+from zpm_domain.tools import outputs
+from zpm_domain.tools.definition import QUERY, Arg, Reply, ToolGroup, tool
 from zpm_domain.tools.query import is_user_visible
 from zpm_domain.writer import render_clause
 
@@ -36,13 +36,14 @@ class OverviewTools(ToolGroup):
         "chained sequence of `get_knowledge_schema` + `list_assumptions` + `list_snapshots` "
         "+ `get_persistence_status` + `list_memories` with one round-trip. Read-only; the "
         "tool has no memory selector.",
+        output=outputs.OVERVIEW,
     )
     def get_kb_overview(
         self,
         sample_size: Annotated[
             int | None, Arg("Number of sample clauses per predicate (default: 2, max: 50)")
         ] = None,
-    ) -> str:
+    ) -> Reply:
         """Clamps ``sample_size`` to 0..50 (absent: 2), then fits the 64 KiB budget."""
         wanted = DEFAULT_SAMPLES if sample_size is None else max(0, min(MAX_SAMPLES, sample_size))
         memories = self.context.memories
@@ -64,13 +65,13 @@ class OverviewTools(ToolGroup):
             },
         }
 
-        def build(samples: int, kept: int, truncated: bool) -> str:
+        def build(samples: int, kept: int, truncated: bool) -> Reply:
             entries = [p.entry(samples) for p in predicates[:kept]]
-            return dumps({"predicates": entries, **rest, "truncated": truncated})
+            return Reply.of({"predicates": entries, **rest, "truncated": truncated})
 
-        text = build(wanted, len(predicates), False)
-        if _fits(text):
-            return text
+        whole = build(wanted, len(predicates), False)
+        if _fits(whole):
+            return whole
         samples = _largest(wanted - 1, lambda n: _fits(build(n, len(predicates), True)))
         if samples is not None:
             return build(samples, len(predicates), True)
@@ -126,8 +127,8 @@ def _persistence(memory: Memory) -> dict[str, Any]:
     return {"wal_pending": status.journal_records, "healthy": status.status == "active"}
 
 
-def _fits(text: str) -> bool:
-    return len(text.encode("utf-8")) <= BUDGET_BYTES
+def _fits(reply: Reply) -> bool:
+    return len(reply.text.encode("utf-8")) <= BUDGET_BYTES
 
 
 def _largest(high: int, ok: Callable[[int], bool]) -> int | None:

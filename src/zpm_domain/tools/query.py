@@ -12,7 +12,8 @@ from zpm_domain.limits import Limits
 from zpm_domain.memories import Memories
 from zpm_domain.sandbox import check_goal
 from zpm_domain.terms import Var, variables
-from zpm_domain.tools.definition import QUERY, Arg, MemoryArg, ToolGroup, tool
+from zpm_domain.tools import outputs
+from zpm_domain.tools.definition import QUERY, Arg, MemoryArg, Reply, ToolGroup, tool
 from zpm_domain.writer import Renderer
 
 _PLAIN_NAME = re.compile(r"[a-z][A-Za-z0-9_]*\Z")
@@ -34,13 +35,16 @@ class QueryTools(ToolGroup):
         "Prolog query against the knowledge base and returns its solutions in order with "
         "their variable bindings, up to the answer limit (100 by default); enumeration "
         "stops there, so a goal with infinitely many solutions still answers.",
+        output=outputs.QUERY_ANSWERS,
     )
     def query_logic(
         self,
         goal: Annotated[str, Arg('A Prolog goal to query (e.g. "fruit(X)", "parent(john, Y)")')],
         memory: MemoryArg = None,
-    ) -> str:
-        """All answers (at most ``max_solutions``) as a compact JSON array.
+    ) -> Reply:
+        """All answers (at most ``max_solutions``) as a compact JSON array;
+        structured: ``{"answers": [...], "truncated": bool}``, ``truncated``
+        when the answers reached the cap (more may exist).
 
         Enumeration stops at the cap, so infinite generators are fine.
         """
@@ -51,7 +55,8 @@ class QueryTools(ToolGroup):
         self._memories.sync_all()
         solutions = kb.first_solutions(term, self._limits)
         rows = encode_answers(variables(term), solutions, Renderer())
-        return dumps(rows)
+        truncated = len(rows) >= self._limits.max_solutions
+        return Reply(dumps(rows), {"answers": rows, "truncated": truncated})
 
     @tool(
         QUERY,
@@ -59,8 +64,9 @@ class QueryTools(ToolGroup):
         "predicates, their arities, clause counts, and whether they are facts, rules, or "
         "both. Returns structural metadata only — no predicate content is exposed. "
         "Read-only mounts support discovery.",
+        output=outputs.KNOWLEDGE_SCHEMA,
     )
-    def get_knowledge_schema(self, memory: MemoryArg = None) -> str:
+    def get_knowledge_schema(self, memory: MemoryArg = None) -> Reply:
         """User predicates that have clauses, with counts and fact/rule/both types."""
         kb = self._memories.resolve(memory)
         kb.sync()
@@ -77,7 +83,7 @@ class QueryTools(ToolGroup):
             entries.append(
                 {"name": info.name, "arity": info.arity, "type": kind, "count": len(clauses)}
             )
-        return dumps({"predicates": entries, "total": len(entries)})
+        return Reply.of({"predicates": entries, "total": len(entries)})
 
 
 def is_user_visible(name: str) -> bool:

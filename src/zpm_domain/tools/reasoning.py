@@ -17,10 +17,11 @@ from zpm_domain.jsontext import JsonValue, dumps
 from zpm_domain.limits import Limits
 from zpm_domain.memories import Memories
 from zpm_domain.memory import Memory
-from zpm_domain.proofs import DEFAULT_MAX_DEPTH, build_tree, encode_explanation
+from zpm_domain.proofs import DEFAULT_MAX_DEPTH, build_tree, encode_explanation, flat_nodes
 from zpm_domain.sandbox import check_goal
 from zpm_domain.terms import Atom, Struct, Term, Var, variables
-from zpm_domain.tools.definition import QUERY, Arg, MemoryArg, ToolGroup, tool
+from zpm_domain.tools import outputs
+from zpm_domain.tools.definition import QUERY, Arg, MemoryArg, Reply, ToolGroup, tool
 from zpm_domain.writer import Renderer
 
 TRACED = "path"
@@ -54,6 +55,7 @@ class ReasoningTools(ToolGroup):
         "wait in a queue instead of nesting; a subgoal like the start reads the answers "
         "found so far; passes repeat until none finds anything new. No path/2 rules means no "
         "dependencies.",
+        output=outputs.TRACE,
     )
     def trace_dependency(
         self,
@@ -61,8 +63,9 @@ class ReasoningTools(ToolGroup):
             str, Arg('The starting node to trace dependencies from (e.g. "a", "module_a")')
         ],
         memory: MemoryArg = None,
-    ) -> str:
-        """The distinct ``Y`` of ``path(Start, Y)`` (first-seen order) as a JSON array.
+    ) -> Reply:
+        """The distinct ``Y`` of ``path(Start, Y)`` (first-seen order) as a JSON
+        array; structured: ``{"nodes": [...]}``.
 
         ``start_node`` is read as one ground term (a variable in it is
         ``InvalidArguments``); text that is not one term is a syntax error
@@ -84,7 +87,7 @@ class ReasoningTools(ToolGroup):
             if text not in seen:
                 seen.add(text)
                 nodes.append(value)
-        return dumps(nodes)
+        return Reply(dumps(nodes), {"nodes": nodes})
 
     @tool(
         QUERY,
@@ -95,6 +98,7 @@ class ReasoningTools(ToolGroup):
         'Returns {"violations":[...]}: one value per solution, in solution order, duplicates '
         "kept, up to the answer limit (100 by default); undefined predicates give no "
         "violations.",
+        output=outputs.VIOLATIONS,
     )
     def verify_consistency(
         self,
@@ -102,7 +106,7 @@ class ReasoningTools(ToolGroup):
             str | None, Arg('Optional domain scope to filter integrity checks (e.g. "deployment")')
         ] = None,
         memory: MemoryArg = None,
-    ) -> str:
+    ) -> Reply:
         """``{"violations":[...]}``: the X values, in solution order, duplicates kept.
 
         A ``scope`` that does not read as an atom is ``InvalidArguments``.
@@ -116,7 +120,7 @@ class ReasoningTools(ToolGroup):
         kb = self._target(memory)
         solutions = kb.first_solutions(goal, self._limits)
         renderer = Renderer()
-        return dumps({"violations": [to_json_value(s[x], renderer) for s in solutions]})
+        return Reply.of({"violations": [to_json_value(s[x], renderer) for s in solutions]})
 
     @tool(
         QUERY,
@@ -130,6 +134,7 @@ class ReasoningTools(ToolGroup):
         "expanded again, so cyclic rules end. `max_depth` (0 or more; the root is depth 0; "
         f"default {DEFAULT_MAX_DEPTH}) cuts the tree: a node there that has children shows "
         'none and "truncated":true.',
+        output=outputs.EXPLANATION,
     )
     def explain_why(
         self,
@@ -138,8 +143,9 @@ class ReasoningTools(ToolGroup):
             int | None, Arg("Optional maximum proof tree depth (truncates deeper levels)")
         ] = None,
         memory: MemoryArg = None,
-    ) -> str:
-        """The first proof of ``fact`` as explain_why's JSON (``proof_tree`` null when none).
+    ) -> Reply:
+        """The first proof of ``fact`` as explain_why's JSON (``proof_tree`` null when
+        none); structured: the same proof flat (see ``outputs.EXPLANATION``).
 
         ``fact`` is echoed verbatim; it must be callable and pass the sandbox
         as a query does.  A negative ``max_depth`` is ``InvalidArguments``.
@@ -152,7 +158,10 @@ class ReasoningTools(ToolGroup):
         kb = self._target(memory)
         depth = DEFAULT_MAX_DEPTH if max_depth is None else max_depth
         steps = kb.engine.explain(kb.namespace, goal, self._limits, depth)
-        return encode_explanation(fact, build_tree(steps) if steps else None)
+        tree = build_tree(steps) if steps else None
+        nodes = [] if tree is None else flat_nodes(tree)
+        structured = {"fact": fact, "proven": tree is not None, "nodes": nodes}
+        return Reply(encode_explanation(fact, tree), structured)
 
 
 def _scope_atom(scope: str) -> Atom:

@@ -10,12 +10,12 @@ from typing import Annotated, Any
 
 from zpm_domain.builtins import is_protected
 from zpm_domain.errors import InvalidArguments, PermissionDenied, RenameRefused
-from zpm_domain.jsontext import dumps
 from zpm_domain.memories import Memories
 from zpm_domain.memory import Memory
 from zpm_domain.references import calls
 from zpm_domain.renaming import RenamePlan, RenamePredicate, plan_rename
-from zpm_domain.tools.definition import CHANGE, QUERY, Arg, ToolGroup, tool
+from zpm_domain.tools import outputs
+from zpm_domain.tools.definition import CHANGE, QUERY, Arg, Reply, ToolGroup, tool
 from zpm_domain.writer import Renderer
 
 ALL = "__all__"
@@ -47,6 +47,7 @@ class RefactorTools(ToolGroup):
         "where it calls it: as a goal, in a control construct, or as the goal or closure of "
         "a meta-predicate (findall/3, \\+, maplist/2...); a call qualified with another "
         "memory (`other:p(X)`) is a cross-memory reference.",
+        output=outputs.REFERENCES,
     )
     def find_predicate_references(
         self,
@@ -72,7 +73,7 @@ class RefactorTools(ToolGroup):
                 "response (default: true)"
             ),
         ] = None,
-    ) -> str:
+    ) -> Reply:
         """Scanned memories in ``list_memories`` order; within one, predicates in
         definition order and clauses in order."""
         _check_name(functor, "functor")
@@ -126,7 +127,7 @@ class RefactorTools(ToolGroup):
             "facts_referenced_in_assumptions": assumed,
             "cross_memory_refs": cross if include_cross_memory_refs is not False else [],
         }
-        return dumps(answer)
+        return Reply.of(answer)
 
     @tool(
         CHANGE,
@@ -134,6 +135,7 @@ class RefactorTools(ToolGroup):
         "optionally cross-memory references in the knowledge base. A dry-run mode previews "
         "changes without mutation. Protects against self-renames, name collisions, ambiguous "
         "arities, and built-in functor corruption.",
+        output=outputs.RENAME,
     )
     def rename_predicate(
         self,
@@ -177,7 +179,7 @@ class RefactorTools(ToolGroup):
                 "reported regardless of this flag."
             ),
         ] = None,
-    ) -> str:
+    ) -> Reply:
         """One journal batch per memory changed (the home memory first, then the
         memories whose qualified calls are rewritten, by name).  A dry run takes
         the same steps up to the commits and reports the same answer."""
@@ -231,7 +233,7 @@ def _qualified_plan(memory: Memory, home: str, old: str, new: str, arity: int) -
 
 def _report(
     plan: RenamePlan, impact: list[tuple[Memory, RenamePlan]], propagate: bool = False
-) -> str:
+) -> Reply:
     renderer = Renderer()
     rewritten: list[dict[str, Any]] = []
     warnings: list[dict[str, Any]] = []
@@ -258,7 +260,7 @@ def _report(
         },
         "is_error": False,
     }
-    return json.dumps(answer, ensure_ascii=False)
+    return Reply(json.dumps(answer, ensure_ascii=False), answer)
 
 
 def _arity(memory: Memory, name: str, arity: int | None) -> int | None:

@@ -1,0 +1,85 @@
+"""The official MCP Python client drives the server and validates its structured output.
+
+The client checks each result of a tool that declares an ``outputSchema``
+against that schema (and refuses a result without ``structuredContent``);
+these tests call every such tool, a 1,000-step ``explain_why`` included,
+and fail on any error or warning the client reports.
+"""
+
+from __future__ import annotations
+
+import logging
+from pathlib import Path
+from typing import Any
+
+import anyio
+import pytest
+
+from contract_tests.server import init_project
+from contract_tests.targets import EngineTarget
+
+CHAIN = 1_000
+
+CALLS: list[tuple[str, dict[str, Any]]] = [
+    ("query_logic", {"goal": "link(n0, X)"}),
+    ("get_knowledge_schema", {}),
+    ("get_kb_overview", {}),
+    ("list_memories", {}),
+    ("list_assumptions", {}),
+    ("get_belief_status", {"fact": "guess(a)"}),
+    ("get_justification", {"assumption": "hunch"}),
+    ("find_predicate_references", {"functor": "link", "arity": 2}),
+    ("rename_predicate", {"old_functor": "link", "new_functor": "edge", "dry_run": True}),
+    ("trace_dependency", {"start_node": "n0"}),
+    ("verify_consistency", {}),
+    ("explain_why", {"fact": "chain(n0)"}),
+]
+
+
+async def session_calls(target: EngineTarget, project: Path) -> dict[str, Any]:
+    from mcp.client.session import ClientSession
+    from mcp.client.stdio import StdioServerParameters, stdio_client
+
+    command = target.serve_command(project)
+    parameters = StdioServerParameters(
+        command=command[0], args=command[1:], cwd=project, env=dict(target.env) or None
+    )
+    results: dict[str, Any] = {}
+    async with stdio_client(parameters) as (read, write):
+        async with ClientSession(read, write) as session:
+            await session.initialize()
+            listed = await session.list_tools()
+            results["tools/list"] = listed
+            setup = [
+                ("define_rule", {"head": "chain(X)", "body": "link(X, Y), chain(Y)"}),
+                ("define_rule", {"head": "path(X, Y)", "body": "link(X, Y)"}),
+                ("remember_fact", {"fact": f"chain(n{CHAIN})"}),
+                ("assume_fact", {"fact": "guess(a)", "assumption": "hunch"}),
+                *[("remember_fact", {"fact": f"link(n{i}, n{i + 1})"}) for i in range(CHAIN)],
+            ]
+            for name, arguments in setup:
+                assert not (await session.call_tool(name, arguments)).is_error, name
+            for name, arguments in CALLS:
+                results[name] = await session.call_tool(name, arguments)
+    return results
+
+
+def test_the_official_client_accepts_every_structured_result(
+    engine_target: EngineTarget, tmp_path: Path, caplog: pytest.LogCaptureFixture
+) -> None:
+    project = init_project(tmp_path / "project")
+    with caplog.at_level(logging.WARNING):
+        results = anyio.run(session_calls, engine_target, project)
+    assert [r.getMessage() for r in caplog.records if r.levelno >= logging.WARNING] == []
+    declared = {t.name for t in results["tools/list"].tools if t.output_schema is not None}
+    assert declared == {name for name, _ in CALLS}
+    for name, _ in CALLS:
+        result = results[name]
+        assert not result.is_error, (name, result.content)
+        assert isinstance(result.structured_content, dict), name
+    proof = results["explain_why"].structured_content
+    assert proof["proven"] is True and len(proof["nodes"]) == 2 * CHAIN + 1
+    assert results["query_logic"].structured_content == {
+        "answers": [{"X": "n1"}],
+        "truncated": False,
+    }

@@ -1,0 +1,230 @@
+"""The JSON Schemas of the tools' structured results (MCP ``outputSchema``).
+
+Each tool whose text is JSON declares one of these with ``@tool(...,
+output=...)`` and returns its data as ``structuredContent`` beside the text.
+The structured form is the text's data, except where clients need another
+shape: ``query_logic`` wraps its answers in an object that also says
+whether the answer limit cut them, ``trace_dependency`` wraps its nodes, and
+``explain_why`` sends its proof tree flat (``nodes`` in pre-order, each with
+its ``id`` and its ``parent``'s), since deeply nested JSON breaks clients'
+models.  Schemas use JSON Schema 2020-12 (MCP's default dialect) and stay a
+few levels deep.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+Schema = dict[str, Any]
+
+TERM_VALUE: Schema = {
+    "description": "A Prolog term as JSON: an atom or a string as a string, a number as "
+    "a number, a proper list as an array, an unbound variable as _G<n>, any other term "
+    "as its Prolog text.",
+    "type": ["string", "number", "array"],
+}
+NAMES: Schema = {"type": "array", "items": {"type": "string"}}
+COUNT: Schema = {"type": "integer", "minimum": 0}
+
+
+def _object(properties: dict[str, Schema], description: str | None = None) -> Schema:
+    """A closed object whose properties are all required."""
+    schema: Schema = {
+        "type": "object",
+        "properties": properties,
+        "required": list(properties),
+        "additionalProperties": False,
+    }
+    if description:
+        schema["description"] = description
+    return schema
+
+
+def _array(items: Schema) -> Schema:
+    return {"type": "array", "items": items}
+
+
+def _nullable(schema: Schema) -> Schema:
+    return {"anyOf": [schema, {"type": "null"}]}
+
+
+QUERY_ANSWERS = _object(
+    {
+        "answers": _array(
+            {
+                "type": "object",
+                "description": "One answer: each named variable of the goal and its value.",
+                "additionalProperties": TERM_VALUE,
+            }
+        ),
+        "truncated": {
+            "type": "boolean",
+            "description": "The answers reached the answer limit: more may exist.",
+        },
+    }
+)
+
+KNOWLEDGE_SCHEMA = _object(
+    {
+        "predicates": _array(
+            _object(
+                {
+                    "name": {"type": "string"},
+                    "arity": COUNT,
+                    "type": {"enum": ["fact", "rule", "both"]},
+                    "count": COUNT,
+                }
+            )
+        ),
+        "total": COUNT,
+    }
+)
+
+MEMORY_SCOPE: Schema = {"enum": ["project", "global"]}
+MEMORY_MODE: Schema = {"enum": ["rw", "ro"]}
+
+OVERVIEW = _object(
+    {
+        "predicates": _array(
+            _object(
+                {
+                    "functor": {"type": "string"},
+                    "arity": COUNT,
+                    "kind": {"enum": ["fact", "rule", "both"]},
+                    "count": COUNT,
+                    "samples": NAMES,
+                }
+            )
+        ),
+        "assumptions": _object({"count": COUNT, "names": NAMES}),
+        "snapshots": _object(
+            {
+                "count": COUNT,
+                "latest": _nullable({"type": "string"}),
+                "latest_at": _nullable({"type": "string"}),
+            }
+        ),
+        "persistence": _object({"wal_pending": COUNT, "healthy": {"type": "boolean"}}),
+        "mounts": _object(
+            {
+                "available": {"type": "boolean"},
+                "count": COUNT,
+                "items": _array(
+                    _object(
+                        {"name": {"type": "string"}, "scope": MEMORY_SCOPE, "mode": MEMORY_MODE}
+                    )
+                ),
+            }
+        ),
+        "truncated": {"type": "boolean"},
+    }
+)
+
+MEMORIES = _object(
+    {
+        "memories": _array(
+            _object(
+                {
+                    "name": {"type": "string"},
+                    "scope": MEMORY_SCOPE,
+                    "mounted": {"type": "boolean"},
+                    "mode": _nullable(MEMORY_MODE),
+                }
+            )
+        )
+    }
+)
+
+ASSUMPTIONS = _object({"assumptions": NAMES})
+
+BELIEF_STATUS = _object(
+    {
+        "status": {"enum": ["in", "out"]},
+        "justifications": NAMES,
+        "source": {"enum": ["interactive", "journal", "snapshot", "file", "unknown"]},
+    }
+)
+
+JUSTIFICATION = _object({"facts": NAMES})
+
+_RULE = {"head": {"type": "string"}, "body": {"type": "string"}, "memory": {"type": "string"}}
+
+REFERENCES = _object(
+    {
+        "target": {"type": "string"},
+        "memory": {"type": "string"},
+        "rules": _array(_object(_RULE)),
+        "direct_facts_count": COUNT,
+        "facts_referenced_in_assumptions": _array(
+            _object(
+                {
+                    "assumption": {"type": "string"},
+                    "fact": {"type": "string"},
+                    "memory": {"type": "string"},
+                }
+            )
+        ),
+        "cross_memory_refs": _array(_object({**_RULE, "qualifier": {"type": "string"}})),
+    }
+)
+
+RENAME = _object(
+    {
+        "renamed_facts": COUNT,
+        "rewritten_rule_bodies": COUNT,
+        "affected_rule_ids": NAMES,
+        "cross_memory_impact": _object(
+            {
+                "rewritten": _array(
+                    _object({"memory": {"type": "string"}, "rules_updated": COUNT})
+                ),
+                "warnings": _array(
+                    _object(
+                        {
+                            "memory": {"type": "string"},
+                            "refs": COUNT,
+                            "reason": {"type": "string"},
+                        }
+                    )
+                ),
+                "skipped_readonly": _array(
+                    _object(
+                        {
+                            "memory": {"type": "string"},
+                            "refs": COUNT,
+                            "reason": {"type": "string"},
+                        }
+                    )
+                ),
+            }
+        ),
+        "is_error": {"type": "boolean"},
+    }
+)
+
+TRACE = _object(
+    {"nodes": _array(TERM_VALUE)},
+    "The distinct nodes reachable from the start node, in the order found.",
+)
+
+VIOLATIONS = _object({"violations": _array(TERM_VALUE)})
+
+EXPLANATION = _object(
+    {
+        "fact": {"type": "string"},
+        "proven": {"type": "boolean"},
+        "nodes": _array(
+            _object(
+                {
+                    "id": COUNT,
+                    "parent": _nullable(COUNT),
+                    "goal": {"type": "string"},
+                    "rule_applied": {"type": "string"},
+                    "truncated": {"type": "boolean"},
+                }
+            )
+        ),
+    },
+    "The first proof, flat: its nodes in pre-order (the root first, id 0, parent null); "
+    "a node's children follow it in order. No nodes when the fact is not proven.",
+)
