@@ -98,6 +98,24 @@ class ToolRunner(Protocol):
     def close(self) -> None: ...
 
 
+def tool_listing(spec: ToolDefinition) -> dict[str, Any]:
+    """A tool as ``tools/list`` shows it: name, description, ``inputSchema``,
+    ``outputSchema`` (for a tool with structured output) and ``annotations``."""
+    listed: dict[str, Any] = {
+        "name": spec.name,
+        "description": spec.description,
+        "inputSchema": spec.input_schema,
+    }
+    if spec.output_schema is not None:
+        listed["outputSchema"] = spec.output_schema
+    listed["annotations"] = {
+        "readOnlyHint": spec.read_only,
+        "destructiveHint": spec.destructive,
+        "idempotentHint": spec.idempotent,
+    }
+    return listed
+
+
 _BY_NAME: dict[str, ToolDefinition] = {spec.name: spec for spec in TOOLS}
 if len(_BY_NAME) != len(TOOLS):
     raise RuntimeError("two tools share a name")

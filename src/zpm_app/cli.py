@@ -1,16 +1,19 @@
 """The ``zpm`` command line.
 
-Commands: ``init``, ``serve``, ``engines``, ``version`` and one subcommand per catalogue
-tool in kebab case (``zpm remember-fact --fact 'p(a)'``).  Tool flags come
-from the tool's input schema: ``--old-fact`` (``--old_fact`` is accepted
-too); integer flags are type-checked; boolean flags take ``true`` / ``false``
-(a bare flag means true); the first required text argument may also be given
-positionally (``zpm define-rule 'mortal(X)' --body 'human(X)'``).
+Commands: ``init [DIR]``, ``serve``, ``tools``, ``engines``, ``completion
+SHELL``, ``version`` and one subcommand per catalogue tool in kebab case
+(``zpm remember-fact --fact 'p(a)'``).  Tool flags come from the tool's
+input schema: ``--old-fact`` (``--old_fact`` is accepted too); integer flags
+are type-checked; boolean flags take ``true`` / ``false`` (a bare flag means
+true); the first required text argument may also be given positionally
+(``zpm define-rule 'mortal(X)' --body 'human(X)'``).  The options
+``--project DIR``, ``--engine NAME`` and ``--format text|json`` may come
+before or after the subcommand.
 
-Output of a tool command: ``--format text`` (default) prints the result text
-and a newline on stdout; a tool error prints ``ERROR: <text>`` on stdout and
-exits 1.  ``--format json`` prints a JSON array of the result texts (exit 1
-on a tool error).  Usage errors and bootstrap failures go to stderr, exit 1.
+Output of a tool command (see ``output``): the result text on stdout, or
+with ``--format json`` the tool's JSON value itself; a tool error exits 1.
+Usage errors exit 2, with a suggestion for a misspelt command or flag;
+start-up failures (no project, a broken configuration) go to stderr, exit 1.
 
 Only ``serve`` imports the MCP SDK; tool commands stay light so a one-shot
 ``zpm query-logic`` starts fast.
@@ -19,26 +22,42 @@ Only ``serve`` imports the MCP SDK; tool commands stay light so a one-shot
 from __future__ import annotations
 
 import argparse
+import json
 import logging
+import os
+import re
+import shutil
 import sys
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+from difflib import get_close_matches
 from pathlib import Path
 from typing import Any, NoReturn
 
-from zpm_app.catalogue import TOOLS, ToolDefinition, ToolRunner, package_version
-from zpm_app.output import fail, print_outcome
+from zpm_app.catalogue import TOOLS, ToolDefinition, ToolRunner, package_version, tool_listing
+from zpm_app.completion import completion_script
+from zpm_app.output import USAGE_ERROR, fail, print_outcome
 from zpm_domain.errors import ZpmError
 
-NO_PROJECT_FOR_SERVE = "No .zpm/ directory found. Run `zpm init` to initialize a project."
 # Namespace names the CLI uses itself; a tool argument may not take them.
 _RESERVED = frozenset(
-    {"format", "project", "engine", "command", "tool", "tool_parser", "positional"}
+    {
+        "format",
+        "project",
+        "engine",
+        "command",
+        "command_parser",
+        "tool",
+        "positional",
+        "directory",
+        "init",
+        "shell",
+    }
 )
 _EPILOG = (
-    "Tool commands print the result text on stdout. A tool error prints "
-    "'ERROR: <text>' on stdout and exits 1; --format json prints a JSON array of "
-    "the result texts instead."
+    "Tool commands print the result text on stdout; --format json prints the tool's "
+    "JSON value itself. A tool error prints 'ERROR: <text>' ({\"error\": ...} in JSON) "
+    "and exits 1; usage errors exit 2."
 )
 
 
@@ -58,6 +77,8 @@ class Services:
     init_project: Callable[[Path], tuple[bool, str]]
     project_not_found: type[BaseException]
     startup_errors: tuple[type[BaseException], ...] = (ZpmError, OSError)
+    project_dir: Callable[[str | None], Path] = lambda chosen: Path(chosen or ".").resolve()
+    """The folder ``--project`` (or the environment, or the working directory) names."""
 
 
 class StartupFailed(Exception):
@@ -83,6 +104,7 @@ def default_services() -> Services:
         config.init_project,
         config.ProjectNotFound,
         (config.ConfigError, StartupFailed, ZpmError, OSError),
+        config.project_dir,
     )
 
 
@@ -93,27 +115,46 @@ def main(
 ) -> int:
     """Run one ``zpm`` command (``argv`` defaults to ``sys.argv[1:]``); returns the exit code.
 
-    Usage errors raise ``SystemExit(1)`` (``--help``: ``SystemExit(0)``).
+    Usage errors raise ``SystemExit(2)`` (``--help``: ``SystemExit(0)``).  A
+    reader that closes stdout early (``zpm tools | head``) ends it quietly.
     """
+    try:
+        return _main(argv, services, tools)
+    except BrokenPipeError:
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+        return 1
+
+
+def _main(
+    argv: Sequence[str] | None, services: Services | None, tools: Sequence[ToolDefinition]
+) -> int:
     parser = build_parser(tools)
     args = list(sys.argv[1:] if argv is None else argv)
     if not args:
         parser.print_help(sys.stderr)
-        return 1
-    ns = parser.parse_args(args)
+        return USAGE_ERROR
+    ns, extras = parser.parse_known_args(args)
+    if extras:
+        _unrecognized(getattr(ns, "command_parser", parser), extras)
     if ns.command == "version":
         print(f"zpm {package_version()}")
         return 0
+    if ns.command == "completion":
+        print(completion_script(parser, ns.shell), end="")
+        return 0
+    if ns.command == "tools":
+        return _tools(tools, ns.format)
     spec: ToolDefinition | None = getattr(ns, "tool", None)
-    arguments = _tool_arguments(ns.tool_parser, spec, ns) if spec is not None else {}
+    arguments = _tool_arguments(ns.command_parser, spec, ns) if spec is not None else {}
     logging.basicConfig(
         stream=sys.stderr, level=logging.WARNING, format="zpm: %(levelname)s: %(message)s"
     )
     if ns.command == "engines":
-        return _engines()
+        return _engines(ns.format)
     services = services or default_services()
     if ns.command == "init":
-        return _init(services)
+        return _init(services, ns.directory)
     if ns.command == "serve":
         return _serve(ns, services)
     assert spec is not None
@@ -129,23 +170,41 @@ def build_parser(tools: Sequence[ToolDefinition] = TOOLS) -> argparse.ArgumentPa
         allow_abbrev=False,
     )
     parser.add_argument("--version", action=_VersionAction, help="print the version and exit")
+    _add_global_options(parser, top=True)
     commands = parser.add_subparsers(
         title="COMMANDS", dest="command", metavar="COMMAND", required=True
     )
-    commands.add_parser("init", help="create .zpm/ in the current directory", allow_abbrev=False)
-    serve = commands.add_parser(
-        "serve", help="serve the tools over MCP on stdin/stdout", allow_abbrev=False
+    init = _command(commands, "init", "create .zpm/ in DIR (default: the current directory)")
+    init.add_argument("directory", nargs="?", metavar="DIR", help="the project folder")
+    serve = _command(commands, "serve", "serve the tools over MCP on stdin/stdout")
+    serve.add_argument(
+        "--init",
+        action="store_true",
+        help="create the project (the folder and .zpm/) when missing; "
+        "what was created is removed again if the server cannot start",
     )
-    _add_project_options(serve)
-    commands.add_parser(
+    _add_global_options(serve, formats=False)
+    _add_global_options(_command(commands, "tools", "list the tools"))
+    engines = _command(
+        commands,
         "engines",
-        help="list the Prolog engines, whether each can run here, and how to fix it",
-        allow_abbrev=False,
+        "list the Prolog engines, whether each can run here, and how to fix it",
     )
-    commands.add_parser("version", help="print the version", allow_abbrev=False)
+    _add_global_options(engines)
+    completion = _command(commands, "completion", "print a shell completion script")
+    completion.add_argument("shell", choices=("bash", "zsh"), metavar="SHELL", help="bash or zsh")
+    _command(commands, "version", "print the version")
     for spec in tools:
         _add_tool_command(commands, spec)
     return parser
+
+
+def _command(commands: Any, name: str, help_text: str, **kwargs: Any) -> argparse.ArgumentParser:
+    sub: argparse.ArgumentParser = commands.add_parser(
+        name, help=help_text, allow_abbrev=False, **kwargs
+    )
+    sub.set_defaults(command_parser=sub)
+    return sub
 
 
 class _VersionAction(argparse.Action):
@@ -160,30 +219,77 @@ class _VersionAction(argparse.Action):
 
 
 class _Parser(argparse.ArgumentParser):
-    """argparse with exit code 1 (not 2) for usage errors."""
+    """argparse whose usage errors exit 2 and suggest the closest command or choice."""
 
     def error(self, message: str) -> NoReturn:
         self.print_usage(sys.stderr)
-        self.exit(1, f"{self.prog}: error: {message}\n")
+        self.exit(USAGE_ERROR, f"{self.prog}: error: {_suggesting(message)}\n")
 
 
-def _add_project_options(parser: argparse.ArgumentParser) -> None:
+def _suggesting(message: str) -> str:
+    """argparse's ``invalid choice`` message, shortened, with the closest valid choice."""
+    found = re.match(r"argument (.+?): invalid choice: '(.*?)' \(choose from (.*)\)$", message)
+    if found is None:
+        return message
+    what, given, listed = found.groups()
+    choices = re.findall(r"'([^']*)'", listed)
+    close = get_close_matches(given, choices, n=1, cutoff=0.6)
+    hint = f"; did you mean '{close[0]}'?" if close else f" (choose from {listed})"
+    if what == "COMMAND":
+        return (
+            f"unknown command '{given}'{hint}"
+            if close
+            else (f"unknown command '{given}' (zpm --help lists the commands)")
+        )
+    return f"argument {what}: invalid choice: '{given}'{hint}"
+
+
+def _unrecognized(parser: argparse.ArgumentParser, extras: list[str]) -> NoReturn:
+    """Refuse arguments ``parser`` does not take, suggesting the closest flag."""
+    flags = [flag for action in parser._actions for flag in action.option_strings]
+    suggestions = []
+    for extra in extras:
+        if extra.startswith("--"):
+            close = get_close_matches(extra.split("=", 1)[0], flags, n=1, cutoff=0.6)
+            if close:
+                suggestions.append(f"did you mean {close[0]} (not {extra.split('=', 1)[0]})?")
+    tail = f"; {' '.join(suggestions)}" if suggestions else ""
+    parser.error(f"unrecognized arguments: {' '.join(extras)}{tail}")
+
+
+def _add_global_options(
+    parser: argparse.ArgumentParser, *, top: bool = False, formats: bool = True
+) -> None:
+    """``--project``, ``--engine`` and ``--format``: on the top-level parser with
+    their defaults, on a subcommand without (so a value given before the
+    subcommand holds unless given again after it)."""
+    default: Any = None if top else argparse.SUPPRESS
     parser.add_argument(
-        "--project", metavar="DIR", help="project directory (default: search upwards)"
+        "--project",
+        metavar="DIR",
+        default=default,
+        help="project directory (default: search upwards from the current directory)",
     )
     parser.add_argument(
-        "--engine", metavar="NAME", help="Prolog engine (default: configured, else auto)"
+        "--engine",
+        metavar="NAME",
+        default=default,
+        help="Prolog engine (default: configured, else auto)",
     )
+    if formats:
+        parser.add_argument(
+            "--format",
+            choices=("text", "json"),
+            default="text" if top else argparse.SUPPRESS,
+            help="output format (default: text)",
+        )
 
 
 def _add_tool_command(commands: Any, spec: ToolDefinition) -> None:
-    sub = commands.add_parser(
-        spec.cli_name,
-        help=_first_sentence(spec.description),
-        description=spec.description,
-        allow_abbrev=False,
+    sub = _command(
+        commands, spec.cli_name, _first_sentence(spec.description), description=spec.description
     )
-    sub.set_defaults(tool=spec, tool_parser=sub)
+    sub.set_defaults(tool=spec)
     positional = _positional_property(spec)
     if positional is not None:
         sub.add_argument(
@@ -209,8 +315,7 @@ def _add_tool_command(commands: Any, spec: ToolDefinition) -> None:
         sub.add_argument(kebab, **options)
         if f"--{name}" != kebab:
             sub.add_argument(f"--{name}", **{**options, "help": argparse.SUPPRESS})
-    sub.add_argument("--format", choices=("text", "json"), default="text", help="output format")
-    _add_project_options(sub)
+    _add_global_options(sub)
 
 
 def _positional_property(spec: ToolDefinition) -> str | None:
@@ -223,14 +328,14 @@ def _positional_property(spec: ToolDefinition) -> str | None:
 def _tool_arguments(
     parser: argparse.ArgumentParser, spec: ToolDefinition, ns: argparse.Namespace
 ) -> dict[str, Any]:
-    arguments = {name: getattr(ns, name) for name in spec.properties}
+    arguments = {name: getattr(ns, name, None) for name in spec.properties}
     positional = _positional_property(spec)
     if positional is not None and ns.positional is not None:
         if arguments[positional] is not None:
             flag = positional.replace("_", "-")
             parser.error(f"{spec.cli_name}: give {positional.upper()} or --{flag}, not both")
         arguments[positional] = ns.positional
-    missing = [name for name in spec.required if arguments[name] is None]
+    missing = [name for name in spec.required if arguments.get(name) is None]
     if missing:
         flags = ", ".join(f"--{name.replace('_', '-')}" for name in missing)
         parser.error(f"{spec.cli_name}: the following arguments are required: {flags}")
@@ -243,8 +348,8 @@ def _run_tool(
     command = spec.cli_name
     try:
         runner = services.open_runner(ns.project, ns.engine)
-    except services.project_not_found:
-        return fail(f"zpm {command}: NotFound. Run 'zpm init' first.")
+    except services.project_not_found as error:
+        return fail(f"zpm {command}: NotFound. {error}")
     except services.startup_errors as error:
         return fail(f"zpm {command}: {error}")
     try:
@@ -253,19 +358,33 @@ def _run_tool(
         return fail(f"zpm {command}: {error}")
     finally:
         runner.close()
-    return print_outcome(outcome, ns.format)
+    return print_outcome(outcome, ns.format, json_text=spec.output_schema is not None)
 
 
-def _init(services: Services) -> int:
+def _init(services: Services, directory: str | None) -> int:
+    """``zpm init [DIR]``: DIR (created when missing, with its parents) gets ``.zpm/``."""
+    folder = Path.cwd() if directory is None else Path(directory)
     try:
-        _created, message = services.init_project(Path.cwd())
+        folder.mkdir(parents=True, exist_ok=True)
+        _created, message = services.init_project(folder)
     except OSError as error:
         return fail(f"zpm init: {error}")
-    print(message)
+    print(message if directory is None else f"{message} ({folder.resolve()})")
     return 0
 
 
-def _engines() -> int:
+def _tools(tools: Sequence[ToolDefinition], output_format: str) -> int:
+    """``zpm tools``: each tool with its subcommand and first sentence (JSON: as tools/list)."""
+    if output_format == "json":
+        print(json.dumps([tool_listing(spec) for spec in tools], ensure_ascii=False))
+        return 0
+    width = max(len(spec.cli_name) for spec in tools)
+    for spec in tools:
+        print(f"{spec.cli_name:<{width}}  {_first_sentence(spec.description)}")
+    return 0
+
+
+def _engines(output_format: str) -> int:
     """``zpm engines``: needs no project; a plugin problem prints on stderr, exit 1."""
     from zpm_app import engines
 
@@ -273,7 +392,10 @@ def _engines() -> int:
         records = engines.engine_records()
     except engines.PluginError as error:
         return fail(f"zpm engines: {error}")
-    print(engines.engines_report(records))
+    if output_format == "json":
+        print(json.dumps(engines.engines_value(records), ensure_ascii=False))
+    else:
+        print(engines.engines_report(records))
     return 0
 
 
@@ -282,14 +404,35 @@ def _serve(ns: argparse.Namespace, services: Services) -> int:
         logging.getLogger(name).setLevel(logging.INFO)
     from zpm_app import server
 
+    created: list[Path] = []
+    if ns.init:
+        try:
+            created = _create_project(services, services.project_dir(ns.project))
+        except OSError as error:
+            return fail(f"zpm serve: {error}")
     try:
         return server.serve(lambda: services.open_runner(ns.project, ns.engine))
     except KeyboardInterrupt:  # interrupted before serving started
         return 0
-    except services.project_not_found as error:
-        return fail(str(error) or NO_PROJECT_FOR_SERVE)
-    except services.startup_errors as error:
-        return fail(f"zpm serve: {error}")
+    except (services.project_not_found, *services.startup_errors) as error:
+        for path in created:  # nothing was served: leave nothing behind
+            shutil.rmtree(path, ignore_errors=True)
+        prefix = "" if isinstance(error, services.project_not_found) else "zpm serve: "
+        return fail(f"{prefix}{error}")
+
+
+def _create_project(services: Services, folder: Path) -> list[Path]:
+    """Make ``folder`` a project; what was created, outermost first."""
+    created: list[Path] = []
+    missing = folder
+    while not missing.exists():
+        created[:] = [missing]
+        missing = missing.parent
+    folder.mkdir(parents=True, exist_ok=True)
+    made, _ = services.init_project(folder)
+    if made and not created:
+        created = [folder / ".zpm"]
+    return created
 
 
 def _integer(text: str) -> int:

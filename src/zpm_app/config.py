@@ -48,16 +48,19 @@ _TABLES: dict[str, frozenset[str]] = {
 class ProjectNotFound(Exception):
     """No ``.zpm/`` where the project was expected.
 
-    ``directory`` is the directory given by argument or environment, or
-    ``None`` when the upward search from the working directory failed.
+    ``directory`` is where zpm looked: the directory given by argument or
+    environment, or (``upwards``) the working directory from which it
+    searched every parent.  The text names it and says how to fix it.
     """
 
-    def __init__(self, directory: Path | None = None) -> None:
-        where = "" if directory is None else f" in {directory}"
+    def __init__(self, directory: Path, *, upwards: bool = False) -> None:
+        where = f"in {directory} or any folder above it" if upwards else f"in {directory}"
         super().__init__(
-            f"No .zpm/ directory found{where}. Run `zpm init` to initialize a project."
+            f"No .zpm/ directory found {where}. "
+            f"Run `zpm init` to initialize a project (`zpm init {directory}`)."
         )
         self.directory = directory
+        self.upwards = upwards
 
 
 class ConfigError(Exception):
@@ -121,12 +124,23 @@ def global_root(env: Mapping[str, str]) -> Path | None:
     return None
 
 
+def project_dir(
+    project: str | None, cwd: Path | None = None, env: Mapping[str, str] | None = None
+) -> Path:
+    """The absolute folder a project would be in: ``project``, else
+    ``ZPM_PROJECT_DIR``, else ``cwd`` (no search, no check)."""
+    env = os.environ if env is None else env
+    cwd = Path.cwd() if cwd is None else cwd
+    chosen = project or env.get("ZPM_PROJECT_DIR") or "."
+    return Path(os.path.abspath(Path(cwd, Path(chosen).expanduser())))
+
+
 def _project_root(project: str | None, cwd: Path, env: Mapping[str, str]) -> Path:
     chosen = project or env.get("ZPM_PROJECT_DIR") or None
     if chosen is None:
         found = find_project(cwd)
         if found is None:
-            raise ProjectNotFound()
+            raise ProjectNotFound(cwd, upwards=True)
         return found
     directory = Path(cwd, Path(chosen).expanduser())
     if not (directory / _project.ZPM_DIR).is_dir():

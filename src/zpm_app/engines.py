@@ -17,6 +17,7 @@ import logging
 import os
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+from typing import Any
 
 from zpm_domain.errors import ExecutionFailed
 from zpm_domain.ports.engine import Engine
@@ -178,3 +179,25 @@ def engines_report(records: Sequence[EngineRecord]) -> str:
     choice = next((r.name for r in by_priority(records) if r.name in available), None)
     lines.append(f"{AUTO} selects: {choice or 'nothing (no engine is available)'}")
     return "\n".join(lines)
+
+
+def engines_value(records: Sequence[EngineRecord]) -> dict[str, Any]:
+    """What ``zpm engines --format json`` prints: the same as :func:`engines_report`
+    as data: ``{"engines": [...], "auto": name or null}``."""
+    entries: list[dict[str, Any]] = []
+    for record in records:
+        state = record.availability()
+        entries.append(
+            {
+                "name": record.name,
+                "available": state.available,
+                "version": state.version if state.available else None,
+                "description": record.description,
+                "plugin": record.plugin,
+                "reason": None if state.available else state.reason,
+                "fix": None if state.available else state.fix,
+            }
+        )
+    available = {entry["name"] for entry in entries if entry["available"]}
+    choice = next((r.name for r in by_priority(records) if r.name in available), None)
+    return {"engines": entries, AUTO: choice}

@@ -3,10 +3,13 @@
 * text (default): the result text and a newline on stdout; a tool error is
   printed as ``ERROR: <text>`` on stdout, and its hint (what was wrong and
   how to fix it), when it has one, as ``zpm: <hint>`` on stderr;
-* json: a JSON array of the result texts on stdout (non-ASCII kept as is).
+* json: the tool's JSON value itself on stdout: its text when the tool
+  answers JSON, else the text as a JSON string; a tool error prints
+  ``{"error": <text>}`` (with ``"hint"`` when it has one).
 
 The exit code is 1 for a tool error, else 0.  Failures that are not tool
-results (usage, project, start-up) go to stderr with exit code 1.
+results (project, start-up) go to stderr with exit code 1; usage errors
+exit with ``USAGE_ERROR``.
 """
 
 from __future__ import annotations
@@ -16,11 +19,22 @@ import sys
 
 from zpm_app.catalogue import ToolOutcome
 
+USAGE_ERROR = 2
 
-def print_outcome(outcome: ToolOutcome, output_format: str) -> int:
-    """Print ``outcome`` in ``output_format`` (``text`` or ``json``); return the exit code."""
+
+def print_outcome(outcome: ToolOutcome, output_format: str, *, json_text: bool) -> int:
+    """Print ``outcome`` in ``output_format`` (``text`` or ``json``); ``json_text``:
+    the tool's text is JSON.  Returns the exit code."""
     if output_format == "json":
-        print(json.dumps([outcome.text], ensure_ascii=False))
+        if outcome.is_error:
+            value = {"error": outcome.text}
+            if outcome.hint is not None:
+                value["hint"] = outcome.hint
+            print(json.dumps(value, ensure_ascii=False))
+        elif json_text:
+            print(outcome.text)
+        else:
+            print(json.dumps(outcome.text, ensure_ascii=False))
     elif outcome.is_error:
         print(f"ERROR: {outcome.text}")
         if outcome.hint is not None:

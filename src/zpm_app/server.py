@@ -50,7 +50,14 @@ from mcp.server.runner import serve_connection
 from mcp.shared.exceptions import MCPError
 from mcp.shared.jsonrpc_dispatcher import JSONRPCDispatcher
 
-from zpm_app.catalogue import SERVER_NAME, ToolDefinition, ToolOutcome, ToolRunner, package_version
+from zpm_app.catalogue import (
+    SERVER_NAME,
+    ToolDefinition,
+    ToolOutcome,
+    ToolRunner,
+    package_version,
+    tool_listing,
+)
 from zpm_app.wire import StdioWire
 from zpm_domain.errors import ExecutionFailed
 
@@ -248,7 +255,7 @@ class _WireShape:
     """
 
     def __init__(self, specs: tuple[ToolDefinition, ...]) -> None:
-        self._tools = [_listed(spec) for spec in specs]
+        self._tools = [tool_listing(spec) for spec in specs]
 
     async def __call__(
         self, ctx: ServerRequestContext[Any, Any], call_next: CallNext
@@ -263,23 +270,6 @@ class _WireShape:
             content = [_content_item(item, failed) for item in result["content"]]
             return {**result, "content": content}
         return result
-
-
-def _listed(spec: ToolDefinition) -> dict[str, Any]:
-    """A tool as tools/list shows it (``outputSchema`` for a tool with structured output)."""
-    listed: dict[str, Any] = {
-        "name": spec.name,
-        "description": spec.description,
-        "inputSchema": spec.input_schema,
-    }
-    if spec.output_schema is not None:
-        listed["outputSchema"] = spec.output_schema
-    listed["annotations"] = {
-        "readOnlyHint": spec.read_only,
-        "destructiveHint": spec.destructive,
-        "idempotentHint": spec.idempotent,
-    }
-    return listed
 
 
 def _content_item(item: Any, failed: bool) -> Any:

@@ -15,9 +15,11 @@ import pytest
 from memo_runner import MemoRunner, Outcome
 
 from zpm_app.catalogue import ToolDefinition, package_version
-from zpm_app.cli import NO_PROJECT_FOR_SERVE, Services, build_parser, main
+from zpm_app.cli import Services, build_parser, main
 from zpm_domain.errors import ExecutionFailed
 from zpm_domain.tools.definition import QUERY, Param
+
+NO_PROJECT = "No .zpm/ directory found in /nowhere. Run `zpm init` to initialize a project."
 
 
 class NoProject(Exception):
@@ -42,7 +44,7 @@ class World:
         def open_runner(project: str | None, engine: str | None) -> Any:
             self.opened_with.append((project, engine))
             if not self.has_project:
-                raise NoProject("No .zpm/ directory found. Run `zpm init` to initialize a project.")
+                raise NoProject(NO_PROJECT)
             if self.startup_failure is not None:
                 raise BrokenProject(self.startup_failure)
             return self.runner
@@ -96,9 +98,9 @@ def run(
     return code, out, err
 
 
-def test_no_arguments_prints_help_to_stderr_and_exits_1(capsys: pytest.CaptureFixture[str]) -> None:
+def test_no_arguments_prints_help_to_stderr_and_exits_2(capsys: pytest.CaptureFixture[str]) -> None:
     code, out, err = run(capsys, World())
-    assert (code, out) == (1, "")
+    assert (code, out) == (2, "")
     assert "COMMANDS" in err and "serve" in err and "remember-fact" in err
 
 
@@ -120,6 +122,19 @@ def test_init_uses_the_working_directory(
     world = World()
     assert run(capsys, world, "init") == (0, "Initialized .zpm/ project directory\n", "")
     assert world.initialized == [tmp_path]
+
+
+def test_init_takes_a_folder_and_creates_it(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    world = World()
+    folder = tmp_path / "new" / "project"
+    assert run(capsys, world, "init", str(folder)) == (
+        0,
+        f"Initialized .zpm/ project directory ({folder})\n",
+        "",
+    )
+    assert world.initialized == [folder] and folder.is_dir()
 
 
 def test_a_tool_prints_its_result_and_closes_the_runner(
@@ -144,7 +159,7 @@ def test_positional_and_flag_together_are_a_usage_error(
 ) -> None:
     world = World()
     code, out, err = run(capsys, world, "remember-fact", "p(a)", "--fact", "p(b)")
-    assert (code, out) == (1, "")
+    assert (code, out) == (2, "")
     assert "not both" in err and "usage: zpm remember-fact" in err
     assert world.opened_with == []
 
@@ -155,12 +170,25 @@ def test_underscore_and_kebab_flags_are_the_same(capsys: pytest.CaptureFixture[s
     assert world.runner.calls == [("update_fact", {"old_fact": "a(1)", "new_fact": "a(2)"})]
 
 
-def test_json_format_prints_an_array_of_texts(capsys: pytest.CaptureFixture[str]) -> None:
+def test_json_format_prints_the_tools_json_value(capsys: pytest.CaptureFixture[str]) -> None:
     world = World()
     world.runner.facts.append("p(a)")
     code, out, _ = run(capsys, world, "query-logic", "--goal", "p(a)", "--format", "json")
-    assert code == 0
-    assert json.loads(out) == ["[{}]"]
+    assert (code, out) == (0, "[{}]\n")
+    code, out, _ = run(capsys, world, "remember-fact", "p(b)", "--format", "json")
+    assert (code, json.loads(out)) == (0, "Asserted: p(b)")
+
+
+def test_global_options_come_before_or_after_the_command(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    world = World()
+    world.runner.facts.append("p(a)")
+    before = run(capsys, world, "--project", "X", "--format", "json", "query-logic", "p(a)")
+    after = run(capsys, world, "query-logic", "p(a)", "--project", "X", "--format", "json")
+    assert before == after == (0, "[{}]\n", "")
+    run(capsys, world, "--project", "X", "--engine", "e", "query-logic", "p(a)", "--engine", "f")
+    assert world.opened_with == [("X", None), ("X", None), ("X", "f")]
 
 
 def test_a_tool_error_prints_error_on_stdout_and_exits_1(
@@ -173,7 +201,13 @@ def test_a_tool_error_prints_error_on_stdout_and_exits_1(
 def test_a_tool_error_in_json_exits_1_with_the_text(capsys: pytest.CaptureFixture[str]) -> None:
     code, out, _ = run(capsys, World(), "forget-fact", "--fact", "p(b)", "--format", "json")
     assert code == 1
-    assert json.loads(out) == ["No matching clause found for: p(b)"]
+    assert json.loads(out) == {"error": "No matching clause found for: p(b)"}
+    code, out, _ = run(capsys, World(), "remember-fact", "", "--format", "json")
+    assert code == 1
+    assert json.loads(out) == {
+        "error": "InvalidArguments",
+        "hint": "argument 'fact' must not be empty",
+    }
 
 
 def test_an_empty_argument_is_invalid_arguments_and_says_which(
@@ -188,7 +222,7 @@ def test_an_empty_argument_is_invalid_arguments_and_says_which(
 
 def test_non_ascii_text_round_trips(capsys: pytest.CaptureFixture[str]) -> None:
     code, out, _ = run(capsys, World(), "echo", "--message", "ünïcødé ✓", "--format", "json")
-    assert code == 0 and json.loads(out) == ["ünïcødé ✓"]
+    assert code == 0 and json.loads(out) == "ünïcødé ✓"
 
 
 @pytest.mark.parametrize(
@@ -201,12 +235,12 @@ def test_non_ascii_text_round_trips(capsys: pytest.CaptureFixture[str]) -> None:
         ["no-such-command"],
     ],
 )
-def test_usage_errors_exit_1_without_opening_the_project(
+def test_usage_errors_exit_2_without_opening_the_project(
     capsys: pytest.CaptureFixture[str], argv: list[str]
 ) -> None:
     world = World()
     code, out, err = run(capsys, world, *argv)
-    assert (code, out) == (1, "")
+    assert (code, out) == (2, "")
     assert "error:" in err
     assert world.opened_with == []
 
@@ -240,12 +274,50 @@ def test_a_bare_boolean_flag_means_true(capsys: pytest.CaptureFixture[str]) -> N
 @pytest.mark.parametrize(
     ("flag", "value"), [("--max-depth", "abc"), ("--max-depth", "1.5"), ("--dry-run", "maybe")]
 )
-def test_mistyped_flags_exit_1(capsys: pytest.CaptureFixture[str], flag: str, value: str) -> None:
+def test_mistyped_flags_exit_2(capsys: pytest.CaptureFixture[str], flag: str, value: str) -> None:
     world = World(runner=RecordingRunner())
     code, _, err = run(capsys, world, "typed-tool", "a", flag, value, tools=(TYPED,))
-    assert code == 1
+    assert code == 2
     assert "invalid" in err or "expected true or false" in err
     assert world.runner.calls == []
+
+
+@pytest.mark.parametrize(
+    ("argv", "suggestion"),
+    [
+        (["rememer-fact", "p(a)"], "unknown command 'rememer-fact'; did you mean 'remember-fact'?"),
+        (["remember-fact", "--fakt", "p(a)"], "did you mean --fact (not --fakt)?"),
+        (["query-logic", "true", "--fromat", "json"], "did you mean --format (not --fromat)?"),
+        (["engines", "--format", "jsn"], "invalid choice: 'jsn'; did you mean 'json'?"),
+    ],
+)
+def test_misspellings_get_a_suggestion(
+    capsys: pytest.CaptureFixture[str], argv: list[str], suggestion: str
+) -> None:
+    code, out, err = run(capsys, World(), *argv)
+    assert (code, out) == (2, "")
+    assert suggestion in err
+
+
+def test_tools_lists_every_tool(capsys: pytest.CaptureFixture[str]) -> None:
+    code, out, _ = run(capsys, World(), "tools")
+    assert code == 0 and len(out.splitlines()) == 29
+    assert out.splitlines()[1].split()[0] == "remember-fact"
+    code, out, _ = run(capsys, World(), "tools", "--format", "json")
+    listed = json.loads(out)
+    assert [t["name"] for t in listed][:2] == ["echo", "remember_fact"]
+    assert "outputSchema" in next(t for t in listed if t["name"] == "query_logic")
+
+
+def test_completion_scripts_offer_the_commands_and_their_flags(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    for shell in ("bash", "zsh"):
+        code, out, _ = run(capsys, World(), "completion", shell)
+        assert code == 0 and "complete -o default -F _zpm zpm" in out
+        assert "remember-fact) COMPREPLY=($(compgen -W '--help --fact --memory" in out
+    checked = subprocess.run(["bash", "-n"], input=out, text=True, capture_output=True)
+    assert checked.returncode == 0, checked.stderr
 
 
 @pytest.mark.parametrize("name", ["format", "project", "engine", "tool", "positional"])
@@ -268,7 +340,7 @@ def test_project_and_engine_reach_the_services(capsys: pytest.CaptureFixture[str
 
 def test_no_project_is_reported_for_a_tool_command(capsys: pytest.CaptureFixture[str]) -> None:
     code, out, err = run(capsys, World(has_project=False), "query-logic", "--goal", "true")
-    assert (code, out, err) == (1, "", "zpm query-logic: NotFound. Run 'zpm init' first.\n")
+    assert (code, out, err) == (1, "", f"zpm query-logic: NotFound. {NO_PROJECT}\n")
 
 
 def test_a_startup_failure_is_reported_with_its_text(capsys: pytest.CaptureFixture[str]) -> None:
@@ -294,7 +366,7 @@ def test_serve_without_a_project_says_how_to_start_one(
     capsys: pytest.CaptureFixture[str],
 ) -> None:
     code, out, err = run(capsys, World(has_project=False), "serve")
-    assert (code, out, err) == (1, "", NO_PROJECT_FOR_SERVE + "\n")
+    assert (code, out, err) == (1, "", NO_PROJECT + "\n")
 
 
 def test_serve_interrupted_while_opening_exits_quietly(

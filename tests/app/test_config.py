@@ -64,8 +64,11 @@ def test_chosen_directory_must_hold_zpm(tmp_path: Path, project: Path) -> None:
 def test_no_project_found_by_discovery(tmp_path: Path) -> None:
     with pytest.raises(ProjectNotFound) as info:
         resolve_settings(cwd=tmp_path, env={})
-    assert info.value.directory is None
-    assert str(info.value) == "No .zpm/ directory found. Run `zpm init` to initialize a project."
+    assert (info.value.directory, info.value.upwards) == (tmp_path, True)
+    assert str(info.value) == (
+        f"No .zpm/ directory found in {tmp_path} or any folder above it. "
+        f"Run `zpm init` to initialize a project (`zpm init {tmp_path}`)."
+    )
 
 
 def test_engine_precedence(project: Path) -> None:

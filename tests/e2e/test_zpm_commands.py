@@ -15,9 +15,9 @@ def run(*args: str, cwd: Path | None = None) -> subprocess.CompletedProcess[str]
     return subprocess.run(zpm(*args), cwd=cwd, capture_output=True, text=True, timeout=60)
 
 
-def test_no_command_prints_help_on_stderr_and_exits_1() -> None:
+def test_no_command_prints_help_on_stderr_and_exits_2() -> None:
     done = run()
-    assert done.returncode == 1 and done.stdout == ""
+    assert done.returncode == 2 and done.stdout == ""
     assert "COMMANDS" in done.stderr and "serve" in done.stderr
 
 
@@ -31,9 +31,9 @@ def test_version() -> None:
     assert run("version").stdout == "zpm 0.4.0\n"
 
 
-def test_a_malformed_integer_or_unknown_flag_exits_1() -> None:
-    assert run("query-logic", "--goal", "true", "--bogus").returncode == 1
-    assert run("no-such-command").returncode == 1
+def test_a_malformed_integer_or_unknown_flag_exits_2() -> None:
+    assert run("query-logic", "--goal", "true", "--bogus").returncode == 2
+    assert run("no-such-command").returncode == 2
 
 
 def test_init_creates_the_project_once(tmp_path: Path) -> None:

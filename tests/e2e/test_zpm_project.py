@@ -18,20 +18,24 @@ def run(*args: str, cwd: Path) -> subprocess.CompletedProcess[str]:
     return subprocess.run(zpm(*args), cwd=cwd, capture_output=True, text=True, timeout=60)
 
 
-def test_serve_without_a_project_exits_1_with_advice(tmp_path: Path) -> None:
+def test_serve_without_a_project_exits_1_with_advice_naming_the_folder(tmp_path: Path) -> None:
     done = subprocess.run(
         zpm("serve"), cwd=tmp_path, input="", capture_output=True, text=True, timeout=60
     )
     assert (done.returncode, done.stdout) == (1, "")
     assert done.stderr.strip().endswith(
-        "No .zpm/ directory found. Run `zpm init` to initialize a project."
+        f"No .zpm/ directory found in {tmp_path} or any folder above it. "
+        f"Run `zpm init` to initialize a project (`zpm init {tmp_path}`)."
     )
 
 
-def test_a_tool_command_without_a_project_exits_1(tmp_path: Path) -> None:
+def test_a_tool_command_without_a_project_exits_1_naming_the_folder(tmp_path: Path) -> None:
     done = run("query-logic", "--goal", "true", cwd=tmp_path)
     assert (done.returncode, done.stdout) == (1, "")
-    assert done.stderr == "zpm query-logic: NotFound. Run 'zpm init' first.\n"
+    assert done.stderr == (
+        f"zpm query-logic: NotFound. No .zpm/ directory found in {tmp_path} or any folder "
+        f"above it. Run `zpm init` to initialize a project (`zpm init {tmp_path}`).\n"
+    )
 
 
 def test_served_tools_work_on_the_project(zpm_project: Path) -> None:
@@ -67,7 +71,7 @@ def test_cli_tool_commands_share_the_project(zpm_project: Path) -> None:
         "Asserted: human(socrates)\n"
     )
     query = run("query-logic", "--goal", "human(X)", "--format", "json", cwd=zpm_project)
-    assert (query.returncode, json.loads(query.stdout)) == (0, ['[{"X":"socrates"}]'])
+    assert (query.returncode, json.loads(query.stdout)) == (0, [{"X": "socrates"}])
     missing = run("forget-fact", "--fact", "human(plato)", cwd=zpm_project)
     assert (missing.returncode, missing.stdout) == (
         1,
@@ -94,3 +98,33 @@ def test_a_one_shot_query(zpm_project: Path) -> None:
     """Its cold start is measured by benchmarks/cli_cold_start.py."""
     done = run("query-logic", "--goal", "true", cwd=zpm_project)
     assert done.stdout == "[{}]\n"
+
+
+SERVE_SCRIPT = Path(__file__).resolve().parents[2] / "scripts" / "serve"
+
+
+@pytest.mark.parametrize(
+    "command", [zpm("serve", "--init"), [str(SERVE_SCRIPT)]], ids=["serve-init", "scripts-serve"]
+)
+def test_serve_creates_a_relative_project_and_leaves_nothing_when_it_fails(
+    tmp_path: Path, command: list[str]
+) -> None:
+    served = run_piped(
+        [tool_call(1, "remember_fact", {"fact": "p(1)"})],
+        command=[*command, "--project", "rel/proj"],
+        cwd=tmp_path,
+    )
+    assert served.returncode == 0, served.stderr
+    assert served.text(1) == "Asserted: p(1)"
+    assert (tmp_path / "rel" / "proj" / ".zpm" / "data").is_dir()
+    assert not (tmp_path / "rel" / "proj" / "rel").exists()
+    failed = run_piped(
+        [], command=[*command, "--project", "other/proj", "--engine", "bogus"], cwd=tmp_path
+    )
+    assert failed.returncode == 1 and "Unknown engine: bogus" in failed.stderr
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["rel"]
+    (tmp_path / "plain").mkdir()
+    failed = run_piped(
+        [], command=[*command, "--project", "plain", "--engine", "bogus"], cwd=tmp_path
+    )
+    assert failed.returncode == 1 and list((tmp_path / "plain").iterdir()) == []
