@@ -9,6 +9,7 @@ and fail on any error or warning the client reports.
 from __future__ import annotations
 
 import logging
+import os
 from pathlib import Path
 from typing import Any
 
@@ -41,8 +42,9 @@ async def session_calls(target: EngineTarget, project: Path) -> dict[str, Any]:
     from mcp.client.stdio import StdioServerParameters, stdio_client
 
     command = target.serve_command(project)
+    # The client passes servers only a few variables unless told otherwise.
     parameters = StdioServerParameters(
-        command=command[0], args=command[1:], cwd=project, env=dict(target.env) or None
+        command=command[0], args=command[1:], cwd=project, env={**os.environ, **target.env}
     )
     results: dict[str, Any] = {}
     async with stdio_client(parameters) as (read, write):

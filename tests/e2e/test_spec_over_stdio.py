@@ -26,18 +26,24 @@ def expected_result(text: str, is_error: bool) -> dict[str, Any]:
     return {"content": [item], "isError": is_error}
 
 
+def check_answer(result: dict[str, Any], step: Step) -> None:
+    """``result`` is the spec's answer of ``step``: its first content item byte
+    for byte; an ``InvalidArguments`` error says in a second item which
+    argument was wrong and how to fix it."""
+    name, args, text, is_error = step
+    first = {"content": result["content"][:1], "isError": result["isError"]}
+    assert first == expected_result(text, is_error), (name, args)
+    assert set(result) <= {"content", "isError", "structuredContent"}
+    explained = result["content"][1:]
+    assert len(explained) == (text == "InvalidArguments"), (name, args, explained)
+
+
 def test_spec_examples_over_stdio(zpm_project: Path) -> None:
     requests = [tool_call(i, name, args) for i, (name, args, _, _) in enumerate(SCENARIO, 1)]
     run = run_piped(requests, command=zpm("serve"), cwd=zpm_project)
     assert run.returncode == 0, run.stderr
-    for i, (name, args, text, is_error) in enumerate(SCENARIO, 1):
-        result = run.answer(i)["result"]
-        first = {"content": result["content"][:1], "isError": result["isError"]}
-        assert first == expected_result(text, is_error), (name, args)
-        assert set(result) <= {"content", "isError", "structuredContent"}
-        # InvalidArguments says, in a second item, which argument and how to fix it.
-        explained = result["content"][1:]
-        assert len(explained) == (text == "InvalidArguments"), (name, args, explained)
+    for i, step in enumerate(SCENARIO, 1):
+        check_answer(run.answer(i)["result"], step)
     # Compact JSON on the wire: the raw line of a result, exactly.
     raw = {json.loads(line)["id"]: line for line in run.lines if '"id"' in line}
     assert raw[1] == (

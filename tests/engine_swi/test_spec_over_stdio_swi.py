@@ -6,7 +6,7 @@ import subprocess
 from pathlib import Path
 
 from mcp_harness import run_piped, tool_call, zpm
-from test_spec_over_stdio import SCENARIO, expected_result
+from test_spec_over_stdio import SCENARIO, check_answer
 
 
 def test_swi_engine_serves_the_spec_scenario(swi_engine: str, tmp_path: Path) -> None:
@@ -17,5 +17,5 @@ def test_swi_engine_serves_the_spec_scenario(swi_engine: str, tmp_path: Path) ->
     run = run_piped(requests, command=zpm("serve", "--engine", swi_engine), cwd=project)
     assert run.returncode == 0, run.stderr
     assert f"engine {swi_engine}" in run.stderr, run.stderr
-    for i, (name, args, text, is_error) in enumerate(SCENARIO, 1):
-        assert run.answer(i)["result"] == expected_result(text, is_error), (name, args)
+    for i, step in enumerate(SCENARIO, 1):
+        check_answer(run.answer(i)["result"], step)
