@@ -1,16 +1,20 @@
-"""Round-trip latency of tool calls through ``zpm serve`` over stdio.
+"""Per-call overhead of ``zpm serve`` over stdio, against a bare JSON-RPC loop.
 
-Starts one server in a temporary project and sends calls one at a time,
-waiting for each answer.  The baseline, measured in the same run, is
-``echo`` (protocol + dispatch only); the other tools are reported as a ratio
-to it, so the numbers compare across machines.
+In one run, one call at a time (waiting for each answer): a bare Python
+stdio JSON-RPC loop that answers every request at once (the floor), then
+zpm's ``echo``, ``ping``, ``remember_fact`` and ``query_logic`` in a fresh
+project, and the cost of one small append with fsync in the same folder.
+Prints p50 and p99 of each, what the protocol layer adds (``echo`` minus the
+bare loop) and what ``remember_fact`` costs over ``echo``, in fsyncs.
 
-    python benchmarks/stdio_roundtrip.py [calls-per-tool]
+    python benchmarks/stdio_roundtrip.py [--calls N] [--engine NAME]
 """
 
 from __future__ import annotations
 
+import argparse
 import json
+import os
 import statistics
 import subprocess
 import sys
@@ -73,38 +77,107 @@ class Server:
         self.proc.wait(timeout=30)
 
 
-def measure(calls: int) -> dict[str, float]:
+BARE_LOOP = """
+import json, sys
+for line in sys.stdin:
+    message = json.loads(line)
+    if "id" in message:
+        answer = {"jsonrpc": "2.0", "id": message["id"],
+                  "result": {"content": [{"type": "text", "text": "x"}], "isError": False}}
+        sys.stdout.write(json.dumps(answer, separators=(",", ":")) + "\\n")
+        sys.stdout.flush()
+"""
+
+
+class BareLoop(Server):
+    """A Python stdio JSON-RPC loop that answers every request at once: the floor."""
+
+    def __init__(self) -> None:  # noqa: D107 (no handshake to do)
+        self.proc = subprocess.Popen(
+            [sys.executable, "-c", BARE_LOOP],
+            stdin=subprocess.PIPE,
+            stdout=subprocess.PIPE,
+            text=True,
+            bufsize=1,
+        )
+        self.next_id = 0
+
+
+def timed(run: Any, calls: int) -> list[float]:
+    times = []
+    for i in range(calls):
+        started = time.perf_counter()
+        run(i)
+        times.append(time.perf_counter() - started)
+    return times
+
+
+def fsync_times(directory: Path, calls: int) -> list[float]:
+    """One small append and fsync per call, in the project's folder."""
+    path = directory / "fsync-probe"
+    times = []
+    with open(path, "ab") as probe:
+        for i in range(calls):
+            started = time.perf_counter()
+            probe.write(b"x" * 64 + str(i).encode() + b"\\n")
+            probe.flush()
+            os.fsync(probe.fileno())
+            times.append(time.perf_counter() - started)
+    return times
+
+
+def measure(calls: int, engine: str | None) -> dict[str, list[float]]:
     with tempfile.TemporaryDirectory() as tmp:
         project = Path(tmp)
         subprocess.run(
             [sys.executable, "-m", "zpm_app", "init"], cwd=project, check=True, capture_output=True
         )
-        server = Server(project)
+        bare = BareLoop()
+        server = Server(project, engine)
         try:
-            for _ in range(20):  # warm up
+            for _ in range(50):  # warm up
                 server.call("echo", {"message": "warm"})
-            echo = [server.call("echo", {"message": f"m{i}"}) for i in range(calls)]
-            remember = [
-                server.call("remember_fact", {"fact": f"item({i}, value_{i})"})
-                for i in range(calls)
-            ]
-            query = [server.call("query_logic", {"goal": f"item({i}, V)"}) for i in range(calls)]
+                bare.request("tools/call", {"name": "echo", "arguments": {"message": "warm"}})
+            echo = {"message": "m"}
+            results = {
+                "bare loop": timed(lambda i: bare.request("tools/call", echo), calls),
+                "echo": timed(lambda i: server.call("echo", echo), calls),
+                "ping": timed(lambda i: server.request("ping", {}), calls),
+                "remember_fact": timed(
+                    lambda i: server.call("remember_fact", {"fact": f"item({i}, value_{i})"}),
+                    calls,
+                ),
+                "query_logic": timed(
+                    lambda i: server.call("query_logic", {"goal": f"item({i}, V)"}), calls
+                ),
+                "fsync": fsync_times(project, calls),
+            }
         finally:
             server.close()
-    return {
-        "echo": statistics.median(echo),
-        "remember_fact": statistics.median(remember),
-        "query_logic": statistics.median(query),
-    }
+            bare.close()
+    return results
 
 
-def main(calls: int = 200) -> None:
-    medians = measure(calls)
-    base = medians["echo"]
-    print(f"stdio round trip, median of {calls} sequential calls per tool")
-    for name, seconds in medians.items():
-        print(f"  {name:14s} {seconds * 1000:8.3f} ms   x{seconds / base:5.2f} of echo")
+def percentile(times: list[float], fraction: float) -> float:
+    ordered = sorted(times)
+    return ordered[min(len(ordered) - 1, int(fraction * len(ordered)))]
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\\n")[0])
+    parser.add_argument("--calls", type=int, default=1000)
+    parser.add_argument("--engine", default=None)
+    options = parser.parse_args()
+    results = measure(options.calls, options.engine)
+    p50 = {name: statistics.median(times) for name, times in results.items()}
+    print(f"{options.calls} sequential calls each; ms")
+    print(f"{'':16} {'p50':>8} {'p99':>8}")
+    for name, times in results.items():
+        print(f"{name:16} {p50[name] * 1000:8.3f} {percentile(times, 0.99) * 1000:8.3f}")
+    print(f"echo - bare loop (protocol layer): {(p50['echo'] - p50['bare loop']) * 1000:.3f} ms")
+    extra = (p50["remember_fact"] - p50["echo"]) / p50["fsync"]
+    print(f"remember_fact - echo: {extra:.2f} fsyncs (one fsync: {p50['fsync'] * 1000:.3f} ms)")
 
 
 if __name__ == "__main__":
-    main(int(sys.argv[1]) if len(sys.argv) > 1 else 200)
+    main()
