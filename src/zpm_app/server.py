@@ -4,7 +4,9 @@ Built on the MCP SDK's low-level ``Server``.  What a client sees:
 
 * ``initialize``: the SDK negotiates the protocol version (``2025-11-25``
   for current clients); ``serverInfo`` is ``zpm`` with the package version;
-  ``capabilities.tools.listChanged`` is true.
+  ``capabilities.tools.listChanged`` is true, and ``logging`` is offered:
+  zpm's log lines go to the client as ``notifications/message`` (see
+  ``log_forwarding``).
 * ``tools/list``: every tool of the runner's catalogue with its input schema
   and ``readOnlyHint`` / ``destructiveHint`` / ``idempotentHint``.
 * ``tools/call``: the result text as the first content item; an error
@@ -35,6 +37,7 @@ import copy
 import logging
 import signal
 import sys
+import warnings
 from collections.abc import Callable, Mapping
 from concurrent.futures import ThreadPoolExecutor
 from contextvars import ContextVar
@@ -47,7 +50,7 @@ from mcp.server.context import CallNext, HandlerResult, ServerRequestContext
 from mcp.server.lowlevel.server import NotificationOptions, Server
 from mcp.server.models import InitializationOptions
 from mcp.server.runner import serve_connection
-from mcp.shared.exceptions import MCPError
+from mcp.shared.exceptions import MCPDeprecationWarning, MCPError
 from mcp.shared.jsonrpc_dispatcher import JSONRPCDispatcher
 
 from zpm_app.catalogue import (
@@ -58,6 +61,7 @@ from zpm_app.catalogue import (
     package_version,
     tool_listing,
 )
+from zpm_app.log_forwarding import FORWARDED, LogForwarder, forwarding
 from zpm_app.wire import StdioWire
 from zpm_domain.errors import ExecutionFailed
 
@@ -188,8 +192,9 @@ class _ErrorOutcome:
     structured = None
 
 
-def build_server(worker: KnowledgeWorker) -> Server[Any]:
-    """A low-level MCP ``Server`` offering the worker's tools, run by the worker."""
+def build_server(worker: KnowledgeWorker, logs: LogForwarder | None = None) -> Server[Any]:
+    """A low-level MCP ``Server`` offering the worker's tools, run by the worker;
+    with ``logs``, it offers MCP logging (``logging/setLevel`` sets its level)."""
     specs = worker.specs
     names = frozenset(spec.name for spec in specs)
 
@@ -217,9 +222,27 @@ def build_server(worker: KnowledgeWorker) -> Server[Any]:
             content=content, structured_content=outcome.structured, is_error=outcome.is_error
         )
 
-    server: Server[Any] = Server(
-        SERVER_NAME, version=package_version(), on_list_tools=list_tools, on_call_tool=call_tool
-    )
+    async def set_logging_level(
+        ctx: ServerRequestContext[Any], params: types.SetLevelRequestParams
+    ) -> types.EmptyResult:
+        assert logs is not None
+        logs.set_mcp_level(params.level)
+        if logs.level < logging.INFO:
+            for name in FORWARDED:
+                logging.getLogger(name).setLevel(logs.level)
+        return types.EmptyResult()
+
+    with warnings.catch_warnings():
+        # The SDK marks logging deprecated for the protocol of 2026-07-28;
+        # the versions clients negotiate today define it.
+        warnings.simplefilter("ignore", MCPDeprecationWarning)
+        server: Server[Any] = Server(
+            SERVER_NAME,
+            version=package_version(),
+            on_list_tools=list_tools,
+            on_call_tool=call_tool,
+            on_set_logging_level=None if logs is None else set_logging_level,
+        )
     server.middleware.extend([_Queueing(worker), _WireShape(specs)])
     return server
 
@@ -283,18 +306,26 @@ def _content_item(item: Any, failed: bool) -> Any:
 
 async def serve_wire(worker: KnowledgeWorker, wire: StdioWire) -> None:
     """Serve one client over ``wire`` until its input ends and every request is answered."""
-    server = build_server(worker)
     dispatcher: JSONRPCDispatcher[Any] = JSONRPCDispatcher(
         wire.read_stream, wire.write_stream, inline_methods=frozenset({"initialize"})
     )
+    connection = Connection.for_loop(dispatcher)
+
+    async def notify(method: str, params: dict[str, Any]) -> None:
+        if connection.initialize_accepted:
+            await connection.notify(method, params)
+
+    logs = LogForwarder(asyncio.get_running_loop(), notify)
+    server = build_server(worker, logs)
     async with wire.running(), server.lifespan(server) as lifespan_state:
-        await serve_connection(
-            server,
-            dispatcher,
-            connection=Connection.for_loop(dispatcher),
-            lifespan_state=lifespan_state,
-            init_options=initialization_options(server),
-        )
+        with forwarding(logs):
+            await serve_connection(
+                server,
+                dispatcher,
+                connection=connection,
+                lifespan_state=lifespan_state,
+                init_options=initialization_options(server),
+            )
 
 
 def serve(open_runner: Callable[[], ToolRunner]) -> int:

@@ -65,7 +65,8 @@ def exchange(runner: Any, messages: list[Any], *, handshake: bool = True) -> lis
 
 
 def by_id(lines: list[str]) -> dict[Any, dict[str, Any]]:
-    return {message["id"]: message for message in map(json.loads, lines)}
+    """The answers by request id (notifications, such as log lines, left out)."""
+    return {message["id"]: message for message in map(json.loads, lines) if "id" in message}
 
 
 def test_initialize_announces_zpm_with_tools_list_changed() -> None:
@@ -231,3 +232,23 @@ def test_a_failure_to_open_the_runner_reaches_the_caller() -> None:
 
     with pytest.raises(FileNotFoundError, match="no .zpm/"):
         KnowledgeWorker(no_project)
+
+
+def test_log_lines_reach_the_client_at_the_level_it_sets() -> None:
+    set_level = {"jsonrpc": "2.0", "id": "level", "method": "logging/setLevel"}
+    lines = exchange(
+        MemoRunner(),
+        [
+            b"not json",  # logged as a warning: the default level forwards it
+            {**set_level, "params": {"level": "error"}},
+            b"still not json",  # below error: stderr only
+            {**set_level, "params": {"level": "debug"}},
+            b"{broken",
+        ],
+    )
+    messages = [json.loads(line) for line in lines]
+    logged = [m["params"] for m in messages if m.get("method") == "notifications/message"]
+    rejected = "rejected an input line: Parse error"
+    assert logged == [{"level": "warning", "logger": "zpm_app.wire", "data": rejected}] * 2
+    initialized = json.loads(lines[0])["result"]["capabilities"]
+    assert initialized["logging"] == {}
