@@ -81,9 +81,7 @@ class ServerProcess:
         self.timeout = timeout
         self._next_id = 0
         self._stderr: IO[str] = tempfile.TemporaryFile("w+")
-        full_env = dict(os.environ)
-        full_env.update(target.env)
-        full_env.update(self.env)
+        full_env = self.environment()
         self._process = subprocess.Popen(
             target.serve_command(project),
             stdin=subprocess.PIPE,
@@ -96,6 +94,7 @@ class ServerProcess:
             cwd=project,
         )
         self._answers: dict[int, tuple[float, dict[str, Any]]] = {}
+        self._notifications: list[dict[str, Any]] = []
         self._arrived = threading.Condition()
         self._ended = False
         threading.Thread(target=self._pump, daemon=True).start()
@@ -113,8 +112,13 @@ class ServerProcess:
         assert self._process.stdout is not None
         for line in self._process.stdout:
             message = json.loads(line)
+            if "method" in message and "id" not in message:
+                with self._arrived:
+                    self._notifications.append(message)
+                    self._arrived.notify_all()
+                continue
             if "method" in message or not isinstance(message.get("id"), int):
-                continue  # notifications and errors without an id
+                continue  # requests from the server, errors without an id
             with self._arrived:
                 self._answers[message["id"]] = (time.monotonic(), message)
                 self._arrived.notify_all()
@@ -129,6 +133,10 @@ class ServerProcess:
             self._process.stdin.flush()
         except (BrokenPipeError, OSError) as error:
             raise self._failure(f"cannot write to the server: {error}") from error
+
+    def environment(self) -> dict[str, str]:
+        """The environment the server runs in (for other processes on its project)."""
+        return {**os.environ, **self.target.env, **self.env}
 
     def send(self, method: str, params: Mapping[str, Any]) -> int:
         """Send a request without waiting for its answer; its id."""
@@ -152,6 +160,32 @@ class ServerProcess:
             if request_id not in self._answers:
                 raise self._failure(f"the server exited before answering request {request_id}")
             return self._answers.pop(request_id)
+
+    def notified(
+        self, method: str, params: Mapping[str, Any] | None = None, timeout: float = 10.0
+    ) -> bool:
+        """Whether notification ``method`` (with exactly ``params``, when given)
+        arrived, waiting up to ``timeout`` seconds; a match is taken."""
+
+        found: list[dict[str, Any]] = []
+
+        def ready() -> bool:
+            for index, message in enumerate(self._notifications):
+                if message["method"] == method and (
+                    params is None or message.get("params", {}) == params
+                ):
+                    found.append(self._notifications.pop(index))
+                    return True
+            return self._ended
+
+        with self._arrived:
+            self._arrived.wait_for(ready, timeout)
+        return bool(found)
+
+    def drop_notifications(self) -> None:
+        """Forget the notifications received so far."""
+        with self._arrived:
+            self._notifications.clear()
 
     def answered(self, request_id: int) -> bool:
         """Whether the answer to ``request_id`` has arrived (and was not taken)."""

@@ -18,6 +18,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any, Protocol
 
+from zpm_domain.resources import Resource as ResourceInfo
 from zpm_domain.tools.assumptions import AssumptionTools
 from zpm_domain.tools.definition import MEMORY_DESCRIPTION, ToolDefinition, ToolGroup, definitions
 from zpm_domain.tools.echo import EchoTools
@@ -29,7 +30,14 @@ from zpm_domain.tools.query import QueryTools
 from zpm_domain.tools.reasoning import ReasoningTools
 from zpm_domain.tools.refactor import RefactorTools
 
-__all__ = ["MEMORY_DESCRIPTION", "SERVER_NAME", "TOOLS", "ToolDefinition", "find_tool"]
+__all__ = [
+    "MEMORY_DESCRIPTION",
+    "SERVER_NAME",
+    "TOOLS",
+    "ResourceInfo",
+    "ToolDefinition",
+    "find_tool",
+]
 
 SERVER_NAME = "zpm"
 
@@ -94,6 +102,12 @@ class ToolRunner(Protocol):
 
     def interrupt(self) -> None:
         """Stop the call running now; called from another thread while it runs."""
+
+    def resources(self) -> list[ResourceInfo]:
+        """The resources a client may read now."""
+
+    def read_resource(self, uri: str) -> tuple[str, str]:
+        """``(mime type, text)`` of resource ``uri``; ``ZpmError`` when there is none."""
 
     def close(self) -> None: ...
 

@@ -38,8 +38,7 @@ import logging
 import signal
 import sys
 import warnings
-from collections.abc import Callable, Mapping
-from concurrent.futures import ThreadPoolExecutor
+from collections.abc import Callable
 from contextvars import ContextVar
 from typing import Any
 
@@ -55,109 +54,36 @@ from mcp.shared.jsonrpc_dispatcher import JSONRPCDispatcher
 
 from zpm_app.catalogue import (
     SERVER_NAME,
+    ResourceInfo,
     ToolDefinition,
     ToolOutcome,
     ToolRunner,
     package_version,
     tool_listing,
 )
-from zpm_app.log_forwarding import FORWARDED, LogForwarder, forwarding
+from zpm_app.knowledge_worker import KnowledgeWorker, Ticket, Watched
+from zpm_app.log_forwarding import FORWARDED, LogForwarder, Notify, forwarding
 from zpm_app.wire import StdioWire
-from zpm_domain.errors import ExecutionFailed
+from zpm_domain.errors import ExecutionFailed, ZpmError
+from zpm_domain.resources import PREDICATE_TEMPLATE, PROLOG
 
 logger = logging.getLogger(__name__)
 
 SWITCH_INTERVAL_S = 0.0005
-
-
-class Ticket:
-    """A tool call's place in the queue, taken when its request arrives.
-
-    ``before`` resolves when the previous call has ended (or left the queue);
-    ``done`` resolves when this one has, after ``before``.
-    """
-
-    def __init__(self, before: asyncio.Future[None] | None) -> None:
-        self.before = before
-        self.done: asyncio.Future[None] = asyncio.get_running_loop().create_future()
-
-    def release(self) -> None:
-        """The call ended, or never runs: the next may start once ``before``
-        has resolved.  Idempotent."""
-        if self.done.done():
-            return
-        if self.before is None or self.before.done():
-            self.done.set_result(None)
-        else:
-            self.before.add_done_callback(lambda _: self.release())
-
-
-class KnowledgeWorker:
-    """Owns the tool runner and the one thread that ever touches it.
-
-    The runner is opened, called and closed on the same thread (engines such
-    as SWI-Prolog bind state to the OS thread).  Calls run one at a time in
-    the order of their tickets, which the server hands out as requests
-    arrive.  A failure to open the runner is raised by the constructor.
-    """
-
-    def __init__(self, open_runner: Callable[[], ToolRunner]) -> None:
-        self._executor = ThreadPoolExecutor(max_workers=1, thread_name_prefix="zpm-kb")
-        try:
-            self.runner = self._executor.submit(open_runner).result()
-        except BaseException:
-            self._executor.shutdown(wait=True)
-            raise
-        self._last: Ticket | None = None
-
-    @property
-    def specs(self) -> tuple[ToolDefinition, ...]:
-        return self.runner.specs
-
-    def ticket(self) -> Ticket:
-        """The next place in the queue (call on the event loop, in arrival order)."""
-        ticket = Ticket(None if self._last is None else self._last.done)
-        self._last = ticket
-        return ticket
-
-    async def call(
-        self, ticket: Ticket, name: str, arguments: Mapping[str, Any] | None
-    ) -> ToolOutcome:
-        """Run one call on the worker thread once the calls before it have ended.
-
-        Cancelled while it waits, the call leaves the queue without running.
-        Cancelled while it runs, the runner is interrupted and the
-        cancellation propagates once the call has wound down, so the next
-        call starts on a settled knowledge base.
-        """
-        try:
-            if ticket.before is not None:
-                await asyncio.shield(ticket.before)
-            job = self._executor.submit(self.runner.call, name, arguments)
-            try:
-                return await asyncio.shield(asyncio.wrap_future(job))
-            except anyio.get_cancelled_exc_class():
-                if not job.cancel():
-                    self.runner.interrupt()
-                    with anyio.CancelScope(shield=True):
-                        await asyncio.wait([asyncio.wrap_future(job)])
-                raise
-        finally:
-            ticket.release()
-
-    def close(self) -> None:
-        """Wait for a running call, close the runner, stop the thread."""
-        try:
-            self._executor.submit(self.runner.close).result()
-        finally:
-            self._executor.shutdown(wait=True)
+RESOURCE_NOT_FOUND = -32002
+"""The MCP error code of a read of a resource that does not exist."""
 
 
 _TICKET: ContextVar[Ticket] = ContextVar("zpm_ticket")
 
 
+QUEUED = frozenset({"tools/call", "resources/read", "resources/subscribe"})
+"""The requests that touch a knowledge base: they run one at a time, in order."""
+
+
 class _Queueing:
-    """Gives every ``tools/call`` request its ticket as it arrives.
+    """Gives every request that touches a knowledge base (:data:`QUEUED`) its
+    ticket as it arrives.
 
     The outermost middleware: the dispatcher starts one task per request,
     in arrival order, and each runs into this middleware before its first
@@ -172,7 +98,7 @@ class _Queueing:
     async def __call__(
         self, ctx: ServerRequestContext[Any, Any], call_next: CallNext
     ) -> HandlerResult:
-        if ctx.method != "tools/call":
+        if ctx.method not in QUEUED:
             return await call_next(ctx)
         ticket = self._worker.ticket()
         token = _TICKET.set(ticket)
@@ -192,9 +118,12 @@ class _ErrorOutcome:
     structured = None
 
 
-def build_server(worker: KnowledgeWorker, logs: LogForwarder | None = None) -> Server[Any]:
-    """A low-level MCP ``Server`` offering the worker's tools, run by the worker;
-    with ``logs``, it offers MCP logging (``logging/setLevel`` sets its level)."""
+def build_server(
+    worker: KnowledgeWorker, logs: LogForwarder | None = None, notify: Notify | None = None
+) -> Server[Any]:
+    """A low-level MCP ``Server`` offering the worker's tools and resources,
+    run by the worker; with ``logs``, it offers MCP logging (``logging/setLevel``
+    sets its level); ``notify`` sends the resource notifications."""
     specs = worker.specs
     names = frozenset(spec.name for spec in specs)
 
@@ -210,10 +139,15 @@ def build_server(worker: KnowledgeWorker, logs: LogForwarder | None = None) -> S
             raise MCPError(code=types.INVALID_PARAMS, message=f"Tool not found: {params.name}")
         outcome: ToolOutcome
         try:
-            outcome = await worker.call(_TICKET.get(), params.name, params.arguments)
+            outcome, watched = await worker.call(_TICKET.get(), params.name, params.arguments)
         except Exception:
             logger.exception("tool %s failed unexpectedly", params.name)
-            outcome = _ErrorOutcome()
+            outcome, watched = _ErrorOutcome(), Watched()
+        if notify is not None:
+            if watched.resources_changed:
+                await notify("notifications/resources/list_changed", {})
+            for uri in watched.updated:
+                await notify("notifications/resources/updated", {"uri": uri})
         texts = [outcome.text] if outcome.hint is None else [outcome.text, outcome.hint]
         content: list[types.ContentBlock] = [types.TextContent(type="text", text=t) for t in texts]
         if outcome.structured is None:
@@ -221,6 +155,44 @@ def build_server(worker: KnowledgeWorker, logs: LogForwarder | None = None) -> S
         return types.CallToolResult(
             content=content, structured_content=outcome.structured, is_error=outcome.is_error
         )
+
+    async def list_resources(
+        ctx: ServerRequestContext[Any], params: types.PaginatedRequestParams | None
+    ) -> types.ListResourcesResult:
+        return types.ListResourcesResult(resources=[_sdk_resource(r) for r in worker.resources])
+
+    async def list_resource_templates(
+        ctx: ServerRequestContext[Any], params: types.PaginatedRequestParams | None
+    ) -> types.ListResourceTemplatesResult:
+        template = types.ResourceTemplate(
+            uri_template=PREDICATE_TEMPLATE,
+            name="predicate clauses",
+            description="The clauses of one predicate of a mounted memory, as Prolog text.",
+            mime_type=PROLOG,
+        )
+        return types.ListResourceTemplatesResult(resource_templates=[template])
+
+    async def read_resource(
+        ctx: ServerRequestContext[Any], params: types.ReadResourceRequestParams
+    ) -> types.ReadResourceResult:
+        try:
+            mime, text = await worker.read(_TICKET.get(), params.uri)
+        except ZpmError as error:
+            raise MCPError(code=RESOURCE_NOT_FOUND, message=error.message) from None
+        contents = types.TextResourceContents(uri=params.uri, mime_type=mime, text=text)
+        return types.ReadResourceResult(contents=[contents])
+
+    async def subscribe(
+        ctx: ServerRequestContext[Any], params: types.SubscribeRequestParams
+    ) -> types.EmptyResult:
+        await worker.subscribe(_TICKET.get(), params.uri)
+        return types.EmptyResult()
+
+    async def unsubscribe(
+        ctx: ServerRequestContext[Any], params: types.UnsubscribeRequestParams
+    ) -> types.EmptyResult:
+        worker.unsubscribe(params.uri)
+        return types.EmptyResult()
 
     async def set_logging_level(
         ctx: ServerRequestContext[Any], params: types.SetLevelRequestParams
@@ -241,6 +213,11 @@ def build_server(worker: KnowledgeWorker, logs: LogForwarder | None = None) -> S
             version=package_version(),
             on_list_tools=list_tools,
             on_call_tool=call_tool,
+            on_list_resources=list_resources,
+            on_list_resource_templates=list_resource_templates,
+            on_read_resource=read_resource,
+            on_subscribe_resource=subscribe,
+            on_unsubscribe_resource=unsubscribe,
             on_set_logging_level=None if logs is None else set_logging_level,
         )
     server.middleware.extend([_Queueing(worker), _WireShape(specs)])
@@ -248,8 +225,19 @@ def build_server(worker: KnowledgeWorker, logs: LogForwarder | None = None) -> S
 
 
 def initialization_options(server: Server[Any]) -> InitializationOptions:
-    """The ``initialize`` answer's options: tools with ``listChanged: true``."""
-    return server.create_initialization_options(NotificationOptions(tools_changed=True))
+    """The ``initialize`` answer's options: tools and resources with
+    ``listChanged: true`` (resources also with ``subscribe: true``)."""
+    options = NotificationOptions(tools_changed=True, resources_changed=True)
+    return server.create_initialization_options(options)
+
+
+def _sdk_resource(resource: ResourceInfo) -> types.Resource:
+    return types.Resource(
+        uri=resource.uri,
+        name=resource.name,
+        description=resource.description,
+        mime_type=resource.mime_type,
+    )
 
 
 def _sdk_tool(spec: ToolDefinition) -> types.Tool:
@@ -316,7 +304,7 @@ async def serve_wire(worker: KnowledgeWorker, wire: StdioWire) -> None:
             await connection.notify(method, params)
 
     logs = LogForwarder(asyncio.get_running_loop(), notify)
-    server = build_server(worker, logs)
+    server = build_server(worker, logs, notify)
     async with wire.running(), server.lifespan(server) as lifespan_state:
         with forwarding(logs):
             await serve_connection(

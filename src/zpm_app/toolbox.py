@@ -16,9 +16,11 @@ from typing import Any
 
 from zpm_app.arguments import validate_arguments
 from zpm_app.catalogue import GROUPS, TOOLS, ToolDefinition, find_tool
+from zpm_domain import resources
 from zpm_domain.errors import ExecutionFailed, ZpmError
 from zpm_domain.ports.engine import Engine
 from zpm_domain.ports.journal import JournalCorrupt
+from zpm_domain.resources import Resource
 from zpm_domain.tools.definition import Reply, ToolContext
 
 log = logging.getLogger("zpm")
@@ -91,6 +93,14 @@ class Toolbox:
         end with ``Interrupted`` until the next call starts.  A call that does
         not solve (a write, a snapshot) runs to its end."""
         self._engine.interrupt()
+
+    def resources(self) -> list[Resource]:
+        """The resources of the mounted memories (see ``zpm_domain.resources``)."""
+        return resources.listed(self.memories)
+
+    def read_resource(self, uri: str) -> tuple[str, str]:
+        """``(mime type, text)`` of resource ``uri``; ``UnknownResource`` if none."""
+        return resources.read(self.memories, uri)
 
     def close(self) -> None:
         self._on_close()

@@ -107,6 +107,14 @@ class MemoryNotMounted(ZpmError):
         self.name = name
 
 
+class UnknownResource(ZpmError):
+    """A resource URI that names no resource zpm offers now."""
+
+    def __init__(self, uri: str) -> None:
+        super().__init__(f"Unknown resource: {uri}")
+        self.uri = uri
+
+
 class MemoryReadOnly(ZpmError):
     def __init__(self, name: str) -> None:
         super().__init__(f"Memory is read-only: {name}")

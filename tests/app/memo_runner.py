@@ -14,8 +14,10 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from zpm_app.arguments import validate_arguments
-from zpm_app.catalogue import TOOLS, ToolDefinition, find_tool
-from zpm_domain.errors import InvalidArguments
+from zpm_app.catalogue import TOOLS, ResourceInfo, ToolDefinition, find_tool
+from zpm_domain.errors import InvalidArguments, UnknownResource
+
+FACTS = "memo://facts"
 
 
 @dataclass(frozen=True)
@@ -66,6 +68,15 @@ class MemoRunner:
         if name == "query_logic":
             return Outcome(json.dumps([{}] if args["goal"] in self.facts else []), False)
         return Outcome(f"{name} is not implemented by this runner", True)
+
+    def resources(self) -> list[ResourceInfo]:
+        """One resource: the remembered facts, one per line."""
+        return [ResourceInfo(FACTS, "facts", "The remembered facts.", "text/plain")]
+
+    def read_resource(self, uri: str) -> tuple[str, str]:
+        if uri != FACTS:
+            raise UnknownResource(uri)
+        return "text/plain", "".join(f"{fact}\n" for fact in self.facts)
 
     def interrupt(self) -> None:
         """Ends the delay of the running call, which then does nothing."""

@@ -9,7 +9,7 @@ from typing import Any
 
 import anyio
 import pytest
-from memo_runner import MemoRunner
+from memo_runner import FACTS, MemoRunner
 
 from zpm_app.catalogue import TOOLS
 from zpm_app.server import KnowledgeWorker, serve_wire
@@ -69,11 +69,13 @@ def by_id(lines: list[str]) -> dict[Any, dict[str, Any]]:
     return {message["id"]: message for message in map(json.loads, lines) if "id" in message}
 
 
-def test_initialize_announces_zpm_with_tools_list_changed() -> None:
+def test_initialize_announces_zpm_with_its_capabilities() -> None:
     answer = by_id(exchange(MemoRunner(), []))[0]["result"]
     assert answer["protocolVersion"] == "2025-11-25"
     assert answer["serverInfo"] == {"name": "zpm", "version": "0.4.0"}
     assert answer["capabilities"]["tools"] == {"listChanged": True}
+    assert answer["capabilities"]["resources"] == {"subscribe": True, "listChanged": True}
+    assert answer["capabilities"]["logging"] == {}
 
 
 def test_tools_list_shows_the_catalogue_exactly() -> None:
@@ -218,7 +220,8 @@ def test_the_worker_calls_off_the_event_loop_thread_and_closes_the_runner() -> N
     worker = KnowledgeWorker(lambda: runner)
 
     async def echo() -> Any:
-        return await worker.call(worker.ticket(), "echo", {"message": "x"})
+        outcome, _ = await worker.call(worker.ticket(), "echo", {"message": "x"})
+        return outcome
 
     outcome = anyio.run(echo)
     worker.close()
@@ -252,3 +255,25 @@ def test_log_lines_reach_the_client_at_the_level_it_sets() -> None:
     assert logged == [{"level": "warning", "logger": "zpm_app.wire", "data": rejected}] * 2
     initialized = json.loads(lines[0])["result"]["capabilities"]
     assert initialized["logging"] == {}
+
+
+def test_resources_list_read_and_subscriptions() -> None:
+    runner = MemoRunner()
+    runner.facts.append("p(a)")
+    watched = {"uri": FACTS}
+    lines = exchange(
+        runner,
+        [
+            {"jsonrpc": "2.0", "id": "list", "method": "resources/list"},
+            {"jsonrpc": "2.0", "id": "sub", "method": "resources/subscribe", "params": watched},
+            call(1, "remember_fact", {"fact": "p(b)"}),
+            {"jsonrpc": "2.0", "id": "read", "method": "resources/read", "params": watched},
+            {"jsonrpc": "2.0", "id": "bad", "method": "resources/read", "params": {"uri": "x:y"}},
+        ],
+    )
+    answers = by_id(lines)
+    assert [r["uri"] for r in answers["list"]["result"]["resources"]] == [FACTS]
+    assert answers["read"]["result"]["contents"][0]["text"] == "p(a)\np(b)\n"
+    assert answers["bad"]["error"]["code"] == -32002
+    updates = [json.loads(line) for line in lines if '"notifications/resources/updated"' in line]
+    assert [u["params"] for u in updates] == [{"uri": FACTS}]

@@ -3,13 +3,14 @@
 from __future__ import annotations
 
 import re
-from typing import Annotated
+from typing import Annotated, Any
 
 from zpm_domain.answers import encode_answers
 from zpm_domain.inputs import parse_term
 from zpm_domain.jsontext import dumps
 from zpm_domain.limits import Limits
 from zpm_domain.memories import Memories
+from zpm_domain.memory import Memory
 from zpm_domain.sandbox import check_goal
 from zpm_domain.terms import Var, variables
 from zpm_domain.tools import outputs
@@ -70,20 +71,26 @@ class QueryTools(ToolGroup):
         """User predicates that have clauses, with counts and fact/rule/both types."""
         kb = self._memories.resolve(memory)
         kb.sync()
-        entries = []
-        for info in kb.predicates():
-            if not is_user_visible(info.name):
-                continue
-            clauses = kb.clauses(info.name, info.arity)
-            if not clauses:
-                continue  # only predicates with inspectable clauses are listed
-            facts = sum(1 for c in clauses if c.is_fact)
-            rules = len(clauses) - facts
-            kind = "both" if facts and rules else "rule" if rules else "fact"
-            entries.append(
-                {"name": info.name, "arity": info.arity, "type": kind, "count": len(clauses)}
-            )
+        entries = schema_entries(kb)
         return Reply.of({"predicates": entries, "total": len(entries)})
+
+
+def schema_entries(kb: Memory) -> list[dict[str, Any]]:
+    """The user predicates of ``kb`` that have clauses, in definition order, as
+    ``{"name", "arity", "type", "count"}`` (``type``: fact, rule or both)."""
+    entries: list[dict[str, Any]] = []
+    for info in kb.predicates():
+        if not is_user_visible(info.name):
+            continue
+        clauses = kb.clauses(info.name, info.arity)
+        if not clauses:
+            continue  # only predicates with inspectable clauses are listed
+        facts = sum(1 for c in clauses if c.is_fact)
+        rules = len(clauses) - facts
+        kind = "both" if facts and rules else "rule" if rules else "fact"
+        count = len(clauses)
+        entries.append({"name": info.name, "arity": info.arity, "type": kind, "count": count})
+    return entries
 
 
 def is_user_visible(name: str) -> bool:

@@ -1,0 +1,169 @@
+"""The one thread that touches the knowledge base, and the queue in front of it.
+
+``KnowledgeWorker`` owns the tool runner: it is opened, called and closed on
+one thread (engines such as SWI-Prolog bind state to the OS thread).  Work
+runs one piece at a time in the order of its tickets, which the server hands
+out as requests arrive (:class:`Ticket`).  A cancelled piece of work leaves
+the queue if it has not started, or interrupts the runner and lets it wind
+down before the next starts.
+
+After each tool call the worker also looks at what clients may watch: the
+list of resources, and each subscribed resource (a digest of its text), so
+that the server can tell the client what changed, changes made by other
+processes included (the memories catch up during the call).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import hashlib
+from collections.abc import Callable, Mapping
+from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass, field
+from typing import Any, TypeVar
+
+import anyio
+
+from zpm_app.catalogue import ResourceInfo, ToolDefinition, ToolOutcome, ToolRunner
+from zpm_domain.errors import ZpmError
+
+T = TypeVar("T")
+
+
+class Ticket:
+    """A piece of work's place in the queue, taken when its request arrives.
+
+    ``before`` resolves when the previous piece has ended (or left the
+    queue); ``done`` resolves when this one has, after ``before``.
+    """
+
+    def __init__(self, before: asyncio.Future[None] | None) -> None:
+        self.before = before
+        self.done: asyncio.Future[None] = asyncio.get_running_loop().create_future()
+
+    def release(self) -> None:
+        """The work ended, or never runs: the next may start once ``before``
+        has resolved.  Idempotent."""
+        if self.done.done():
+            return
+        if self.before is None or self.before.done():
+            self.done.set_result(None)
+        else:
+            self.before.add_done_callback(lambda _: self.release())
+
+
+@dataclass
+class Watched:
+    """What changed for clients during one tool call."""
+
+    resources_changed: bool = False
+    updated: list[str] = field(default_factory=list)
+
+
+class KnowledgeWorker:
+    """Owns the tool runner and its thread; see the module docstring.
+
+    A failure to open the runner is raised by the constructor.
+    """
+
+    def __init__(self, open_runner: Callable[[], ToolRunner]) -> None:
+        self._executor = ThreadPoolExecutor(max_workers=1, thread_name_prefix="zpm-kb")
+        try:
+            self.runner = self._executor.submit(open_runner).result()
+            self.resources: list[ResourceInfo] = self._executor.submit(
+                self.runner.resources
+            ).result()
+        except BaseException:
+            self._executor.shutdown(wait=True)
+            raise
+        self._last: Ticket | None = None
+        self._subscribed: dict[str, str | None] = {}  # uri -> digest of its text
+
+    @property
+    def specs(self) -> tuple[ToolDefinition, ...]:
+        return self.runner.specs
+
+    def ticket(self) -> Ticket:
+        """The next place in the queue (call on the event loop, in arrival order)."""
+        ticket = Ticket(None if self._last is None else self._last.done)
+        self._last = ticket
+        return ticket
+
+    async def call(
+        self, ticket: Ticket, name: str, arguments: Mapping[str, Any] | None
+    ) -> tuple[ToolOutcome, Watched]:
+        """Run tool ``name`` once the work before it has ended; its outcome, and
+        what changed for clients (see :meth:`run`)."""
+
+        def work(runner: ToolRunner) -> tuple[ToolOutcome, Watched]:
+            outcome = runner.call(name, arguments)
+            return outcome, self._look(runner)
+
+        return await self.run(ticket, work)
+
+    async def read(self, ticket: Ticket, uri: str) -> tuple[str, str]:
+        """``(mime type, text)`` of resource ``uri`` (``ZpmError`` if there is none)."""
+        return await self.run(ticket, lambda runner: runner.read_resource(uri))
+
+    async def subscribe(self, ticket: Ticket, uri: str) -> None:
+        """Watch resource ``uri`` from its present state (it may not exist yet)."""
+
+        def work(runner: ToolRunner) -> None:
+            self._subscribed[uri] = _digest(runner, uri)
+
+        await self.run(ticket, work)
+
+    def unsubscribe(self, uri: str) -> None:
+        self._subscribed.pop(uri, None)
+
+    async def run(self, ticket: Ticket, work: Callable[[ToolRunner], T]) -> T:
+        """Run ``work(runner)`` on the worker thread once the work before it has ended.
+
+        Cancelled while it waits, the work leaves the queue without running.
+        Cancelled while it runs, the runner is interrupted and the
+        cancellation propagates once the work has wound down, so the next
+        piece starts on a settled knowledge base.
+        """
+        try:
+            if ticket.before is not None:
+                await asyncio.shield(ticket.before)
+            job = self._executor.submit(work, self.runner)
+            try:
+                return await asyncio.shield(asyncio.wrap_future(job))
+            except anyio.get_cancelled_exc_class():
+                if not job.cancel():
+                    self.runner.interrupt()
+                    with anyio.CancelScope(shield=True):
+                        await asyncio.wait([asyncio.wrap_future(job)])
+                raise
+        finally:
+            ticket.release()
+
+    def _look(self, runner: ToolRunner) -> Watched:
+        """On the worker thread, after a call: the resources and the subscriptions."""
+        watched = Watched()
+        resources = runner.resources()
+        if resources != self.resources:
+            self.resources = resources
+            watched.resources_changed = True
+        for uri, before in list(self._subscribed.items()):
+            after = _digest(runner, uri)
+            if after != before:
+                self._subscribed[uri] = after
+                watched.updated.append(uri)
+        return watched
+
+    def close(self) -> None:
+        """Wait for running work, close the runner, stop the thread."""
+        try:
+            self._executor.submit(self.runner.close).result()
+        finally:
+            self._executor.shutdown(wait=True)
+
+
+def _digest(runner: ToolRunner, uri: str) -> str | None:
+    try:
+        mime, text = runner.read_resource(uri)
+    except ZpmError:
+        return None
+    return hashlib.sha256(f"{mime}\n{text}".encode()).hexdigest()
