@@ -182,6 +182,13 @@ class ServerProcess:
             self._arrived.wait_for(ready, timeout)
         return bool(found)
 
+    def take_notifications(self, method: str) -> list[dict[str, Any]]:
+        """The params of the notifications ``method`` received so far, taken, in order."""
+        with self._arrived:
+            taken = [m for m in self._notifications if m["method"] == method]
+            self._notifications = [m for m in self._notifications if m["method"] != method]
+        return [m.get("params", {}) for m in taken]
+
     def drop_notifications(self) -> None:
         """Forget the notifications received so far."""
         with self._arrived:

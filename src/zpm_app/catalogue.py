@@ -18,6 +18,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any, Protocol
 
+from zpm_domain.progress import Report
 from zpm_domain.resources import Resource as ResourceInfo
 from zpm_domain.tools.assumptions import AssumptionTools
 from zpm_domain.tools.definition import MEMORY_DESCRIPTION, ToolDefinition, ToolGroup, definitions
@@ -98,7 +99,10 @@ class ToolRunner(Protocol):
     @property
     def specs(self) -> tuple[ToolDefinition, ...]: ...
 
-    def call(self, name: str, arguments: Mapping[str, Any] | None) -> ToolOutcome: ...
+    def call(
+        self, name: str, arguments: Mapping[str, Any] | None, progress: Report | None = None
+    ) -> ToolOutcome:
+        """Run tool ``name``; ``progress`` hears how long work advances."""
 
     def interrupt(self) -> None:
         """Stop the call running now; called from another thread while it runs."""

@@ -26,6 +26,7 @@ import anyio
 
 from zpm_app.catalogue import ResourceInfo, ToolDefinition, ToolOutcome, ToolRunner
 from zpm_domain.errors import ZpmError
+from zpm_domain.progress import Report
 
 T = TypeVar("T")
 
@@ -90,13 +91,18 @@ class KnowledgeWorker:
         return ticket
 
     async def call(
-        self, ticket: Ticket, name: str, arguments: Mapping[str, Any] | None
+        self,
+        ticket: Ticket,
+        name: str,
+        arguments: Mapping[str, Any] | None,
+        progress: Report | None = None,
     ) -> tuple[ToolOutcome, Watched]:
-        """Run tool ``name`` once the work before it has ended; its outcome, and
-        what changed for clients (see :meth:`run`)."""
+        """Run tool ``name`` once the work before it has ended (``progress``
+        hears how long work advances); its outcome, and what changed for
+        clients (see :meth:`run`)."""
 
         def work(runner: ToolRunner) -> tuple[ToolOutcome, Watched]:
-            outcome = runner.call(name, arguments)
+            outcome = runner.call(name, arguments, progress)
             return outcome, self._look(runner)
 
         return await self.run(ticket, work)

@@ -11,11 +11,11 @@ send must not log its way into another send).
 
 from __future__ import annotations
 
-import asyncio
 import logging
-from collections.abc import Callable, Coroutine, Iterator
+from collections.abc import Iterator
 from contextlib import contextmanager
-from typing import Any
+
+from zpm_app.notifier import Notifier
 
 FORWARDED = ("zpm", "zpm_app", "zpm_adapters", "zpm_domain")
 """The loggers whose records reach the client."""
@@ -34,8 +34,6 @@ LEVELS = {
 
 DEFAULT_LEVEL = "warning"
 
-Notify = Callable[[str, dict[str, Any]], Coroutine[Any, Any, None]]
-
 
 def mcp_level(levelno: int) -> str:
     """The MCP name of a Python level (the highest MCP level not above it)."""
@@ -47,13 +45,11 @@ def mcp_level(levelno: int) -> str:
 
 
 class LogForwarder(logging.Handler):
-    """Sends log records to the client with ``notify(method, params)`` on ``loop``."""
+    """Sends log records to the client through ``notifier``."""
 
-    def __init__(self, loop: asyncio.AbstractEventLoop, notify: Notify) -> None:
+    def __init__(self, notifier: Notifier) -> None:
         super().__init__(level=LEVELS[DEFAULT_LEVEL])
-        self._loop = loop
-        self._notify = notify
-        self._sending: set[asyncio.Task[None]] = set()
+        self._notifier = notifier
         self.setFormatter(logging.Formatter("%(message)s"))
 
     def set_mcp_level(self, name: str) -> None:
@@ -67,16 +63,9 @@ class LogForwarder(logging.Handler):
                 "logger": record.name,
                 "data": self.format(record),
             }
-            self._loop.call_soon_threadsafe(self._send, params)
-        except RuntimeError:  # the loop is closed: the client is gone
-            pass
+            self._notifier.send_soon("notifications/message", params)
         except Exception:
             self.handleError(record)
-
-    def _send(self, params: dict[str, Any]) -> None:
-        task = self._loop.create_task(self._notify("notifications/message", params))
-        self._sending.add(task)
-        task.add_done_callback(self._sending.discard)
 
 
 @contextmanager

@@ -62,9 +62,11 @@ from zpm_app.catalogue import (
     tool_listing,
 )
 from zpm_app.knowledge_worker import KnowledgeWorker, Ticket, Watched
-from zpm_app.log_forwarding import FORWARDED, LogForwarder, Notify, forwarding
+from zpm_app.log_forwarding import FORWARDED, LogForwarder, forwarding
+from zpm_app.notifier import Notifier
 from zpm_app.wire import StdioWire
 from zpm_domain.errors import ExecutionFailed, ZpmError
+from zpm_domain.progress import Report
 from zpm_domain.resources import PREDICATE_TEMPLATE, PROLOG
 
 logger = logging.getLogger(__name__)
@@ -119,11 +121,11 @@ class _ErrorOutcome:
 
 
 def build_server(
-    worker: KnowledgeWorker, logs: LogForwarder | None = None, notify: Notify | None = None
+    worker: KnowledgeWorker, logs: LogForwarder | None = None, notifier: Notifier | None = None
 ) -> Server[Any]:
     """A low-level MCP ``Server`` offering the worker's tools and resources,
     run by the worker; with ``logs``, it offers MCP logging (``logging/setLevel``
-    sets its level); ``notify`` sends the resource notifications."""
+    sets its level); ``notifier`` sends the resource and progress notifications."""
     specs = worker.specs
     names = frozenset(spec.name for spec in specs)
 
@@ -138,16 +140,19 @@ def build_server(
         if params.name not in names:
             raise MCPError(code=types.INVALID_PARAMS, message=f"Tool not found: {params.name}")
         outcome: ToolOutcome
+        report = _progress_report(notifier, params.meta)
         try:
-            outcome, watched = await worker.call(_TICKET.get(), params.name, params.arguments)
+            outcome, watched = await worker.call(
+                _TICKET.get(), params.name, params.arguments, report
+            )
         except Exception:
             logger.exception("tool %s failed unexpectedly", params.name)
             outcome, watched = _ErrorOutcome(), Watched()
-        if notify is not None:
+        if notifier is not None:
             if watched.resources_changed:
-                await notify("notifications/resources/list_changed", {})
+                await notifier.notify("notifications/resources/list_changed", {})
             for uri in watched.updated:
-                await notify("notifications/resources/updated", {"uri": uri})
+                await notifier.notify("notifications/resources/updated", {"uri": uri})
         texts = [outcome.text] if outcome.hint is None else [outcome.text, outcome.hint]
         content: list[types.ContentBlock] = [types.TextContent(type="text", text=t) for t in texts]
         if outcome.structured is None:
@@ -231,6 +236,22 @@ def initialization_options(server: Server[Any]) -> InitializationOptions:
     return server.create_initialization_options(options)
 
 
+def _progress_report(notifier: Notifier | None, meta: Any) -> Report | None:
+    """Sends ``notifications/progress`` for the request's ``progressToken``, if it has one."""
+    token = None if meta is None else meta.get("progress_token")
+    if notifier is None or token is None:
+        return None
+
+    def report(progress: float, total: float | None, message: str) -> None:
+        params: dict[str, Any] = {"progressToken": token, "progress": progress}
+        if total is not None:
+            params["total"] = total
+        params["message"] = message
+        notifier.send_soon("notifications/progress", params)
+
+    return report
+
+
 def _sdk_resource(resource: ResourceInfo) -> types.Resource:
     return types.Resource(
         uri=resource.uri,
@@ -303,8 +324,9 @@ async def serve_wire(worker: KnowledgeWorker, wire: StdioWire) -> None:
         if connection.initialize_accepted:
             await connection.notify(method, params)
 
-    logs = LogForwarder(asyncio.get_running_loop(), notify)
-    server = build_server(worker, logs, notify)
+    notifier = Notifier(asyncio.get_running_loop(), notify)
+    logs = LogForwarder(notifier)
+    server = build_server(worker, logs, notifier)
     async with wire.running(), server.lifespan(server) as lifespan_state:
         with forwarding(logs):
             await serve_connection(

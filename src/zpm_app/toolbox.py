@@ -20,6 +20,7 @@ from zpm_domain import resources
 from zpm_domain.errors import ExecutionFailed, ZpmError
 from zpm_domain.ports.engine import Engine
 from zpm_domain.ports.journal import JournalCorrupt
+from zpm_domain.progress import Report, reporting
 from zpm_domain.resources import Resource
 from zpm_domain.tools.definition import Reply, ToolContext
 
@@ -64,15 +65,20 @@ class Toolbox:
             if spec.group is not None
         }
 
-    def call(self, name: str, arguments: Mapping[str, Any] | None) -> ToolResult:
-        """Run tool ``name``.  Raises ``UnknownTool``; every other failure is a result."""
+    def call(
+        self, name: str, arguments: Mapping[str, Any] | None, progress: Report | None = None
+    ) -> ToolResult:
+        """Run tool ``name``; ``progress`` hears how long work advances (see
+        ``zpm_domain.progress``).  Raises ``UnknownTool``; every other
+        failure is a result."""
         spec = find_tool(name)
         if spec is None or name not in self._handlers:
             raise UnknownTool(name)
         self._engine.resume()
         try:
             args = validate_arguments(spec, arguments, self.context.limits.max_input_bytes)
-            answer = self._handlers[name](**args)
+            with reporting(progress):
+                answer = self._handlers[name](**args)
             if isinstance(answer, Reply):
                 return ToolResult(answer.text, False, structured=answer.structured)
             return ToolResult(answer, False)

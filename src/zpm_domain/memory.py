@@ -36,7 +36,10 @@ from dataclasses import dataclass
 from itertools import islice
 from typing import Any, ClassVar
 
-from zpm_domain import belief_changes  # noqa: F401 (registers the truth-maintenance operations)
+from zpm_domain import (
+    belief_changes,  # noqa: F401 (registers the truth-maintenance operations)
+    progress,
+)
 from zpm_domain.beliefs import SECTION, Beliefs, BeliefsImage, SectionDamaged, variant_key
 from zpm_domain.builtins import is_protected
 from zpm_domain.clauses import Clause, Origin, PredicateInfo
@@ -460,11 +463,13 @@ class Memory:
                     "%s: not loaded: %s (%s)", label, render_clause(clause), refused.message
                 )
         not_loaded: set[int] = set()
+        progress.advance(0, len(loadable), f"{self.name}: loading {label}")
         for index, error in self.engine.add_clauses(self.namespace, loadable):
             not_loaded.add(index)
             clause = loadable[index]
             log.warning("%s: not loaded: %s (%s)", label, render_clause(clause), error.message)
         image = _beliefs_image(snapshot, label)
+        progress.advance(len(loadable), len(loadable), f"{self.name}: loading {label}")
         copies = _first_copies(loadable, not_loaded, image)
         image.load_into(self.beliefs, lambda fact: copies.get(id(fact)))
 
@@ -525,7 +530,9 @@ class Memory:
         self.beliefs.arriving = Origin.JOURNAL
         records = self.journal.read_new()
         label = self.journal.label
-        for record in records:
+        phase = f"{self.name}: replaying the journal"
+        for done, record in enumerate(records):
+            progress.advance(done, len(records), phase)
             mutations = []
             for op in record.ops:
                 try:
@@ -541,6 +548,8 @@ class Memory:
                 continue
             for mutation in mutations:
                 self._replay(mutation, label, record.line)
+        if records:
+            progress.advance(len(records), len(records), phase)
         return len(records)
 
     def _replay(self, mutation: Mutation, label: str, line: int) -> None:

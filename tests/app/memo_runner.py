@@ -42,7 +42,7 @@ class MemoRunner:
     closed: bool = False
     interrupted: threading.Event = field(default_factory=threading.Event)
 
-    def call(self, name: str, arguments: Mapping[str, Any] | None) -> Outcome:
+    def call(self, name: str, arguments: Mapping[str, Any] | None, progress: Any = None) -> Outcome:
         self.threads.add(threading.get_ident())
         self.interrupted.clear()
         spec = find_tool(name)
@@ -54,6 +54,8 @@ class MemoRunner:
             return Outcome(error.message, True, error.hint)
         if self.delay_s and self.interrupted.wait(self.delay_s):
             return Outcome("Cancelled", True)
+        if progress is not None:
+            progress(1.0, 1.0, "waited")
         self.calls.append((name, args))
         if name == "echo":
             return Outcome(args["message"], False)

@@ -26,10 +26,10 @@ from zpm_app.server import serve  # noqa: E402
 class ServedMemoRunner(MemoRunner):
     noisy: bool = False
 
-    def call(self, name: str, arguments: Any) -> Outcome:
+    def call(self, name: str, arguments: Any, progress: Any = None) -> Outcome:
         if self.noisy:
             print(f"noise from {name}")
-        return super().call(name, arguments)
+        return super().call(name, arguments, progress)
 
     def close(self) -> None:
         super().close()

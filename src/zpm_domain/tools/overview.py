@@ -15,6 +15,7 @@ import time
 from collections.abc import Callable
 from typing import Annotated, Any
 
+from zpm_domain import progress
 from zpm_domain.memory import Memory
 from zpm_domain.tools import outputs
 from zpm_domain.tools.definition import QUERY, Arg, Reply, ToolGroup, tool
@@ -102,7 +103,9 @@ class _Predicate:
 
 def _predicates(memory: Memory) -> list[_Predicate]:
     found = []
-    for info in memory.predicates():
+    infos = memory.predicates()
+    for done, info in enumerate(infos):
+        progress.advance(done, len(infos), "listing the predicates")
         if not is_user_visible(info.name):
             continue
         clauses = memory.clauses(info.name, info.arity)
@@ -110,6 +113,7 @@ def _predicates(memory: Memory) -> list[_Predicate]:
             first = [render_clause(c) for c in clauses[:MAX_SAMPLES]]
             facts = sum(1 for c in clauses if c.is_fact)
             found.append(_Predicate(info.name, info.arity, first, len(clauses), facts))
+    progress.advance(len(infos), len(infos), "listing the predicates")
     return found
 
 

@@ -8,6 +8,7 @@ import re
 from contextlib import nullcontext
 from typing import Annotated, Any
 
+from zpm_domain import progress
 from zpm_domain.builtins import is_protected
 from zpm_domain.errors import InvalidArguments, PermissionDenied, RenameRefused
 from zpm_domain.memories import Memories
@@ -207,13 +208,16 @@ class RefactorTools(ToolGroup):
             plan = plan_rename(kb, old_functor, new_functor, arity, None)
             if not preview and plan.changes:
                 kb.commit([RenamePredicate(old_functor, new_functor, arity, None, plan)])
-        impact = [
-            self._propagate(other, kb.name, old_functor, new_functor, arity, preview)
-            if not other.read_only and propagate_cross_memory_refs
-            else (other, _qualified_plan(other, kb.name, old_functor, new_functor, arity))
-            for other in self._memories.mounted()
-            if other is not kb
-        ]
+        others = [other for other in self._memories.mounted() if other is not kb]
+        impact = []
+        for done, other in enumerate(others):
+            progress.advance(done, len(others), "checking the other memories")
+            impact.append(
+                self._propagate(other, kb.name, old_functor, new_functor, arity, preview)
+                if not other.read_only and propagate_cross_memory_refs
+                else (other, _qualified_plan(other, kb.name, old_functor, new_functor, arity))
+            )
+        progress.advance(len(others), len(others), "checking the other memories")
         return _report(plan, impact, bool(propagate_cross_memory_refs))
 
     def _propagate(
