@@ -25,6 +25,7 @@ TERM_VALUE: Schema = {
 }
 NAMES: Schema = {"type": "array", "items": {"type": "string"}}
 COUNT: Schema = {"type": "integer", "minimum": 0}
+KIND: Schema = {"enum": ["fact", "rule", "both"]}
 
 
 def _object(properties: dict[str, Schema], description: str | None = None) -> Schema:
@@ -71,7 +72,7 @@ KNOWLEDGE_SCHEMA = _object(
                 {
                     "name": {"type": "string"},
                     "arity": COUNT,
-                    "type": {"enum": ["fact", "rule", "both"]},
+                    "type": KIND,
                     "count": COUNT,
                 }
             )
@@ -90,7 +91,7 @@ OVERVIEW = _object(
                 {
                     "functor": {"type": "string"},
                     "arity": COUNT,
-                    "kind": {"enum": ["fact", "rule", "both"]},
+                    "kind": KIND,
                     "count": COUNT,
                     "samples": NAMES,
                 }
