@@ -1,15 +1,18 @@
-"""The official MCP Python client drives the server and validates its structured output.
+"""The official MCP Python client drives the server: structured output,
+resources, progress and logging.
 
 The client checks each result of a tool that declares an ``outputSchema``
 against that schema (and refuses a result without ``structuredContent``);
 these tests call every such tool, a 1,000-step ``explain_why`` included,
-and fail on any error or warning the client reports.
+then list, read and subscribe to resources and follow a restore's progress
+and log line, and fail on any error or warning the client reports.
 """
 
 from __future__ import annotations
 
 import logging
 import os
+import warnings
 from pathlib import Path
 from typing import Any
 
@@ -40,15 +43,30 @@ CALLS: list[tuple[str, dict[str, Any]]] = [
 async def session_calls(target: EngineTarget, project: Path) -> dict[str, Any]:
     from mcp.client.session import ClientSession
     from mcp.client.stdio import StdioServerParameters, stdio_client
+    from mcp.shared.exceptions import MCPDeprecationWarning
+    from mcp_types import TextResourceContents
 
     command = target.serve_command(project)
     # The client passes servers only a few variables unless told otherwise.
     parameters = StdioServerParameters(
         command=command[0], args=command[1:], cwd=project, env={**os.environ, **target.env}
     )
-    results: dict[str, Any] = {}
+    results: dict[str, Any] = {"logged": [], "updated": [], "progress": []}
+
+    async def logging_callback(params: Any) -> None:
+        results["logged"].append(f"{params.level} {params.data}")
+
+    async def message_handler(message: Any) -> None:
+        if getattr(message, "method", None) == "notifications/resources/updated":
+            results["updated"].append(message.params.uri)
+
+    async def progress_callback(progress: float, total: float | None, message: str | None) -> None:
+        results["progress"].append(progress)
+
     async with stdio_client(parameters) as (read, write):
-        async with ClientSession(read, write) as session:
+        async with ClientSession(
+            read, write, logging_callback=logging_callback, message_handler=message_handler
+        ) as session:
             await session.initialize()
             listed = await session.list_tools()
             results["tools/list"] = listed
@@ -63,6 +81,22 @@ async def session_calls(target: EngineTarget, project: Path) -> dict[str, Any]:
                 assert not (await session.call_tool(name, arguments)).is_error, name
             for name, arguments in CALLS:
                 results[name] = await session.call_tool(name, arguments)
+            results["resources"] = [str(r.uri) for r in (await session.list_resources()).resources]
+            watched = "zpm://memories/default/predicates/guess/1"
+            with warnings.catch_warnings():
+                # The client marks subscriptions and logging deprecated for the
+                # protocol of 2026-07-28; the version negotiated here defines them.
+                warnings.simplefilter("ignore", MCPDeprecationWarning)
+                await session.subscribe_resource(watched)
+                await session.set_logging_level("info")
+            await session.call_tool("remember_fact", {"fact": "guess(b)"})
+            (content,) = (await session.read_resource(watched)).contents
+            assert isinstance(content, TextResourceContents)
+            results["clauses"] = content.text
+            await session.call_tool("save_snapshot", {"name": "all"})
+            await session.call_tool(
+                "restore_snapshot", {"name": "all"}, progress_callback=progress_callback
+            )
     return results
 
 
@@ -85,3 +119,11 @@ def test_the_official_client_accepts_every_structured_result(
         "answers": [{"X": "n1"}],
         "truncated": False,
     }
+    assert results["resources"] == [
+        "zpm://memories/default/predicates",
+        "zpm://memories/default/snapshots",
+    ]
+    assert results["clauses"] == "guess(a).\nguess(b).\n"
+    assert results["updated"] == ["zpm://memories/default/predicates/guess/1"]
+    assert results["progress"] and results["progress"] == sorted(set(results["progress"]))
+    assert "info memory default: restored snapshot all" in results["logged"]

@@ -31,3 +31,11 @@ class Notifier:
         task = self._loop.create_task(self.notify(method, params))
         self._sending.add(task)
         task.add_done_callback(self._sending.discard)
+
+    async def drain(self) -> None:
+        """Wait until the notifications made so far are sent (on the event loop;
+        the ones made on other threads before their work's result reached the
+        loop are among them)."""
+        await asyncio.sleep(0)  # let the scheduled sends start
+        if self._sending:
+            await asyncio.gather(*self._sending, return_exceptions=True)

@@ -149,6 +149,7 @@ def build_server(
             logger.exception("tool %s failed unexpectedly", params.name)
             outcome, watched = _ErrorOutcome(), Watched()
         if notifier is not None:
+            await notifier.drain()  # progress and log lines of the call come before its answer
             if watched.resources_changed:
                 await notifier.notify("notifications/resources/list_changed", {})
             for uri in watched.updated:

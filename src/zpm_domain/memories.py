@@ -216,6 +216,7 @@ class Memories:
             raise
         self._mounted[name] = memory
         self._dormant = [e for e in self._dormant if e.name != name]
+        log.info("mounted memory %s (%s, %s)", name, ref.scope, mode)
         return memory
 
     def unmount(self, name: str) -> None:
@@ -231,6 +232,7 @@ class Memories:
         if memory is not None:
             del self._mounted[name]
             self._release(memory)
+        log.info("unmounted memory %s", name)
 
     # -- internals ------------------------------------------------------------
     def _find(self, name: str) -> MemoryRef:

@@ -404,6 +404,7 @@ class Memory:
             self.journal.rotate([base.journal_op()])
             self._step("save:rotated")
             self._generation, self._records, self._base = base.generation, 1, name
+            log.info("memory %s: saved snapshot %s; the journal starts afresh", self.name, name)
 
     def read_snapshot(self, name: str) -> Snapshot:
         """Snapshot ``name`` read back; ``KeyError`` when there is none,
@@ -430,6 +431,7 @@ class Memory:
             self.journal.rotate([base.journal_op()])
             self._step("restore:rotated")
             self.start_from(base, snapshot)
+            log.info("memory %s: restored snapshot %s", self.name, name)
 
     def start_from(self, base: StartFrom, snapshot: Snapshot | None = None) -> None:
         """Make ``base`` the state: knowledge files plus its snapshot.

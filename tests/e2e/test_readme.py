@@ -76,3 +76,11 @@ def test_the_setup_commands_name_scripts_of_this_checkout() -> None:
             script = ROOT / shlex.split(line)[0]
             assert script.is_file() and os.access(script, os.X_OK), line
     assert (ROOT / ".ci" / "run").read_text().strip().endswith("scripts/test")
+
+
+def test_the_readme_links_to_files_that_exist() -> None:
+    targets = re.findall(r"\]\(([^)#]+)(?:#[^)]*)?\)", README)
+    local = [t for t in targets if not t.startswith(("http://", "https://", "mailto:"))]
+    assert "docs/tools.md" in local
+    missing = [t for t in local if not (ROOT / t).exists()]
+    assert missing == []

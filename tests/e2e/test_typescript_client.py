@@ -3,8 +3,9 @@
 ``ts_client/check.mjs`` (its SDK version pinned by ``package-lock.json``)
 lists the tools, calls every tool with an output schema, a 1,000-step
 ``explain_why`` included (the client validates each structured result
-against the schema and throws on a mismatch), pings during a runaway query,
-cancels it and checks the next call answers at once.  Node.js comes from
+against the schema and throws on a mismatch), lists, reads and subscribes
+to resources, follows a restore's progress and log line, pings during a
+runaway query, cancels it and checks the next call answers at once.  Node.js comes from
 ``scripts/provision-node``.
 """
 
@@ -72,3 +73,12 @@ def test_the_typescript_client_validates_results_pings_and_cancels(
     assert seen["answers"] == {"answers": [{"X": "n1"}], "truncated": False}
     assert (seen["runaway"], seen["next"]) == ("cancelled", '[{"X":"a"}]')
     assert seen["pingMs"] < PROMPT_MS and seen["nextMs"] < PROMPT_MS
+    assert seen["resources"] == [
+        "zpm://memories/default/predicates",
+        "zpm://memories/default/snapshots",
+    ]
+    assert seen["templates"] == ["zpm://memories/{memory}/predicates/{name}/{arity}"]
+    assert seen["clauses"] == "guess(a).\nguess(b).\n"
+    assert seen["updated"] == ["zpm://memories/default/predicates/guess/1"]
+    assert seen["progress"] and seen["progress"] == sorted(set(seen["progress"]))
+    assert "info memory default: restored snapshot all" in seen["logged"]

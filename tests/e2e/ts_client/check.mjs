@@ -5,6 +5,10 @@
 // it saw; exits non-zero on any failure.
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
+import {
+  LoggingMessageNotificationSchema,
+  ResourceUpdatedNotificationSchema,
+} from "@modelcontextprotocol/sdk/types.js";
 
 const CHAIN = 1000;
 const [command, ...args] = process.argv.slice(2);
@@ -17,6 +21,11 @@ async function ok(name, args) {
   if (result.isError) throw new Error(`${name} failed: ${JSON.stringify(result.content)}`);
   return result;
 }
+
+const logged = [];
+client.setNotificationHandler(LoggingMessageNotificationSchema, (n) => logged.push(n.params));
+const updated = [];
+client.setNotificationHandler(ResourceUpdatedNotificationSchema, (n) => updated.push(n.params.uri));
 
 const listed = await client.listTools();
 const declared = listed.tools.filter((t) => t.outputSchema).map((t) => t.name).sort();
@@ -65,8 +74,31 @@ controller.abort();
 const next = await ok("query_logic", { goal: "guess(X)" });
 const nextMs = performance.now() - started;
 
+// Resources: list, templates, read, subscribe.
+const resources = (await client.listResources()).resources.map((r) => r.uri);
+const templates = (await client.listResourceTemplates()).resourceTemplates.map((t) => t.uriTemplate);
+const watched = "zpm://memories/default/predicates/guess/1";
+await client.subscribeResource({ uri: watched });
+await ok("remember_fact", { fact: "guess(b)" });
+const clauses = (await client.readResource({ uri: watched })).contents[0].text;
+
+// Progress of a restore reaches the caller's callback, and its info log line
+// the client that asked for info.
+await ok("save_snapshot", { name: "all" });
+await client.setLoggingLevel("info");
+const progress = [];
+await client.callTool({ name: "restore_snapshot", arguments: { name: "all" } }, undefined, {
+  onprogress: (p) => progress.push(p.progress),
+});
+
 console.log(
   JSON.stringify({
+    resources,
+    templates,
+    clauses,
+    updated,
+    progress,
+    logged: logged.map((entry) => `${entry.level} ${entry.data}`),
     declared,
     explainNodes: structured.explain_why.nodes.length,
     answers: structured.query_logic,
