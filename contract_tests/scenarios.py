@@ -1167,3 +1167,25 @@ SPEC_WALK: dict[str, list[Step]] = {
 """The walks of the spec's examples that ``test_tools`` runs on every engine,
 each in a fresh project (``test_spec_walk_covers_every_tool`` checks that
 together they give every tool a documented answer)."""
+
+
+def documented_examples() -> dict[str, tuple[dict[str, Any], str]]:
+    """For each tool, its first successful call in the spec walks and the answer
+    the spec documents (a template shows its holes as ``<dir>``, ``<bytes>``,
+    ``<time>``): the examples of ``docs/tools.md``."""
+    found: dict[str, tuple[dict[str, Any], str]] = {}
+    for steps in SPEC_WALK.values():
+        for name, arguments, expected, is_error in steps:
+            if is_error or name in found:
+                continue
+            found[name] = (arguments, _shown(expected))
+    return found
+
+
+def _shown(expected: Expected) -> str:
+    if isinstance(expected, str):
+        return expected
+    text = expected.pattern
+    for hole, value in HOLES.items():
+        text = text.replace(value, f"<{hole}>")
+    return re.sub(r"\\(.)", r"\1", text, flags=re.DOTALL)

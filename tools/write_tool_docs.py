@@ -1,4 +1,5 @@
-"""Write ``docs/tools.md`` from the tool definitions.
+"""Write ``docs/tools.md`` from the tool definitions and the spec's examples
+(``contract_tests.scenarios``, which the contract suite checks).
 
 Usage::
 
@@ -15,6 +16,9 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT / "src"))
+sys.path.insert(0, str(ROOT))
+
+from contract_tests.scenarios import documented_examples  # noqa: E402
 
 from zpm_app.tool_docs import render_tool_docs  # noqa: E402
 
@@ -22,7 +26,7 @@ TARGET = ROOT / "docs" / "tools.md"
 
 
 def main() -> None:
-    TARGET.write_text(render_tool_docs(), encoding="utf-8")
+    TARGET.write_text(render_tool_docs(examples=documented_examples()), encoding="utf-8")
     print(f"wrote {TARGET.relative_to(ROOT)}")
 
 

@@ -8,7 +8,8 @@ reference always says what the catalogue offers.
 from __future__ import annotations
 
 import json
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
+from typing import Any
 
 from zpm_app.catalogue import TOOLS, ToolDefinition
 
@@ -28,17 +29,25 @@ answers with whether the answer limit cut them, `trace_dependency`'s nodes,
 """
 
 
-def render_tool_docs(tools: Sequence[ToolDefinition] = TOOLS) -> str:
-    """The Markdown text of the reference: an index, then one section per tool."""
+Examples = Mapping[str, tuple[Mapping[str, Any], str]]
+"""Per tool: the arguments of an example call and its answer."""
+
+
+def render_tool_docs(
+    tools: Sequence[ToolDefinition] = TOOLS, examples: Examples | None = None
+) -> str:
+    """The Markdown text of the reference: an index, then one section per tool
+    (with its example call and answer, when ``examples`` has one)."""
+    examples = examples or {}
     parts = [HEADER, "## Tools\n"]
     parts.extend(f"- [`{spec.name}`](#{spec.name}) — {_summary(spec)}" for spec in tools)
     parts.append("")
     for spec in tools:
-        parts.append(_section(spec))
+        parts.append(_section(spec, examples.get(spec.name)))
     return "\n".join(parts).rstrip("\n") + "\n"
 
 
-def _section(spec: ToolDefinition) -> str:
+def _section(spec: ToolDefinition, example: tuple[Mapping[str, Any], str] | None) -> str:
     lines = [f"## {spec.name}", "", spec.description, ""]
     lines.append(f"Annotations: {_annotations(spec)}.")
     lines.append("")
@@ -52,6 +61,18 @@ def _section(spec: ToolDefinition) -> str:
     else:
         lines.append("No arguments.")
     lines.append("")
+    if example is not None:
+        arguments, answer = example
+        lines.append("Example (the spec's), the call's arguments and the answer's text:")
+        lines.append("")
+        lines.append("```json")
+        lines.append(json.dumps(dict(arguments), ensure_ascii=False))
+        lines.append("```")
+        lines.append("")
+        lines.append("```text")
+        lines.append(answer)
+        lines.append("```")
+        lines.append("")
     lines.append("Command line:")
     lines.append("")
     lines.append("```sh")

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from contract_tests.scenarios import documented_examples
+
 from zpm_app.catalogue import TOOLS
 from zpm_app.tool_docs import render_tool_docs
 
@@ -11,7 +13,7 @@ DOCS = Path(__file__).resolve().parents[2] / "docs" / "tools.md"
 
 
 def test_the_checked_in_reference_is_current() -> None:
-    assert DOCS.read_text(encoding="utf-8") == render_tool_docs(), (
+    assert DOCS.read_text(encoding="utf-8") == render_tool_docs(examples=documented_examples()), (
         "docs/tools.md is stale: run `.venv/bin/python tools/write_tool_docs.py`"
     )
 
@@ -22,3 +24,11 @@ def test_every_tool_has_a_section_with_its_schema_and_command() -> None:
         assert f"\n## {spec.name}\n" in text
         assert f"zpm {spec.cli_name}" in text
         assert spec.description in text
+
+
+def test_every_tool_has_an_example_call_and_answer() -> None:
+    examples = documented_examples()
+    assert set(examples) == {spec.name for spec in TOOLS}
+    text = render_tool_docs(examples=examples)
+    assert text.count("Example (the spec's)") == len(TOOLS)
+    assert "status: active\ndir: <dir>\nlast_snapshot: none" in text
