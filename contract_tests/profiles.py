@@ -9,7 +9,7 @@ from hypothesis import HealthCheck, settings
 _BASE = settings(
     deadline=None, suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large]
 )
-settings.register_profile("ci", max_examples=16, stateful_step_count=30, parent=_BASE)
+settings.register_profile("ci", max_examples=12, stateful_step_count=30, parent=_BASE)
 settings.register_profile("dev", max_examples=25, stateful_step_count=30, parent=_BASE)
 settings.register_profile("thorough", max_examples=200, stateful_step_count=50, parent=_BASE)
 
