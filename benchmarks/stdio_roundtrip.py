@@ -1,11 +1,14 @@
 """Per-call overhead of ``zpm serve`` over stdio, against a bare JSON-RPC loop.
 
 In one run, one call at a time (waiting for each answer): a bare Python
-stdio JSON-RPC loop that answers every request at once (the floor), then
-zpm's ``echo``, ``ping``, ``remember_fact`` and ``query_logic`` in a fresh
-project, and the cost of one small append with fsync in the same folder.
-Prints p50 and p99 of each, what the protocol layer adds (``echo`` minus the
-bare loop) and what ``remember_fact`` costs over ``echo``, in fsyncs.
+stdio JSON-RPC loop that answers every request at once (the floor); the MCP
+SDK's own minimal stdio server (the SDK's low-level ``Server`` and stdio
+transport, with one tool that answers at once: what the SDK alone costs);
+then zpm's ``echo``, ``ping``, ``remember_fact`` and ``query_logic`` in a
+fresh project, and the cost of one small append with fsync in the same
+folder.  Prints p50 and p99 of each, what the protocol layer adds (``echo``
+minus the bare loop), how much of that is the SDK's, and what
+``remember_fact`` costs over ``echo``, in fsyncs.
 
     python benchmarks/stdio_roundtrip.py [--calls N] [--engine NAME]
 """
@@ -41,6 +44,9 @@ class Server:
             bufsize=1,
         )
         self.next_id = 0
+        self.handshake()
+
+    def handshake(self) -> None:
         self.request(
             "initialize",
             {
@@ -89,6 +95,44 @@ for line in sys.stdin:
 """
 
 
+SDK_SERVER = """
+import anyio
+import mcp_types as types
+from mcp.server.lowlevel.server import Server
+from mcp.server.stdio import stdio_server
+
+async def call_tool(ctx, params):
+    return types.CallToolResult(content=[types.TextContent(type="text", text="x")])
+
+async def list_tools(ctx, params):
+    return types.ListToolsResult(tools=[])
+
+server = Server("sdk", on_call_tool=call_tool, on_list_tools=list_tools)
+
+async def main():
+    async with stdio_server() as (read, write):
+        await server.run(read, write, server.create_initialization_options())
+
+anyio.run(main)
+"""
+
+
+class SdkServer(Server):
+    """The MCP SDK's minimal stdio server with a tool that answers at once."""
+
+    def __init__(self) -> None:  # noqa: D107 (the handshake is the base class's)
+        self.proc = subprocess.Popen(
+            [sys.executable, "-c", SDK_SERVER],
+            stdin=subprocess.PIPE,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.DEVNULL,
+            text=True,
+            bufsize=1,
+        )
+        self.next_id = 0
+        self.handshake()
+
+
 class BareLoop(Server):
     """A Python stdio JSON-RPC loop that answers every request at once: the floor."""
 
@@ -133,14 +177,17 @@ def measure(calls: int, engine: str | None) -> dict[str, list[float]]:
             [sys.executable, "-m", "zpm_app", "init"], cwd=project, check=True, capture_output=True
         )
         bare = BareLoop()
+        sdk = SdkServer()
         server = Server(project, engine)
         try:
-            for _ in range(50):  # warm up
-                server.call("echo", {"message": "warm"})
-                bare.request("tools/call", {"name": "echo", "arguments": {"message": "warm"}})
             echo = {"message": "m"}
+            for _ in range(50):  # warm up
+                server.call("echo", echo)
+                sdk.call("echo", echo)
+                bare.request("tools/call", {"name": "echo", "arguments": echo})
             results = {
                 "bare loop": timed(lambda i: bare.request("tools/call", echo), calls),
+                "sdk echo": timed(lambda i: sdk.call("echo", echo), calls),
                 "echo": timed(lambda i: server.call("echo", echo), calls),
                 "ping": timed(lambda i: server.request("ping", {}), calls),
                 "remember_fact": timed(
@@ -154,6 +201,7 @@ def measure(calls: int, engine: str | None) -> dict[str, list[float]]:
             }
         finally:
             server.close()
+            sdk.close()
             bare.close()
     return results
 
@@ -174,7 +222,11 @@ def main() -> None:
     print(f"{'':16} {'p50':>8} {'p99':>8}")
     for name, times in results.items():
         print(f"{name:16} {p50[name] * 1000:8.3f} {percentile(times, 0.99) * 1000:8.3f}")
-    print(f"echo - bare loop (protocol layer): {(p50['echo'] - p50['bare loop']) * 1000:.3f} ms")
+    layer = p50["echo"] - p50["bare loop"]
+    sdk = p50["sdk echo"] - p50["bare loop"]
+    print(f"echo - bare loop (protocol layer): {layer * 1000:.3f} ms")
+    print(f"  of which the SDK (sdk echo - bare loop): {sdk * 1000:.3f} ms")
+    print(f"  of which zpm (echo - sdk echo): {(layer - sdk) * 1000:.3f} ms")
     extra = (p50["remember_fact"] - p50["echo"]) / p50["fsync"]
     print(f"remember_fact - echo: {extra:.2f} fsyncs (one fsync: {p50['fsync'] * 1000:.3f} ms)")
 
