@@ -48,9 +48,11 @@ def open_toolbox(settings: Settings, *, step: Callable[[str], None] | None = Non
             "cannot create the folders of %s (%s): changes will be refused", paths.zpm_dir, error
         )
     engine = create_engine(settings.engine)
-    registry = FileRegistry(paths, settings.global_root, step=step)
+    clock = settings.clock
+    registry = FileRegistry(paths, settings.global_root, clock=clock, step=step)
     memories = Memories(
-        registry, memory_opener(engine, registry, version=package_version(), step=step)
+        registry,
+        memory_opener(engine, registry, clock=clock, version=package_version(), step=step),
     )
     try:
         memories.start()
@@ -72,7 +74,7 @@ def open_toolbox(settings: Settings, *, step: Callable[[str], None] | None = Non
         default.status().status,
     )
     context = ToolContext(memories, settings.limits)
-    return Toolbox(context, engine=engine, on_close=lambda: _close(memories, engine))
+    return Toolbox(context, engine=engine, on_close=lambda: _close(memories, engine), clock=clock)
 
 
 def _close(memories: Memories, engine: Engine) -> None:

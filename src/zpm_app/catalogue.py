@@ -100,9 +100,14 @@ class ToolRunner(Protocol):
     def specs(self) -> tuple[ToolDefinition, ...]: ...
 
     def call(
-        self, name: str, arguments: Mapping[str, Any] | None, progress: Report | None = None
+        self,
+        name: str,
+        arguments: Mapping[str, Any] | None,
+        progress: Report | None = None,
+        client: str | None = None,
     ) -> ToolOutcome:
-        """Run tool ``name``; ``progress`` hears how long work advances."""
+        """Run tool ``name`` for ``client`` (the MCP client's name, for the
+        provenance of what it stores); ``progress`` hears how long work advances."""
 
     def interrupt(self) -> None:
         """Stop the call running now; called from another thread while it runs."""

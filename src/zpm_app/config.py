@@ -9,7 +9,11 @@ Precedence, first that is set:
 * limits: ``ZPM_TIME_LIMIT`` (seconds, time only), ``.zpm/config.toml``
   ``[limits]``, else the defaults of ``Limits()``;
 * global memories: ``$XDG_DATA_HOME/zpm/kb`` (when set, absolute), else
-  ``$HOME/.local/share/zpm/kb``; neither set: no global scope.
+  ``$HOME/.local/share/zpm/kb``; neither set: no global scope;
+* the clock: the system's, unless ``ZPM_TEST_CLOCK`` holds seconds since the
+  epoch: then every time zpm records (provenance, journal records, snapshot
+  headers) is that one.  It exists for tests, so that servers run side by
+  side answer byte for byte alike.
 
 ``.zpm/config.toml`` is optional.  Example::
 
@@ -27,7 +31,8 @@ command: it imports nothing heavy (``tomllib`` only when a config exists).
 from __future__ import annotations
 
 import os
-from collections.abc import Mapping
+import time
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
@@ -76,6 +81,7 @@ class Settings:
     engine: str
     limits: Limits
     global_root: Path | None = None
+    clock: Callable[[], float] = time.time
 
     @property
     def project_root(self) -> Path:
@@ -108,7 +114,20 @@ def resolve_settings(
         engine=_engine(engine, env, config, paths.config_path),
         limits=_limits(config, env, paths.config_path),
         global_root=global_root(env),
+        clock=_clock(env),
     )
+
+
+def _clock(env: Mapping[str, str]) -> Callable[[], float]:
+    """The system clock, or the fixed time of ``ZPM_TEST_CLOCK`` (see the module doc)."""
+    raw = env.get("ZPM_TEST_CLOCK")
+    if not raw:
+        return time.time
+    try:
+        fixed = float(raw)
+    except ValueError:
+        raise ConfigError(f"ZPM_TEST_CLOCK must be seconds since the epoch, not {raw!r}") from None
+    return lambda: fixed
 
 
 def global_root(env: Mapping[str, str]) -> Path | None:

@@ -96,13 +96,14 @@ class KnowledgeWorker:
         name: str,
         arguments: Mapping[str, Any] | None,
         progress: Report | None = None,
+        client: str | None = None,
     ) -> tuple[ToolOutcome, Watched]:
-        """Run tool ``name`` once the work before it has ended (``progress``
-        hears how long work advances); its outcome, and what changed for
-        clients (see :meth:`run`)."""
+        """Run tool ``name`` for ``client`` once the work before it has ended
+        (``progress`` hears how long work advances); its outcome, and what
+        changed for clients (see :meth:`run`)."""
 
         def work(runner: ToolRunner) -> tuple[ToolOutcome, Watched]:
-            outcome = runner.call(name, arguments, progress)
+            outcome = runner.call(name, arguments, progress, client)
             return outcome, self._look(runner)
 
         return await self.run(ticket, work)

@@ -121,11 +121,16 @@ class _ErrorOutcome:
 
 
 def build_server(
-    worker: KnowledgeWorker, logs: LogForwarder | None = None, notifier: Notifier | None = None
+    worker: KnowledgeWorker,
+    logs: LogForwarder | None = None,
+    notifier: Notifier | None = None,
+    client: Callable[[], str | None] = lambda: None,
 ) -> Server[Any]:
     """A low-level MCP ``Server`` offering the worker's tools and resources,
     run by the worker; with ``logs``, it offers MCP logging (``logging/setLevel``
-    sets its level); ``notifier`` sends the resource and progress notifications."""
+    sets its level); ``notifier`` sends the resource and progress
+    notifications; ``client`` tells the session's client name (the
+    provenance of what its calls store)."""
     specs = worker.specs
     names = frozenset(spec.name for spec in specs)
 
@@ -143,7 +148,7 @@ def build_server(
         report = _progress_report(notifier, params.meta)
         try:
             outcome, watched = await worker.call(
-                _TICKET.get(), params.name, params.arguments, report
+                _TICKET.get(), params.name, params.arguments, report, client()
             )
         except Exception:
             logger.exception("tool %s failed unexpectedly", params.name)
@@ -325,9 +330,13 @@ async def serve_wire(worker: KnowledgeWorker, wire: StdioWire) -> None:
         if connection.initialize_accepted:
             await connection.notify(method, params)
 
+    def client() -> str | None:
+        params = connection.client_params
+        return None if params is None else params.client_info.name
+
     notifier = Notifier(asyncio.get_running_loop(), notify)
     logs = LogForwarder(notifier)
-    server = build_server(worker, logs, notifier)
+    server = build_server(worker, logs, notifier, client)
     async with wire.running(), server.lifespan(server) as lifespan_state:
         with forwarding(logs):
             await serve_connection(

@@ -10,6 +10,7 @@ error's text.  It is blocking and not thread-safe: callers serialize calls.
 from __future__ import annotations
 
 import logging
+import time
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
@@ -21,6 +22,7 @@ from zpm_domain.errors import ExecutionFailed, ZpmError
 from zpm_domain.ports.engine import Engine
 from zpm_domain.ports.journal import JournalCorrupt
 from zpm_domain.progress import Report, reporting
+from zpm_domain.provenance import Clock, calling
 from zpm_domain.resources import Resource
 from zpm_domain.tools.definition import Reply, ToolContext
 
@@ -51,13 +53,19 @@ class Toolbox:
     """Dispatches catalogue tools to the domain services of one project."""
 
     def __init__(
-        self, context: ToolContext, *, engine: Engine, on_close: Callable[[], None]
+        self,
+        context: ToolContext,
+        *,
+        engine: Engine,
+        on_close: Callable[[], None],
+        clock: Clock = time.time,
     ) -> None:
         self.specs: tuple[ToolDefinition, ...] = TOOLS
         self.context = context
         self.memories = context.memories
         self._engine = engine
         self._on_close = on_close
+        self._clock = clock
         groups = {group: group(context) for group in GROUPS}
         self._handlers: dict[str, Handler] = {
             spec.name: getattr(groups[spec.group], spec.method)
@@ -66,18 +74,23 @@ class Toolbox:
         }
 
     def call(
-        self, name: str, arguments: Mapping[str, Any] | None, progress: Report | None = None
+        self,
+        name: str,
+        arguments: Mapping[str, Any] | None,
+        progress: Report | None = None,
+        client: str | None = None,
     ) -> ToolResult:
-        """Run tool ``name``; ``progress`` hears how long work advances (see
-        ``zpm_domain.progress``).  Raises ``UnknownTool``; every other
-        failure is a result."""
+        """Run tool ``name`` for ``client`` (the MCP client's name, ``None``
+        from the CLI: the provenance of what it stores); ``progress`` hears
+        how long work advances (see ``zpm_domain.progress``).  Raises
+        ``UnknownTool``; every other failure is a result."""
         spec = find_tool(name)
         if spec is None or name not in self._handlers:
             raise UnknownTool(name)
         self._engine.resume()
         try:
             args = validate_arguments(spec, arguments, self.context.limits.max_input_bytes)
-            with reporting(progress):
+            with reporting(progress), calling(name, client, self._clock):
                 answer = self._handlers[name](**args)
             if isinstance(answer, Reply):
                 return ToolResult(answer.text, False, structured=answer.structured)

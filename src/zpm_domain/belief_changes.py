@@ -11,7 +11,7 @@
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any, ClassVar
 
 from zpm_domain.clauses import Clause
@@ -19,12 +19,16 @@ from zpm_domain.mutations import (
     BadOperation,
     ClauseChange,
     Mutation,
+    Stamp,
     Target,
     fact_arg,
     journaled,
+    stamp_args,
+    stamp_json,
     text_arg,
 )
 from zpm_domain.ports.journal import JournalOp
+from zpm_domain.provenance import Provenance
 from zpm_domain.terms import Term
 from zpm_domain.writer import render
 
@@ -38,6 +42,8 @@ class Assume(ClauseChange):
     fact: Term
     assumption: str
     stores: bool
+    handle: int | None = None
+    provenance: Provenance | None = None
     op: ClassVar[str] = "assume"
 
     @property
@@ -49,19 +55,29 @@ class Assume(ClauseChange):
         stores = args.get("stores")
         if not isinstance(stores, bool):
             raise BadOperation("'stores' must be true or false")
-        return cls(fact_arg(args), text_arg(args, "assumption"), stores)
+        return cls(fact_arg(args), text_arg(args, "assumption"), stores, *stamp_args(args))
 
     def journal_op(self) -> JournalOp:
         return JournalOp(
-            self.op, fact=render(self.fact), assumption=self.assumption, stores=self.stores
+            self.op,
+            fact=render(self.fact),
+            assumption=self.assumption,
+            stores=self.stores,
+            **stamp_json(self.handle, self.provenance),
         )
+
+    def stamped(self, stamp: Stamp) -> Assume:
+        if not self.stores or self.handle is not None:
+            return self
+        return replace(self, handle=stamp.new_handle(), provenance=stamp.provenance)
 
     def apply(self, target: Target) -> None:
         clause = None
         if self.stores:
-            clause = Clause(self.fact)
+            clause = _stored(self.fact, self.handle, self.provenance)
             target.engine.add_clause(target.namespace, clause)
             target.beliefs.arrived(clause)
+            target.numbering.saw(clause.handle)
         target.beliefs.assume(self.fact, self.assumption, plain=not self.stores, stored=clause)
 
 
@@ -72,6 +88,8 @@ class SupportPlainly(ClauseChange):
     it (no copy), else store a copy as ``assertz`` would."""
 
     fact: Term
+    handle: int | None = None
+    provenance: Provenance | None = None
     op: ClassVar[str] = "support_plainly"
 
     @property
@@ -80,14 +98,24 @@ class SupportPlainly(ClauseChange):
 
     @classmethod
     def from_args(cls, args: Mapping[str, Any]) -> SupportPlainly:
-        return cls(fact_arg(args))
+        return cls(fact_arg(args), *stamp_args(args))
 
     def journal_op(self) -> JournalOp:
-        return JournalOp(self.op, fact=render(self.fact))
+        return JournalOp(
+            self.op, fact=render(self.fact), **stamp_json(self.handle, self.provenance)
+        )
+
+    def stamped(self, stamp: Stamp) -> SupportPlainly:
+        """A handle for the copy it may store (whether it does is decided when
+        it applies; an unused handle is never given again)."""
+        if self.handle is not None:
+            return self
+        return replace(self, handle=stamp.new_handle(), provenance=stamp.provenance)
 
     def apply(self, target: Target) -> None:
+        target.numbering.saw(self.handle)
         if not target.beliefs.support_plainly(self.fact):
-            clause = Clause(self.fact)
+            clause = _stored(self.fact, self.handle, self.provenance)
             target.engine.add_clause(target.namespace, clause)
             target.beliefs.arrived(clause)
 
@@ -113,3 +141,10 @@ class RetractAssumption(Mutation):
         clauses = [support.stored or Clause(support.fact) for support in gone]
         removed = target.engine.retract_variants(target.namespace, clauses)
         target.beliefs.removed(removed, first_copies=False)
+
+
+def _stored(fact: Term, handle: int | None, provenance: Provenance | None) -> Clause:
+    """The clause that stores ``fact`` (unnumbered when journaled before handles existed)."""
+    if handle is None:
+        return Clause(fact)
+    return Clause(fact, handle=handle, provenance=provenance)

@@ -3,10 +3,11 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field, replace
 from enum import Enum
 
-from zpm_domain.terms import TRUE, Atom, Struct, Term, indicator
+from zpm_domain.provenance import Provenance
+from zpm_domain.terms import TRUE, Atom, Struct, Term, indicator, renamed_head
 
 
 class Origin(Enum):
@@ -25,10 +26,16 @@ class Clause:
     The terms are domain terms whose variables keep the names the user wrote,
     so a stored clause prints as it was entered (``mortal(X) :- human(X)``).
     ``head`` is always an atom or a compound term.
+
+    A clause a memory holds also carries its ``handle`` (``zpm_domain.handles``)
+    and its ``provenance``; neither takes part in equality.  Copies that
+    keep the clause's lineage (:meth:`renamed`, :meth:`with_body`) keep both.
     """
 
     head: Term
     body: Term = TRUE
+    handle: int | None = field(default=None, compare=False)
+    provenance: Provenance | None = field(default=None, compare=False)
 
     @property
     def is_fact(self) -> bool:
@@ -38,6 +45,18 @@ class Clause:
     def key(self) -> tuple[str, int]:
         """Predicate indicator ``(name, arity)`` of the head."""
         return indicator(self.head)
+
+    def renamed(self, new: str) -> Clause:
+        """This clause with its head's name changed to ``new`` (same lineage)."""
+        return replace(self, head=renamed_head(self.head, new))
+
+    def with_body(self, body: Term) -> Clause:
+        """This clause with body ``body`` (same lineage)."""
+        return replace(self, body=body)
+
+    def stamped(self, handle: int, provenance: Provenance) -> Clause:
+        """This clause as stored under ``handle`` (a new object)."""
+        return replace(self, handle=handle, provenance=provenance)
 
     def as_term(self) -> Term:
         """The clause as one term: ``head`` for a fact, ``':-'(head, body)`` otherwise."""
@@ -49,6 +68,18 @@ class Clause:
         if isinstance(term, Struct) and term.name == ":-" and len(term.args) == 2:
             return Clause(term.args[0], term.args[1])
         return Clause(term, TRUE)
+
+
+def number(clause: Clause, handle: int, provenance: Provenance) -> None:
+    """Give a clause that a memory holds without a handle its handle.
+
+    The one change a ``Clause`` takes after it is made: engines hold the
+    very objects, so a clause stored before handles existed is numbered in
+    place (``zpm_domain.memory``).  Neither field takes part in equality or
+    hashing.
+    """
+    object.__setattr__(clause, "handle", handle)
+    object.__setattr__(clause, "provenance", provenance)
 
 
 @dataclass(frozen=True, slots=True)

@@ -57,7 +57,7 @@ def consult_text(memory: Memory, text: str, source: str) -> list[str]:
             continue
         try:
             check_goal(clause.body)
-            memory.add_file_clause(clause, f"{source}:{item.line}")
+            memory.add_file_clause(clause, source, item.line)
         except (PermissionDenied, SandboxViolation) as exc:
             warn(item.line, f"skipped: {exc.message}")
     return warnings

@@ -38,22 +38,26 @@ from typing import Any, ClassVar
 
 from zpm_domain import (
     belief_changes,  # noqa: F401 (registers the truth-maintenance operations)
+    handle_section,
     progress,
 )
 from zpm_domain.beliefs import SECTION, Beliefs, BeliefsImage, SectionDamaged, variant_key
 from zpm_domain.builtins import is_protected
-from zpm_domain.clauses import Clause, Origin, PredicateInfo
+from zpm_domain.clauses import Clause, Origin, PredicateInfo, number
 from zpm_domain.errors import (
     MemoryReadOnly,
     PermissionDenied,
     PersistenceUnavailable,
     RecoveryFailed,
 )
+from zpm_domain.handles import UNRECORDED, FileNumbering, Numbering, memory_of
 from zpm_domain.limits import Limits
 from zpm_domain.mutations import BadOperation, Mutation, Target, from_journal, journaled
 from zpm_domain.ports.engine import Engine, Solution
 from zpm_domain.ports.journal import JournalCorrupt, JournalOp
 from zpm_domain.ports.storage import MemoryStorage, Mode, Scope
+from zpm_domain.provenance import UNKNOWN, Provenance
+from zpm_domain.provenance import now as provenance_now
 from zpm_domain.snapshot_format import (
     Covers,
     Snapshot,
@@ -76,19 +80,23 @@ DEFAULT_MEMORY = "default"
 class StartFrom(Mutation):
     """The first batch of a journal generation: the memory's state is its
     knowledge files plus snapshot ``snapshot`` (whose content ``snapshot_id``
-    names), and the records that follow in generation ``generation``."""
+    names), and the records that follow in generation ``generation``;
+    ``next_number`` is the handle counter when the generation started (a
+    restore never lowers it; ``None`` in journals older than handles)."""
 
     generation: str
     snapshot: str | None
     snapshot_id: str | None
+    next_number: int | None = None
     op: ClassVar[str] = "base"
 
     @classmethod
     def from_args(cls, args: Mapping[str, Any]) -> StartFrom:
-        generation, snapshot, snapshot_id = (
+        generation, snapshot, snapshot_id, next_number = (
             args.get("generation"),
             args.get("snapshot"),
             args.get("id"),
+            args.get("next"),
         )
         if not isinstance(generation, str):
             raise BadOperation("'generation' must be a string")
@@ -96,17 +104,56 @@ class StartFrom(Mutation):
             raise BadOperation("'snapshot' must be a string or null")
         if not (snapshot_id is None or isinstance(snapshot_id, str)):
             raise BadOperation("'id' must be a string or null")
-        return cls(generation, snapshot, snapshot_id)
+        if not (next_number is None or _positive(next_number)):
+            raise BadOperation("'next' must be a positive integer or null")
+        return cls(generation, snapshot, snapshot_id, next_number)
 
     def journal_op(self) -> JournalOp:
-        return JournalOp(
-            self.op, generation=self.generation, snapshot=self.snapshot, id=self.snapshot_id
-        )
+        args: dict[str, Any] = {
+            "generation": self.generation,
+            "snapshot": self.snapshot,
+            "id": self.snapshot_id,
+        }
+        if self.next_number is not None:
+            args["next"] = self.next_number
+        return JournalOp(self.op, args)
 
     def apply(self, target: Target) -> None:
         if not isinstance(target, Memory):
             raise TypeError("a journal base applies to a memory")
         target.start_from(self)
+
+
+@journaled
+@dataclass(frozen=True, slots=True)
+class NumberClauses(Mutation):
+    """Give the stored clauses that have no handle (stored before handles
+    existed) handles of memory ``memory_id``, from number ``first`` on, in
+    clause order (predicates in order of definition)."""
+
+    memory_id: int
+    first: int
+    op: ClassVar[str] = "number"
+
+    @classmethod
+    def from_args(cls, args: Mapping[str, Any]) -> NumberClauses:
+        memory_id, first = args.get("memory"), args.get("first")
+        if not _positive(memory_id) or not _positive(first):
+            raise BadOperation("'memory' and 'first' must be positive integers")
+        assert isinstance(memory_id, int) and isinstance(first, int)
+        return cls(memory_id, first)
+
+    def journal_op(self) -> JournalOp:
+        return JournalOp(self.op, memory=self.memory_id, first=self.first)
+
+    def apply(self, target: Target) -> None:
+        if not isinstance(target, Memory):
+            raise TypeError("numbering applies to a memory")
+        target.number_clauses(self.memory_id, self.first)
+
+
+def _positive(value: object) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool) and value > 0
 
 
 def _first_copies(
@@ -125,6 +172,30 @@ def _first_copies(
         if fact is not None:
             found[id(fact)] = clause
     return found
+
+
+def _snapshot_handles(snapshot: Snapshot, label: str) -> handle_section.Handles | None:
+    """The handles section of a snapshot (``None`` when it has none);
+    ``SnapshotDamaged`` when it does not read."""
+    lines = snapshot.sections.get(handle_section.SECTION, [])
+    try:
+        return handle_section.Handles.read(lines)
+    except handle_section.HandlesDamaged as damage:
+        line = snapshot.section_lines.get(handle_section.SECTION, 0) + damage.entry
+        raise SnapshotDamaged(label, line, f"section {handle_section.SECTION}: {damage}") from None
+
+
+def _stamped_clauses(snapshot: Snapshot, label: str) -> list[Clause]:
+    """The snapshot's clauses with the handles and provenance of its section
+    (unnumbered when it has none); ``SnapshotDamaged`` when they do not match."""
+    handles = _snapshot_handles(snapshot, label)
+    if handles is None:
+        return snapshot.clauses
+    try:
+        return handles.stamp(snapshot.clauses)
+    except handle_section.HandlesDamaged as damage:
+        line = snapshot.section_lines.get(handle_section.SECTION, 0) + damage.entry
+        raise SnapshotDamaged(label, line, f"section {handle_section.SECTION}: {damage}") from None
 
 
 def _beliefs_image(snapshot: Snapshot, label: str) -> BeliefsImage:
@@ -166,6 +237,17 @@ def collector_paused() -> Iterator[None]:
             gc.enable()
 
 
+@dataclass(frozen=True, slots=True)
+class _Stamp:
+    """What one commit gives the clauses it stores."""
+
+    numbering: Numbering
+    provenance: Provenance
+
+    def new_handle(self) -> int:
+        return self.numbering.allocate()
+
+
 class Memory:
     """A mounted memory (see the module docstring).
 
@@ -205,6 +287,10 @@ class Memory:
         self._base: str | None = None
         self._writable = storage.writable()
         self.beliefs = Beliefs()
+        self.numbering = Numbering()
+        self._file_numbering = FileNumbering()
+        self._file_positions: dict[str, int] = {}
+        self._file_names: dict[str, str] = {}
         engine.ensure_namespace(name)
 
     @property
@@ -226,27 +312,46 @@ class Memory:
         """
         from zpm_domain.consult import consult_text
 
+        self.numbering.memory_id = self._recorded_id()
         with collector_paused():
             for source in self.storage.knowledge_files():
                 if source.text is None:
                     log.warning("failed to load %s: %s", source.label, source.error)
                     continue
+                self._file_names[source.label] = source.name or source.label
                 consult_text(self, source.text, source.label)
             with self.journal.lock():
                 return self._catch_up()
 
-    def add_file_clause(self, clause: Clause, where: str) -> None:
-        """Add a clause of a knowledge file (``where`` is ``file:line``).
+    def _recorded_id(self) -> int:
+        """The memory's id, given now if it has none and can record one; else
+        :data:`UNRECORDED` (its clauses are numbered for this process only)."""
+        try:
+            recorded = self.storage.memory_id(give=not self.read_only and self._writable)
+        except OSError as error:
+            log.warning("memory %s: cannot record its id (%s)", self.name, error)
+            recorded = None
+        return UNRECORDED if recorded is None else recorded
+
+    def add_file_clause(self, clause: Clause, label: str, line: int) -> None:
+        """Add the clause at ``line`` of knowledge file ``label``.
 
         It is monotonic: no tool removes or changes it.  Its predicate is
         static, unless the file declared it dynamic first (then tools may
-        add clauses to it).
+        add clauses to it).  Its handle comes from the file's name and the
+        clause's position in it (``zpm_domain.handles``).
         """
         key = clause.key
         if is_protected(*key):
             raise PermissionDenied.builtin(*key)
+        name = self._file_names.get(label, label)
+        position = self._file_positions.get(name, 0)
+        assert self.numbering.memory_id is not None
+        handle = self._file_numbering.handle(self.numbering.memory_id, name, position)
+        clause = clause.stamped(handle, Provenance.of_file(name, line))
         self.engine.add_clause(self.namespace, clause, static=True)
-        self._file_clauses.setdefault(key, []).append(where)
+        self._file_positions[name] = position + 1
+        self._file_clauses.setdefault(key, []).append(f"{label}:{line}")
         if key not in self._declared_dynamic:
             self._static.add(key)
 
@@ -364,6 +469,7 @@ class Memory:
             mutation.check(self)
         if not mutations:
             return
+        mutations = [m.stamped(self._stamp()) for m in mutations]
         self.journal.append([m.journal_op() for m in mutations])
         self._records += 1
         self.beliefs.arriving = Origin.TOOL
@@ -372,6 +478,35 @@ class Memory:
                 mutation.apply(self)
         finally:
             self.beliefs.arriving = Origin.JOURNAL
+
+    def _stamp(self) -> _Stamp:
+        return _Stamp(self.numbering, provenance_now(self._clock))
+
+    def number_clauses(self, memory_id: int, first: int) -> None:
+        """Number the stored clauses that have no handle, or only one given
+        for this process (see :class:`NumberClauses`)."""
+        self.numbering.memory_id = memory_id
+        self.numbering.raise_to(first)
+        for info in self.predicates():
+            if info.key in self._static:
+                continue
+            for clause in self.stored_clauses(*info.key):
+                if clause.handle is None or memory_of(clause.handle) == UNRECORDED:
+                    handle = self.numbering.allocate()
+                    number(clause, handle, clause.provenance or UNKNOWN)
+        self.numbering.unnumbered = False
+
+    def _settle_numbering(self) -> None:
+        """Number the clauses that arrived without a handle: journaled once
+        when the memory can record it, else for this process only."""
+        memory_id = self.numbering.memory_id
+        assert memory_id is not None
+        numbering = NumberClauses(memory_id, self.numbering.next)
+        if memory_id != UNRECORDED and not self.read_only and self._writable:
+            self.journal.append([numbering.journal_op()])
+            self._records += 1
+            log.info("memory %s: gave handles to the clauses stored before handles", self.name)
+        self.number_clauses(memory_id, self.numbering.next)
 
     # -- snapshots ------------------------------------------------------------
     def save_snapshot(self, name: str) -> None:
@@ -396,11 +531,15 @@ class Memory:
                 zpm=self._version,
             )
             sections = [(SECTION, lines)] if (lines := self.beliefs.section()) else []
+            stored = (clause for _, clauses in predicates for clause in clauses)
+            sections.append(
+                (handle_section.SECTION, handle_section.section(self.numbering.next, stored))
+            )
             self.snapshots.write(name, write_snapshot(header, predicates, sections))
             self._step("save:written")
             if self.read_only:
                 return
-            base = StartFrom(secrets.token_hex(16), name, snapshot_id)
+            base = StartFrom(secrets.token_hex(16), name, snapshot_id, self.numbering.next)
             self.journal.rotate([base.journal_op()])
             self._step("save:rotated")
             self._generation, self._records, self._base = base.generation, 1, name
@@ -416,6 +555,7 @@ class Memory:
             raise SnapshotDamaged(label, 1, f"not UTF-8 text ({error.reason})") from None
         snapshot = read_snapshot(text, label)
         _beliefs_image(snapshot, label)
+        _stamped_clauses(snapshot, label)
         return snapshot
 
     def restore_snapshot(self, name: str) -> None:
@@ -427,7 +567,9 @@ class Memory:
         """
         with self.writing(), collector_paused():
             snapshot = self.read_snapshot(name)
-            base = StartFrom(secrets.token_hex(16), name, snapshot.header.id)
+            handles = _snapshot_handles(snapshot, self.snapshots.label(name))
+            counter = max(self.numbering.next, handles.next_number if handles else 1)
+            base = StartFrom(secrets.token_hex(16), name, snapshot.header.id, counter)
             self.journal.rotate([base.journal_op()])
             self._step("restore:rotated")
             self.start_from(base, snapshot)
@@ -444,6 +586,8 @@ class Memory:
         self._skip = 0
         self._drop_stored_clauses()
         self.beliefs.reset()
+        self.numbering.raise_to(base.next_number or 1)
+        self.numbering.unnumbered = False
         if base.snapshot is None:
             return
         if snapshot is None:
@@ -451,9 +595,16 @@ class Memory:
         if snapshot.header.id != base.snapshot_id:
             self._skip = snapshot.header.covers.records - 1
         label = self.snapshots.label(base.snapshot)
+        handles = _snapshot_handles(snapshot, label)
+        if handles is None:
+            self.numbering.unnumbered = bool(snapshot.clauses)
+        else:
+            self.numbering.raise_to(handles.next_number)
+            for first, count, _ in handles.runs:
+                self.numbering.saw(None if first is None else first + count - 1)
         loadable: list[Clause] = []
         refusals: dict[tuple[str, int], PermissionDenied | None] = {}
-        for clause in snapshot.clauses:
+        for clause in _stamped_clauses(snapshot, label):
             key = clause.key
             if key not in refusals:
                 refusals[key] = self._refusal(clause.head)
@@ -552,6 +703,8 @@ class Memory:
                 self._replay(mutation, label, record.line)
         if records:
             progress.advance(len(records), len(records), phase)
+        if self.numbering.unnumbered:
+            self._settle_numbering()
         return len(records)
 
     def _replay(self, mutation: Mutation, label: str, line: int) -> None:

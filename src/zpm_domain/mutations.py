@@ -1,8 +1,9 @@
 """Mutations: what a tool call changes, decided before anything is changed.
 
 A tool computes its whole effect as a list of mutations; the memory checks
-them all, journals them as one batch and only then applies them to the
-engine.  Each kind of mutation owns its journal operation (a name and JSON
+them all, stamps the clauses they store with a handle and the call's
+provenance (:meth:`Mutation.stamped`), journals them as one batch and only
+then applies them to the engine.  Each kind of mutation owns its journal operation (a name and JSON
 arguments, ``JournalOp``), how that operation reads back
 (``from_args``), its check (``check``) and its effect (``apply``).
 Recovery reads the journal back through :func:`from_journal` and runs the
@@ -23,8 +24,10 @@ from typing import Any, ClassVar, Protocol, TypeVar
 from zpm_domain.beliefs import Beliefs
 from zpm_domain.clauses import Clause, PredicateInfo
 from zpm_domain.errors import PrologSyntaxError
+from zpm_domain.handles import Numbering, is_handle
 from zpm_domain.ports.engine import Engine
 from zpm_domain.ports.journal import JournalOp
+from zpm_domain.provenance import Provenance
 from zpm_domain.reader import read_term
 from zpm_domain.terms import Atom, Struct, Term, indicator
 from zpm_domain.unify import unify
@@ -43,6 +46,10 @@ class Target(Protocol):
     @property
     def beliefs(self) -> Beliefs: ...
 
+    @property
+    def numbering(self) -> Numbering:
+        """The memory's handle counter (the stored clauses' handles move it on)."""
+
     def predicates(self) -> list[PredicateInfo]:
         """The namespace's user predicates, in order of first definition."""
 
@@ -51,6 +58,16 @@ class Target(Protocol):
 
     def check_mutable(self, head: Term) -> None:
         """Raise ``PermissionDenied`` if tools may not change ``head``'s predicate."""
+
+
+class Stamp(Protocol):
+    """What a commit gives each clause it stores: a new handle, and the
+    provenance of the call."""
+
+    def new_handle(self) -> int: ...
+
+    @property
+    def provenance(self) -> Provenance: ...
 
 
 class BadOperation(ValueError):
@@ -76,6 +93,11 @@ class Mutation(ABC):
     @abstractmethod
     def journal_op(self) -> JournalOp:
         """The operation that the journal stores for this mutation."""
+
+    def stamped(self, stamp: Stamp) -> Mutation:
+        """This mutation with a handle and ``stamp``'s provenance for each
+        clause it may store (the default: it stores none)."""
+        return self
 
     def check(self, target: Target) -> None:  # noqa: B027 (a no-op unless overridden)
         """Raise a ``ZpmError`` if ``target`` may not take this mutation.
@@ -123,7 +145,31 @@ def text_arg(args: Mapping[str, Any], name: str) -> str:
 
 
 def _clause_arg(args: Mapping[str, Any]) -> Clause:
-    return Clause.from_term(_read(text_arg(args, "clause")))
+    clause = Clause.from_term(_read(text_arg(args, "clause")))
+    handle, provenance = stamp_args(args)
+    return clause if handle is None else clause.stamped(handle, provenance)
+
+
+def stamp_args(args: Mapping[str, Any]) -> tuple[int | None, Provenance]:
+    """The handle and provenance a journal operation gives the clause it
+    stores (``None`` and no provenance: written before handles existed)."""
+    handle = args.get("handle")
+    if handle is None:
+        return None, Provenance(None, None, None)
+    if not is_handle(handle):
+        raise BadOperation("'handle' must be a clause handle")
+    fields = [args.get(name) for name in ("tool", "client", "at")]
+    if not all(value is None or isinstance(value, str) for value in fields):
+        raise BadOperation("'tool', 'client' and 'at' must be strings or null")
+    return handle, Provenance(*fields)
+
+
+def stamp_json(handle: int | None, provenance: Provenance | None) -> dict[str, Any]:
+    """The journal arguments of a stored clause's handle and provenance."""
+    if handle is None:
+        return {}
+    p = provenance or Provenance(None, None, None)
+    return {"handle": handle, "tool": p.tool, "client": p.client, "at": p.at}
 
 
 def fact_arg(args: Mapping[str, Any]) -> Term:
@@ -170,11 +216,22 @@ class AddClause(ClauseChange):
         return cls(_clause_arg(args))
 
     def journal_op(self) -> JournalOp:
-        return JournalOp(self.op, clause=render_clause(self.clause))
+        clause = self.clause
+        return JournalOp(
+            self.op,
+            clause=render_clause(clause),
+            **stamp_json(clause.handle, clause.provenance),
+        )
+
+    def stamped(self, stamp: Stamp) -> AddClause:
+        if self.clause.handle is not None:
+            return self
+        return AddClause(self.clause.stamped(stamp.new_handle(), stamp.provenance))
 
     def apply(self, target: Target) -> None:
         target.engine.add_clause(target.namespace, self.clause)
         target.beliefs.arrived(self.clause)
+        target.numbering.saw(self.clause.handle)
 
 
 @journaled

@@ -26,7 +26,7 @@ from zpm_domain.clauses import Clause
 from zpm_domain.mutations import BadOperation, ClauseChange, Target, journaled, text_arg
 from zpm_domain.ports.journal import JournalOp
 from zpm_domain.references import Call, Rename, rename_calls
-from zpm_domain.terms import Term, most_general, renamed_head
+from zpm_domain.terms import Term, most_general
 
 
 @dataclass(frozen=True)
@@ -75,7 +75,7 @@ def plan_rename(
             for clause in clauses:
                 body = clause.body if clause.is_fact else rename_calls(clause.body, rename)
                 if body is not clause.body:
-                    plan.rules.append(Clause(renamed_head(clause.head, new), body))
+                    plan.rules.append(clause.renamed(new).with_body(body))
             continue
         rewrite, rules = _rewritten(info.key, clauses, rename)
         if rewrite is not None:
@@ -111,7 +111,7 @@ def _rewritten(
         if body is clause.body:
             after.append(clause)
             continue
-        rewritten = Clause(clause.head, body)
+        rewritten = clause.with_body(body)
         after.append(rewritten)
         rules.append(rewritten)
         first = index if first is None else first

@@ -121,8 +121,8 @@ def test_default_knowledge_files_are_the_pl_files_of_kb_sorted_without_snapshots
     (kb / "folder.pl").mkdir()
     registry.create(FACTS)  # kb/facts/knowledge.pl belongs to facts, not to default
     assert open_storage(DEFAULT).knowledge_files() == [
-        KnowledgeFile(str(kb / "a.pl"), "a.\n"),
-        KnowledgeFile(str(kb / "b.pl"), "b.\n"),
+        KnowledgeFile(str(kb / "a.pl"), "a.\n", name="kb/a.pl"),
+        KnowledgeFile(str(kb / "b.pl"), "b.\n", name="kb/b.pl"),
     ]
 
 
@@ -143,7 +143,9 @@ def test_a_default_snapshot_is_never_a_knowledge_file(
     storage = open_storage(DEFAULT)
     storage.snapshots.write("facts", "%% zpm snapshot 1\nsaved.\n")
     assert (paths.kb_dir / "facts.pl").read_text() == "fact.\n"
-    assert storage.knowledge_files() == [KnowledgeFile(str(paths.kb_dir / "facts.pl"), "fact.\n")]
+    assert storage.knowledge_files() == [
+        KnowledgeFile(str(paths.kb_dir / "facts.pl"), "fact.\n", name="kb/facts.pl")
+    ]
 
 
 # -- named memories -----------------------------------------------------------
@@ -168,7 +170,9 @@ def test_a_named_memory_keeps_everything_in_its_folder(
     assert storage.location == str(folder)
     assert storage.journal.label == str(folder / "journal.wal")
     assert storage.snapshots.label("s") == str(folder / "snapshots/s.pl")
-    assert storage.knowledge_files() == [KnowledgeFile(str(folder / "knowledge.pl"), FACTS_HEADER)]
+    assert storage.knowledge_files() == [
+        KnowledgeFile(str(folder / "knowledge.pl"), FACTS_HEADER, name="kb/facts/knowledge.pl")
+    ]
     assert files_under(folder) == [
         "journal.lock",
         "journal.wal",

@@ -42,7 +42,13 @@ class MemoRunner:
     closed: bool = False
     interrupted: threading.Event = field(default_factory=threading.Event)
 
-    def call(self, name: str, arguments: Mapping[str, Any] | None, progress: Any = None) -> Outcome:
+    def call(
+        self,
+        name: str,
+        arguments: Mapping[str, Any] | None,
+        progress: Any = None,
+        client: str | None = None,
+    ) -> Outcome:
         self.threads.add(threading.get_ident())
         self.interrupted.clear()
         spec = find_tool(name)

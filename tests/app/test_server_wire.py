@@ -176,7 +176,7 @@ def test_every_request_read_before_eof_is_answered() -> None:
 
 def test_a_runner_exception_is_an_execution_failed_result() -> None:
     class Exploding(MemoRunner):
-        def call(self, name: str, arguments: Any) -> Any:
+        def call(self, *args: Any) -> Any:
             raise RuntimeError("boom")
 
     answer = by_id(exchange(Exploding(), [call(1, "echo", {"message": "x"})]))[1]

@@ -26,7 +26,9 @@ from zpm_app.server import serve  # noqa: E402
 class ServedMemoRunner(MemoRunner):
     noisy: bool = False
 
-    def call(self, name: str, arguments: Any, progress: Any = None) -> Outcome:
+    def call(
+        self, name: str, arguments: Any, progress: Any = None, client: str | None = None
+    ) -> Outcome:
         if self.noisy:
             print(f"noise from {name}")
         return super().call(name, arguments, progress)

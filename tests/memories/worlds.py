@@ -17,6 +17,7 @@ from zpm_app.catalogue import GROUPS, find_tool
 from zpm_domain.errors import ZpmError
 from zpm_domain.limits import Limits
 from zpm_domain.memories import Memories, memory_opener
+from zpm_domain.provenance import calling
 from zpm_domain.tools.definition import Reply, ToolContext
 
 NOW = 1764633600.0
@@ -54,7 +55,8 @@ class World:
         spec = find_tool(tool)
         assert spec is not None and spec.group is not None, tool
         try:
-            answer = getattr(self._groups[spec.group], spec.method)(**arguments)
+            with calling(tool, None, lambda: NOW):
+                answer = getattr(self._groups[spec.group], spec.method)(**arguments)
         except ZpmError as error:
             return f"ERROR: {error.message}"
         return answer.text if isinstance(answer, Reply) else str(answer)

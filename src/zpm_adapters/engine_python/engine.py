@@ -62,7 +62,7 @@ from zpm_domain.store_rules import (
     is_most_general,
     stored_themselves,
 )
-from zpm_domain.terms import Atom, Struct, Term, Var, list_items, renamed_head, variables, variant
+from zpm_domain.terms import Atom, Struct, Term, Var, list_items, variables, variant
 
 VERSION = "0.4.0"
 
@@ -176,7 +176,7 @@ class PythonEngine(Engine):
             return
         target = namespace.define(new, arity)
         for stored in moving:
-            clause = Clause(renamed_head(stored.clause.head, new), stored.clause.body)
+            clause = stored.clause.renamed(new)
             target.add(
                 CClause(clause, stored.head, stored.nvars, stored.body, stored.fresh, stored.key),
                 False,

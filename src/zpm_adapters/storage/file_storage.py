@@ -28,12 +28,14 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
-from zpm_adapters.persistence.durable import fsync_directory
+from zpm_adapters.persistence.durable import fsync_directory, write_atomically
 from zpm_adapters.persistence.file_journal import FileJournal
 from zpm_adapters.persistence.file_snapshots import FileSnapshotStore
 from zpm_adapters.project import ProjectPaths, knowledge_files
 from zpm_adapters.storage import manifest
+from zpm_adapters.storage.memory_ids import CounterDamaged, MemoryIdCounter
 from zpm_domain.errors import ZpmError
+from zpm_domain.handles import MAX_MEMORY_ID
 from zpm_domain.memories import NAME_PATTERN, RESERVED_NAMES
 from zpm_domain.memory import DEFAULT_MEMORY
 from zpm_domain.ports.journal import Journal
@@ -58,6 +60,11 @@ KNOWLEDGE_HEADER = """\
 % to let tools add clauses to it.
 """
 
+MEMORY_IDS = "memory-ids"
+"""The counter of memory ids (``.zpm/memory-ids``; ``<global root>/.memory-ids``)."""
+MEMORY_ID = "memory-id"
+"""A memory's own id, beside its journal."""
+
 Step = Callable[[str], None]
 
 
@@ -69,6 +76,11 @@ class Layout:
     snapshots: Path
     location: Path
     knowledge: Callable[[], list[Path]]
+    memory_ids: MemoryIdCounter
+    memory_id: Path
+    """The file recording the memory's id."""
+    names_from: Path
+    """Knowledge files are named relative to this folder in provenance."""
 
 
 class FileStorage(MemoryStorage):
@@ -96,10 +108,13 @@ class FileStorage(MemoryStorage):
     def knowledge_files(self) -> list[KnowledgeFile]:
         files = []
         for path in self.layout.knowledge():
+            name = _relative(path, self.layout.names_from)
             try:
-                files.append(KnowledgeFile(str(path), path.read_text(encoding="utf-8")))
+                text = path.read_text(encoding="utf-8")
             except (OSError, UnicodeDecodeError) as error:
-                files.append(KnowledgeFile(str(path), None, str(error)))
+                files.append(KnowledgeFile(str(path), None, str(error), name=name))
+            else:
+                files.append(KnowledgeFile(str(path), text, name=name))
         return files
 
     def writable(self) -> bool:
@@ -113,6 +128,18 @@ class FileStorage(MemoryStorage):
             return False
         journal = self.layout.journal
         return not journal.exists() or os.access(journal, os.W_OK)
+
+    def memory_id(self, *, give: bool) -> int | None:
+        path = self.layout.memory_id
+        try:
+            return _read_memory_id(path)
+        except FileNotFoundError:
+            if not give:
+                return None
+        memory_id = self.layout.memory_ids.allocate()
+        path.parent.mkdir(parents=True, exist_ok=True)
+        write_atomically(path.with_name(f"{path.name}.tmp"), path, f"{memory_id}\n".encode())
+        return memory_id
 
 
 class FileRegistry(MemoryRegistry):
@@ -176,6 +203,9 @@ class FileRegistry(MemoryRegistry):
                 snapshots=self.paths.kb_dir / DEFAULT_MEMORY / "snapshots",
                 location=self.paths.data_dir,
                 knowledge=lambda: knowledge_files(self.paths),
+                memory_ids=self._memory_ids(ref),
+                memory_id=self.paths.data_dir / MEMORY_ID,
+                names_from=self.paths.zpm_dir,
             )
         folder = self._folder(ref, required=True)
         assert folder is not None
@@ -187,7 +217,16 @@ class FileRegistry(MemoryRegistry):
             snapshots=folder / "snapshots",
             location=folder,
             knowledge=lambda: [knowledge] if knowledge.is_file() else [],
+            memory_ids=self._memory_ids(ref),
+            memory_id=folder / MEMORY_ID,
+            names_from=folder.parent.parent,
         )
+
+    def _memory_ids(self, ref: MemoryRef) -> MemoryIdCounter:
+        if ref.scope == "project":
+            return MemoryIdCounter(self.paths.zpm_dir / MEMORY_IDS, "even")
+        assert self.global_root is not None
+        return MemoryIdCounter(self.global_root / ("." + MEMORY_IDS), "odd")
 
     # -- the manifest ---------------------------------------------------------
     def read_manifest(self) -> list[MountEntry] | None:
@@ -219,6 +258,22 @@ class GlobalScopeUnavailable(ZpmError):
             "global memories need a home: set XDG_DATA_HOME or HOME (global memories live "
             "in $XDG_DATA_HOME/zpm/kb, else ~/.local/share/zpm/kb)"
         )
+
+
+def _read_memory_id(path: Path) -> int:
+    """The id recorded at ``path``; ``FileNotFoundError`` when there is none,
+    ``CounterDamaged`` when the file does not hold one."""
+    text = path.read_text(encoding="ascii", errors="replace").strip()
+    if not text.isdigit() or not 0 < int(text) <= MAX_MEMORY_ID:
+        raise CounterDamaged(f"{path}: not a memory id")
+    return int(text)
+
+
+def _relative(path: Path, folder: Path) -> str:
+    try:
+        return path.relative_to(folder).as_posix()
+    except ValueError:
+        return str(path)
 
 
 def _memory_dirs(root: Path) -> list[str]:

@@ -36,6 +36,7 @@ class VolatileFiles:
     snapshots: VolatileSnapshots = field(default_factory=VolatileSnapshots)
     knowledge: list[KnowledgeFile] = field(default_factory=list)
     writable: bool = True
+    memory_id: int | None = None
 
 
 @dataclass
@@ -46,9 +47,15 @@ class VolatileDisk:
     clock: Callable[[], float] = time.time
     memories: dict[MemoryRef, VolatileFiles] = field(default_factory=dict)
     manifest: list[MountEntry] | None = None
+    memory_ids: dict[str, int] = field(default_factory=dict)
+    """How many memory ids each scope gave."""
 
     def __post_init__(self) -> None:
         self.memories.setdefault(MemoryRef(DEFAULT_MEMORY, "project"), self.new_files())
+
+    def allocate_memory_id(self, scope: str) -> int:
+        k = self.memory_ids[scope] = self.memory_ids.get(scope, 0) + 1
+        return 2 * k if scope == "project" else 2 * k - 1
 
     def new_files(self) -> VolatileFiles:
         return VolatileFiles(snapshots=VolatileSnapshots(clock=self.clock))
@@ -59,10 +66,16 @@ class VolatileDisk:
 
 class VolatileStorage(MemoryStorage):
     def __init__(
-        self, ref: MemoryRef, files: VolatileFiles, *, clock: Callable[[], float] = time.time
+        self,
+        ref: MemoryRef,
+        files: VolatileFiles,
+        disk: VolatileDisk,
+        *,
+        clock: Callable[[], float] = time.time,
     ) -> None:
         self._ref = ref
         self.files = files
+        self._disk = disk
         self._journal = VolatileJournal(files.journal, clock=clock)
 
     @property
@@ -82,6 +95,13 @@ class VolatileStorage(MemoryStorage):
 
     def writable(self) -> bool:
         return self.files.writable
+
+    def memory_id(self, *, give: bool) -> int | None:
+        if self.files.memory_id is None and give:
+            if not self.files.writable:
+                raise PermissionError(f"{self.location} is not writable")
+            self.files.memory_id = self._disk.allocate_memory_id(self._ref.scope)
+        return self.files.memory_id
 
 
 class VolatileRegistry(MemoryRegistry):
@@ -109,7 +129,7 @@ class VolatileRegistry(MemoryRegistry):
         files = self.disk.memories.get(ref)
         if files is None:
             raise MemoryMissing(f"memory {ref.name} ({ref.scope} scope) does not exist")
-        return VolatileStorage(ref, files, clock=self._clock)
+        return VolatileStorage(ref, files, self.disk, clock=self._clock)
 
     def read_manifest(self) -> list[MountEntry] | None:
         return None if self.disk.manifest is None else list(self.disk.manifest)

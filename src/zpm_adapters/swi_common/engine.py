@@ -72,7 +72,6 @@ from zpm_domain.terms import (
     Var,
     indicator,
     list_items,
-    renamed_head,
     variables,
     variant,
 )
@@ -265,9 +264,7 @@ class SwiEngine(Engine):
         arguments = {"M": namespace.module, "New": new, "A": arity, "Ids": [e.ref for e in moving]}
         self._binding.once(RENAME, arguments)
         target = namespace.predicate(new, arity)
-        target.entries.extend(
-            Entry(Clause(renamed_head(e.clause.head, new), e.clause.body), e.ref) for e in moving
-        )
+        target.entries.extend(Entry(e.clause.renamed(new), e.ref) for e in moving)
         pred.entries = [e for e in pred.entries if e.fixed]
         if leaves_definition_order(pred):
             del namespace.predicates[(pred.name, pred.arity)]

@@ -39,7 +39,7 @@ from zpm_domain.clauses import Clause, PredicateInfo
 from zpm_domain.errors import EngineUnsupported, ZpmError
 from zpm_domain.limits import Limits
 from zpm_domain.proofs import ProofStep
-from zpm_domain.terms import Term, Var, most_general, renamed_head
+from zpm_domain.terms import Term, Var, most_general
 
 Solution = Mapping[Var, Term]
 """One answer: the bindings of the goal's variables (every variable of the
@@ -153,7 +153,7 @@ class Engine(ABC):
         moving = self.clauses(ns, name, arity)
         if not moving:
             return
-        self.add_clauses(ns, [Clause(renamed_head(c.head, new), c.body) for c in moving])
+        self.add_clauses(ns, [c.renamed(new) for c in moving])
         self.retract_all(ns, most_general(name, arity))
 
     @abstractmethod

@@ -39,11 +39,17 @@ class MountEntry:
 
 @dataclass(frozen=True, slots=True)
 class KnowledgeFile:
-    """A knowledge file of a memory: its text, or why it could not be read."""
+    """A knowledge file of a memory: its text, or why it could not be read.
+
+    ``label`` names it in messages (a path); ``name`` in the provenance of
+    its clauses (``kb/facts.pl``: short, the same on every machine), the
+    label when not given.
+    """
 
     label: str
     text: str | None
     error: str | None = None
+    name: str | None = None
 
 
 class MemoryStorage(ABC):
@@ -71,6 +77,16 @@ class MemoryStorage(ABC):
     @abstractmethod
     def writable(self) -> bool:
         """Whether changes can be made durable here (``False``: degraded)."""
+
+    @abstractmethod
+    def memory_id(self, *, give: bool) -> int | None:
+        """The memory's id (``zpm_domain.handles``), recorded once for good.
+
+        ``None`` when it has none yet, unless ``give``: then a new one is
+        taken from the scope's counter (even for a project memory, odd for a
+        global one), recorded durably and returned.  Raises ``OSError``
+        when it cannot be recorded.
+        """
 
     def close(self) -> None:  # noqa: B027 (optional hook)
         """Release files and locks; the default closes the journal."""
