@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import os
 from collections.abc import Callable, Iterator
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 import pytest
@@ -389,3 +390,50 @@ def test_not_writable_when_the_journal_folder_cannot_be_created(tmp_path: Path) 
     storage = FileRegistry(ProjectPaths.for_root(tmp_path / "project"), None).storage(DEFAULT)
     assert not storage.writable()
     storage.close()
+
+
+def test_each_memory_records_its_id_once_project_even_global_odd(
+    registry: FileRegistry, paths: ProjectPaths, global_root: Path
+) -> None:
+    registry.create(FACTS)
+    registry.create(SHARED)
+    assert registry.storage(DEFAULT).memory_id(give=False) is None
+    ids = [registry.storage(ref).memory_id(give=True) for ref in (DEFAULT, FACTS, SHARED)]
+    assert ids == [2, 4, 1]
+    again = [registry.storage(ref).memory_id(give=True) for ref in (DEFAULT, FACTS, SHARED)]
+    assert again == ids
+    assert (paths.data_dir / "memory-id").read_text() == "2\n"
+    assert (paths.zpm_dir / "memory-ids").read_text() == "2\n"
+    assert (global_root / ".memory-ids").read_text() == "1\n"
+    assert (global_root / "shared" / "memory-id").read_text() == "1\n"
+    assert "shared" in [ref.name for ref in registry.discover()]
+    assert ".memory-ids" not in [ref.name for ref in registry.discover()]
+
+
+def test_threads_that_each_open_a_memory_get_distinct_ids(
+    registry: FileRegistry, paths: ProjectPaths
+) -> None:
+    names = [f"m{n}" for n in range(8)]
+    for name in names:
+        registry.create(MemoryRef(name, "project"))
+    with ThreadPoolExecutor(8) as pool:
+        ids = list(
+            pool.map(
+                lambda name: registry.storage(MemoryRef(name, "project")).memory_id(give=True),
+                names,
+            )
+        )
+    assert sorted(i or 0 for i in ids) == list(range(2, 17, 2))
+
+
+def test_a_damaged_id_file_or_counter_is_an_error_that_names_it(
+    registry: FileRegistry, paths: ProjectPaths
+) -> None:
+    (paths.data_dir / "memory-id").write_text("two\n")
+    with pytest.raises(OSError, match="memory-id: not a memory id"):
+        registry.storage(DEFAULT).memory_id(give=True)
+    (paths.data_dir / "memory-id").unlink()
+    (paths.zpm_dir / "memory-ids").write_text("-3\n")
+    with pytest.raises(OSError, match="memory-ids: not a count of memory ids"):
+        registry.storage(DEFAULT).memory_id(give=True)
+    assert not (paths.data_dir / "memory-id").exists()
