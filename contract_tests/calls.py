@@ -36,6 +36,8 @@ snapshot_names = st.sampled_from(SNAPSHOT_NAMES)
 restored_names = st.sampled_from([*SNAPSHOT_NAMES, "nope"])
 """Names to restore: the pool, and ``nope``, never saved."""
 sample_sizes = st.sampled_from([None, 0, 1, 2, 50, -3, 100])
+match_limits = st.sampled_from([None, None, 1, 2, 3, 0, 1001])
+"""``matching``'s limit: mostly small, so pages and truncation occur; some out of range."""
 
 ASSUMPTION_NAMES = ("infra_a", "infra_b", "plan", "h1")
 """Assumptions the machine makes: shared between facts, and matched by ``GLOBS``."""
@@ -49,6 +51,11 @@ reference_scopes = st.sampled_from([None, None, "default", "alpha", "__all__", "
 def with_memory(arguments: dict[str, Any], memory: str | None) -> dict[str, Any]:
     """``arguments`` plus ``memory`` unless it is ``None`` (the argument left out)."""
     return arguments if memory is None else {**arguments, "memory": memory}
+
+
+def with_context(arguments: dict[str, Any], memory: str | None) -> dict[str, Any]:
+    """``arguments`` plus the verb tools' ``context`` unless it is ``None``."""
+    return arguments if memory is None else {**arguments, "context": memory}
 
 
 def qualified(name: str, memory: str | None) -> str:

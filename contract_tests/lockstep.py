@@ -21,7 +21,11 @@ atoms, reflection (current_predicate, predicate_property), setup_call_cleanup,
 subsumes_term and unifiable over known predicates, queries over cyclic and
 finite terms (``calls.term_goals``), forget/clear/update/upsert of known facts,
 assumptions shared between facts (stored plainly or not), belief status,
-justifications and retractions by name and by glob, references (one memory,
+justifications and retractions by name and by glob, the verb tools (assert,
+unassert by fact and pattern, unassert-handle of handles that ``matching``
+found and of unknown ones, bounded ``matching`` with pages and
+``asserted_only``; every server tells the same time, so provenance agrees),
+references (one memory,
 ``__all__``) and renames (with and without a dry run and propagation,
 collisions included), the schema, and bad input (syntax errors, unknown arguments, wrong JSON types,
 sandbox violations, names that try to leave their folder).  Each knowledge
@@ -92,6 +96,10 @@ class Divergence(AssertionError):
     """Two engines answered the same call differently."""
 
 
+CLOCK = "1764585731"
+"""The time every server of a case tells (``ZPM_TEST_CLOCK``): provenance agrees."""
+
+
 class LostOnRestart(AssertionError):
     """A server answered differently after a restart than before it."""
 
@@ -125,8 +133,8 @@ class LockstepMachine(RuleBasedStateMachine):
 
         def start(index: int) -> ServerProcess:
             target = self.targets[index]
-            data_home = {"XDG_DATA_HOME": str(root / f"engine{index}-data")}
-            return ServerProcess(target, init_project(root / f"engine{index}"), env=data_home)
+            env = {"XDG_DATA_HOME": str(root / f"engine{index}-data"), "ZPM_TEST_CLOCK": CLOCK}
+            return ServerProcess(target, init_project(root / f"engine{index}"), env=env)
 
         self.servers: list[ServerProcess] = []
         self._start_all([self._pool.submit(start, i) for i in range(len(self.targets))])
@@ -278,6 +286,58 @@ class LockstepMachine(RuleBasedStateMachine):
             name = fact.split("(", 1)[0]
             fact = calls.call_of(name, calls.FACT_ARITY[name])
         self.apply("forget_fact", calls.with_memory({"fact": fact}, memory))
+
+    # -- the verb tools ------------------------------------------------------------
+    @rule(target=facts, fact=calls.facts(), memory=calls.memory_targets)
+    def assert_sentence(self, fact: str, memory: str | None = None) -> str:
+        self.apply("assert", calls.with_context({"sentence": fact}, memory))
+        return self._added(fact, memory)
+
+    @rule(fact=facts, pattern=st.booleans(), memory=calls.memory_targets)
+    def unassert(self, fact: str, pattern: bool, memory: str | None = None) -> None:
+        if pattern:
+            name = fact.split("(", 1)[0]
+            fact = calls.call_of(name, calls.FACT_ARITY[name])
+        self.apply("unassert", calls.with_context({"sentence": fact}, memory))
+
+    def _rows(self, pattern: str, memory: str | None, **options: Any) -> list[dict[str, Any]]:
+        """The rows of a ``matching`` call (made on every engine, so compared too)."""
+        outcome = self.apply(
+            "matching", calls.with_context({"pattern": pattern, **options}, memory)
+        )
+        return [] if outcome.is_error else list(json.loads(outcome.text)["rows"])
+
+    @rule(
+        predicate=predicates,
+        memory=calls.memory_targets,
+        limit=calls.match_limits,
+        asserted_only=st.sampled_from([None, False, True]),
+        page=st.booleans(),
+    )
+    def matching(
+        self,
+        predicate: Predicate,
+        memory: str | None,
+        limit: int | None,
+        asserted_only: bool | None,
+        page: bool,
+    ) -> None:
+        """A bounded read, and with ``page`` the next page after its last row."""
+        pattern = calls.call_of(*predicate)
+        options = calls.with_present(limit=limit, asserted_only=asserted_only)
+        rows = self._rows(pattern, memory, **options)
+        if page and rows:
+            self._rows(pattern, memory, **options, after_handle=rows[-1]["handle"])
+
+    @rule(predicate=predicates, memory=calls.memory_targets, choice=st.integers(0, 3))
+    def unassert_handle(self, predicate: Predicate, memory: str | None, choice: int) -> None:
+        """Withdraw a fact found by ``matching`` (twice: the second finds none),
+        or a handle no clause has."""
+        rows = self._rows(calls.call_of(*predicate), memory, limit=4)
+        handle = rows[choice]["handle"] if choice < len(rows) else 42
+        arguments = calls.with_context({"sentex_handle": handle}, memory)
+        self.apply("unassert-handle", arguments)
+        self.apply("unassert-handle", arguments)
 
     @rule(predicate=predicates, memory=calls.memory_targets)
     def clear_context(self, predicate: Predicate, memory: str | None = None) -> None:

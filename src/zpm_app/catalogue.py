@@ -30,6 +30,7 @@ from zpm_domain.tools.persistence import PersistenceTools
 from zpm_domain.tools.query import QueryTools
 from zpm_domain.tools.reasoning import ReasoningTools
 from zpm_domain.tools.refactor import RefactorTools
+from zpm_domain.tools.verbs import VerbTools
 
 __all__ = [
     "MEMORY_DESCRIPTION",
@@ -52,6 +53,7 @@ GROUPS: tuple[type[ToolGroup], ...] = (
     MemoryTools,
     AssumptionTools,
     RefactorTools,
+    VerbTools,
 )
 """The tool groups, in the order ``tools/list`` shows their tools."""
 

@@ -23,7 +23,10 @@ that holds the clauses:
   (``interactive`` or ``journal``), by the identity of the stored clause
   (engines keep the very ``Clause`` objects they are given, see
   ``ports.engine``); a client-stored clause without an entry was loaded
-  from the base snapshot.
+  from the base snapshot;
+* an index of the client-stored clauses by handle, built on first use from
+  the memory's clauses and kept up to date by the changes below, or
+  dropped (:meth:`forget_handles`) by changes that replace many clauses.
 
 The bookkeeping of a fact goes with its clause: forget_fact, clear_context,
 update_fact and upsert_fact that remove the clause remove its supports too.
@@ -92,6 +95,7 @@ class Beliefs:
         self._supported_of: dict[Key, dict[str, None]] = {}
         self._names: dict[str, dict[str, None]] = {}  # name -> the variants it supports
         self._origins: dict[int, tuple[Clause, Origin]] = {}
+        self._by_handle: dict[int, Clause] | None = None
 
     # -- reading ----------------------------------------------------------------
     def assumptions(self) -> list[str]:
@@ -133,6 +137,13 @@ class Beliefs:
         found = self._origins.get(id(clause))
         return Origin.SNAPSHOT if found is None else found[1]
 
+    def stored_with(self, handle: int, stored: Callable[[], Iterable[Clause]]) -> Clause | None:
+        """The client-stored clause with ``handle``; ``stored`` lists every
+        client-stored clause, for building the index when it has none."""
+        if self._by_handle is None:
+            self._by_handle = {c.handle: c for c in stored() if c.handle is not None}
+        return self._by_handle.get(handle)
+
     # -- changes (called by the mutations, after the engine changed) -------------
     def reset(self) -> None:
         """Forget everything (the memory starts again from its base)."""
@@ -140,10 +151,17 @@ class Beliefs:
         self._supported_of.clear()
         self._names.clear()
         self._origins.clear()
+        self._by_handle = None
+
+    def forget_handles(self) -> None:
+        """Drop the index by handle (many stored clauses were replaced)."""
+        self._by_handle = None
 
     def arrived(self, clause: Clause) -> None:
         """``clause`` was stored (this very object)."""
         self._origins[id(clause)] = (clause, self.arriving)
+        if self._by_handle is not None and clause.handle is not None:
+            self._by_handle[clause.handle] = clause
 
     def assume(
         self, fact: Term, assumption: str, *, plain: bool, stored: Clause | None = None
@@ -190,6 +208,8 @@ class Beliefs:
         supports are gone already)."""
         for clause in clauses:
             self._origins.pop(id(clause), None)
+            if self._by_handle is not None and clause.handle is not None:
+                self._by_handle.pop(clause.handle, None)
             if first_copies and clause.is_fact and clause.key in self._supported_of:
                 variant = variant_key(clause.head)
                 support = self._supports.get(variant)
@@ -203,6 +223,8 @@ class Beliefs:
             found = self._origins.pop(id(before), None)
             if found is not None:
                 self._origins[id(after)] = (after, found[1])
+            if self._by_handle is not None and after.handle is not None:
+                self._by_handle[after.handle] = after
 
     def rename_predicate(self, old: str, arity: int, new: str) -> None:
         """The facts of ``old/arity`` became facts of ``new/arity`` (in order):

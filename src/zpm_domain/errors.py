@@ -96,6 +96,20 @@ class UnknownAssumption(ZpmError):
         super().__init__(f"Unknown assumption '{name}'")
 
 
+class MonotonicKnowledge(ZpmError):
+    """A withdrawal that would take a knowledge-file clause."""
+
+    def __init__(self, clause: str, where: str) -> None:
+        super().__init__(f"Cannot withdraw monotonic knowledge: {clause} (from {where})")
+
+
+class StrengthCapped(ZpmError):
+    """``assert`` with a strength other than ``default``."""
+
+    def __init__(self) -> None:
+        super().__init__("strength is capped at default: knowledge from clients is defeasible")
+
+
 class RenameRefused(ZpmError):
     """rename_predicate cannot rename (collision, ambiguous arity, ISO
     operator, self-rename, read-only memory); the message says which."""

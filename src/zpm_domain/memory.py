@@ -40,8 +40,16 @@ from zpm_domain import (
     belief_changes,  # noqa: F401 (registers the truth-maintenance operations)
     handle_section,
     progress,
+    withdrawals,
 )
-from zpm_domain.beliefs import SECTION, Beliefs, BeliefsImage, SectionDamaged, variant_key
+from zpm_domain.beliefs import (
+    SECTION,
+    Beliefs,
+    BeliefsImage,
+    SectionDamaged,
+    Support,
+    variant_key,
+)
 from zpm_domain.builtins import is_protected
 from zpm_domain.clauses import Clause, Origin, PredicateInfo, number
 from zpm_domain.errors import (
@@ -198,6 +206,15 @@ def _stamped_clauses(snapshot: Snapshot, label: str) -> list[Clause]:
         raise SnapshotDamaged(label, line, f"section {handle_section.SECTION}: {damage}") from None
 
 
+def _withdrawals(snapshot: Snapshot, label: str) -> list[withdrawals.Withdrawal]:
+    """The withdrawal records of a snapshot; ``SnapshotDamaged`` when they do not read."""
+    try:
+        return withdrawals.read_section(snapshot.sections.get(withdrawals.SECTION, []))
+    except withdrawals.HistoryDamaged as damage:
+        line = snapshot.section_lines.get(withdrawals.SECTION, 0) + damage.entry
+        raise SnapshotDamaged(label, line, f"section {withdrawals.SECTION}: {damage}") from None
+
+
 def _beliefs_image(snapshot: Snapshot, label: str) -> BeliefsImage:
     """The supports a snapshot holds; ``SnapshotDamaged`` when its section does not read."""
     try:
@@ -288,6 +305,7 @@ class Memory:
         self._writable = storage.writable()
         self.beliefs = Beliefs()
         self.numbering = Numbering()
+        self.history = withdrawals.History()
         self._file_numbering = FileNumbering()
         self._file_positions: dict[str, int] = {}
         self._file_names: dict[str, str] = {}
@@ -458,18 +476,20 @@ class Memory:
         if key in self._static:
             raise PermissionDenied.static(*key)
 
-    def commit(self, mutations: Sequence[Mutation]) -> None:
+    def commit(self, mutations: Sequence[Mutation]) -> list[Mutation]:
         """Check ``mutations``, journal them as one durable batch, then apply them.
 
-        Must be called inside :meth:`writing`.  Nothing is written when the
-        batch is empty.
+        Returns them as committed: stamped with the handles and provenance
+        of what they store (:meth:`Mutation.stamped`).  Must be called
+        inside :meth:`writing`.  Nothing is written when the batch is empty.
         """
         self._check_writable()
         for mutation in mutations:
             mutation.check(self)
         if not mutations:
-            return
-        mutations = [m.stamped(self._stamp()) for m in mutations]
+            return []
+        stamp = self._stamp()
+        mutations = [m.stamped(stamp) for m in mutations]
         self.journal.append([m.journal_op() for m in mutations])
         self._records += 1
         self.beliefs.arriving = Origin.TOOL
@@ -478,6 +498,39 @@ class Memory:
                 mutation.apply(self)
         finally:
             self.beliefs.arriving = Origin.JOURNAL
+        return mutations
+
+    def stored_with(self, handle: int) -> Clause | None:
+        """The client-stored clause with ``handle``, if the memory holds it now."""
+        return self.beliefs.stored_with(handle, self._all_stored)
+
+    def file_clause_with(self, handle: int) -> tuple[Clause, str] | None:
+        """The knowledge-file clause with ``handle`` and its ``file:line``, if any."""
+        for key in self._file_clauses:
+            for clause, where in self.file_clauses(*key):
+                if clause.handle == handle:
+                    return clause, where
+        return None
+
+    def _all_stored(self) -> Iterator[Clause]:
+        for info in self.predicates():
+            if info.key not in self._static:
+                yield from self.stored_clauses(*info.key)
+
+    def support_of(self, clause: Clause) -> Support | None:
+        """The supports of ``clause`` when it is the copy of its fact that
+        assumptions support (``None`` otherwise: a plain copy)."""
+        if not clause.is_fact:
+            return None
+        support = self.beliefs.support(clause.head)
+        if support is None:
+            return None
+        if support.stored is not None:
+            return support if support.stored is clause else None
+        for other in self.stored_clauses(*clause.key):
+            if other.is_fact and variant(other.head, clause.head):
+                return support if other is clause else None
+        return None
 
     def _stamp(self) -> _Stamp:
         return _Stamp(self.numbering, provenance_now(self._clock))
@@ -495,6 +548,7 @@ class Memory:
                     handle = self.numbering.allocate()
                     number(clause, handle, clause.provenance or UNKNOWN)
         self.numbering.unnumbered = False
+        self.beliefs.forget_handles()
 
     def _settle_numbering(self) -> None:
         """Number the clauses that arrived without a handle: journaled once
@@ -535,6 +589,8 @@ class Memory:
             sections.append(
                 (handle_section.SECTION, handle_section.section(self.numbering.next, stored))
             )
+            if history := withdrawals.section(self.history):
+                sections.append((withdrawals.SECTION, history))
             self.snapshots.write(name, write_snapshot(header, predicates, sections))
             self._step("save:written")
             if self.read_only:
@@ -556,6 +612,7 @@ class Memory:
         snapshot = read_snapshot(text, label)
         _beliefs_image(snapshot, label)
         _stamped_clauses(snapshot, label)
+        _withdrawals(snapshot, label)
         return snapshot
 
     def restore_snapshot(self, name: str) -> None:
@@ -586,6 +643,7 @@ class Memory:
         self._skip = 0
         self._drop_stored_clauses()
         self.beliefs.reset()
+        self.history.clear()
         self.numbering.raise_to(base.next_number or 1)
         self.numbering.unnumbered = False
         if base.snapshot is None:
@@ -625,6 +683,9 @@ class Memory:
         progress.advance(len(loadable), len(loadable), f"{self.name}: loading {label}")
         copies = _first_copies(loadable, not_loaded, image)
         image.load_into(self.beliefs, lambda fact: copies.get(id(fact)))
+        for withdrawal in _withdrawals(snapshot, label):
+            self.history.add(withdrawal)
+            self.numbering.saw(withdrawal.record)
 
     # -- internals ------------------------------------------------------------
     def _refusal(self, head: Term) -> PermissionDenied | None:

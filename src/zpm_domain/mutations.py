@@ -19,9 +19,9 @@ from __future__ import annotations
 from abc import ABC, abstractmethod
 from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import Any, ClassVar, Protocol, TypeVar
+from typing import TYPE_CHECKING, Any, ClassVar, Protocol, TypeVar
 
-from zpm_domain.beliefs import Beliefs
+from zpm_domain.beliefs import Beliefs, Support
 from zpm_domain.clauses import Clause, PredicateInfo
 from zpm_domain.errors import PrologSyntaxError
 from zpm_domain.handles import Numbering, is_handle
@@ -32,6 +32,9 @@ from zpm_domain.reader import read_term
 from zpm_domain.terms import Atom, Struct, Term, indicator
 from zpm_domain.unify import unify
 from zpm_domain.writer import render, render_clause
+
+if TYPE_CHECKING:
+    from zpm_domain.withdrawals import History
 
 
 class Target(Protocol):
@@ -49,6 +52,17 @@ class Target(Protocol):
     @property
     def numbering(self) -> Numbering:
         """The memory's handle counter (the stored clauses' handles move it on)."""
+
+    @property
+    def history(self) -> History:
+        """The memory's withdrawal records (``zpm_domain.withdrawals``)."""
+
+    def stored_with(self, handle: int) -> Clause | None:
+        """The client-stored clause with ``handle``, if the memory holds it."""
+
+    def support_of(self, clause: Clause) -> Support | None:
+        """The supports of ``clause`` when it is the copy of its fact that
+        assumptions support."""
 
     def predicates(self) -> list[PredicateInfo]:
         """The namespace's user predicates, in order of first definition."""

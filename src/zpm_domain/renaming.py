@@ -178,3 +178,4 @@ def _rewrite(target: Target, rewrite: Rewrite) -> None:
     ``before`` clauses, which come first: the order is kept."""
     target.engine.add_clauses(target.namespace, rewrite.after)
     target.engine.retract_variants(target.namespace, rewrite.before)
+    target.beliefs.forget_handles()

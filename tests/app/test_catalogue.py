@@ -66,8 +66,32 @@ def expected_hints(marks: dict[str, str]) -> tuple[bool, bool, bool]:
     return marks["Read-only"] == "✓", destructive, marks["Idempotent"] == "✓"
 
 
-def test_tools_are_the_reference_tools() -> None:
-    assert sorted(spec.name for spec in TOOLS) == sorted(entry["name"] for entry in REFERENCE)
+VERBS = {
+    "assert": (False, False, True),
+    "unassert": (False, True, True),
+    "unassert-handle": (False, True, True),
+    "query": (True, False, True),
+    "matching": (True, False, True),
+    "argue": (True, False, True),
+    "fork_memory": (False, False, False),
+    "merge_memory": (False, True, False),
+}
+"""The verb tools of spec/verbs.md and their (read_only, destructive, idempotent) (§9)."""
+
+
+def test_tools_are_the_reference_tools_and_verb_tools() -> None:
+    names = {spec.name for spec in TOOLS}
+    reference = {entry["name"] for entry in REFERENCE}
+    assert reference <= names
+    assert names - reference <= set(VERBS)
+
+
+@pytest.mark.parametrize("name", sorted(set(VERBS) & {spec.name for spec in TOOLS}))
+def test_verb_tools_have_the_annotations_of_the_verb_spec(name: str) -> None:
+    spec = find_tool(name)
+    assert spec is not None
+    assert (spec.read_only, spec.destructive, spec.idempotent) == VERBS[name]
+    assert spec.input_schema["additionalProperties"] is False
 
 
 @pytest.mark.parametrize("entry", REFERENCE, ids=[entry["name"] for entry in REFERENCE])

@@ -14,7 +14,7 @@ from typing import Any
 import pytest
 from memo_runner import MemoRunner, Outcome
 
-from zpm_app.catalogue import ToolDefinition, package_version
+from zpm_app.catalogue import TOOLS, ToolDefinition, package_version
 from zpm_app.cli import Services, build_parser, main
 from zpm_domain.errors import ExecutionFailed
 from zpm_domain.tools.definition import QUERY, Param
@@ -301,7 +301,7 @@ def test_misspellings_get_a_suggestion(
 
 def test_tools_lists_every_tool(capsys: pytest.CaptureFixture[str]) -> None:
     code, out, _ = run(capsys, World(), "tools")
-    assert code == 0 and len(out.splitlines()) == 29
+    assert code == 0 and len(out.splitlines()) == len(TOOLS)
     assert out.splitlines()[1].split()[0] == "remember-fact"
     code, out, _ = run(capsys, World(), "tools", "--format", "json")
     listed = json.loads(out)

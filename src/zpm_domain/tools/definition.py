@@ -90,6 +90,8 @@ CHANGE = Hints(read_only=False, destructive=True, idempotent=False)
 """Changes a knowledge base; calling it twice changes it twice."""
 CHANGE_IDEMPOTENT = Hints(read_only=False, destructive=True, idempotent=True)
 """Changes a knowledge base; calling it again with the same arguments changes nothing more."""
+ADD_IDEMPOTENT = Hints(read_only=False, destructive=False, idempotent=True)
+"""Adds and never removes; the same call twice changes nothing more (``assert``)."""
 ADMINISTER = Hints(read_only=False, destructive=False, idempotent=False)
 """Changes what is mounted or on disk without removing knowledge."""
 

@@ -229,3 +229,51 @@ EXPLANATION = _object(
     "The first proof, flat: its nodes in pre-order (the root first, id 0, parent null); "
     "a node's children follow it in order. No nodes when the fact is not proven.",
 )
+
+HANDLE: Schema = {
+    "description": "A clause handle: stable for the clause's lineage.",
+    "type": "integer",
+    "minimum": 1,
+}
+_TEXT_OR_NULL: Schema = {"type": ["string", "null"]}
+PROVENANCE: Schema = {
+    "description": "Where a clause came from: the tool, client and time that stored it, "
+    "or the knowledge file and line; the assumptions that support it now.",
+    "type": "object",
+    "properties": {
+        "tool": _TEXT_OR_NULL,
+        "client": _TEXT_OR_NULL,
+        "at": _TEXT_OR_NULL,
+        "file": {"type": "string"},
+        "line": {"type": "integer", "minimum": 1},
+        "assumptions": NAMES,
+    },
+    "required": ["tool", "client", "at", "assumptions"],
+    "additionalProperties": False,
+}
+ASSERTED = _object({"handle": HANDLE, "already_there": {"type": "boolean"}})
+EXCEPTING_HANDLES = _object(
+    {"excepting_handles": _array(HANDLE)},
+    "The handles of the new withdrawal records, in the order of the withdrawn clauses.",
+)
+EXCEPTING_HANDLE = _object(
+    {"excepting_handle": _nullable(HANDLE)},
+    "The handle of the new withdrawal record; null when the memory holds no such clause.",
+)
+MATCHING = _object(
+    {
+        "rows": _array(
+            _object(
+                {
+                    "sentence": {"type": "string"},
+                    "context": {"type": "string"},
+                    "handle": HANDLE,
+                    "asserted": {"type": "boolean"},
+                    "provenance": PROVENANCE,
+                }
+            )
+        ),
+        "count": COUNT,
+        "truncated": {"type": "boolean"},
+    }
+)

@@ -1,0 +1,261 @@
+"""The verb tools of spec/verbs.md: assert, unassert, unassert-handle, matching.
+
+They work on clauses by identity: every clause a memory holds has a handle
+(``zpm_domain.handles``) and a provenance.  ``assert`` stores a fact once
+(a variant already held is answered with its handle); the two withdrawal
+tools take client-stored clauses out of belief and keep a record of it
+(``zpm_domain.withdrawals``); ``matching`` reads stored facts without
+inference, bounded before it reads: it stops at the ``limit + 1``-th
+candidate.  Knowledge-file clauses are monotonic: they match, and nothing
+withdraws them.
+
+Each tool answers compact JSON, and the same object as structured content.
+``context`` names the memory (omitted: the default memory).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from typing import Annotated, Any
+
+from zpm_domain.builtins import is_protected
+from zpm_domain.clauses import Clause
+from zpm_domain.errors import (
+    InvalidArguments,
+    InvalidClause,
+    MonotonicKnowledge,
+    PermissionDenied,
+    StrengthCapped,
+)
+from zpm_domain.handles import is_handle
+from zpm_domain.inputs import is_clause_syntax, parse_term
+from zpm_domain.memories import Memories
+from zpm_domain.memory import Memory
+from zpm_domain.mutations import AddClause
+from zpm_domain.provenance import UNKNOWN
+from zpm_domain.terms import Atom, Struct, Term, indicator, variant
+from zpm_domain.tools import outputs
+from zpm_domain.tools.definition import (
+    ADD_IDEMPOTENT,
+    CHANGE_IDEMPOTENT,
+    QUERY,
+    Arg,
+    Reply,
+    ToolGroup,
+    tool,
+)
+from zpm_domain.unify import unify
+from zpm_domain.withdrawals import Withdraw
+from zpm_domain.writer import Renderer, render
+
+ContextArg = Annotated[
+    str | None, Arg("The memory to use (optional, defaults to the default memory)")
+]
+MAX_LIMIT = 1000
+DEFAULT_LIMIT = 100
+
+
+class VerbTools(ToolGroup):
+    @property
+    def _memories(self) -> Memories:
+        return self.context.memories
+
+    @tool(
+        ADD_IDEMPOTENT,
+        "Assert a fact (a sentence) in a memory and return its handle, a number that names "
+        "the stored clause for good. Idempotent: if a variant of the fact is already "
+        "stored, nothing is added and its handle is returned with already_there true. "
+        "Knowledge from clients is defeasible: strength is capped at default.",
+        name="assert",
+        output=outputs.ASSERTED,
+    )
+    def assert_(
+        self,
+        sentence: Annotated[str, Arg('The fact to assert (e.g. "dog(muffet)")')],
+        context: ContextArg = None,
+        strength: Annotated[
+            str | None, Arg('The strength of the belief: only "default" is accepted')
+        ] = None,
+    ) -> Reply:
+        if strength is not None and strength != "default":
+            raise StrengthCapped()
+        fact = _fact(sentence)
+        kb = self._memories.resolve(context)
+        with kb.writing():
+            held = _held_variant(kb, fact)
+            if held is not None:
+                return Reply.of({"handle": held, "already_there": True})
+            (added,) = kb.commit([AddClause(Clause(fact))])
+        assert isinstance(added, AddClause) and added.clause.handle is not None
+        return Reply.of({"handle": added.clause.handle, "already_there": False})
+
+    @tool(
+        CHANGE_IDEMPOTENT,
+        "Withdraw every believed fact that unifies with the sentence, whatever supports it, "
+        "in one change; each withdrawal is recorded with its own handle and kept in the "
+        "memory's history. Returns the handles of the withdrawal records ([] when nothing "
+        "matched). Knowledge-file facts are monotonic: if one matches, nothing is withdrawn.",
+        output=outputs.EXCEPTING_HANDLES,
+    )
+    def unassert(
+        self,
+        sentence: Annotated[str, Arg('The fact or pattern to withdraw (e.g. "dog(X)")')],
+        context: ContextArg = None,
+    ) -> Reply:
+        pattern = _fact(sentence)
+        key = indicator(pattern)
+        if is_protected(*key):
+            raise PermissionDenied.builtin(*key)
+        kb = self._memories.resolve(context)
+        with kb.writing():
+            for clause, _ in kb.file_clauses(*key):
+                if clause.is_fact and unify(pattern, clause.head) is not None:
+                    raise _monotonic(clause)
+            doomed = [
+                Withdraw(clause)
+                for clause in kb.stored_clauses(*key)
+                if clause.is_fact and unify(pattern, clause.head) is not None
+            ]
+            done = kb.commit(doomed)
+        records = [m.record for m in done if isinstance(m, Withdraw)]
+        return Reply.of({"excepting_handles": records})
+
+    @tool(
+        CHANGE_IDEMPOTENT,
+        "Withdraw exactly the clause with this handle (a fact or a rule) from a memory; the "
+        "withdrawal is recorded with its own handle. Returns that handle, or null when the "
+        "memory holds no such clause (unknown, or already withdrawn). Knowledge-file "
+        "clauses are monotonic and cannot be withdrawn.",
+        name="unassert-handle",
+        output=outputs.EXCEPTING_HANDLE,
+    )
+    def unassert_handle(
+        self,
+        sentex_handle: Annotated[int, Arg("The handle of the clause to withdraw")],
+        context: ContextArg = None,
+    ) -> Reply:
+        if not is_handle(sentex_handle):
+            raise InvalidArguments(
+                f"sentex_handle must be a clause handle: a positive integer below 2^53, "
+                f"not {sentex_handle}"
+            )
+        kb = self._memories.resolve(context)
+        with kb.writing():
+            found = kb.file_clause_with(sentex_handle)
+            if found is not None:
+                raise _monotonic(found[0])
+            clause = kb.stored_with(sentex_handle)
+            if clause is None:
+                return Reply.of({"excepting_handle": None})
+            (done,) = kb.commit([Withdraw(clause)])
+        assert isinstance(done, Withdraw)
+        return Reply.of({"excepting_handle": done.record})
+
+    @tool(
+        QUERY,
+        "List the stored, believed facts that unify with one pattern, in clause order: a "
+        "literal match, with no rules run. Bounded before it reads: at most limit facts "
+        "(default 100, at most 1000) are examined, and truncated says whether more exist; "
+        "after_handle continues after the fact with that handle. asserted_only keeps the "
+        "facts asserted plainly (not held only by assumptions).",
+        output=outputs.MATCHING,
+    )
+    def matching(
+        self,
+        pattern: Annotated[str, Arg('One callable term to match (e.g. "likes(X, bacon)")')],
+        context: ContextArg = None,
+        asserted_only: Annotated[
+            bool | None, Arg("Keep only facts asserted plainly (default false)")
+        ] = None,
+        limit: Annotated[
+            int | None, Arg("How many candidate facts to examine, 1 to 1000 (default 100)")
+        ] = None,
+        after_handle: Annotated[
+            int | None, Arg("Continue after the fact with this handle (the last row's)")
+        ] = None,
+    ) -> Reply:
+        term = parse_term(pattern, "pattern")
+        _check_pattern(term, pattern)
+        bound = DEFAULT_LIMIT if limit is None else limit
+        if not 1 <= bound <= MAX_LIMIT:
+            raise InvalidArguments(f"limit must be from 1 to {MAX_LIMIT}, not {bound}")
+        kb = self._memories.resolve(context)
+        kb.sync()
+        candidates: list[Clause] = []
+        for clause in _candidates(kb, term, after_handle):
+            candidates.append(clause)
+            if len(candidates) > bound:
+                break
+        renderer = Renderer()
+        rows: list[dict[str, Any]] = []
+        for clause in candidates[:bound]:
+            support = kb.support_of(clause)
+            asserted = support is None or support.plain
+            if asserted_only and not asserted:
+                continue
+            provenance = (clause.provenance or UNKNOWN).as_json(
+                support.assumptions if support else ()
+            )
+            rows.append(
+                {
+                    "sentence": renderer.render(clause.head),
+                    "context": kb.name,
+                    "handle": clause.handle,
+                    "asserted": asserted,
+                    "provenance": provenance,
+                }
+            )
+        truncated = len(candidates) > bound
+        return Reply.of({"rows": rows, "count": len(rows), "truncated": truncated})
+
+
+def _fact(sentence: str) -> Term:
+    """A sentence: a fact (an atom or a compound term), not a rule or a variable."""
+    term = parse_term(sentence, "sentence")
+    if is_clause_syntax(term) or not isinstance(term, (Atom, Struct)):
+        raise InvalidClause("sentence must be a fact (use define_rule to add rules)")
+    return term
+
+
+def _held_variant(kb: Memory, fact: Term) -> int | None:
+    """The handle of a fact of ``kb`` (from a knowledge file, or stored) that is a
+    variant of ``fact``."""
+    for clause in kb.clauses(*indicator(fact)):
+        if clause.is_fact and variant(clause.head, fact):
+            return clause.handle
+    return None
+
+
+def _monotonic(clause: Clause) -> MonotonicKnowledge:
+    provenance = clause.provenance or UNKNOWN
+    return MonotonicKnowledge(render(clause.head), f"{provenance.file}:{provenance.line}")
+
+
+def _check_pattern(term: Term, text: str) -> None:
+    if not isinstance(term, (Atom, Struct)) or is_clause_syntax(term):
+        raise InvalidClause(
+            f"matching needs one callable term as its pattern, not {text.strip()!r}"
+        )
+    if is_protected(*indicator(term)):
+        name, arity = indicator(term)
+        raise InvalidClause(
+            f"matching reads stored facts: {name}/{arity} is a built-in or a control "
+            "construct, not a stored predicate"
+        )
+
+
+def _candidates(kb: Memory, pattern: Term, after_handle: int | None) -> Iterator[Clause]:
+    """The facts of ``kb`` that unify with ``pattern``, in clause order,
+    after the fact with ``after_handle`` when given."""
+    clauses = kb.clauses(*indicator(pattern))
+    start = 0
+    if after_handle is not None:
+        start = next((i + 1 for i, c in enumerate(clauses) if c.handle == after_handle), -1)
+        if start < 0:
+            name, arity = indicator(pattern)
+            raise InvalidArguments(
+                f"after_handle {after_handle} is not a fact of {name}/{arity} in memory {kb.name}"
+            )
+    for clause in clauses[start:]:
+        if clause.is_fact and unify(pattern, clause.head) is not None:
+            yield clause
