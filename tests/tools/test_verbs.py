@@ -1,0 +1,192 @@
+"""The verb tools through the toolbox, on a real project: what the spec walk
+(contract_tests/scenarios.py, VERB_EXAMPLES) does not show."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from zpm_app.toolbox import Toolbox
+
+Open = Callable[..., Toolbox]
+DEFAULT = 2 << 32
+"""Handles of the default memory of a fresh project (its id is 2)."""
+
+
+def value(box: Toolbox, tool: str, **arguments: Any) -> Any:
+    result = box.call(tool, arguments)
+    assert not result.is_error, result
+    assert result.structured == json.loads(result.text)
+    return json.loads(result.text)
+
+
+def error(box: Toolbox, tool: str, **arguments: Any) -> str:
+    result = box.call(tool, arguments)
+    assert result.is_error, result
+    return result.text
+
+
+def journal_lines(project: Path) -> list[dict[str, Any]]:
+    wal = project / ".zpm" / "data" / "journal.wal"
+    return [json.loads(line) for line in wal.read_text().splitlines()]
+
+
+def test_withdrawals_survive_restarts_snapshots_and_restores(open_box: Open) -> None:
+    box = open_box()
+    for name in ("a", "b", "c"):
+        value(box, "assert", sentence=f"p({name})")
+    assert value(box, "unassert-handle", sentex_handle=DEFAULT + 2) == {
+        "excepting_handle": DEFAULT + 4
+    }
+    box.close()
+    again = open_box()
+    assert again.call("query_logic", {"goal": "p(X)"}).text == '[{"X":"a"},{"X":"c"}]'
+    assert value(again, "unassert-handle", sentex_handle=DEFAULT + 2) == {"excepting_handle": None}
+    again.call("save_snapshot", {"name": "s1"})
+    value(again, "unassert", sentence="p(a)")
+    again.call("restore_snapshot", {"name": "s1"})
+    assert again.call("query_logic", {"goal": "p(X)"}).text == '[{"X":"a"},{"X":"c"}]'
+    assert value(again, "unassert-handle", sentex_handle=DEFAULT + 2) == {"excepting_handle": None}
+    history = again.memories.default.history.records()
+    assert [(w.record, w.clause.handle) for w in history] == [(DEFAULT + 4, DEFAULT + 2)]
+    again.close()
+    third = open_box()
+    assert [w.record for w in third.memories.default.history.records()] == [DEFAULT + 4]
+    added = value(third, "assert", sentence="p(d)")
+    assert added == {"handle": DEFAULT + 6, "already_there": False}, "no handle is given twice"
+
+
+def test_unassert_withdraws_every_unifying_fact_in_one_batch(box: Toolbox, project: Path) -> None:
+    for fact in ("q(1, x)", "q(2, y)", "q(3, x)", "r(1)"):
+        value(box, "assert", sentence=fact)
+    box.call("define_rule", {"head": "q(X, z)", "body": "r(X)"})
+    before = len(journal_lines(project))
+    assert value(box, "unassert", sentence="q(N, x)") == {
+        "excepting_handles": [DEFAULT + 6, DEFAULT + 7]
+    }
+    batches = journal_lines(project)[before:]
+    assert [[op["op"] for op in batch["ops"]] for batch in batches] == [["withdraw", "withdraw"]]
+    assert box.call("query_logic", {"goal": "q(N, V)"}).text == '[{"N":2,"V":"y"},{"N":1,"V":"z"}]'
+    assert value(box, "unassert", sentence="q(9, x)") == {"excepting_handles": []}
+    assert len(journal_lines(project)) == before + 1, "nothing withdrawn, nothing written"
+
+
+def test_a_rule_is_withdrawn_by_its_handle(box: Toolbox) -> None:
+    box.call("remember_fact", {"fact": "r(1)"})
+    box.call("define_rule", {"head": "s(X)", "body": "r(X)"})
+    assert value(box, "unassert-handle", sentex_handle=DEFAULT + 2) == {
+        "excepting_handle": DEFAULT + 3
+    }
+    assert box.call("query_logic", {"goal": "s(X)"}).text == "[]"
+
+
+def test_withdrawing_an_assumed_fact_drops_its_supports(box: Toolbox) -> None:
+    box.call("assume_fact", {"fact": "up(db)", "assumption": "healthy"})
+    box.call("remember_fact", {"fact": "up(db)"})
+    assert value(box, "unassert", sentence="up(db)") == {"excepting_handles": [DEFAULT + 3]}
+    assert box.call("list_assumptions", {}).text == '{"assumptions":[]}'
+    status = json.loads(box.call("get_belief_status", {"fact": "up(db)"}).text)
+    assert status["status"] == "out"
+
+
+def test_withdrawing_a_plain_second_copy_keeps_the_assumed_first(box: Toolbox) -> None:
+    box.call("assume_fact", {"fact": "up(db)", "assumption": "healthy"})
+    box.call("remember_fact", {"fact": "up(db)"})  # plain support, no copy
+    box.call("remember_fact", {"fact": "up(db)"})  # a second copy, as assertz
+    rows = value(box, "matching", pattern="up(X)")["rows"]
+    assert [(r["asserted"], r["provenance"]["assumptions"]) for r in rows] == [
+        (True, ["healthy"]),
+        (True, []),
+    ]
+    value(box, "unassert-handle", sentex_handle=rows[1]["handle"])
+    assert box.call("get_justification", {"assumption": "healthy"}).text == ('{"facts":["up(db)"]}')
+    assert box.call("query_logic", {"goal": "up(X)"}).text == '[{"X":"db"}]'
+
+
+def test_knowledge_file_clauses_are_monotonic(open_box: Open, project: Path) -> None:
+    (project / ".zpm" / "kb" / "geo.pl").write_text(
+        ":- dynamic(capital/2).\ncapital(france, paris).\n"
+    )
+    box = open_box()
+    rows = value(box, "matching", pattern="capital(C, X)")["rows"]
+    assert len(rows) == 1
+    assert rows[0]["provenance"] == {
+        "tool": None,
+        "client": None,
+        "file": "kb/geo.pl",
+        "line": 2,
+        "at": None,
+        "assumptions": [],
+    }
+    monotonic = "Cannot withdraw monotonic knowledge: capital(france, paris) (from kb/geo.pl:2)"
+    assert error(box, "unassert", sentence="capital(france, X)") == monotonic
+    assert error(box, "unassert-handle", sentex_handle=rows[0]["handle"]) == monotonic
+    assert value(box, "assert", sentence="capital(france, paris)") == {
+        "handle": rows[0]["handle"],
+        "already_there": True,
+    }
+    value(box, "assert", sentence="capital(peru, lima)")
+    assert error(box, "unassert", sentence="capital(C, X)") == monotonic
+    assert len(value(box, "matching", pattern="capital(C, X)")["rows"]) == 2
+
+
+def test_matching_stops_at_its_limit_and_pages(box: Toolbox) -> None:
+    for n in range(7):
+        value(box, "assert", sentence=f"n({n})")
+    first = value(box, "matching", pattern="n(X)", limit=3)
+    assert [r["sentence"] for r in first["rows"]] == ["n(0)", "n(1)", "n(2)"]
+    assert first["truncated"] is True
+    pages = [first]
+    while pages[-1]["truncated"]:
+        after = pages[-1]["rows"][-1]["handle"]
+        pages.append(value(box, "matching", pattern="n(X)", limit=3, after_handle=after))
+    assert [r["sentence"] for page in pages for r in page["rows"]] == [f"n({n})" for n in range(7)]
+    assert value(box, "matching", pattern="n(X)", limit=7)["truncated"] is False
+    result = box.call("matching", {"pattern": "n(X)", "after_handle": 7})
+    assert (result.text, result.is_error) == ("InvalidArguments", True)
+    assert result.hint == "after_handle 7 is not a fact of n/1 in memory default"
+
+
+def test_matching_shows_facts_as_stored_with_their_variable_names(box: Toolbox) -> None:
+    value(box, "assert", sentence="pair(A, B)")
+    value(box, "assert", sentence="pair(C, C)")
+    assert value(box, "assert", sentence="pair(X, X)")["already_there"] is True
+    rows = value(box, "matching", pattern="pair(x, Y)")["rows"]
+    assert [r["sentence"] for r in rows] == ["pair(A, B)", "pair(C, C)"]
+
+
+@pytest.mark.parametrize(
+    ("tool", "arguments", "text"),
+    [
+        ("unassert-handle", {"sentex_handle": 0}, "InvalidArguments"),
+        ("unassert-handle", {"sentex_handle": True}, "InvalidArguments"),
+        ("unassert-handle", {"sentex_handle": 2**64}, "InvalidArguments"),
+        ("unassert-handle", {"sentex_handle": None}, "InvalidArguments"),
+        ("unassert", {"sentence": "X"}, "sentence must be a fact (use define_rule to add rules)"),
+        ("unassert", {"sentence": "(a, b)"}, None),
+        ("unassert", {"sentence": "member(X, Y)"}, None),
+        ("matching", {"pattern": "(a ; b)"}, None),
+        ("matching", {"pattern": "a :- b"}, None),
+        ("matching", {"pattern": "\\+ a"}, None),
+        ("matching", {"pattern": "p(X)", "asserted_only": "yes"}, "InvalidArguments"),
+        ("assert", {"sentence": "p(1)", "strength": 3}, "InvalidArguments"),
+        ("assert", {"sentence": "p(1)", "weight": 3}, "InvalidArguments"),
+        ("assert", {"sentence": "'$VAR'(1) :- true"}, None),
+        ("matching", {"pattern": "p(X)", "context": "ghost"}, "Memory not mounted: ghost"),
+    ],
+)
+def test_hostile_inputs_are_clear_errors_that_change_nothing(
+    box: Toolbox, project: Path, tool: str, arguments: dict[str, Any], text: str | None
+) -> None:
+    value(box, "assert", sentence="p(1)")
+    before = journal_lines(project)
+    result = box.call(tool, arguments)
+    assert result.is_error, result
+    if text is not None:
+        assert result.text == text
+    assert journal_lines(project) == before
+    assert box.call("query_logic", {"goal": "p(X)"}).text == '[{"X":1}]'
