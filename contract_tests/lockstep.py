@@ -22,9 +22,10 @@ subsumes_term and unifiable over known predicates, queries over cyclic and
 finite terms (``calls.term_goals``), forget/clear/update/upsert of known facts,
 assumptions shared between facts (stored plainly or not), belief status,
 justifications and retractions by name and by glob, the verb tools (assert,
-unassert by fact and pattern, unassert-handle of handles that ``matching``
-found and of unknown ones, bounded ``matching`` with pages and
-``asserted_only``; every server tells the same time, so provenance agrees),
+``query`` with justifications, unassert by fact and pattern, unassert-handle
+of handles that ``matching`` found and of unknown ones, bounded ``matching``
+with pages and ``asserted_only``; every server tells the same time, so
+provenance agrees),
 references (one memory,
 ``__all__``) and renames (with and without a dry run and propagation,
 collisions included), the schema, and bad input (syntax errors, unknown arguments, wrong JSON types,
@@ -273,6 +274,30 @@ class LockstepMachine(RuleBasedStateMachine):
         a = calls.call_of(calls.qualified(first[0], across), first[1])
         goal = shape.format(a=a, b=calls.call_of(*second, first=1))
         self.apply("query_logic", calls.with_memory({"goal": goal}, memory))
+
+    @rule(
+        first=predicates,
+        second=predicates,
+        shape=st.sampled_from(calls.QUERY_SHAPES),
+        memory=calls.memory_targets,
+        across=calls.qualifiers,
+        justify=st.sampled_from([None, False, True, True]),
+    )
+    def query(
+        self,
+        first: Predicate,
+        second: Predicate,
+        shape: str,
+        memory: str | None,
+        across: str | None,
+        justify: bool | None,
+    ) -> None:
+        """The verb ``query`` over the shapes of ``query_logic``, with
+        justifications (their handles included) most of the time."""
+        a = calls.call_of(calls.qualified(first[0], across), first[1])
+        goal = shape.format(a=a, b=calls.call_of(*second, first=1))
+        options = calls.with_present(include_justification=justify)
+        self.apply("query", calls.with_context({"goal": goal, **options}, memory))
 
     @rule(goal=calls.term_goals())
     def query_terms(self, goal: str) -> None:

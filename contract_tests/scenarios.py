@@ -1287,9 +1287,49 @@ VERB_EXAMPLES: list[Step] = [
     ("matching", {"pattern": "dog(X)", "limit": 1001}, "InvalidArguments", ERR),
     ("matching", {"pattern": "dog(X)", "limit": "10"}, "InvalidArguments", ERR),
     (
+        "define_rule",
+        {"head": "barks(X)", "body": "dog(X)", "memory": "pets"},
+        "Asserted rule: barks(X) :- dog(X)",
+        OK,
+    ),
+    (
+        "query",
+        {"goal": "barks(X)", "context": "pets", "include_justification": True},
+        '{"answers":[{"bindings":{"X":"muffet"},"justification":{"goal":"barks(muffet)",'
+        f'"rule_applied":"barks(X) :- dog(X)","handle":{PETS + 6},"children":[{{"goal":'
+        f'"dog(muffet)","rule_applied":"fact","handle":{PETS + 1},"children":[]}}]}}}},'
+        '{"bindings":{"X":"rex"},"justification":{"goal":"barks(rex)","rule_applied":'
+        f'"barks(X) :- dog(X)","handle":{PETS + 6},"children":[{{"goal":"dog(rex)",'
+        f'"rule_applied":"fact","handle":{PETS + 2},"children":[]}}]}}}},'
+        '{"bindings":{"X":"spot"},"justification":{"goal":"barks(spot)","rule_applied":'
+        f'"barks(X) :- dog(X)","handle":{PETS + 6},"children":[{{"goal":"dog(spot)",'
+        f'"rule_applied":"fact","handle":{PETS + 5},"children":[]}}]}}}}],"truncated":false}}',
+        OK,
+    ),
+    (
+        "query",
+        {"goal": "likes(X, Y), X \\== Y", "context": "pets"},
+        '{"answers":[{"bindings":{"X":"muffet","Y":"bacon"},"justification":null},'
+        '{"bindings":{"X":"rex","Y":"bacon"},"justification":null}],"truncated":false}',
+        OK,
+    ),
+    (
+        "query",
+        {"goal": "length(L, 2)"},
+        '{"answers":[{"bindings":{"L":"[_G1, _G2]"},"justification":null}],"truncated":false}',
+        OK,
+    ),
+    (
+        "query",
+        {"goal": "shell(ls)"},
+        "Not allowed in a query or rule body: shell/1 (only pure built-ins and "
+        "knowledge-base predicates may be called)",
+        ERR,
+    ),
+    (
         "unassert",
         {"sentence": "dog(X)", "context": "pets"},
-        f'{{"excepting_handles":[{PETS + 6},{PETS + 7},{PETS + 8}]}}',
+        f'{{"excepting_handles":[{PETS + 7},{PETS + 8},{PETS + 9}]}}',
         OK,
     ),
     ("unassert", {"sentence": "dog(X)", "context": "pets"}, '{"excepting_handles":[]}', OK),
@@ -1303,7 +1343,7 @@ VERB_EXAMPLES: list[Step] = [
     (
         "unassert-handle",
         {"sentex_handle": PETS + 3, "context": "pets"},
-        f'{{"excepting_handle":{PETS + 9}}}',
+        f'{{"excepting_handle":{PETS + 10}}}',
         OK,
     ),
     (

@@ -13,12 +13,17 @@ written (its variable names kept) for a rule, and ``"builtin"`` for a
 built-in, a negation or a control construct at the root.  A node cut off at
 the depth limit that has children gets ``"children":[]`` followed by
 ``"truncated":true``.
+
+The verb tools show the same trees as *justifications*: each node that a
+stored clause proved also names that clause's ``handle`` (after
+``rule_applied``); built-in and negation nodes have none (:func:`build_tree`
+with ``handle_of``).
 """
 
 from __future__ import annotations
 
 import json
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -60,17 +65,24 @@ class ProofNode:
     rule_applied: str
     children: list[ProofNode] = field(default_factory=list)
     truncated: bool = False
+    handle: int | None = None
 
 
-def build_tree(steps: Sequence[ProofStep]) -> ProofNode:
-    """Nest pre-order ``steps`` (the first at depth 0) into a tree.
+def build_tree(
+    steps: Sequence[ProofStep],
+    renderer: Renderer | None = None,
+    handle_of: Callable[[ProofStep], int | None] | None = None,
+) -> ProofNode:
+    """Nest pre-order ``steps`` (the first at depth 0) into a tree; goals are
+    rendered with ``renderer`` (a fresh one by default: ``_G`` numbering
+    starts with the tree), and ``handle_of`` names each node's clause handle.
 
     Raises ``ValueError`` when the depths do not describe a tree (a step
     deeper than one below its predecessor, or a second root).
     """
     if not steps or steps[0].depth != 0:
         raise ValueError("a proof starts with its root at depth 0")
-    renderer = Renderer()
+    renderer = renderer or Renderer()
     rules: dict[int, str] = {}
     path: list[ProofNode] = []
     root: ProofNode | None = None
@@ -80,6 +92,8 @@ def build_tree(steps: Sequence[ProofStep]) -> ProofNode:
         rule = FACT if step.fact else _rule_text(step.clause, rules)
         node = ProofNode(renderer.render(step.goal), rule)
         node.truncated = step.truncated
+        if handle_of is not None:
+            node.handle = handle_of(step)
         del path[step.depth :]
         if path:
             path[-1].children.append(node)
@@ -116,23 +130,25 @@ def flat_nodes(root: ProofNode) -> list[dict[str, Any]]:
     while stack:
         node, parent = stack.pop()
         own = len(nodes)
-        nodes.append(
-            {
-                "id": own,
-                "parent": parent,
-                "goal": node.goal,
-                "rule_applied": node.rule_applied,
-                "truncated": node.truncated,
-            }
-        )
+        shown: dict[str, Any] = {
+            "id": own,
+            "parent": parent,
+            "goal": node.goal,
+            "rule_applied": node.rule_applied,
+        }
+        if node.handle is not None:
+            shown["handle"] = node.handle
+        shown["truncated"] = node.truncated
+        nodes.append(shown)
         stack.extend((child, own) for child in reversed(node.children))
     return nodes
 
 
 def encode_tree(root: ProofNode) -> str:
     """The compact JSON of a tree, written without recursion:
-    ``{"goal":G,"rule_applied":R,"children":[...]}`` (``,"truncated":true``
-    after the children of a truncated node)."""
+    ``{"goal":G,"rule_applied":R,"children":[...]}`` (``"handle":H`` after
+    ``rule_applied`` when the node has one; ``,"truncated":true`` after the
+    children of a truncated node)."""
     parts: list[str] = []
     rules: dict[str, str] = {}  # rule text -> its JSON (many nodes share a clause)
     stack: list[ProofNode | str] = [root]
@@ -144,7 +160,8 @@ def encode_tree(root: ProofNode) -> str:
         rule = rules.get(item.rule_applied)
         if rule is None:
             rule = rules[item.rule_applied] = _string(item.rule_applied)
-        parts.append(f'{{"goal":{_string(item.goal)},"rule_applied":{rule},"children":[')
+        handle = "" if item.handle is None else f',"handle":{item.handle}'
+        parts.append(f'{{"goal":{_string(item.goal)},"rule_applied":{rule}{handle},"children":[')
         stack.append('],"truncated":true}' if item.truncated else "]}")
         children = item.children
         for i in range(len(children) - 1, -1, -1):

@@ -15,7 +15,7 @@ from jsonschema import Draft202012Validator
 from zpm_app.catalogue import TOOLS, find_tool
 from zpm_app.toolbox import Toolbox
 
-RESHAPED = {"query_logic", "trace_dependency", "explain_why"}
+RESHAPED = {"query_logic", "trace_dependency", "explain_why", "query"}
 """Tools whose structured form is not their text's value (see ``tools.outputs``)."""
 
 
@@ -45,6 +45,8 @@ def tree_of(nodes: list[dict[str, Any]]) -> dict[str, Any] | None:
             "rule_applied": node["rule_applied"],
             "children": [],
         }
+        if "handle" in node:
+            shown["handle"] = node["handle"]
         if node["truncated"]:
             shown["truncated"] = True
         assert node["id"] == len(built)
@@ -71,6 +73,14 @@ def test_json_tools_return_their_data_as_schema_valid_objects(box: Toolbox) -> N
             assert structured["answers"] == value
         elif name == "trace_dependency":
             assert structured == {"nodes": value}
+        elif name == "query":
+            assert structured["truncated"] == value["truncated"]
+            assert len(structured["answers"]) == len(value["answers"])
+            for flat, nested in zip(structured["answers"], value["answers"], strict=True):
+                assert flat["bindings"] == nested["bindings"]
+                proof = flat["justification"]
+                shown = None if proof is None else tree_of(proof["nodes"])
+                assert shown == nested["justification"]
         elif name == "explain_why":
             assert structured["fact"] == value["fact"]
             assert structured["proven"] == value["proven"]

@@ -20,7 +20,10 @@ DEFAULT = 2 << 32
 def value(box: Toolbox, tool: str, **arguments: Any) -> Any:
     result = box.call(tool, arguments)
     assert not result.is_error, result
-    assert result.structured == json.loads(result.text)
+    if (
+        tool != "query"
+    ):  # its structured justifications are flat (tests/tools/test_structured_output)
+        assert result.structured == json.loads(result.text)
     return json.loads(result.text)
 
 
@@ -190,3 +193,60 @@ def test_hostile_inputs_are_clear_errors_that_change_nothing(
         assert result.text == text
     assert journal_lines(project) == before
     assert box.call("query_logic", {"goal": "p(X)"}).text == '[{"X":1}]'
+
+
+def test_query_justifies_each_answer_with_the_handles_it_used(
+    open_box: Open, project: Path
+) -> None:
+    (project / ".zpm" / "kb" / "base.pl").write_text(":- dynamic(edge/2).\nedge(a, b).\n")
+    box = open_box()
+    box.call("create_memory", {"name": "other"})
+    box.call("mount_memory", {"name": "other"})
+    value(box, "assert", sentence="edge(b, c)")
+    other = value(box, "assert", sentence="far(c)", context="other")["handle"]
+    box.call("define_rule", {"head": "path(X, Y)", "body": "edge(X, Y)"})
+    box.call("define_rule", {"head": "path(X, Y)", "body": "edge(X, Z), path(Z, Y)"})
+    answers = value(box, "query", goal="path(a, Y), other:far(Y)", include_justification=True)
+    (answer,) = answers["answers"]
+    assert answer["bindings"] == {"Y": "c"}
+    root = answer["justification"]
+    assert (root["rule_applied"], "handle" in root) == ("builtin", False)
+    path, far = root["children"]
+    assert far == {
+        "goal": "other:far(c)",
+        "rule_applied": "fact",
+        "handle": other,
+        "children": [],
+    }
+    file_edge = path["children"][0]
+    assert file_edge["goal"] == "edge(a, b)"
+    assert file_edge["handle"] == value(box, "matching", pattern="edge(a, X)")["rows"][0]["handle"]
+    assert path["children"][1]["children"][0]["handle"] == DEFAULT + 1
+
+
+def test_query_answers_as_query_logic_does(box: Toolbox) -> None:
+    for n in range(120):
+        box.call("remember_fact", {"fact": f"n({n}, v{n})"})
+    answers = value(box, "query", goal="n(N, _V)")
+    logic = json.loads(box.call("query_logic", {"goal": "n(N, _V)"}).text)
+    assert [a["bindings"] for a in answers["answers"]] == [{"N": str(row["N"])} for row in logic]
+    assert answers["truncated"] is True and len(answers["answers"]) == 100
+    assert value(box, "query", goal="n(1, V)")["answers"] == [
+        {"bindings": {"V": "v1"}, "justification": None}
+    ]
+    assert value(box, "query", goal="n(500, V)") == {"answers": [], "truncated": False}
+
+
+def test_a_justification_past_the_limits_is_null(open_box: Open, project: Path) -> None:
+    """Proving through the meta-interpreter takes more inferences than solving:
+    past ``max_inferences`` the answer stays, its justification is null."""
+    (project / ".zpm" / "config.toml").write_text("[limits]\nmax_inferences = 400\n")
+    box = open_box()
+    box.call("remember_fact", {"fact": "chain(0)"})
+    box.call("define_rule", {"head": "chain(N)", "body": "N > 0, M is N - 1, chain(M)"})
+    short, long = (
+        value(box, "query", goal=f"chain({n})", include_justification=True)["answers"]
+        for n in (2, 40)
+    )
+    assert short[0]["justification"]["goal"] == "chain(2)"
+    assert long == [{"bindings": {}, "justification": None}]

@@ -277,3 +277,38 @@ MATCHING = _object(
         "truncated": {"type": "boolean"},
     }
 )
+
+_JUSTIFICATION_NODE = _object(
+    {
+        "id": COUNT,
+        "parent": _nullable(COUNT),
+        "goal": {"type": "string"},
+        "rule_applied": {"type": "string"},
+        "handle": HANDLE,
+        "truncated": {"type": "boolean"},
+    }
+)
+_JUSTIFICATION_NODE["required"] = ["id", "parent", "goal", "rule_applied", "truncated"]
+HANDLED_PROOF = _object(
+    {"nodes": _array(_JUSTIFICATION_NODE)},
+    "A proof, flat: its nodes in pre-order (the root first, id 0, parent null); each "
+    "node a stored clause proved names that clause's handle (built-ins have none).",
+)
+VERB_QUERY = _object(
+    {
+        "answers": _array(
+            _object(
+                {
+                    "bindings": {
+                        "type": "object",
+                        "description": "Each named variable of the goal and its value as "
+                        "Prolog text.",
+                        "additionalProperties": {"type": "string"},
+                    },
+                    "justification": _nullable(HANDLED_PROOF),
+                }
+            )
+        ),
+        "truncated": {"type": "boolean"},
+    }
+)

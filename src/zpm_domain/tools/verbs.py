@@ -1,4 +1,4 @@
-"""The verb tools of spec/verbs.md: assert, unassert, unassert-handle, matching.
+"""The verb tools of spec/verbs.md: assert, unassert, unassert-handle, query, matching.
 
 They work on clauses by identity: every clause a memory holds has a handle
 (``zpm_domain.handles``) and a provenance.  ``assert`` stores a fact once
@@ -7,7 +7,10 @@ tools take client-stored clauses out of belief and keep a record of it
 (``zpm_domain.withdrawals``); ``matching`` reads stored facts without
 inference, bounded before it reads: it stops at the ``limit + 1``-th
 candidate.  Knowledge-file clauses are monotonic: they match, and nothing
-withdraws them.
+withdraws them.  ``query`` answers as ``query_logic`` does, each answer with
+its bindings as Prolog text and, when asked, its justification: the first
+proof of the instantiated goal, each node naming the handle of the clause
+that proved it.
 
 Each tool answers compact JSON, and the same object as structured content.
 ``context`` names the memory (omitted: the default memory).
@@ -18,22 +21,34 @@ from __future__ import annotations
 from collections.abc import Iterator
 from typing import Annotated, Any
 
+from zpm_domain.answers import reported_variables
 from zpm_domain.builtins import is_protected
 from zpm_domain.clauses import Clause
 from zpm_domain.errors import (
     InvalidArguments,
     InvalidClause,
+    LimitExceeded,
     MonotonicKnowledge,
     PermissionDenied,
     StrengthCapped,
 )
 from zpm_domain.handles import is_handle
 from zpm_domain.inputs import is_clause_syntax, parse_term
+from zpm_domain.jsontext import dumps
 from zpm_domain.memories import Memories
 from zpm_domain.memory import Memory
 from zpm_domain.mutations import AddClause
+from zpm_domain.proofs import (
+    DEFAULT_MAX_DEPTH,
+    ProofNode,
+    ProofStep,
+    build_tree,
+    encode_tree,
+    flat_nodes,
+)
 from zpm_domain.provenance import UNKNOWN
-from zpm_domain.terms import Atom, Struct, Term, indicator, variant
+from zpm_domain.sandbox import check_goal
+from zpm_domain.terms import Atom, Struct, Term, Var, indicator, variables, variant
 from zpm_domain.tools import outputs
 from zpm_domain.tools.definition import (
     ADD_IDEMPOTENT,
@@ -44,7 +59,7 @@ from zpm_domain.tools.definition import (
     ToolGroup,
     tool,
 )
-from zpm_domain.unify import unify
+from zpm_domain.unify import substitute, unify
 from zpm_domain.withdrawals import Withdraw
 from zpm_domain.writer import Renderer, render
 
@@ -150,6 +165,79 @@ class VerbTools(ToolGroup):
             (done,) = kb.commit([Withdraw(clause)])
         assert isinstance(done, Withdraw)
         return Reply.of({"excepting_handle": done.record})
+
+    @tool(
+        QUERY,
+        "Run a Prolog goal and return its answers as query_logic does (same limits and "
+        "order, at most 100 answers; truncated says whether the cap cut them), each with "
+        "its variable bindings as Prolog text and, with include_justification, the first "
+        "proof of the answer, whose nodes name the handles of the stored clauses they used.",
+        output=outputs.VERB_QUERY,
+    )
+    def query(
+        self,
+        goal: Annotated[str, Arg('A Prolog goal (e.g. "dog(X)")')],
+        context: ContextArg = None,
+        include_justification: Annotated[
+            bool | None, Arg("Also return each answer's first proof (default false)")
+        ] = None,
+    ) -> Reply:
+        names: dict[str, Var] = {}
+        term = parse_term(goal, "goal", names)
+        check_goal(term)
+        kb = self._memories.resolve(context)
+        self._memories.sync_all()
+        limits = self.context.limits
+        solutions = kb.first_solutions(term, limits)
+        shown = reported_variables(variables(term))
+        renderer = Renderer()
+        texts: list[str] = []
+        answers: list[dict[str, Any]] = []
+        for solution in solutions:
+            bindings = {v.name or "": renderer.render(solution[v]) for v in shown}
+            tree = None
+            if include_justification:
+                bound = {id(var): (var, value) for var, value in solution.items()}
+                tree = self._justification(kb, substitute(term, bound), renderer)
+            answers.append(
+                {
+                    "bindings": bindings,
+                    "justification": None if tree is None else {"nodes": flat_nodes(tree)},
+                }
+            )
+            shown_tree = "null" if tree is None else encode_tree(tree)
+            texts.append(f'{{"bindings":{dumps(bindings)},"justification":{shown_tree}}}')
+        truncated = len(answers) >= limits.max_solutions
+        text = f'{{"answers":[{",".join(texts)}],"truncated":{dumps(truncated)}}}'
+        return Reply(text, {"answers": answers, "truncated": truncated})
+
+    def _justification(self, kb: Memory, goal: Term, renderer: Renderer) -> ProofNode | None:
+        """The first proof of ``goal`` with handles, ``None`` when none is
+        found within the limits."""
+        try:
+            steps = kb.engine.explain(kb.namespace, goal, self.context.limits, DEFAULT_MAX_DEPTH)
+        except LimitExceeded:
+            return None
+        if not steps:
+            return None
+        return build_tree(steps, renderer, lambda step: self._handle_of(kb, step))
+
+    def _handle_of(self, kb: Memory, step: ProofStep) -> int | None:
+        """The handle of the clause that proved ``step`` (a fact: the first
+        fact of its memory that unifies with the instantiated goal)."""
+        if step.clause is not None:
+            return step.clause.handle
+        if not step.fact:
+            return None
+        goal, memory = step.goal, kb
+        while isinstance(goal, Struct) and goal.name == ":" and len(goal.args) == 2:
+            qualifier, goal = goal.args
+            if isinstance(qualifier, Atom):
+                memory = self._memories.resolve(qualifier.name)
+        for clause in memory.clauses(*indicator(goal)):
+            if clause.is_fact and unify(goal, clause.head) is not None:
+                return clause.handle
+        return None
 
     @tool(
         QUERY,
