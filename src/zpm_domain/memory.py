@@ -392,6 +392,10 @@ class Memory:
         """Every clause of ``name/arity``, knowledge-file clauses first."""
         return self.engine.clauses(self.namespace, name, arity)
 
+    def iter_clauses(self, name: str, arity: int) -> Iterator[Clause]:
+        """The clauses of :meth:`clauses`, read lazily (see ``Engine.iter_clauses``)."""
+        return self.engine.iter_clauses(self.namespace, name, arity)
+
     def stored_clauses(self, name: str, arity: int) -> list[Clause]:
         """The clauses of ``name/arity`` that tools stored (not from knowledge files)."""
         return self.clauses(name, arity)[len(self._file_clauses.get((name, arity), ())) :]

@@ -52,6 +52,10 @@ def test_clauses_keep_insertion_order_front_and_variable_names() -> None:
     assert answers(engine, "p(X)") == ["X = a", "X = b", "X = c"]
     assert texts(engine, "mortal", 1) == ["mortal(X) :- human(X)"]
     assert engine.clauses(NS, "missing", 3) == []
+    lazily = engine.iter_clauses(NS, "p", 1)
+    assert next(lazily) is engine.clauses(NS, "p", 1)[0]
+    assert [render_clause(c) for c in lazily] == ["p(b)", "p(c)"]
+    assert list(engine.iter_clauses(NS, "missing", 3)) == []
 
 
 def test_predicates_in_first_definition_order_with_counts() -> None:

@@ -123,6 +123,10 @@ def main(name: str) -> None:
     refused = e.add_clauses("default", batch)
     assert [index for index, _ in refused] == [1, 2, 4], refused
     assert [render_clause(c) for c in e.clauses("default", "bn", 1)] == ["bn(1)", "bn(2)"]
+    assert list(e.iter_clauses("default", "bn", 1)) == e.clauses("default", "bn", 1)
+    stored = list(e.iter_clauses("default", "bn", 1))
+    assert stored[0] is batch[0] and stored[1] is batch[3]
+    assert list(e.iter_clauses("default", "nothing", 4)) == []
     assert answers(e, "default", "bn(X)") == ["X=1", "X=2"]
     # retract_all with a repeated variable, then with a most general head
     for text in ["rr(1, 1)", "rr(1, 2)", "rr(2, 2)", "rr(3, 4)"]:

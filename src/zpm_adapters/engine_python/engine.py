@@ -201,6 +201,10 @@ class PythonEngine(Engine):
         pred = self._ns(ns).lookup(name, arity)
         return [] if pred is None else [c.clause for c in pred.current()]
 
+    def iter_clauses(self, ns: str, name: str, arity: int) -> Iterator[Clause]:
+        pred = self._ns(ns).lookup(name, arity)
+        return iter(()) if pred is None else (c.clause for c in pred.current())
+
     def predicates(self, ns: str) -> list[PredicateInfo]:
         return [
             PredicateInfo(p.name, p.arity, not p.static, len(p.current()))

@@ -298,6 +298,10 @@ class SwiEngine(Engine):
         pred = self._ns(ns).lookup(name, arity)
         return [] if pred is None else [e.clause for e in pred.entries]
 
+    def iter_clauses(self, ns: str, name: str, arity: int) -> Iterator[Clause]:
+        pred = self._ns(ns).lookup(name, arity)
+        return iter(()) if pred is None else (e.clause for e in pred.entries)
+
     def predicates(self, ns: str) -> list[PredicateInfo]:
         out: list[PredicateInfo] = []
         for pred in self._ns(ns).predicates.values():

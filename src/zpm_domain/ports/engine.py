@@ -173,6 +173,14 @@ class Engine(ABC):
         bookkeeping per stored clause by identity (``zpm_domain.beliefs``).
         """
 
+    def iter_clauses(self, ns: str, name: str, arity: int) -> Iterator[Clause]:
+        """The clauses of ``name/arity`` in order, as ``clauses`` gives them,
+        read lazily: a caller that stops after a few pays for those (the
+        ``matching`` tool reads a page of a predicate of millions).  The
+        predicate must not change while the iterator is in use.  The default
+        lists them all first; engines override it."""
+        return iter(self.clauses(ns, name, arity))
+
     @abstractmethod
     def predicates(self, ns: str) -> list[PredicateInfo]:
         """User predicates of ``ns`` in order of first definition.
