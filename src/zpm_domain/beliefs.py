@@ -111,6 +111,8 @@ class Beliefs:
 
     def support(self, fact: Term) -> Support | None:
         """The supports of the stored variant of ``fact``, if assumptions hold it."""
+        if indicator(fact) not in self._supported_of:
+            return None  # no fact of its predicate is supported: no need for its key
         return self._supports.get(variant_key(fact))
 
     def supported(self, key: Key) -> Iterator[Support]:

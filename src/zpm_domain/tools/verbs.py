@@ -234,7 +234,7 @@ class VerbTools(ToolGroup):
             qualifier, goal = goal.args
             if isinstance(qualifier, Atom):
                 memory = self._memories.resolve(qualifier.name)
-        for clause in memory.clauses(*indicator(goal)):
+        for clause in memory.iter_clauses(*indicator(goal)):
             if clause.is_fact and unify(goal, clause.head) is not None:
                 return clause.handle
         return None
@@ -308,7 +308,7 @@ def _fact(sentence: str) -> Term:
 def _held_variant(kb: Memory, fact: Term) -> int | None:
     """The handle of a fact of ``kb`` (from a knowledge file, or stored) that is a
     variant of ``fact``."""
-    for clause in kb.clauses(*indicator(fact)):
+    for clause in kb.iter_clauses(*indicator(fact)):
         if clause.is_fact and variant(clause.head, fact):
             return clause.handle
     return None
@@ -334,16 +334,14 @@ def _check_pattern(term: Term, text: str) -> None:
 
 def _candidates(kb: Memory, pattern: Term, after_handle: int | None) -> Iterator[Clause]:
     """The facts of ``kb`` that unify with ``pattern``, in clause order,
-    after the fact with ``after_handle`` when given."""
-    clauses = kb.clauses(*indicator(pattern))
-    start = 0
-    if after_handle is not None:
-        start = next((i + 1 for i, c in enumerate(clauses) if c.handle == after_handle), -1)
-        if start < 0:
-            name, arity = indicator(pattern)
-            raise InvalidArguments(
-                f"after_handle {after_handle} is not a fact of {name}/{arity} in memory {kb.name}"
-            )
-    for clause in clauses[start:]:
+    after the fact with ``after_handle`` when given; read lazily, so the
+    caller pays for the clauses up to the last candidate it takes."""
+    clauses = kb.iter_clauses(*indicator(pattern))
+    if after_handle is not None and not any(c.handle == after_handle for c in clauses):
+        name, arity = indicator(pattern)
+        raise InvalidArguments(
+            f"after_handle {after_handle} is not a fact of {name}/{arity} in memory {kb.name}"
+        )
+    for clause in clauses:
         if clause.is_fact and unify(pattern, clause.head) is not None:
             yield clause

@@ -1,0 +1,149 @@
+"""The verb tools on large memories, against query_logic of one fact.
+
+For each engine (default: python, janus and pyswip) and each size (default
+10,000 and 1,000,000 facts ``fact(I, vI)``), in one worker process per
+engine and size (one SWI-Prolog binding per process), run after run, each
+call timed in turn with its baseline, ``query_logic`` of ``fact(500, V)``:
+
+* ``matching``: an open pattern every fact matches, ``limit`` 100 (its time
+  must not grow with the store);
+* ``assert again``: ``assert`` of a fact already present (idempotent);
+* ``unassert-handle``: withdrawing one fact by its handle (a different one
+  each run);
+* ``query``: the verb ``query`` of ``fact(500, V)`` with its justification.
+
+The memory is written as journal batches (with handles, as zpm writes them)
+before the project opens; opening replays them (not timed).  The table shows
+the median time of each call and the median of the per-run ratios.
+
+    python benchmarks/verbs.py [--runs R] [--size N ...] [--engine NAME ...]
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import subprocess
+import sys
+import tempfile
+from pathlib import Path
+
+ZPM = [sys.executable, "-m", "zpm_app"]
+MEMORY_ID = 2
+FIRST = MEMORY_ID << 32
+
+WORKER = """
+import json, statistics, sys, time
+from zpm_app.bootstrap import open_toolbox
+from zpm_app.config import resolve_settings
+
+project, engine = sys.argv[1], sys.argv[2]
+runs, size, first = (int(value) for value in sys.argv[3:6])
+box = open_toolbox(resolve_settings(project=project, engine=engine))
+
+def call(tool, **arguments):
+    started = time.perf_counter()
+    result = box.call(tool, arguments)
+    elapsed = time.perf_counter() - started
+    assert not result.is_error, (tool, arguments, result.text)
+    return elapsed, result.text
+
+calls = {
+    "matching": lambda run: call("matching", pattern="fact(I, V)", limit=100),
+    "assert again": lambda run: call("assert", sentence=f"fact({size // 2}, v{size // 2})"),
+    "unassert-handle": lambda run: call("unassert-handle", sentex_handle=first + 1000 + run),
+    "query": lambda run: call("query", goal="fact(500, V)", include_justification=True),
+}
+times = {name: [] for name in calls}
+base_times = {name: [] for name in calls}
+ratios = {name: [] for name in calls}
+for run in range(runs):
+    for name, run_call in calls.items():
+        spent, text = run_call(run)
+        if name == "matching":
+            assert json.loads(text)["truncated"] is True, text[:200]
+        if name == "assert again":
+            assert json.loads(text)["already_there"] is True, text
+        if name == "unassert-handle":
+            assert json.loads(text)["excepting_handle"] is not None, text
+        base, _ = call("query_logic", goal="fact(500, V)")
+        times[name].append(spent)
+        base_times[name].append(base)
+        ratios[name].append(spent / base)
+box.close()
+print(json.dumps({
+    name: {
+        "tool": statistics.median(times[name]),
+        "base": statistics.median(base_times[name]),
+        "ratio": statistics.median(ratios[name]),
+    }
+    for name in calls
+}))
+"""
+
+
+def write_state(project: Path, n: int, size: int = 1_000) -> None:
+    """``n`` facts in batches of ``size``, each with its handle and provenance,
+    and the default memory's id beside the journal."""
+    data = project / ".zpm" / "data"
+    (data / "memory-id").write_text(f"{MEMORY_ID}\n")
+    (project / ".zpm" / "memory-ids").write_text("1\n")
+    with open(data / "journal.wal", "w", encoding="utf-8") as out:
+        for start in range(0, n, size):
+            ops = [
+                {
+                    "op": "assert",
+                    "clause": f"fact({i}, v{i})",
+                    "handle": FIRST + 1 + i,
+                    "tool": "assert",
+                    "client": "bench",
+                    "at": "2026-12-01T00:00:00Z",
+                }
+                for i in range(start, min(n, start + size))
+            ]
+            batch = {"ts": 1764633600, "ops": ops}
+            out.write(json.dumps(batch, separators=(",", ":")) + "\n")
+
+
+def measure(root: Path, engine: str, n: int, runs: int) -> dict[str, dict[str, float]]:
+    project = root / f"{engine}-{n}"
+    project.mkdir(parents=True)
+    subprocess.run([*ZPM, "init"], cwd=project, check=True, capture_output=True)
+    write_state(project, n)
+    done = subprocess.run(
+        [sys.executable, "-c", WORKER, str(project), engine, str(runs), str(n), str(FIRST)],
+        capture_output=True,
+        text=True,
+    )
+    if done.returncode != 0:
+        raise SystemExit(f"worker failed ({engine}, {n}): {done.stderr[-3000:]}")
+    result: dict[str, dict[str, float]] = json.loads(done.stdout.strip().splitlines()[-1])
+    return result
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("--runs", type=int, default=5)
+    parser.add_argument("--size", type=int, action="append", dest="sizes")
+    parser.add_argument("--engine", action="append", dest="engines")
+    options = parser.parse_args()
+    engines = options.engines or ["python", "janus", "pyswip"]
+    sizes = options.sizes or [10_000, 1_000_000]
+    print(
+        f"median of {options.runs} runs; ratio = median of per-run tool/baseline ratios "
+        "(baseline: query_logic of one fact, timed in turn)"
+    )
+    print(f"{'engine':<8} {'call':<16} {'facts':>10} {'tool ms':>9} {'base ms':>8} {'ratio':>7}")
+    with tempfile.TemporaryDirectory(prefix="zpm-bench-") as tmp:
+        for engine in engines:
+            for n in sizes:
+                for name, r in measure(Path(tmp), engine, n, options.runs).items():
+                    print(
+                        f"{engine:<8} {name:<16} {n:>10,} {r['tool'] * 1000:>9.2f} "
+                        f"{r['base'] * 1000:>8.2f} {r['ratio']:>6.1f}x",
+                        flush=True,
+                    )
+
+
+if __name__ == "__main__":
+    main()
