@@ -45,3 +45,26 @@ def test_init_creates_the_project_once(tmp_path: Path) -> None:
         0,
         ".zpm/ project directory already initialized\n",
     )
+
+
+def test_the_verb_tools_as_commands(zpm_project: Path) -> None:
+    """A person's side of the verbs: kebab-case subcommands and flags, bare
+    boolean flags, JSON values with --format json, withdrawals across processes."""
+    added = run("assert", "dog(muffet)", cwd=zpm_project)
+    assert (added.returncode, added.stdout) == (0, '{"handle":8589934593,"already_there":false}\n')
+    run("assume-fact", "--fact", "dog(rex)", "--assumption", "seen", cwd=zpm_project)
+    listed = run("matching", "dog(X)", "--asserted-only", "--format", "json", cwd=zpm_project)
+    assert listed.returncode == 0
+    assert '"rows":[{"sentence":"dog(muffet)"' in listed.stdout and "rex" not in listed.stdout
+    gone = run("unassert-handle", "--sentex-handle", "8589934593", cwd=zpm_project)
+    assert gone.stdout == '{"excepting_handle":8589934595}\n'
+    again = run("unassert-handle", "--sentex-handle", "8589934593", cwd=zpm_project)
+    assert again.stdout == '{"excepting_handle":null}\n'
+    query = run("query", "dog(X)", "--include-justification", cwd=zpm_project)
+    assert query.stdout.startswith('{"answers":[{"bindings":{"X":"rex"},"justification":{')
+    refused = run("assert", "p", "--strength", "monotonic", cwd=zpm_project)
+    assert refused.returncode == 1
+    assert refused.stdout == (
+        "ERROR: strength is capped at default: knowledge from clients is defeasible\n"
+    )
+    assert run("unassert-handle", "--sentex-handle", "many", cwd=zpm_project).returncode == 2
