@@ -250,3 +250,15 @@ def test_a_justification_past_the_limits_is_null(open_box: Open, project: Path) 
     )
     assert short[0]["justification"]["goal"] == "chain(2)"
     assert long == [{"bindings": {}, "justification": None}]
+
+
+def test_assert_knows_a_variant_from_a_lookalike(box: Toolbox) -> None:
+    first = value(box, "assert", sentence="p(1.0, x)")["handle"]
+    assert value(box, "assert", sentence="p(1, x)")["already_there"] is False
+    assert value(box, "assert", sentence="p(1.0, x)") == {"handle": first, "already_there": True}
+    held = value(box, "assert", sentence="p(a, X)")["handle"]
+    assert value(box, "assert", sentence="p(a, Y)") == {"handle": held, "already_there": True}
+    assert value(box, "assert", sentence="p(a, b)")["already_there"] is False
+    assert value(box, "assert", sentence='p("a", b)')["already_there"] is False
+    assert value(box, "assert", sentence="p(X, Y)")["already_there"] is False
+    assert value(box, "assert", sentence="p(A, B)")["already_there"] is True

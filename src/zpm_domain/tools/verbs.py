@@ -48,7 +48,7 @@ from zpm_domain.proofs import (
 )
 from zpm_domain.provenance import UNKNOWN
 from zpm_domain.sandbox import check_goal
-from zpm_domain.terms import Atom, Struct, Term, Var, indicator, variables, variant
+from zpm_domain.terms import Atom, String, Struct, Term, Var, indicator, variables, variant
 from zpm_domain.tools import outputs
 from zpm_domain.tools.definition import (
     ADD_IDEMPOTENT,
@@ -307,11 +307,26 @@ def _fact(sentence: str) -> Term:
 
 def _held_variant(kb: Memory, fact: Term) -> int | None:
     """The handle of a fact of ``kb`` (from a knowledge file, or stored) that is a
-    variant of ``fact``."""
+    variant of ``fact``.  A fact whose first argument is a constant skips,
+    cheaply, the clauses whose first argument is another constant."""
+    first = fact.args[0] if isinstance(fact, Struct) else None
+    constant = isinstance(first, (Atom, int, float, String))
     for clause in kb.iter_clauses(*indicator(fact)):
+        if constant:
+            other = clause.head.args[0]  # type: ignore[union-attr]  # same predicate
+            if isinstance(other, (Atom, int, float, String)) and not _same_constant(first, other):
+                continue
         if clause.is_fact and variant(clause.head, fact):
             return clause.handle
     return None
+
+
+def _same_constant(a: object, b: object) -> bool:
+    """Whether two constants may be the same term (``1`` and ``1.0`` are not;
+    a NaN may be another NaN): ``False`` only when they surely differ."""
+    if type(a) is not type(b):
+        return False
+    return a == b or a != a  # noqa: PLR0124 (NaN is the one value unequal to itself)
 
 
 def _monotonic(clause: Clause) -> MonotonicKnowledge:
