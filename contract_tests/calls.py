@@ -16,7 +16,10 @@ from typing import Any
 
 from hypothesis import strategies as st
 
-FACT_ARITY: dict[str, int] = {"p": 1, "q": 1, "likes": 2, "link": 2, "item": 3}
+FACT_ARITY: dict[str, int] = {"p": 1, "q": 1, "likes": 2, "link": 2, "item": 3, "capital": 2}
+FUNCTIONAL_KNOWLEDGE = ':- functional(capital/2).\ncapital(a, b).\ncapital(tea, "s").\n'
+"""A knowledge file of every lockstep project: facts a client gives ``capital/2``
+with the first argument ``a`` or ``tea`` and another second one are defeated."""
 RULE_NAMES = ("r1", "r2", "r3")
 
 MEMORY_NAMES = ("alpha", "beta")

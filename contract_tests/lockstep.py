@@ -8,11 +8,13 @@ generated call to all of them and requires the same result text and
 the step, the call and the engines that disagree (with their answers), then
 lists every call of the test case up to it, so the sequence can be replayed
 even when Hypothesis cannot shrink it (an engine that is not deterministic).
-Two parts of an answer are machine-specific and masked before comparing
-(``MASKS``): the ``dir:`` line of ``get_persistence_status`` and the
-``latest_at`` time of ``get_kb_overview``.  After every step the invariants
-compare ``get_knowledge_schema`` and the answers of every predicate that was
-given clauses, in every mounted memory, across engines the same way.
+Three parts of an answer are machine-specific and masked before comparing
+(``MASKS``): the ``dir:`` line of ``get_persistence_status``, the
+``latest_at`` time of ``get_kb_overview`` and the project folder in
+``rename_predicate``'s refusal to rename a knowledge file's predicate.
+After every step the invariants compare ``get_knowledge_schema`` and the
+answers of every predicate that was given clauses, in every mounted memory,
+across engines the same way.
 
 Generated calls: facts (bundle ``facts``), rules with recursion (``reach/2``
 over acyclic ``link/2``), negation, disjunction and aggregation over known
@@ -25,7 +27,8 @@ justifications and retractions by name and by glob, the verb tools (assert,
 ``query`` with justifications, unassert by fact and pattern, unassert-handle
 of handles that ``matching`` found and of unknown ones, bounded ``matching``
 with pages and ``asserted_only``; every server tells the same time, so
-provenance agrees),
+provenance agrees), facts that a functional predicate's knowledge defeats
+(``capital/2``, declared in a knowledge file of every project),
 references (one memory,
 ``__all__``) and renames (with and without a dry run and propagation,
 collisions included), the schema, and bad input (syntax errors, unknown arguments, wrong JSON types,
@@ -89,6 +92,7 @@ starting the servers (a second or more each), so they stay rare."""
 MASKS: dict[str, Callable[[str], str]] = {
     "get_persistence_status": lambda text: re.sub(r"(?m)^dir: .*$", "dir: <dir>", text),
     "get_kb_overview": lambda text: re.sub(r'"latest_at":"[^"]*"', '"latest_at":"<t>"', text),
+    "rename_predicate": lambda text: re.sub(r"knowledge file /\S+/\.zpm/", "file <zpm>/", text),
 }
 """Machine-specific parts of answers (a project's path, a file's mtime)."""
 
@@ -135,7 +139,9 @@ class LockstepMachine(RuleBasedStateMachine):
         def start(index: int) -> ServerProcess:
             target = self.targets[index]
             env = {"XDG_DATA_HOME": str(root / f"engine{index}-data"), "ZPM_TEST_CLOCK": CLOCK}
-            return ServerProcess(target, init_project(root / f"engine{index}"), env=env)
+            project = init_project(root / f"engine{index}")
+            (project / ".zpm" / "kb" / "functional.pl").write_text(calls.FUNCTIONAL_KNOWLEDGE)
+            return ServerProcess(target, project, env=env)
 
         self.servers: list[ServerProcess] = []
         self._start_all([self._pool.submit(start, i) for i in range(len(self.targets))])

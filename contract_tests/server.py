@@ -207,14 +207,13 @@ class ServerProcess:
         return result
 
     def call(self, tool: str, arguments: Mapping[str, Any]) -> ToolOutcome:
-        """Call ``tool``; the answer must hold one text item, or two for an
-        error with a hint."""
+        """Call ``tool``; the answer must hold one text item, or two: an
+        error with a hint, or a success with a note (``remember_fact`` of a
+        defeated fact); the second is the outcome's ``hint``."""
         result = self._request("tools/call", {"name": tool, "arguments": dict(arguments)})
         content = result.get("content", [])
         failed = bool(result.get("isError"))
-        if not 1 <= len(content) <= (2 if failed else 1) or any(
-            item.get("type") != "text" for item in content
-        ):
+        if not 1 <= len(content) <= 2 or any(item.get("type") != "text" for item in content):
             raise self._failure(f"{tool} answered {result!r}")
         hint = content[1]["text"] if len(content) == 2 else None
         return ToolOutcome(content[0]["text"], failed, hint)

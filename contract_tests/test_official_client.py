@@ -37,6 +37,11 @@ CALLS: list[tuple[str, dict[str, Any]]] = [
     ("trace_dependency", {"start_node": "n0"}),
     ("verify_consistency", {}),
     ("explain_why", {"fact": "chain(n0)"}),
+    ("assert", {"sentence": "link(n0, n1)"}),
+    ("matching", {"pattern": "link(X, Y)", "limit": 3}),
+    ("query", {"goal": "chain(n0)", "include_justification": True}),
+    ("unassert", {"sentence": "guess(nothing)"}),
+    ("unassert-handle", {"sentex_handle": 42}),
 ]
 
 
@@ -115,6 +120,10 @@ def test_the_official_client_accepts_every_structured_result(
         assert isinstance(result.structured_content, dict), name
     proof = results["explain_why"].structured_content
     assert proof["proven"] is True and len(proof["nodes"]) == 2 * CHAIN + 1
+    (justified,) = results["query"].structured_content["answers"]
+    assert len(justified["justification"]["nodes"]) == 2 * CHAIN + 1
+    assert results["assert"].structured_content["already_there"] is True
+    assert results["matching"].structured_content["truncated"] is True
     assert results["query_logic"].structured_content == {
         "answers": [{"X": "n1"}],
         "truncated": False,

@@ -24,11 +24,11 @@ from zpm_domain.ports.journal import JournalCorrupt
 from zpm_domain.progress import Report, reporting
 from zpm_domain.provenance import Clock, calling
 from zpm_domain.resources import Resource
-from zpm_domain.tools.definition import Reply, ToolContext
+from zpm_domain.tools.definition import Noted, Reply, ToolContext
 
 log = logging.getLogger("zpm")
 
-Handler = Callable[..., str | Reply]
+Handler = Callable[..., str | Reply | Noted]
 
 
 @dataclass(frozen=True)
@@ -94,6 +94,8 @@ class Toolbox:
                 answer = self._handlers[name](**args)
             if isinstance(answer, Reply):
                 return ToolResult(answer.text, False, structured=answer.structured)
+            if isinstance(answer, Noted):
+                return ToolResult(answer.text, False, answer.note)
             return ToolResult(answer, False)
         except ZpmError as exc:
             return ToolResult(exc.message, True, exc.hint)

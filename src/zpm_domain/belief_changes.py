@@ -75,9 +75,9 @@ class Assume(ClauseChange):
         clause = None
         if self.stores:
             clause = _stored(self.fact, self.handle, self.provenance)
-            target.engine.add_clause(target.namespace, clause)
-            target.beliefs.arrived(clause)
             target.numbering.saw(clause.handle)
+            if target.store(clause) is not None:
+                return  # defeated: stored, not believed, so no assumption holds it
         target.beliefs.assume(self.fact, self.assumption, plain=not self.stores, stored=clause)
 
 
@@ -115,9 +115,7 @@ class SupportPlainly(ClauseChange):
     def apply(self, target: Target) -> None:
         target.numbering.saw(self.handle)
         if not target.beliefs.support_plainly(self.fact):
-            clause = _stored(self.fact, self.handle, self.provenance)
-            target.engine.add_clause(target.namespace, clause)
-            target.beliefs.arrived(clause)
+            target.store(_stored(self.fact, self.handle, self.provenance))
 
 
 @journaled

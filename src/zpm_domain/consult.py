@@ -19,7 +19,7 @@ from functools import partial
 from typing import TYPE_CHECKING
 
 from zpm_domain.clauses import Clause
-from zpm_domain.errors import PermissionDenied, SandboxViolation
+from zpm_domain.errors import InvalidClause, PermissionDenied, SandboxViolation
 from zpm_domain.reader import read_clauses
 from zpm_domain.sandbox import check_goal
 from zpm_domain.terms import Atom, Struct, Term, list_items
@@ -46,7 +46,7 @@ def consult_text(memory: Memory, text: str, source: str) -> list[str]:
         term = item.term
         assert term is not None
         if isinstance(term, Struct) and term.name == ":-" and len(term.args) == 1:
-            _directive(memory, term.args[0], partial(warn, item.line))
+            _directive(memory, term.args[0], partial(warn, item.line), source, item.line)
             continue
         if isinstance(term, Struct) and term.name in ("-->", "?-"):
             warn(item.line, f"skipped: {term.name} clauses are not supported")
@@ -63,7 +63,9 @@ def consult_text(memory: Memory, text: str, source: str) -> list[str]:
     return warnings
 
 
-def _directive(memory: Memory, goal: Term, warn: Callable[[str], None]) -> None:
+def _directive(
+    memory: Memory, goal: Term, warn: Callable[[str], None], label: str, line: int
+) -> None:
     if isinstance(goal, Struct) and len(goal.args) == 1 and goal.name == "dynamic":
         for spec in _indicators(goal.args[0]):
             if spec is None:
@@ -74,11 +76,21 @@ def _directive(memory: Memory, goal: Term, warn: Callable[[str], None]) -> None:
             except PermissionDenied as exc:
                 warn(f"skipped: {exc.message}")
         return
+    if isinstance(goal, Struct) and len(goal.args) == 1 and goal.name == "functional":
+        for spec in _indicators(goal.args[0]):
+            if spec is None:
+                warn("skipped: functional/1 expects Name/Arity indicators")
+                continue
+            try:
+                memory.declare_functional(*spec, label, line)
+            except (PermissionDenied, InvalidClause) as exc:
+                warn(f"skipped: {exc.message}")
+        return
     if isinstance(goal, Struct) and goal.name == "discontiguous" and len(goal.args) == 1:
         return
     if isinstance(goal, Struct) and goal.name == "module" and len(goal.args) == 2:
         return  # a memory is a namespace of its own already
-    warn("skipped a directive: knowledge files may only declare dynamic predicates")
+    warn("skipped a directive: knowledge files may only declare dynamic and functional predicates")
 
 
 def _indicators(spec: Term) -> list[tuple[str, int] | None]:

@@ -38,6 +38,7 @@ from typing import Any, ClassVar
 
 from zpm_domain import (
     belief_changes,  # noqa: F401 (registers the truth-maintenance operations)
+    defeat,
     handle_section,
     progress,
     withdrawals,
@@ -53,6 +54,7 @@ from zpm_domain.beliefs import (
 from zpm_domain.builtins import is_protected
 from zpm_domain.clauses import Clause, Origin, PredicateInfo, number
 from zpm_domain.errors import (
+    InvalidClause,
     MemoryReadOnly,
     PermissionDenied,
     PersistenceUnavailable,
@@ -215,6 +217,15 @@ def _withdrawals(snapshot: Snapshot, label: str) -> list[withdrawals.Withdrawal]
         raise SnapshotDamaged(label, line, f"section {withdrawals.SECTION}: {damage}") from None
 
 
+def _defeated(snapshot: Snapshot, label: str) -> list[Clause]:
+    """The defeated clauses of a snapshot; ``SnapshotDamaged`` when they do not read."""
+    try:
+        return defeat.read_section(snapshot.sections.get(defeat.SECTION, []))
+    except defeat.DefeatedDamaged as damage:
+        line = snapshot.section_lines.get(defeat.SECTION, 0) + damage.entry
+        raise SnapshotDamaged(label, line, f"section {defeat.SECTION}: {damage}") from None
+
+
 def _beliefs_image(snapshot: Snapshot, label: str) -> BeliefsImage:
     """The supports a snapshot holds; ``SnapshotDamaged`` when its section does not read."""
     try:
@@ -306,6 +317,7 @@ class Memory:
         self.beliefs = Beliefs()
         self.numbering = Numbering()
         self.history = withdrawals.History()
+        self.defeats = defeat.Defeats()
         self._file_numbering = FileNumbering()
         self._file_positions: dict[str, int] = {}
         self._file_names: dict[str, str] = {}
@@ -381,6 +393,32 @@ class Memory:
             raise PermissionDenied.static(name, arity)
         self._declared_dynamic.add((name, arity))
         self.engine.declare_dynamic(self.namespace, name, arity)
+
+    def declare_functional(self, name: str, arity: int, label: str, line: int) -> None:
+        """A knowledge file's ``:- functional(name/arity)`` at ``line`` of ``label``:
+        the predicate is dynamic, and its facts are defeated as ``zpm_domain.defeat`` says."""
+        if arity == 0:
+            raise InvalidClause(f"{name}/0 cannot be functional: it has no argument")
+        self.declare_dynamic(name, arity)
+        self.defeats.declare(name, arity, f"{self._file_names.get(label, label)}:{line}")
+
+    def defeat_of(self, clause: Clause) -> defeat.Defeat | None:
+        """Why ``clause`` is defeated by this memory's knowledge files (``None``: it is not)."""
+        return self.defeats.defeat_of(clause, self._file_facts)
+
+    def store(self, clause: Clause) -> defeat.Defeat | None:
+        """Store a clause a tool gives (or the journal, or a snapshot): into the
+        engine, unless it is defeated (then among the defeated clauses); the defeat."""
+        found = self.defeat_of(clause)
+        if found is not None:
+            self.defeats.add(clause)
+            return found
+        self.engine.add_clause(self.namespace, clause)
+        self.beliefs.arrived(clause)
+        return None
+
+    def _file_facts(self, key: tuple[str, int]) -> list[Clause]:
+        return [clause for clause, _ in self.file_clauses(*key)]
 
     # -- reading --------------------------------------------------------------
     def sync(self) -> None:
@@ -506,7 +544,8 @@ class Memory:
 
     def stored_with(self, handle: int) -> Clause | None:
         """The client-stored clause with ``handle``, if the memory holds it now."""
-        return self.beliefs.stored_with(handle, self._all_stored)
+        found = self.beliefs.stored_with(handle, self._all_stored)
+        return found if found is not None else self.defeats.with_handle(handle)
 
     def file_clause_with(self, handle: int) -> tuple[Clause, str] | None:
         """The knowledge-file clause with ``handle`` and its ``file:line``, if any."""
@@ -551,6 +590,9 @@ class Memory:
                 if clause.handle is None or memory_of(clause.handle) == UNRECORDED:
                     handle = self.numbering.allocate()
                     number(clause, handle, clause.provenance or UNKNOWN)
+        for clause in self.defeats:
+            if clause.handle is None or memory_of(clause.handle) == UNRECORDED:
+                number(clause, self.numbering.allocate(), clause.provenance or UNKNOWN)
         self.numbering.unnumbered = False
         self.beliefs.forget_handles()
 
@@ -595,6 +637,8 @@ class Memory:
             )
             if history := withdrawals.section(self.history):
                 sections.append((withdrawals.SECTION, history))
+            if defeated := self.defeats.section():
+                sections.append((defeat.SECTION, defeated))
             self.snapshots.write(name, write_snapshot(header, predicates, sections))
             self._step("save:written")
             if self.read_only:
@@ -617,6 +661,7 @@ class Memory:
         _beliefs_image(snapshot, label)
         _stamped_clauses(snapshot, label)
         _withdrawals(snapshot, label)
+        _defeated(snapshot, label)
         return snapshot
 
     def restore_snapshot(self, name: str) -> None:
@@ -648,6 +693,7 @@ class Memory:
         self._drop_stored_clauses()
         self.beliefs.reset()
         self.history.clear()
+        self.defeats.clear()
         self.numbering.raise_to(base.next_number or 1)
         self.numbering.unnumbered = False
         if base.snapshot is None:
@@ -690,6 +736,10 @@ class Memory:
         for withdrawal in _withdrawals(snapshot, label):
             self.history.add(withdrawal)
             self.numbering.saw(withdrawal.record)
+        for clause in _defeated(snapshot, label):
+            if self._refusal(clause.head) is None:
+                self.store(clause)
+                self.numbering.saw(clause.handle)
 
     # -- internals ------------------------------------------------------------
     def _refusal(self, head: Term) -> PermissionDenied | None:

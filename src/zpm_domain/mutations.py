@@ -34,6 +34,7 @@ from zpm_domain.unify import unify
 from zpm_domain.writer import render, render_clause
 
 if TYPE_CHECKING:
+    from zpm_domain.defeat import Defeat, Defeats
     from zpm_domain.withdrawals import History
 
 
@@ -59,6 +60,13 @@ class Target(Protocol):
 
     def stored_with(self, handle: int) -> Clause | None:
         """The client-stored clause with ``handle``, if the memory holds it."""
+
+    def store(self, clause: Clause) -> Defeat | None:
+        """Store a client's clause: believed, or defeated (the defeat)."""
+
+    @property
+    def defeats(self) -> Defeats:
+        """The memory's functional predicates and defeated clauses."""
 
     def support_of(self, clause: Clause) -> Support | None:
         """The supports of ``clause`` when it is the copy of its fact that
@@ -243,8 +251,7 @@ class AddClause(ClauseChange):
         return AddClause(self.clause.stamped(stamp.new_handle(), stamp.provenance))
 
     def apply(self, target: Target) -> None:
-        target.engine.add_clause(target.namespace, self.clause)
-        target.beliefs.arrived(self.clause)
+        target.store(self.clause)
         target.numbering.saw(self.clause.handle)
 
 

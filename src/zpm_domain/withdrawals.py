@@ -124,9 +124,12 @@ class Withdraw(ClauseChange):
         stored = target.stored_with(self.clause.handle)
         if stored is None:
             return  # not held now: a replayed record of a clause a newer base no longer has
-        first = target.support_of(stored) is not None
-        removed = target.engine.retract_variants(target.namespace, [stored])
-        target.beliefs.removed(removed, first_copies=first)
+        if any(c is stored for c in target.defeats):
+            target.defeats.remove(stored)
+        else:
+            first = target.support_of(stored) is not None
+            removed = target.engine.retract_variants(target.namespace, [stored])
+            target.beliefs.removed(removed, first_copies=first)
         target.history.add(Withdrawal(self.record, stored, self.provenance or UNKNOWN))
 
 

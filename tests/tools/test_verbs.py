@@ -262,3 +262,74 @@ def test_assert_knows_a_variant_from_a_lookalike(box: Toolbox) -> None:
     assert value(box, "assert", sentence='p("a", b)')["already_there"] is False
     assert value(box, "assert", sentence="p(X, Y)")["already_there"] is False
     assert value(box, "assert", sentence="p(A, B)")["already_there"] is True
+
+
+GEO = ":- functional(capital/2).\ncapital(france, paris).\ncapital(peru, lima).\n"
+
+
+def test_a_fact_that_functional_knowledge_contradicts_is_stored_but_defeated(
+    open_box: Open, project: Path
+) -> None:
+    (project / ".zpm" / "kb" / "geo.pl").write_text(GEO)
+    box = open_box()
+    told = box.call("remember_fact", {"fact": "capital(france, lyon)"})
+    assert (told.text, told.is_error) == ("Asserted: capital(france, lyon)", False)
+    assert told.hint == "stored, but defeated by capital(france, paris) (kb/geo.pl:2)"
+    assert box.call("remember_fact", {"fact": "capital(chile, santiago)"}).hint is None
+    added = value(box, "assert", sentence="capital(peru, cusco)")
+    assert added["already_there"] is False
+    assert value(box, "assert", sentence="capital(peru, cusco)") == {
+        "handle": added["handle"],
+        "already_there": True,
+    }
+    assert value(box, "assert", sentence="capital(peru, lima)")["already_there"] is True
+    everywhere = '[{"C":"paris"}]'
+    assert box.call("query_logic", {"goal": "capital(france, C)"}).text == everywhere
+    assert [r["sentence"] for r in value(box, "matching", pattern="capital(X, Y)")["rows"]] == [
+        "capital(france, paris)",
+        "capital(peru, lima)",
+        "capital(chile, santiago)",
+    ]
+    status = json.loads(box.call("get_belief_status", {"fact": "capital(peru, cusco)"}).text)
+    assert status["status"] == "out"
+    box.call("assume_fact", {"fact": "capital(france, nice)", "assumption": "guess"})
+    assert box.call("list_assumptions", {}).text == '{"assumptions":[]}'
+    assert value(box, "unassert-handle", sentex_handle=added["handle"])["excepting_handle"]
+    assert value(box, "assert", sentence="capital(peru, cusco)")["already_there"] is False
+
+
+def test_defeat_is_decided_again_at_every_start(open_box: Open, project: Path) -> None:
+    geo = project / ".zpm" / "kb" / "geo.pl"
+    geo.write_text(GEO)
+    box = open_box()
+    box.call("remember_fact", {"fact": "capital(france, lyon)"})
+    box.call("save_snapshot", {"name": "s1"})
+    box.call("remember_fact", {"fact": "capital(peru, cusco)"})
+    box.close()
+    assert open_box().call("query_logic", {"goal": "capital(X, Y)"}).text == (
+        '[{"X":"france","Y":"paris"},{"X":"peru","Y":"lima"}]'
+    )
+    geo.write_text(":- functional(capital/2).\n")
+    again = open_box()
+    assert again.call("query_logic", {"goal": "capital(X, Y)"}).text == (
+        '[{"X":"france","Y":"lyon"},{"X":"peru","Y":"cusco"}]'
+    )
+    geo.write_text(GEO)
+    third = open_box()
+    third.call("restore_snapshot", {"name": "s1"})
+    assert third.call("query_logic", {"goal": "capital(france, Y)"}).text == '[{"Y":"paris"}]'
+    assert value(third, "assert", sentence="capital(france, lyon)")["already_there"] is True
+
+
+def test_functional_declarations_that_cannot_hold_are_reported(
+    open_box: Open, project: Path, caplog: pytest.LogCaptureFixture
+) -> None:
+    (project / ".zpm" / "kb" / "bad.pl").write_text(
+        ":- functional(flag/0).\n:- functional(member/2).\n:- functional(nonsense).\n"
+    )
+    box = open_box()
+    messages = " ".join(r.getMessage() for r in caplog.records)
+    assert "bad.pl:1: skipped: flag/0 cannot be functional: it has no argument" in messages
+    assert "bad.pl:2: skipped: " in messages and "member/2" in messages
+    assert "bad.pl:3: skipped: functional/1 expects Name/Arity indicators" in messages
+    assert box.call("remember_fact", {"fact": "flag"}).hint is None

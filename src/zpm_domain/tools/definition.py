@@ -76,6 +76,15 @@ class Reply:
 
 
 @dataclass(frozen=True, slots=True)
+class Noted:
+    """A tool's success text with a note for the client: a second text item
+    (the first stays the spec's text)."""
+
+    text: str
+    note: str
+
+
+@dataclass(frozen=True, slots=True)
 class Hints:
     """The MCP annotations of a tool (architecture §8.15)."""
 
@@ -184,7 +193,7 @@ class ToolGroup:
         self.context = context
 
 
-F = TypeVar("F", bound=Callable[..., "str | Reply"])
+F = TypeVar("F", bound=Callable[..., "str | Reply | Noted"])
 
 
 def tool(

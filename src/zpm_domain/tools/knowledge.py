@@ -23,6 +23,7 @@ from zpm_domain.tools.definition import (
     CHANGE_IDEMPOTENT,
     Arg,
     MemoryArg,
+    Noted,
     ToolGroup,
     tool,
 )
@@ -44,12 +45,18 @@ class KnowledgeTools(ToolGroup):
         self,
         fact: Annotated[str, Arg('A Prolog fact to assert (e.g. "human(socrates)")')],
         memory: MemoryArg = None,
-    ) -> str:
+    ) -> str | Noted:
+        """The spec's text; a fact that a functional predicate's knowledge
+        defeats on arrival is stored and not believed, and a second text item
+        says so (``zpm_domain.defeat``)."""
         term = parse_fact(fact, "fact", hint=" (use define_rule to add rules)")
         kb = self._memories.resolve(memory)
         with kb.writing():
-            kb.commit([store_plainly(kb, term)])
-        return f"Asserted: {render(term)}"
+            (done,) = kb.commit([store_plainly(kb, term)])
+        text = f"Asserted: {render(term)}"
+        if isinstance(done, AddClause) and (defeat := kb.defeat_of(done.clause)) is not None:
+            return Noted(text, defeat.note())
+        return text
 
     @tool(
         CHANGE,

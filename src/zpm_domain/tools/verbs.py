@@ -311,6 +311,9 @@ def _held_variant(kb: Memory, fact: Term) -> int | None:
     cheaply, the clauses whose first argument is another constant."""
     first = fact.args[0] if isinstance(fact, Struct) else None
     constant = isinstance(first, (Atom, int, float, String))
+    defeated = kb.defeats.variant_of(fact)
+    if defeated is not None:
+        return defeated.handle
     for clause in kb.iter_clauses(*indicator(fact)):
         if constant:
             other = clause.head.args[0]  # type: ignore[union-attr]  # same predicate

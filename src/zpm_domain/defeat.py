@@ -1,0 +1,160 @@
+"""Defeat: a client's fact that a functional predicate's curated knowledge contradicts.
+
+``:- functional(Name/Arity).`` in a memory's knowledge file says that the
+last argument of ``Name/Arity`` is a function of the others, in that memory.
+A ground fact a client stores is *defeated* when a knowledge-file fact of
+the same predicate (monotonic knowledge) has the same other arguments and a
+different last argument.  A defeated clause is stored — journaled, kept in
+snapshots (section ``defeated``), with its handle and provenance — but kept
+out of the engine, so every tool sees it as absent; only ``assert`` (it is
+already there), ``unassert-handle`` (it can be withdrawn) and ``argue`` (why
+the fact is false) see it.
+
+Defeat is decided when a clause arrives — stored by a tool, replayed from
+the journal or loaded from a snapshot — against the knowledge files loaded
+before it, so a restart after the files changed decides again.  Only ground
+knowledge-file facts defeat.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass
+
+from zpm_domain.clauses import Clause
+from zpm_domain.handles import is_handle
+from zpm_domain.provenance import UNKNOWN, Provenance
+from zpm_domain.reader import read_term
+from zpm_domain.terms import Struct, Term, terms_equal, variables, variant
+from zpm_domain.writer import Renderer, render, render_clause
+
+SECTION = "defeated"
+"""The snapshot section holding the defeated clauses (see :meth:`Defeats.section`)."""
+
+Key = tuple[str, int]
+FileFacts = Callable[[Key], list[Clause]]
+"""The knowledge-file clauses of a predicate, in order."""
+
+
+@dataclass(frozen=True, slots=True)
+class Defeat:
+    """Why a clause is defeated: the knowledge-file facts that win over it, and
+    where the predicate was declared functional (``file:line``)."""
+
+    winners: list[Clause]
+    declared: str
+
+    def note(self) -> str:
+        """The text that tells a client its fact was stored but is not believed."""
+        winner = self.winners[0]
+        provenance = winner.provenance or UNKNOWN
+        where = f"{provenance.file}:{provenance.line}"
+        return f"stored, but defeated by {render(winner.head)} ({where})"
+
+
+class Defeats:
+    """A memory's functional predicates and the defeated clauses it stores
+    (in the order they arrived)."""
+
+    def __init__(self) -> None:
+        self.functional: dict[Key, str] = {}
+        self._clauses: list[Clause] = []
+        self._index: dict[Key, dict[str, list[Clause]]] = {}
+
+    def declare(self, name: str, arity: int, where: str) -> None:
+        """``Name/Arity`` is functional (declared at ``where``); arity 0 cannot be."""
+        self.functional.setdefault((name, arity), where)
+
+    def defeat_of(self, clause: Clause, file_facts: FileFacts) -> Defeat | None:
+        """Why ``clause`` (arriving now) is defeated, ``None`` when it is not."""
+        key = clause.key
+        declared = self.functional.get(key)
+        if declared is None or not clause.is_fact or not isinstance(clause.head, Struct):
+            return None
+        if variables(clause.head):
+            return None
+        index = self._index.get(key)
+        if index is None:
+            index = self._index[key] = _index(file_facts(key))
+        last = clause.head.args[-1]
+        winners = [
+            winner
+            for winner in index.get(_prefix(clause.head), ())
+            if not terms_equal(winner.head.args[-1], last)  # type: ignore[union-attr]
+        ]
+        return Defeat(winners, declared) if winners else None
+
+    # -- the defeated clauses ----------------------------------------------------------
+    def add(self, clause: Clause) -> None:
+        self._clauses.append(clause)
+
+    def remove(self, clause: Clause) -> None:
+        self._clauses = [c for c in self._clauses if c is not clause]
+
+    def clear(self) -> None:
+        self._clauses.clear()
+
+    def clauses(self) -> list[Clause]:
+        return list(self._clauses)
+
+    def __iter__(self) -> Iterator[Clause]:
+        return iter(list(self._clauses))
+
+    def with_handle(self, handle: int) -> Clause | None:
+        return next((c for c in self._clauses if c.handle == handle), None)
+
+    def variant_of(self, fact: Term) -> Clause | None:
+        """A defeated fact that is a variant of ``fact``."""
+        return next((c for c in self._clauses if c.is_fact and variant(c.head, fact)), None)
+
+    # -- snapshots ---------------------------------------------------------------------
+    def section(self) -> list[str]:
+        """One JSON line per defeated clause, in order: ``[handle, clause, tool,
+        client, at]``."""
+        lines = []
+        for clause in self._clauses:
+            p = clause.provenance or UNKNOWN
+            entry = [clause.handle, render_clause(clause), p.tool, p.client, p.at]
+            lines.append(json.dumps(entry, ensure_ascii=False))
+        return lines
+
+
+class DefeatedDamaged(ValueError):
+    """The section does not read at entry ``entry`` (1 for its first line)."""
+
+    def __init__(self, entry: int, why: str) -> None:
+        super().__init__(why)
+        self.entry = entry
+
+
+def read_section(lines: list[str]) -> list[Clause]:
+    """The clauses of a section written by :meth:`Defeats.section`."""
+    clauses = []
+    for number, line in enumerate(lines, start=1):
+        try:
+            handle, text, *fields = json.loads(line)
+            clause = Clause.from_term(read_term(text))
+        except (ValueError, TypeError) as error:
+            raise DefeatedDamaged(number, f"does not read ({error})") from None
+        if not (handle is None or is_handle(handle)) or len(fields) != 3:
+            raise DefeatedDamaged(number, "not a defeated clause")
+        if not all(v is None or isinstance(v, str) for v in fields):
+            raise DefeatedDamaged(number, "tool, client and at must be strings or null")
+        clauses.append(clause if handle is None else clause.stamped(handle, Provenance(*fields)))
+    return clauses
+
+
+def _index(facts: list[Clause]) -> dict[str, list[Clause]]:
+    """The ground knowledge-file facts of a predicate by their other arguments."""
+    index: dict[str, list[Clause]] = {}
+    for clause in facts:
+        if clause.is_fact and isinstance(clause.head, Struct) and not variables(clause.head):
+            index.setdefault(_prefix(clause.head), []).append(clause)
+    return index
+
+
+def _prefix(head: Struct) -> str:
+    """A text equal for two ground heads exactly when all but their last
+    arguments are the same."""
+    return Renderer().render(Struct("k", head.args[:-1])) if len(head.args) > 1 else ""
