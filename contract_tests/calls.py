@@ -97,6 +97,12 @@ def call_of(name: str, arity: int, first: int = 0) -> str:
     return f"{name}({', '.join(f'V{first + i}' for i in range(arity))})"
 
 
+def open_call(fact: str) -> str:
+    """The call of ``fact``'s predicate with fresh variables (``likes(V0, V1)``)."""
+    name = fact.split("(", 1)[0]
+    return call_of(name, FACT_ARITY[name])
+
+
 def pattern_of(name: str, arity: int) -> str:
     """``name(_, _)``: the clear_context category of a whole predicate."""
     return name if arity == 0 else f"{name}({', '.join('_' for _ in range(arity))})"

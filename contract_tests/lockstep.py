@@ -230,10 +230,9 @@ class LockstepMachine(RuleBasedStateMachine):
     @rule(fact=facts, bind_first=st.booleans(), memory=calls.memory_targets)
     def query_stored(self, fact: str, bind_first: bool, memory: str | None = None) -> None:
         """All clauses of a predicate that has facts, optionally by first argument."""
-        name = fact.split("(", 1)[0]
-        goal = calls.call_of(name, calls.FACT_ARITY[name])
+        goal = calls.open_call(fact)
         if bind_first:
-            first = fact[len(name) + 1 :].split(",", 1)[0].rstrip(")")
+            first = fact.split("(", 1)[1].split(",", 1)[0].rstrip(")")
             goal = goal.replace("V0", first, 1) if "'" not in first else goal
         self.apply("query_logic", calls.with_memory({"goal": goal}, memory))
 
@@ -314,8 +313,7 @@ class LockstepMachine(RuleBasedStateMachine):
     @rule(fact=facts, pattern=st.booleans(), memory=calls.memory_targets)
     def forget_fact(self, fact: str, pattern: bool, memory: str | None = None) -> None:
         if pattern:
-            name = fact.split("(", 1)[0]
-            fact = calls.call_of(name, calls.FACT_ARITY[name])
+            fact = calls.open_call(fact)
         self.apply("forget_fact", calls.with_memory({"fact": fact}, memory))
 
     # -- the verb tools ------------------------------------------------------------
@@ -327,8 +325,7 @@ class LockstepMachine(RuleBasedStateMachine):
     @rule(fact=facts, pattern=st.booleans(), memory=calls.memory_targets)
     def unassert(self, fact: str, pattern: bool, memory: str | None = None) -> None:
         if pattern:
-            name = fact.split("(", 1)[0]
-            fact = calls.call_of(name, calls.FACT_ARITY[name])
+            fact = calls.open_call(fact)
         self.apply("unassert", calls.with_context({"sentence": fact}, memory))
 
     def _rows(self, pattern: str, memory: str | None, **options: Any) -> list[dict[str, Any]]:
@@ -429,8 +426,7 @@ class LockstepMachine(RuleBasedStateMachine):
         """get_belief_status of a fact (or of its whole predicate),
         get_justification and list_assumptions."""
         if pattern:
-            name = fact.split("(", 1)[0]
-            fact = calls.call_of(name, calls.FACT_ARITY[name])
+            fact = calls.open_call(fact)
         self.apply("get_belief_status", calls.with_memory({"fact": fact}, memory))
         self.apply("get_justification", calls.with_memory({"assumption": assumption}, memory))
         self.apply("list_assumptions", calls.with_memory({}, memory))
