@@ -10,8 +10,8 @@ lists every call of the test case up to it, so the sequence can be replayed
 even when Hypothesis cannot shrink it (an engine that is not deterministic).
 Three parts of an answer are machine-specific and masked before comparing
 (``MASKS``): the ``dir:`` line of ``get_persistence_status``, the
-``latest_at`` time of ``get_kb_overview`` and the project folder in
-``rename_predicate``'s refusal to rename a knowledge file's predicate.
+``latest_at`` time of ``get_kb_overview`` and, in any answer, the project
+folder of a knowledge file that an error names (``KNOWLEDGE_FILE``).
 After every step the invariants compare ``get_knowledge_schema`` and the
 answers of every predicate that was given clauses, in every mounted memory,
 across engines the same way.
@@ -92,8 +92,9 @@ starting the servers (a second or more each), so they stay rare."""
 MASKS: dict[str, Callable[[str], str]] = {
     "get_persistence_status": lambda text: re.sub(r"(?m)^dir: .*$", "dir: <dir>", text),
     "get_kb_overview": lambda text: re.sub(r'"latest_at":"[^"]*"', '"latest_at":"<t>"', text),
-    "rename_predicate": lambda text: re.sub(r"knowledge file /\S+/\.zpm/", "file <zpm>/", text),
 }
+KNOWLEDGE_FILE = re.compile(r"knowledge file /\S+/\.zpm/")
+"""A knowledge file named in an error (its project's folder differs per engine)."""
 """Machine-specific parts of answers (a project's path, a file's mtime)."""
 
 
@@ -116,9 +117,9 @@ def describe(tool: str, arguments: dict[str, Any]) -> str:
 def masked(tool: str, outcome: ToolOutcome) -> ToolOutcome:
     """``outcome`` with the machine-specific parts of ``tool``'s answer masked."""
     mask = MASKS.get(tool)
-    return (
-        outcome if mask is None else ToolOutcome(mask(outcome.text), outcome.is_error, outcome.hint)
-    )
+    text = outcome.text if mask is None else mask(outcome.text)
+    text = KNOWLEDGE_FILE.sub("knowledge file <zpm>/", text)
+    return ToolOutcome(text, outcome.is_error, outcome.hint)
 
 
 class LockstepMachine(RuleBasedStateMachine):

@@ -115,11 +115,18 @@ def test_the_example_plugin_engine_passes_the_contract_suite(
         text=True,
         timeout=880,
     )
-    assert done.returncode == 0, done.stdout[-4000:] + done.stderr[-2000:]
+    assert done.returncode == 0, _errors(done.stdout) + done.stderr[-2000:]
     summary = done.stdout.strip().splitlines()[-1]
     assert " passed" in summary and "failed" not in summary and "skipped" not in summary, summary
     assert "test_spec_examples[example] PASSED" in done.stdout, done.stdout[-4000:]
     assert "test_engines_agree_in_lockstep PASSED" in done.stdout, done.stdout[-4000:]
+
+
+def _errors(output: str) -> str:
+    """The error lines of a pytest run (``E ...``), at most 80, then its last line."""
+    lines = output.splitlines()
+    errors = [line for line in lines if line.startswith("E ")][:80]
+    return "\n".join([*errors, *lines[-1:]])
 
 
 def test_the_contract_suite_selects_a_plugin_engine_without_a_probe(example_root: Path) -> None:
