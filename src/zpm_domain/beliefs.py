@@ -41,6 +41,7 @@ from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
 
 from zpm_domain.clauses import Clause, Origin
+from zpm_domain.errors import PrologSyntaxError
 from zpm_domain.reader import read_term
 from zpm_domain.reader.operators import is_operator
 from zpm_domain.terms import Term, Var, indicator, map_vars, renamed_head
@@ -301,7 +302,7 @@ class BeliefsImage:
                 fact = read_term(_text(entry["fact"]))
                 assumed = [_text(a) for a in entry["assumptions"]]
                 plain = entry["plain"]
-            except (ValueError, KeyError, TypeError) as error:
+            except (ValueError, KeyError, TypeError, PrologSyntaxError) as error:
                 raise SectionDamaged(number, f"does not read ({error})") from None
             if not isinstance(plain, bool) or not assumed or not set(assumed) <= set(names):
                 raise SectionDamaged(number, "not a supported fact of a listed assumption")

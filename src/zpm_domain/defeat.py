@@ -23,6 +23,7 @@ from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 
 from zpm_domain.clauses import Clause
+from zpm_domain.errors import PrologSyntaxError
 from zpm_domain.handles import is_handle
 from zpm_domain.provenance import UNKNOWN, Provenance
 from zpm_domain.reader import read_term
@@ -135,7 +136,7 @@ def read_section(lines: list[str]) -> list[Clause]:
         try:
             handle, text, *fields = json.loads(line)
             clause = Clause.from_term(read_term(text))
-        except (ValueError, TypeError) as error:
+        except (ValueError, TypeError, PrologSyntaxError) as error:
             raise DefeatedDamaged(number, f"does not read ({error})") from None
         if not (handle is None or is_handle(handle)) or len(fields) != 3:
             raise DefeatedDamaged(number, "not a defeated clause")

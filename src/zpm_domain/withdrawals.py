@@ -19,6 +19,7 @@ from dataclasses import dataclass, replace
 from typing import Any, ClassVar
 
 from zpm_domain.clauses import Clause
+from zpm_domain.errors import PrologSyntaxError
 from zpm_domain.handles import is_handle
 from zpm_domain.mutations import (
     BadOperation,
@@ -97,8 +98,8 @@ class Withdraw(ClauseChange):
             raise BadOperation("'withdrawn' must be a clause handle")
         try:
             clause = Clause.from_term(read_term(text_arg(args, "clause")))
-        except ValueError as error:
-            raise BadOperation(f"clause does not read: {error}") from None
+        except PrologSyntaxError as error:
+            raise BadOperation(f"clause does not read: {error.message}") from None
         record, provenance = stamp_args(args)
         if record is None:
             raise BadOperation("a withdrawal needs its record's handle")
@@ -170,7 +171,7 @@ def read_section(lines: list[str]) -> list[Withdrawal]:
         try:
             record, handle, text, *fields = json.loads(line)
             clause = Clause.from_term(read_term(text))
-        except (ValueError, TypeError) as error:
+        except (ValueError, TypeError, PrologSyntaxError) as error:
             raise HistoryDamaged(number, f"does not read ({error})") from None
         if not (is_handle(record) and is_handle(handle)) or len(fields) != 6:
             raise HistoryDamaged(number, "not a withdrawal record")

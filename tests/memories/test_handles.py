@@ -209,3 +209,24 @@ def test_provenance_of_a_call_names_its_tool_and_time() -> None:
     (clause,) = stored(world, "status", 1)
     assert clause.provenance == Provenance("upsert_fact", None, AT)
     assert NOW == 1764633600.0
+
+
+def test_clause_text_that_does_not_read_in_a_section_is_a_damaged_snapshot() -> None:
+    world = World()
+    world.call("assume_fact", fact="up(db)", assumption="a")
+    world.call("remember_fact", fact="p(1)")
+    world.call("unassert", sentence="p(1)")
+    world.call("save_snapshot", name="s1")
+    snapshots = world.disk.files("default").snapshots
+    text = snapshots.read("s1")
+    for section, good, bad in [
+        ("withdrawals", '"p(1)"', '"p(1"'),
+        ("assumptions", '"up(db)"', '"up(db"'),
+    ]:
+        assert good in text
+        snapshots.write("s1", text.replace(good, bad))
+        answer = world.call("restore_snapshot", name="s1")
+        assert answer.startswith("ERROR: Snapshot damaged: snapshot s1:"), answer
+        assert f"section {section}: does not read" in answer
+    snapshots.write("s1", text)
+    assert world.call("restore_snapshot", name="s1") == "Snapshot 's1' restored successfully."
