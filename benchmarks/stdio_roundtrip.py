@@ -30,10 +30,21 @@ PROTOCOL_VERSION = "2025-11-25"
 
 
 class Server:
-    def __init__(self, project: Path, engine: str | None = None) -> None:
-        command = [sys.executable, "-m", "zpm_app", "serve"]
-        if engine:
-            command += ["--engine", engine]
+    """A JSON-RPC server process over stdio: ``zpm serve`` unless ``command``
+    says otherwise; ``handshake``: it speaks MCP and is initialized first."""
+
+    def __init__(
+        self,
+        project: Path | None = None,
+        engine: str | None = None,
+        *,
+        command: list[str] | None = None,
+        handshake: bool = True,
+    ) -> None:
+        if command is None:
+            command = [sys.executable, "-m", "zpm_app", "serve"]
+            if engine:
+                command += ["--engine", engine]
         self.proc = subprocess.Popen(
             command,
             cwd=project,
@@ -44,7 +55,8 @@ class Server:
             bufsize=1,
         )
         self.next_id = 0
-        self.handshake()
+        if handshake:
+            self.handshake()
 
     def handshake(self) -> None:
         self.request(
@@ -117,34 +129,14 @@ anyio.run(main)
 """
 
 
-class SdkServer(Server):
+def sdk_server() -> Server:
     """The MCP SDK's minimal stdio server with a tool that answers at once."""
-
-    def __init__(self) -> None:  # noqa: D107 (the handshake is the base class's)
-        self.proc = subprocess.Popen(
-            [sys.executable, "-c", SDK_SERVER],
-            stdin=subprocess.PIPE,
-            stdout=subprocess.PIPE,
-            stderr=subprocess.DEVNULL,
-            text=True,
-            bufsize=1,
-        )
-        self.next_id = 0
-        self.handshake()
+    return Server(command=[sys.executable, "-c", SDK_SERVER])
 
 
-class BareLoop(Server):
+def bare_loop() -> Server:
     """A Python stdio JSON-RPC loop that answers every request at once: the floor."""
-
-    def __init__(self) -> None:  # noqa: D107 (no handshake to do)
-        self.proc = subprocess.Popen(
-            [sys.executable, "-c", BARE_LOOP],
-            stdin=subprocess.PIPE,
-            stdout=subprocess.PIPE,
-            text=True,
-            bufsize=1,
-        )
-        self.next_id = 0
+    return Server(command=[sys.executable, "-c", BARE_LOOP], handshake=False)
 
 
 def timed(run: Any, calls: int) -> list[float]:
@@ -176,8 +168,8 @@ def measure(calls: int, engine: str | None) -> dict[str, list[float]]:
         subprocess.run(
             [sys.executable, "-m", "zpm_app", "init"], cwd=project, check=True, capture_output=True
         )
-        bare = BareLoop()
-        sdk = SdkServer()
+        bare = bare_loop()
+        sdk = sdk_server()
         server = Server(project, engine)
         try:
             echo = {"message": "m"}
