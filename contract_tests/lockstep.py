@@ -358,6 +358,36 @@ class LockstepMachine(RuleBasedStateMachine):
         if page and rows:
             self._rows(pattern, memory, **options, after_handle=rows[-1]["handle"])
 
+    @rule(
+        fact=facts,
+        tool=st.sampled_from(["remember_fact", "assert", "define_rule"]),
+        memory=calls.memory_targets,
+    )
+    def deny(self, fact: str, tool: str, memory: str | None) -> None:
+        """A denial of a stored fact: stated, or derived from the fact itself
+        (so the fact is true and denied: ``both``)."""
+        denial = f"neg({fact})"
+        if tool == "define_rule":
+            self.apply(tool, calls.with_memory({"head": denial, "body": fact}, memory))
+        elif tool == "assert":
+            self.apply(tool, calls.with_context({"sentence": denial}, memory))
+        else:
+            self.apply(tool, calls.with_memory({"fact": denial}, memory))
+
+    @rule(
+        first=facts,
+        second=st.one_of(st.none(), facts),
+        across=calls.qualifiers,
+        memory=calls.memory_targets,
+    )
+    def argue(self, first: str, second: str | None, across: str | None, memory: str | None) -> None:
+        """The verdict of a stored (perhaps withdrawn, defeated or denied)
+        fact, or of a conjunction of two, perhaps in another memory."""
+        goal = calls.qualified(first, across)
+        if second is not None:
+            goal = f"{goal}, {second}"
+        self.apply("argue", calls.with_context({"closed_goal": goal}, memory))
+
     @rule(predicate=predicates, memory=calls.memory_targets, choice=st.integers(0, 3))
     def unassert_handle(self, predicate: Predicate, memory: str | None, choice: int) -> None:
         """Withdraw a fact found by ``matching`` (twice: the second finds none),

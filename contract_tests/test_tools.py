@@ -17,7 +17,9 @@ import pytest
 from contract_tests.plugin import StartServer
 from contract_tests.scenarios import (
     ABSOLUTE_NAME,
+    ARGUE_EXAMPLES,
     BAD_INPUT,
+    GEO_KNOWLEDGE,
     HOSTILE_SETUP,
     MEMORY_EXAMPLES,
     OVERVIEW_EXAMPLE,
@@ -40,7 +42,7 @@ from contract_tests.scenarios import (
     matches,
     refusal_text,
 )
-from contract_tests.server import ServerProcess, ToolOutcome
+from contract_tests.server import ServerProcess, ToolOutcome, init_project
 
 
 def _walk(server: ServerProcess, steps: list[Step]) -> None:
@@ -272,6 +274,11 @@ class TestTruthMaintenance:
 class TestVerbTools:
     def test_verb_examples(self, start_server: StartServer) -> None:
         _run(start_server, VERB_EXAMPLES)
+
+    def test_argue_examples(self, start_server: StartServer, tmp_path: Path) -> None:
+        project = init_project(tmp_path / "geo")
+        (project / ".zpm" / "kb" / "geo.pl").write_text(GEO_KNOWLEDGE)
+        _walk(start_server(project=project), ARGUE_EXAMPLES)
 
 
 @pytest.mark.zpm_requires("reasoning")

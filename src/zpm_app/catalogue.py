@@ -20,6 +20,7 @@ from typing import Any, Protocol
 
 from zpm_domain.progress import Report
 from zpm_domain.resources import Resource as ResourceInfo
+from zpm_domain.tools.argue import ArgueTools
 from zpm_domain.tools.assumptions import AssumptionTools
 from zpm_domain.tools.definition import MEMORY_DESCRIPTION, ToolDefinition, ToolGroup, definitions
 from zpm_domain.tools.echo import EchoTools
@@ -54,6 +55,7 @@ GROUPS: tuple[type[ToolGroup], ...] = (
     AssumptionTools,
     RefactorTools,
     VerbTools,
+    ArgueTools,
 )
 """The tool groups, in the order ``tools/list`` shows their tools."""
 

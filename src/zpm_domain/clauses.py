@@ -19,6 +19,12 @@ class Origin(Enum):
     FILE = "file"
 
 
+DENIALS = ("neg", 1)
+"""The predicate of denials: a clause whose head is ``neg(G)`` denies ``G``.
+Knowledge files may define denials and clients may add their own: it is
+always dynamic."""
+
+
 @dataclass(frozen=True, slots=True)
 class Clause:
     """``head :- body``; a fact has body ``true``.

@@ -52,7 +52,7 @@ from zpm_domain.beliefs import (
     variant_key,
 )
 from zpm_domain.builtins import is_protected
-from zpm_domain.clauses import Clause, Origin, PredicateInfo, number
+from zpm_domain.clauses import DENIALS, Clause, Origin, PredicateInfo, number
 from zpm_domain.errors import (
     InvalidClause,
     MemoryReadOnly,
@@ -368,8 +368,10 @@ class Memory:
 
         It is monotonic: no tool removes or changes it.  Its predicate is
         static, unless the file declared it dynamic first (then tools may
-        add clauses to it).  Its handle comes from the file's name and the
-        clause's position in it (``zpm_domain.handles``).
+        add clauses to it); denials (``neg/1``) are always dynamic, so
+        clients may add denials beside the files' own.  Its handle comes
+        from the file's name and the clause's position in it
+        (``zpm_domain.handles``).
         """
         key = clause.key
         if is_protected(*key):
@@ -379,6 +381,8 @@ class Memory:
         assert self.numbering.memory_id is not None
         handle = self._file_numbering.handle(self.numbering.memory_id, name, position)
         clause = clause.stamped(handle, Provenance.of_file(name, line))
+        if key == DENIALS and key not in self._declared_dynamic:
+            self.declare_dynamic(*key)
         self.engine.add_clause(self.namespace, clause, static=True)
         self._file_positions[name] = position + 1
         self._file_clauses.setdefault(key, []).append(f"{label}:{line}")

@@ -9,13 +9,13 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from contract_tests.scenarios import SPEC_WALK
+from contract_tests.scenarios import ARGUE_EXAMPLES, GEO_KNOWLEDGE, SPEC_WALK
 from jsonschema import Draft202012Validator
 
 from zpm_app.catalogue import TOOLS, find_tool
 from zpm_app.toolbox import Toolbox
 
-RESHAPED = {"query_logic", "trace_dependency", "explain_why", "query"}
+RESHAPED = {"query_logic", "trace_dependency", "explain_why", "query", "argue"}
 """Tools whose structured form is not their text's value (see ``tools.outputs``)."""
 
 
@@ -81,12 +81,53 @@ def test_json_tools_return_their_data_as_schema_valid_objects(box: Toolbox) -> N
                 proof = flat["justification"]
                 shown = None if proof is None else tree_of(proof["nodes"])
                 assert shown == nested["justification"]
+        elif name == "argue":
+            assert argued(structured) == value
         elif name == "explain_why":
             assert structured["fact"] == value["fact"]
             assert structured["proven"] == value["proven"]
             assert tree_of(structured["nodes"]) == value["proof_tree"]
         else:
             assert structured == value, name
+
+
+def argued(structured: dict[str, Any]) -> dict[str, Any]:
+    """The text's value of an ``argue`` answer, from its structured form: trees
+    nested again, a ``defeat`` node back to the defeat object it carries."""
+    proof = structured["for_justification"]
+    against = structured["against_justification"]
+    if against is not None and against["kind"] == "inference":
+        nodes = against["tree"]["nodes"]
+        defeats = {n["id"]: n["defeat"] for n in nodes if "defeat" in n}
+        tree = tree_of([{k: v for k, v in n.items() if k != "defeat"} for n in nodes])
+        assert tree is not None
+        if defeats:
+            assert list(defeats) == [1] and tree["rule_applied"] == "conjunction"
+            tree["children"] = [defeats[1]]
+        against = {"kind": "inference", "tree": tree}
+    return {
+        "verdict": structured["verdict"],
+        "for_justification": None if proof is None else tree_of(proof["nodes"]),
+        "against_justification": against,
+    }
+
+
+def test_argue_answers_travel_flat_and_schema_valid(project: Path, open_box: Any) -> None:
+    (project / ".zpm" / "kb" / "geo.pl").write_text(GEO_KNOWLEDGE)
+    box = open_box()
+    schema = find_tool("argue")
+    assert schema is not None and schema.output_schema is not None
+    kinds = set()
+    for name, arguments, _, _ in ARGUE_EXAMPLES:
+        result = box.call(name, arguments)
+        if name != "argue" or result.is_error:
+            continue
+        assert result.structured is not None
+        Draft202012Validator(schema.output_schema).validate(result.structured)
+        assert argued(result.structured) == json.loads(result.text)
+        against = result.structured["against_justification"]
+        kinds.add(None if against is None else against["kind"])
+    assert kinds == {None, "inference", "defeat"}
 
 
 def test_output_schemas_are_valid_json_schema() -> None:

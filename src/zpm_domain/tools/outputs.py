@@ -312,3 +312,50 @@ VERB_QUERY = _object(
         "truncated": {"type": "boolean"},
     }
 )
+
+_STORED_SENTENCE = {
+    "handle": HANDLE,
+    "sentence": {"type": "string"},
+    "context": {"type": "string"},
+}
+DEFEAT = _object(
+    {
+        "kind": {"const": "defeat"},
+        "loser": _object(_STORED_SENTENCE),
+        "winners": _array(
+            _object(
+                {
+                    **_STORED_SENTENCE,
+                    "defeat_class": {"const": "functional"},
+                    "rules": NAMES,
+                }
+            )
+        ),
+        "placed_in": NAMES,
+    },
+    "A stored fact that knowledge defeats: the loser, the knowledge-file facts that win "
+    "and the rule that makes them win, and the memories the rule holds in.",
+)
+_ARGUE_NODE = _object(
+    {
+        **_JUSTIFICATION_NODE["properties"],
+        "defeat": DEFEAT,
+    }
+)
+_ARGUE_NODE["required"] = _JUSTIFICATION_NODE["required"]
+INFERENCE = _object(
+    {
+        "kind": {"const": "inference"},
+        "tree": _object({"nodes": _array(_ARGUE_NODE)}),
+    },
+    "A proof against, flat as a justification: of the goal's denial neg(Goal), or, for a "
+    "conjunction, a conjunction node over the against side of its first conjunct that has "
+    "one (a defeated conjunct is a defeat node carrying its defeat).",
+)
+ARGUED = _object(
+    {
+        "verdict": {"enum": ["true", "false", "both", "unknown"]},
+        "for_justification": _nullable(HANDLED_PROOF),
+        "against_justification": {"anyOf": [INFERENCE, DEFEAT, {"type": "null"}]},
+    }
+)

@@ -1,0 +1,239 @@
+"""The verb ``argue``: the four-valued status of a closed goal, with the case for and against.
+
+*For* is the goal's first proof.  *Against* is, for one goal, the first
+proof of its denial ``neg(Goal)`` (kind ``inference``), else, when the goal
+is a stored fact that a functional predicate's knowledge defeats
+(``zpm_domain.defeat``), the defeat (kind ``defeat``): the loser, the
+knowledge-file facts that win and the rule that makes them win.  A
+conjunction's against side is that of its first conjunct that has one,
+under a ``conjunction`` node.  The verdict follows: ``true`` (for only),
+``false`` (against only), ``both`` (a contradiction to resolve), ``unknown``.
+
+A goal qualified with a memory (``m:G``) is argued in that memory: its
+denial is ``m:neg(G)`` and its defeat is decided by ``m``'s knowledge.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Annotated, Any
+
+from zpm_domain.clauses import DENIALS, Clause
+from zpm_domain.errors import InvalidClause
+from zpm_domain.inputs import parse_term
+from zpm_domain.jsontext import dumps
+from zpm_domain.justification import Justifier, unqualified
+from zpm_domain.memories import Memories
+from zpm_domain.memory import Memory
+from zpm_domain.proofs import ProofNode, encode_tree, flat_nodes
+from zpm_domain.sandbox import check_goal
+from zpm_domain.terms import Atom, Struct, Term, variables
+from zpm_domain.tools import outputs
+from zpm_domain.tools.definition import QUERY, Arg, Reply, ToolGroup, tool
+from zpm_domain.writer import Renderer, render
+
+CONJUNCTION = "conjunction"
+"""The ``rule_applied`` of the node that carries a conjunction's against side."""
+
+
+@dataclass(frozen=True, slots=True)
+class DefeatReport:
+    """Why a stored fact is not believed: the ``defeat`` against side."""
+
+    loser: dict[str, Any]
+    winners: list[dict[str, Any]]
+    placed_in: list[str]
+
+    def as_json(self) -> dict[str, Any]:
+        return {
+            "kind": "defeat",
+            "loser": self.loser,
+            "winners": self.winners,
+            "placed_in": self.placed_in,
+        }
+
+
+Against = ProofNode | DefeatReport
+"""One goal's against side: the proof of its denial, or its defeat."""
+
+
+@dataclass(frozen=True, slots=True)
+class ConjunctionAgainst:
+    """A conjunction's against side: that of its first conjunct that has one."""
+
+    goal: str
+    conjunct: str
+    child: Against
+
+
+class ArgueTools(ToolGroup):
+    @property
+    def _memories(self) -> Memories:
+        return self.context.memories
+
+    @tool(
+        QUERY,
+        "Argue a closed (ground) goal both ways and give its four-valued verdict: true "
+        "(it is proved), false (it is denied or defeated), both (a contradiction to resolve) "
+        "or unknown. The case for is the goal's first proof; the case against is a proof of "
+        "its denial neg(Goal) (kind inference), or, for a stored fact that a functional "
+        "predicate's knowledge defeats, the defeat (kind defeat). A conjunction of ground "
+        "goals is argued conjunct by conjunct on the against side. Justifications name the "
+        "handles of the stored clauses they use.",
+        output=outputs.ARGUED,
+    )
+    def argue(
+        self,
+        closed_goal: Annotated[str, Arg('A ground goal (e.g. "flies(tweety)")')],
+        context: Annotated[
+            str | None, Arg("The memory to use (optional, defaults to the default memory)")
+        ] = None,
+    ) -> Reply:
+        goal = parse_term(closed_goal, "closed_goal")
+        if variables(goal):
+            raise InvalidClause(f"argue needs a closed (ground) goal: {render(goal)}")
+        check_goal(goal)
+        kb = self._memories.resolve(context)
+        self._memories.sync_all()
+        justifier = Justifier(self._memories, self.context.limits)
+        renderer = Renderer()
+        for_side = justifier.first_proof(kb, goal, renderer)
+        against = self._against(justifier, kb, goal, renderer)
+        verdict = _verdict(for_side is not None, against is not None)
+        for_text = "null" if for_side is None else encode_tree(for_side)
+        text = (
+            f'{{"verdict":"{verdict}","for_justification":{for_text},'
+            f'"against_justification":{_against_text(against)}}}'
+        )
+        data = {
+            "verdict": verdict,
+            "for_justification": None if for_side is None else {"nodes": flat_nodes(for_side)},
+            "against_justification": _against_data(against),
+        }
+        return Reply(text, data)
+
+    def _against(
+        self, justifier: Justifier, kb: Memory, goal: Term, renderer: Renderer
+    ) -> Against | ConjunctionAgainst | None:
+        parts = _conjuncts(goal)
+        if len(parts) == 1:
+            return self._against_one(justifier, kb, goal, renderer)
+        shown = renderer.render(goal)
+        for part in parts:
+            found = self._against_one(justifier, kb, part, renderer)
+            if found is not None:
+                return ConjunctionAgainst(shown, renderer.render(part), found)
+        return None
+
+    def _against_one(
+        self, justifier: Justifier, kb: Memory, goal: Term, renderer: Renderer
+    ) -> Against | None:
+        """A stated or derived denial first; else the goal's defeat, if it is
+        stored and defeated."""
+        denied = justifier.first_proof(kb, _denial(goal), renderer)
+        if denied is not None:
+            return denied
+        return self._defeat(kb, goal, renderer)
+
+    def _defeat(self, kb: Memory, goal: Term, renderer: Renderer) -> DefeatReport | None:
+        fact, memory = unqualified(goal, self._memories, kb)
+        if not isinstance(fact, (Atom, Struct)):
+            return None
+        loser = memory.defeats.variant_of(fact)
+        if loser is None:
+            return None
+        defeat = memory.defeat_of(loser)
+        if defeat is None:  # stored defeated: the knowledge that defeated it is still there
+            return None
+        name, arity = loser.key
+        rule = f"{name}/{arity} is functional ({defeat.declared})"
+        winners = [
+            {**_entry(winner, memory, renderer), "defeat_class": "functional", "rules": [rule]}
+            for winner in defeat.winners
+        ]
+        return DefeatReport(_entry(loser, memory, renderer), winners, [memory.name])
+
+
+def _entry(clause: Clause, memory: Memory, renderer: Renderer) -> dict[str, Any]:
+    return {
+        "handle": clause.handle,
+        "sentence": renderer.render(clause.head),
+        "context": memory.name,
+    }
+
+
+def _conjuncts(goal: Term) -> list[Term]:
+    """The goals of a conjunction ``(A, B, ...)`` in order, nested ones
+    flattened; ``[goal]`` for any other goal."""
+    parts: list[Term] = []
+    stack = [goal]
+    while stack:
+        term = stack.pop()
+        if isinstance(term, Struct) and term.name == "," and len(term.args) == 2:
+            stack.extend(reversed(term.args))
+        else:
+            parts.append(term)
+    return parts
+
+
+def _denial(goal: Term) -> Term:
+    """``neg(G)`` for ``G``; ``M:neg(G)`` for ``M:G``, so it is proved where ``G`` is."""
+    if isinstance(goal, Struct) and goal.name == ":" and len(goal.args) == 2:
+        return Struct(":", (goal.args[0], _denial(goal.args[1])))
+    return Struct(DENIALS[0], (goal,))
+
+
+def _verdict(proved: bool, denied: bool) -> str:
+    if proved:
+        return "both" if denied else "true"
+    return "false" if denied else "unknown"
+
+
+def _against_text(against: Against | ConjunctionAgainst | None) -> str:
+    if against is None:
+        return "null"
+    if isinstance(against, ConjunctionAgainst):
+        child = _child_text(against.child)
+        tree = (
+            f'{{"goal":{dumps(against.goal)},"rule_applied":"{CONJUNCTION}","children":[{child}]}}'
+        )
+        return f'{{"kind":"inference","tree":{tree}}}'
+    if isinstance(against, DefeatReport):
+        return dumps(against.as_json())
+    return f'{{"kind":"inference","tree":{encode_tree(against)}}}'
+
+
+def _child_text(child: Against) -> str:
+    return dumps(child.as_json()) if isinstance(child, DefeatReport) else encode_tree(child)
+
+
+def _against_data(against: Against | ConjunctionAgainst | None) -> dict[str, Any] | None:
+    """The against side as structured content: trees flat (``nodes``); a
+    defeated conjunct is a ``defeat`` node that carries the defeat object."""
+    if against is None:
+        return None
+    if isinstance(against, DefeatReport):
+        return against.as_json()
+    if isinstance(against, ProofNode):
+        return {"kind": "inference", "tree": {"nodes": flat_nodes(against)}}
+    root = {"id": 0, "parent": None, "goal": against.goal, "rule_applied": CONJUNCTION}
+    nodes: list[dict[str, Any]] = [{**root, "truncated": False}]
+    child = against.child
+    if isinstance(child, DefeatReport):
+        nodes.append(
+            {
+                "id": 1,
+                "parent": 0,
+                "goal": against.conjunct,
+                "rule_applied": "defeat",
+                "truncated": False,
+                "defeat": child.as_json(),
+            }
+        )
+    else:
+        for node in flat_nodes(child):
+            shifted = node["parent"]
+            nodes.append(
+                {**node, "id": node["id"] + 1, "parent": 0 if shifted is None else shifted + 1}
+            )
+    return {"kind": "inference", "tree": {"nodes": nodes}}
