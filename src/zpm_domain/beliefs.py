@@ -29,7 +29,8 @@ that holds the clauses:
   dropped (:meth:`forget_handles`) by changes that replace many clauses.
 
 The bookkeeping of a fact goes with its clause: forget_fact, clear_context,
-update_fact and upsert_fact that remove the clause remove its supports too.
+update_fact and upsert_fact that remove the clause remove its supports too,
+and a rename that changes the fact carries them along.
 Nothing here is a Prolog predicate, so none of it shows in queries, the
 schema, the overview or the references tools.
 """
@@ -248,6 +249,47 @@ class Beliefs:
             self._supported_of[new_key] = dict.fromkeys(of_new.values())
             for name, supported in self._names.items():
                 self._names[name] = {of_new.get(v, v): None for v in supported}
+
+    def rewritten(self, pairs: Iterable[tuple[Clause, Clause]]) -> None:
+        """Each ``(before, after)``: a stored clause that the engine now holds
+        as ``after``, a rewrite of ``before`` (a rename inside a denial).  The
+        supports of a fact that changes follow it to its new variant and keep
+        their place in every order; the engine finds its copy again as the
+        first variant.  When the new variant has supports already, the two
+        merge in the place of the one first supported: ``plain`` when either
+        is, the assumptions of both, in order, the first one's first.
+        Origins are :meth:`moved`'s business."""
+        renamed: dict[str, Term] = {}
+        for before, after in pairs:
+            if before.is_fact and self.support(before.head) is not None:
+                variant = variant_key(before.head)
+                if variant_key(after.head) != variant:
+                    renamed[variant] = after.head
+        if renamed:
+            self._rekey(renamed)
+
+    def _rekey(self, renamed: dict[str, Term]) -> None:
+        """Give the supports of the variants in ``renamed`` their new fact,
+        merging those that meet (see :meth:`rewritten`)."""
+        supports: dict[str, Support] = {}
+        new_of: dict[str, str] = {}
+        for variant, support in self._supports.items():
+            if variant in renamed:
+                support.fact, support.stored = renamed[variant], None
+                new_of[variant] = variant = variant_key(support.fact)
+            first = supports.setdefault(variant, support)
+            if first is not support:
+                first.plain = first.plain or support.plain
+                first.assumptions.extend(
+                    a for a in support.assumptions if a not in first.assumptions
+                )
+                first.stored = None
+        self._supports = supports
+        self._supported_of = {}
+        for variant, support in supports.items():
+            self._supported_of.setdefault(indicator(support.fact), {})[variant] = None
+        for name, supported in self._names.items():
+            self._names[name] = {new_of.get(v, v): None for v in supported}
 
     def _drop(self, variant: str, support: Support) -> None:
         for name in support.assumptions:

@@ -13,6 +13,14 @@ around it (an atom ``M``), or ``None`` for an unqualified call, which runs in
 the memory that holds the rule.  A qualifier that is not an atom leaves the
 qualifier of the goal as it was.
 
+A *denial* is a clause whose head is ``neg(G)`` (``clauses.DENIALS``): it
+denies ``G``.  A body goal ``neg(G)`` calls ``neg/1`` and, like a
+meta-argument, ``G`` with the same qualifier: ``m:neg(flies(X))`` calls
+``neg/1`` and ``flies/1`` in ``m``, and a rename of ``flies/1`` renames the
+``flies(X)`` inside.  A variable ``G`` calls nothing.  ``denied`` gives the
+``G`` of a denial's head, for the tools that count it as a use of ``G``'s
+predicate.
+
 Both walks are iterative, so bodies of any depth are fine.
 """
 
@@ -22,7 +30,8 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 from zpm_domain.builtins import meta_spec
-from zpm_domain.terms import Atom, Struct, Term
+from zpm_domain.clauses import DENIALS
+from zpm_domain.terms import Atom, Struct, Term, indicator
 
 Qualifier = str | None
 
@@ -38,6 +47,17 @@ class Call:
 
 Rename = Callable[[Call], str | None]
 """Decides, for a call, the predicate name to call instead (``None``: keep it)."""
+
+
+def denied(head: Term) -> Atom | Struct | None:
+    """The ``G`` of a denial head ``neg(G)``, as written (``neg(m:p)``
+    gives ``m:p``); ``None`` for any other head, and when ``G`` is not
+    callable (a variable, a number)."""
+    if isinstance(head, Struct) and indicator(head) == DENIALS:
+        goal = head.args[0]
+        if isinstance(goal, (Atom, Struct)):
+            return goal
+    return None
 
 
 def calls(body: Term) -> list[Call]:
@@ -96,6 +116,11 @@ def _walk(body: Term, visit: Rename) -> Term:
             stack.append(("build", term))
             stack.append(("goal", goal, 0, inner))
             stack.append(("data", module))
+            continue
+        if extra == 0 and indicator(term) == DENIALS:
+            new_name = visit(Call(*DENIALS, qualifier))
+            stack.append(("build", term if new_name is None else Struct(new_name, term.args)))
+            stack.append(("goal", term.args[0], 0, qualifier))
             continue
         spec = meta_spec(term.name, arity) if extra == 0 else None
         if spec is None:

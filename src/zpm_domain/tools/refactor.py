@@ -6,15 +6,18 @@ from __future__ import annotations
 import json
 import re
 from contextlib import nullcontext
+from dataclasses import dataclass, field
 from typing import Annotated, Any
 
 from zpm_domain import progress
 from zpm_domain.builtins import is_protected
+from zpm_domain.clauses import DENIALS
 from zpm_domain.errors import InvalidArguments, PermissionDenied, RenameRefused
 from zpm_domain.memories import Memories
 from zpm_domain.memory import Memory
-from zpm_domain.references import calls
+from zpm_domain.references import calls, denied
 from zpm_domain.renaming import RenamePlan, RenamePredicate, plan_rename
+from zpm_domain.terms import Term, indicator
 from zpm_domain.tools import outputs
 from zpm_domain.tools.definition import CHANGE, QUERY, Arg, Reply, ToolGroup, tool
 from zpm_domain.writer import Renderer
@@ -46,8 +49,9 @@ class RefactorTools(ToolGroup):
         "and module-qualified references from other memory segments. Essential for safe "
         "refactoring and understanding predicate dependencies. A body contains the predicate "
         "where it calls it: as a goal, in a control construct, or as the goal or closure of "
-        "a meta-predicate (findall/3, \\+, maplist/2...); a call qualified with another "
-        "memory (`other:p(X)`) is a cross-memory reference.",
+        "a meta-predicate (findall/3, \\+, maplist/2...); the G of a denial neg(G), in a head "
+        "or a body, is a use too; a call qualified with another memory (`other:p(X)`) is a "
+        "cross-memory reference.",
         output=outputs.REFERENCES,
     )
     def find_predicate_references(
@@ -80,53 +84,17 @@ class RefactorTools(ToolGroup):
         _check_name(functor, "functor")
         _check_arity(arity)
         scanned = self._memories.mounted() if memory == ALL else [self._memories.resolve(memory)]
-        renderer = Renderer()
-        rules: list[dict[str, Any]] = []
-        cross: list[dict[str, Any]] = []
-        assumed: list[dict[str, Any]] = []
-        facts = 0
+        found = _References(functor, arity)
         for kb in scanned:
             kb.sync()
-            for info in kb.predicates():
-                targeted = info.name == functor and arity in (None, info.arity)
-                for clause in kb.clauses(*info.key):
-                    if clause.is_fact:
-                        facts += targeted
-                        continue
-                    qualifiers = {
-                        c.qualifier: None
-                        for c in calls(clause.body)
-                        if c.name == functor and arity in (None, c.arity)
-                    }
-                    if not qualifiers:
-                        continue
-                    head, body = renderer.render(clause.head), renderer.render(clause.body)
-                    if None in qualifiers or kb.name in qualifiers:
-                        rules.append({"head": head, "body": body, "memory": kb.name})
-                    for qualifier in qualifiers:
-                        if qualifier not in (None, kb.name):
-                            cross.append(
-                                {
-                                    "head": head,
-                                    "body": body,
-                                    "memory": kb.name,
-                                    "qualifier": qualifier,
-                                }
-                            )
-                if targeted:
-                    for support in kb.beliefs.supported(info.key):
-                        fact = renderer.render(support.fact)
-                        assumed.extend(
-                            {"assumption": name, "fact": fact, "memory": kb.name}
-                            for name in support.assumptions
-                        )
+            found.scan(kb)
         answer = {
             "target": functor if arity is None else f"{functor}/{arity}",
             "memory": memory or "default",
-            "rules": rules,
-            "direct_facts_count": facts,
-            "facts_referenced_in_assumptions": assumed,
-            "cross_memory_refs": cross if include_cross_memory_refs is not False else [],
+            "rules": found.rules,
+            "direct_facts_count": found.facts,
+            "facts_referenced_in_assumptions": found.assumed,
+            "cross_memory_refs": found.cross if include_cross_memory_refs is not False else [],
         }
         return Reply.of(answer)
 
@@ -228,6 +196,66 @@ class RefactorTools(ToolGroup):
             if not preview and plan.changes:
                 other.commit([RenamePredicate(old, new, arity, home, plan)])
         return other, plan
+
+
+@dataclass
+class _References:
+    """The uses of ``functor`` (of ``arity``, or of any arity when ``None``)
+    found so far, in find_predicate_references' shape.  A denial
+    ``neg(G)`` whose ``G`` names the predicate uses it: a denial fact counts
+    as a fact of it, a denial rule is listed among the rules, and the
+    assumptions of a denial fact are listed with its own."""
+
+    functor: str
+    arity: int | None
+    rules: list[dict[str, Any]] = field(default_factory=list)
+    cross: list[dict[str, Any]] = field(default_factory=list)
+    assumed: list[dict[str, Any]] = field(default_factory=list)
+    facts: int = 0
+    renderer: Renderer = field(default_factory=Renderer)
+
+    def names(self, key: tuple[str, int]) -> bool:
+        return key[0] == self.functor and self.arity in (None, key[1])
+
+    def denies(self, head: Term) -> bool:
+        """Whether ``head`` is a denial of the predicate: ``neg(G)``, ``G`` naming it."""
+        goal = denied(head)
+        return goal is not None and self.names(indicator(goal))
+
+    def scan(self, kb: Memory) -> None:
+        """Add the uses in ``kb``: predicates in definition order, clauses in order."""
+        for info in kb.predicates():
+            targeted = self.names(info.key)
+            denials = info.key == DENIALS
+            for clause in kb.clauses(*info.key):
+                denies = denials and self.denies(clause.head)
+                if clause.is_fact:
+                    self.facts += targeted or denies
+                else:
+                    self._rule(kb, clause.head, clause.body, denies)
+            if targeted or denials:
+                for support in kb.beliefs.supported(info.key):
+                    if targeted or self.denies(support.fact):
+                        fact = self.renderer.render(support.fact)
+                        self.assumed.extend(
+                            {"assumption": name, "fact": fact, "memory": kb.name}
+                            for name in support.assumptions
+                        )
+
+    def _rule(self, kb: Memory, head: Term, body: Term, denies: bool) -> None:
+        """List the rule ``head :- body`` of ``kb`` where it uses the predicate:
+        among ``rules`` when its head denies it or its body calls it in
+        ``kb``, among ``cross`` once per other memory its body calls it in."""
+        qualifiers = {c.qualifier: None for c in calls(body) if self.names((c.name, c.arity))}
+        local = denies or None in qualifiers or kb.name in qualifiers
+        if not local and not qualifiers:
+            return
+        text = {"head": self.renderer.render(head), "body": self.renderer.render(body)}
+        if local:
+            self.rules.append({**text, "memory": kb.name})
+        for qualifier in qualifiers:
+            if qualifier not in (None, kb.name):
+                self.cross.append({**text, "memory": kb.name, "qualifier": qualifier})
 
 
 def _qualified_plan(memory: Memory, home: str, old: str, new: str, arity: int) -> RenamePlan:
