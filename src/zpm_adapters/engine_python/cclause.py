@@ -18,9 +18,11 @@ class CClause:
 
     ``fixed`` marks a clause of a knowledge file, which no removal takes.
     ``readable`` caches what the proof interpreters need (see ``proofs``).
+    ``seq`` is its place in its predicate, given when it is added
+    (``store.Predicate.add``).
     """
 
-    __slots__ = ("clause", "head", "nvars", "body", "fresh", "key", "fixed", "readable")
+    __slots__ = ("clause", "head", "nvars", "body", "fresh", "key", "fixed", "readable", "seq")
 
     def __init__(
         self,
@@ -39,6 +41,7 @@ class CClause:
         self.key = key
         self.fixed = False
         self.readable: Any = None
+        self.seq = 0
 
     def __repr__(self) -> str:
         return f"<CClause {self.clause!r}>"

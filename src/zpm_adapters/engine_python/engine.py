@@ -27,6 +27,9 @@ Behaviour beyond the port's contract:
   SWI-Prolog does; an answer or an uncaught ball that is one raises
   ``ResourceLimitExceeded("cyclic term")`` (the domain's terms cannot
   represent it).
+* :meth:`retract_stored` changes the store's lists in place while no
+  :meth:`solve` is open (started and neither exhausted nor closed), and
+  copies them while one is, so that it keeps its logical update view.
 """
 
 from __future__ import annotations
@@ -76,6 +79,7 @@ class PythonEngine(Engine):
         self._namespaces: dict[str, Namespace] = {}
         self._system = system_namespace()
         self._stop = StopFlag()
+        self._open_solves = 0
 
     def version(self) -> str:
         return f"python (zpm pure-Python engine) {VERSION}"
@@ -166,6 +170,17 @@ class PythonEngine(Engine):
                 removed.extend(stored.clause for stored in doomed)
         return removed
 
+    def retract_stored(self, ns: str, clause: Clause) -> bool:
+        """Found by its handle, placed by bisection (see ``store``)."""
+        namespace = self._ns(ns)
+        pred = changeable(clause.head, namespace.lookup)
+        stored = None if pred is None else pred.compiled_of(clause)
+        if pred is None or stored is None or stored.fixed:
+            return False
+        pred.remove_stored(stored, in_place=not self._open_solves)
+        namespace.forget_if_empty(pred)
+        return True
+
     def rename_clauses(self, ns: str, name: str, arity: int, new: str) -> None:
         """Compiled clauses move as they are: their head code holds the
         arguments, not the name."""
@@ -214,7 +229,16 @@ class PythonEngine(Engine):
     # -- solving ------------------------------------------------------------
     def solve(self, ns: str, goal: Term, limits: Limits) -> Iterator[Solution]:
         machine = self._machine(self._ns(ns), limits)
-        return _answers(machine, goal)
+        return self._open(_answers(machine, goal))
+
+    def _open(self, answers: Iterator[Solution]) -> Iterator[Solution]:
+        """``answers``, counted in ``_open_solves`` from the first answer asked
+        until they end or are closed."""
+        self._open_solves += 1
+        try:
+            yield from answers
+        finally:
+            self._open_solves -= 1
 
     def _machine(self, ns: Namespace, limits: Limits) -> Machine:
         """A solve in ``ns``; ``Interrupted`` at once while an interrupt waits."""

@@ -17,6 +17,16 @@ existed when it began:
 Lists held by running calls are never touched, so 100,000 additions cost
 O(1) each and removals never rebuild the whole index in Python.
 
+Removing one stored clause
+--------------------------
+:meth:`Predicate.remove_stored` takes out one clause without a pass over the
+predicate: each clause has a ``seq`` that grows along the clause order
+(given when it is added), so its place in every list is found by bisection;
+the clause itself is found by its handle (``Predicate.compiled_of``).  When
+no call is running (the caller says so) the lists change in place, which
+costs one move of their tails at C speed; otherwise they are copied, as
+above.
+
 First-argument index
 --------------------
 ``index`` maps the key of a clause's first argument (see :func:`arg_key`) to
@@ -28,9 +38,12 @@ no clause mentions).
 
 from __future__ import annotations
 
+from bisect import bisect_left
+from operator import attrgetter
 from typing import TYPE_CHECKING
 
 from zpm_adapters.engine_python.runtime import Ref, RTerm
+from zpm_domain.clauses import Clause
 from zpm_domain.store_rules import leaves_definition_order
 from zpm_domain.terms import Atom, String, Struct
 
@@ -39,6 +52,8 @@ if TYPE_CHECKING:
 
 NAN_KEY = object()
 """Index key of a NaN first argument (NaN unifies with NaN but not ``==``)."""
+
+_seq = attrgetter("seq")
 
 
 def arg_key(t: RTerm) -> object | None:
@@ -81,6 +96,9 @@ class Predicate:
         "varlist",
         "pending_front",
         "listed",
+        "last_seq",
+        "first_seq",
+        "by_handle",
     )
 
     def __init__(self, name: str, arity: int, ns: Namespace) -> None:
@@ -95,6 +113,9 @@ class Predicate:
         self.varlist: list[CClause] = []
         self.pending_front: list[CClause] = []
         self.listed = False
+        self.last_seq = 0  # the seq of the last clause added at the end
+        self.first_seq = 0  # the seq of the last clause added at the front
+        self.by_handle: dict[int, CClause] | None = None  # built by compiled_of
 
     # -- reading -------------------------------------------------------------
     def current(self) -> list[CClause]:
@@ -120,12 +141,36 @@ class Predicate:
     def clause_count(self) -> int:
         return len(self.current())
 
+    def compiled_of(self, clause: Clause) -> CClause | None:
+        """The compiled clause holding ``clause`` (this very object; its first
+        copy when it was added twice), ``None`` when it holds none: found by
+        the clause's handle, else by a search."""
+        stored = self.current()
+        if self.by_handle is None:
+            self.by_handle = {}
+            for compiled in stored:
+                if compiled.clause.handle is not None:
+                    self.by_handle.setdefault(compiled.clause.handle, compiled)
+        found = self.by_handle.get(clause.handle) if clause.handle is not None else None
+        if found is not None and found.clause is clause:
+            return found
+        return next((compiled for compiled in stored if compiled.clause is clause), None)
+
     # -- changing ------------------------------------------------------------
     def add(self, clause: CClause, front: bool) -> None:
         self.defined = True
+        handle = clause.clause.handle
         if front:
+            self.first_seq -= 1
+            clause.seq = self.first_seq
             self.pending_front.append(clause)
+            if self.by_handle is not None and handle is not None:
+                self.by_handle[handle] = clause
             return
+        self.last_seq += 1
+        clause.seq = self.last_seq
+        if self.by_handle is not None and handle is not None:
+            self.by_handle.setdefault(handle, clause)
         if self.pending_front:
             self._apply_front()
         self.all.append(clause)
@@ -143,21 +188,34 @@ class Predicate:
 
     def remove(self, clause: CClause) -> None:
         """Remove ``clause`` (an object of :meth:`current`)."""
+        self.remove_stored(clause, in_place=False)
+
+    def remove_stored(self, clause: CClause, *, in_place: bool) -> None:
+        """Remove ``clause`` (an object of :meth:`current`) from every list
+        holding it: in place when ``in_place`` (no running call holds one),
+        else as copies (see the module docstring)."""
         if self.pending_front:
             self._apply_front()
-        self.all = _without(self.all, clause)
+        self._forget_handle(clause)
+        self.all = _cut(self.all, clause, in_place)
         key = clause.key
         if key is None:
-            self.varlist = _without(self.varlist, clause)
-            self.index = {k: _without(lst, clause) for k, lst in self.index.items()}
+            self.varlist = _cut(self.varlist, clause, in_place)
+            self.index = {k: _cut(lst, clause, in_place) for k, lst in self.index.items()}
             return
         lst = self.index.get(key)
         if lst is not None:
-            rest = _without(lst, clause)
+            rest = _cut(lst, clause, in_place)
             if len(rest) == len(self.varlist):
                 del self.index[key]  # only variable-first clauses are left
             else:
                 self.index[key] = rest
+
+    def _forget_handle(self, clause: CClause) -> None:
+        handle = clause.clause.handle
+        if handle is not None and self.by_handle is not None:
+            if self.by_handle.get(handle) is clause:
+                del self.by_handle[handle]
 
     def remove_many(self, clauses: list[CClause]) -> None:
         """Remove several clauses in one pass."""
@@ -186,6 +244,7 @@ class Predicate:
     def _rebuild(self, clauses: list[CClause]) -> None:
         self.all = clauses
         self.pending_front = []
+        self.by_handle = None
         index: dict[object, list[CClause]] = {}
         varlist: list[CClause] = []
         for clause in clauses:
@@ -207,13 +266,16 @@ class Predicate:
         return f"<Predicate {self.ns.name}:{self.name}/{self.arity}>"
 
 
-def _without(lst: list[CClause], clause: CClause) -> list[CClause]:
-    """A copy of ``lst`` without ``clause`` (compared by identity)."""
-    try:
-        i = lst.index(clause)
-    except ValueError:
+def _cut(lst: list[CClause], clause: CClause, in_place: bool) -> list[CClause]:
+    """``lst`` without ``clause`` (compared by identity): ``lst`` itself,
+    changed when ``in_place``, else a copy; ``lst`` when it lacks it."""
+    i = bisect_left(lst, clause.seq, key=_seq)
+    if i == len(lst) or lst[i] is not clause:
         return lst
-    return lst[:i] + lst[i + 1 :]
+    if not in_place:
+        return lst[:i] + lst[i + 1 :]
+    del lst[i]
+    return lst
 
 
 class Namespace:

@@ -173,9 +173,9 @@ class SwiEngine(Engine):
         pred = namespace.predicate(name, arity)
         pred.static = pred.static or makes_static
         if front:
-            pred.entries.insert(0, entry)
+            pred.prepend(entry)
         else:
-            pred.entries.append(entry)
+            pred.append(entry)
 
     def add_clauses(self, ns: str, clauses: Sequence[Clause]) -> list[tuple[int, ZpmError]]:
         """One call into SWI-Prolog per ``BATCH`` clauses (see the port)."""
@@ -199,7 +199,7 @@ class SwiEngine(Engine):
                 pred = preds.get(key)
                 if pred is None:
                     pred = preds[key] = namespace.predicate(*key)
-                pred.entries.append(Entry(clause, int(result)))
+                pred.append(Entry(clause, int(result)))
         refused.sort(key=lambda pair: pair[0])
         return refused
 
@@ -254,6 +254,18 @@ class SwiEngine(Engine):
                 removed.extend(entry.clause for entry in doomed)
         return removed
 
+    def retract_stored(self, ns: str, clause: Clause) -> bool:
+        """Found by its handle in the mirror, erased by its id."""
+        namespace = self._ns(ns)
+        pred = changeable(clause.head, namespace.lookup)
+        entry = None if pred is None else pred.entry_of(clause)
+        if pred is None or entry is None or entry.fixed:
+            return False
+        self._binding.once(ERASE, {"Ids": [entry.ref]})
+        pred.remove(entry)
+        self._forget_if_empty(namespace, pred)
+        return True
+
     def rename_clauses(self, ns: str, name: str, arity: int, new: str) -> None:
         """One call moves the clauses in SWI-Prolog; each keeps its id."""
         namespace = self._ns(ns)
@@ -264,11 +276,10 @@ class SwiEngine(Engine):
         arguments = {"M": namespace.module, "New": new, "A": arity, "Ids": [e.ref for e in moving]}
         self._binding.once(RENAME, arguments)
         target = namespace.predicate(new, arity)
-        target.entries.extend(Entry(e.clause.renamed(new), e.ref) for e in moving)
-        pred.entries = [e for e in pred.entries if e.fixed]
-        if leaves_definition_order(pred):
-            del namespace.predicates[(pred.name, pred.arity)]
-            self._binding.once(FORGET, {"M": namespace.module, "N": pred.name, "A": pred.arity})
+        for e in moving:
+            target.append(Entry(e.clause.renamed(new), e.ref))
+        pred.keep([e for e in pred.entries if e.fixed])
+        self._forget_if_empty(namespace, pred)
 
     def retract_all(self, ns: str, head: Term) -> int:
         pred = changeable(head, self._ns(ns).lookup)
@@ -289,7 +300,12 @@ class SwiEngine(Engine):
         ``store_rules.leaves_definition_order`` says so."""
         self._binding.once(ERASE, {"Ids": [e.ref for e in doomed]})
         gone = {id(e) for e in doomed}
-        pred.entries = [e for e in pred.entries if id(e) not in gone]
+        pred.keep([e for e in pred.entries if id(e) not in gone])
+        self._forget_if_empty(namespace, pred)
+
+    def _forget_if_empty(self, namespace: MirrorNamespace, pred: MirrorPredicate) -> None:
+        """Take ``pred`` out of the definition order when
+        ``store_rules.leaves_definition_order`` says so."""
         if leaves_definition_order(pred):
             del namespace.predicates[(pred.name, pred.arity)]
             self._binding.once(FORGET, {"M": namespace.module, "N": pred.name, "A": pred.arity})

@@ -141,6 +141,25 @@ class Engine(ABC):
         removed = (self.retract(ns, clause, variant=True) for clause in clauses)
         return [clause for clause in removed if clause is not None]
 
+    def retract_stored(self, ns: str, clause: Clause) -> bool:
+        """Remove ``clause`` itself: the very object given to ``add_clause`` or
+        ``add_clauses`` (its first copy when it was given twice), never
+        another clause, even a variant.  The other clauses keep their order.
+        Returns whether it was removed (``False``: it is not stored, and
+        nothing changed).  Raises as ``retract`` does when its predicate may
+        not change.  Callers pass clauses stored without ``static=True``.
+
+        The cost must not grow with the predicate's size: ``unassert-handle``
+        withdraws one clause of a predicate of millions.  Engines may find the
+        clause by ``clause.handle`` (a stored clause has one), comparing
+        identity.  Without an override: a search for the object, then
+        ``retract_variants`` (which removes the object itself).
+        """
+        name, arity = clause.key
+        if not any(stored is clause for stored in self.iter_clauses(ns, name, arity)):
+            return False
+        return bool(self.retract_variants(ns, [clause]))
+
     def rename_clauses(self, ns: str, name: str, arity: int, new: str) -> None:
         """Move every clause of ``name/arity`` to the end of ``new/arity``, in
         order: each keeps its body and its variable names, its head takes the

@@ -1,0 +1,72 @@
+"""``retract_stored`` on the python engine: the port's checks, the logical update
+view it keeps while a solve is open, and its cost on a large predicate."""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Generator
+
+from stored_removal import check_retract_stored, stored
+from support import NS, answers, engine_with
+
+from zpm_adapters.engine_python.engine import PythonEngine
+from zpm_domain.clauses import Clause
+from zpm_domain.limits import Limits
+from zpm_domain.ports.engine import Engine
+from zpm_domain.reader import read_term
+from zpm_domain.terms import Struct, Var
+
+
+def test_the_port_checks() -> None:
+    check_retract_stored(PythonEngine(), "stored")
+
+
+def test_the_port_default_does_the_same() -> None:
+    class Plain(PythonEngine):
+        retract_stored = Engine.retract_stored
+
+    check_retract_stored(Plain(), "stored", static_clauses=False)
+
+
+def test_an_open_solve_keeps_its_view_and_a_closed_one_lets_lists_change() -> None:
+    engine = engine_with()
+    p = [stored(f"p({i})", 1 + i) for i in range(4)]
+    for clause in p:
+        engine.add_clause(NS, clause)
+    x = Var("X")
+    running = engine.solve(NS, Struct("p", (x,)), Limits())
+    assert next(running)[x] == 0
+    assert engine.retract_stored(NS, p[1]) and engine.retract_stored(NS, p[3])
+    assert [s[x] for s in running] == [1, 2, 3]
+    assert answers(engine, "p(X)") == ["X = 0", "X = 2"]
+    again = engine.solve(NS, Struct("p", (x,)), Limits())
+    assert isinstance(again, Generator) and next(again)[x] == 0
+    again.close()
+    assert engine.retract_stored(NS, p[2])
+    assert answers(engine, "p(X)") == ["X = 0"]
+
+
+def test_removing_one_clause_does_not_pass_over_the_predicate() -> None:
+    """A withdrawal from a predicate of 200,000 clauses costs about what one
+    from a predicate of 2,000 does (generously bounded: the machine may be busy)."""
+
+    def cost(size: int) -> float:
+        engine = engine_with()
+        clauses = [Clause(Struct("f", (i,)), handle=1 + i) for i in range(size)]
+        engine.add_clauses(NS, clauses)
+        assert engine.retract_stored(NS, clauses[-1])  # builds the index by handle
+        started = time.perf_counter()
+        for clause in clauses[size // 2 : size // 2 + 200]:
+            assert engine.retract_stored(NS, clause)
+        return time.perf_counter() - started
+
+    small, large = cost(2_000), cost(200_000)
+    assert large < 20 * small + 0.05, (small, large)
+
+
+def test_a_rule_is_removed_and_its_variant_kept() -> None:
+    engine = engine_with("r(X) :- q(X).")
+    mine = Clause(read_term("r(Y)"), read_term("q(Y)"), handle=9)
+    engine.add_clause(NS, mine)
+    assert engine.retract_stored(NS, mine)
+    assert [c is mine for c in engine.clauses(NS, "r", 1)] == [False]
