@@ -26,7 +26,9 @@ that holds the clauses:
   from the base snapshot;
 * an index of the client-stored clauses by handle, built on first use from
   the memory's clauses and kept up to date by the changes below, or
-  dropped (:meth:`forget_handles`) by changes that replace many clauses.
+  dropped (:meth:`forget_handles`) by changes that replace many clauses;
+  likewise, per predicate, the client-stored ground facts by their
+  arguments (``zpm_domain.fact_index``), where ``assert`` finds a variant.
 
 The bookkeeping of a fact goes with its clause: forget_fact, clear_context,
 update_fact and upsert_fact that remove the clause remove its supports too,
@@ -43,6 +45,7 @@ from dataclasses import dataclass, field
 
 from zpm_domain.clauses import Clause, Origin
 from zpm_domain.errors import PrologSyntaxError
+from zpm_domain.fact_index import GroundFacts
 from zpm_domain.reader import read_term
 from zpm_domain.reader.operators import is_operator
 from zpm_domain.terms import Term, Var, indicator, map_vars, renamed_head
@@ -98,6 +101,7 @@ class Beliefs:
         self._names: dict[str, dict[str, None]] = {}  # name -> the variants it supports
         self._origins: dict[int, tuple[Clause, Origin]] = {}
         self._by_handle: dict[int, Clause] | None = None
+        self._facts = GroundFacts()
 
     # -- reading ----------------------------------------------------------------
     def assumptions(self) -> list[str]:
@@ -148,6 +152,13 @@ class Beliefs:
             self._by_handle = {c.handle: c for c in stored() if c.handle is not None}
         return self._by_handle.get(handle)
 
+    def stored_variant(self, fact: Term, stored: Callable[[], Iterable[Clause]]) -> Clause | None:
+        """The first client-stored fact that is a variant of ``fact``, a fact
+        that ``fact_index.ground_args`` keys; ``stored`` lists the client-stored
+        clauses of its predicate in order, for building their index when it
+        has none."""
+        return self._facts.variant_of(fact, stored)
+
     # -- changes (called by the mutations, after the engine changed) -------------
     def reset(self) -> None:
         """Forget everything (the memory starts again from its base)."""
@@ -156,16 +167,20 @@ class Beliefs:
         self._names.clear()
         self._origins.clear()
         self._by_handle = None
+        self._facts.forget()
 
     def forget_handles(self) -> None:
-        """Drop the index by handle (many stored clauses were replaced)."""
+        """Drop the indexes by handle and of ground facts (many stored clauses
+        were replaced)."""
         self._by_handle = None
+        self._facts.forget()
 
     def arrived(self, clause: Clause) -> None:
         """``clause`` was stored (this very object)."""
         self._origins[id(clause)] = (clause, self.arriving)
         if self._by_handle is not None and clause.handle is not None:
             self._by_handle[clause.handle] = clause
+        self._facts.added(clause)
 
     def assume(
         self, fact: Term, assumption: str, *, plain: bool, stored: Clause | None = None
@@ -214,6 +229,7 @@ class Beliefs:
             self._origins.pop(id(clause), None)
             if self._by_handle is not None and clause.handle is not None:
                 self._by_handle.pop(clause.handle, None)
+            self._facts.removed(clause)
             if first_copies and clause.is_fact and clause.key in self._supported_of:
                 variant = variant_key(clause.head)
                 support = self._supports.get(variant)
@@ -229,6 +245,8 @@ class Beliefs:
                 self._origins[id(after)] = (after, found[1])
             if self._by_handle is not None and after.handle is not None:
                 self._by_handle[after.handle] = after
+            self._facts.forget(before.key)
+            self._facts.forget(after.key)
 
     def rename_predicate(self, old: str, arity: int, new: str) -> None:
         """The facts of ``old/arity`` became facts of ``new/arity`` (in order):

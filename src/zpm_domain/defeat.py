@@ -21,6 +21,7 @@ from __future__ import annotations
 import json
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
+from typing import Any
 
 from zpm_domain.clauses import Clause
 from zpm_domain.errors import PrologSyntaxError
@@ -56,11 +57,15 @@ class Defeat:
 
 class Defeats:
     """A memory's functional predicates and the defeated clauses it stores
-    (in the order they arrived)."""
+    (in the order they arrived), found by identity, by handle and, for a
+    ground fact, by its head in O(1)."""
 
     def __init__(self) -> None:
         self.functional: dict[Key, str] = {}
-        self._clauses: list[Clause] = []
+        self._clauses: dict[int, Clause] = {}  # by identity, in order
+        self._by_handle: dict[int, list[Clause]] = {}
+        self._unnumbered: dict[int, Clause] = {}  # added without a handle, by identity
+        self._by_head: dict[Term, list[Clause]] = {}  # the ground facts
         self._index: dict[Key, dict[str, list[Clause]]] = {}
 
     def declare(self, name: str, arity: int, where: str) -> None:
@@ -88,33 +93,66 @@ class Defeats:
 
     # -- the defeated clauses ----------------------------------------------------------
     def add(self, clause: Clause) -> None:
-        self._clauses.append(clause)
+        """Keep ``clause`` (this very object), last."""
+        self._clauses[id(clause)] = clause
+        if clause.handle is None:
+            self._unnumbered[id(clause)] = clause
+        else:
+            self._by_handle.setdefault(clause.handle, []).append(clause)
+        if _ground_fact(clause):
+            self._by_head.setdefault(clause.head, []).append(clause)
 
     def remove(self, clause: Clause) -> None:
-        self._clauses = [c for c in self._clauses if c is not clause]
+        """Forget ``clause`` (this very object); nothing when it is not kept."""
+        if self._clauses.pop(id(clause), None) is None:
+            return
+        self._unnumbered.pop(id(clause), None)
+        if clause.handle is not None:
+            _discard(self._by_handle, clause.handle, clause)
+        if _ground_fact(clause):
+            _discard(self._by_head, clause.head, clause)
+
+    def holds(self, clause: Clause) -> bool:
+        """Whether ``clause`` (this very object) is a defeated clause kept here."""
+        return self._clauses.get(id(clause)) is clause
 
     def clear(self) -> None:
         self._clauses.clear()
+        self._by_handle.clear()
+        self._unnumbered.clear()
+        self._by_head.clear()
 
     def clauses(self) -> list[Clause]:
-        return list(self._clauses)
+        return list(self._clauses.values())
 
     def __iter__(self) -> Iterator[Clause]:
-        return iter(list(self._clauses))
+        return iter(self.clauses())
 
     def with_handle(self, handle: int) -> Clause | None:
-        return next((c for c in self._clauses if c.handle == handle), None)
+        """The first defeated clause with ``handle`` (one added without a
+        handle is found by the handle it was numbered with since)."""
+        numbered = [(c.handle, c) for c in self._unnumbered.values() if c.handle is not None]
+        for number, clause in numbered:
+            del self._unnumbered[id(clause)]
+            self._by_handle.setdefault(number, []).append(clause)
+        found = self._by_handle.get(handle)
+        return found[0] if found else None
 
     def variant_of(self, fact: Term) -> Clause | None:
-        """A defeated fact that is a variant of ``fact``."""
-        return next((c for c in self._clauses if c.is_fact and variant(c.head, fact)), None)
+        """The first defeated fact that is a variant of ``fact``.  Only ground
+        facts are defeated, so a fact with variables is searched for among
+        the others, which are normally none."""
+        if variables(fact):
+            return next((c for c in self if c.is_fact and variant(c.head, fact)), None)
+        found = self._by_head.get(fact)
+        return found[0] if found else None
 
     # -- snapshots ---------------------------------------------------------------------
     def section(self) -> list[str]:
         """One JSON line per defeated clause, in order: ``[handle, clause, tool,
         client, at]``."""
         lines = []
-        for clause in self._clauses:
+        for clause in self._clauses.values():
             p = clause.provenance or UNKNOWN
             entry = [clause.handle, render_clause(clause), p.tool, p.client, p.at]
             lines.append(json.dumps(entry, ensure_ascii=False))
@@ -144,6 +182,19 @@ def read_section(lines: list[str]) -> list[Clause]:
             raise DefeatedDamaged(number, "tool, client and at must be strings or null")
         clauses.append(clause if handle is None else clause.stamped(handle, Provenance(*fields)))
     return clauses
+
+
+def _ground_fact(clause: Clause) -> bool:
+    return clause.is_fact and not variables(clause.head)
+
+
+def _discard(index: dict[Any, list[Clause]], key: object, clause: Clause) -> None:
+    """Take ``clause`` (this very object) out of ``index[key]``."""
+    rest = [c for c in index.get(key, ()) if c is not clause]
+    if rest:
+        index[key] = rest
+    else:
+        index.pop(key, None)
 
 
 def _index(facts: list[Clause]) -> dict[str, list[Clause]]:

@@ -443,9 +443,10 @@ class Memory:
         return self.clauses(name, arity)[len(self._file_clauses.get((name, arity), ())) :]
 
     def file_clauses(self, name: str, arity: int) -> list[tuple[Clause, str]]:
-        """The knowledge-file clauses of ``name/arity`` with their ``file:line``."""
+        """The knowledge-file clauses of ``name/arity`` with their ``file:line``
+        (they come first: the stored clauses after them are not read)."""
         wheres = self._file_clauses.get((name, arity), [])
-        return list(zip(self.clauses(name, arity)[: len(wheres)], wheres))
+        return list(zip(self.iter_clauses(name, arity), wheres))
 
     def predicates(self) -> list[PredicateInfo]:
         return self.engine.predicates(self.namespace)

@@ -125,12 +125,12 @@ class Withdraw(ClauseChange):
         stored = target.stored_with(self.clause.handle)
         if stored is None:
             return  # not held now: a replayed record of a clause a newer base no longer has
-        if any(c is stored for c in target.defeats):
+        if target.defeats.holds(stored):
             target.defeats.remove(stored)
         else:
             first = target.support_of(stored) is not None
-            removed = target.engine.retract_variants(target.namespace, [stored])
-            target.beliefs.removed(removed, first_copies=first)
+            if target.engine.retract_stored(target.namespace, stored):
+                target.beliefs.removed([stored], first_copies=first)
         target.history.add(Withdrawal(self.record, stored, self.provenance or UNKNOWN))
 
 

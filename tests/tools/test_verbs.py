@@ -11,6 +11,8 @@ from typing import Any
 import pytest
 
 from zpm_app.toolbox import Toolbox
+from zpm_domain.clauses import Clause
+from zpm_domain.reader import read_term
 
 Open = Callable[..., Toolbox]
 DEFAULT = 2 << 32
@@ -262,6 +264,69 @@ def test_assert_knows_a_variant_from_a_lookalike(box: Toolbox) -> None:
     assert value(box, "assert", sentence='p("a", b)')["already_there"] is False
     assert value(box, "assert", sentence="p(X, Y)")["already_there"] is False
     assert value(box, "assert", sentence="p(A, B)")["already_there"] is True
+
+
+def assert_again(box: Toolbox, fact: str) -> None:
+    """``assert`` of a ground ``fact`` answers the handle of its first stored
+    copy, in the order ``matching`` lists them, or stores it."""
+    rows = [r for r in value(box, "matching", pattern=fact)["rows"] if r["sentence"] == fact]
+    answer = value(box, "assert", sentence=fact)
+    if rows:
+        assert answer == {"handle": rows[0]["handle"], "already_there": True}, fact
+    else:
+        assert answer["already_there"] is False, fact
+
+
+def test_assert_finds_the_first_stored_copy_after_every_kind_of_change(open_box: Open) -> None:
+    box = open_box()
+    for fact in ("f(1, a)", "f(2, b)", "f(1, a)"):
+        assert_again(box, fact)
+    box.call("remember_fact", {"fact": "f(1, a)"})  # a second copy
+    first = value(box, "matching", pattern="f(1, a)")["rows"][0]["handle"]
+    value(box, "unassert-handle", sentex_handle=first)
+    assert_again(box, "f(1, a)")  # the second copy
+    box.call("forget_fact", {"fact": "f(1, a)"})
+    assert_again(box, "f(1, a)")  # stored again
+    box.call("update_fact", {"old_fact": "f(2, b)", "new_fact": "f(2, c)"})
+    for fact in ("f(2, c)", "f(2, b)"):
+        assert_again(box, fact)
+    box.call("upsert_fact", {"fact": "f(2, d)"})
+    for fact in ("f(2, d)", "f(2, c)"):
+        assert_again(box, fact)
+    box.call("assume_fact", {"fact": "g(x)", "assumption": "h"})
+    assert_again(box, "g(x)")  # the assumed copy
+    box.call("retract_assumption", {"assumption": "h"})
+    assert_again(box, "g(x)")
+    box.call("clear_context", {"category": "f(_, _)"})
+    assert_again(box, "f(1, a)")
+    box.call("save_snapshot", {"name": "s"})
+    assert_again(box, "f(3, z)")
+    box.call("restore_snapshot", {"name": "s"})
+    for fact in ("f(3, z)", "f(1, a)"):
+        assert_again(box, fact)
+    box.call("rename_predicate", {"old_functor": "f", "new_functor": "k", "arity": 2})
+    for fact in ("k(1, a)", "f(1, a)"):
+        assert_again(box, fact)
+    box.close()
+    again = open_box()
+    for fact in ("k(3, z)", "f(1, a)", "g(x)"):
+        assert_again(again, fact)
+
+
+def test_assert_looks_up_a_ground_fact_without_reading_its_predicate(box: Toolbox) -> None:
+    for n in range(50):
+        value(box, "assert", sentence=f"n({n}, {n}.0)")
+    kb = box.memories.default
+
+    def unread() -> list[Clause]:
+        raise AssertionError("the predicate was read again")
+
+    assert kb.beliefs.stored_variant(read_term("n(7, 7.0)"), unread) is not None
+    assert value(box, "assert", sentence="n(7, 7.0)")["already_there"] is True
+    assert value(box, "assert", sentence="n(7, 7)")["already_there"] is False
+    assert kb.beliefs.stored_variant(read_term("n(7, 7)"), unread) is not None
+    assert value(box, "assert", sentence="nan(1.5NaN)")["already_there"] is False
+    assert value(box, "assert", sentence="nan(1.5NaN)")["already_there"] is True
 
 
 GEO = ":- functional(capital/2).\ncapital(france, paris).\ncapital(peru, lima).\n"

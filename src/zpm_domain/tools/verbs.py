@@ -32,6 +32,7 @@ from zpm_domain.errors import (
     PermissionDenied,
     StrengthCapped,
 )
+from zpm_domain.fact_index import ground_args
 from zpm_domain.handles import is_handle
 from zpm_domain.inputs import is_clause_syntax, parse_term
 from zpm_domain.jsontext import dumps
@@ -306,14 +307,30 @@ def _fact(sentence: str) -> Term:
 
 
 def _held_variant(kb: Memory, fact: Term) -> int | None:
-    """The handle of a fact of ``kb`` (from a knowledge file, or stored) that is a
-    variant of ``fact``.  A fact whose first argument is a constant skips,
-    cheaply, the clauses whose first argument is another constant."""
-    first = fact.args[0] if isinstance(fact, Struct) else None
-    constant = isinstance(first, (Atom, int, float, String))
+    """The handle of a fact of ``kb`` that is a variant of ``fact``: a defeated
+    one first, else the first in clause order (knowledge-file facts come
+    first).  A ground fact is looked up in the memory's index of stored
+    ground facts (``zpm_domain.fact_index``), at a cost that does not grow
+    with the predicate; any other is searched for (:func:`_scanned_variant`)."""
     defeated = kb.defeats.variant_of(fact)
     if defeated is not None:
         return defeated.handle
+    if ground_args(fact) is None:
+        return _scanned_variant(kb, fact)
+    key = indicator(fact)
+    for clause, _ in kb.file_clauses(*key):
+        if clause.is_fact and variant(clause.head, fact):
+            return clause.handle
+    stored = kb.beliefs.stored_variant(fact, lambda: kb.stored_clauses(*key))
+    return None if stored is None else stored.handle
+
+
+def _scanned_variant(kb: Memory, fact: Term) -> int | None:
+    """The handle of the first clause of ``kb`` that is a variant of ``fact``,
+    by a pass over its predicate.  A fact whose first argument is a constant
+    skips, cheaply, the clauses whose first argument is another constant."""
+    first = fact.args[0] if isinstance(fact, Struct) else None
+    constant = isinstance(first, (Atom, int, float, String))
     for clause in kb.iter_clauses(*indicator(fact)):
         if constant:
             other = clause.head.args[0]  # type: ignore[union-attr]  # same predicate
