@@ -29,6 +29,8 @@ SNAPSHOT_NAMES = ("s1", "s2", "before_refactor")
 memory_names = st.sampled_from([*MEMORY_NAMES, *MEMORY_NAMES, "default", "ghost"])
 """Names for create/mount/unmount: mostly the pool; ``default`` (always mounted,
 reserved) and ``ghost`` (never created) now and then."""
+fork_names = st.sampled_from(["fork_a", "fork_a", "fork_b"])
+"""Names the machine forks memories under (``fork_memory``, ``merge_memory``)."""
 memory_targets = st.sampled_from([None, None, None, None, "default", "alpha", "alpha", "beta"])
 """The ``memory`` argument of knowledge and snapshot tools (``None``: left out)."""
 qualifiers = st.sampled_from([None, None, None, None, "default", "alpha", "alpha", "beta", "ghost"])
@@ -226,6 +228,12 @@ BAD_CALLS: list[tuple[str, dict[str, Any]]] = [
     ("argue", {"closed_goal": "likes(a, b), shell(ls)"}),
     ("argue", {"closed_goal": "likes(a, b)", "context": "ghost"}),
     ("argue", {"closed_goal": 7}),
+    ("fork_memory", {"name": "default"}),
+    ("fork_memory", {"name": "x", "from": "ghost"}),
+    ("fork_memory", {"name": "Bad"}),
+    ("merge_memory", {"name": "default"}),
+    ("merge_memory", {"name": "ghost_fork"}),
+    ("merge_memory", {"name": "x", "dry_run": "no"}),
     ("matching", {"pattern": "(a, b)"}),
     ("matching", {"pattern": "findall(X, p(X), L)"}),
     ("matching", {"pattern": "p(X)", "limit": 0}),

@@ -602,6 +602,38 @@ class LockstepMachine(RuleBasedStateMachine):
         else:
             self.apply("list_memories", {})
 
+    @rule(name=calls.fork_names, base=calls.memory_targets)
+    def fork_memory(self, name: str, base: str | None) -> None:
+        """Fork ``default``, a named memory or a fork (names from a small pool:
+        taken ones are refused)."""
+        arguments = calls.with_present(name=name, **{"from": base})
+        if not self.apply("fork_memory", arguments).is_error:
+            self.mounted.add(name)
+
+    @rule(
+        name=calls.fork_names,
+        fact=facts,
+        tool=st.sampled_from(["remember_fact", "assert", "unassert", "assume_fact", "forget"]),
+    )
+    def fork_write(self, name: str, fact: str, tool: str) -> None:
+        """A write in a fork (refused when the fork does not exist)."""
+        if tool == "assert":
+            self.apply("assert", {"sentence": fact, "context": name})
+        elif tool == "unassert":
+            self.apply("unassert", {"sentence": calls.open_call(fact), "context": name})
+        elif tool == "assume_fact":
+            self.apply("assume_fact", {"fact": fact, "assumption": "plan", "memory": name})
+        elif tool == "forget":
+            self.apply("forget_fact", {"fact": fact, "memory": name})
+        else:
+            self.apply(tool, {"fact": fact, "memory": name})
+
+    @rule(name=st.one_of(calls.fork_names, calls.memory_names), dry_run=st.booleans())
+    def merge_memory(self, name: str, dry_run: bool) -> None:
+        """Merge a fork into its base, or preview it; a memory that is not a
+        fork, or an unknown name, is refused."""
+        self.apply("merge_memory", calls.with_present(name=name, dry_run=dry_run or None))
+
     @rule(
         tool=st.sampled_from(["save_snapshot", "save_snapshot", "restore_snapshot"]),
         saved=calls.snapshot_names,

@@ -1499,6 +1499,108 @@ ARGUE_EXAMPLES: list[Step] = [
 """``argue``'s examples, in a project whose knowledge file is ``GEO_KNOWLEDGE``."""
 
 
+FORK = 4 << 32
+"""Handles of the first fork made in a fresh project (its id is 4)."""
+_DOG_ROWS = '[{"X":"rex"},{"X":"fido"}]'
+_MERGED_OPS = (
+    f'"operations":[{{"op":"store","handle":{FORK + 3},"sentence":"dog(max)"}},'
+    f'{{"op":"store","handle":{FORK + 5},"sentence":"barks(X) :- dog(X)"}}]'
+)
+FORK_EXAMPLES: list[Step] = [
+    ("remember_fact", {"fact": "dog(rex)"}, "Asserted: dog(rex)", OK),
+    ("remember_fact", {"fact": "dog(fido)"}, "Asserted: dog(fido)", OK),
+    (
+        "fork_memory",
+        {"name": "try_refactor", "from": "default"},
+        "Forked memory 'try_refactor' from 'default' (2 clauses)",
+        OK,
+    ),
+    (
+        "list_memories",
+        {},
+        '{"memories":[{"name":"default","scope":"project","mounted":true,"mode":"rw"},'
+        '{"name":"try_refactor","scope":"project","mounted":true,"mode":"rw",'
+        '"fork_of":"default"}]}',
+        OK,
+    ),
+    (
+        "assert",
+        {"sentence": "dog(max)", "context": "try_refactor"},
+        f'{{"handle":{FORK + 3},"already_there":false}}',
+        OK,
+    ),
+    (
+        "unassert-handle",
+        {"sentex_handle": DEFAULT + 1, "context": "try_refactor"},
+        f'{{"excepting_handle":{FORK + 4}}}',
+        OK,
+    ),
+    (
+        "define_rule",
+        {"head": "barks(X)", "body": "dog(X)", "memory": "try_refactor"},
+        "Asserted rule: barks(X) :- dog(X)",
+        OK,
+    ),
+    ("query_logic", {"goal": "dog(X)"}, _DOG_ROWS, OK),
+    ("query_logic", {"goal": "dog(X)", "memory": "try_refactor"}, '[{"X":"fido"},{"X":"max"}]', OK),
+    (
+        "unassert-handle",
+        {"sentex_handle": DEFAULT + 1},
+        f'{{"excepting_handle":{DEFAULT + 3}}}',
+        OK,
+    ),
+    (
+        "merge_memory",
+        {"name": "try_refactor", "dry_run": True},
+        '{"fork":"try_refactor","into":"default","applied":{"stored":2,"withdrawn":0,'
+        f'"removed":0,"supports":0}},"skipped":[{{"handle":{DEFAULT + 1},"op":"withdraw",'
+        f'"reason":"already withdrawn in default"}}],{_MERGED_OPS},"dry_run":true}}',
+        OK,
+    ),
+    ("query_logic", {"goal": "dog(X)"}, '[{"X":"fido"}]', OK),
+    (
+        "merge_memory",
+        {"name": "try_refactor"},
+        '{"fork":"try_refactor","into":"default","applied":{"stored":2,"withdrawn":0,'
+        f'"removed":0,"supports":0}},"skipped":[{{"handle":{DEFAULT + 1},"op":"withdraw",'
+        f'"reason":"already withdrawn in default"}}],{_MERGED_OPS},"dry_run":false}}',
+        OK,
+    ),
+    ("query_logic", {"goal": "barks(X)"}, '[{"X":"fido"},{"X":"max"}]', OK),
+    (
+        "merge_memory",
+        {"name": "try_refactor"},
+        '{"fork":"try_refactor","into":"default","applied":{"stored":0,"withdrawn":0,'
+        '"removed":0,"supports":0},"skipped":[],"operations":[],"dry_run":false}',
+        OK,
+    ),
+    ("merge_memory", {"name": "default"}, "Memory 'default' is not a fork", ERR),
+    ("merge_memory", {"name": "nothing_here"}, "Memory not found: nothing_here", ERR),
+    ("fork_memory", {"name": "try_refactor"}, "Memory 'try_refactor' already exists", ERR),
+    ("fork_memory", {"name": "other", "from": "ghost"}, "Memory not mounted: ghost", ERR),
+    ("fork_memory", {"name": "Bad Name"}, "InvalidArguments", ERR),
+    ("fork_memory", {"name": "default"}, "InvalidArguments", ERR),
+    ("create_memory", {"name": "pets"}, "Created memory 'pets' (project scope)", OK),
+    ("mount_memory", {"name": "pets", "mode": "ro"}, "Mounted memory 'pets' (ro)", OK),
+    (
+        "fork_memory",
+        {"name": "pets_trial", "from": "pets"},
+        "Forked memory 'pets_trial' from 'pets' (0 clauses)",
+        OK,
+    ),
+    ("merge_memory", {"name": "pets_trial"}, "Memory is read-only: pets", ERR),
+    (
+        "unmount_memory",
+        {"name": "pets"},
+        "Cannot unmount memory 'pets': its forks are mounted (pets_trial); unmount them first",
+        ERR,
+    ),
+    ("unmount_memory", {"name": "pets_trial"}, "Unmounted memory 'pets_trial'", OK),
+    ("unmount_memory", {"name": "pets"}, "Unmounted memory 'pets'", OK),
+]
+"""``fork_memory`` and ``merge_memory``: a fork's writes stay in it until a merge."""
+
+
 SPEC_WALK: dict[str, list[Step]] = {
     "knowledge": SPEC_EXAMPLES,
     "snapshots": SNAPSHOT_EXAMPLES,
@@ -1510,6 +1612,7 @@ SPEC_WALK: dict[str, list[Step]] = {
     "reasoning": REASONING_EXAMPLES,
     "verbs": VERB_EXAMPLES,
     "argue": ARGUE_EXAMPLES,
+    "forks": FORK_EXAMPLES,
 }
 """The walks of the spec's examples that ``test_tools`` runs on every engine,
 each in a fresh project (``test_spec_walk_covers_every_tool`` checks that

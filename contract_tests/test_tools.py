@@ -19,6 +19,7 @@ from contract_tests.scenarios import (
     ABSOLUTE_NAME,
     ARGUE_EXAMPLES,
     BAD_INPUT,
+    FORK_EXAMPLES,
     GEO_KNOWLEDGE,
     HOSTILE_SETUP,
     MEMORY_EXAMPLES,
@@ -274,6 +275,9 @@ class TestTruthMaintenance:
 class TestVerbTools:
     def test_verb_examples(self, start_server: StartServer) -> None:
         _run(start_server, VERB_EXAMPLES)
+
+    def test_fork_examples(self, start_server: StartServer) -> None:
+        _run(start_server, FORK_EXAMPLES)
 
     def test_argue_examples(self, start_server: StartServer, tmp_path: Path) -> None:
         project = init_project(tmp_path / "geo")

@@ -37,9 +37,16 @@ class StartupError(Exception):
     """The project cannot be opened; the message says why and where."""
 
 
-def open_toolbox(settings: Settings, *, step: Callable[[str], None] | None = None) -> Toolbox:
+def open_toolbox(
+    settings: Settings,
+    *,
+    step: Callable[[str], None] | None = None,
+    session_fork: bool = False,
+) -> Toolbox:
     """Open the project of ``settings``.  ``step`` reaches the durable steps of
-    saves, restores and journal rotations (crash tests stop there)."""
+    saves, restores and journal rotations (crash tests stop there).  With
+    ``session_fork`` the toolbox works on a fresh fork of ``default`` and
+    every other memory is read-only (``zpm serve --fork``)."""
     paths = settings.paths
     try:
         ensure_layout(paths)
@@ -53,9 +60,13 @@ def open_toolbox(settings: Settings, *, step: Callable[[str], None] | None = Non
     memories = Memories(
         registry,
         memory_opener(engine, registry, clock=clock, version=package_version(), step=step),
+        clock=clock,
     )
     try:
-        memories.start()
+        if session_fork:
+            log.info("this session works on fork %s of default", memories.start_session())
+        else:
+            memories.start()
     except JournalCorrupt as error:
         _close(memories, engine)
         raise StartupError(f"{error}; move the file aside to start without it") from error
@@ -74,7 +85,10 @@ def open_toolbox(settings: Settings, *, step: Callable[[str], None] | None = Non
         default.status().status,
     )
     context = ToolContext(memories, settings.limits)
-    return Toolbox(context, engine=engine, on_close=lambda: _close(memories, engine), clock=clock)
+    box = Toolbox(context, engine=engine, on_close=lambda: _close(memories, engine), clock=clock)
+    if memories.session_fork is not None:
+        box.specs = tuple(spec.in_session(memories.session_fork) for spec in box.specs)
+    return box
 
 
 def _close(memories: Memories, engine: Engine) -> None:

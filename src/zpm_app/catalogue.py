@@ -24,6 +24,7 @@ from zpm_domain.tools.argue import ArgueTools
 from zpm_domain.tools.assumptions import AssumptionTools
 from zpm_domain.tools.definition import MEMORY_DESCRIPTION, ToolDefinition, ToolGroup, definitions
 from zpm_domain.tools.echo import EchoTools
+from zpm_domain.tools.forks import ForkTools
 from zpm_domain.tools.knowledge import KnowledgeTools
 from zpm_domain.tools.memories import MemoryTools
 from zpm_domain.tools.overview import OverviewTools
@@ -56,6 +57,7 @@ GROUPS: tuple[type[ToolGroup], ...] = (
     RefactorTools,
     VerbTools,
     ArgueTools,
+    ForkTools,
 )
 """The tool groups, in the order ``tools/list`` shows their tools."""
 

@@ -28,6 +28,7 @@ import os
 import re
 import shutil
 import sys
+import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from difflib import get_close_matches
@@ -79,6 +80,9 @@ class Services:
     startup_errors: tuple[type[BaseException], ...] = (ZpmError, OSError)
     project_dir: Callable[[str | None], Path] = lambda chosen: Path(chosen or ".").resolve()
     """The folder ``--project`` (or the environment, or the working directory) names."""
+    open_session: Callable[[str | None, str | None], ToolRunner] | None = None
+    """``open_runner`` for ``zpm serve --fork``: the tools work on a fresh
+    fork of ``default`` (``None``: not offered)."""
 
 
 class StartupFailed(Exception):
@@ -89,22 +93,26 @@ def default_services() -> Services:
     """The production wiring; the knowledge base is imported only to open it."""
     from zpm_app import config
 
-    def open_runner(project: str | None, engine: str | None) -> ToolRunner:
-        settings = config.resolve_settings(project=project, engine=engine)
-        from zpm_app import bootstrap, engines
+    def opener(session_fork: bool) -> Callable[[str | None, str | None], ToolRunner]:
+        def open_runner(project: str | None, engine: str | None) -> ToolRunner:
+            settings = config.resolve_settings(project=project, engine=engine)
+            from zpm_app import bootstrap, engines
 
-        try:
-            runner: ToolRunner = bootstrap.open_toolbox(settings)
-        except (bootstrap.StartupError, engines.EngineError) as error:
-            raise StartupFailed(str(error)) from error
-        return runner
+            try:
+                runner: ToolRunner = bootstrap.open_toolbox(settings, session_fork=session_fork)
+            except (bootstrap.StartupError, engines.EngineError) as error:
+                raise StartupFailed(str(error)) from error
+            return runner
+
+        return open_runner
 
     return Services(
-        open_runner,
+        opener(False),
         config.init_project,
         config.ProjectNotFound,
         (config.ConfigError, StartupFailed, ZpmError, OSError),
         config.project_dir,
+        opener(True),
     )
 
 
@@ -157,6 +165,8 @@ def _main(
         return _init(services, ns.directory)
     if ns.command == "serve":
         return _serve(ns, services)
+    if ns.command == "forks":
+        return _forks(ns, services)
     assert spec is not None
     return _run_tool(spec, arguments, ns, services)
 
@@ -183,6 +193,13 @@ def build_parser(tools: Sequence[ToolDefinition] = TOOLS) -> argparse.ArgumentPa
         help="create the project (the folder and .zpm/) when missing; "
         "what was created is removed again if the server cannot start",
     )
+    serve.add_argument(
+        "--fork",
+        action="store_true",
+        help="work on a fresh fork of the default memory (session_YYYYMMDD_HHMMSS_xxxx), "
+        "every other memory read-only; the fork stays for a person to inspect, merge "
+        "(zpm merge-memory --name ...) or prune (zpm forks prune)",
+    )
     _add_global_options(serve, formats=False)
     _add_global_options(_command(commands, "tools", "list the tools"))
     engines = _command(
@@ -191,6 +208,24 @@ def build_parser(tools: Sequence[ToolDefinition] = TOOLS) -> argparse.ArgumentPa
         "list the Prolog engines, whether each can run here, and how to fix it",
     )
     _add_global_options(engines)
+    forks = _command(commands, "forks", "list or prune the project's forks")
+    actions = forks.add_subparsers(title="ACTIONS", dest="forks_action", metavar="ACTION")
+    actions.required = True
+    _add_global_options(
+        _command(actions, "list", "list the forks: name, base, last change, mounted or not")
+    )
+    prune = _command(actions, "prune", "delete the forks unchanged for a while; lists them")
+    prune.add_argument(
+        "--older-than",
+        metavar="AGE",
+        type=_age,
+        required=True,
+        help="how long a fork must have been unchanged: 7d, 12h, 30m or seconds",
+    )
+    prune.add_argument(
+        "--dry-run", action="store_true", help="list what would be deleted, delete nothing"
+    )
+    _add_global_options(prune)
     completion = _command(commands, "completion", "print a shell completion script")
     completion.add_argument("shell", choices=("bash", "zsh"), metavar="SHELL", help="bash or zsh")
     _command(commands, "version", "print the version")
@@ -361,6 +396,73 @@ def _run_tool(
     return print_outcome(outcome, ns.format, json_text=spec.output_schema is not None)
 
 
+def _forks(ns: argparse.Namespace, services: Services) -> int:
+    """``zpm forks list`` and ``zpm forks prune --older-than AGE [--dry-run]``."""
+    from zpm_domain import forks
+    from zpm_domain.memories import Memories
+
+    command = f"zpm forks {ns.forks_action}"
+    try:
+        runner = services.open_runner(ns.project, ns.engine)
+    except services.project_not_found as error:
+        return fail(f"{command}: NotFound. {error}")
+    except services.startup_errors as error:
+        return fail(f"{command}: {error}")
+    try:
+        memories = getattr(runner, "memories", None)
+        if not isinstance(memories, Memories):
+            return fail(f"{command}: this zpm cannot reach the project's memories")
+        older_than = ns.older_than if ns.forks_action == "prune" else 0.0
+        stale = forks.stale_forks(memories, older_than, time.time())
+        if ns.forks_action == "prune" and not getattr(ns, "dry_run", False):
+            forks.prune(memories, stale)
+    except (ZpmError, OSError) as error:
+        return fail(f"{command}: {error}")
+    finally:
+        runner.close()
+    rows = [
+        {
+            "name": fork.name,
+            "fork_of": fork.base,
+            "changed": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime(fork.changed)),
+            "mounted": fork.mounted,
+        }
+        for fork in stale
+    ]
+    if ns.format == "json":
+        print(json.dumps({"forks": rows}, ensure_ascii=False))
+        return 0
+    dry_run = getattr(ns, "dry_run", False)
+    verb = {"list": "", "prune": "would remove " if dry_run else "removed "}
+    for row in rows:
+        if ns.forks_action == "prune" and row["mounted"]:
+            print(f"kept {row['name']} (fork of {row['fork_of']}): it is mounted")
+            continue
+        said = verb[ns.forks_action]
+        mounted = ", mounted" if ns.forks_action == "list" and row["mounted"] else ""
+        print(
+            f"{said}{row['name']} (fork of {row['fork_of']}, last changed {row['changed']}"
+            f"{mounted})"
+        )
+    if not rows:
+        print("no forks" if ns.forks_action == "list" else "no fork is that old")
+    return 0
+
+
+def _age(text: str) -> float:
+    """``7d``, ``12h``, ``30m``, ``45s`` or a number of seconds, as seconds."""
+    units = {"d": 86400.0, "h": 3600.0, "m": 60.0, "s": 1.0}
+    number, unit = (text[:-1], units[text[-1]]) if text[-1:] in units else (text, 1.0)
+    try:
+        value = float(number) * unit
+    except ValueError:
+        message = f"not an age: {text!r} (use 7d, 12h, 30m or seconds)"
+        raise argparse.ArgumentTypeError(message) from None
+    if not value >= 0:
+        raise argparse.ArgumentTypeError(f"not an age: {text!r} (it must be 0 or more)")
+    return value
+
+
 def _init(services: Services, directory: str | None) -> int:
     """``zpm init [DIR]``: DIR (created when missing, with its parents) gets ``.zpm/``."""
     folder = Path.cwd() if directory is None else Path(directory)
@@ -410,8 +512,11 @@ def _serve(ns: argparse.Namespace, services: Services) -> int:
             created = _create_project(services, services.project_dir(ns.project))
         except OSError as error:
             return fail(f"zpm serve: {error}")
+    open_runner = services.open_session if ns.fork else services.open_runner
+    if open_runner is None:
+        return fail("zpm serve: --fork is not available here")
     try:
-        return server.serve(lambda: services.open_runner(ns.project, ns.engine))
+        return server.serve(lambda: open_runner(ns.project, ns.engine))
     except KeyboardInterrupt:  # interrupted before serving started
         return 0
     except (services.project_not_found, *services.startup_errors) as error:

@@ -91,7 +91,7 @@ class Toolbox:
         try:
             args = validate_arguments(spec, arguments, self.context.limits.max_input_bytes)
             with reporting(progress), calling(name, client, self._clock):
-                answer = self._handlers[name](**args)
+                answer = self._handlers[name](**spec.keywords(args))
             if isinstance(answer, Reply):
                 return ToolResult(answer.text, False, structured=answer.structured)
             if isinstance(answer, Noted):

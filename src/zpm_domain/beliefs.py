@@ -197,6 +197,23 @@ class Beliefs:
             support.assumptions.append(assumption)
             self._names.setdefault(assumption, {})[variant] = None
 
+    def unsupport(self, fact: Term, assumption: str) -> Support | None:
+        """Take support ``assumption`` from ``fact`` alone; the support, when
+        that left the fact with none (the caller removes its clause)."""
+        variant = variant_key(fact)
+        support = self._supports.get(variant)
+        if support is None or assumption not in support.assumptions:
+            return None
+        support.assumptions.remove(assumption)
+        supported = self._names[assumption]
+        del supported[variant]
+        if not supported:
+            del self._names[assumption]
+        if support.assumptions:
+            return None
+        self._untrack(variant, support)
+        return None if support.plain else support
+
     def support_plainly(self, fact: Term) -> bool:
         """Add ``plain`` to an assumed fact; False when assumptions do not hold it."""
         support = self._supports.get(variant_key(fact))

@@ -13,25 +13,35 @@ from __future__ import annotations
 
 import logging
 import re
+import secrets
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass
+from typing import Protocol
 
 from zpm_domain.errors import InvalidArguments, MemoryNotMounted, ZpmError
-from zpm_domain.memory import DEFAULT_MEMORY, Memory
+from zpm_domain.handles import UNRECORDED
+from zpm_domain.memory import DEFAULT_MEMORY, Memory, StartFrom
 from zpm_domain.ports.engine import Engine
 from zpm_domain.ports.journal import JournalCorrupt
 from zpm_domain.ports.storage import (
+    ForkInfo,
     MemoryExists,
     MemoryMissing,
     MemoryRef,
     MemoryRegistry,
     Mode,
     MountEntry,
+    NewFork,
     Scope,
 )
+from zpm_domain.snapshot_format import Snapshot
 
 log = logging.getLogger("zpm")
+
+FORK_SEED = "fork_point"
+"""The snapshot a fork starts from: its base's state when it was made."""
 
 NAME_PATTERN = re.compile(r"[a-z][A-Za-z0-9_]{0,127}\Z")
 RESERVED_NAMES = frozenset({DEFAULT_MEMORY, "__all__", "system", "user", "prolog"})
@@ -39,8 +49,12 @@ RESERVED_NAMES = frozenset({DEFAULT_MEMORY, "__all__", "system", "user", "prolog
 and the names of SWI-Prolog's own modules, which an engine that maps memories
 to modules one to one would clash with."""
 
-OpenMemory = Callable[[MountEntry], Memory]
-"""Builds and opens (loads) the memory a mount entry names."""
+
+class OpenMemory(Protocol):
+    """Builds and opens (loads) the memory a mount entry names; ``preloaded``
+    is its base snapshot when already in memory (a new fork's)."""
+
+    def __call__(self, entry: MountEntry, preloaded: Snapshot | None = None) -> Memory: ...
 
 
 def memory_opener(
@@ -55,7 +69,7 @@ def memory_opener(
     ``engine``, with the storage ``registry`` gives it.  A memory that fails to
     open leaves nothing behind (its namespace is dropped, its files closed)."""
 
-    def open_memory(entry: MountEntry) -> Memory:
+    def open_memory(entry: MountEntry, preloaded: Snapshot | None = None) -> Memory:
         storage = registry.storage(MemoryRef(entry.name, entry.scope))
         memory = Memory(
             entry.name,
@@ -67,6 +81,7 @@ def memory_opener(
             version=version,
             step=step,
         )
+        memory.preloaded = preloaded
         try:
             memory.open()
         except BaseException:
@@ -98,6 +113,29 @@ class DefaultNotUnmountable(ZpmError):
         super().__init__("Cannot unmount the default memory")
 
 
+class ForksMounted(ZpmError):
+    def __init__(self, name: str, forks: list[str]) -> None:
+        listed = ", ".join(forks)
+        super().__init__(
+            f"Cannot unmount memory '{name}': its forks are mounted ({listed}); unmount them first"
+        )
+
+
+class NotAFork(ZpmError):
+    def __init__(self, name: str) -> None:
+        super().__init__(f"Memory '{name}' is not a fork")
+
+
+class SessionForkOnly(ZpmError):
+    """A memory-management call in a session that works on its own fork."""
+
+    def __init__(self, tool: str, fork: str) -> None:
+        super().__init__(
+            f"Not allowed in a forked session: {tool} (this session writes only to its "
+            f"fork '{fork}'; a person merges it with zpm merge-memory --name {fork})"
+        )
+
+
 @dataclass(frozen=True, slots=True)
 class Listed:
     """A memory as ``list_memories`` shows it; ``mode`` is ``None`` when unmounted."""
@@ -105,6 +143,7 @@ class Listed:
     name: str
     scope: Scope
     mode: Mode | None
+    fork_of: str | None = None
 
     @property
     def mounted(self) -> bool:
@@ -124,21 +163,34 @@ def check_name(name: str) -> str:
 class Memories:
     """The mounted memories, by name."""
 
-    def __init__(self, registry: MemoryRegistry, open_memory: OpenMemory) -> None:
+    def __init__(
+        self,
+        registry: MemoryRegistry,
+        open_memory: OpenMemory,
+        *,
+        clock: Callable[[], float] = time.time,
+    ) -> None:
         self._registry = registry
         self._open = open_memory
+        self._clock = clock
         self._mounted: dict[str, Memory] = {}
         self._dormant: list[MountEntry] = []
+        self.session_fork: str | None = None
+        """The fork this session works on (``zpm serve --fork``): the memory an
+        omitted name means; every other memory is read-only for the session."""
+        self._in_session = False
 
     # -- start and stop -------------------------------------------------------
     def start(self) -> None:
         """Mount ``default``, then every memory the manifest names."""
-        self._mounted[DEFAULT_MEMORY] = self._open(MountEntry(DEFAULT_MEMORY, "project", "rw"))
+        self._mounted[DEFAULT_MEMORY] = self._open(self._entry(DEFAULT_MEMORY, "project", "rw"))
         for entry in self._registry.read_manifest() or []:
             if entry.name == DEFAULT_MEMORY or entry.name in self._mounted:
                 continue
             try:
-                self._mounted[entry.name] = self._open(entry)
+                self._mounted[entry.name] = self._open(
+                    self._entry(entry.name, entry.scope, entry.mode)
+                )
             except (ZpmError, JournalCorrupt, MemoryMissing, OSError) as error:
                 self._dormant.append(entry)
                 log.warning(
@@ -159,7 +211,7 @@ class Memories:
 
         Raises ``MemoryNotMounted`` for any name that is not mounted.
         """
-        key = name or DEFAULT_MEMORY
+        key = name or self.session_fork or DEFAULT_MEMORY
         memory = self._mounted.get(key)
         if memory is None:
             raise MemoryNotMounted(key)
@@ -190,7 +242,20 @@ class Memories:
             found[MemoryRef(memory.name, memory.scope)] = memory.mode
         default, *rest = found
         rest.sort(key=lambda ref: (ref.name, ref.scope))
-        return [Listed(ref.name, ref.scope, found[ref]) for ref in (default, *rest)]
+        return [
+            Listed(ref.name, ref.scope, found[ref], self._fork_of(ref)) for ref in (default, *rest)
+        ]
+
+    def _fork_of(self, ref: MemoryRef) -> str | None:
+        mounted = self._mounted.get(ref.name)
+        if mounted is not None and mounted.scope == ref.scope:
+            info = mounted.fork
+        else:
+            try:
+                info = self._registry.fork_info(ref)
+            except MemoryMissing:
+                return None
+        return None if info is None else info.base.name
 
     # -- changes --------------------------------------------------------------
     def create(self, name: str, scope: Scope) -> None:
@@ -225,6 +290,13 @@ class Memories:
         if name == DEFAULT_MEMORY:
             raise DefaultNotUnmountable()
         memory = self._mounted.get(name)
+        forks = [
+            m.name
+            for m in self.mounted()
+            if m.fork is not None and memory is not None and m.fork.base.name == name
+        ]
+        if forks:
+            raise ForksMounted(name, forks)
         if memory is None and all(e.name != name for e in self._dormant):
             raise MemoryNotMounted(name)
         self._save_manifest(self._entries(without=name))
@@ -234,7 +306,110 @@ class Memories:
             self._release(memory)
         log.info("unmounted memory %s", name)
 
+    def start_session(self) -> str:
+        """Start a session that works on a fresh fork of ``default``
+        (``zpm serve --fork``): every memory mounts read-only, then the fork
+        is made (named ``session_YYYYMMDD_HHMMSS_<4 hex>``, not recorded in
+        the manifest: it is this session's) and mounted read-write.  The
+        fork stays on disk after the session.  Returns its name."""
+        self._in_session = True
+        self.start()
+        for _ in range(16):
+            stamp = time.strftime("%Y%m%d_%H%M%S", time.gmtime(self._clock()))
+            name = f"session_{stamp}_{secrets.token_hex(2)}"
+            try:
+                self.fork(name, DEFAULT_MEMORY, record=False)
+            except MemoryAlreadyExists:
+                continue  # another server took the name first: the next is another
+            self.session_fork = name
+            return name
+        raise MemoryAlreadyExists(name)
+
+    def fork(self, name: str, base_name: str, *, record: bool = True) -> tuple[Memory, int]:
+        """Make memory ``name`` a fork of mounted memory ``base_name`` and mount
+        it read-write (recorded in the manifest unless ``record`` is false);
+        returns it and how many clauses it copied (believed and defeated)."""
+        check_name(name)
+        base = self.resolve(base_name)
+        if name in self._mounted or any(
+            self._registry.exists(MemoryRef(name, scope)) for scope in ("project", "global")
+        ):
+            raise MemoryAlreadyExists(name)
+        image = base.locked_image()
+        base_id = base.numbering.memory_id
+        info = ForkInfo(
+            MemoryRef(base.name, base.scope),
+            None if base_id in (None, UNRECORDED) else base_id,
+            self._clock(),
+        )
+        text = image.text()
+        first = StartFrom(secrets.token_hex(16), FORK_SEED, image.header.id, base.numbering.next)
+        ref = MemoryRef(name, "project")
+        try:
+            self._registry.create_fork(ref, NewFork(info, text, FORK_SEED, [first.journal_op()]))
+        except MemoryExists:
+            raise MemoryAlreadyExists(name) from None
+        entry = MountEntry(name, "project", "rw")
+        memory = self._open(entry, preloaded=image.snapshot())
+        if record:
+            try:
+                self._save_manifest([*self._entries(without=name), entry])
+            except BaseException:
+                self._release(memory)
+                raise
+        self._mounted[name] = memory
+        copied = image.header.clauses + len(base.defeats.clauses())
+        log.info("forked memory %s from %s (%d clauses)", name, base.name, copied)
+        return memory, copied
+
+    @contextmanager
+    def borrow(self, name: str) -> Iterator[Memory]:
+        """Memory ``name``: the mounted one, else opened read-only for the
+        block (not mounted, not recorded); ``MemoryNotFound`` when there is none."""
+        memory = self._mounted.get(name)
+        if memory is not None:
+            yield memory
+            return
+        check_name(name)
+        ref = self._find(name)
+        memory = self._open(MountEntry(name, ref.scope, "ro"))
+        try:
+            yield memory
+        finally:
+            self._release(memory)
+
+    def forks(self) -> list[tuple[MemoryRef, ForkInfo]]:
+        """Every fork on disk (project scope), by name."""
+        found = []
+        for ref in self._registry.discover():
+            if ref.scope != "project":
+                continue
+            try:
+                info = self._registry.fork_info(ref)
+            except MemoryMissing:
+                continue
+            if info is not None:
+                found.append((ref, info))
+        return found
+
+    def remove(self, ref: MemoryRef) -> None:
+        """Delete an unmounted memory from disk (``zpm forks prune``)."""
+        if ref.name in self._mounted:
+            raise MemoryAlreadyMounted(ref.name)
+        self._registry.remove(ref)
+
+    def refuse_in_session(self, tool: str) -> None:
+        """Raise ``SessionForkOnly`` when this session works on its own fork."""
+        if self._in_session and self.session_fork is not None:
+            raise SessionForkOnly(tool, self.session_fork)
+
     # -- internals ------------------------------------------------------------
+    def _entry(self, name: str, scope: Scope, mode: Mode) -> MountEntry:
+        """How this session mounts a memory: read-only when it works on a fork."""
+        if self._in_session:
+            mode = "ro"
+        return MountEntry(name, scope, mode)
+
     def _find(self, name: str) -> MemoryRef:
         scopes: tuple[Scope, ...] = ("project", "global")
         for scope in scopes:

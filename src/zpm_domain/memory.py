@@ -40,6 +40,7 @@ from zpm_domain import (
     belief_changes,  # noqa: F401 (registers the truth-maintenance operations)
     defeat,
     handle_section,
+    merge_ops,  # noqa: F401 (registers the operations of merges)
     progress,
     withdrawals,
 )
@@ -208,6 +209,23 @@ def _stamped_clauses(snapshot: Snapshot, label: str) -> list[Clause]:
         raise SnapshotDamaged(label, line, f"section {handle_section.SECTION}: {damage}") from None
 
 
+def snapshot_state(
+    snapshot: Snapshot, label: str
+) -> tuple[list[Clause], dict[int, Support], list[withdrawals.Withdrawal], list[Clause]]:
+    """What a snapshot holds: its clauses (stamped), the supports of the
+    clauses assumptions hold (by the clause's identity), its withdrawal
+    records and its defeated clauses; ``SnapshotDamaged`` when it does not read."""
+    clauses = _stamped_clauses(snapshot, label)
+    image = _beliefs_image(snapshot, label)
+    copies = _first_copies(clauses, set(), image)
+    supports = {}
+    for support in image.supports:
+        clause = copies.get(id(support.fact))
+        if clause is not None:
+            supports[id(clause)] = support
+    return clauses, supports, _withdrawals(snapshot, label), _defeated(snapshot, label)
+
+
 def _withdrawals(snapshot: Snapshot, label: str) -> list[withdrawals.Withdrawal]:
     """The withdrawal records of a snapshot; ``SnapshotDamaged`` when they do not read."""
     try:
@@ -233,6 +251,25 @@ def _beliefs_image(snapshot: Snapshot, label: str) -> BeliefsImage:
     except SectionDamaged as damage:
         line = snapshot.section_lines.get(SECTION, 0) + damage.entry
         raise SnapshotDamaged(label, line, f"section {SECTION}: {damage}") from None
+
+
+@dataclass(frozen=True, slots=True)
+class Image:
+    """A memory's client-stored state in snapshot form (see :meth:`Memory.image`)."""
+
+    header: SnapshotHeader
+    predicates: list[tuple[tuple[str, int], list[Clause]]]
+    sections: list[tuple[str, list[str]]]
+
+    def text(self) -> str:
+        """The snapshot text."""
+        return write_snapshot(self.header, self.predicates, self.sections)
+
+    def snapshot(self) -> Snapshot:
+        """The snapshot as :func:`read_snapshot` would read its text back
+        (the clauses are this memory's own objects)."""
+        clauses = [clause for _, clauses in self.predicates for clause in clauses]
+        return Snapshot(self.header, clauses, dict(self.sections))
 
 
 @dataclass(frozen=True, slots=True)
@@ -319,8 +356,12 @@ class Memory:
         self.history = withdrawals.History()
         self.defeats = defeat.Defeats()
         self._file_numbering = FileNumbering()
+        self._file_id = UNRECORDED
         self._file_positions: dict[str, int] = {}
         self._file_names: dict[str, str] = {}
+        self.fork = storage.fork_info()
+        self.preloaded: Snapshot | None = None
+        """The base snapshot, already in memory, of a memory about to open (a new fork)."""
         engine.ensure_namespace(name)
 
     @property
@@ -343,6 +384,9 @@ class Memory:
         from zpm_domain.consult import consult_text
 
         self.numbering.memory_id = self._recorded_id()
+        self._file_id = self.numbering.memory_id
+        if self.fork is not None and self.fork.base_id is not None:
+            self._file_id = self.fork.base_id  # its base's files, under their handles
         with collector_paused():
             for source in self.storage.knowledge_files():
                 if source.text is None:
@@ -378,8 +422,7 @@ class Memory:
             raise PermissionDenied.builtin(*key)
         name = self._file_names.get(label, label)
         position = self._file_positions.get(name, 0)
-        assert self.numbering.memory_id is not None
-        handle = self._file_numbering.handle(self.numbering.memory_id, name, position)
+        handle = self._file_numbering.handle(self._file_id, name, position)
         clause = clause.stamped(handle, Provenance.of_file(name, line))
         if key == DENIALS and key not in self._declared_dynamic:
             self.declare_dynamic(*key)
@@ -625,26 +668,9 @@ class Memory:
             raise PersistenceUnavailable(self.name, self.storage.location)
         with self.journal.lock():
             self._catch_up()
-            snapshot_id = secrets.token_hex(16)
-            predicates = self._stored_predicates()
-            header = SnapshotHeader(
-                memory=self.name,
-                saved=int(self._clock()),
-                clauses=sum(len(clauses) for _, clauses in predicates),
-                id=snapshot_id,
-                covers=Covers(self._generation, self._records),
-                zpm=self._version,
-            )
-            sections = [(SECTION, lines)] if (lines := self.beliefs.section()) else []
-            stored = (clause for _, clauses in predicates for clause in clauses)
-            sections.append(
-                (handle_section.SECTION, handle_section.section(self.numbering.next, stored))
-            )
-            if history := withdrawals.section(self.history):
-                sections.append((withdrawals.SECTION, history))
-            if defeated := self.defeats.section():
-                sections.append((defeat.SECTION, defeated))
-            self.snapshots.write(name, write_snapshot(header, predicates, sections))
+            image = self.image()
+            snapshot_id = image.header.id
+            self.snapshots.write(name, image.text())
             self._step("save:written")
             if self.read_only:
                 return
@@ -653,6 +679,36 @@ class Memory:
             self._step("save:rotated")
             self._generation, self._records, self._base = base.generation, 1, name
             log.info("memory %s: saved snapshot %s; the journal starts afresh", self.name, name)
+
+    def locked_image(self) -> Image:
+        """:meth:`image` taken under the journal lock, caught up first."""
+        with self.journal.lock():
+            self._catch_up()
+            return self.image()
+
+    def image(self) -> Image:
+        """The client-stored state as a snapshot would hold it, now (call it
+        caught up, under the journal lock): clauses, supports, handles,
+        withdrawals and defeated clauses."""
+        predicates = self._stored_predicates()
+        header = SnapshotHeader(
+            memory=self.name,
+            saved=int(self._clock()),
+            clauses=sum(len(clauses) for _, clauses in predicates),
+            id=secrets.token_hex(16),
+            covers=Covers(self._generation, self._records),
+            zpm=self._version,
+        )
+        sections = [(SECTION, lines)] if (lines := self.beliefs.section()) else []
+        stored = (clause for _, clauses in predicates for clause in clauses)
+        sections.append(
+            (handle_section.SECTION, handle_section.section(self.numbering.next, stored))
+        )
+        if history := withdrawals.section(self.history):
+            sections.append((withdrawals.SECTION, history))
+        if defeated := self.defeats.section():
+            sections.append((defeat.SECTION, defeated))
+        return Image(header, predicates, sections)
 
     def read_snapshot(self, name: str) -> Snapshot:
         """Snapshot ``name`` read back; ``KeyError`` when there is none,
@@ -703,6 +759,10 @@ class Memory:
         self.numbering.unnumbered = False
         if base.snapshot is None:
             return
+        if snapshot is None and self.preloaded is not None:
+            if self.preloaded.header.id == base.snapshot_id:
+                snapshot = self.preloaded
+            self.preloaded = None
         if snapshot is None:
             snapshot = self._base_snapshot(base)
         if snapshot.header.id != base.snapshot_id:

@@ -11,6 +11,9 @@ Layout (architecture §9)::
             knowledge.pl                its knowledge file
             journal.wal                 its journal (+ journal.lock, archives)
             snapshots/                  its snapshots
+            fork.json                   a fork: what it was forked from (it reads
+                                        that memory's knowledge files, not its own)
+            fork-point.pl               a fork: its fork point (a snapshot text)
     <global root>/<name>/           a global memory, laid out like a project one
 
 The global root is ``$XDG_DATA_HOME/zpm/kb``, else ``~/.local/share/zpm/kb``
@@ -20,17 +23,19 @@ created or mounted.
 
 from __future__ import annotations
 
+import json
 import logging
 import os
 import shutil
 import time
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 
-from zpm_adapters.persistence.durable import fsync_directory, write_atomically
+from zpm_adapters.persistence.durable import fsync_directory, write_atomically, write_synced
 from zpm_adapters.persistence.file_journal import FileJournal
 from zpm_adapters.persistence.file_snapshots import FileSnapshotStore
+from zpm_adapters.persistence.wal_format import encode_batch
 from zpm_adapters.project import ProjectPaths, knowledge_files
 from zpm_adapters.storage import manifest
 from zpm_adapters.storage.memory_ids import CounterDamaged, MemoryIdCounter
@@ -41,6 +46,7 @@ from zpm_domain.memory import DEFAULT_MEMORY
 from zpm_domain.ports.journal import Journal
 from zpm_domain.ports.snapshots import SnapshotStore
 from zpm_domain.ports.storage import (
+    ForkInfo,
     KnowledgeFile,
     MemoryExists,
     MemoryMissing,
@@ -48,6 +54,7 @@ from zpm_domain.ports.storage import (
     MemoryRegistry,
     MemoryStorage,
     MountEntry,
+    NewFork,
 )
 
 log = logging.getLogger("zpm")
@@ -64,6 +71,8 @@ MEMORY_IDS = "memory-ids"
 """The counter of memory ids (``.zpm/memory-ids``; ``<global root>/.memory-ids``)."""
 MEMORY_ID = "memory-id"
 """A memory's own id, beside its journal."""
+FORK_INFO = "fork.json"
+FORK_POINT = "fork-point.pl"
 
 Step = Callable[[str], None]
 
@@ -81,6 +90,8 @@ class Layout:
     """The file recording the memory's id."""
     names_from: Path
     """Knowledge files are named relative to this folder in provenance."""
+    fork: ForkInfo | None = None
+    fork_point: Path | None = None
 
 
 class FileStorage(MemoryStorage):
@@ -128,6 +139,23 @@ class FileStorage(MemoryStorage):
             return False
         journal = self.layout.journal
         return not journal.exists() or os.access(journal, os.W_OK)
+
+    def fork_info(self) -> ForkInfo | None:
+        return self.layout.fork
+
+    def read_fork_point(self) -> str:
+        if self.layout.fork_point is None:
+            raise KeyError("fork point")
+        try:
+            return self.layout.fork_point.read_text(encoding="utf-8")
+        except FileNotFoundError:
+            raise KeyError(str(self.layout.fork_point)) from None
+
+    def write_fork_point(self, text: str) -> None:
+        target = self.layout.fork_point
+        if target is None:
+            raise KeyError("fork point")
+        write_atomically(target.with_name(target.name + ".next"), target, text.encode())
 
     def memory_id(self, *, give: bool) -> int | None:
         path = self.layout.memory_id
@@ -192,6 +220,66 @@ class FileRegistry(MemoryRegistry):
             shutil.rmtree(folder, ignore_errors=True)
             raise
 
+    def create_fork(self, ref: MemoryRef, fork: NewFork) -> None:
+        """Write the fork in a hidden folder beside its place, then rename it
+        into place: a crash leaves either no fork or all of it (a hidden
+        folder left behind is ignored, and removed by the next fork)."""
+        if self.exists(ref):
+            raise MemoryExists(ref.name)
+        folder = self._folder(ref, required=True)
+        assert folder is not None
+        folder.parent.mkdir(parents=True, exist_ok=True)
+        for stale in folder.parent.glob(f".{ref.name}.forking-*"):
+            shutil.rmtree(stale, ignore_errors=True)
+        staged = folder.parent / f".{ref.name}.forking-{os.getpid()}"
+        staged.mkdir()
+        try:
+            info = fork.info
+            record = {
+                "fork_of": info.base.name,
+                "scope": info.base.scope,
+                "base_id": info.base_id,
+                "created": info.created,
+            }
+            write_synced(staged / FORK_INFO, (json.dumps(record) + "\n").encode())
+            write_synced(staged / FORK_POINT, fork.point.encode())
+            FileSnapshotStore(staged / "snapshots").write(fork.seed, fork.point)
+            write_synced(staged / "journal.wal", encode_batch(fork.first_batch, int(self._clock())))
+            fsync_directory(staged)
+            try:
+                os.rename(staged, folder)
+            except OSError as error:
+                if folder.exists():
+                    raise MemoryExists(ref.name) from error
+                raise
+            fsync_directory(folder.parent)
+        except BaseException:
+            shutil.rmtree(staged, ignore_errors=True)
+            raise
+
+    def fork_info(self, ref: MemoryRef) -> ForkInfo | None:
+        folder = self._folder(ref, required=False)
+        if folder is None or (ref.name == DEFAULT_MEMORY and ref.scope == "project"):
+            return None
+        info = _read_fork_info(folder / FORK_INFO)
+        if info is None:
+            return None
+        try:
+            changed = max(info.created, (folder / "journal.wal").stat().st_mtime)
+        except OSError:
+            changed = info.created
+        return replace(info, changed=changed)
+
+    def remove(self, ref: MemoryRef) -> None:
+        folder = self._folder(ref, required=True)
+        assert folder is not None
+        if ref.name == DEFAULT_MEMORY and ref.scope == "project":
+            raise ValueError("the default memory cannot be removed")
+        doomed = folder.parent / f".{ref.name}.removing-{os.getpid()}"
+        os.rename(folder, doomed)
+        fsync_directory(folder.parent)
+        shutil.rmtree(doomed)
+
     def storage(self, ref: MemoryRef) -> MemoryStorage:
         return FileStorage(self.layout(ref), clock=self._clock, step=self._step)
 
@@ -211,6 +299,20 @@ class FileRegistry(MemoryRegistry):
         assert folder is not None
         if not folder.is_dir():
             raise MemoryMissing(f"memory {ref.name} ({ref.scope} scope) is not at {folder}")
+        fork = _read_fork_info(folder / FORK_INFO)
+        if fork is not None:
+            base = self.layout(fork.base)  # a fork reads its base's knowledge files
+            return Layout(
+                journal=folder / "journal.wal",
+                snapshots=folder / "snapshots",
+                location=folder,
+                knowledge=base.knowledge,
+                memory_ids=self._memory_ids(ref),
+                memory_id=folder / MEMORY_ID,
+                names_from=base.names_from,
+                fork=fork,
+                fork_point=folder / FORK_POINT,
+            )
         knowledge = folder / KNOWLEDGE_FILE
         return Layout(
             journal=folder / "journal.wal",
@@ -267,6 +369,30 @@ def _read_memory_id(path: Path) -> int:
     if not text.isdigit() or not 0 < int(text) <= MAX_MEMORY_ID:
         raise CounterDamaged(f"{path}: not a memory id")
     return int(text)
+
+
+def _read_fork_info(path: Path) -> ForkInfo | None:
+    """The fork record at ``path``; ``None`` when there is none.  A record that
+    does not read raises ``MemoryMissing`` (the memory cannot be opened as
+    what it is)."""
+    try:
+        record = json.loads(path.read_text(encoding="utf-8"))
+    except FileNotFoundError:
+        return None
+    except (OSError, ValueError) as error:
+        raise MemoryMissing(f"{path}: not a fork record ({error})") from None
+    if not isinstance(record, dict):
+        raise MemoryMissing(f"{path}: not a fork record")
+    base, scope = record.get("fork_of"), record.get("scope")
+    base_id, created = record.get("base_id"), record.get("created")
+    if (
+        not isinstance(base, str)
+        or scope not in ("project", "global")
+        or not (base_id is None or isinstance(base_id, int))
+        or not isinstance(created, (int, float))
+    ):
+        raise MemoryMissing(f"{path}: not a fork record")
+    return ForkInfo(MemoryRef(base, scope), base_id, float(created))
 
 
 def _relative(path: Path, folder: Path) -> str:

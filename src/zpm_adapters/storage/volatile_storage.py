@@ -18,6 +18,7 @@ from zpm_domain.memory import DEFAULT_MEMORY
 from zpm_domain.ports.journal import Journal
 from zpm_domain.ports.snapshots import SnapshotStore
 from zpm_domain.ports.storage import (
+    ForkInfo,
     KnowledgeFile,
     MemoryExists,
     MemoryMissing,
@@ -25,6 +26,7 @@ from zpm_domain.ports.storage import (
     MemoryRegistry,
     MemoryStorage,
     MountEntry,
+    NewFork,
 )
 
 
@@ -37,6 +39,8 @@ class VolatileFiles:
     knowledge: list[KnowledgeFile] = field(default_factory=list)
     writable: bool = True
     memory_id: int | None = None
+    fork: ForkInfo | None = None
+    fork_point: str | None = None
 
 
 @dataclass
@@ -91,10 +95,27 @@ class VolatileStorage(MemoryStorage):
         return f"volatile:{self._ref.scope}/{self._ref.name}"
 
     def knowledge_files(self) -> list[KnowledgeFile]:
-        return list(self.files.knowledge)
+        """A fork's are its base's (read from the base, not copied)."""
+        files, seen = self.files, 0
+        while files.fork is not None and seen < len(self._disk.memories):
+            files, seen = self._disk.memories[files.fork.base], seen + 1
+        return list(files.knowledge)
 
     def writable(self) -> bool:
         return self.files.writable
+
+    def fork_info(self) -> ForkInfo | None:
+        return self.files.fork
+
+    def read_fork_point(self) -> str:
+        if self.files.fork_point is None:
+            raise KeyError("fork point")
+        return self.files.fork_point
+
+    def write_fork_point(self, text: str) -> None:
+        if self.files.fork is None:
+            raise KeyError("fork point")
+        self.files.fork_point = text
 
     def memory_id(self, *, give: bool) -> int | None:
         if self.files.memory_id is None and give:
@@ -124,6 +145,24 @@ class VolatileRegistry(MemoryRegistry):
         if ref in self.disk.memories:
             raise MemoryExists(ref.name)
         self.disk.memories[ref] = self.disk.new_files()
+
+    def create_fork(self, ref: MemoryRef, fork: NewFork) -> None:
+        if ref in self.disk.memories:
+            raise MemoryExists(ref.name)
+        files = self.disk.new_files()
+        files.fork, files.fork_point = fork.info, fork.point
+        files.snapshots.write(fork.seed, fork.point)
+        VolatileJournal(files.journal, clock=self._clock).rotate(fork.first_batch)
+        self.disk.memories[ref] = files
+
+    def fork_info(self, ref: MemoryRef) -> ForkInfo | None:
+        files = self.disk.memories.get(ref)
+        return None if files is None else files.fork
+
+    def remove(self, ref: MemoryRef) -> None:
+        if ref == MemoryRef(DEFAULT_MEMORY, "project"):
+            raise ValueError("the default memory cannot be removed")
+        del self.disk.memories[ref]
 
     def storage(self, ref: MemoryRef) -> MemoryStorage:
         files = self.disk.memories.get(ref)

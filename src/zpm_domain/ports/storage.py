@@ -13,7 +13,7 @@ from abc import ABC, abstractmethod
 from dataclasses import dataclass
 from typing import Literal
 
-from zpm_domain.ports.journal import Journal
+from zpm_domain.ports.journal import Journal, JournalOp
 from zpm_domain.ports.snapshots import SnapshotStore
 
 Scope = Literal["project", "global"]
@@ -52,6 +52,36 @@ class KnowledgeFile:
     name: str | None = None
 
 
+@dataclass(frozen=True, slots=True)
+class ForkInfo:
+    """What makes a memory a fork: the memory it was forked from (whose
+    knowledge files it reads), that memory's id (its knowledge-file clauses
+    keep their handles in the fork; ``None`` when it had none), and when the
+    fork was made (seconds since the epoch) and last changed."""
+
+    base: MemoryRef
+    base_id: int | None
+    created: float
+    changed: float | None = None
+    """When the fork last changed (its journal), as far as the storage knows."""
+
+
+@dataclass(frozen=True, slots=True)
+class NewFork:
+    """Everything a fork starts with, written at once by ``MemoryRegistry.create_fork``.
+
+    ``point`` is the snapshot text of the fork point (the base's state it
+    was copied from), stored as the fork point and as the fork's snapshot
+    ``seed``, which ``first_batch`` (the first batch of its journal) makes
+    its recovery base.
+    """
+
+    info: ForkInfo
+    point: str
+    seed: str
+    first_batch: list[JournalOp]
+
+
 class MemoryStorage(ABC):
     """What one memory keeps on disk."""
 
@@ -88,6 +118,18 @@ class MemoryStorage(ABC):
         when it cannot be recorded.
         """
 
+    def fork_info(self) -> ForkInfo | None:
+        """What the memory was forked from; ``None`` for a memory that is not a fork."""
+        return None
+
+    def read_fork_point(self) -> str:
+        """A fork's fork point (a snapshot text); ``KeyError`` when there is none."""
+        raise KeyError("fork point")
+
+    def write_fork_point(self, text: str) -> None:
+        """Replace a fork's fork point, atomically and durably."""
+        raise NotImplementedError
+
     def close(self) -> None:  # noqa: B027 (optional hook)
         """Release files and locks; the default closes the journal."""
         self.journal.close()
@@ -122,6 +164,19 @@ class MemoryRegistry(ABC):
         Raises ``MemoryExists`` when it is already there, ``OSError`` when
         it cannot be created (nothing is left behind).
         """
+
+    @abstractmethod
+    def create_fork(self, ref: MemoryRef, fork: NewFork) -> None:
+        """Create memory ``ref`` as a fork, all of it or nothing (a crash
+        leaves no partial fork).  Raises ``MemoryExists`` or ``OSError``."""
+
+    @abstractmethod
+    def fork_info(self, ref: MemoryRef) -> ForkInfo | None:
+        """What memory ``ref`` was forked from (``None``: not a fork, or not there)."""
+
+    @abstractmethod
+    def remove(self, ref: MemoryRef) -> None:
+        """Delete memory ``ref`` and all its files (it must not be mounted)."""
 
     @abstractmethod
     def storage(self, ref: MemoryRef) -> MemoryStorage:

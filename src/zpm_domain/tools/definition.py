@@ -29,7 +29,7 @@ import inspect
 import types
 import typing
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from functools import cached_property
 from typing import Annotated, Any, TypeVar, Union
 
@@ -40,6 +40,8 @@ if typing.TYPE_CHECKING:
     from zpm_domain.memories import Memories
 
 MEMORY_DESCRIPTION = "Target memory segment (optional, defaults to default memory)"
+SESSION_ARGUMENTS = frozenset({"memory", "context"})
+"""The arguments that name the memory a tool works on."""
 
 _JSON_TYPES: dict[type, str] = {str: "string", int: "integer", bool: "boolean", float: "number"}
 _MARK = "__zpm_tool__"
@@ -55,6 +57,8 @@ class Arg:
 
     description: str
     allow_empty: bool = False
+    name: str | None = None
+    """The argument's name when the parameter cannot have it (``from``)."""
 
 
 MemoryArg = Annotated[str | None, Arg(MEMORY_DESCRIPTION)]
@@ -114,6 +118,8 @@ class Param:
     description: str
     required: bool
     allow_empty: bool = False
+    keyword: str = ""
+    """The method's parameter (the argument's name, unless ``Arg.name`` renamed it)."""
 
     def schema(self) -> dict[str, Any]:
         return {"type": self.json_type, "description": self.description}
@@ -176,6 +182,24 @@ class ToolDefinition:
     @cached_property
     def allow_empty(self) -> frozenset[str]:
         return frozenset(p.name for p in self.params if p.allow_empty)
+
+    def in_session(self, fork: str) -> ToolDefinition:
+        """This tool as a session that works on fork ``fork`` shows it: an
+        omitted ``memory`` or ``context`` means the fork."""
+        said = (
+            f"Target memory (optional, defaults to this session's fork '{fork}'; every other "
+            "memory is read-only in this session)"
+        )
+        params = tuple(
+            replace(p, description=said) if p.name in SESSION_ARGUMENTS and not p.required else p
+            for p in self.params
+        )
+        return replace(self, params=params)
+
+    def keywords(self, arguments: Mapping[str, Any]) -> dict[str, Any]:
+        """Validated ``arguments`` as the method's keyword arguments."""
+        renamed = {p.name: p.keyword for p in self.params if p.keyword and p.keyword != p.name}
+        return {renamed.get(name, name): value for name, value in arguments.items()}
 
 
 @dataclass(frozen=True)
@@ -257,7 +281,16 @@ def signature_params(func: Callable[..., Any]) -> tuple[Param, ...]:
         required = parameter.default is inspect.Parameter.empty
         if optional == required or (optional and parameter.default is not None):
             raise TypeError(f"{where}: optional arguments are `X | None = None`")
-        params.append(Param(parameter.name, kind, arg.description, required, arg.allow_empty))
+        params.append(
+            Param(
+                arg.name or parameter.name,
+                kind,
+                arg.description,
+                required,
+                arg.allow_empty,
+                parameter.name,
+            )
+        )
     return tuple(params)
 
 

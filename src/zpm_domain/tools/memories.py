@@ -30,6 +30,7 @@ class MemoryTools(ToolGroup):
             Arg('The scope of the memory segment: "project" (default) or "global"'),
         ] = None,
     ) -> str:
+        self._memories.refuse_in_session("create_memory")
         chosen = _choice("project" if scope is None else scope, "scope", ("project", "global"))
         self._memories.create(name, cast(Scope, chosen))
         return f"Created memory '{name}' ({chosen} scope)"
@@ -46,6 +47,7 @@ class MemoryTools(ToolGroup):
             str | None, Arg('Mount mode: "rw" (default, read-write) or "ro" (read-only)')
         ] = None,
     ) -> str:
+        self._memories.refuse_in_session("mount_memory")
         chosen = _choice("rw" if mode is None else mode, "mode", ("rw", "ro"))
         self._memories.mount(name, cast(Mode, chosen))
         return f"Mounted memory '{name}' ({chosen})"
@@ -58,6 +60,7 @@ class MemoryTools(ToolGroup):
     def unmount_memory(
         self, name: Annotated[str, Arg("The name of the memory segment to unmount")]
     ) -> str:
+        self._memories.refuse_in_session("unmount_memory")
         if name != "default":
             check_name(name)
         self._memories.unmount(name)
@@ -70,14 +73,13 @@ class MemoryTools(ToolGroup):
         output=outputs.MEMORIES,
     )
     def list_memories(self) -> Reply:
-        return Reply.of(
-            {
-                "memories": [
-                    {"name": m.name, "scope": m.scope, "mounted": m.mounted, "mode": m.mode}
-                    for m in self._memories.listing()
-                ]
-            }
-        )
+        entries = []
+        for m in self._memories.listing():
+            entry = {"name": m.name, "scope": m.scope, "mounted": m.mounted, "mode": m.mode}
+            if m.fork_of is not None:
+                entry["fork_of"] = m.fork_of
+            entries.append(entry)
+        return Reply.of({"memories": entries})
 
 
 def _choice(value: str, what: str, allowed: tuple[str, ...]) -> str:

@@ -121,20 +121,17 @@ OVERVIEW = _object(
     }
 )
 
-MEMORIES = _object(
+_MEMORY_ENTRY = _object(
     {
-        "memories": _array(
-            _object(
-                {
-                    "name": {"type": "string"},
-                    "scope": MEMORY_SCOPE,
-                    "mounted": {"type": "boolean"},
-                    "mode": _nullable(MEMORY_MODE),
-                }
-            )
-        )
+        "name": {"type": "string"},
+        "scope": MEMORY_SCOPE,
+        "mounted": {"type": "boolean"},
+        "mode": _nullable(MEMORY_MODE),
+        "fork_of": {"type": "string", "description": "A fork's base (forks only)."},
     }
 )
+_MEMORY_ENTRY["required"] = ["name", "scope", "mounted", "mode"]
+MEMORIES = _object({"memories": _array(_MEMORY_ENTRY)})
 
 ASSUMPTIONS = _object({"assumptions": NAMES})
 
@@ -358,4 +355,38 @@ ARGUED = _object(
         "for_justification": _nullable(HANDLED_PROOF),
         "against_justification": {"anyOf": [INFERENCE, DEFEAT, {"type": "null"}]},
     }
+)
+
+_MERGE_OP = {"enum": ["store", "withdraw", "remove", "support", "unsupport"]}
+MERGED = _object(
+    {
+        "fork": {"type": "string"},
+        "into": {"type": "string"},
+        "applied": _object(
+            {"stored": COUNT, "withdrawn": COUNT, "removed": COUNT, "supports": COUNT}
+        ),
+        "skipped": _array(
+            _object({"handle": HANDLE, "op": _MERGE_OP, "reason": {"type": "string"}})
+        ),
+        "operations": {
+            **_array(
+                {
+                    "type": "object",
+                    "properties": {
+                        "op": _MERGE_OP,
+                        "handle": HANDLE,
+                        "sentence": {"type": "string"},
+                        "assumption": _TEXT_OR_NULL,
+                    },
+                    "required": ["op", "handle", "sentence"],
+                    "additionalProperties": False,
+                }
+            ),
+            "description": "The applied operations in order (at most 100); support and "
+            "unsupport name the assumption (null: the plain assertion).",
+        },
+        "dry_run": {"type": "boolean"},
+    },
+    "A merge of a fork into its base: what was (or, in a dry run, would be) applied, "
+    "and the operations skipped because they no longer apply to the base.",
 )

@@ -1,0 +1,142 @@
+"""argue, fork_memory and merge_memory on large memories, against query_logic of one fact.
+
+For each engine (default: python, janus and pyswip) and each size (default
+10,000 and 100,000 facts ``fact(I, vI)``, written as journal batches the way
+``benchmarks/verbs.py`` writes them), in one worker process per engine and
+size, run after run, each call timed with its baseline, ``query_logic`` of
+``fact(500, V)`` timed right after it:
+
+* ``argue``: a fact two rules deep (``top(500)`` through ``mid/1`` to ``fact/2``);
+* ``fork_memory``: a fork of the whole memory (a new one each run; target:
+  at most 1 s per 100,000 facts); the table also shows ms per 100,000 facts;
+* ``merge_memory``: a fork with 1,000 changes (500 facts stored, 500
+  withdrawn) merged into its base (a fresh fork each run).
+
+    python benchmarks/forks.py [--runs R] [--size N ...] [--engine NAME ...]
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import subprocess
+import sys
+import tempfile
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+
+from verbs import FIRST, ZPM, write_state  # noqa: E402 (the benchmarks folder, added above)
+
+WORKER = """
+import json, statistics, sys, time
+from zpm_app.bootstrap import open_toolbox
+from zpm_app.config import resolve_settings
+
+project, engine = sys.argv[1], sys.argv[2]
+runs, size, first = (int(value) for value in sys.argv[3:6])
+box = open_toolbox(resolve_settings(project=project, engine=engine))
+
+def call(tool, **arguments):
+    started = time.perf_counter()
+    result = box.call(tool, arguments)
+    elapsed = time.perf_counter() - started
+    assert not result.is_error, (tool, arguments, result.text)
+    return elapsed, result.text
+
+call("define_rule", head="mid(I)", body="fact(I, _)")
+call("define_rule", head="top(I)", body="mid(I)")
+
+def argue(run):
+    spent, text = call("argue", closed_goal="top(500)")
+    assert json.loads(text)["verdict"] == "true", text
+    return spent
+
+def fork(run):
+    spent, text = call("fork_memory", name=f"bench_fork_{run}")
+    assert text.endswith(f"({size + 2} clauses)"), text
+    call("unmount_memory", name=f"bench_fork_{run}")
+    return spent
+
+def merge(run):
+    name = f"bench_merge_{run}"
+    call("fork_memory", name=name)
+    for i in range(500):
+        box.call("assert", {"sentence": f"added({run}, {i})", "context": name})
+        box.call("unassert-handle", {"sentex_handle": first + 1 + run * 500 + i, "context": name})
+    spent, text = call("merge_memory", name=name)
+    assert json.loads(text)["applied"] == {
+        "stored": 500, "withdrawn": 500, "removed": 0, "supports": 0
+    }, text
+    call("unmount_memory", name=name)
+    return spent
+
+calls = {"argue": argue, "fork_memory": fork, "merge_memory": merge}
+times = {name: [] for name in calls}
+base_times = {name: [] for name in calls}
+ratios = {name: [] for name in calls}
+for run in range(runs):
+    for name, run_call in calls.items():
+        spent = run_call(run)
+        base, _ = call("query_logic", goal="fact(500, V)")
+        times[name].append(spent)
+        base_times[name].append(base)
+        ratios[name].append(spent / base)
+box.close()
+print(json.dumps({
+    name: {
+        "tool": statistics.median(times[name]),
+        "base": statistics.median(base_times[name]),
+        "ratio": statistics.median(ratios[name]),
+    }
+    for name in calls
+}))
+"""
+
+
+def measure(root: Path, engine: str, n: int, runs: int) -> dict[str, dict[str, float]]:
+    project = root / f"{engine}-{n}"
+    project.mkdir(parents=True)
+    subprocess.run([*ZPM, "init"], cwd=project, check=True, capture_output=True)
+    write_state(project, n)
+    done = subprocess.run(
+        [sys.executable, "-c", WORKER, str(project), engine, str(runs), str(n), str(FIRST)],
+        capture_output=True,
+        text=True,
+    )
+    if done.returncode != 0:
+        raise SystemExit(f"worker failed ({engine}, {n}): {done.stderr[-3000:]}")
+    result: dict[str, dict[str, float]] = json.loads(done.stdout.strip().splitlines()[-1])
+    return result
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("--runs", type=int, default=3)
+    parser.add_argument("--size", type=int, action="append", dest="sizes")
+    parser.add_argument("--engine", action="append", dest="engines")
+    options = parser.parse_args()
+    engines = options.engines or ["python", "janus", "pyswip"]
+    sizes = options.sizes or [10_000, 100_000]
+    print(
+        f"median of {options.runs} runs; ratio = median of per-run tool/baseline ratios "
+        "(baseline: query_logic of one fact, timed in turn)"
+    )
+    header = f"{'engine':<8} {'call':<13} {'facts':>9} {'tool ms':>9} {'base ms':>8}"
+    print(f"{header} {'ratio':>9} {'ms/100k facts':>14}")
+    with tempfile.TemporaryDirectory(prefix="zpm-bench-") as tmp:
+        for engine in engines:
+            for n in sizes:
+                for name, r in measure(Path(tmp), engine, n, options.runs).items():
+                    per = (
+                        f"{r['tool'] * 1000 * 100_000 / n:>14.0f}" if name == "fork_memory" else ""
+                    )
+                    print(
+                        f"{engine:<8} {name:<13} {n:>9,} {r['tool'] * 1000:>9.1f} "
+                        f"{r['base'] * 1000:>8.2f} {r['ratio']:>8.0f}x {per}",
+                        flush=True,
+                    )
+
+
+if __name__ == "__main__":
+    main()

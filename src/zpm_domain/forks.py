@@ -1,0 +1,334 @@
+"""Forks: a memory copied from another, and the three-way merge back into it.
+
+A fork starts as a copy of its base's client-stored state (clauses believed
+and defeated, with their handles and provenance, supports, withdrawal
+history) and reads its base's knowledge files.  Its *fork point* is the
+base's state it was copied from, kept as a snapshot text beside the fork.
+
+A merge computes the fork's changes since its fork point (:func:`changes`)
+as operations on handles, then applies each to the base as the base is now
+(:func:`plan`): one that no longer applies (its handle is gone from the
+base, the clause or the support is already there) is skipped and reported.
+The applied ones are one journal batch on the base, so a crash leaves the
+base as before or fully merged; then the fork point moves to the fork's
+state, so the next merge applies only what changed since.  A dry run plans
+the same way under the same lock and commits nothing.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+from typing import Any
+
+from zpm_domain.belief_changes import Assume, SupportPlainly
+from zpm_domain.clauses import Clause
+from zpm_domain.errors import MemoryNotMounted, RecoveryFailed, ZpmError
+from zpm_domain.memories import Memories, NotAFork
+from zpm_domain.memory import Memory, snapshot_state
+from zpm_domain.merge_ops import RemoveHandle, Unsupport
+from zpm_domain.mutations import AddClause, Mutation
+from zpm_domain.ports.storage import MemoryRef
+from zpm_domain.provenance import UNKNOWN
+from zpm_domain.snapshot_format import Snapshot, read_snapshot
+from zpm_domain.withdrawals import Withdraw, Withdrawal
+from zpm_domain.writer import render_clause
+
+MAX_LISTED = 100
+"""How many operations a merge report lists."""
+
+
+@dataclass(frozen=True, slots=True)
+class Held:
+    """A clause a memory stores, with the supports that hold it (a plain
+    copy: ``plain`` and no assumptions)."""
+
+    clause: Clause
+    text: str
+    plain: bool
+    assumptions: tuple[str, ...]
+
+
+@dataclass
+class State:
+    """A memory's client-stored state by handle, in clause order; and its
+    withdrawal records by the handle of the clause each withdrew."""
+
+    held: dict[int, Held] = field(default_factory=dict)
+    withdrawn: dict[int, Withdrawal] = field(default_factory=dict)
+
+
+def state_of(snapshot: Snapshot, label: str) -> State:
+    """The state a snapshot (read back, or a memory's :meth:`Memory.image`)
+    holds; ``SnapshotDamaged`` when it does not read."""
+    clauses, supports, history, defeated = snapshot_state(snapshot, label)
+    state = State()
+    for clause in [*clauses, *defeated]:
+        if clause.handle is None or clause.handle in state.held:
+            continue
+        support = supports.get(id(clause))
+        plain = True if support is None else support.plain
+        names = () if support is None else tuple(support.assumptions)
+        state.held[clause.handle] = Held(clause, render_clause(clause), plain, names)
+    for withdrawal in history:
+        assert withdrawal.clause.handle is not None
+        state.withdrawn[withdrawal.clause.handle] = withdrawal
+    return state
+
+
+@dataclass(frozen=True, slots=True)
+class Change:
+    """One operation of a change set: ``store`` (``held`` is the clause now),
+    ``withdraw`` (``record`` withdrew it), ``remove``, ``support`` or
+    ``unsupport`` (of ``assumption``; ``None`` is the plain assertion)."""
+
+    op: str
+    handle: int
+    held: Held
+    assumption: str | None = None
+    record: Withdrawal | None = None
+
+
+def changes(point: State, now: State) -> list[Change]:
+    """The fork's changes since its fork point, in the order they apply:
+    removals and withdrawals (in the point's order), stores (in the fork's
+    order), then changes of support."""
+    found: list[Change] = []
+    for handle, held in point.held.items():
+        after = now.held.get(handle)
+        if after is not None and after.text == held.text:
+            continue
+        record = now.withdrawn.get(handle)
+        if after is None and record is not None and handle not in point.withdrawn:
+            found.append(Change("withdraw", handle, held, record=record))
+        else:
+            found.append(Change("remove", handle, held))
+    for handle, held in now.held.items():
+        before = point.held.get(handle)
+        if before is None or before.text != held.text:
+            found.append(Change("store", handle, held))
+    for handle, held in now.held.items():
+        before = point.held.get(handle)
+        if before is None or before.text != held.text:
+            continue
+        if held.plain and not before.plain:
+            found.append(Change("support", handle, held, None))
+        found += [
+            Change("support", handle, held, name)
+            for name in held.assumptions
+            if name not in before.assumptions
+        ]
+        found += [
+            Change("unsupport", handle, held, name)
+            for name in before.assumptions
+            if name not in held.assumptions
+        ]
+    return found
+
+
+COUNTERS = {
+    "store": "stored",
+    "withdraw": "withdrawn",
+    "remove": "removed",
+    "support": "supports",
+    "unsupport": "supports",
+}
+
+
+@dataclass
+class Plan:
+    """What a merge does to its base: the mutations of one batch, the
+    operations they apply (counted and listed) and those skipped."""
+
+    mutations: list[Mutation] = field(default_factory=list)
+    applied: dict[str, int] = field(
+        default_factory=lambda: dict.fromkeys(("stored", "withdrawn", "removed", "supports"), 0)
+    )
+    operations: list[dict[str, Any]] = field(default_factory=list)
+    skipped: list[dict[str, Any]] = field(default_factory=list)
+
+    def report(self, fork: str, into: str, dry_run: bool) -> dict[str, Any]:
+        return {
+            "fork": fork,
+            "into": into,
+            "applied": self.applied,
+            "skipped": self.skipped,
+            "operations": self.operations[:MAX_LISTED],
+            "dry_run": dry_run,
+        }
+
+
+class _Skip(Exception):
+    def __init__(self, reason: str) -> None:
+        super().__init__(reason)
+        self.reason = reason
+
+
+def plan(found: list[Change], base: Memory) -> Plan:
+    """Apply ``found`` to ``base`` as it is now, on paper (call it under
+    ``base.writing()``): each change becomes mutations, or a skip."""
+    result = Plan()
+    gone: set[int] = set()
+    texts = _Texts(base)
+    for change in found:
+        try:
+            mutations = list(_mutations(change, base, gone, texts))
+            for mutation in mutations:
+                mutation.check(base)
+        except _Skip as skip:
+            result.skipped.append({"handle": change.handle, "op": change.op, "reason": skip.reason})
+            continue
+        except ZpmError as refusal:
+            result.skipped.append(
+                {"handle": change.handle, "op": change.op, "reason": refusal.message}
+            )
+            continue
+        if change.op in ("remove", "withdraw"):
+            gone.add(change.handle)
+        result.mutations += mutations
+        result.applied[COUNTERS[change.op]] += 1
+        shown: dict[str, Any] = {"op": change.op, "handle": change.handle}
+        shown["sentence"] = change.held.text
+        if change.op in ("support", "unsupport"):
+            shown["assumption"] = change.assumption
+        result.operations.append(shown)
+    return result
+
+
+def _mutations(change: Change, base: Memory, gone: set[int], texts: _Texts) -> Iterator[Mutation]:
+    """The mutations that apply ``change`` to ``base``; ``_Skip`` when it
+    does not apply there."""
+    handle, clause = change.handle, change.held.clause
+    held = None if handle in gone else base.stored_with(handle)
+    if change.op == "store":
+        if held is not None or texts.holds(clause, gone):
+            raise _Skip(f"already in {base.name}")
+        yield from _stores(change.held)
+        return
+    if held is None:
+        if base.history.of(handle) is not None:
+            raise _Skip(f"already withdrawn in {base.name}")
+        raise _Skip(f"not in {base.name}")
+    if change.op == "remove":
+        yield RemoveHandle(held)
+    elif change.op == "withdraw":
+        assert change.record is not None
+        record = change.record
+        yield Withdraw(held, record.record, record.provenance)
+    else:
+        yield from _support_change(change, base, held)
+
+
+def _stores(held: Held) -> Iterator[Mutation]:
+    """Store a clause as the fork holds it: its handle, provenance and supports."""
+    clause = held.clause
+    assert clause.handle is not None
+    if held.assumptions and not held.plain:
+        first, *rest = held.assumptions
+        yield Assume(clause.head, first, True, clause.handle, clause.provenance or UNKNOWN)
+    else:
+        yield AddClause(clause)
+        rest = list(held.assumptions)
+    yield from (Assume(clause.head, name, False) for name in rest)
+
+
+def _support_change(change: Change, base: Memory, held: Clause) -> Iterator[Mutation]:
+    support = base.support_of(held)
+    name = change.assumption
+    if not held.is_fact:
+        raise _Skip(f"not a fact in {base.name}")
+    if change.op == "support":
+        if name is None:
+            if support is None or support.plain:
+                raise _Skip(f"already asserted in {base.name}")
+            yield SupportPlainly(held.head)
+        elif support is not None and name in support.assumptions:
+            raise _Skip(f"already supported by {name} in {base.name}")
+        elif support is None and base.defeats.holds(held):
+            raise _Skip(f"defeated in {base.name}")
+        else:
+            yield Assume(held.head, name, False)
+        return
+    assert name is not None
+    if support is None or name not in support.assumptions:
+        raise _Skip(f"not supported by {name} in {base.name}")
+    yield Unsupport(held.head, name)
+
+
+class _Texts:
+    """The texts of a base's client-stored clauses, predicate by predicate,
+    read once per merge: which handles store a given clause text."""
+
+    def __init__(self, base: Memory) -> None:
+        self._base = base
+        self._by_key: dict[tuple[str, int], dict[str, list[int | None]]] = {}
+
+    def holds(self, clause: Clause, gone: set[int]) -> bool:
+        """Whether the base stores the same clause text under a handle the plan keeps."""
+        texts = self._by_key.get(clause.key)
+        if texts is None:
+            texts = self._by_key[clause.key] = {}
+            stored = self._base.stored_clauses(*clause.key)
+            defeated = [c for c in self._base.defeats.clauses() if c.key == clause.key]
+            for other in [*stored, *defeated]:
+                texts.setdefault(render_clause(other), []).append(other.handle)
+        handles = texts.get(render_clause(clause), [])
+        return any(handle not in gone for handle in handles)
+
+
+def merge(memories: Memories, name: str, dry_run: bool) -> dict[str, Any]:
+    """Merge fork ``name`` into its base (see the module docstring) and report it.
+
+    Raises ``MemoryNotFound`` for an unknown name, ``NotAFork`` for a memory
+    that is not a fork, ``MemoryNotMounted`` when its base is not mounted,
+    ``MemoryReadOnly`` when the base is read-only (a dry run too).
+    """
+    with memories.borrow(name) as fork:
+        if fork.fork is None:
+            raise NotAFork(name)
+        base = memories.resolve(fork.fork.base.name)
+        if base.scope != fork.fork.base.scope:
+            raise MemoryNotMounted(fork.fork.base.name)
+        with base.writing():
+            label = f"{fork.storage.location} (fork point)"
+            try:
+                point_text = fork.storage.read_fork_point()
+            except KeyError:
+                raise RecoveryFailed(f"{label}: the fork point is missing") from None
+            point = state_of(read_snapshot(point_text, label), label)
+            image = fork.locked_image()
+            found = plan(changes(point, state_of(image.snapshot(), fork.name)), base)
+            if not dry_run:
+                base.commit(found.mutations)
+                fork.storage.write_fork_point(image.text())
+        return found.report(fork.name, base.name, dry_run)
+
+
+@dataclass(frozen=True, slots=True)
+class Stale:
+    """A fork nobody changed for a while: its name, its base, when it last
+    changed, and whether it is mounted (then it is kept)."""
+
+    name: str
+    base: str
+    changed: float
+    mounted: bool
+
+
+def stale_forks(memories: Memories, older_than: float, now: float) -> list[Stale]:
+    """The project's forks unchanged for more than ``older_than`` seconds
+    before ``now``, by name (``zpm forks prune``)."""
+    mounted = {memory.name for memory in memories.mounted()}
+    found = []
+    for ref, info in memories.forks():
+        changed = info.changed if info.changed is not None else info.created
+        if now - changed > older_than:
+            found.append(Stale(ref.name, info.base.name, changed, ref.name in mounted))
+    return found
+
+
+def prune(memories: Memories, stale: list[Stale]) -> None:
+    """Delete the ``stale`` forks that are not mounted, with their files."""
+    for fork in stale:
+        if not fork.mounted:
+            memories.remove(MemoryRef(fork.name, "project"))
