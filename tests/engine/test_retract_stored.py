@@ -70,3 +70,24 @@ def test_a_rule_is_removed_and_its_variant_kept() -> None:
     engine.add_clause(NS, mine)
     assert engine.retract_stored(NS, mine)
     assert [c is mine for c in engine.clauses(NS, "r", 1)] == [False]
+
+
+def test_explain_knows_a_predicate_of_facts_as_its_rules_come_and_go() -> None:
+    """A proof names the clause of a fact when its predicate has rules, and
+    only says ``fact`` when it has none (counted as clauses come and go)."""
+    engine = engine_with("p(1).\np(2).")
+
+    def named() -> bool:
+        steps = engine.explain(NS, read_term("p(2)"), Limits(), 10)
+        assert steps is not None
+        return steps[0].clause is not None
+
+    rule = Clause(read_term("p(3)"), read_term("true, true"), handle=5)
+    engine.add_clause(NS, rule)
+    assert named()
+    assert engine.retract_stored(NS, rule)
+    assert not named()
+    engine.add_clause(NS, rule, front=True)
+    assert named()
+    engine.retract_all(NS, read_term("p(3)"))
+    assert not named()

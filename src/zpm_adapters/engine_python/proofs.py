@@ -52,7 +52,6 @@ class ProofState:
         self.keys: dict[tuple[Any, ...], int] = {}
         self.clauses: dict[int, CClause] = {}
         self.ancestors: set[int] = set()
-        self.facts_only: dict[int, bool] = {}
         self.tables: dict[int, Table] = {}
         self.leaders: set[int] = set()
         self.expanded: set[int] = set()
@@ -176,11 +175,7 @@ def mi_facts_only(m: Any, args: tuple[RTerm, ...]) -> bool:
     pred = _predicate(m, args[0], args[1])
     if pred is None:
         return False
-    known = state(m).facts_only
-    found = known.get(id(pred))
-    if found is None:
-        found = known[id(pred)] = all(c.body is None for c in pred.current())
-    return found
+    return pred.rules == 0
 
 
 @internal("$zpm_mi_fact", 2, deterministic=False)

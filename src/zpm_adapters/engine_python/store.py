@@ -99,6 +99,7 @@ class Predicate:
         "last_seq",
         "first_seq",
         "by_handle",
+        "rules",
     )
 
     def __init__(self, name: str, arity: int, ns: Namespace) -> None:
@@ -116,6 +117,7 @@ class Predicate:
         self.last_seq = 0  # the seq of the last clause added at the end
         self.first_seq = 0  # the seq of the last clause added at the front
         self.by_handle: dict[int, CClause] | None = None  # built by compiled_of
+        self.rules = 0  # how many clauses have a body
 
     # -- reading -------------------------------------------------------------
     def current(self) -> list[CClause]:
@@ -159,6 +161,8 @@ class Predicate:
     # -- changing ------------------------------------------------------------
     def add(self, clause: CClause, front: bool) -> None:
         self.defined = True
+        if clause.body is not None:
+            self.rules += 1
         handle = clause.clause.handle
         if front:
             self.first_seq -= 1
@@ -197,6 +201,8 @@ class Predicate:
         if self.pending_front:
             self._apply_front()
         self._forget_handle(clause)
+        if clause.body is not None:
+            self.rules -= 1
         self.all = _cut(self.all, clause, in_place)
         key = clause.key
         if key is None:
@@ -245,6 +251,7 @@ class Predicate:
         self.all = clauses
         self.pending_front = []
         self.by_handle = None
+        self.rules = sum(1 for clause in clauses if clause.body is not None)
         index: dict[object, list[CClause]] = {}
         varlist: list[CClause] = []
         for clause in clauses:
