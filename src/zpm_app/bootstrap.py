@@ -42,11 +42,14 @@ def open_toolbox(
     *,
     step: Callable[[str], None] | None = None,
     session_fork: bool = False,
+    lend_forks: bool = False,
 ) -> Toolbox:
     """Open the project of ``settings``.  ``step`` reaches the durable steps of
     saves, restores and journal rotations (crash tests stop there).  With
     ``session_fork`` the toolbox works on a fresh fork of ``default`` and
-    every other memory is read-only (``zpm serve --fork``)."""
+    every other memory is read-only (``zpm serve --fork``).  With
+    ``lend_forks`` a fork that is not mounted is mounted for this process
+    when a tool names it (the command line's tool commands)."""
     paths = settings.paths
     try:
         ensure_layout(paths)
@@ -62,6 +65,7 @@ def open_toolbox(
         memory_opener(engine, registry, clock=clock, version=package_version(), step=step),
         clock=clock,
     )
+    memories.lend_forks = lend_forks
     try:
         if session_fork:
             log.info("this session works on fork %s of default", memories.start_session())

@@ -83,6 +83,10 @@ class Services:
     open_session: Callable[[str | None, str | None], ToolRunner] | None = None
     """``open_runner`` for ``zpm serve --fork``: the tools work on a fresh
     fork of ``default`` (``None``: not offered)."""
+    open_server: Callable[[str | None, str | None], ToolRunner] | None = None
+    """``open_runner`` for ``zpm serve`` (``None``: ``open_runner`` itself).
+    Tool commands also reach forks that are not mounted (a person inspects
+    or edits a session's fork); a server reaches only mounted memories."""
 
 
 class StartupFailed(Exception):
@@ -93,13 +97,17 @@ def default_services() -> Services:
     """The production wiring; the knowledge base is imported only to open it."""
     from zpm_app import config
 
-    def opener(session_fork: bool) -> Callable[[str | None, str | None], ToolRunner]:
+    def opener(
+        session_fork: bool = False, lend_forks: bool = False
+    ) -> Callable[[str | None, str | None], ToolRunner]:
         def open_runner(project: str | None, engine: str | None) -> ToolRunner:
             settings = config.resolve_settings(project=project, engine=engine)
             from zpm_app import bootstrap, engines
 
             try:
-                runner: ToolRunner = bootstrap.open_toolbox(settings, session_fork=session_fork)
+                runner: ToolRunner = bootstrap.open_toolbox(
+                    settings, session_fork=session_fork, lend_forks=lend_forks
+                )
             except (bootstrap.StartupError, engines.EngineError) as error:
                 raise StartupFailed(str(error)) from error
             return runner
@@ -107,12 +115,13 @@ def default_services() -> Services:
         return open_runner
 
     return Services(
-        opener(False),
+        opener(lend_forks=True),
         config.init_project,
         config.ProjectNotFound,
         (config.ConfigError, StartupFailed, ZpmError, OSError),
         config.project_dir,
-        opener(True),
+        open_session=opener(session_fork=True),
+        open_server=opener(),
     )
 
 
@@ -512,7 +521,7 @@ def _serve(ns: argparse.Namespace, services: Services) -> int:
             created = _create_project(services, services.project_dir(ns.project))
         except OSError as error:
             return fail(f"zpm serve: {error}")
-    open_runner = services.open_session if ns.fork else services.open_runner
+    open_runner = services.open_session if ns.fork else services.open_server or services.open_runner
     if open_runner is None:
         return fail("zpm serve: --fork is not available here")
     try:

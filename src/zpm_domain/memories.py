@@ -179,6 +179,10 @@ class Memories:
         """The fork this session works on (``zpm serve --fork``): the memory an
         omitted name means; every other memory is read-only for the session."""
         self._in_session = False
+        self.lend_forks = False
+        """Whether a fork that is not mounted is mounted, for this process
+        only, when a tool names it (the command line: a person inspects or
+        edits a session's fork before merging it)."""
 
     # -- start and stop -------------------------------------------------------
     def start(self) -> None:
@@ -209,12 +213,26 @@ class Memories:
     def resolve(self, name: str | None) -> Memory:
         """The memory a tool targets: absent or empty means ``default``.
 
-        Raises ``MemoryNotMounted`` for any name that is not mounted.
+        Raises ``MemoryNotMounted`` for any name that is not mounted (with
+        :attr:`lend_forks`, a fork on disk is mounted for the call's process).
         """
         key = name or self.session_fork or DEFAULT_MEMORY
         memory = self._mounted.get(key)
+        if memory is None and self.lend_forks:
+            memory = self._lend(key)
         if memory is None:
             raise MemoryNotMounted(key)
+        return memory
+
+    def _lend(self, name: str) -> Memory | None:
+        """Fork ``name`` mounted read-write for this process only, if it is one."""
+        ref = MemoryRef(name, "project")
+        try:
+            if not NAME_PATTERN.match(name) or self._registry.fork_info(ref) is None:
+                return None
+        except MemoryMissing:
+            return None
+        memory = self._mounted[name] = self._open(MountEntry(name, "project", "rw"))
         return memory
 
     def sync_all(self) -> None:

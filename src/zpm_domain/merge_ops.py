@@ -22,23 +22,13 @@ from zpm_domain.mutations import (
     Target,
     fact_arg,
     journaled,
+    remove_stored,
     text_arg,
 )
 from zpm_domain.ports.journal import JournalOp
 from zpm_domain.reader import read_term
 from zpm_domain.terms import Term
 from zpm_domain.writer import render, render_clause
-
-
-def remove_stored(target: Target, stored: Clause) -> None:
-    """Take the client-stored clause ``stored`` (as the memory holds it) out:
-    from the defeated clauses, or from the engine with its supports."""
-    if target.defeats.holds(stored):
-        target.defeats.remove(stored)
-        return
-    first = target.support_of(stored) is not None
-    if target.engine.retract_stored(target.namespace, stored):
-        target.beliefs.removed([stored], first_copies=first)
 
 
 @journaled

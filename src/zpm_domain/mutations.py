@@ -209,6 +209,18 @@ def _read(text: str) -> Term:
         raise BadOperation(f"clause does not read: {error.message}") from None
 
 
+def remove_stored(target: Target, stored: Clause) -> None:
+    """Take the client-stored clause ``stored`` (this very object, as the
+    memory holds it) out: from the defeated clauses, or from the engine with
+    the supports it carries."""
+    if target.defeats.holds(stored):
+        target.defeats.remove(stored)
+        return
+    first = target.support_of(stored) is not None
+    if target.engine.retract_stored(target.namespace, stored):
+        target.beliefs.removed([stored], first_copies=first)
+
+
 class ClauseChange(Mutation):
     """A change to the clauses of one user predicate."""
 

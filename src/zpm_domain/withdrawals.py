@@ -27,6 +27,7 @@ from zpm_domain.mutations import (
     Stamp,
     Target,
     journaled,
+    remove_stored,
     stamp_args,
     stamp_json,
     text_arg,
@@ -125,12 +126,7 @@ class Withdraw(ClauseChange):
         stored = target.stored_with(self.clause.handle)
         if stored is None:
             return  # not held now: a replayed record of a clause a newer base no longer has
-        if target.defeats.holds(stored):
-            target.defeats.remove(stored)
-        else:
-            first = target.support_of(stored) is not None
-            if target.engine.retract_stored(target.namespace, stored):
-                target.beliefs.removed([stored], first_copies=first)
+        remove_stored(target, stored)
         target.history.add(Withdrawal(self.record, stored, self.provenance or UNKNOWN))
 
 
