@@ -62,7 +62,7 @@ class Clause:
 
     def stamped(self, handle: int, provenance: Provenance) -> Clause:
         """This clause as stored under ``handle`` (a new object)."""
-        return replace(self, handle=handle, provenance=provenance)
+        return Clause(self.head, self.body, handle, provenance)
 
     def as_term(self) -> Term:
         """The clause as one term: ``head`` for a fact, ``':-'(head, body)`` otherwise."""

@@ -173,6 +173,8 @@ def _first_copies(
     """The stored clause of each fact ``image`` supports, by the identity of
     the fact: the first loaded copy of its variant (a snapshot stores a
     supported fact once)."""
+    if not image.supports:
+        return {}
     keys = {indicator(support.fact) for support in image.supports}
     wanted = {variant_key(support.fact): support.fact for support in image.supports}
     found: dict[int, Clause] = {}

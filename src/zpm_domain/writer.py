@@ -55,6 +55,9 @@ class Renderer:
 
     def render(self, term: Term) -> str:
         """``term`` as text (see the module documentation)."""
+        flat = _flat_fact(term)
+        if flat is not None:
+            return flat
         pieces: list[str] = []
         stack: list[_Task] = [(term, 1200, False)]
         while stack:
@@ -137,6 +140,30 @@ def _push_compound(term: Struct, max_prec: int, stack: list[_Task]) -> None:
         if i:
             stack.append(", ")
     stack.append(quote_atom_if_needed(name) + "(")
+
+
+def _flat_fact(term: Term) -> str | None:
+    """The text of the commonest stored fact, ``name(a, 1, ...)`` (a plain
+    name in canonical form over plain atoms and integers), without the
+    general walk; ``None`` for any other term.  The text is the walk's."""
+    if not isinstance(term, Struct) or not _PLAIN_ATOM.match(term.name):
+        return None
+    name, args = term.name, term.args
+    if (len(args) == 2 and name in INFIX) or (len(args) == 1 and name in PREFIX):
+        return None
+    parts: list[str] = []
+    for arg in args:
+        if type(arg) is int and -_FLAT_INT < arg < _FLAT_INT:
+            parts.append(str(arg))
+        elif isinstance(arg, Atom) and arg is not NIL and _PLAIN_ATOM.match(arg.name):
+            parts.append(arg.name)
+        else:
+            return None
+    return f"{name}({', '.join(parts)})"
+
+
+_FLAT_INT = 10**18
+"""Integers below this (in magnitude) print as ``str`` prints them."""
 
 
 def _push_list(term: Struct, stack: list[_Task]) -> None:
