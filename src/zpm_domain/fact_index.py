@@ -28,21 +28,26 @@ Key = tuple[str, int]
 Args = tuple[Term, ...]
 
 
+_CONSTANTS = frozenset({Atom, int, String})
+
+
 def ground_args(head: Term) -> Args | None:
     """The key of a fact's head: its arguments (``()`` for an atom), or
     ``None`` when the head has a variable or an argument that is a NaN."""
     if not isinstance(head, Struct):
         return ()
     for arg in head.args:
-        kind = type(arg)
-        if kind is Atom or kind is int or kind is String:
-            continue
-        if kind is float:
-            if arg != arg:  # noqa: PLR0124 (NaN is the one value unequal to itself)
-                return None
-        elif kind is not Struct or variables(arg):
+        if type(arg) not in _CONSTANTS and not _keyed(arg):
             return None
     return head.args
+
+
+def _keyed(arg: Term) -> bool:
+    """Whether an argument other than an atom, an integer or a string may be
+    part of a key: a float other than NaN, or a ground compound term."""
+    if isinstance(arg, float):
+        return arg == arg  # noqa: PLR0124 (NaN is the one value unequal to itself)
+    return isinstance(arg, Struct) and not variables(arg)
 
 
 class _Table:
