@@ -42,6 +42,8 @@ CALLS: list[tuple[str, dict[str, Any]]] = [
     ("query", {"goal": "chain(n0)", "include_justification": True}),
     ("unassert", {"sentence": "guess(nothing)"}),
     ("unassert-handle", {"sentex_handle": 42}),
+    ("argue", {"closed_goal": "chain(n0)"}),
+    ("merge_memory", {"name": "trial", "dry_run": True}),
 ]
 
 
@@ -81,6 +83,9 @@ async def session_calls(target: EngineTarget, project: Path) -> dict[str, Any]:
                 ("remember_fact", {"fact": f"chain(n{CHAIN})"}),
                 ("assume_fact", {"fact": "guess(a)", "assumption": "hunch"}),
                 *[("remember_fact", {"fact": f"link(n{i}, n{i + 1})"}) for i in range(CHAIN)],
+                ("fork_memory", {"name": "trial"}),
+                ("remember_fact", {"fact": "guess(c)", "memory": "trial"}),
+                ("unmount_memory", {"name": "trial"}),
             ]
             for name, arguments in setup:
                 assert not (await session.call_tool(name, arguments)).is_error, name
@@ -123,6 +128,11 @@ def test_the_official_client_accepts_every_structured_result(
     (justified,) = results["query"].structured_content["answers"]
     assert len(justified["justification"]["nodes"]) == 2 * CHAIN + 1
     assert results["assert"].structured_content["already_there"] is True
+    argued = results["argue"].structured_content
+    assert argued["verdict"] == "true"
+    assert len(argued["for_justification"]["nodes"]) == 2 * CHAIN + 1
+    merged = results["merge_memory"].structured_content
+    assert merged["applied"]["stored"] == 1 and merged["dry_run"] is True
     assert results["matching"].structured_content["truncated"] is True
     assert results["query_logic"].structured_content == {
         "answers": [{"X": "n1"}],
