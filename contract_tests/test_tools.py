@@ -282,7 +282,16 @@ class TestVerbTools:
     def test_argue_examples(self, start_server: StartServer, tmp_path: Path) -> None:
         project = init_project(tmp_path / "geo")
         (project / ".zpm" / "kb" / "geo.pl").write_text(GEO_KNOWLEDGE)
-        _walk(start_server(project=project), ARGUE_EXAMPLES)
+        server = start_server(project=project)
+        _walk(server, ARGUE_EXAMPLES)
+        told = server.call("remember_fact", {"fact": "capital(germany, bonn)"})
+        assert told == ToolOutcome(
+            "Asserted: capital(germany, bonn)",
+            False,
+            "stored, but defeated by capital(germany, berlin) (kb/geo.pl:2)",
+        )
+        again = server.call("remember_fact", {"fact": "capital(france, lyon)"})
+        assert again.hint == "stored, but defeated by capital(france, paris) (kb/geo.pl:3)"
 
 
 @pytest.mark.zpm_requires("reasoning")
