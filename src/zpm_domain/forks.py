@@ -24,56 +24,18 @@ from typing import Any
 from zpm_domain.belief_changes import Assume, SupportPlainly
 from zpm_domain.clauses import Clause
 from zpm_domain.errors import MemoryNotMounted, RecoveryFailed, ZpmError
+from zpm_domain.fork_state import Held, State, state_of
 from zpm_domain.memories import Memories, NotAFork
-from zpm_domain.memory import Memory, snapshot_state
+from zpm_domain.memory import Memory
 from zpm_domain.merge_ops import RemoveHandle, Unsupport
 from zpm_domain.mutations import AddClause, Mutation
 from zpm_domain.ports.storage import MemoryRef
 from zpm_domain.provenance import UNKNOWN
-from zpm_domain.snapshot_format import Snapshot, read_snapshot
 from zpm_domain.withdrawals import Withdraw, Withdrawal
 from zpm_domain.writer import render_clause
 
 MAX_LISTED = 100
 """How many operations a merge report lists."""
-
-
-@dataclass(frozen=True, slots=True)
-class Held:
-    """A clause a memory stores, with the supports that hold it (a plain
-    copy: ``plain`` and no assumptions)."""
-
-    clause: Clause
-    text: str
-    plain: bool
-    assumptions: tuple[str, ...]
-
-
-@dataclass
-class State:
-    """A memory's client-stored state by handle, in clause order; and its
-    withdrawal records by the handle of the clause each withdrew."""
-
-    held: dict[int, Held] = field(default_factory=dict)
-    withdrawn: dict[int, Withdrawal] = field(default_factory=dict)
-
-
-def state_of(snapshot: Snapshot, label: str) -> State:
-    """The state a snapshot (read back, or a memory's :meth:`Memory.image`)
-    holds; ``SnapshotDamaged`` when it does not read."""
-    clauses, supports, history, defeated = snapshot_state(snapshot, label)
-    state = State()
-    for clause in [*clauses, *defeated]:
-        if clause.handle is None or clause.handle in state.held:
-            continue
-        support = supports.get(id(clause))
-        plain = True if support is None else support.plain
-        names = () if support is None else tuple(support.assumptions)
-        state.held[clause.handle] = Held(clause, render_clause(clause), plain, names)
-    for withdrawal in history:
-        assert withdrawal.clause.handle is not None
-        state.withdrawn[withdrawal.clause.handle] = withdrawal
-    return state
 
 
 @dataclass(frozen=True, slots=True)
@@ -198,10 +160,12 @@ def plan(found: list[Change], base: Memory) -> Plan:
 def _mutations(change: Change, base: Memory, gone: set[int], texts: _Texts) -> Iterator[Mutation]:
     """The mutations that apply ``change`` to ``base``; ``_Skip`` when it
     does not apply there."""
-    handle, clause = change.handle, change.held.clause
+    handle = change.handle
     held = None if handle in gone else base.stored_with(handle)
     if change.op == "store":
-        if held is not None or texts.holds(clause, gone):
+        clause = change.held.clause
+        assert clause is not None, "a store is of a clause the fork holds now"
+        if held is not None or texts.holds(clause.key, change.held.text, gone):
             raise _Skip(f"already in {base.name}")
         yield from _stores(change.held)
         return
@@ -222,7 +186,7 @@ def _mutations(change: Change, base: Memory, gone: set[int], texts: _Texts) -> I
 def _stores(held: Held) -> Iterator[Mutation]:
     """Store a clause as the fork holds it: its handle, provenance and supports."""
     clause = held.clause
-    assert clause.handle is not None
+    assert clause is not None and clause.handle is not None
     if held.assumptions and not held.plain:
         first, *rest = held.assumptions
         yield Assume(clause.head, first, True, clause.handle, clause.provenance or UNKNOWN)
@@ -263,17 +227,17 @@ class _Texts:
         self._base = base
         self._by_key: dict[tuple[str, int], dict[str, list[int | None]]] = {}
 
-    def holds(self, clause: Clause, gone: set[int]) -> bool:
-        """Whether the base stores the same clause text under a handle the plan keeps."""
-        texts = self._by_key.get(clause.key)
+    def holds(self, key: tuple[str, int], text: str, gone: set[int]) -> bool:
+        """Whether the base stores a clause of ``key`` with ``text`` under a
+        handle the plan keeps."""
+        texts = self._by_key.get(key)
         if texts is None:
-            texts = self._by_key[clause.key] = {}
-            stored = self._base.stored_clauses(*clause.key)
-            defeated = [c for c in self._base.defeats.clauses() if c.key == clause.key]
+            texts = self._by_key[key] = {}
+            stored = self._base.stored_clauses(*key)
+            defeated = [c for c in self._base.defeats.clauses() if c.key == key]
             for other in [*stored, *defeated]:
                 texts.setdefault(render_clause(other), []).append(other.handle)
-        handles = texts.get(render_clause(clause), [])
-        return any(handle not in gone for handle in handles)
+        return any(handle not in gone for handle in texts.get(text, []))
 
 
 def merge(memories: Memories, name: str, dry_run: bool) -> dict[str, Any]:
@@ -292,15 +256,16 @@ def merge(memories: Memories, name: str, dry_run: bool) -> dict[str, Any]:
         with base.writing():
             label = f"{fork.storage.location} (fork point)"
             try:
-                point_text = fork.storage.read_fork_point()
+                point = State.from_json(fork.storage.read_fork_point())
             except KeyError:
                 raise RecoveryFailed(f"{label}: the fork point is missing") from None
-            point = state_of(read_snapshot(point_text, label), label)
-            image = fork.locked_image()
-            found = plan(changes(point, state_of(image.snapshot(), fork.name)), base)
+            except ValueError as error:
+                raise RecoveryFailed(f"{label}: the fork point does not read ({error})") from None
+            now = state_of(fork.locked_image())
+            found = plan(changes(point, now), base)
             if not dry_run:
                 base.commit(found.mutations)
-                fork.storage.write_fork_point(image.text())
+                fork.storage.write_fork_point(now.to_json())
         return found.report(fork.name, base.name, dry_run)
 
 

@@ -33,6 +33,7 @@ import time
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from contextlib import AbstractContextManager, contextmanager
 from dataclasses import dataclass
+from functools import cached_property
 from itertools import islice
 from typing import Any, ClassVar
 
@@ -211,23 +212,6 @@ def _stamped_clauses(snapshot: Snapshot, label: str) -> list[Clause]:
         raise SnapshotDamaged(label, line, f"section {handle_section.SECTION}: {damage}") from None
 
 
-def snapshot_state(
-    snapshot: Snapshot, label: str
-) -> tuple[list[Clause], dict[int, Support], list[withdrawals.Withdrawal], list[Clause]]:
-    """What a snapshot holds: its clauses (stamped), the supports of the
-    clauses assumptions hold (by the clause's identity), its withdrawal
-    records and its defeated clauses; ``SnapshotDamaged`` when it does not read."""
-    clauses = _stamped_clauses(snapshot, label)
-    image = _beliefs_image(snapshot, label)
-    copies = _first_copies(clauses, set(), image)
-    supports = {}
-    for support in image.supports:
-        clause = copies.get(id(support.fact))
-        if clause is not None:
-            supports[id(clause)] = support
-    return clauses, supports, _withdrawals(snapshot, label), _defeated(snapshot, label)
-
-
 def _withdrawals(snapshot: Snapshot, label: str) -> list[withdrawals.Withdrawal]:
     """The withdrawal records of a snapshot; ``SnapshotDamaged`` when they do not read."""
     try:
@@ -255,7 +239,7 @@ def _beliefs_image(snapshot: Snapshot, label: str) -> BeliefsImage:
         raise SnapshotDamaged(label, line, f"section {SECTION}: {damage}") from None
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True)
 class Image:
     """A memory's client-stored state in snapshot form (see :meth:`Memory.image`)."""
 
@@ -263,15 +247,39 @@ class Image:
     predicates: list[tuple[tuple[str, int], list[Clause]]]
     sections: list[tuple[str, list[str]]]
 
+    @cached_property
+    def clauses(self) -> list[Clause]:
+        """The stored clauses in order (stamped: this memory's own objects)."""
+        return [clause for _, clauses in self.predicates for clause in clauses]
+
+    @cached_property
+    def texts(self) -> list[str]:
+        """The text of each of :attr:`clauses`, rendered once."""
+        return [render_clause(clause) for clause in self.clauses]
+
     def text(self) -> str:
         """The snapshot text."""
-        return write_snapshot(self.header, self.predicates, self.sections)
+        return write_snapshot(self.header, self.predicates, self.sections, self.texts)
 
     def snapshot(self) -> Snapshot:
-        """The snapshot as :func:`read_snapshot` would read its text back
-        (the clauses are this memory's own objects)."""
-        clauses = [clause for _, clauses in self.predicates for clause in clauses]
-        return Snapshot(self.header, clauses, dict(self.sections))
+        """The snapshot as :func:`read_snapshot` would read its text back."""
+        return Snapshot(self.header, self.clauses, dict(self.sections))
+
+    def held(
+        self,
+    ) -> tuple[dict[int, Support], list[withdrawals.Withdrawal], list[Clause]]:
+        """The supports of the clauses assumptions hold (by the clause's
+        identity), the withdrawal records and the defeated clauses."""
+        sections = dict(self.sections)
+        image = BeliefsImage.read(sections.get(SECTION, []))
+        copies = _first_copies(self.clauses, set(), image)
+        supports = {}
+        for support in image.supports:
+            clause = copies.get(id(support.fact))
+            if clause is not None:
+                supports[id(clause)] = support
+        history = withdrawals.read_section(sections.get(withdrawals.SECTION, []))
+        return supports, history, defeat.read_section(sections.get(defeat.SECTION, []))
 
 
 @dataclass(frozen=True, slots=True)

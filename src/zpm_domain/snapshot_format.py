@@ -94,9 +94,11 @@ def write_snapshot(
     header: SnapshotHeader,
     predicates: Sequence[tuple[tuple[str, int], Sequence[Clause]]],
     sections: Iterable[tuple[str, Sequence[str]]] = (),
+    texts: Sequence[str] | None = None,
 ) -> str:
     """The text of a snapshot of ``predicates`` (``((name, arity), clauses)``
-    in order; a predicate without clauses is declared dynamic all the same)."""
+    in order; a predicate without clauses is declared dynamic all the same).
+    ``texts``, when given, are the clauses' texts already rendered, in order."""
     saved = time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime(header.saved))
     lines = [
         f"{MAGIC}{FORMAT}",
@@ -116,8 +118,9 @@ def write_snapshot(
         indicator = render(Struct("/", (Atom(name), arity)))
         lines.append(f":- dynamic({indicator}).")
     lines.append("")
-    for _, clauses in predicates:
-        lines.extend(end_clause(render_clause(c)) for c in clauses)
+    if texts is None:
+        texts = [render_clause(c) for _, clauses in predicates for c in clauses]
+    lines.extend(end_clause(text) for text in texts)
     for name, body in sections:
         lines.append("")
         lines.append(f"{SECTION}{name}")

@@ -13,7 +13,7 @@ Layout (architecture §9)::
             snapshots/                  its snapshots
             fork.json                   a fork: what it was forked from (it reads
                                         that memory's knowledge files, not its own)
-            fork-point.pl               a fork: its fork point (a snapshot text)
+            fork-point.json             a fork: its fork point (what merges compare with)
     <global root>/<name>/           a global memory, laid out like a project one
 
 The global root is ``$XDG_DATA_HOME/zpm/kb``, else ``~/.local/share/zpm/kb``
@@ -72,7 +72,7 @@ MEMORY_IDS = "memory-ids"
 MEMORY_ID = "memory-id"
 """A memory's own id, beside its journal."""
 FORK_INFO = "fork.json"
-FORK_POINT = "fork-point.pl"
+FORK_POINT = "fork-point.json"
 
 Step = Callable[[str], None]
 
@@ -243,7 +243,7 @@ class FileRegistry(MemoryRegistry):
             }
             write_synced(staged / FORK_INFO, (json.dumps(record) + "\n").encode())
             write_synced(staged / FORK_POINT, fork.point.encode())
-            FileSnapshotStore(staged / "snapshots").write(fork.seed, fork.point)
+            FileSnapshotStore(staged / "snapshots").write(fork.seed, fork.snapshot)
             write_synced(staged / "journal.wal", encode_batch(fork.first_batch, int(self._clock())))
             fsync_directory(staged)
             try:

@@ -151,7 +151,7 @@ class VolatileRegistry(MemoryRegistry):
             raise MemoryExists(ref.name)
         files = self.disk.new_files()
         files.fork, files.fork_point = fork.info, fork.point
-        files.snapshots.write(fork.seed, fork.point)
+        files.snapshots.write(fork.seed, fork.snapshot)
         VolatileJournal(files.journal, clock=self._clock).rotate(fork.first_batch)
         self.disk.memories[ref] = files
 

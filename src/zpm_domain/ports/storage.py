@@ -70,13 +70,14 @@ class ForkInfo:
 class NewFork:
     """Everything a fork starts with, written at once by ``MemoryRegistry.create_fork``.
 
-    ``point`` is the snapshot text of the fork point (the base's state it
-    was copied from), stored as the fork point and as the fork's snapshot
-    ``seed``, which ``first_batch`` (the first batch of its journal) makes
-    its recovery base.
+    ``snapshot`` is the text of the base's state it was copied from, stored
+    as the fork's snapshot ``seed``, which ``first_batch`` (the first batch
+    of its journal) makes its recovery base; ``point`` is its fork point
+    (``zpm_domain.fork_state``: the same state, as merges compare it).
     """
 
     info: ForkInfo
+    snapshot: str
     point: str
     seed: str
     first_batch: list[JournalOp]
@@ -123,7 +124,7 @@ class MemoryStorage(ABC):
         return None
 
     def read_fork_point(self) -> str:
-        """A fork's fork point (a snapshot text); ``KeyError`` when there is none."""
+        """A fork's fork point (``zpm_domain.fork_state``); ``KeyError`` when there is none."""
         raise KeyError("fork point")
 
     def write_fork_point(self, text: str) -> None:
