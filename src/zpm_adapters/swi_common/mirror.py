@@ -6,71 +6,65 @@ the SWI clause reference, the static/dynamic state and the order of first
 definition, so listing and permission checks behave exactly as the python
 engine's.
 
-One entry leaves without a pass over its predicate (:meth:`MirrorPredicate.remove`):
-each entry has a ``seq`` that grows along the clause order, so its place is
-found by bisection, and the entry of a clause is found by its handle
-(:meth:`MirrorPredicate.entry_of`).
+A predicate keeps its entries in a dictionary by SWI clause id, in clause
+order, so one entry leaves in O(1) (:meth:`MirrorPredicate.remove`); the
+entry of a clause is found by its handle (:meth:`MirrorPredicate.entry_of`).
 """
 
 from __future__ import annotations
 
-from bisect import bisect_left
+from collections.abc import ValuesView
 from dataclasses import dataclass, field
-from operator import attrgetter
 
 from zpm_domain.clauses import Clause
-
-_seq = attrgetter("seq")
 
 
 @dataclass
 class Entry:
     """One stored clause: its domain form and the SWI clause id; ``fixed`` for a
-    clause of a knowledge file, which no removal takes; ``seq`` its place in
-    its predicate, given when it joins it."""
+    clause of a knowledge file, which no removal takes."""
 
     clause: Clause
     ref: int
     fixed: bool = False
-    seq: int = 0
 
 
 @dataclass
 class MirrorPredicate:
     """One predicate's entries, in clause order: change them through the
-    methods below (they keep ``seq`` and the index by handle right)."""
+    methods below (they keep the index by handle right)."""
 
     name: str
     arity: int
     static: bool = False
     declared_dynamic: bool = False
-    entries: list[Entry] = field(default_factory=list)
-    last_seq: int = 0
-    first_seq: int = 0
+    by_ref: dict[int, Entry] = field(default_factory=dict)  # in clause order
     by_handle: dict[int, Entry] | None = None  # built by entry_of
 
+    @property
+    def entries(self) -> ValuesView[Entry]:
+        """The entries in clause order (a live view: do not change the
+        predicate while reading it)."""
+        return self.by_ref.values()
+
     def has_clauses(self) -> bool:
-        return bool(self.entries)
+        return bool(self.by_ref)
 
     def append(self, entry: Entry) -> None:
-        self.last_seq += 1
-        entry.seq = self.last_seq
-        self.entries.append(entry)
+        self.by_ref[entry.ref] = entry
         handle = entry.clause.handle
         if self.by_handle is not None and handle is not None:
             self.by_handle.setdefault(handle, entry)
 
     def prepend(self, entry: Entry) -> None:
-        self.first_seq -= 1
-        entry.seq = self.first_seq
-        self.entries.insert(0, entry)
+        self.by_ref = {entry.ref: entry, **self.by_ref}
         handle = entry.clause.handle
         if self.by_handle is not None and handle is not None:
             self.by_handle[handle] = entry
 
     def keep(self, entries: list[Entry]) -> None:
         """Keep only ``entries``, some of the entries in their order."""
-        self.entries = entries
+        self.by_ref = {entry.ref: entry for entry in entries}
         self.by_handle = None
 
     def entry_of(self, clause: Clause) -> Entry | None:
@@ -88,10 +82,9 @@ class MirrorPredicate:
         return next((entry for entry in self.entries if entry.clause is clause), None)
 
     def remove(self, entry: Entry) -> None:
-        """Take out ``entry`` (one of the entries), in place."""
-        index = bisect_left(self.entries, entry.seq, key=_seq)
-        if index < len(self.entries) and self.entries[index] is entry:
-            del self.entries[index]
+        """Take out ``entry`` (one of the entries)."""
+        if self.by_ref.get(entry.ref) is entry:
+            del self.by_ref[entry.ref]
         handle = entry.clause.handle
         if handle is not None and self.by_handle is not None:
             if self.by_handle.get(handle) is entry:
