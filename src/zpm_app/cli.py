@@ -434,7 +434,7 @@ def _forks(ns: argparse.Namespace, services: Services) -> int:
             "name": fork.name,
             "fork_of": fork.base,
             "changed": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime(fork.changed)),
-            "mounted": fork.mounted,
+            "kept": fork.kept,
         }
         for fork in stale
     ]
@@ -444,14 +444,13 @@ def _forks(ns: argparse.Namespace, services: Services) -> int:
     dry_run = getattr(ns, "dry_run", False)
     verb = {"list": "", "prune": "would remove " if dry_run else "removed "}
     for row in rows:
-        if ns.forks_action == "prune" and row["mounted"]:
-            print(f"kept {row['name']} (fork of {row['fork_of']}): it is mounted")
+        if ns.forks_action == "prune" and row["kept"]:
+            print(f"kept {row['name']} (fork of {row['fork_of']}): {row['kept']}")
             continue
         said = verb[ns.forks_action]
-        mounted = ", mounted" if ns.forks_action == "list" and row["mounted"] else ""
+        kept = f"; {row['kept']}" if ns.forks_action == "list" and row["kept"] else ""
         print(
-            f"{said}{row['name']} (fork of {row['fork_of']}, last changed {row['changed']}"
-            f"{mounted})"
+            f"{said}{row['name']} (fork of {row['fork_of']}, last changed {row['changed']}{kept})"
         )
     if not rows:
         print("no forks" if ns.forks_action == "list" else "no fork is that old")

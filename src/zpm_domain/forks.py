@@ -272,28 +272,37 @@ def merge(memories: Memories, name: str, dry_run: bool) -> dict[str, Any]:
 @dataclass(frozen=True, slots=True)
 class Stale:
     """A fork nobody changed for a while: its name, its base, when it last
-    changed, and whether it is mounted (then it is kept)."""
+    changed, and why it must stay, if it must (``kept``)."""
 
     name: str
     base: str
     changed: float
-    mounted: bool
+    kept: str | None = None
 
 
 def stale_forks(memories: Memories, older_than: float, now: float) -> list[Stale]:
     """The project's forks unchanged for more than ``older_than`` seconds
-    before ``now``, by name (``zpm forks prune``)."""
+    before ``now``, by name (``zpm forks prune``).  A mounted fork is kept,
+    and so is one that another fork was forked from (it reads its files)."""
     mounted = {memory.name for memory in memories.mounted()}
+    forks = memories.forks()
+    bases = {info.base.name: ref.name for ref, info in forks if info.base.scope == "project"}
     found = []
-    for ref, info in memories.forks():
+    for ref, info in forks:
         changed = info.changed if info.changed is not None else info.created
-        if now - changed > older_than:
-            found.append(Stale(ref.name, info.base.name, changed, ref.name in mounted))
+        if now - changed <= older_than:
+            continue
+        kept = None
+        if ref.name in mounted:
+            kept = "it is mounted"
+        elif ref.name in bases:
+            kept = f"fork {bases[ref.name]} was forked from it"
+        found.append(Stale(ref.name, info.base.name, changed, kept))
     return found
 
 
 def prune(memories: Memories, stale: list[Stale]) -> None:
-    """Delete the ``stale`` forks that are not mounted, with their files."""
+    """Delete the ``stale`` forks that need not stay, with their files."""
     for fork in stale:
-        if not fork.mounted:
+        if fork.kept is None:
             memories.remove(MemoryRef(fork.name, "project"))

@@ -267,7 +267,10 @@ def test_forks_prune_lists_and_removes_old_unmounted_forks(
     box = open_box()
     ok(box, "fork_memory", name="kept")
     ok(box, "fork_memory", name="old")
-    ok(box, "unmount_memory", name="old")
+    ok(box, "fork_memory", name="parent")
+    ok(box, "fork_memory", name="child", **{"from": "parent"})
+    for name in ("old", "child", "parent"):
+        ok(box, "unmount_memory", name=name)
     box.close()
     os.environ["ZPM_ENGINE"] = "python"
     try:
@@ -276,14 +279,17 @@ def test_forks_prune_lists_and_removes_old_unmounted_forks(
         assert capsys.readouterr().out == "no fork is that old\n"
         assert main([*args, "0", "--dry-run"]) == 0
         out = capsys.readouterr().out
-        assert "would remove old (fork of default" in out and "kept kept" in out
+        assert "would remove old (fork of default" in out
+        assert "kept kept (fork of default): it is mounted" in out
+        assert "kept parent (fork of default): fork child was forked from it" in out
         assert (project / ".zpm" / "kb" / "old").is_dir()
         assert main([*args, "0"]) == 0
         assert "removed old (fork of default" in capsys.readouterr().out
     finally:
         del os.environ["ZPM_ENGINE"]
-    assert not (project / ".zpm" / "kb" / "old").exists()
-    assert (project / ".zpm" / "kb" / "kept").is_dir()
+    kb = project / ".zpm" / "kb"
+    assert not (kb / "old").exists() and not (kb / "child").exists()
+    assert (kb / "kept").is_dir() and (kb / "parent").is_dir()
 
 
 MERGER = """
