@@ -36,14 +36,12 @@ from zpm_domain.fact_index import ground_args
 from zpm_domain.handles import is_handle
 from zpm_domain.inputs import is_clause_syntax, parse_term
 from zpm_domain.jsontext import dumps
+from zpm_domain.justification import Justifier
 from zpm_domain.memories import Memories
 from zpm_domain.memory import Memory
 from zpm_domain.mutations import AddClause
 from zpm_domain.proofs import (
-    DEFAULT_MAX_DEPTH,
     ProofNode,
-    ProofStep,
-    build_tree,
     encode_tree,
     flat_nodes,
 )
@@ -214,31 +212,11 @@ class VerbTools(ToolGroup):
 
     def _justification(self, kb: Memory, goal: Term, renderer: Renderer) -> ProofNode | None:
         """The first proof of ``goal`` with handles, ``None`` when none is
-        found within the limits."""
+        found within the limits (the answer itself was found within them)."""
         try:
-            steps = kb.engine.explain(kb.namespace, goal, self.context.limits, DEFAULT_MAX_DEPTH)
+            return Justifier(self._memories, self.context.limits).first_proof(kb, goal, renderer)
         except LimitExceeded:
             return None
-        if not steps:
-            return None
-        return build_tree(steps, renderer, lambda step: self._handle_of(kb, step))
-
-    def _handle_of(self, kb: Memory, step: ProofStep) -> int | None:
-        """The handle of the clause that proved ``step`` (a fact: the first
-        fact of its memory that unifies with the instantiated goal)."""
-        if step.clause is not None:
-            return step.clause.handle
-        if not step.fact:
-            return None
-        goal, memory = step.goal, kb
-        while isinstance(goal, Struct) and goal.name == ":" and len(goal.args) == 2:
-            qualifier, goal = goal.args
-            if isinstance(qualifier, Atom):
-                memory = self._memories.resolve(qualifier.name)
-        for clause in memory.iter_clauses(*indicator(goal)):
-            if clause.is_fact and unify(goal, clause.head) is not None:
-                return clause.handle
-        return None
 
     @tool(
         QUERY,
