@@ -18,15 +18,13 @@ size, run after run, each call timed with its baseline, ``query_logic`` of
 from __future__ import annotations
 
 import argparse
-import json
-import subprocess
 import sys
 import tempfile
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from verbs import FIRST, ZPM, write_state  # noqa: E402 (the benchmarks folder, added above)
+from verbs import measure  # noqa: E402 (the benchmarks folder, added above)
 
 WORKER = """
 import json, statistics, sys, time
@@ -94,22 +92,6 @@ print(json.dumps({
 """
 
 
-def measure(root: Path, engine: str, n: int, runs: int) -> dict[str, dict[str, float]]:
-    project = root / f"{engine}-{n}"
-    project.mkdir(parents=True)
-    subprocess.run([*ZPM, "init"], cwd=project, check=True, capture_output=True)
-    write_state(project, n)
-    done = subprocess.run(
-        [sys.executable, "-c", WORKER, str(project), engine, str(runs), str(n), str(FIRST)],
-        capture_output=True,
-        text=True,
-    )
-    if done.returncode != 0:
-        raise SystemExit(f"worker failed ({engine}, {n}): {done.stderr[-3000:]}")
-    result: dict[str, dict[str, float]] = json.loads(done.stdout.strip().splitlines()[-1])
-    return result
-
-
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--runs", type=int, default=3)
@@ -127,7 +109,7 @@ def main() -> None:
     with tempfile.TemporaryDirectory(prefix="zpm-bench-") as tmp:
         for engine in engines:
             for n in sizes:
-                for name, r in measure(Path(tmp), engine, n, options.runs).items():
+                for name, r in measure(Path(tmp), engine, n, options.runs, WORKER).items():
                     per = (
                         f"{r['tool'] * 1000 * 100_000 / n:>14.0f}" if name == "fork_memory" else ""
                     )

@@ -108,13 +108,17 @@ def write_state(project: Path, n: int, size: int = 1_000) -> None:
             out.write(json.dumps(batch, separators=(",", ":")) + "\n")
 
 
-def measure(root: Path, engine: str, n: int, runs: int) -> dict[str, dict[str, float]]:
+def measure(
+    root: Path, engine: str, n: int, runs: int, worker: str = WORKER
+) -> dict[str, dict[str, float]]:
+    """Run ``worker`` on a fresh project of ``n`` facts: its JSON table of
+    medians (``tool``, ``base``, ``ratio`` per call)."""
     project = root / f"{engine}-{n}"
     project.mkdir(parents=True)
     subprocess.run([*ZPM, "init"], cwd=project, check=True, capture_output=True)
     write_state(project, n)
     done = subprocess.run(
-        [sys.executable, "-c", WORKER, str(project), engine, str(runs), str(n), str(FIRST)],
+        [sys.executable, "-c", worker, str(project), engine, str(runs), str(n), str(FIRST)],
         capture_output=True,
         text=True,
     )
