@@ -31,24 +31,11 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from verbs import measure  # noqa: E402 (the benchmarks folder, added above)
+from verbs import PREAMBLE, measure  # noqa: E402 (the benchmarks folder, added above)
 
-WORKER = """
-import json, statistics, sys, time
-from zpm_app.bootstrap import open_toolbox
-from zpm_app.config import resolve_settings
-
-project, engine = sys.argv[1], sys.argv[2]
-runs, size, first = (int(value) for value in sys.argv[3:6])
-box = open_toolbox(resolve_settings(project=project, engine=engine))
-
-def call(tool, **arguments):
-    started = time.perf_counter()
-    result = box.call(tool, arguments)
-    elapsed = time.perf_counter() - started
-    assert not result.is_error, (tool, arguments, result.text)
-    return elapsed, result.text
-
+WORKER = (
+    PREAMBLE
+    + """
 call("define_rule", head="mid(I)", body="fact(I, _)")
 call("define_rule", head="top(I)", body="mid(I)")
 
@@ -98,6 +85,7 @@ print(json.dumps({
     for name in calls
 }))
 """
+)
 
 
 def main() -> None:

@@ -34,7 +34,7 @@ ZPM = [sys.executable, "-m", "zpm_app"]
 MEMORY_ID = 2
 FIRST = MEMORY_ID << 32
 
-WORKER = """
+PREAMBLE = """
 import json, statistics, sys, time
 from zpm_app.bootstrap import open_toolbox
 from zpm_app.config import resolve_settings
@@ -49,7 +49,13 @@ def call(tool, **arguments):
     elapsed = time.perf_counter() - started
     assert not result.is_error, (tool, arguments, result.text)
     return elapsed, result.text
+"""
+"""The opening of a worker (see :func:`measure`): its arguments, the project
+opened, and ``call(tool, **arguments)``, which times one call."""
 
+WORKER = (
+    PREAMBLE
+    + """
 calls = {
     "matching": lambda run: call("matching", pattern="fact(I, V)", limit=100),
     "assert again": lambda run: call("assert", sentence=f"fact({size // 2}, v{size // 2})"),
@@ -83,6 +89,7 @@ print(json.dumps({
     for name in calls
 }))
 """
+)
 
 
 def write_state(project: Path, n: int, size: int = 1_000) -> None:

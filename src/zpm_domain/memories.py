@@ -293,12 +293,7 @@ class Memories:
         ref = self._find(name)
         entry = MountEntry(name, ref.scope, mode)
         memory = self._open(entry)
-        try:
-            self._save_manifest([*self._entries(without=name), entry])
-        except BaseException:
-            self._release(memory)
-            raise
-        self._mounted[name] = memory
+        self._keep(memory, entry, record=True)
         self._dormant = [e for e in self._dormant if e.name != name]
         log.info("mounted memory %s (%s, %s)", name, ref.scope, mode)
         return memory
@@ -372,13 +367,7 @@ class Memories:
             raise MemoryAlreadyExists(name) from None
         entry = MountEntry(name, "project", "rw")
         memory = self._open(entry, preloaded=image.snapshot())
-        if record:
-            try:
-                self._save_manifest([*self._entries(without=name), entry])
-            except BaseException:
-                self._release(memory)
-                raise
-        self._mounted[name] = memory
+        self._keep(memory, entry, record=record)
         copied = image.header.clauses + len(base.defeats.clauses())
         log.info("forked memory %s from %s (%d clauses)", name, base.name, copied)
         return memory, copied
@@ -444,6 +433,17 @@ class Memories:
         start (kept so that a later start tries them again)."""
         entries = [MountEntry(m.name, m.scope, m.mode) for m in self.mounted()]
         return [e for e in [*entries, *self._dormant] if e.name != without]
+
+    def _keep(self, memory: Memory, entry: MountEntry, *, record: bool) -> None:
+        """Mount ``memory``, just opened as ``entry``; with ``record``, record
+        it in the manifest first (a failure to record releases it)."""
+        if record:
+            try:
+                self._save_manifest([*self._entries(without=entry.name), entry])
+            except BaseException:
+                self._release(memory)
+                raise
+        self._mounted[entry.name] = memory
 
     def _save_manifest(self, entries: list[MountEntry]) -> None:
         self._registry.write_manifest(entries)
