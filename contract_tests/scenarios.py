@@ -1063,6 +1063,27 @@ REASONING_EXAMPLES: list[Step] = [
         '"rule_applied":"builtin","children":[]}]}}',
         OK,
     ),
+    # A renamed rule is still a rule to the proof interpreters, its body (which
+    # the SWI codec rewrites) read back as the client wrote it.
+    (
+        "rename_predicate",
+        {"old_functor": "safe", "new_functor": "sound", "arity": 1},
+        '{"renamed_facts": 0, "rewritten_rule_bodies": 0, "affected_rule_ids": [], '
+        '"cross_memory_impact": {"rewritten": [], "warnings": [], '
+        '"skipped_readonly": []}, "is_error": false}',
+        OK,
+    ),
+    (
+        "explain_why",
+        {"fact": "sound(X)"},
+        '{"fact":"sound(X)","proven":true,"proof_tree":{"goal":"sound(deploy_v3)",'
+        '"rule_applied":"sound(X) :- catch(untested(X), _, fail), G = in_production(X), G",'
+        '"children":[{"goal":"catch(untested(deploy_v3), _G1, fail)","rule_applied":"builtin",'
+        '"children":[]},{"goal":"in_production(deploy_v3) = in_production(deploy_v3)",'
+        '"rule_applied":"builtin","children":[]},{"goal":"call(in_production(deploy_v3))",'
+        '"rule_applied":"builtin","children":[]}]}}',
+        OK,
+    ),
     (
         "define_rule",
         {"head": "integrity_violation(X)", "body": "risky(X)"},

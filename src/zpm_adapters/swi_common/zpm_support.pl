@@ -317,7 +317,9 @@ declare_dynamic(Module, N, A) :-
 
 %!  zpm_rename(+Module, +New, +Arity, +Ids) is det.
 %   Moves the clauses Ids, in order, to the end of New/Arity: each keeps its
-%   id and its body, and its head takes the name New.
+%   id and its body, and its head takes the name New.  The proof
+%   interpreters' notes move with each clause (zpm_mi_note/3): a rule makes
+%   New/Arity a predicate with rules.
 zpm_rename(Module, New, A, Ids) :-
     functor(H, New, A),
     ensure_dynamic(Module, H, New, A),
@@ -331,7 +333,9 @@ rename_clause(Module, New, Id) :-
     Renamed =.. [New|Args],
     assertz(Module:(Renamed :- Body), Ref1),
     erase(Ref),
-    assertz(zpm_ref(Id, Module, Ref1)).
+    retractall(zpm_mi_rewritten(Ref)),
+    assertz(zpm_ref(Id, Module, Ref1)),
+    (   Body == true -> zpm_mi_note(Module, Ref1, Renamed) ; zpm_mi_note(Module, Ref1, (Renamed :- Body)) ).
 
 %!  zpm_erase_all(+Ids) is det.
 %   Erases the clauses Ids (nothing for those gone).
