@@ -100,7 +100,9 @@ class Handles:
 
     def stamp(self, clauses: list[Clause]) -> list[Clause]:
         """``clauses`` (the snapshot's, in order) with their handles and
-        provenance; ``HandlesDamaged`` when the runs do not cover them exactly."""
+        provenance; ``HandlesDamaged`` when the runs do not cover them exactly.
+        A clause that carries them already is kept itself (the clauses of a
+        memory's own image: a fork copies them)."""
         covered = sum(count for _, count, _ in self.runs)
         if covered != len(clauses):
             raise HandlesDamaged(
@@ -112,5 +114,10 @@ class Handles:
             if first is None:
                 stamped.extend(part)
             else:
-                stamped.extend(c.stamped(first + i, provenance) for i, c in enumerate(part))
+                stamped.extend(
+                    c
+                    if c.handle == first + i and c.provenance == provenance
+                    else c.stamped(first + i, provenance)
+                    for i, c in enumerate(part)
+                )
         return stamped

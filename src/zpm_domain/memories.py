@@ -23,7 +23,7 @@ from typing import Protocol
 from zpm_domain.errors import InvalidArguments, MemoryNotMounted, ZpmError
 from zpm_domain.fork_state import state_of
 from zpm_domain.handles import UNRECORDED
-from zpm_domain.memory import DEFAULT_MEMORY, Memory, StartFrom
+from zpm_domain.memory import DEFAULT_MEMORY, Memory, Preloaded, StartFrom
 from zpm_domain.ports.engine import Engine
 from zpm_domain.ports.journal import JournalCorrupt
 from zpm_domain.ports.storage import (
@@ -37,7 +37,6 @@ from zpm_domain.ports.storage import (
     NewFork,
     Scope,
 )
-from zpm_domain.snapshot_format import Snapshot
 
 log = logging.getLogger("zpm")
 
@@ -55,7 +54,7 @@ class OpenMemory(Protocol):
     """Builds and opens (loads) the memory a mount entry names; ``preloaded``
     is its base snapshot when already in memory (a new fork's)."""
 
-    def __call__(self, entry: MountEntry, preloaded: Snapshot | None = None) -> Memory: ...
+    def __call__(self, entry: MountEntry, preloaded: Preloaded | None = None) -> Memory: ...
 
 
 def memory_opener(
@@ -70,7 +69,7 @@ def memory_opener(
     ``engine``, with the storage ``registry`` gives it.  A memory that fails to
     open leaves nothing behind (its namespace is dropped, its files closed)."""
 
-    def open_memory(entry: MountEntry, preloaded: Snapshot | None = None) -> Memory:
+    def open_memory(entry: MountEntry, preloaded: Preloaded | None = None) -> Memory:
         storage = registry.storage(MemoryRef(entry.name, entry.scope))
         memory = Memory(
             entry.name,
@@ -366,7 +365,7 @@ class Memories:
         except MemoryExists:
             raise MemoryAlreadyExists(name) from None
         entry = MountEntry(name, "project", "rw")
-        memory = self._open(entry, preloaded=image.snapshot())
+        memory = self._open(entry, preloaded=image.preloaded())
         self._keep(memory, entry, record=record)
         copied = image.header.clauses + len(base.defeats.clauses())
         log.info("forked memory %s from %s (%d clauses)", name, base.name, copied)

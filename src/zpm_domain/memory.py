@@ -239,13 +239,25 @@ def _beliefs_image(snapshot: Snapshot, label: str) -> BeliefsImage:
         raise SnapshotDamaged(label, line, f"section {SECTION}: {damage}") from None
 
 
+@dataclass(frozen=True, slots=True)
+class Preloaded:
+    """The base snapshot of a memory about to open, already in memory (a new
+    fork's), and the engine namespace that holds its clauses themselves (the
+    memory it was taken from): the engine may copy them from there."""
+
+    snapshot: Snapshot
+    source: str
+
+
 @dataclass(frozen=True)
 class Image:
-    """A memory's client-stored state in snapshot form (see :meth:`Memory.image`)."""
+    """A memory's client-stored state in snapshot form (see :meth:`Memory.image`);
+    ``namespace``: the memory's engine namespace."""
 
     header: SnapshotHeader
     predicates: list[tuple[tuple[str, int], list[Clause]]]
     sections: list[tuple[str, list[str]]]
+    namespace: str
 
     @cached_property
     def clauses(self) -> list[Clause]:
@@ -264,6 +276,10 @@ class Image:
     def snapshot(self) -> Snapshot:
         """The snapshot as :func:`read_snapshot` would read its text back."""
         return Snapshot(self.header, self.clauses, dict(self.sections))
+
+    def preloaded(self) -> Preloaded:
+        """:meth:`snapshot`, to open a memory from (a fork of this one)."""
+        return Preloaded(self.snapshot(), self.namespace)
 
     def held(
         self,
@@ -370,7 +386,7 @@ class Memory:
         self._file_positions: dict[str, int] = {}
         self._file_names: dict[str, str] = {}
         self.fork = storage.fork_info()
-        self.preloaded: Snapshot | None = None
+        self.preloaded: Preloaded | None = None
         """The base snapshot, already in memory, of a memory about to open (a new fork)."""
         engine.ensure_namespace(name)
 
@@ -718,7 +734,7 @@ class Memory:
             sections.append((withdrawals.SECTION, history))
         if defeated := self.defeats.section():
             sections.append((defeat.SECTION, defeated))
-        return Image(header, predicates, sections)
+        return Image(header, predicates, sections, self.namespace)
 
     def read_snapshot(self, name: str) -> Snapshot:
         """Snapshot ``name`` read back; ``KeyError`` when there is none,
@@ -769,9 +785,10 @@ class Memory:
         self.numbering.unnumbered = False
         if base.snapshot is None:
             return
+        source = None
         if snapshot is None and self.preloaded is not None:
-            if self.preloaded.header.id == base.snapshot_id:
-                snapshot = self.preloaded
+            if self.preloaded.snapshot.header.id == base.snapshot_id:
+                snapshot, source = self.preloaded.snapshot, self.preloaded.source
             self.preloaded = None
         if snapshot is None:
             snapshot = self._base_snapshot(base)
@@ -800,7 +817,11 @@ class Memory:
                 )
         not_loaded: set[int] = set()
         progress.advance(0, len(loadable), f"{self.name}: loading {label}")
-        for index, error in self.engine.add_clauses(self.namespace, loadable):
+        if source is None:
+            failed = self.engine.add_clauses(self.namespace, loadable)
+        else:
+            failed = self.engine.copy_clauses(source, self.namespace, loadable)
+        for index, error in failed:
             not_loaded.add(index)
             clause = loadable[index]
             log.warning("%s: not loaded: %s (%s)", label, render_clause(clause), error.message)

@@ -129,6 +129,37 @@ class PythonEngine(Engine):
         refused.sort(key=lambda pair: pair[0])
         return refused
 
+    def copy_clauses(
+        self, source: str, ns: str, clauses: Sequence[Clause]
+    ) -> list[tuple[int, ZpmError]]:
+        """As the port's: a fact that ``source`` holds keeps its compiled head
+        (its templates and index key are the same in every namespace); a rule
+        is compiled again (its code is linked to its namespace's predicates)."""
+        origin = self._namespaces.get(source)
+        if origin is None:
+            return self.add_clauses(ns, clauses)
+        held = {
+            id(compiled.clause): compiled
+            for pred in origin.order
+            for compiled in pred.current()
+            if compiled.body is None
+        }
+        namespace = self._ns(ns)
+        accepted, refused = check_additions(clauses, namespace.lookup)
+        for index, clause in accepted:
+            built = held.get(id(clause))
+            if built is not None and built.clause is clause:
+                compiled = CClause(clause, built.head, built.nvars, None, built.fresh, built.key)
+            else:
+                try:
+                    compiled = compile_clause(clause, namespace, self._system)
+                except PrologThrow as exc:
+                    refused.append((index, PrologError(to_answer(exc.ball, {}))))
+                    continue
+            namespace.define(*clause.key).add(compiled, False)
+        refused.sort(key=lambda pair: pair[0])
+        return refused
+
     def declare_dynamic(self, ns: str, name: str, arity: int) -> None:
         namespace = self._ns(ns)
         check_change(name, arity, namespace.lookup(name, arity))

@@ -110,6 +110,20 @@ class Engine(ABC):
                 refused.append((index, error))
         return refused
 
+    def copy_clauses(
+        self, source: str, ns: str, clauses: Sequence[Clause]
+    ) -> list[tuple[int, ZpmError]]:
+        """``add_clauses(ns, clauses)``, for clauses that namespace ``source``
+        of this engine stores: a fork copies its base's clauses this way.
+
+        A clause that is one ``source`` holds (the very object, as
+        ``clauses()`` gives it) may be copied from what the engine built for
+        it there instead of being built again; any other clause is added as
+        ``add_clauses`` adds it.  The result is exactly that of
+        ``add_clauses``.  Without an override: ``add_clauses``.
+        """
+        return self.add_clauses(ns, clauses)
+
     @abstractmethod
     def declare_dynamic(self, ns: str, name: str, arity: int) -> None:
         """Mark ``name/arity`` dynamic (a knowledge file's ``:- dynamic``)."""
