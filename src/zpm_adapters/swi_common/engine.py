@@ -79,6 +79,8 @@ from zpm_domain.terms import (
 ADD = "zpm_support:zpm_add(M, T, F, S, Id)"
 ADD_ALL = "zpm_support:zpm_add_all(M, Ts, Ids)"
 BATCH = 2000
+COPY_ALL = "zpm_support:zpm_copy_all(S, M, From, Ids)"
+COPY_BATCH = 20000
 DECLARE = "zpm_support:zpm_declared(M, N, A)"
 ERASE = "zpm_support:zpm_erase_all(Ids)"
 FORGET = "zpm_support:zpm_forget(M, N, A)"
@@ -191,15 +193,43 @@ class SwiEngine(Engine):
                 raise ExecutionFailed(str(error)) from None
             if found is None:
                 raise ExecutionFailed("assert failed")
-            for (index, clause), result in zip(chunk, found["Ids"]):
-                if isinstance(result, list):
-                    refused.append((index, PrologError(codec.decode(result[1]))))
-                    continue
-                key = clause.key
-                pred = preds.get(key)
-                if pred is None:
-                    pred = preds[key] = namespace.predicate(*key)
-                pred.append(Entry(clause, int(result)))
+            _record(namespace, chunk, found["Ids"], refused, preds)
+        refused.sort(key=lambda pair: pair[0])
+        return refused
+
+    def copy_clauses(
+        self, source: str, ns: str, clauses: Sequence[Clause]
+    ) -> list[tuple[int, ZpmError]]:
+        """As the port's: when ``source`` holds every clause, SWI-Prolog reads
+        each there and asserts it again (nothing is encoded, sent or decoded),
+        ``COPY_BATCH`` clauses per call; else ``add_clauses``."""
+        origin = self._namespaces.get(source)
+        if origin is None:
+            return self.add_clauses(ns, clauses)
+        namespace = self._ns(ns)
+        accepted, refused = check_additions(clauses, namespace.lookup)
+        froms: list[int] = []
+        for _, clause in accepted:
+            held = origin.lookup(*clause.key)
+            entry = None if held is None else held.entry_of(clause)
+            if entry is None:
+                return self.add_clauses(ns, clauses)
+            froms.append(entry.ref)
+        preds: dict[tuple[str, int], MirrorPredicate] = {}
+        for start in range(0, len(accepted), COPY_BATCH):
+            chunk = accepted[start : start + COPY_BATCH]
+            inputs = {
+                "S": origin.module,
+                "M": namespace.module,
+                "From": froms[start : start + COPY_BATCH],
+            }
+            try:
+                found = self._binding.once(COPY_ALL, inputs)
+            except RuntimeError as error:
+                raise ExecutionFailed(str(error)) from None
+            if found is None:
+                raise ExecutionFailed("copy failed")
+            _record(namespace, chunk, found["Ids"], refused, preds)
         refused.sort(key=lambda pair: pair[0])
         return refused
 
@@ -440,6 +470,27 @@ class SwiEngine(Engine):
         for answer in _answers(found["Answers"], found["Status"], [result], limits):
             return answer[result]
         return None
+
+
+def _record(
+    namespace: MirrorNamespace,
+    chunk: list[tuple[int, Clause]],
+    results: list[Any],
+    refused: list[tuple[int, ZpmError]],
+    preds: dict[tuple[str, int], MirrorPredicate],
+) -> None:
+    """Mirror the clauses of ``chunk`` (index, clause) that SWI-Prolog added
+    (``results``: the id of each, or ``[error, BallTokens]``, which goes to
+    ``refused``); ``preds`` caches the namespace's predicates by key."""
+    for (index, clause), result in zip(chunk, results):
+        if isinstance(result, list):
+            refused.append((index, PrologError(codec.decode(result[1]))))
+            continue
+        key = clause.key
+        pred = preds.get(key)
+        if pred is None:
+            pred = preds[key] = namespace.predicate(*key)
+        pred.append(Entry(clause, int(result)))
 
 
 def _answers(

@@ -24,7 +24,7 @@
 */
 :- module(zpm_support,
           [ zpm_init/2, zpm_meta/1, zpm_ensure/2, zpm_ensure/3, zpm_drop/1,
-            zpm_drop/2, zpm_add/4, zpm_add/5, zpm_add_all/3, zpm_declared/3, zpm_forget/3, zpm_erase/1, zpm_erase_all/1,
+            zpm_drop/2, zpm_add/4, zpm_add/5, zpm_add_all/3, zpm_copy_all/4, zpm_declared/3, zpm_forget/3, zpm_erase/1, zpm_erase_all/1,
             zpm_rename/4,
             zpm_solve/8, zpm_prove/7, zpm_version/1, zpm_thread_id/1, zpm_settle/0
           ]).
@@ -265,15 +265,39 @@ zpm_add_all(Module, TokenLists, Results) :-
 
 add_each([], _, _, _, []).
 add_each([Tokens|Ts], Module, Id, Seen0, [Result|Rs]) :-
-    decode(Tokens, Clause0),
+    decode(Tokens, Clause),
+    add_one(Module, Clause, Id, Seen0, Seen, Result),
+    Id1 is Id + 1,
+    add_each(Ts, Module, Id1, Seen, Rs).
+
+%!  zpm_copy_all(+Source, +Module, +SourceIds, -Results) is det.
+%   zpm_add_all/3 of the clauses SourceIds of namespace Source, read there
+%   (clause/3) instead of decoded: a fork copies its base's clauses so.
+zpm_copy_all(Source, Module, SourceIds, Results) :-
+    length(SourceIds, Count),
+    retract(zpm_next_id(First)), Next is First + Count, assertz(zpm_next_id(Next)),
+    empty_assoc(Seen),
+    copy_each(SourceIds, Source, Module, First, Seen, Results).
+
+copy_each([], _, _, _, _, []).
+copy_each([From|Froms], Source, Module, Id, Seen0, [Result|Rs]) :-
+    zpm_ref(From, Source, Ref),
+    clause(Source:H, Body, Ref),
+    add_one(Module, (H :- Body), Id, Seen0, Seen, Result),
+    Id1 is Id + 1,
+    copy_each(Froms, Source, Module, Id1, Seen, Rs).
+
+%   add_one(+Module, +Clause, +Id, +Seen0, -Seen, -Result): Clause (a fact
+%   may come as H :- true) added as clause Id; Result is Id, or
+%   [error, BallTokens] when it was refused.  Seen: the predicates made
+%   dynamic so far.
+add_one(Module, Clause0, Id, Seen0, Seen, Result) :-
     (   Clause0 = (H :- true) -> Clause = H ; Clause = Clause0 ),
     (   Clause = (H1 :- _) -> true ; H1 = Clause ),
     functor(H1, N, A),
     catch(add_counted(Module, Clause, H1, N/A, Id, Seen0, Seen), E,
           ( encode(E, BallTokens, _), Result = [error, BallTokens], Seen = Seen0 )),
-    (   var(Result) -> Result = Id ; true ),
-    Id1 is Id + 1,
-    add_each(Ts, Module, Id1, Seen, Rs).
+    (   var(Result) -> Result = Id ; true ).
 
 add_counted(Module, Clause, H, N/A, Id, Seen0, Seen) :-
     (   get_assoc(N/A, Seen0, _)
