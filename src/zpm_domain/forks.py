@@ -26,7 +26,7 @@ from zpm_domain.clauses import Clause
 from zpm_domain.errors import MemoryNotMounted, RecoveryFailed, ZpmError
 from zpm_domain.fork_state import Held, State, state_of
 from zpm_domain.memories import Memories, NotAFork
-from zpm_domain.memory import Memory
+from zpm_domain.memory import Memory, collector_paused
 from zpm_domain.merge_ops import RemoveHandle, Unsupport
 from zpm_domain.mutations import AddClause, Mutation
 from zpm_domain.ports.storage import MemoryRef
@@ -253,7 +253,7 @@ def merge(memories: Memories, name: str, dry_run: bool) -> dict[str, Any]:
         base = memories.resolve(fork.fork.base.name)
         if base.scope != fork.fork.base.scope:
             raise MemoryNotMounted(fork.fork.base.name)
-        with base.writing():
+        with base.writing(), collector_paused():  # two whole states, built at once
             label = f"{fork.storage.location} (fork point)"
             try:
                 point = State.from_json(fork.storage.read_fork_point())

@@ -23,7 +23,7 @@ from typing import Protocol
 from zpm_domain.errors import InvalidArguments, MemoryNotMounted, ZpmError
 from zpm_domain.fork_state import state_of
 from zpm_domain.handles import UNRECORDED
-from zpm_domain.memory import DEFAULT_MEMORY, Memory, Preloaded, StartFrom
+from zpm_domain.memory import DEFAULT_MEMORY, Memory, Preloaded, StartFrom, collector_paused
 from zpm_domain.ports.engine import Engine
 from zpm_domain.ports.journal import JournalCorrupt
 from zpm_domain.ports.storage import (
@@ -348,6 +348,13 @@ class Memories:
             self._registry.exists(MemoryRef(name, scope)) for scope in ("project", "global")
         ):
             raise MemoryAlreadyExists(name)
+        with collector_paused():  # a copy of the whole memory, made at once
+            memory, copied = self._forked(name, base, record=record)
+        log.info("forked memory %s from %s (%d clauses)", name, base.name, copied)
+        return memory, copied
+
+    def _forked(self, name: str, base: Memory, *, record: bool) -> tuple[Memory, int]:
+        """:meth:`fork` once the name is known to be free."""
         image = base.locked_image()
         base_id = base.numbering.memory_id
         info = ForkInfo(
@@ -367,9 +374,7 @@ class Memories:
         entry = MountEntry(name, "project", "rw")
         memory = self._open(entry, preloaded=image.preloaded())
         self._keep(memory, entry, record=record)
-        copied = image.header.clauses + len(base.defeats.clauses())
-        log.info("forked memory %s from %s (%d clauses)", name, base.name, copied)
-        return memory, copied
+        return memory, image.header.clauses + len(base.defeats.clauses())
 
     @contextmanager
     def borrow(self, name: str) -> Iterator[Memory]:
