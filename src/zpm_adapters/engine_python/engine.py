@@ -117,17 +117,7 @@ class PythonEngine(Engine):
 
     def add_clauses(self, ns: str, clauses: Sequence[Clause]) -> list[tuple[int, ZpmError]]:
         """As the port's, checking each predicate once rather than each clause."""
-        namespace = self._ns(ns)
-        accepted, refused = check_additions(clauses, namespace.lookup)
-        for index, clause in accepted:
-            try:
-                compiled = compile_clause(clause, namespace, self._system)
-            except PrologThrow as exc:
-                refused.append((index, PrologError(to_answer(exc.ball, {}))))
-                continue
-            namespace.define(*clause.key).add(compiled, False)
-        refused.sort(key=lambda pair: pair[0])
-        return refused
+        return self._add_all(ns, clauses, {})
 
     def copy_clauses(
         self, source: str, ns: str, clauses: Sequence[Clause]
@@ -144,6 +134,13 @@ class PythonEngine(Engine):
             for compiled in pred.current()
             if compiled.body is None
         }
+        return self._add_all(ns, clauses, held)
+
+    def _add_all(
+        self, ns: str, clauses: Sequence[Clause], held: dict[int, CClause]
+    ) -> list[tuple[int, ZpmError]]:
+        """``add_clauses``; a fact that ``held`` has compiled (by the identity
+        of its clause) is copied from there rather than compiled."""
         namespace = self._ns(ns)
         accepted, refused = check_additions(clauses, namespace.lookup)
         for index, clause in accepted:
