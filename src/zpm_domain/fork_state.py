@@ -1,34 +1,32 @@
 """A memory's client-stored state by handle: what a merge compares.
 
 A fork keeps its *fork point* (the state it started from, or was last
-merged at) as this state in JSON, beside it: each stored clause's handle,
-text and supports, and the handles its withdrawal records took.  A merge
-compares it with the fork's state now (:func:`state_of`).
+merged at) beside it as a snapshot text; a merge reads it back
+(:func:`point_of`) and compares it with the fork's state now
+(:func:`state_of`): each stored clause's handle, text and supports, and the
+handles its withdrawal records took.
 """
 
 from __future__ import annotations
 
-import json
 from dataclasses import dataclass, field
 
 from zpm_domain.clauses import Clause
-from zpm_domain.handles import is_handle
-from zpm_domain.memory import Image
+from zpm_domain.memory import Image, snapshot_image
+from zpm_domain.snapshot_format import read_snapshot
 from zpm_domain.withdrawals import Withdrawal
 from zpm_domain.writer import render_clause
-
-FORMAT = 1
 
 
 @dataclass(frozen=True, slots=True)
 class Held:
-    """A clause a memory stores (its text; the clause itself when at hand),
-    with the supports that hold it (a plain copy: ``plain``, no assumptions)."""
+    """A clause a memory stores, its text, and the supports that hold it (a
+    plain copy: ``plain``, no assumptions)."""
 
+    clause: Clause
     text: str
     plain: bool
     assumptions: tuple[str, ...]
-    clause: Clause | None = None
 
 
 @dataclass
@@ -37,31 +35,7 @@ class State:
     withdrawal records by the handle of the clause each withdrew."""
 
     held: dict[int, Held] = field(default_factory=dict)
-    withdrawn: dict[int, Withdrawal | None] = field(default_factory=dict)
-
-    def to_json(self) -> str:
-        entries = [[h, x.text, x.plain, list(x.assumptions)] for h, x in self.held.items()]
-        record = {"format": FORMAT, "held": entries, "withdrawn": list(self.withdrawn)}
-        return json.dumps(record, ensure_ascii=False, separators=(",", ":")) + "\n"
-
-    @classmethod
-    def from_json(cls, text: str) -> State:
-        """The state :meth:`to_json` wrote; ``ValueError`` when it is not one."""
-        record = json.loads(text)
-        if not isinstance(record, dict) or record.get("format") != FORMAT:
-            raise ValueError("not a fork point")
-        state = cls()
-        for entry in record.get("held", []):
-            handle, text, plain, names = entry
-            valid = isinstance(text, str) and isinstance(plain, bool) and isinstance(names, list)
-            if not is_handle(handle) or not valid or not all(isinstance(n, str) for n in names):
-                raise ValueError(f"not a stored clause: {entry!r}")
-            state.held[handle] = Held(text, plain, tuple(names))
-        for handle in record.get("withdrawn", []):
-            if not is_handle(handle):
-                raise ValueError(f"not a handle: {handle!r}")
-            state.withdrawn[handle] = None
-        return state
+    withdrawn: dict[int, Withdrawal] = field(default_factory=dict)
 
 
 def state_of(image: Image) -> State:
@@ -75,8 +49,14 @@ def state_of(image: Image) -> State:
         support = supports.get(id(clause))
         plain = True if support is None else support.plain
         names = () if support is None else tuple(support.assumptions)
-        state.held[clause.handle] = Held(text, plain, names, clause)
+        state.held[clause.handle] = Held(clause, text, plain, names)
     for withdrawal in history:
         assert withdrawal.clause.handle is not None
         state.withdrawn[withdrawal.clause.handle] = withdrawal
     return state
+
+
+def point_of(text: str, label: str) -> State:
+    """The state a fork point's snapshot ``text`` holds; ``SnapshotDamaged``
+    (naming ``label`` and the line) when it does not read."""
+    return state_of(snapshot_image(read_snapshot(text, label), label))

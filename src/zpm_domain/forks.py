@@ -24,7 +24,7 @@ from typing import Any
 from zpm_domain.belief_changes import Assume, SupportPlainly
 from zpm_domain.clauses import Clause
 from zpm_domain.errors import MemoryNotMounted, RecoveryFailed, ZpmError
-from zpm_domain.fork_state import Held, State, state_of
+from zpm_domain.fork_state import Held, State, point_of, state_of
 from zpm_domain.memories import Memories, NotAFork
 from zpm_domain.memory import Memory, collector_paused
 from zpm_domain.merge_ops import RemoveHandle, Unsupport
@@ -164,7 +164,6 @@ def _mutations(change: Change, base: Memory, gone: set[int], texts: _Texts) -> I
     held = None if handle in gone else base.stored_with(handle)
     if change.op == "store":
         clause = change.held.clause
-        assert clause is not None, "a store is of a clause the fork holds now"
         if held is not None or texts.holds(clause.key, change.held.text, gone):
             raise _Skip(f"already in {base.name}")
         yield from _stores(change.held)
@@ -186,7 +185,7 @@ def _mutations(change: Change, base: Memory, gone: set[int], texts: _Texts) -> I
 def _stores(held: Held) -> Iterator[Mutation]:
     """Store a clause as the fork holds it: its handle, provenance and supports."""
     clause = held.clause
-    assert clause is not None and clause.handle is not None
+    assert clause.handle is not None
     if held.assumptions and not held.plain:
         first, *rest = held.assumptions
         yield Assume(clause.head, first, True, clause.handle, clause.provenance or UNKNOWN)
@@ -254,18 +253,16 @@ def merge(memories: Memories, name: str, dry_run: bool) -> dict[str, Any]:
         if base.scope != fork.fork.base.scope:
             raise MemoryNotMounted(fork.fork.base.name)
         with base.writing(), collector_paused():  # two whole states, built at once
-            label = f"{fork.storage.location} (fork point)"
+            label = fork.storage.fork_point_label()
             try:
-                point = State.from_json(fork.storage.read_fork_point())
+                point = point_of(fork.storage.read_fork_point(), label)
             except KeyError:
                 raise RecoveryFailed(f"{label}: the fork point is missing") from None
-            except ValueError as error:
-                raise RecoveryFailed(f"{label}: the fork point does not read ({error})") from None
-            now = state_of(fork.locked_image())
-            found = plan(changes(point, now), base)
+            image = fork.locked_image()
+            found = plan(changes(point, state_of(image)), base)
             if not dry_run:
                 base.commit(found.mutations)
-                fork.storage.write_fork_point(now.to_json())
+                fork.storage.write_fork_point(image.text())
         return found.report(fork.name, base.name, dry_run)
 
 

@@ -21,7 +21,6 @@ from dataclasses import dataclass
 from typing import Protocol
 
 from zpm_domain.errors import InvalidArguments, MemoryNotMounted, ZpmError
-from zpm_domain.fork_state import state_of
 from zpm_domain.handles import UNRECORDED
 from zpm_domain.memory import DEFAULT_MEMORY, Memory, Preloaded, StartFrom, collector_paused
 from zpm_domain.ports.engine import Engine
@@ -363,11 +362,10 @@ class Memories:
             self._clock(),
         )
         text = image.text()
-        point = state_of(image).to_json()
         first = StartFrom(secrets.token_hex(16), FORK_SEED, image.header.id, base.numbering.next)
         ref = MemoryRef(name, "project")
         try:
-            fork = NewFork(info, text, point, FORK_SEED, [first.journal_op()])
+            fork = NewFork(info, text, FORK_SEED, [first.journal_op()])
             self._registry.create_fork(ref, fork)
         except MemoryExists:
             raise MemoryAlreadyExists(name) from None

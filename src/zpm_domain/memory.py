@@ -239,6 +239,24 @@ def _beliefs_image(snapshot: Snapshot, label: str) -> BeliefsImage:
         raise SnapshotDamaged(label, line, f"section {SECTION}: {damage}") from None
 
 
+def snapshot_image(snapshot: Snapshot, label: str) -> Image:
+    """The state ``snapshot`` holds (read from ``label``) as an :class:`Image`,
+    its clauses stamped with their handles; ``SnapshotDamaged`` when one of
+    its sections does not read.  The image has no engine namespace."""
+    clauses = _stamped_clauses(snapshot, label)
+    _beliefs_image(snapshot, label)
+    _withdrawals(snapshot, label)
+    _defeated(snapshot, label)
+    predicates: list[tuple[tuple[str, int], list[Clause]]] = []
+    for clause in clauses:
+        key = clause.key
+        if predicates and predicates[-1][0] == key:
+            predicates[-1][1].append(clause)
+        else:
+            predicates.append((key, [clause]))
+    return Image(snapshot.header, predicates, list(snapshot.sections.items()), "")
+
+
 @dataclass(frozen=True, slots=True)
 class Preloaded:
     """The base snapshot of a memory about to open, already in memory (a new

@@ -198,6 +198,28 @@ def test_errors_change_nothing(open_box: Open, project: Path) -> None:
     assert ok(box, "echo", message="alive") == "alive"
 
 
+def test_a_damaged_fork_point_is_named_and_nothing_merges(open_box: Open, project: Path) -> None:
+    box = open_box()
+    ok(box, "remember_fact", fact="p(1)")
+    ok(box, "fork_memory", name="trial")
+    ok(box, "remember_fact", fact="p(2)", memory="trial")
+    point = project / ".zpm" / "kb" / "trial" / "fork-point.pl"
+    kept = point.read_text()
+    assert "\np(1).\n" in kept, "the fork point is the snapshot the fork started from"
+    point.write_text(kept.replace("p(1).", "p(1"))
+    result = box.call("merge_memory", {"name": "trial"})
+    assert result.is_error
+    assert result.text.startswith(f"Snapshot damaged: {point}:"), result.text
+    point.unlink()
+    result = box.call("merge_memory", {"name": "trial", "dry_run": True})
+    assert result.is_error
+    assert result.text == f"{point}: the fork point is missing"
+    assert ok(box, "query_logic", goal="p(X)") == '[{"X":1}]'
+    point.write_text(kept)
+    assert value(box, "merge_memory", name="trial")["applied"]["stored"] == 1
+    assert ok(box, "query_logic", goal="p(X)") == '[{"X":1},{"X":2}]'
+
+
 def test_a_fork_merges_from_the_command_line_unmounted(project: Path, open_box: Open) -> None:
     box = open_box()
     ok(box, "remember_fact", fact="p(1)")

@@ -13,7 +13,8 @@ Layout (architecture §9)::
             snapshots/                  its snapshots
             fork.json                   a fork: what it was forked from (it reads
                                         that memory's knowledge files, not its own)
-            fork-point.json             a fork: its fork point (what merges compare with)
+            fork-point.pl               a fork: its fork point, a snapshot (what merges
+                                        compare with)
     <global root>/<name>/           a global memory, laid out like a project one
 
 The global root is ``$XDG_DATA_HOME/zpm/kb``, else ``~/.local/share/zpm/kb``
@@ -72,7 +73,7 @@ MEMORY_IDS = "memory-ids"
 MEMORY_ID = "memory-id"
 """A memory's own id, beside its journal."""
 FORK_INFO = "fork.json"
-FORK_POINT = "fork-point.json"
+FORK_POINT = "fork-point.pl"
 
 Step = Callable[[str], None]
 
@@ -156,6 +157,9 @@ class FileStorage(MemoryStorage):
         if target is None:
             raise KeyError("fork point")
         write_atomically(target.with_name(target.name + ".next"), target, text.encode())
+
+    def fork_point_label(self) -> str:
+        return str(self.layout.fork_point or super().fork_point_label())
 
     def memory_id(self, *, give: bool) -> int | None:
         path = self.layout.memory_id
@@ -242,7 +246,7 @@ class FileRegistry(MemoryRegistry):
                 "created": info.created,
             }
             write_synced(staged / FORK_INFO, (json.dumps(record) + "\n").encode())
-            write_synced(staged / FORK_POINT, fork.point.encode())
+            write_synced(staged / FORK_POINT, fork.snapshot.encode())
             FileSnapshotStore(staged / "snapshots").write(fork.seed, fork.snapshot)
             write_synced(staged / "journal.wal", encode_batch(fork.first_batch, int(self._clock())))
             fsync_directory(staged)

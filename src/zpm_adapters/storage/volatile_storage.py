@@ -150,7 +150,7 @@ class VolatileRegistry(MemoryRegistry):
         if ref in self.disk.memories:
             raise MemoryExists(ref.name)
         files = self.disk.new_files()
-        files.fork, files.fork_point = fork.info, fork.point
+        files.fork, files.fork_point = fork.info, fork.snapshot
         files.snapshots.write(fork.seed, fork.snapshot)
         VolatileJournal(files.journal, clock=self._clock).rotate(fork.first_batch)
         self.disk.memories[ref] = files

@@ -72,13 +72,12 @@ class NewFork:
 
     ``snapshot`` is the text of the base's state it was copied from, stored
     as the fork's snapshot ``seed``, which ``first_batch`` (the first batch
-    of its journal) makes its recovery base; ``point`` is its fork point
-    (``zpm_domain.fork_state``: the same state, as merges compare it).
+    of its journal) makes its recovery base, and as its fork point (what
+    merges compare with, ``zpm_domain.fork_state``).
     """
 
     info: ForkInfo
     snapshot: str
-    point: str
     seed: str
     first_batch: list[JournalOp]
 
@@ -124,12 +123,17 @@ class MemoryStorage(ABC):
         return None
 
     def read_fork_point(self) -> str:
-        """A fork's fork point (``zpm_domain.fork_state``); ``KeyError`` when there is none."""
+        """A fork's fork point, a snapshot text (``zpm_domain.fork_state``);
+        ``KeyError`` when there is none."""
         raise KeyError("fork point")
 
     def write_fork_point(self, text: str) -> None:
         """Replace a fork's fork point, atomically and durably."""
         raise NotImplementedError
+
+    def fork_point_label(self) -> str:
+        """Where a fork's fork point lives, for messages."""
+        return f"{self.location} (fork point)"
 
     def close(self) -> None:  # noqa: B027 (optional hook)
         """Release files and locks; the default closes the journal."""
