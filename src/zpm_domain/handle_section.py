@@ -17,7 +17,7 @@ from dataclasses import dataclass
 
 from zpm_domain.clauses import Clause
 from zpm_domain.handles import is_handle
-from zpm_domain.provenance import UNKNOWN, Provenance
+from zpm_domain.provenance import UNKNOWN, Provenance, shared
 
 SECTION = "handles"
 
@@ -51,7 +51,7 @@ def _runs(clauses: Iterable[Clause]) -> Iterator[tuple[int | None, int, Provenan
                 handle is not None
                 and first is not None
                 and handle == first + count
-                and provenance == kept
+                and (provenance is kept or provenance == kept)
             )
         ):
             count += 1
@@ -95,7 +95,7 @@ class Handles:
                 raise HandlesDamaged(number, "not a count of clauses")
             if not all(v is None or isinstance(v, str) for v in (tool, client, at)):
                 raise HandlesDamaged(number, "tool, client and at must be strings or null")
-            runs.append((first, count, Provenance(tool, client, at)))
+            runs.append((first, count, shared(tool, client, at)))
         return cls(next_number, runs)
 
     def stamp(self, clauses: list[Clause]) -> list[Clause]:
@@ -116,7 +116,8 @@ class Handles:
             else:
                 stamped.extend(
                     c
-                    if c.handle == first + i and c.provenance == provenance
+                    if c.handle == first + i
+                    and (c.provenance is provenance or c.provenance == provenance)
                     else c.stamped(first + i, provenance)
                     for i, c in enumerate(part)
                 )

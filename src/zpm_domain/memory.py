@@ -822,7 +822,9 @@ class Memory:
                 self.numbering.saw(None if first is None else first + count - 1)
         loadable: list[Clause] = []
         refusals: dict[tuple[str, int], PermissionDenied | None] = {}
-        for clause in _stamped_clauses(snapshot, label):
+        # a preloaded snapshot holds a memory's own image: stamped already
+        stamped = snapshot.clauses if source is not None else _stamped_clauses(snapshot, label)
+        for clause in stamped:
             key = clause.key
             if key not in refusals:
                 refusals[key] = self._refusal(clause.head)

@@ -27,7 +27,7 @@ from zpm_domain.errors import PrologSyntaxError
 from zpm_domain.handles import Numbering, is_handle
 from zpm_domain.ports.engine import Engine
 from zpm_domain.ports.journal import JournalOp
-from zpm_domain.provenance import Provenance
+from zpm_domain.provenance import Provenance, shared
 from zpm_domain.reader import read_term
 from zpm_domain.terms import Atom, Struct, Term, indicator
 from zpm_domain.unify import unify
@@ -183,7 +183,7 @@ def stamp_args(args: Mapping[str, Any]) -> tuple[int | None, Provenance]:
     fields = [args.get(name) for name in ("tool", "client", "at")]
     if not all(value is None or isinstance(value, str) for value in fields):
         raise BadOperation("'tool', 'client' and 'at' must be strings or null")
-    return handle, Provenance(*fields)
+    return handle, shared(*fields)
 
 
 def stamp_json(handle: int | None, provenance: Provenance | None) -> dict[str, Any]:

@@ -19,6 +19,7 @@ from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from contextvars import ContextVar
 from dataclasses import dataclass
+from functools import lru_cache
 from typing import Any
 
 Clock = Callable[[], float]
@@ -61,6 +62,16 @@ class Provenance:
 
 
 UNKNOWN = Provenance(None, None, None)
+
+
+@lru_cache(maxsize=4096)
+def shared(tool: str | None, client: str | None, at: str | None) -> Provenance:
+    """``Provenance(tool, client, at)``, one object for the same three values
+    while they are in use (a journal batch gives all its clauses the same
+    one), so that most comparisons end at ``is``."""
+    return Provenance(tool, client, at)
+
+
 """The provenance of a clause stored before zpm recorded provenance."""
 
 
