@@ -122,19 +122,43 @@ class PythonEngine(Engine):
     def copy_clauses(
         self, source: str, ns: str, clauses: Sequence[Clause]
     ) -> list[tuple[int, ZpmError]]:
-        """As the port's: a fact that ``source`` holds keeps its compiled head
-        (its templates and index key are the same in every namespace); a rule
+        """As the port's.  Consecutive clauses that are all the clauses of a
+        predicate of facts in ``source`` (the very objects, in order), of a
+        predicate without clauses here, are adopted whole (``Predicate.adopt``);
+        of the others, a fact that ``source`` holds keeps its compiled head (its
+        templates and index key are the same in every namespace) and a rule
         is compiled again (its code is linked to its namespace's predicates)."""
         origin = self._namespaces.get(source)
         if origin is None:
             return self.add_clauses(ns, clauses)
-        held = {
-            id(compiled.clause): compiled
-            for pred in origin.order
-            for compiled in pred.current()
-            if compiled.body is None
-        }
-        return self._add_all(ns, clauses, held)
+        namespace = self._ns(ns)
+        held: dict[int, CClause] | None = None
+        refused: list[tuple[int, ZpmError]] = []
+        start = 0
+        while start < len(clauses):
+            key = clauses[start].key
+            whole = _whole_predicate(origin.lookup(*key), clauses, start)
+            mine = namespace.lookup(*key)
+            if whole is not None and (mine is None or not mine.current()):
+                accepted, _ = check_additions(clauses[start : start + 1], namespace.lookup)
+                if accepted:
+                    namespace.define(*key).adopt(whole)
+                    start += len(whole.all)
+                    continue
+            end = start + 1
+            while end < len(clauses) and clauses[end].key == key:
+                end += 1
+            if held is None:
+                held = {
+                    id(compiled.clause): compiled
+                    for pred in origin.order
+                    for compiled in pred.current()
+                    if compiled.body is None
+                }
+            run = clauses[start:end]
+            refused += [(start + index, error) for index, error in self._add_all(ns, run, held)]
+            start = end
+        return refused
 
     def _add_all(
         self, ns: str, clauses: Sequence[Clause], held: dict[int, CClause]
@@ -364,3 +388,19 @@ def _matches(stored: CClause, clause: Clause, as_variant: bool) -> bool:
 
 def _unifiable(a: Term, b: Term) -> bool:
     return unify(Trail(), to_runtime(a), to_runtime(b))
+
+
+def _whole_predicate(
+    pred: Predicate | None, clauses: Sequence[Clause], start: int
+) -> Predicate | None:
+    """``pred`` when it has facts alone and they are the clauses of
+    ``clauses`` from ``start`` on (the same objects, in order); else ``None``."""
+    if pred is None or pred.rules:
+        return None
+    stored = pred.current()
+    end = start + len(stored)
+    if not stored or end > len(clauses):
+        return None
+    if any(c.clause is not x for c, x in zip(stored, clauses[start:end])):
+        return None
+    return pred

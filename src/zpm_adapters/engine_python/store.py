@@ -159,6 +159,20 @@ class Predicate:
         return next((compiled for compiled in stored if compiled.clause is clause), None)
 
     # -- changing ------------------------------------------------------------
+    def adopt(self, source: Predicate) -> None:
+        """Take the clauses of ``source`` (another namespace's predicate of
+        facts alone) while this one has none: the compiled facts are shared,
+        as neither namespace changes a compiled clause once it is added
+        (their ``seq`` come along, so both keep their order); the lists and
+        the index are this predicate's own copies."""
+        assert not self.current() and source.rules == 0
+        self.defined = True
+        self.all = list(source.current())
+        self.varlist = list(source.varlist)
+        self.index = {key: list(clauses) for key, clauses in source.index.items()}
+        self.last_seq, self.first_seq = source.last_seq, source.first_seq
+        self.by_handle = None
+
     def add(self, clause: CClause, front: bool) -> None:
         self.defined = True
         if clause.body is not None:
