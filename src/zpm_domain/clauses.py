@@ -36,12 +36,19 @@ class Clause:
     A clause a memory holds also carries its ``handle`` (``zpm_domain.handles``)
     and its ``provenance``; neither takes part in equality.  Copies that
     keep the clause's lineage (:meth:`renamed`, :meth:`with_body`) keep both.
+
+    ``text`` is the clause's canonical text once known (``None`` before):
+    ``zpm_domain.writer.render_clause`` keeps what it renders there, and a
+    reader that met the clause written in canonical form keeps that
+    (:func:`know_text`), so a clause is rendered at most once.  Neither
+    equality nor copies with another head or body see it.
     """
 
     head: Term
     body: Term = TRUE
     handle: int | None = field(default=None, compare=False)
     provenance: Provenance | None = field(default=None, compare=False)
+    text: str | None = field(default=None, init=False, compare=False, repr=False)
 
     @property
     def is_fact(self) -> bool:
@@ -61,8 +68,11 @@ class Clause:
         return replace(self, body=body)
 
     def stamped(self, handle: int, provenance: Provenance) -> Clause:
-        """This clause as stored under ``handle`` (a new object)."""
-        return Clause(self.head, self.body, handle, provenance)
+        """This clause as stored under ``handle`` (a new object, with the same text)."""
+        stamped = Clause(self.head, self.body, handle, provenance)
+        if self.text is not None:
+            know_text(stamped, self.text)
+        return stamped
 
     def as_term(self) -> Term:
         """The clause as one term: ``head`` for a fact, ``':-'(head, body)`` otherwise."""
@@ -74,6 +84,12 @@ class Clause:
         if isinstance(term, Struct) and term.name == ":-" and len(term.args) == 2:
             return Clause(term.args[0], term.args[1])
         return Clause(term, TRUE)
+
+
+def know_text(clause: Clause, text: str) -> None:
+    """Keep ``text`` as the canonical text of ``clause``: it must be exactly
+    what ``zpm_domain.writer.render_clause`` gives for it."""
+    object.__setattr__(clause, "text", text)
 
 
 def number(clause: Clause, handle: int, provenance: Provenance) -> None:

@@ -22,7 +22,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, ClassVar, Protocol, TypeVar
 
 from zpm_domain.beliefs import Beliefs, Support
-from zpm_domain.clauses import Clause, PredicateInfo
+from zpm_domain.clauses import Clause, PredicateInfo, know_text
 from zpm_domain.errors import PrologSyntaxError
 from zpm_domain.handles import Numbering, is_handle
 from zpm_domain.ports.engine import Engine
@@ -31,7 +31,7 @@ from zpm_domain.provenance import Provenance, shared
 from zpm_domain.reader import read_term
 from zpm_domain.terms import Atom, Struct, Term, indicator
 from zpm_domain.unify import unify
-from zpm_domain.writer import render, render_clause
+from zpm_domain.writer import is_canonical_fact, render, render_clause
 
 if TYPE_CHECKING:
     from zpm_domain.defeat import Defeat, Defeats
@@ -167,9 +167,14 @@ def text_arg(args: Mapping[str, Any], name: str) -> str:
 
 
 def _clause_arg(args: Mapping[str, Any]) -> Clause:
-    clause = Clause.from_term(_read(text_arg(args, "clause")))
+    text = text_arg(args, "clause")
+    clause = Clause.from_term(_read(text))
     handle, provenance = stamp_args(args)
-    return clause if handle is None else clause.stamped(handle, provenance)
+    if handle is not None:
+        clause = clause.stamped(handle, provenance)
+    if is_canonical_fact(text):
+        know_text(clause, text)
+    return clause
 
 
 def stamp_args(args: Mapping[str, Any]) -> tuple[int | None, Provenance]:

@@ -37,12 +37,12 @@ import time
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 
-from zpm_domain.clauses import Clause
+from zpm_domain.clauses import Clause, know_text
 from zpm_domain.errors import ZpmError
 from zpm_domain.reader import read_clauses
 from zpm_domain.reader.facts import read_plain_fact
 from zpm_domain.terms import Atom, Struct, Term
-from zpm_domain.writer import end_clause, render, render_clause
+from zpm_domain.writer import end_clause, is_canonical_fact, render, render_clause
 
 FORMAT = 1
 MAGIC = "%% zpm snapshot "
@@ -146,6 +146,9 @@ def read_snapshot(text: str, label: str) -> Snapshot:
         clause = Clause.from_term(term)
         if not isinstance(clause.head, (Atom, Struct)):
             raise SnapshotDamaged(label, line, "a clause head must be callable")
+        written = lines[line - 1]  # where the clause starts: all of it, when canonical
+        if written.endswith(".") and is_canonical_fact(written[:-1]):
+            know_text(clause, written[:-1])
         clauses.append(clause)
     if len(clauses) != header.clauses:
         raise SnapshotDamaged(

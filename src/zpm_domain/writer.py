@@ -28,7 +28,7 @@ from __future__ import annotations
 import math
 import re
 
-from zpm_domain.clauses import Clause
+from zpm_domain.clauses import Clause, know_text
 from zpm_domain.reader.chars import SOLO_ATOMS, is_letter_atom, is_symbol_atom, is_symbol_char
 from zpm_domain.reader.operators import INFIX, PREFIX, is_operator
 from zpm_domain.terms import NIL, Atom, String, Struct, Term, Var
@@ -205,8 +205,30 @@ def render(term: Term) -> str:
 
 
 def render_clause(clause: Clause) -> str:
-    """``head`` or ``head :- body``, numbering unnamed variables from ``_G1``."""
-    return Renderer().render_clause(clause)
+    """``head`` or ``head :- body``, numbering unnamed variables from ``_G1``:
+    the clause's canonical text, kept with it (``Clause.text``) once rendered."""
+    text = clause.text
+    if text is None:
+        text = Renderer().render_clause(clause)
+        know_text(clause, text)
+    return text
+
+
+_FLAT_ARGUMENT = r"(?:0|-?[1-9][0-9]{0,17}|[a-z][A-Za-z0-9_]*)"
+_FLAT_TEXT = re.compile(rf"([a-z][A-Za-z0-9_]*)\({_FLAT_ARGUMENT}(?:, {_FLAT_ARGUMENT})*\)")
+
+
+def is_canonical_fact(text: str) -> bool:
+    """Whether ``text`` is known, without reading or rendering it, to be
+    exactly the text the writer gives the term it reads as: a plain name
+    over plain atoms and integers below 10**18 in magnitude, as
+    ``_flat_fact`` writes them (a name that is an operator of that arity
+    does not qualify).  ``False`` says nothing: render to know."""
+    match = _FLAT_TEXT.fullmatch(text)
+    if match is None:
+        return False
+    name, arity = match.group(1), text.count(",") + 1
+    return not ((arity == 2 and name in INFIX) or (arity == 1 and name in PREFIX))
 
 
 def end_clause(text: str) -> str:

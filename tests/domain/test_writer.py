@@ -3,16 +3,23 @@
 from __future__ import annotations
 
 import math
+import re
 
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
 from zpm_domain.clauses import Clause
+from zpm_domain.errors import PrologSyntaxError
+from zpm_domain.provenance import UNKNOWN
 from zpm_domain.reader import read_term
+from zpm_domain.reader.operators import INFIX, PREFIX
 from zpm_domain.terms import NIL, TRUE, Atom, String, Struct, Term, Var, make_list
 from zpm_domain.writer import (
     Renderer,
     end_clause,
     format_float,
+    is_canonical_fact,
     quote_atom_if_needed,
     render,
     render_clause,
@@ -388,3 +395,74 @@ def test_deep_and_long_terms_render_without_recursion() -> None:
     for _ in range(100_000):
         colon = Struct(":", (Atom("m"), colon))
     assert render(colon) == "m:" * 100_000 + "g"
+
+
+_NAMES = ["f", "fact", "p_2", "aB9", "is", "mod", "rem", "xor", "dynamic", "table", "div", "true"]
+_ARGUMENTS = [
+    "0",
+    "-0",
+    "007",
+    "12",
+    "-5",
+    "1_000",
+    "1.5",
+    "999999999999999999",
+    "-999999999999999999",
+]
+_ARGUMENTS += [
+    "1000000000000000000",
+    "a",
+    "is",
+    "mod",
+    "dynamic",
+    "v10",
+    "[]",
+    "'a'",
+    "X",
+    "_",
+    "aB",
+]
+
+
+@given(
+    st.sampled_from(_NAMES),
+    st.lists(st.sampled_from(_ARGUMENTS), min_size=1, max_size=4),
+    st.sampled_from([", ", ",", " , ", ",  "]),
+)
+def test_a_text_known_canonical_is_the_writers(name: str, args: list[str], comma: str) -> None:
+    """``is_canonical_fact`` never says yes to a text the writer would write
+    otherwise, and says yes to the writer's own text of every plain fact."""
+    text = f"{name}({comma.join(args)})"
+    try:
+        clause = Clause.from_term(read_term(text))
+    except PrologSyntaxError:
+        assert not is_canonical_fact(text)
+        return
+    written = Renderer().render_clause(clause)
+    if is_canonical_fact(text):
+        assert written == text
+    operator = (len(args) == 2 and name in INFIX) or (len(args) == 1 and name in PREFIX)
+    plain = all(re.fullmatch(r"0|-?[1-9][0-9]{0,17}|[a-z][A-Za-z0-9_]*", arg) for arg in args)
+    if written == text and plain and not operator:
+        assert is_canonical_fact(text)
+
+
+def test_a_clause_keeps_its_text_once_rendered_and_copies_with_other_terms_do_not() -> None:
+    clause = Clause(read_term("p(X, a)"), read_term("q(X)"))
+    assert clause.text is None
+    assert render_clause(clause) == "p(X, a) :- q(X)" == clause.text
+    assert clause.stamped(7, UNKNOWN).text == "p(X, a) :- q(X)"
+    assert (
+        clause.renamed("r").text is None and render_clause(clause.renamed("r")) == "r(X, a) :- q(X)"
+    )
+    assert clause.with_body(TRUE).text is None
+    known = Clause(Atom("a"))
+    render_clause(known)
+    assert known == Clause(Atom("a")) and hash(known) == hash(Clause(Atom("a")))
+
+
+def test_texts_known_canonical() -> None:
+    assert is_canonical_fact("fact(12, v12)") and is_canonical_fact("p(-3, is, 0)")
+    for text in ("fact(12,v12)", "mod(1, 2)", "dynamic(a)", "f(-0)", "f(007)", "f(X)", "f"):
+        assert not is_canonical_fact(text), text
+    assert is_canonical_fact("mod(1)") and is_canonical_fact("dynamic(a, b)")

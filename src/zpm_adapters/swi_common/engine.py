@@ -79,8 +79,7 @@ from zpm_domain.terms import (
 ADD = "zpm_support:zpm_add(M, T, F, S, Id)"
 ADD_ALL = "zpm_support:zpm_add_all(M, Ts, Ids)"
 BATCH = 2000
-COPY_ALL = "zpm_support:zpm_copy_all(S, M, From, Ids)"
-COPY_BATCH = 20000
+COPY_PREDICATE = "zpm_support:zpm_copy_predicate(S, M, N, A, Count, First)"
 DECLARE = "zpm_support:zpm_declared(M, N, A)"
 ERASE = "zpm_support:zpm_erase_all(Ids)"
 FORGET = "zpm_support:zpm_forget(M, N, A)"
@@ -200,38 +199,61 @@ class SwiEngine(Engine):
     def copy_clauses(
         self, source: str, ns: str, clauses: Sequence[Clause]
     ) -> list[tuple[int, ZpmError]]:
-        """As the port's: when ``source`` holds every clause, SWI-Prolog reads
-        each there and asserts it again (nothing is encoded, sent or decoded),
-        ``COPY_BATCH`` clauses per call; else ``add_clauses``."""
+        """As the port's.  Consecutive clauses that are all the clauses of a
+        predicate in ``source`` (the very objects, in order), of a predicate
+        without clauses here, are copied inside SWI-Prolog, one call per
+        predicate (``zpm_copy_predicate/6``: nothing encoded, sent or
+        decoded); the others are added as ``add_clauses`` adds them."""
         origin = self._namespaces.get(source)
         if origin is None:
             return self.add_clauses(ns, clauses)
         namespace = self._ns(ns)
-        accepted, refused = check_additions(clauses, namespace.lookup)
-        froms: list[int] = []
-        for _, clause in accepted:
-            held = origin.lookup(*clause.key)
-            entry = None if held is None else held.entry_of(clause)
-            if entry is None:
-                return self.add_clauses(ns, clauses)
-            froms.append(entry.ref)
-        preds: dict[tuple[str, int], MirrorPredicate] = {}
-        for start in range(0, len(accepted), COPY_BATCH):
-            chunk = accepted[start : start + COPY_BATCH]
-            inputs = {
-                "S": origin.module,
-                "M": namespace.module,
-                "From": froms[start : start + COPY_BATCH],
-            }
-            try:
-                found = self._binding.once(COPY_ALL, inputs)
-            except RuntimeError as error:
-                raise ExecutionFailed(str(error)) from None
-            if found is None:
-                raise ExecutionFailed("copy failed")
-            _record(namespace, chunk, found["Ids"], refused, preds)
-        refused.sort(key=lambda pair: pair[0])
+        refused: list[tuple[int, ZpmError]] = []
+        start = 0
+        while start < len(clauses):
+            key = clauses[start].key
+            whole = _whole_predicate(origin.lookup(*key), clauses, start)
+            if whole and self._copy_predicate(origin, namespace, clauses[start : start + whole]):
+                start += whole
+                continue
+            end = start + 1
+            while end < len(clauses) and clauses[end].key == key:
+                end += 1
+            refused += [(start + i, error) for i, error in self.add_clauses(ns, clauses[start:end])]
+            start = end
         return refused
+
+    def _copy_predicate(
+        self, origin: MirrorNamespace, namespace: MirrorNamespace, run: Sequence[Clause]
+    ) -> bool:
+        """Copy ``run``, all the clauses of one predicate of ``origin``, to
+        ``namespace`` inside SWI-Prolog; ``False`` (nothing done) when that
+        predicate has clauses here or may not take them."""
+        name, arity = run[0].key
+        mine = namespace.lookup(name, arity)
+        if mine is not None and mine.has_clauses():
+            return False
+        accepted, _ = check_additions(run[:1], namespace.lookup)
+        if not accepted:
+            return False
+        inputs = {
+            "S": origin.module,
+            "M": namespace.module,
+            "N": name,
+            "A": arity,
+            "Count": len(run),
+        }
+        try:
+            found = self._binding.once(COPY_PREDICATE, inputs)
+        except RuntimeError as error:
+            raise ExecutionFailed(str(error)) from None
+        if found is None:
+            raise ExecutionFailed(f"copy of {name}/{arity} failed: the mirror does not match")
+        first = int(found["First"])
+        namespace.predicate(name, arity).fill(
+            [Entry(clause, first + i) for i, clause in enumerate(run)]
+        )
+        return True
 
     def _clause_tokens(self, clause: Clause) -> list[Any]:
         if clause.is_fact:
@@ -555,3 +577,18 @@ def _matches(stored: Clause, clause: Clause, as_variant: bool) -> bool:
 
 def _unifiable(a: Term, b: Term) -> bool:
     return unify(Trail(), to_runtime(a), to_runtime(b))
+
+
+def _whole_predicate(pred: MirrorPredicate | None, clauses: Sequence[Clause], start: int) -> int:
+    """How many clauses ``pred`` holds when they are all the clauses of
+    ``clauses`` from ``start`` on (the same objects, in order, none of a
+    knowledge file); else 0."""
+    if pred is None or not pred.has_clauses():
+        return 0
+    entries = pred.entries
+    end = start + len(entries)
+    if end > len(clauses):
+        return 0
+    if any(e.fixed or e.clause is not c for e, c in zip(entries, clauses[start:end])):
+        return 0
+    return len(entries)

@@ -19,7 +19,7 @@ from dataclasses import dataclass, field
 from zpm_domain.clauses import Clause
 
 
-@dataclass
+@dataclass(slots=True)
 class Entry:
     """One stored clause: its domain form and the SWI clause id; ``fixed`` for a
     clause of a knowledge file, which no removal takes."""
@@ -61,6 +61,12 @@ class MirrorPredicate:
         handle = entry.clause.handle
         if self.by_handle is not None and handle is not None:
             self.by_handle[handle] = entry
+
+    def fill(self, entries: list[Entry]) -> None:
+        """Hold ``entries``, in order, this predicate having none."""
+        assert not self.by_ref
+        self.by_ref = {entry.ref: entry for entry in entries}
+        self.by_handle = None
 
     def keep(self, entries: list[Entry]) -> None:
         """Keep only ``entries``, some of the entries in their order."""

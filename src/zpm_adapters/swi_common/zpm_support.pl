@@ -24,7 +24,7 @@
 */
 :- module(zpm_support,
           [ zpm_init/2, zpm_meta/1, zpm_ensure/2, zpm_ensure/3, zpm_drop/1,
-            zpm_drop/2, zpm_add/4, zpm_add/5, zpm_add_all/3, zpm_copy_all/4, zpm_declared/3, zpm_forget/3, zpm_erase/1, zpm_erase_all/1,
+            zpm_drop/2, zpm_add/4, zpm_add/5, zpm_add_all/3, zpm_copy_predicate/6, zpm_declared/3, zpm_forget/3, zpm_erase/1, zpm_erase_all/1,
             zpm_rename/4,
             zpm_solve/8, zpm_prove/7, zpm_version/1, zpm_thread_id/1, zpm_settle/0
           ]).
@@ -270,22 +270,34 @@ add_each([Tokens|Ts], Module, Id, Seen0, [Result|Rs]) :-
     Id1 is Id + 1,
     add_each(Ts, Module, Id1, Seen, Rs).
 
-%!  zpm_copy_all(+Source, +Module, +SourceIds, -Results) is det.
-%   zpm_add_all/3 of the clauses SourceIds of namespace Source, read there
-%   (clause/3) instead of decoded: a fork copies its base's clauses so.
-zpm_copy_all(Source, Module, SourceIds, Results) :-
-    length(SourceIds, Count),
+%!  zpm_copy_predicate(+Source, +Module, +Name, +Arity, +Count, -First) is semidet.
+%   Copies the Count clauses of Name/Arity in namespace Source to the end of
+%   Module, in order, as clauses First, First+1, ... (as zpm_add_all/3 adds
+%   each); fails, changing nothing, when Source holds another number of
+%   them.  A fork copies its base's predicates so.  The clauses are read
+%   10,000 at a time, so the stacks never hold a large predicate whole.
+zpm_copy_predicate(Source, Module, Name, A, Count, First) :-
+    atom_string(N, Name),
+    functor(H, N, A),
+    predicate_property(Source:H, number_of_clauses(Count)),
+    ensure_dynamic(Module, H, N, A),
     retract(zpm_next_id(First)), Next is First + Count, assertz(zpm_next_id(Next)),
-    empty_assoc(Seen),
-    copy_each(SourceIds, Source, Module, First, Seen, Results).
+    nb_setval(zpm_copy_id, First),
+    forall(findnsols(10000, H-Body, clause(Source:H, Body), Chunk),
+           (   nb_getval(zpm_copy_id, Id),
+               copy_each(Chunk, Module, Id, Id1),
+               nb_setval(zpm_copy_id, Id1)
+           )),
+    note_predicate(Module, N, A, false).
 
-copy_each([], _, _, _, _, []).
-copy_each([From|Froms], Source, Module, Id, Seen0, [Result|Rs]) :-
-    zpm_ref(From, Source, Ref),
-    clause(Source:H, Body, Ref),
-    add_one(Module, (H :- Body), Id, Seen0, Seen, Result),
+copy_each([], _, Id, Id).
+copy_each([H-Body|Clauses], Module, Id, Last) :-
+    (   Body == true -> Clause = H ; Clause = (H :- Body) ),
+    assertz(Module:Clause, Ref),
+    assertz(zpm_ref(Id, Module, Ref)),
+    zpm_mi_note(Module, Ref, Clause),
     Id1 is Id + 1,
-    copy_each(Froms, Source, Module, Id1, Seen, Rs).
+    copy_each(Clauses, Module, Id1, Last).
 
 %   add_one(+Module, +Clause, +Id, +Seen0, -Seen, -Result): Clause (a fact
 %   may come as H :- true) added as clause Id; Result is Id, or
