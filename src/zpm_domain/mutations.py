@@ -29,9 +29,10 @@ from zpm_domain.ports.engine import Engine
 from zpm_domain.ports.journal import JournalOp
 from zpm_domain.provenance import Provenance, shared
 from zpm_domain.reader import read_term
+from zpm_domain.reader.facts import read_canonical_fact
 from zpm_domain.terms import Atom, Struct, Term, indicator
 from zpm_domain.unify import unify
-from zpm_domain.writer import is_canonical_fact, render, render_clause
+from zpm_domain.writer import render, render_clause
 
 if TYPE_CHECKING:
     from zpm_domain.defeat import Defeat, Defeats
@@ -168,11 +169,12 @@ def text_arg(args: Mapping[str, Any], name: str) -> str:
 
 def _clause_arg(args: Mapping[str, Any]) -> Clause:
     text = text_arg(args, "clause")
-    clause = Clause.from_term(_read(text))
+    fact = read_canonical_fact(text)
+    clause = Clause(fact) if fact is not None else Clause.from_term(_read(text))
     handle, provenance = stamp_args(args)
     if handle is not None:
         clause = clause.stamped(handle, provenance)
-    if is_canonical_fact(text):
+    if fact is not None:
         know_text(clause, text)
     return clause
 

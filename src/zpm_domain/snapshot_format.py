@@ -40,9 +40,9 @@ from dataclasses import dataclass, field
 from zpm_domain.clauses import Clause, know_text
 from zpm_domain.errors import ZpmError
 from zpm_domain.reader import read_clauses
-from zpm_domain.reader.facts import read_plain_fact
+from zpm_domain.reader.facts import read_canonical_fact, read_plain_fact
 from zpm_domain.terms import Atom, Struct, Term
-from zpm_domain.writer import end_clause, is_canonical_fact, render, render_clause
+from zpm_domain.writer import end_clause, render, render_clause
 
 FORMAT = 1
 MAGIC = "%% zpm snapshot "
@@ -136,7 +136,7 @@ def read_snapshot(text: str, label: str) -> Snapshot:
     lines = text.split("\n")
     header = _header(lines, label)
     clauses: list[Clause] = []
-    for line, term in _terms(text, lines, label):
+    for line, term, known in _terms(text, lines, label):
         if isinstance(term, Struct) and term.name == ":-" and len(term.args) == 1:
             if not _is_allowed_directive(term.args[0]):
                 raise SnapshotDamaged(
@@ -146,9 +146,8 @@ def read_snapshot(text: str, label: str) -> Snapshot:
         clause = Clause.from_term(term)
         if not isinstance(clause.head, (Atom, Struct)):
             raise SnapshotDamaged(label, line, "a clause head must be callable")
-        written = lines[line - 1]  # where the clause starts: all of it, when canonical
-        if written.endswith(".") and is_canonical_fact(written[:-1]):
-            know_text(clause, written[:-1])
+        if known is not None:
+            know_text(clause, known)
         clauses.append(clause)
     if len(clauses) != header.clauses:
         raise SnapshotDamaged(
@@ -164,29 +163,31 @@ class _NotLineByLine(Exception):
     """A chunk between plain facts does not read alone (a clause spans it)."""
 
 
-def _terms(text: str, lines: list[str], label: str) -> list[tuple[int, Term]]:
-    """Every clause term of the file with its line.
+def _terms(text: str, lines: list[str], label: str) -> list[tuple[int, Term, str | None]]:
+    """Every clause term of the file with its line, and its canonical text
+    when the line is known to hold it (``read_canonical_fact``).
 
-    Plain facts (one per line, as the writer writes them) take the fast path
-    of ``read_plain_fact``; the lines between them are read as chunks with the
-    full reader.  If a chunk does not read on its own (a hand-edited clause or
-    comment spanning lines), the whole text is read again with the full
-    reader, which then also names the line of a real error.
+    Plain facts (one per line, as the writer writes them) take the fast paths
+    of ``read_canonical_fact`` and ``read_plain_fact``; the lines between
+    them are read as chunks with the full reader.  If a chunk does not read
+    on its own (a hand-edited clause or comment spanning lines), the whole
+    text is read again with the full reader, which then also names the line
+    of a real error.
     """
     try:
         return _terms_by_line(lines)
     except _NotLineByLine:
-        found = []
+        found: list[tuple[int, Term, str | None]] = []
         for item in read_clauses(text):
             if item.error is not None:
                 raise SnapshotDamaged(label, item.error.line, item.error.message) from None
             assert item.term is not None
-            found.append((item.line, item.term))
+            found.append((item.line, item.term, None))
         return found
 
 
-def _terms_by_line(lines: list[str]) -> list[tuple[int, Term]]:
-    found: list[tuple[int, Term]] = []
+def _terms_by_line(lines: list[str]) -> list[tuple[int, Term, str | None]]:
+    found: list[tuple[int, Term, str | None]] = []
     chunk: list[str] = []
     chunk_start = 1
 
@@ -196,11 +197,15 @@ def _terms_by_line(lines: list[str]) -> list[tuple[int, Term]]:
                 if item.error is not None:
                     raise _NotLineByLine()
                 assert item.term is not None
-                found.append((chunk_start + item.line - 1, item.term))
+                found.append((chunk_start + item.line - 1, item.term, None))
         chunk.clear()
 
     for number, line in enumerate(lines, start=1):
-        fact = read_plain_fact(line)
+        known = line[:-1] if line.endswith(").") else None
+        fact: Term | None = None if known is None else read_canonical_fact(known)
+        if fact is None:
+            known = None
+            fact = read_plain_fact(line)
         if fact is None:
             if not chunk:
                 chunk_start = number
@@ -208,7 +213,7 @@ def _terms_by_line(lines: list[str]) -> list[tuple[int, Term]]:
             continue
         if chunk:
             flush()
-        found.append((number, fact))
+        found.append((number, fact, known))
     flush()
     return found
 

@@ -214,23 +214,6 @@ def render_clause(clause: Clause) -> str:
     return text
 
 
-_FLAT_ARGUMENT = r"(?:0|-?[1-9][0-9]{0,17}|[a-z][A-Za-z0-9_]*)"
-_FLAT_TEXT = re.compile(rf"([a-z][A-Za-z0-9_]*)\({_FLAT_ARGUMENT}(?:, {_FLAT_ARGUMENT})*\)")
-
-
-def is_canonical_fact(text: str) -> bool:
-    """Whether ``text`` is known, without reading or rendering it, to be
-    exactly the text the writer gives the term it reads as: a plain name
-    over plain atoms and integers below 10**18 in magnitude, as
-    ``_flat_fact`` writes them (a name that is an operator of that arity
-    does not qualify).  ``False`` says nothing: render to know."""
-    match = _FLAT_TEXT.fullmatch(text)
-    if match is None:
-        return False
-    name, arity = match.group(1), text.count(",") + 1
-    return not ((arity == 2 and name in INFIX) or (arity == 1 and name in PREFIX))
-
-
 def end_clause(text: str) -> str:
     """``text`` followed by the end token ``.`` that makes it a clause.
 

@@ -15,6 +15,7 @@ from zpm_domain.mutations import (
 )
 from zpm_domain.ports.journal import JournalOp
 from zpm_domain.reader import read_term
+from zpm_domain.snapshot_format import Covers, SnapshotHeader, read_snapshot, write_snapshot
 from zpm_domain.writer import render_clause
 
 
@@ -67,3 +68,22 @@ def test_what_is_not_a_known_mutation_is_refused_with_the_reason(
 ) -> None:
     with pytest.raises(BadOperation, match=reason.replace("(", r"\(")):
         from_journal(op)
+
+
+def test_a_clause_read_from_the_journal_keeps_its_text_when_it_is_canonical() -> None:
+    kept = from_journal(JournalOp("assert", {"clause": "fact(1, v1)", "handle": 5}))
+    assert isinstance(kept, AddClause) and kept.clause.text == "fact(1, v1)"
+    assert kept.clause.handle == 5
+    for text, canonical in [("fact(1,v1)", "fact(1, v1)"), ("p(X) :- q(X)", None)]:
+        read = from_journal(JournalOp("assert", {"clause": text}))
+        assert isinstance(read, AddClause) and read.clause.text is None
+        assert render_clause(read.clause) == (canonical or text) == read.clause.text
+
+
+def test_a_snapshot_read_back_keeps_the_texts_it_wrote() -> None:
+    clauses = [clause("fact(1, v1)"), clause("p(X) :- q(X)"), clause("s('A b')")]
+    header = SnapshotHeader("m", 0, 3, "id", Covers("", 0))
+    text = write_snapshot(header, [(c.key, [c]) for c in clauses])
+    back = read_snapshot(text, "label").clauses
+    assert [c.text for c in back] == ["fact(1, v1)", None, None]
+    assert [render_clause(c) for c in back] == [render_clause(c) for c in clauses]

@@ -13,13 +13,13 @@ from zpm_domain.clauses import Clause
 from zpm_domain.errors import PrologSyntaxError
 from zpm_domain.provenance import UNKNOWN
 from zpm_domain.reader import read_term
+from zpm_domain.reader.facts import read_canonical_fact
 from zpm_domain.reader.operators import INFIX, PREFIX
 from zpm_domain.terms import NIL, TRUE, Atom, String, Struct, Term, Var, make_list
 from zpm_domain.writer import (
     Renderer,
     end_clause,
     format_float,
-    is_canonical_fact,
     quote_atom_if_needed,
     render,
     render_clause,
@@ -429,22 +429,23 @@ _ARGUMENTS += [
     st.lists(st.sampled_from(_ARGUMENTS), min_size=1, max_size=4),
     st.sampled_from([", ", ",", " , ", ",  "]),
 )
-def test_a_text_known_canonical_is_the_writers(name: str, args: list[str], comma: str) -> None:
-    """``is_canonical_fact`` never says yes to a text the writer would write
-    otherwise, and says yes to the writer's own text of every plain fact."""
+def test_a_fact_read_as_canonical_is_the_writers(name: str, args: list[str], comma: str) -> None:
+    """``read_canonical_fact`` reads what ``read_term`` reads, only texts the
+    writer writes so, and every plain fact the writer writes."""
     text = f"{name}({comma.join(args)})"
+    fact = read_canonical_fact(text)
     try:
-        clause = Clause.from_term(read_term(text))
+        term = read_term(text)
     except PrologSyntaxError:
-        assert not is_canonical_fact(text)
+        assert fact is None
         return
-    written = Renderer().render_clause(clause)
-    if is_canonical_fact(text):
-        assert written == text
+    written = render(term)
+    if fact is not None:
+        assert fact == term and written == text
     operator = (len(args) == 2 and name in INFIX) or (len(args) == 1 and name in PREFIX)
     plain = all(re.fullmatch(r"0|-?[1-9][0-9]{0,17}|[a-z][A-Za-z0-9_]*", arg) for arg in args)
     if written == text and plain and not operator:
-        assert is_canonical_fact(text)
+        assert fact is not None
 
 
 def test_a_clause_keeps_its_text_once_rendered_and_copies_with_other_terms_do_not() -> None:
@@ -452,17 +453,17 @@ def test_a_clause_keeps_its_text_once_rendered_and_copies_with_other_terms_do_no
     assert clause.text is None
     assert render_clause(clause) == "p(X, a) :- q(X)" == clause.text
     assert clause.stamped(7, UNKNOWN).text == "p(X, a) :- q(X)"
-    assert (
-        clause.renamed("r").text is None and render_clause(clause.renamed("r")) == "r(X, a) :- q(X)"
-    )
+    assert clause.renamed("r").text is None
+    assert render_clause(clause.renamed("r")) == "r(X, a) :- q(X)"
     assert clause.with_body(TRUE).text is None
     known = Clause(Atom("a"))
     render_clause(known)
     assert known == Clause(Atom("a")) and hash(known) == hash(Clause(Atom("a")))
 
 
-def test_texts_known_canonical() -> None:
-    assert is_canonical_fact("fact(12, v12)") and is_canonical_fact("p(-3, is, 0)")
+def test_texts_read_as_canonical() -> None:
+    assert read_canonical_fact("fact(12, v12)") == Struct("fact", (12, Atom("v12")))
+    assert read_canonical_fact("p(-3, is, 0)") == Struct("p", (-3, Atom("is"), 0))
     for text in ("fact(12,v12)", "mod(1, 2)", "dynamic(a)", "f(-0)", "f(007)", "f(X)", "f"):
-        assert not is_canonical_fact(text), text
-    assert is_canonical_fact("mod(1)") and is_canonical_fact("dynamic(a, b)")
+        assert read_canonical_fact(text) is None, text
+    assert read_canonical_fact("mod(1)") and read_canonical_fact("dynamic(a, b)")

@@ -14,6 +14,7 @@ from __future__ import annotations
 import math
 import re
 
+from zpm_domain.reader.operators import INFIX, PREFIX
 from zpm_domain.terms import NIL, Atom, String, Struct, Term, make_list
 
 _NAME = r"[a-z][A-Za-z0-9_]*"
@@ -64,3 +65,27 @@ def read_plain_fact(line: str) -> Term | None:
         else:
             items.append(term)
     return Struct(name, tuple(args))
+
+
+_CANONICAL_ARGUMENT = r"(?:0|-?[1-9][0-9]{0,17}|[a-z][A-Za-z0-9_]*)"
+_CANONICAL_FACT = re.compile(
+    rf"([a-z][A-Za-z0-9_]*)\(({_CANONICAL_ARGUMENT}(?:, {_CANONICAL_ARGUMENT})*)\)"
+)
+
+
+def read_canonical_fact(text: str) -> Struct | None:
+    """The term of ``text`` (no end token) when ``text`` is a plain fact
+    exactly as the writer writes it — a plain name over plain atoms and
+    integers below 10**18 in magnitude, ``name(a, 1)``, the name not an
+    operator of that arity — so ``text`` is the term's canonical text
+    (``zpm_domain.writer.render``); ``None`` for any other text (which may
+    still be canonical: render to know).  The term is the one ``read_term``
+    gives, read at a fraction of its cost."""
+    match = _CANONICAL_FACT.fullmatch(text)
+    if match is None:
+        return None
+    name, arguments = match.groups()
+    parts = arguments.split(", ")
+    if (len(parts) == 2 and name in INFIX) or (len(parts) == 1 and name in PREFIX):
+        return None
+    return Struct(name, tuple(Atom(p) if p[0].isalpha() else int(p) for p in parts))
