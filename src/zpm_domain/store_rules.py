@@ -177,3 +177,29 @@ def stored_themselves(
             others.append(clause)
     others.reverse()
     return found, others
+
+
+def copy_by_predicate(
+    clauses: Sequence[Clause],
+    copy_whole: Callable[[int], int],
+    add: Callable[[Sequence[Clause]], list[tuple[int, ZpmError]]],
+) -> list[tuple[int, ZpmError]]:
+    """``Engine.copy_clauses`` walked predicate by predicate: at each place,
+    ``copy_whole(start)`` copies the clauses from ``start`` on that are all
+    of a predicate of the source, if they are, and says how many (0: none);
+    else the run of clauses of that predicate goes to ``add`` (as
+    ``add_clauses``).  The refusals by index into ``clauses``, in order."""
+    refused: list[tuple[int, ZpmError]] = []
+    start = 0
+    while start < len(clauses):
+        copied = copy_whole(start)
+        if copied:
+            start += copied
+            continue
+        key = clauses[start].key
+        end = start + 1
+        while end < len(clauses) and clauses[end].key == key:
+            end += 1
+        refused += [(start + index, error) for index, error in add(clauses[start:end])]
+        start = end
+    return refused

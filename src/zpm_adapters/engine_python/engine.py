@@ -36,6 +36,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator, Sequence
 from contextlib import closing
+from functools import cache
 
 from zpm_adapters.engine_python.cclause import CClause, compile_clause
 from zpm_adapters.engine_python.library import system_namespace
@@ -62,6 +63,7 @@ from zpm_domain.store_rules import (
     check_addition,
     check_additions,
     check_change,
+    copy_by_predicate,
     is_most_general,
     stored_themselves,
 )
@@ -132,33 +134,28 @@ class PythonEngine(Engine):
         if origin is None:
             return self.add_clauses(ns, clauses)
         namespace = self._ns(ns)
-        held: dict[int, CClause] | None = None
-        refused: list[tuple[int, ZpmError]] = []
-        start = 0
-        while start < len(clauses):
+
+        def copy_whole(start: int) -> int:
             key = clauses[start].key
             whole = _whole_predicate(origin.lookup(*key), clauses, start)
             mine = namespace.lookup(*key)
-            if whole is not None and (mine is None or not mine.current()):
-                accepted, _ = check_additions(clauses[start : start + 1], namespace.lookup)
-                if accepted:
-                    namespace.define(*key).adopt(whole)
-                    start += len(whole.all)
-                    continue
-            end = start + 1
-            while end < len(clauses) and clauses[end].key == key:
-                end += 1
-            if held is None:
-                held = {
-                    id(compiled.clause): compiled
-                    for pred in origin.order
-                    for compiled in pred.current()
-                    if compiled.body is None
-                }
-            run = clauses[start:end]
-            refused += [(start + index, error) for index, error in self._add_all(ns, run, held)]
-            start = end
-        return refused
+            if whole is None or (mine is not None and mine.current()):
+                return 0
+            if not check_additions(clauses[start : start + 1], namespace.lookup)[0]:
+                return 0
+            namespace.define(*key).adopt(whole)
+            return len(whole.all)
+
+        @cache
+        def held() -> dict[int, CClause]:
+            return {
+                id(compiled.clause): compiled
+                for pred in origin.order
+                for compiled in pred.current()
+                if compiled.body is None
+            }
+
+        return copy_by_predicate(clauses, copy_whole, lambda run: self._add_all(ns, run, held()))
 
     def _add_all(
         self, ns: str, clauses: Sequence[Clause], held: dict[int, CClause]

@@ -61,6 +61,7 @@ from zpm_domain.store_rules import (
     check_addition,
     check_additions,
     check_change,
+    copy_by_predicate,
     is_most_general,
     leaves_definition_order,
     stored_themselves,
@@ -208,20 +209,13 @@ class SwiEngine(Engine):
         if origin is None:
             return self.add_clauses(ns, clauses)
         namespace = self._ns(ns)
-        refused: list[tuple[int, ZpmError]] = []
-        start = 0
-        while start < len(clauses):
-            key = clauses[start].key
-            whole = _whole_predicate(origin.lookup(*key), clauses, start)
-            if whole and self._copy_predicate(origin, namespace, clauses[start : start + whole]):
-                start += whole
-                continue
-            end = start + 1
-            while end < len(clauses) and clauses[end].key == key:
-                end += 1
-            refused += [(start + i, error) for i, error in self.add_clauses(ns, clauses[start:end])]
-            start = end
-        return refused
+
+        def copy_whole(start: int) -> int:
+            count = _whole_predicate(origin.lookup(*clauses[start].key), clauses, start)
+            run = clauses[start : start + count]
+            return count if count and self._copy_predicate(origin, namespace, run) else 0
+
+        return copy_by_predicate(clauses, copy_whole, lambda run: self.add_clauses(ns, run))
 
     def _copy_predicate(
         self, origin: MirrorNamespace, namespace: MirrorNamespace, run: Sequence[Clause]
