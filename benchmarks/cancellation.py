@@ -28,8 +28,8 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from contract_tests.server import ServerProcess, init_project  # noqa: E402
-from contract_tests.targets import EngineTarget  # noqa: E402
+from zpm_contract.server import ServerProcess, init_project  # noqa: E402
+from zpm_contract.targets import EngineTarget  # noqa: E402
 
 RUNAWAY = {"name": "query_logic", "arguments": {"goal": "repeat, fail"}}
 TRIVIAL = {"name": "query_logic", "arguments": {"goal": "true"}}

@@ -1,5 +1,5 @@
 """Write ``docs/tools.md`` from the tool definitions and the spec's examples
-(``contract_tests.scenarios``, which the contract suite checks).
+(``zpm_contract.scenarios``, which the contract suite checks).
 
 Usage::
 
@@ -18,9 +18,8 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT / "src"))
 sys.path.insert(0, str(ROOT))
 
-from contract_tests.scenarios import documented_examples  # noqa: E402
-
 from zpm_app.tool_docs import render_tool_docs  # noqa: E402
+from zpm_contract.scenarios import documented_examples  # noqa: E402
 
 TARGET = ROOT / "docs" / "tools.md"
 

@@ -9,8 +9,8 @@ from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 import pytest
-from tests.adapters.disk_faults import fail_with_enospc, full_disk
 
+from tests.adapters.disk_faults import fail_with_enospc, full_disk
 from zpm_adapters.persistence.file_snapshots import FileSnapshotStore
 from zpm_adapters.project import ProjectPaths, init_project
 from zpm_adapters.storage.file_storage import FileRegistry, GlobalScopeUnavailable

@@ -9,8 +9,8 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from tests.adapters.disk_faults import full_disk
 
+from tests.adapters.disk_faults import full_disk
 from zpm_adapters.project import ProjectPaths, init_project
 from zpm_adapters.storage.file_storage import FileRegistry
 from zpm_domain.memory import DEFAULT_MEMORY

@@ -4,10 +4,9 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from contract_tests.scenarios import documented_examples
-
 from zpm_app.catalogue import TOOLS
 from zpm_app.tool_docs import render_tool_docs
+from zpm_contract.scenarios import documented_examples
 
 DOCS = Path(__file__).resolve().parents[2] / "docs" / "tools.md"
 

@@ -6,8 +6,8 @@ import math
 
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
-from tests.domain.strategies import OPERATOR_NAMES, callable_terms, floats, terms
 
+from tests.domain.strategies import OPERATOR_NAMES, callable_terms, floats, terms
 from zpm_domain.reader import read_clauses, read_term
 from zpm_domain.terms import Atom, Struct, Term, Var, variables, variant
 from zpm_domain.writer import end_clause, format_float, quote_atom_if_needed, render

@@ -52,7 +52,13 @@ def test_the_sdist_and_the_wheel_hold_the_whole_package(dist: Path) -> None:
         if path.suffix in (".py", ".pl") and "__pycache__" not in path.parts
     }
     assert sources <= shipped, sorted(sources - shipped)
-    assert "contract_tests/plugin.py" in shipped
+    assert "zpm_contract/plugin.py" in shipped
+    assert "contract_tests/__init__.py" not in shipped
+    (entry_points,) = (name for name in shipped if name.endswith(".dist-info/entry_points.txt"))
+    declared = zipfile.ZipFile(wheel).read(entry_points).decode()
+    assert "[pytest11]" not in declared, (
+        "the contract suite must be opt-in (-p zpm_contract.plugin)"
+    )
     with tarfile.open(sdist) as archive:
         names = set(archive.getnames())
     assert {f"zpm-{version}/README.md", f"zpm-{version}/pyproject.toml"} <= names

@@ -9,8 +9,9 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from contract_tests.scenarios import BAD_INPUT, SPEC_EXAMPLES, Step
 from mcp_harness import run_piped, tool_call, zpm
+
+from zpm_contract.scenarios import BAD_INPUT, SPEC_EXAMPLES, Step
 
 pytestmark = pytest.mark.slow
 

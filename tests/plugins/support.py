@@ -1,4 +1,4 @@
-"""Plugins installed without pip (``contract_tests.plugin_site``), and driving them.
+"""Plugins installed without pip (``zpm_contract.plugin_site``), and driving them.
 
 With a plugin written by ``write_plugin`` into ``root`` and ``root`` on
 ``PYTHONPATH`` of a subprocess (``plugin_env``), zpm finds its entry point
@@ -18,7 +18,7 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from contract_tests.plugin_site import site_env
+from zpm_contract.plugin_site import site_env
 
 EXAMPLE_ENGINE = '''
 """An example zpm engine plugin: the python engine under another name."""

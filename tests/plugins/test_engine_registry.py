@@ -7,7 +7,6 @@ import textwrap
 from pathlib import Path
 
 import pytest
-from contract_tests.plugin_site import write_plugin
 
 from plugins.support import EXAMPLE_ENGINE
 from zpm_adapters.engine_python.engine import PythonEngine
@@ -22,6 +21,7 @@ from zpm_app.engines import (
 )
 from zpm_app.plugins.builtin_engines import JANUS_FIX, swi_probe
 from zpm_app.plugins.manager import collect_records, load_engine_records, plugin_manager
+from zpm_contract.plugin_site import write_plugin
 
 NO_PLUGINS = {"ZPM_LOAD_PLUGINS": ""}
 

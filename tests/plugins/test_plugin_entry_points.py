@@ -7,7 +7,6 @@ import sys
 from pathlib import Path
 
 import pytest
-from contract_tests.plugin_site import write_plugin
 
 from plugins.support import (
     EXAMPLE_ENGINE,
@@ -17,6 +16,7 @@ from plugins.support import (
     run_zpm,
 )
 from zpm_adapters.engine_python.engine import VERSION
+from zpm_contract.plugin_site import write_plugin
 
 pytestmark = pytest.mark.slow
 
@@ -103,7 +103,17 @@ def test_the_example_plugin_engine_passes_the_contract_suite(
     this suite already.
     """
     command = [
-        *("-m", "pytest", "--pyargs", "contract_tests", "-v", "-p", "no:cacheprovider"),
+        *(
+            "-m",
+            "pytest",
+            "-p",
+            "zpm_contract.plugin",
+            "--pyargs",
+            "zpm_contract",
+            "-v",
+            "-p",
+            "no:cacheprovider",
+        ),
         *("--zpm-engine", "python", "--zpm-engine", "example"),
         *("-k", "lockstep or test_spec_examples"),
     ]
@@ -131,7 +141,7 @@ def _errors(output: str) -> str:
 
 def test_the_contract_suite_selects_a_plugin_engine_without_a_probe(example_root: Path) -> None:
     """Without ``--zpm-engine`` the suite runs every available engine, plugins included."""
-    script = "from contract_tests.targets import available_engines; print(available_engines())"
+    script = "from zpm_contract.targets import available_engines; print(available_engines())"
     done = subprocess.run(
         [sys.executable, "-c", script],
         env=plugin_env(example_root),

@@ -24,7 +24,7 @@ def open_box(project: Path) -> Iterator[Callable[..., Toolbox]]:
     opened: list[Toolbox] = []
 
     def _open(**env: str) -> Toolbox:
-        # These tests are about the tools; engines are compared by contract_tests.
+        # These tests are about the tools; engines are compared by zpm_contract.
         env = {"ZPM_ENGINE": "python", **env}
         box = open_toolbox(resolve_settings(project=str(project), env=env))
         opened.append(box)

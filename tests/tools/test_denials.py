@@ -15,10 +15,10 @@ from pathlib import Path
 from typing import Any, Protocol
 
 import pytest
-from contract_tests.plugin import StartServer
-from contract_tests.targets import EngineTarget
 
 from zpm_app.toolbox import Toolbox
+from zpm_contract.plugin import StartServer
+from zpm_contract.targets import EngineTarget
 
 
 class Answer(Protocol):

@@ -9,8 +9,8 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from tests.tools.outcomes import error, ok
 
+from tests.tools.outcomes import error, ok
 from zpm_app.toolbox import Toolbox
 
 Open = Callable[..., Toolbox]

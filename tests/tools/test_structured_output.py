@@ -9,11 +9,11 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from contract_tests.scenarios import ARGUE_EXAMPLES, GEO_KNOWLEDGE, SPEC_WALK
 from jsonschema import Draft202012Validator
 
 from zpm_app.catalogue import TOOLS, find_tool
 from zpm_app.toolbox import Toolbox
+from zpm_contract.scenarios import ARGUE_EXAMPLES, GEO_KNOWLEDGE, SPEC_WALK
 
 RESHAPED = {"query_logic", "trace_dependency", "explain_why", "query", "argue"}
 """Tools whose structured form is not their text's value (see ``tools.outputs``)."""

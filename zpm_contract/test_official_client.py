@@ -19,8 +19,8 @@ from typing import Any
 import anyio
 import pytest
 
-from contract_tests.server import init_project
-from contract_tests.targets import EngineTarget
+from zpm_contract.server import init_project
+from zpm_contract.targets import EngineTarget
 
 CHAIN = 1_000
 

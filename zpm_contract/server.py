@@ -32,7 +32,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import IO, Any
 
-from contract_tests.targets import EngineTarget
+from zpm_contract.targets import EngineTarget
 
 PROTOCOL_VERSION = "2025-11-25"
 

@@ -5,8 +5,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from contract_tests.plugin import StartServer
-from contract_tests.server import ServerProcess
+from zpm_contract.plugin import StartServer
+from zpm_contract.server import ServerProcess
 
 FACTS = 300
 

@@ -14,8 +14,8 @@ import subprocess
 import sys
 from typing import Any
 
-from contract_tests.plugin import StartServer
-from contract_tests.server import ServerProcess
+from zpm_contract.plugin import StartServer
+from zpm_contract.server import ServerProcess
 
 DEFAULT = "zpm://memories/default"
 

@@ -2,8 +2,8 @@
 
 Run it against every engine available here, or against named ones::
 
-    pytest --pyargs contract_tests
-    pytest --pyargs contract_tests --zpm-engine python --zpm-engine NAME
+    pytest --pyargs zpm_contract
+    pytest --pyargs zpm_contract --zpm-engine python --zpm-engine NAME
 
 Every engine is driven through ``zpm serve --engine NAME`` processes, so an
 engine that embeds a native runtime never shares a process with another.

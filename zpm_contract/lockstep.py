@@ -75,9 +75,9 @@ from hypothesis.stateful import (
     rule,
 )
 
-from contract_tests import calls
-from contract_tests.server import ServerProcess, ToolOutcome, init_project
-from contract_tests.targets import EngineTarget
+from zpm_contract import calls
+from zpm_contract.server import ServerProcess, ToolOutcome, init_project
+from zpm_contract.targets import EngineTarget
 
 Predicate = tuple[str, int]
 Observation = list[tuple[str, ToolOutcome]]

@@ -14,8 +14,8 @@ from pathlib import Path
 
 import pytest
 
-from contract_tests.plugin import StartServer
-from contract_tests.scenarios import (
+from zpm_contract.plugin import StartServer
+from zpm_contract.scenarios import (
     ABSOLUTE_NAME,
     ARGUE_EXAMPLES,
     BAD_INPUT,
@@ -43,7 +43,7 @@ from contract_tests.scenarios import (
     matches,
     refusal_text,
 )
-from contract_tests.server import ServerProcess, ToolOutcome, init_project
+from zpm_contract.server import ServerProcess, ToolOutcome, init_project
 
 
 def _walk(server: ServerProcess, steps: list[Step]) -> None:

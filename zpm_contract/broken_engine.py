@@ -18,10 +18,10 @@ from collections.abc import Iterator
 from itertools import islice
 from pathlib import Path
 
-from contract_tests.plugin_site import site_env, write_entry_point
-from contract_tests.targets import EngineTarget
 from zpm_adapters.engine_python.engine import PythonEngine
 from zpm_app.plugins.hookspecs import EngineRegistrar, hookimpl
+from zpm_contract.plugin_site import site_env, write_entry_point
+from zpm_contract.targets import EngineTarget
 from zpm_domain.limits import Limits
 from zpm_domain.ports.engine import Solution
 from zpm_domain.terms import Atom, Struct, Term
@@ -59,9 +59,9 @@ def zpm_register_engines(register: EngineRegistrar) -> None:
 def broken_target(site: Path) -> EngineTarget:
     """The ``reversed`` engine as a target, installed as a plugin in ``site``.
 
-    Writes the ``zpm`` entry point ``reversed = contract_tests.broken_engine``
+    Writes the ``zpm`` entry point ``reversed = zpm_contract.broken_engine``
     into ``site``; the target's servers see it through ``PYTHONPATH`` (with
-    the directory holding ``contract_tests`` too, for a source checkout).
+    the directory holding ``zpm_contract`` too, for a source checkout).
     """
     write_entry_point(site, "zpm_reversed_engine", NAME, __name__)
     env = site_env(site)

@@ -18,8 +18,8 @@ import time
 
 import pytest
 
-from contract_tests.plugin import StartServer
-from contract_tests.server import ServerProcess
+from zpm_contract.plugin import StartServer
+from zpm_contract.server import ServerProcess
 
 RUNAWAY = {"goal": "repeat, fail"}
 PATIENCE = {"ZPM_TIME_LIMIT": "60"}

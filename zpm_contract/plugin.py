@@ -1,4 +1,7 @@
-"""The contract suite's pytest plugin (entry point ``pytest11: zpm_contract``).
+"""The contract suite's pytest plugin, opted into with ``-p zpm_contract.plugin``.
+
+It is not a ``pytest11`` entry point: installing zpm changes nothing in any
+other project's test runs.
 
 Options:
 
@@ -15,7 +18,7 @@ Fixtures:
   ``project`` is given;
 * ``selected_engines``: the selected names, in order.
 
-Hypothesis profiles are chosen in ``contract_tests/conftest.py``, so that
+Hypothesis profiles are chosen in ``zpm_contract/conftest.py``, so that
 installing this plugin changes nothing for other test suites.
 """
 
@@ -27,8 +30,8 @@ from pathlib import Path
 
 import pytest
 
-from contract_tests.server import ServerProcess, init_project
-from contract_tests.targets import CAPABILITIES, EngineTarget, available_engines
+from zpm_contract.server import ServerProcess, init_project
+from zpm_contract.targets import CAPABILITIES, EngineTarget, available_engines
 
 StartServer = Callable[..., ServerProcess]
 

@@ -1,6 +1,6 @@
 """The lockstep comparison bites: an engine that differs in one small way is caught.
 
-``reversed`` (see ``contract_tests.broken_engine``) answers multi-clause
+``reversed`` (see ``zpm_contract.broken_engine``) answers multi-clause
 predicates in reverse order; it is installed as a plugin through a ``zpm``
 entry point, as a third-party engine would be.  Against ``python`` the suite
 must fail with a message naming the call and both engines.
@@ -12,9 +12,9 @@ import pytest
 from hypothesis import Phase, settings
 from hypothesis.stateful import run_state_machine_as_test
 
-from contract_tests.broken_engine import broken_target
-from contract_tests.lockstep import Divergence, lockstep_machine
-from contract_tests.targets import EngineTarget
+from zpm_contract.broken_engine import broken_target
+from zpm_contract.lockstep import Divergence, lockstep_machine
+from zpm_contract.targets import EngineTarget
 
 
 @pytest.fixture(scope="module")

@@ -9,9 +9,9 @@ from __future__ import annotations
 import pytest
 from hypothesis.stateful import run_state_machine_as_test
 
-from contract_tests.lockstep import lockstep_machine
-from contract_tests.profiles import lockstep_settings, lockstep_timeout_s
-from contract_tests.targets import lockstep_targets
+from zpm_contract.lockstep import lockstep_machine
+from zpm_contract.profiles import lockstep_settings, lockstep_timeout_s
+from zpm_contract.targets import lockstep_targets
 
 
 @pytest.mark.timeout(lockstep_timeout_s())
