@@ -1,0 +1,142 @@
+"""The ``zpm`` command line.
+
+Commands: ``init [DIR]``, ``serve``, ``tools``, ``engines``, ``forks``,
+``completion SHELL``, ``version`` and one subcommand per catalogue tool in
+kebab case (``zpm remember-fact --fact 'p(a)'``, see ``tool_commands``).
+The options ``--project DIR``, ``--engine NAME`` and ``--format text|json``
+may come before or after the subcommand.
+
+Each command that is not a tool is a module of this package with ``NAME``,
+``add(commands)`` (its parser) and ``run(ns, services) -> exit code``,
+listed in :data:`COMMANDS`.
+
+Output of a tool command (see ``output``): the result text on stdout, or
+with ``--format json`` the tool's JSON value itself; a tool error exits 1.
+Usage errors exit 2, with a suggestion for a misspelt command or flag;
+start-up failures (no project, a broken configuration) go to stderr, exit 1.
+
+Only ``serve`` imports the MCP SDK; tool commands stay light so a one-shot
+``zpm query-logic`` starts fast.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import logging
+import os
+import sys
+from collections.abc import Callable, Sequence
+from types import ModuleType
+
+from zpm_app.catalogue import TOOLS, ToolDefinition, package_version, tool_listing
+from zpm_app.cli import engines, forks, project, serve
+from zpm_app.cli.parsing import (
+    Parser,
+    VersionAction,
+    add_global_options,
+    command,
+    first_sentence,
+    unrecognized,
+)
+from zpm_app.cli.services import Services, StartupFailed, default_services
+from zpm_app.cli.tool_commands import add_tool_command, run_tool, tool_arguments
+from zpm_app.completion import completion_script
+from zpm_app.output import USAGE_ERROR
+
+__all__ = ["COMMANDS", "Services", "StartupFailed", "build_parser", "default_services", "main"]
+
+COMMANDS: tuple[ModuleType, ...] = (project, serve, engines, forks)
+"""The commands that are not tools, in the order ``zpm --help`` lists them."""
+
+_RUN: dict[str, Callable[[argparse.Namespace, Services], int]] = {
+    module.NAME: module.run for module in COMMANDS
+}
+_EPILOG = (
+    "Tool commands print the result text on stdout; --format json prints the tool's "
+    "JSON value itself. A tool error prints 'ERROR: <text>' ({\"error\": ...} in JSON) "
+    "and exits 1; usage errors exit 2."
+)
+
+
+def main(
+    argv: Sequence[str] | None = None,
+    services: Services | None = None,
+    tools: Sequence[ToolDefinition] = TOOLS,
+) -> int:
+    """Run one ``zpm`` command (``argv`` defaults to ``sys.argv[1:]``); returns the exit code.
+
+    Usage errors raise ``SystemExit(2)`` (``--help``: ``SystemExit(0)``).  A
+    reader that closes stdout early (``zpm tools | head``) ends it quietly.
+    """
+    try:
+        return _main(argv, services, tools)
+    except BrokenPipeError:
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+        return 1
+
+
+def _main(
+    argv: Sequence[str] | None, services: Services | None, tools: Sequence[ToolDefinition]
+) -> int:
+    parser = build_parser(tools)
+    args = list(sys.argv[1:] if argv is None else argv)
+    if not args:
+        parser.print_help(sys.stderr)
+        return USAGE_ERROR
+    ns, extras = parser.parse_known_args(args)
+    if extras:
+        unrecognized(getattr(ns, "command_parser", parser), extras)
+    if ns.command == "version":
+        print(f"zpm {package_version()}")
+        return 0
+    if ns.command == "completion":
+        print(completion_script(parser, ns.shell), end="")
+        return 0
+    if ns.command == "tools":
+        return _tools(tools, ns.format)
+    spec: ToolDefinition | None = getattr(ns, "tool", None)
+    arguments = tool_arguments(ns.command_parser, spec, ns) if spec is not None else {}
+    logging.basicConfig(
+        stream=sys.stderr, level=logging.WARNING, format="zpm: %(levelname)s: %(message)s"
+    )
+    services = services or default_services()
+    if spec is None:
+        return _RUN[ns.command](ns, services)
+    return run_tool(spec, arguments, ns, services)
+
+
+def build_parser(tools: Sequence[ToolDefinition] = TOOLS) -> argparse.ArgumentParser:
+    """The full parser: built-in commands, then one subcommand per tool."""
+    parser = Parser(
+        prog="zpm",
+        description="A durable, queryable Prolog knowledge base as memory for AI agents.",
+        epilog=_EPILOG,
+        allow_abbrev=False,
+    )
+    parser.add_argument("--version", action=VersionAction, help="print the version and exit")
+    add_global_options(parser, top=True)
+    commands = parser.add_subparsers(
+        title="COMMANDS", dest="command", metavar="COMMAND", required=True
+    )
+    for module in COMMANDS:
+        module.add(commands)
+    add_global_options(command(commands, "tools", "list the tools"))
+    completion = command(commands, "completion", "print a shell completion script")
+    completion.add_argument("shell", choices=("bash", "zsh"), metavar="SHELL", help="bash or zsh")
+    command(commands, "version", "print the version")
+    for spec in tools:
+        add_tool_command(commands, spec)
+    return parser
+
+
+def _tools(tools: Sequence[ToolDefinition], output_format: str) -> int:
+    """``zpm tools``: each tool with its subcommand and first sentence (JSON: as tools/list)."""
+    if output_format == "json":
+        print(json.dumps([tool_listing(spec) for spec in tools], ensure_ascii=False))
+        return 0
+    width = max(len(spec.cli_name) for spec in tools)
+    for spec in tools:
+        print(f"{spec.cli_name:<{width}}  {first_sentence(spec.description)}")
+    return 0

@@ -1,0 +1,78 @@
+"""How the command line reaches the application: :class:`Services`.
+
+Commands are given a ``Services`` object instead of importing the
+composition root, so tests run the whole command line with their own
+runners, and a tool command imports the knowledge base only to open it.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path
+
+from zpm_app.catalogue import ToolRunner
+from zpm_domain.errors import ZpmError
+
+
+@dataclass(frozen=True)
+class Services:
+    """How the CLI reaches the application.
+
+    ``open_runner(project, engine)`` finds the project (``project`` or the
+    current directory upwards) and opens its tools; it raises
+    ``project_not_found`` when there is no ``.zpm/`` and one of
+    ``startup_errors`` (whose text says what is wrong) when the project
+    cannot be opened.  ``init_project(directory)`` returns
+    ``(created, message)``.
+    """
+
+    open_runner: Callable[[str | None, str | None], ToolRunner]
+    init_project: Callable[[Path], tuple[bool, str]]
+    project_not_found: type[BaseException]
+    startup_errors: tuple[type[BaseException], ...] = (ZpmError, OSError)
+    project_dir: Callable[[str | None], Path] = lambda chosen: Path(chosen or ".").resolve()
+    """The folder ``--project`` (or the environment, or the working directory) names."""
+    open_session: Callable[[str | None, str | None], ToolRunner] | None = None
+    """``open_runner`` for ``zpm serve --fork``: the tools work on a fresh
+    fork of ``default`` (``None``: not offered)."""
+    open_server: Callable[[str | None, str | None], ToolRunner] | None = None
+    """``open_runner`` for ``zpm serve`` (``None``: ``open_runner`` itself).
+    Tool commands also reach forks that are not mounted (a person inspects
+    or edits a session's fork); a server reaches only mounted memories."""
+
+
+class StartupFailed(Exception):
+    """The project was found but could not be opened; the text says why."""
+
+
+def default_services() -> Services:
+    """The production wiring; the knowledge base is imported only to open it."""
+    from zpm_app import config
+
+    def opener(
+        session_fork: bool = False, lend_forks: bool = False
+    ) -> Callable[[str | None, str | None], ToolRunner]:
+        def open_runner(project: str | None, engine: str | None) -> ToolRunner:
+            settings = config.resolve_settings(project=project, engine=engine)
+            from zpm_app import bootstrap, engines
+
+            try:
+                runner: ToolRunner = bootstrap.open_toolbox(
+                    settings, session_fork=session_fork, lend_forks=lend_forks
+                )
+            except (bootstrap.StartupError, engines.EngineError) as error:
+                raise StartupFailed(str(error)) from error
+            return runner
+
+        return open_runner
+
+    return Services(
+        opener(lend_forks=True),
+        config.init_project,
+        config.ProjectNotFound,
+        (config.ConfigError, StartupFailed, ZpmError, OSError),
+        config.project_dir,
+        open_session=opener(session_fork=True),
+        open_server=opener(),
+    )
