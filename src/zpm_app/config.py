@@ -7,7 +7,13 @@ Precedence, first that is set:
 * engine: the ``--engine`` argument, ``ZPM_ENGINE``, ``.zpm/config.toml``
   ``[engine] name``, else ``"auto"``;
 * limits: ``ZPM_TIME_LIMIT`` (seconds, time only), ``.zpm/config.toml``
-  ``[limits]``, else the defaults of ``Limits()``;
+  ``[limits]``, else the defaults of ``Limits()`` (``zpm_domain.limits``):
+  ``time_s`` (5), ``max_inferences`` (100000000), ``max_memory_mb`` (128:
+  the terms and stacks of one solve), ``max_depth`` (2000000),
+  ``max_solutions`` (100), ``max_answer_cells`` (200000),
+  ``max_input_bytes`` (65536).  A goal that runs out of time, inferences,
+  memory or depth gets one text naming time, inferences and memory,
+  whichever ran out (which one does depends on the engine's speed);
 * global memories: ``$XDG_DATA_HOME/zpm/kb`` (when set, absolute), else
   ``$HOME/.local/share/zpm/kb``; neither set: no global scope;
 * the clock: the system's, unless ``ZPM_TEST_CLOCK`` holds seconds since the
@@ -23,6 +29,7 @@ Precedence, first that is set:
     [limits]
     time_s = 10
     max_solutions = 500
+    max_memory_mb = 512
 
 Empty environment variables count as unset.  This module runs on every CLI
 command: it imports nothing heavy (``tomllib`` only when a config exists).
@@ -43,7 +50,14 @@ from zpm_domain.limits import Limits
 
 DEFAULT_ENGINE = "auto"
 
-_INT_LIMITS = ("max_solutions", "max_inferences", "max_depth", "max_input_bytes")
+_INT_LIMITS = (
+    "max_solutions",
+    "max_inferences",
+    "max_memory_mb",
+    "max_depth",
+    "max_answer_cells",
+    "max_input_bytes",
+)
 _TABLES: dict[str, frozenset[str]] = {
     "engine": frozenset({"name"}),
     "limits": frozenset({"time_s", *_INT_LIMITS}),

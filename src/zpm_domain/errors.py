@@ -11,6 +11,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
+    from zpm_domain.limits import Limits
     from zpm_domain.terms import Term
 
 
@@ -219,29 +220,102 @@ class LimitExceeded(ZpmError):
     """A per-call resource limit was hit; the knowledge base is unchanged."""
 
 
-class TimeLimitExceeded(LimitExceeded):
-    def __init__(self, seconds: float) -> None:
-        super().__init__(f"Time limit exceeded ({seconds:g} s)")
-        self.seconds = seconds
+class BudgetExceeded(LimitExceeded):
+    """The goal did not finish within the call's budget: its time, its
+    inferences, its memory or (python engine) its stack depth ran out.
+
+    Which of these runs out first depends on the engine's speed and on how
+    it counts (see ``zpm_domain.limits``), so the text is the same whichever
+    it was and names the whole budget; the subclass says which one it was
+    (for logs and tests, never in the text).
+    """
+
+    def __init__(self, limits: Limits) -> None:
+        super().__init__(
+            f"Limit exceeded: the goal did not finish within {limits.time_s:g} s, "
+            f"{limits.max_inferences} inferences and {limits.max_memory_mb} MB of memory"
+        )
+        self.limits = limits
+
+    @property
+    def hint(self) -> str | None:
+        return (
+            "Which part of the budget runs out first depends on the engine, so all of it "
+            "is named. A goal that loops never finishes; otherwise narrow the goal, or "
+            "raise time_s, max_inferences or max_memory_mb under [limits] in "
+            ".zpm/config.toml (ZPM_TIME_LIMIT sets the time)."
+        )
 
 
-class InferenceLimitExceeded(LimitExceeded):
-    def __init__(self, inferences: int) -> None:
-        super().__init__(f"Inference limit exceeded ({inferences} inferences)")
-        self.inferences = inferences
+class TimeLimitExceeded(BudgetExceeded):
+    """The budget ran out on the clock (``limits.time_s``)."""
 
 
-class DepthLimitExceeded(LimitExceeded):
-    def __init__(self, depth: int) -> None:
-        super().__init__(f"Stack limit exceeded (more than {depth} frames)")
-        self.depth = depth
+class InferenceLimitExceeded(BudgetExceeded):
+    """The budget ran out on inferences (``limits.max_inferences``)."""
+
+
+class MemoryLimitExceeded(BudgetExceeded):
+    """The budget ran out on memory (``limits.max_memory_mb``)."""
+
+
+class DepthLimitExceeded(BudgetExceeded):
+    """The python engine's stacks grew past ``limits.max_depth`` frames."""
 
 
 class ResourceLimitExceeded(LimitExceeded):
-    """Memory-like limits: a term, an integer or an output grew too large."""
+    """A size limit that depends on the goal's results only, the same on
+    every engine: an integer too large to compute, answers too large to
+    return, an answer that cannot be written (``what`` says which)."""
 
     def __init__(self, what: str) -> None:
         super().__init__(f"Resource limit exceeded: {what}")
+        self.what = what
+
+
+class IntegerTooLarge(ResourceLimitExceeded):
+    """A computation whose integer result would exceed ``MAX_INTEGER_BITS``."""
+
+    def __init__(self) -> None:
+        from zpm_domain.limits import MAX_INTEGER_BITS
+
+        super().__init__(f"an integer of more than {MAX_INTEGER_BITS} bits")
+
+
+class AnswersTooLarge(ResourceLimitExceeded):
+    """The answers of one solve exceed ``limits.max_answer_cells``."""
+
+    def __init__(self) -> None:
+        super().__init__("the answers are too large to return; narrow the query")
+
+
+class CyclicAnswer(ResourceLimitExceeded):
+    """An answer binds ``variable`` (its name; ``None`` for a variable of
+    zpm's own, or for a thrown ball) to a cyclic term (``X = f(X)``), which
+    has no finite text to return."""
+
+    def __init__(self, variable: str | None) -> None:
+        if variable is None:
+            what = "the answer holds a cyclic term, which cannot be returned as text"
+        else:
+            what = f"the answer binds {variable} to a cyclic term, which cannot be returned as text"
+        super().__init__(what)
+        self.variable = variable
+
+    @property
+    def hint(self) -> str | None:
+        return (
+            "A cyclic term (such as X = f(X)) is fine inside a goal; keep it out of the "
+            "answer: test it (cyclic_term/1), take what you need of it with findall/3, or "
+            "name the variable with a leading underscore (_X) so that it is not returned."
+        )
+
+
+class CyclicBall(ResourceLimitExceeded):
+    """The goal threw a cyclic term, which has no finite text to return."""
+
+    def __init__(self) -> None:
+        super().__init__("the goal threw a cyclic term, which cannot be returned as text")
 
 
 class PrologError(ZpmError):

@@ -30,7 +30,7 @@ def dumps(value: JsonValue) -> str:
         elif isinstance(item, bool):
             parts.append("true" if item else "false")
         elif isinstance(item, int):
-            parts.append(str(item))
+            parts.append(int_text(item))
         elif isinstance(item, float):
             parts.append(_float(item))
         elif isinstance(item, Mapping):
@@ -60,6 +60,12 @@ class _Raw:
 
     def __init__(self, text: str) -> None:
         self.text = text
+
+
+def int_text(n: int) -> str:
+    from zpm_domain.writer import int_text as text
+
+    return text(n)
 
 
 def _float(x: float) -> str:

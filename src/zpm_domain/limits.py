@@ -1,8 +1,38 @@
-"""Per-call resource limits, identical for every engine."""
+"""Per-call resource limits, identical for every engine.
+
+Two kinds of limit, and why their errors read as they do:
+
+* The *budget* of a call — ``time_s``, ``max_inferences``, ``max_memory_mb``
+  (and the python engine's ``max_depth``) — bounds the work a goal may do.
+  Which part of it runs out first depends on the engine: SWI-Prolog runs
+  100,000,000 inferences in a few seconds and the python engine in minutes,
+  and an inference or a megabyte is not the same unit on both.  So a goal
+  that does not finish within its budget gets ONE text on every engine,
+  naming the whole budget (``BudgetExceeded``: "Limit exceeded: the goal did
+  not finish within 5 s, 100000000 inferences and 128 MB of memory").  A
+  limit set in ``.zpm/config.toml`` keeps its meaning: a small
+  ``max_inferences`` stops a goal after that many inferences (as the engine
+  counts them), and the text shows the configured numbers.
+* The *size* limits — ``MAX_INTEGER_BITS`` and ``max_answer_cells`` — depend
+  on the goal's results only, so every engine refuses the same goals with the
+  same ``ResourceLimitExceeded`` text.
+"""
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
+
+MAX_INTEGER_BITS = 1_000_000
+"""The largest integer a goal may compute, in bits (about 301,000 decimal
+digits).  A computation whose result would be larger is refused before it
+runs (``Resource limit exceeded: an integer of more than 1000000 bits``):
+the python engine estimates the result's size, SWI-Prolog refuses to
+allocate it (flag ``max_integer_size``).  The two estimates differ for
+results within a few bits of the limit (and within a factor of two for
+powers of other bases than 2), where one engine may compute what the other
+refuses."""
+
+MEGABYTE = 1024 * 1024
 
 
 @dataclass(frozen=True, slots=True)
@@ -10,28 +40,42 @@ class Limits:
     """Bounds on one tool call.
 
     * ``time_s`` — wall-clock seconds for the whole call (default 5 s).
-    * ``max_inferences`` — predicate calls (user and built-in) per solve.
-    * ``max_depth`` — frames on the engine's goal/choice stacks.
+    * ``max_inferences`` — predicate calls (user and built-in) per solve, as
+      the engine counts them.
+    * ``max_memory_mb`` — memory for the terms and stacks of one solve, in
+      MB (default 128, about 5,000,000 list cells).  SWI-Prolog applies it
+      as the solving thread's ``stack_limit`` (set around the call and
+      restored after it); the python engine counts the terms its built-ins
+      build as SWI-Prolog stores them (8-byte words, 3 per list cell) and
+      refuses one that would not fit.
+    * ``max_depth`` — frames on the python engine's goal and choice stacks
+      (its guard against deep recursion; SWI-Prolog's is ``max_memory_mb``).
     * ``max_solutions`` — answers query_logic returns; enumeration stops there.
-    * ``max_term_cells`` — cap on the size of a term a built-in may build.
-    * ``max_answer_cells`` — compound terms (list cells included) in all the
-      answers of one solve together; beyond it the solve stops with
-      ``ResourceLimitExceeded`` (answers are rendered as text, and a tool
-      result of megabytes helps no one).
+    * ``max_answer_cells`` — the size of all the answers of one solve
+      together: one per compound term (list cells included) and one per 64
+      bits of an integer larger than that, counted over the bindings that
+      leave the engine (not those of ``_``-named variables, and not the
+      terms the goal builds on the way).  Beyond it the solve stops with
+      ``ResourceLimitExceeded`` ("the answers are too large to return").
     * ``max_input_bytes`` — size of one string argument of a tool.
+
+    Running out of time, inferences, memory or depth raises
+    ``BudgetExceeded`` (one text for all four, see the module doc).
     """
 
     time_s: float = 5.0
     max_inferences: int = 100_000_000
+    max_memory_mb: int = 128
     max_depth: int = 2_000_000
     max_solutions: int = 100
-    max_term_cells: int = 2_000_000
     max_answer_cells: int = 200_000
     max_input_bytes: int = 64 * 1024
 
-    def with_time(self, seconds: float) -> Limits:
-        from dataclasses import replace
+    @property
+    def max_memory_bytes(self) -> int:
+        return self.max_memory_mb * MEGABYTE
 
+    def with_time(self, seconds: float) -> Limits:
         return replace(self, time_s=seconds)
 
 

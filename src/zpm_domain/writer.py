@@ -98,7 +98,7 @@ class Renderer:
         elif isinstance(term, float):
             out.append(format_float(term))
         else:
-            out.append(_int_text(term))
+            out.append(int_text(term))
 
 
 def _push_compound(term: Struct, max_prec: int, stack: list[_Task]) -> None:
@@ -286,7 +286,9 @@ def _shortest_digits(x: float) -> tuple[str, int]:
     return stripped.rstrip("0") or "0", point
 
 
-def _int_text(n: int) -> str:
+def int_text(n: int) -> str:
+    """``str(n)`` for an integer of any size (CPython refuses to convert one
+    of more than 4300 digits by default)."""
     try:
         return str(n)
     except ValueError:  # beyond CPython's int-to-str digit limit

@@ -83,12 +83,13 @@ def test_limits_from_config_and_time_from_env(project: Path) -> None:
     write_config(
         project,
         "[limits]\ntime_s = 2\nmax_solutions = 7\nmax_inferences = 1000\n"
-        "max_depth = 50\nmax_input_bytes = 4096\n",
+        "max_depth = 50\nmax_input_bytes = 4096\nmax_memory_mb = 64\n",
     )
     limits = resolve_settings(cwd=project, env={}).limits
     assert (limits.time_s, limits.max_solutions, limits.max_inferences) == (2.0, 7, 1000)
     assert (limits.max_depth, limits.max_input_bytes) == (50, 4096)
-    assert limits.max_term_cells == Limits().max_term_cells
+    assert limits.max_memory_mb == 64
+    assert limits.max_answer_cells == Limits().max_answer_cells
     env = {"ZPM_TIME_LIMIT": "0.25"}
     assert resolve_settings(cwd=project, env=env).limits.time_s == 0.25
 

@@ -24,6 +24,9 @@ import math
 from ctypes import POINTER, c_char_p, c_double, c_int, c_int64, c_size_t, c_uint, c_void_p
 from typing import Any
 
+from zpm_domain.reader.numbers import parse_int
+from zpm_domain.writer import int_text
+
 term_t = c_size_t
 
 PL_VARIABLE, PL_ATOM, PL_INTEGER, PL_RATIONAL, PL_FLOAT, PL_STRING = 1, 2, 3, 4, 5, 6
@@ -125,7 +128,7 @@ class Ffi:
             if -(2**63) <= value < 2**63:
                 self._check(self.PL_put_int64(ref, value))
             else:
-                self._check(self.PL_chars_to_term(str(value).encode("ascii"), ref))
+                self._check(self.PL_chars_to_term(int_text(value).encode("ascii"), ref))
         elif isinstance(value, float):
             if math.isfinite(value):
                 self._check(self.PL_put_float(ref, value))
@@ -173,7 +176,7 @@ class Ffi:
             small = c_int64()
             if self.PL_get_int64(ref, ctypes.byref(small)):
                 return small.value
-            return int(self._text(ref, CVT_INTEGER))
+            return _int_of(self._text(ref, CVT_INTEGER))
         if kind == PL_FLOAT:
             number = c_double()
             self._check(self.PL_get_float(ref, ctypes.byref(number)))
@@ -188,3 +191,11 @@ class Ffi:
         ):
             raise ValueError("SWI-Prolog could not give the text of a term")
         return ctypes.string_at(chars, size.value).decode("utf-8")
+
+
+def _int_of(text: str) -> int:
+    """The integer SWI-Prolog wrote as ``text``, of any size (CPython's
+    ``int()`` refuses more than 4300 digits by default)."""
+    if text.startswith("-"):
+        return -parse_int(text[1:], 10)
+    return parse_int(text, 10)

@@ -24,9 +24,12 @@ Behaviour beyond the port's contract:
   the ``PrologError`` SWI-Prolog's ``assertz/1`` gives; variables in goal
   positions are meta-calls.
 * Goals unify, compare, copy and walk cyclic terms (``X = f(X)``) as
-  SWI-Prolog does; an answer or an uncaught ball that is one raises
-  ``ResourceLimitExceeded("cyclic term")`` (the domain's terms cannot
-  represent it).
+  SWI-Prolog does; an answer that binds a variable to one raises
+  ``CyclicAnswer`` naming the variable, an uncaught ball that is one
+  ``CyclicBall`` (the domain's terms cannot represent it).
+* Solutions hold the goal's variables but those named ``_...``
+  (``answered_variables``); only the values handed out count against
+  ``limits.max_answer_cells``.
 * :meth:`retract_stored` changes the store's lists in place while no
   :meth:`solve` is open (started and neither exhausted nor closed), and
   copies them while one is, so that it keeps its logical update view.
@@ -38,6 +41,7 @@ from collections.abc import Iterator, Sequence
 from contextlib import closing
 from functools import cache
 
+from zpm_adapters.engine_python.builtins.cycles import is_acyclic
 from zpm_adapters.engine_python.cclause import CClause, compile_clause
 from zpm_adapters.engine_python.library import system_namespace
 from zpm_adapters.engine_python.machine import Machine, StopFlag
@@ -45,6 +49,7 @@ from zpm_adapters.engine_python.rterms import to_answer
 from zpm_adapters.engine_python.runtime import (
     PrologThrow,
     Ref,
+    RTerm,
     Trail,
     deref,
     to_runtime,
@@ -54,9 +59,9 @@ from zpm_adapters.engine_python.store import Namespace, Predicate
 from zpm_adapters.engine_python.templates import unify_head
 from zpm_adapters.prolog.steps import read_steps
 from zpm_domain.clauses import Clause, PredicateInfo, by_predicate
-from zpm_domain.errors import Interrupted, PrologError, ZpmError
+from zpm_domain.errors import CyclicAnswer, CyclicBall, Interrupted, PrologError, ZpmError
 from zpm_domain.limits import Limits
-from zpm_domain.ports.engine import Engine, Solution
+from zpm_domain.ports.engine import Engine, Solution, answered_variables
 from zpm_domain.proofs import ProofStep
 from zpm_domain.store_rules import (
     changeable,
@@ -67,7 +72,7 @@ from zpm_domain.store_rules import (
     is_most_general,
     stored_themselves,
 )
-from zpm_domain.terms import Atom, Struct, Term, Var, list_items, variables, variant
+from zpm_domain.terms import Atom, Struct, Term, Var, list_items, variant
 
 VERSION = "0.4.0"
 
@@ -329,18 +334,29 @@ class PythonEngine(Engine):
 def _answers(machine: Machine, goal: Term) -> Iterator[Solution]:
     mapping: dict[int, object] = {}
     runtime_goal = to_runtime(goal, mapping)  # type: ignore[arg-type]
-    goal_vars = variables(goal)
+    goal_vars = answered_variables(goal)
     budget = [machine.limits.max_answer_cells]
     try:
         with closing(machine.solutions(runtime_goal)) as solutions:
             for _ in solutions:
                 names: dict[int, Var] = {}
-                yield {
-                    v: to_answer(mapping[id(v)], names, budget)  # type: ignore[arg-type]
-                    for v in goal_vars
-                }
+                answer: dict[Var, Term] = {}
+                for v in goal_vars:
+                    value = mapping[id(v)]
+                    if not is_acyclic(value):  # type: ignore[arg-type]
+                        raise CyclicAnswer(v.name)
+                    answer[v] = to_answer(value, names, budget)  # type: ignore[arg-type]
+                yield answer
     except PrologThrow as exc:
-        raise PrologError(to_answer(exc.ball, {})) from None
+        raise _thrown(exc.ball) from None
+
+
+def _thrown(ball: RTerm) -> ZpmError:
+    """The error an uncaught ``ball`` is reported as."""
+    try:
+        return PrologError(to_answer(ball, {}))
+    except CyclicAnswer:
+        return CyclicBall()
 
 
 def _library_answer(machine: Machine, name: str, args: tuple[Term, ...]) -> Term | None:
@@ -354,7 +370,7 @@ def _library_answer(machine: Machine, name: str, args: tuple[Term, ...]) -> Term
             for _ in solutions:
                 return to_answer(result, {}, budget)
     except PrologThrow as exc:
-        raise PrologError(to_answer(exc.ball, {})) from None
+        raise _thrown(exc.ball) from None
     return None
 
 

@@ -105,20 +105,20 @@ class Machine:
 
     def check_limits(self) -> None:
         """Raise ``Interrupted`` when the engine was interrupted, or a
-        ``LimitExceeded`` error if the time or inference budget is spent."""
+        ``BudgetExceeded`` error if the time or inference budget is spent."""
         if self.stop.requested:
             raise Interrupted()
         if time.monotonic() > self.deadline:
-            raise TimeLimitExceeded(self.limits.time_s)
+            raise TimeLimitExceeded(self.limits)
         if self.steps > self.limits.max_inferences:
-            raise InferenceLimitExceeded(self.limits.max_inferences)
+            raise InferenceLimitExceeded(self.limits)
 
     def _periodic(self, steps: int, fr: tuple[Any, ...]) -> None:
         self.steps = steps
         self.check_limits()
         limits = self.limits
         if fr[5] + len(self.cps) > limits.max_depth:
-            raise DepthLimitExceeded(limits.max_depth)
+            raise DepthLimitExceeded(limits)
         if not self.cps:
             self.trail.cells.clear()  # nothing can backtrack over these bindings
         self.next_check = min(steps + _CHECK_EVERY, limits.max_inferences + 1)

@@ -15,7 +15,7 @@ from typing import Any, cast
 from zpm_adapters.engine_python.builtins.copying import copy_term
 from zpm_adapters.engine_python.builtins.order import compare_terms as compare
 from zpm_adapters.engine_python.runtime import Ref, RTerm, Trail
-from zpm_domain.errors import ResourceLimitExceeded
+from zpm_domain.errors import AnswersTooLarge, CyclicAnswer
 from zpm_domain.terms import Struct, Term, Var
 
 
@@ -27,10 +27,10 @@ def rstruct(name: str, args: tuple[RTerm, ...]) -> Struct:
 def resolve(term: RTerm, leaf: Callable[[Ref], Any], budget: list[int] | None = None) -> Any:
     """``term`` with every binding resolved and each unbound ``Ref`` replaced by ``leaf(ref)``.
 
-    Raises ``ResourceLimitExceeded`` for a cyclic term (``X = f(X)``), which
+    Raises ``CyclicAnswer(None)`` for a cyclic term (``X = f(X)``), which
     has no finite copy.  ``budget`` (a one-element list, shared between
-    calls) is decremented per compound term; below zero the copy stops with
-    ``ResourceLimitExceeded``.
+    calls) is decremented per compound term and per 64 bits of an integer
+    (``answer_size``); below zero the copy stops with ``AnswersTooLarge``.
     """
     values: list[Any] = []
     stack: list[tuple[Any, bool]] = [(term, False)]
@@ -51,17 +51,21 @@ def resolve(term: RTerm, leaf: Callable[[Ref], Any], budget: list[int] | None = 
         tt = type(t)
         if tt is Struct:
             if id(t) in open_ids:
-                raise ResourceLimitExceeded("cyclic term")
+                raise CyclicAnswer(None)
             if budget is not None:
                 budget[0] -= 1
                 if budget[0] < 0:
-                    raise ResourceLimitExceeded(_TOO_LARGE)
+                    raise AnswersTooLarge()
             open_ids.add(id(t))
             stack.append((t, True))
             stack.extend((a, False) for a in reversed(t.args))
         elif tt is Ref:
             values.append(leaf(t))
         else:
+            if tt is int and budget is not None:
+                budget[0] -= abs(t).bit_length() >> 6
+                if budget[0] < 0:
+                    raise AnswersTooLarge()
             values.append(t)
     return values[0]
 
@@ -75,9 +79,6 @@ def copy_resolved(term: RTerm, mapping: dict[int, Ref] | None = None) -> RTerm:
     shared between calls to keep variables of several copies linked.
     """
     return copy_term(term, mapping)
-
-
-_TOO_LARGE = "the answers are too large to return; narrow the query"
 
 
 def to_answer(term: RTerm, names: dict[int, Var], budget: list[int] | None = None) -> Term:

@@ -30,6 +30,7 @@ from typing import Any
 
 from zpm_domain.builtins import META_ARGS, is_denied, meta_spec
 from zpm_domain.terms import NIL, Atom, String, Struct, Term, Var
+from zpm_domain.writer import int_text
 
 Token = Any
 QUALIFY = "$zpm_q"
@@ -47,7 +48,6 @@ INLINED_USER = frozenset({("rational", 1)})
 clause body (a type test); they are called through ``call/1`` instead."""
 CONTROL_GOALS = frozenset({(",", 2), (";", 2), ("->", 2), ("*->", 2), ("\\+", 1)})
 DATA = -1
-TOO_LARGE = "the answers are too large to return; narrow the query"
 
 
 def encode(
@@ -109,7 +109,7 @@ def encode(
             if big_ints or -(2**63) <= t < 2**63:
                 out.extend(("i", t))
             else:
-                out.extend(("b", str(t)))
+                out.extend(("b", int_text(t)))
         elif isinstance(t, float):
             out.extend(("f", t))
         else:
@@ -143,7 +143,7 @@ def encode_fact(head: Term, *, big_ints: bool = True) -> list[Token]:
             if big_ints or -(2**63) <= t < 2**63:
                 extend(("i", t))
             else:
-                extend(("b", str(t)))
+                extend(("b", int_text(t)))
         elif kind is String:
             extend(("s", t.value))
         elif kind is float:

@@ -23,8 +23,17 @@ Behaviour beyond the port's contract, identical to the python engine's:
 * two engines in one process share the embedded SWI-Prolog but not their
   modules; :meth:`close` drops every namespace of an engine.
 
-SWI-Prolog handles cyclic terms; an answer that is one raises
-``ResourceLimitExceeded("cyclic term")`` as in the python engine.
+Limits as in the python engine, with the same texts: the call's time
+(an alarm), inferences (``call_with_inference_limit/3``) and memory (the
+solving thread's ``stack_limit``, set to ``limits.max_memory_mb`` before
+the call) raise the ``BudgetExceeded`` subclass of
+the one that ran out (the stack_limit stays set after the call, on the
+thread that solves: setting it in the same query as a goal that raises a
+resource error loses that error); the flag ``max_integer_size`` refuses integers beyond
+``MAX_INTEGER_BITS`` (``IntegerTooLarge``).  Only the ``answered_variables``
+of a goal are encoded and counted against ``limits.max_answer_cells``.
+SWI-Prolog handles cyclic terms; an answer that binds a variable to one
+raises ``CyclicAnswer`` naming it, as in the python engine.
 """
 
 from __future__ import annotations
@@ -42,19 +51,22 @@ from zpm_adapters.swi_common.mirror import Entry, MirrorNamespace, MirrorPredica
 from zpm_domain.builtins import ALLOWED, DENIED
 from zpm_domain.clauses import Clause, PredicateInfo, by_predicate
 from zpm_domain.errors import (
-    DepthLimitExceeded,
+    AnswersTooLarge,
+    CyclicAnswer,
+    CyclicBall,
     ExecutionFailed,
     InferenceLimitExceeded,
+    IntegerTooLarge,
     Interrupted,
+    MemoryLimitExceeded,
     MemoryNotMounted,
     PrologError,
-    ResourceLimitExceeded,
     SandboxViolation,
     TimeLimitExceeded,
     ZpmError,
 )
-from zpm_domain.limits import Limits
-from zpm_domain.ports.engine import Engine, Solution
+from zpm_domain.limits import MAX_INTEGER_BITS, Limits
+from zpm_domain.ports.engine import Engine, Solution, answered_variables
 from zpm_domain.proofs import ProofStep
 from zpm_domain.store_rules import (
     changeable,
@@ -73,7 +85,6 @@ from zpm_domain.terms import (
     Var,
     indicator,
     list_items,
-    variables,
     variant,
 )
 
@@ -86,9 +97,10 @@ ERASE = "zpm_support:zpm_erase_all(Ids)"
 FORGET = "zpm_support:zpm_forget(M, N, A)"
 RENAME = "zpm_support:zpm_rename(M, New, A, Ids)"
 _INSTANCES = itertools.count(1)
-SOLVE = "zpm_support:zpm_solve(M, T, Time, Inf, Sol, Cells, Answers, Status)"
-PROVE = "zpm_support:zpm_prove(M, T, Time, Inf, Cells, Answers, Status)"
+SOLVE = "zpm_support:zpm_solve(M, T, L, Answers, Status)"
+PROVE = "zpm_support:zpm_prove(M, T, L, Answers, Status)"
 SETTLE = "zpm_support:zpm_settle"
+STACK_LIMIT = "zpm_support:zpm_stack_limit(B)"
 THREAD_ID = "zpm_support:zpm_thread_id(Id)"
 
 
@@ -98,8 +110,12 @@ def load_support(binding: Binding) -> None:
     binding.once("zpm_support:zpm_meta(S)", {"S": codec.meta_specs()})
     binding.once(
         "findall(_N-_A, member([_N, _A], Al), _Al2), findall(_N-_A, member([_N, _A], De), _De2),"
-        " zpm_support:zpm_init(_Al2, _De2)",
-        {"Al": [list(pi) for pi in sorted(ALLOWED)], "De": [list(pi) for pi in sorted(DENIED)]},
+        " zpm_support:zpm_init(_Al2, _De2, B)",
+        {
+            "Al": [list(pi) for pi in sorted(ALLOWED)],
+            "De": [list(pi) for pi in sorted(DENIED)],
+            "B": MAX_INTEGER_BITS // 8,
+        },
     )
 
 
@@ -113,6 +129,7 @@ class SwiEngine(Engine):
         self._namespaces: dict[str, MirrorNamespace] = {}
         self._instance = next(_INSTANCES)
         self._threads: dict[int, int] = {}  # OS thread -> Prolog thread id
+        self._stack_limits: dict[int, int] = {}  # Prolog thread id -> its stack_limit
         self._interruption = threading.Lock()
         self._interrupted = False  # since the last resume()
         self._solving: int | None = None  # the Prolog thread of the running solve
@@ -388,9 +405,15 @@ class SwiEngine(Engine):
         if interrupted:
             self._binding.once(SETTLE, {})
 
-    def _run_solve(self, goal: str, inputs: dict[str, Any]) -> dict[str, Any]:
-        """Run ``zpm_solve``/``zpm_prove`` where :meth:`interrupt` can reach it."""
+    def _run_solve(self, goal: str, inputs: dict[str, Any], limits: Limits) -> dict[str, Any]:
+        """Run ``zpm_solve``/``zpm_prove`` where :meth:`interrupt` can reach it,
+        in a thread whose stacks are bounded by ``limits.max_memory_mb``
+        (set by a call of its own when it changes: the thread keeps it)."""
         thread = self._prolog_thread()
+        wanted = limits.max_memory_bytes
+        if self._stack_limits.get(thread) != wanted:
+            self._binding.once(STACK_LIMIT, {"B": wanted})
+            self._stack_limits[thread] = wanted
         with self._interruption:
             if self._interrupted:
                 raise Interrupted()
@@ -414,21 +437,15 @@ class SwiEngine(Engine):
 
     def solve(self, ns: str, goal: Term, limits: Limits) -> Iterator[Solution]:
         namespace = self._ns(ns)
-        goal_vars = variables(goal)
+        goal_vars = answered_variables(goal)
         answer_vars: Term = Struct("$v", tuple(goal_vars)) if goal_vars else Atom("$v")
         tokens = codec.encode(
             Struct("$ans", (goal, answer_vars)), top_modes=(0, codec.DATA), big_ints=self.big_ints
         )
         found = self._run_solve(
             SOLVE,
-            {
-                "M": namespace.module,
-                "T": tokens,
-                "Time": float(limits.time_s),
-                "Inf": int(limits.max_inferences),
-                "Sol": int(limits.max_solutions),
-                "Cells": int(limits.max_answer_cells),
-            },
+            {"M": namespace.module, "T": tokens, "L": _limit_list(limits)},
+            limits,
         )
         return _answers(found["Answers"], found["Status"], goal_vars, limits)
 
@@ -475,13 +492,8 @@ class SwiEngine(Engine):
         )
         found = self._run_solve(
             PROVE,
-            {
-                "M": namespace.module,
-                "T": tokens,
-                "Time": float(limits.time_s),
-                "Inf": int(limits.max_inferences),
-                "Cells": int(limits.max_answer_cells),
-            },
+            {"M": namespace.module, "T": tokens, "L": _limit_list(limits)},
+            limits,
         )
         for answer in _answers(found["Answers"], found["Status"], [result], limits):
             return answer[result]
@@ -509,20 +521,33 @@ def _record(
         pred.append(Entry(clause, int(result)))
 
 
+def _limit_list(limits: Limits) -> list[float | int]:
+    """The limits of a call as ``zpm_solve/5`` takes them."""
+    return [
+        float(limits.time_s),
+        int(limits.max_inferences),
+        int(limits.max_memory_bytes),
+        int(limits.max_solutions),
+        int(limits.max_answer_cells),
+    ]
+
+
 def _answers(
     answers: list[Any], status: Any, goal_vars: list[Var], limits: Limits
 ) -> Iterator[Solution]:
     for tokens in answers:
-        if not isinstance(tokens, list):  # the atom ``cyclic``
-            raise ResourceLimitExceeded("cyclic term")
+        if not isinstance(tokens, list):  # ``cyclic`` or ``too_large``: the status says
+            break
         values = codec.decode(tokens)
         args = values.args if isinstance(values, Struct) else ()
         yield dict(zip(goal_vars, args, strict=True))
-    raise_status(status, limits)
+    raise_status(status, limits, goal_vars)
 
 
-def raise_status(status: Any, limits: Limits) -> None:
-    """Raise the domain error a ``zpm_solve`` status names (nothing for ``ok``)."""
+def raise_status(status: Any, limits: Limits, goal_vars: Sequence[Var] = ()) -> None:
+    """Raise the domain error a ``zpm_solve`` status names (nothing for
+    ``ok``); ``goal_vars`` are the answer's variables (a cyclic answer names
+    one of them)."""
     if isinstance(status, list | tuple) and status:
         kind, rest = codec._text(status[0]), list(status[1:])
     else:
@@ -530,17 +555,21 @@ def raise_status(status: Any, limits: Limits) -> None:
     if kind == "ok":
         return
     if kind == "time":
-        raise TimeLimitExceeded(limits.time_s)
+        raise TimeLimitExceeded(limits)
     if kind == "interrupted":
         raise Interrupted()
     if kind == "inferences":
-        raise InferenceLimitExceeded(limits.max_inferences)
-    if kind == "depth":
-        raise DepthLimitExceeded(limits.max_depth)
+        raise InferenceLimitExceeded(limits)
+    if kind == "memory":
+        raise MemoryLimitExceeded(limits)
+    if kind == "integer":
+        raise IntegerTooLarge()
     if kind == "cyclic":
-        raise ResourceLimitExceeded("cyclic term")
+        raise CyclicAnswer(goal_vars[int(rest[0]) - 1].name)
+    if kind == "cyclic_ball":
+        raise CyclicBall()
     if kind == "too_large":
-        raise ResourceLimitExceeded(codec.TOO_LARGE)
+        raise AnswersTooLarge()
     if kind == "denied":
         raise SandboxViolation(codec._text(rest[0]), int(rest[1]))
     if kind == "not_mounted":

@@ -52,7 +52,8 @@ catch_callable(G0) :-
 
 uncatchable(_) :- \+ nb_getval('$zpm_violation', none), !.
 uncatchable(inference_limit_exceeded).
-uncatchable(error(resource_error(R), _)) :- stack_resource(R).
+uncatchable(E) :- memory_error(E).
+uncatchable(E) :- integer_size_error(E).
 
 
 %!  scrub(+Ball0, -Ball) is det.

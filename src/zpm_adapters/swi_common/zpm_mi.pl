@@ -1,6 +1,6 @@
 /*  Part of zpm_support (included): the SWI engines' primitives of the proof
     interpreters (zpm_adapters/prolog/zpm_proofs.pl, included after this
-    file), and their entry point zpm_prove/7.
+    file), and their entry point zpm_prove/5.
 
     The interpreters run in this module, outside the sandbox: they read
     clauses with clause/3 and keep the trace's tables in dynamic predicates.
@@ -13,14 +13,14 @@
 
 :- dynamic allowed_pi/2, mi_native/2, zpm_mi_rewritten/1, zpm_mi_rules/3.
 
-%!  zpm_prove(+Module, +Tokens, +TimeS, +MaxInf, +MaxCells, -Answers, -Status)
-%   As zpm_solve/8 with one answer, for Tokens '$ans'(Run, Vars) where Run is
-%   explain(Goal, MaxDepth, Steps) or trace(Goal, Answers), run by the
-%   interpreters in namespace Module.
-zpm_prove(Module, Tokens, TimeS, MaxInf, MaxCells, Answers, Status) :-
+%!  zpm_prove(+Module, +Tokens, +Limits, -Answers, -Status)
+%   As zpm_solve/5 with one answer (MaxSol of Limits is ignored), for Tokens
+%   '$ans'(Run, Vars) where Run is explain(Goal, MaxDepth, Steps) or
+%   trace(Goal, Answers), run by the interpreters in namespace Module.
+zpm_prove(Module, Tokens, [TimeS, MaxInf, MaxBytes, _, MaxCells], Answers, Status) :-
     decode(Tokens, '$ans'(Run, Vars)),
-    run_limited(Module, zpm_support:mi_run(Module, Run), Vars, TimeS, MaxInf, 1, MaxCells,
-                Answers, Status).
+    run_limited(Module, zpm_support:mi_run(Module, Run), Vars,
+                [TimeS, MaxInf, MaxBytes, 1, MaxCells], Answers, Status).
 
 mi_run(Module, explain(Goal, Max, Steps)) :-
     nb_linkval('$zpm_sandbox', off),

@@ -23,10 +23,10 @@
     until a client defines them).
 */
 :- module(zpm_support,
-          [ zpm_init/2, zpm_meta/1, zpm_ensure/2, zpm_ensure/3, zpm_drop/1,
+          [ zpm_init/2, zpm_init/3, zpm_meta/1, zpm_ensure/2, zpm_ensure/3, zpm_drop/1,
             zpm_drop/2, zpm_add/4, zpm_add/5, zpm_add_all/3, zpm_copy_predicate/6, zpm_declared/3, zpm_forget/3, zpm_erase/1, zpm_erase_all/1,
             zpm_rename/4,
-            zpm_solve/8, zpm_prove/7, zpm_version/1, zpm_thread_id/1, zpm_settle/0
+            zpm_solve/5, zpm_prove/5, zpm_stack_limit/1, zpm_version/1, zpm_thread_id/1, zpm_settle/0
           ]).
 :- use_module(library(prolog_wrap)).
 :- use_module(library(time)).
@@ -48,10 +48,17 @@ zpm_version(V) :- current_prolog_flag(version, V).
 user:message_hook(import_private(zpm_base, _), _, _).
 user:message_hook(import_private(_, zpm_base:_), _, _).
 
-%!  zpm_init(+Allowed, +Denied) is det.
+%!  zpm_init(+Allowed, +Denied, +MaxIntegerBytes) is det.
 %   Allowed and Denied are lists Name-Arity.  Wraps every denied predicate
 %   that exists so that, while a query runs, calling it throws zpm_denied/1
-%   (library code reaches it this way), and builds zpm_base once.
+%   (library code reaches it this way), and builds zpm_base once.  No
+%   integer may take more than MaxIntegerBytes (flag max_integer_size, for
+%   the whole process: GMP refuses to allocate a larger one, so
+%   X is 2**100000000 ends at once instead of computing for a minute).
+zpm_init(Allowed, Denied, MaxIntegerBytes) :-
+    set_prolog_flag(max_integer_size, MaxIntegerBytes),
+    zpm_init(Allowed, Denied).
+
 zpm_init(Allowed, Denied) :-
     retractall(denied_pi(_, _)),
     forall(member(N-A, Denied), assertz(denied_pi(N, A))),
@@ -389,35 +396,44 @@ zpm_erase(Id) :-
     ;   true
     ).
 
-%!  zpm_solve(+Module, +Tokens, +TimeS, +MaxInf, +MaxSol, +MaxCells, -Answers, -Status)
-%   Answers: token lists of '$ans'(Vars...) in order (at most MaxSol; an
-%   answer that would take the compound terms of all answers over MaxCells
-%   is not encoded and ends the run).  Status: ok, time, inferences, depth,
-%   cyclic, too_large, denied(Name, Arity), not_mounted(Name) or error(Tokens).
-%   A limit or a refusal is recorded outside the goal's reach, so catch/3 in
-%   the goal cannot hide it.
-zpm_solve(Module, Tokens, TimeS, MaxInf, MaxSol, MaxCells, Answers, Status) :-
+%!  zpm_solve(+Module, +Tokens, +Limits, -Answers, -Status)
+%   Limits is [TimeS, MaxInf, MaxBytes, MaxSol, MaxCells]; the calling
+%   thread's stack_limit must be MaxBytes (zpm_stack_limit/1, called on its
+%   own before: set in the same query as a goal that raises a resource
+%   error, the flag makes janus lose the error).  Answers: token
+%   lists of '$ans'(Vars...) in order (at most MaxSol; an answer that would
+%   take the size of all answers over MaxCells, or binds a variable to a
+%   cyclic term, is not encoded and ends the run).  Status: ok, time,
+%   inferences, memory, integer, [cyclic, I] (the I-th variable of Vars is
+%   bound to a cyclic term), cyclic_ball, too_large, [denied, Name, Arity],
+%   [not_mounted, Name] or [error, Tokens].  A limit or a refusal is
+%   recorded outside the goal's reach, so catch/3 in the goal cannot hide
+%   it.  The goal's stacks are bounded by MaxBytes (the thread's stack_limit
+%   while it runs).
+zpm_solve(Module, Tokens, Limits, Answers, Status) :-
     decode(Tokens, Goal0),
     Goal0 = '$ans'(Goal, Vars),
-    run_limited(Module, Module:Goal, Vars, TimeS, MaxInf, MaxSol, MaxCells, Answers, Status).
+    run_limited(Module, Module:Goal, Vars, Limits, Answers, Status).
 
-%!  run_limited(+Module, +Run, +Vars, +TimeS, +MaxInf, +MaxSol, +MaxCells, -Answers, -Status)
-%   zpm_solve/8 of the goal Run (a query of namespace Module, or an entry of
+%!  run_limited(+Module, +Run, +Vars, +Limits, -Answers, -Status)
+%   zpm_solve/5 of the goal Run (a query of namespace Module, or an entry of
 %   zpm's own interpreters), whose answers are Vars.
-run_limited(Module, Run, Vars, TimeS, MaxInf, MaxSol, MaxCells, Answers, Status) :-
-    catch(run_interruptible(Module, Run, Vars, TimeS, MaxInf, MaxSol, MaxCells, Answers0, Status0),
+run_limited(Module, Run, Vars, Limits, Answers, Status) :-
+    catch(run_interruptible(Module, Run, Vars, Limits, Answers0, Status0),
           zpm_interrupted, (Answers0 = [], Status0 = interrupted)),
     nb_setval('$zpm_interruptible', false),
     Answers = Answers0, Status = Status0.
 
-run_interruptible(_, _, _, _, _, _, _, [], interrupted) :-
+run_interruptible(_, _, _, _, [], interrupted) :-
     nb_setval('$zpm_interruptible', true),
     nb_current('$zpm_interrupt', true), !.
-run_interruptible(Module, Run, Vars, TimeS, MaxInf, MaxSol, MaxCells, Answers, Status) :-
+run_interruptible(Module, Run, Vars, [TimeS, MaxInf, _MaxBytes, MaxSol, MaxCells], Answers,
+                  Status) :-
     retractall(zpm_answer(_)),
     zpm_namespace(Inst, _, Module), !,
     nb_setval('$zpm_instance', Inst),
     nb_linkval('$zpm_violation', none),
+    nb_setval('$zpm_cyclic', none),
     get_time(T0), Deadline is T0 + TimeS, statistics(inferences, I0),
     nb_setval('$zpm_limits', limits(Deadline, I0, MaxInf)),
     catch(with_alarm(TimeS,
@@ -428,6 +444,12 @@ run_interruptible(Module, Run, Vars, TimeS, MaxInf, MaxSol, MaxCells, Answers, S
     findall(A, retract(zpm_answer(A)), Answers0),
     nb_getval('$zpm_violation', Violation),
     status(Violation, E, R, Answers0, Answers, Status).
+
+%!  zpm_stack_limit(+Bytes) is det.
+%   Bounds the stacks of the calling thread (its memory for terms and
+%   frames) by Bytes, until the next call.
+zpm_stack_limit(Bytes) :-
+    set_prolog_flag(stack_limit, Bytes).
 
 %!  zpm_interrupt(+Signal) is det.
 %   The handler of SIGUSR2, which the engine raises in the thread that
@@ -477,20 +499,31 @@ status(_, E, _, As, As, St) :- nonvar(E), !, error_status(E, St).
 status(_, _, inference_limit_exceeded, As, As, inferences) :- !.
 status(_, _, _, As0, As, St) :- last_status(As0, As, St).
 
-last_status(As0, As, cyclic) :- append(As, [cyclic], As0), !.
+last_status(As0, As, [cyclic, I]) :-
+    append(As, [cyclic], As0), !,
+    nb_getval('$zpm_cyclic', I).
 last_status(As0, As, too_large) :- append(As, [too_large], As0), !.
 last_status(As, As, ok).
 
 error_status(time_limit_exceeded, time) :- !.
 error_status(inference_limit_exceeded, inferences) :- !.
-error_status(error(resource_error(R), _), depth) :- stack_resource(R), !.
-error_status(E, cyclic) :- \+ acyclic_term(E), !.
+error_status(E, memory) :- memory_error(E), !.
+error_status(E, integer) :- integer_size_error(E), !.
+error_status(E, cyclic_ball) :- \+ acyclic_term(E), !.
 error_status(E0, [error, Tokens]) :- scrub(E0, E), encode(E, Tokens, _).
 
+%   The stacks outgrew the stack_limit of the call (its memory budget).
+memory_error(error(resource_error(R), _)) :- stack_resource(R).
+
+stack_resource(stack).
 stack_resource(stack_overflow).
 stack_resource(global_stack).
 stack_resource(local_stack).
 stack_resource(trail_stack).
+stack_resource(memory).
+
+%   An integer beyond the flag max_integer_size (zpm_init/3 sets it).
+integer_size_error(error(resource_error(tripwire(max_integer_size, _)), _)).
 
 collect(Run, Vars, MaxSol, MaxCells) :-
     State = state(0, MaxCells),
@@ -500,20 +533,10 @@ collect(Run, Vars, MaxSol, MaxCells) :-
         nb_linkval('$zpm_sandbox', off),
         (   \+ nb_getval('$zpm_violation', none)
         ->  true
-        ;   \+ acyclic_term(Vars)
-        ->  push_answer(cyclic)
         ;   arg(2, State, B0),
             Vars =.. [_|Values],
-            \+ cells_at_most(Values, 0, B0)
-        ->  push_answer(too_large)
-        ;   encode(Vars, Enc, Cells0),
-            ( compound(Vars) -> Cells is Cells0 - 1 ; Cells = Cells0 ),
-            push_answer(Enc),
-            arg(1, State, N0), N is N0 + 1, nb_setarg(1, State, N),
-            arg(2, State, B0), B is B0 - Cells, nb_setarg(2, State, B),
-            (   N >= MaxSol -> true
-            ;   nb_linkval('$zpm_sandbox', on), fail
-            )
+            answer_size(Values, 1, 0, B0, Size),
+            keep_answer(Size, Vars, State, MaxSol)
         )
     ->  true
     ;   true
@@ -522,20 +545,56 @@ collect(Run, Vars, MaxSol, MaxCells) :-
 
 push_answer(A) :- assertz(zpm_answer(A)).
 
-%!  cells_at_most(+Terms, +Count0, +Max) is semidet.
-%   The (acyclic) Terms hold at most Max - Count0 compound terms, list cells
-%   included (what the answer budget counts: the values, not the '$v'
-%   wrapper), found without encoding and visiting at most Max + 1
-%   compounds, so an answer far over the budget costs little.
-cells_at_most([], _, _).
-cells_at_most([T|Ts], C0, Max) :-
+%   keep_answer(+Size, +Vars, !State, +MaxSol) is semidet: records the
+%   answer Vars of answer_size/5 Size (or why it cannot be returned, which
+%   ends the run); fails to ask for the next answer while fewer than MaxSol
+%   are recorded.
+keep_answer(cyclic(I), _, _, _) :-
+    nb_setval('$zpm_cyclic', I),
+    push_answer(cyclic).
+keep_answer(too_large, _, _, _) :-
+    push_answer(too_large).
+keep_answer(size(Cells), Vars, State, MaxSol) :-
+    encode(Vars, Enc, _),
+    push_answer(Enc),
+    arg(1, State, N0), N is N0 + 1, nb_setarg(1, State, N),
+    arg(2, State, B0), B is B0 - Cells, nb_setarg(2, State, B),
+    (   N >= MaxSol -> true
+    ;   nb_linkval('$zpm_sandbox', on), fail
+    ).
+
+%!  answer_size(+Values, +I, +Count0, +Max, -Result) is det.
+%   The values of an answer, from the I-th variable on, in order: Result is
+%   cyclic(J) when the J-th is a cyclic term (checked before its size, as
+%   the python engine does), too_large when they take more than Max - Count0
+%   of the answer budget, else size(Count) with Count0 + their size.  The
+%   size counts each compound term (list cells included) and each 64 bits
+%   of an integer of 64 bits or more; it is found without encoding,
+%   visiting at most Max + 1 compounds, so an answer far over the budget
+%   costs little.
+answer_size([], _, C, _, size(C)).
+answer_size([V|Vs], I, C0, Max, Result) :-
+    (   \+ acyclic_term(V)
+    ->  Result = cyclic(I)
+    ;   term_size_at_most([V], C0, Max, C)
+    ->  I1 is I + 1,
+        answer_size(Vs, I1, C, Max, Result)
+    ;   Result = too_large
+    ).
+
+term_size_at_most([], C, _, C).
+term_size_at_most([T|Ts], C0, Max, C) :-
     (   compound(T)
-    ->  C is C0 + 1,
-        C =< Max,
+    ->  C1 is C0 + 1,
+        C1 =< Max,
         T =.. [_|Args],
         append(Args, Ts, Ts1),
-        cells_at_most(Ts1, C, Max)
-    ;   cells_at_most(Ts, C0, Max)
+        term_size_at_most(Ts1, C1, Max, C)
+    ;   integer(T), T =\= 0
+    ->  C1 is C0 + (msb(abs(T)) + 1) >> 6,
+        C1 =< Max,
+        term_size_at_most(Ts, C1, Max, C)
+    ;   term_size_at_most(Ts, C0, Max, C)
     ).
 
 :- include(zpm_goals).

@@ -39,12 +39,22 @@ from zpm_domain.clauses import Clause, PredicateInfo
 from zpm_domain.errors import EngineUnsupported, ZpmError
 from zpm_domain.limits import Limits
 from zpm_domain.proofs import ProofStep
-from zpm_domain.terms import Term, Var, most_general
+from zpm_domain.terms import Term, Var, most_general, variables
 
 Solution = Mapping[Var, Term]
-"""One answer: the bindings of the goal's variables (every variable of the
-goal is a key).  Unbound results are fresh anonymous ``Var`` objects; the same
-unbound variable appears as the same object within one answer."""
+"""One answer: the bindings of the goal's variables (every variable of
+``answered_variables(goal)`` is a key).  Unbound results are fresh anonymous
+``Var`` objects; the same unbound variable appears as the same object within
+one answer."""
+
+
+def answered_variables(goal: Term) -> list[Var]:
+    """The variables of ``goal`` whose values a solution holds, in order of
+    first appearance: all but those named with a leading underscore
+    (``_``, ``_L``), whose values never leave the engine (a query does not
+    report them either), so that ``numlist(1, 500000, _L), length(_L, N)``
+    returns ``N`` alone and only ``N`` counts against the answer size."""
+    return [v for v in variables(goal) if not (v.name and v.name.startswith("_"))]
 
 
 class Engine(ABC):
@@ -229,9 +239,13 @@ class Engine(ABC):
 
         The goal has already passed the domain's sandbox check.  Closing the
         iterator early releases the engine.  Limits apply to the whole
-        enumeration, measured from this call; the answers handed out count
-        against ``limits.max_answer_cells`` (compound terms, list cells
-        included), beyond which ``ResourceLimitExceeded`` is raised.
+        enumeration, measured from this call; running out of time,
+        inferences or memory raises a ``BudgetExceeded``.  Solutions hold
+        the ``answered_variables(goal)``; their values count against
+        ``limits.max_answer_cells`` (compound terms, list cells included,
+        and 64-bit words of big integers), beyond which ``AnswersTooLarge``
+        is raised; a value that is a cyclic term raises ``CyclicAnswer``
+        naming its variable.
         """
 
     def interrupt(self) -> None:  # noqa: B027 (optional hook, a no-op unless overridden)

@@ -9,6 +9,8 @@ same error.
 
 from __future__ import annotations
 
+import gc
+from collections.abc import Callable
 from typing import Protocol
 
 from zpm_adapters.engine_python.runtime import (
@@ -21,7 +23,7 @@ from zpm_adapters.engine_python.runtime import (
     pi_term,
     type_error,
 )
-from zpm_domain.errors import ResourceLimitExceeded
+from zpm_domain.errors import MemoryLimitExceeded
 from zpm_domain.limits import Limits
 from zpm_domain.terms import NIL, Atom, Struct
 
@@ -108,11 +110,20 @@ def proper_list(m: Machine, t: RTerm, context_term: Struct) -> list[RTerm]:
     raise type_error("list", t, context_term)
 
 
-def check_cells(m: Machine, cells: int) -> None:
-    """Refuse to build a term of more than ``m.limits.max_term_cells`` cells."""
-    limit = m.limits.max_term_cells
-    if cells > limit:
-        raise ResourceLimitExceeded(f"a term of more than {limit} cells")
+WORD_BYTES = 8
+"""Bytes of a word of a term as SWI-Prolog stores it."""
+LIST_CELL_WORDS = 3
+"""Words of a list cell (``'[|]'(H, T)``: the functor and two arguments)."""
+
+
+def check_cells(m: Machine, words: int) -> None:
+    """Refuse to build a term of ``words`` words (a list cell is
+    :data:`LIST_CELL_WORDS`, a compound of arity N is N + 1, a string of B
+    bytes B / 8) that does not fit in the solve's memory budget
+    (``limits.max_memory_mb``): ``MemoryLimitExceeded``.  This is the python
+    engine's account of the memory SWI-Prolog's ``stack_limit`` bounds."""
+    if words * WORD_BYTES > m.limits.max_memory_bytes:
+        raise MemoryLimitExceeded(m.limits)
 
 
 def make_list(items: list[RTerm], tail: RTerm = NIL) -> RTerm:
@@ -120,6 +131,30 @@ def make_list(items: list[RTerm], tail: RTerm = NIL) -> RTerm:
     for item in reversed(items):
         result = Struct("[|]", (item, result))
     return result
+
+
+_CHUNK = 65_536
+
+
+def build_list(m: Machine, count: int, item: Callable[[int], RTerm], tail: RTerm = NIL) -> RTerm:
+    """The list ``[item(0), ..., item(count - 1) | tail]``, built with the
+    solve's limits checked every :data:`_CHUNK` cells (a list of millions
+    takes seconds here, and the time limit must still stop it).  Python's
+    cycle collector is paused meanwhile: the new cells form no cycle, and
+    its passes over millions of young objects would take most of the time."""
+    check_cells(m, LIST_CELL_WORDS * count)
+    paused = gc.isenabled()
+    gc.disable()
+    try:
+        result = tail
+        for end in range(count, 0, -_CHUNK):
+            m.check_limits()
+            for i in range(end - 1, max(end - _CHUNK, 0) - 1, -1):
+                result = Struct("[|]", (item(i), result))
+        return result
+    finally:
+        if paused:
+            gc.enable()
 
 
 def atom_chars_list(text: str) -> RTerm:

@@ -22,10 +22,11 @@ from collections.abc import Callable
 from zpm_adapters.engine_python.builtins._support import Where, bare_ctx
 from zpm_adapters.engine_python.builtins.order import int_to_float
 from zpm_adapters.engine_python.runtime import evaluation_error, type_error
-from zpm_domain.errors import ResourceLimitExceeded
+from zpm_domain.errors import IntegerTooLarge
+from zpm_domain.limits import MAX_INTEGER_BITS
 
 Num = int | float
-MAX_INT_BITS = 1_000_000
+MAX_INT_BITS = MAX_INTEGER_BITS
 
 Fn = Callable[[tuple[Num, ...], Where], Num]
 FUNCTIONS: dict[tuple[str, int], Fn] = {}
@@ -46,7 +47,7 @@ def register(name: str, arity: int) -> Callable[[Fn], Fn]:
 
 def guard_bits(bits: int) -> None:
     if bits > MAX_INT_BITS:
-        raise ResourceLimitExceeded(f"an integer of more than {MAX_INT_BITS} bits")
+        raise IntegerTooLarge()
 
 
 def check_float(r: float, pctx: Where) -> float:

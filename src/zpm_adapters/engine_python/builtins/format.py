@@ -18,6 +18,8 @@ from typing import Any
 
 from zpm_adapters.engine_python import swi_write
 from zpm_adapters.engine_python.builtins._support import (
+    LIST_CELL_WORDS,
+    WORD_BYTES,
     Machine,
     bare_ctx,
     check_cells,
@@ -45,6 +47,7 @@ from zpm_adapters.engine_python.runtime import (
     instantiation_error,
     type_error,
 )
+from zpm_domain.errors import MemoryLimitExceeded, ResourceLimitExceeded
 from zpm_domain.terms import NIL, Atom, Struct
 
 _SINKS = {("atom", 1), ("string", 1), ("codes", 1), ("codes", 2), ("chars", 1), ("chars", 2)}
@@ -178,12 +181,15 @@ def _directive(
 ) -> None:
     if d in "wpq":
         options = {
-            "max_cells": m.limits.max_term_cells,
+            "max_cells": m.limits.max_memory_bytes // WORD_BYTES,
             "tick": m.check_limits,
             "variable_names": names,
         }
         writer = {"w": swi_write.write, "p": swi_write.print_text, "q": swi_write.writeq}[d]
-        out.emit(writer(next_arg(), **options))
+        try:
+            out.emit(writer(next_arg(), **options))
+        except ResourceLimitExceeded:  # the text would not fit in the memory budget
+            raise MemoryLimitExceeded(m.limits) from None
     elif d == "a":
         out.emit(atomic_arg(next_arg()))
     elif d in "dD":
@@ -240,7 +246,7 @@ def format3(m: Machine, args: tuple[RTerm, ...]) -> bool:
         return m.unify(sink.args[0], make_string(m, text))
     tail: RTerm = sink.args[1] if len(sink.args) == 2 else NIL
     items: list[RTerm] = [ord(ch) for ch in text] if kind == "codes" else [Atom(ch) for ch in text]
-    check_cells(m, 2 * len(items))
+    check_cells(m, LIST_CELL_WORDS * len(items))
     result = tail
     for item in reversed(items):
         result = Struct("[|]", (item, result))

@@ -13,9 +13,11 @@ from collections.abc import Iterator
 
 from zpm_adapters.engine_python.builtins._support import (
     CHECK_EVERY,
+    LIST_CELL_WORDS,
     Machine,
     Where,
     bare_ctx,
+    build_list,
     check_cells,
     list_or_partial,
     make_list,
@@ -63,13 +65,12 @@ def length(m: Machine, args: tuple[RTerm, ...]) -> Iterator[None]:
         return
     if n is not None:
         if n >= known:
-            check_cells(m, 2 * (n - known))
-            if m.unify(tail, make_list([Ref() for _ in range(n - known)])):
+            if m.unify(tail, build_list(m, n - known, lambda _: Ref())):
                 yield
         return
     extra = 0
     while True:
-        check_cells(m, 2 * extra)
+        check_cells(m, LIST_CELL_WORDS * extra)
         mark = m.trail.mark()
         if m.unify(tail, make_list([Ref() for _ in range(extra)])) and m.unify(n_t, known + extra):
             yield
@@ -200,5 +201,4 @@ def numlist(m: Machine, args: tuple[RTerm, ...]) -> bool:
     low, high = bounds
     if low > high:
         return False
-    check_cells(m, 2 * (high - low + 1))
-    return m.unify(args[2], make_list(list(range(low, high + 1))))
+    return m.unify(args[2], build_list(m, high - low + 1, lambda i: low + i))

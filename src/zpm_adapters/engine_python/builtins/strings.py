@@ -6,6 +6,7 @@ from collections.abc import Iterator
 
 from zpm_adapters.engine_python.builtins._support import (
     CHECK_EVERY,
+    LIST_CELL_WORDS,
     Machine,
     check_cells,
     ctx,
@@ -88,7 +89,7 @@ def atomic_list_concat3(m: Machine, args: tuple[RTerm, ...]) -> bool:
         raise domain_error("non_empty_atom", sep_t, pctx)
     whole = text_arg(m, whole_t, pctx, lists=False, error="atomic")
     parts = whole.split(sep)
-    check_cells(m, 2 * len(parts))
+    check_cells(m, LIST_CELL_WORDS * len(parts))
     return m.unify(args[0], make_list([make_atom(m, p) for p in parts]))
 
 
@@ -138,7 +139,7 @@ def split_string(m: Machine, args: tuple[RTerm, ...]) -> bool:
     ):
         raise type_error("list", out, pctx)
     fields = split_fields(*texts)
-    check_cells(m, 2 * len(fields))
+    check_cells(m, LIST_CELL_WORDS * len(fields))
     return m.unify(out, make_list([make_string(m, f) for f in fields]))
 
 

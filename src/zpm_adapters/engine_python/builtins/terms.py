@@ -61,7 +61,7 @@ def functor(m: Machine, args: tuple[RTerm, ...]) -> bool:
         return m.unify(t, name_t)
     if type(name_t) is not Atom:
         raise type_error("atom", name_t, c)
-    check_cells(m, arity_t)
+    check_cells(m, arity_t + 1)
     return m.unify(t, Struct(_name_of(name_t), tuple(Ref() for _ in range(arity_t))))
 
 
@@ -132,7 +132,8 @@ def univ(m: Machine, args: tuple[RTerm, ...]) -> bool:
 
 def copy_term(m: Machine, term: RTerm) -> RTerm:
     """A copy of ``term`` with fresh variables (shared ones stay shared, a
-    cyclic term gives a cyclic copy); refuses more than ``max_term_cells``."""
+    cyclic term gives a cyclic copy); refuses one that does not fit
+    in the memory budget (``check_cells``)."""
 
     def tick(cells: int) -> None:
         m.check_limits()

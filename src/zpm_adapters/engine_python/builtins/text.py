@@ -13,6 +13,7 @@ from __future__ import annotations
 from typing import TypeGuard
 
 from zpm_adapters.engine_python.builtins._support import (
+    LIST_CELL_WORDS,
     Machine,
     atom_chars_list,
     check_cells,
@@ -147,12 +148,12 @@ def optional_text(m: Machine, t: RTerm) -> str | None:
 
 
 def make_codes(m: Machine, text: str) -> RTerm:
-    check_cells(m, 2 * len(text))
+    check_cells(m, LIST_CELL_WORDS * len(text))
     return code_list(text)
 
 
 def make_chars(m: Machine, text: str) -> RTerm:
-    check_cells(m, 2 * len(text))
+    check_cells(m, LIST_CELL_WORDS * len(text))
     return atom_chars_list(text)
 
 
