@@ -124,7 +124,8 @@ def run_query(engine: Engine, ns: str, query: str, limits: Limits) -> list[str]:
     try:
         for solution in engine.solve(ns, goal, limits):
             renderer = Renderer()
-            lines.append(format_answer([(n, solution[v]) for n, v in variables.items()], renderer))
+            shown = [(n, solution[v]) for n, v in variables.items() if not n.startswith("_")]
+            lines.append(format_answer(shown, renderer))
             if len(lines) >= MAX_ANSWERS:
                 break
     except ZpmError as error:

@@ -1,8 +1,9 @@
 """Where the python engine deliberately differs from SWI-Prolog, and its limits.
 
-* Integer results beyond ``MAX_INT_BITS`` bits and terms beyond
-  ``Limits.max_term_cells`` cells raise ``ResourceLimitExceeded`` instead of
-  exhausting memory (SWI-Prolog computes ``2**100000000``).
+* Integer results beyond ``MAX_INTEGER_BITS`` bits raise ``IntegerTooLarge``
+  (SWI-Prolog with its flag ``max_integer_size`` does the same), and a term
+  a built-in would build beyond ``Limits.max_memory_mb`` raises
+  ``MemoryLimitExceeded``, instead of exhausting memory.
 * Evaluable atoms whose value depends on time or chance (``random``,
   ``cputime``, ``realtime``) do not exist: answers must be reproducible.
 * ``cot``, ``acot``, ``log2``, ``log/2`` and ``max_tagged_integer`` exist as
@@ -18,10 +19,11 @@ import pytest
 
 from engine_builtins.harness import FakeMachine, answers, conjuncts, normalize, solve
 from engine_builtins.termparse import parse
-from zpm_domain.errors import ResourceLimitExceeded
+from zpm_domain.errors import MemoryLimitExceeded, ResourceLimitExceeded
 from zpm_domain.limits import Limits
 
-SMALL = Limits(max_term_cells=100)
+SMALL = Limits(max_memory_mb=1)
+"""1 MB: 131,072 words, a list of 43,690 cells."""
 
 
 @pytest.mark.parametrize(
@@ -47,26 +49,21 @@ def test_integers_below_the_bound_are_exact() -> None:
 @pytest.mark.parametrize(
     "goal",
     [
-        "functor(T, f, 200).",
-        "length(L, 200).",
-        "numlist(1, 200, L).",
-        "length(L, N), N > 100.",
-        "atom_length(A, 3), true.",
-        "atomic_list_concat(L, '-', 'a-b-c-d-e-f-g-h-i-j-k-l-m-n-o-p-q-r-s-t-u-v-w-x-y-z"
-        "-a-b-c-d-e-f-g-h-i-j-k-l-m-n-o-p-q-r-s-t-u-v-w-x-y-z').",
+        "functor(T, f, 200000).",
+        "length(L, 50000).",
+        "numlist(1, 50000, L).",
+        "length(L, N), N > 50000.",
     ],
 )
-def test_building_terms_respects_max_term_cells(goal: str) -> None:
-    if goal.startswith("atom_length"):
-        assert answers(goal, SMALL).startswith("EXC error(instantiation_error")
-        return
-    with pytest.raises(ResourceLimitExceeded, match="more than 100 cells"):
+def test_building_terms_respects_the_memory_limit(goal: str) -> None:
+    with pytest.raises(MemoryLimitExceeded, match="128 MB|1 MB of memory"):
         answers(goal, SMALL)
 
 
 def test_small_terms_fit_a_small_budget() -> None:
     assert answers("numlist(1, 3, M).", SMALL) == "M = [1,2,3]"
     assert normalize(answers("length(L, 3).", SMALL)) == "L = [_V1,_V2,_V3]"
+    assert answers("numlist(1, 40000, _M), length(_M, N).", SMALL) == "N = 40000"
 
 
 @pytest.mark.parametrize("name", ["random", "cputime", "realtime", "random_float"])
