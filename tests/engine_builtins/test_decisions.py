@@ -52,7 +52,6 @@ def test_integers_below_the_bound_are_exact() -> None:
         "functor(T, f, 200000).",
         "length(L, 50000).",
         "numlist(1, 50000, L).",
-        "length(L, N), N > 50000.",
     ],
 )
 def test_building_terms_respects_the_memory_limit(goal: str) -> None:
@@ -63,7 +62,6 @@ def test_building_terms_respects_the_memory_limit(goal: str) -> None:
 def test_small_terms_fit_a_small_budget() -> None:
     assert answers("numlist(1, 3, M).", SMALL) == "M = [1,2,3]"
     assert normalize(answers("length(L, 3).", SMALL)) == "L = [_V1,_V2,_V3]"
-    assert answers("numlist(1, 40000, _M), length(_M, N).", SMALL) == "N = 40000"
 
 
 @pytest.mark.parametrize("name", ["random", "cputime", "realtime", "random_float"])

@@ -363,7 +363,10 @@ def quick(open_box: Callable[..., Toolbox]) -> Call:
     return _call
 
 
-LIMITED = ToolResult("Time limit exceeded (0.5 s)", True)
+LIMITED = ToolResult(
+    "Limit exceeded: the goal did not finish within 0.5 s, 100000000 inferences and 128 MB of memory",
+    True,
+)
 
 
 @pytest.mark.parametrize(

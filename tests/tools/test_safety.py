@@ -21,7 +21,10 @@ def test_infinite_loop_hits_the_time_limit_and_the_server_goes_on(
     started = time.monotonic()
     result = box.call("query_logic", {"goal": "repeat, fail"})
     elapsed = time.monotonic() - started
-    assert result == ToolResult("Time limit exceeded (0.5 s)", True)
+    assert result == ToolResult(
+        "Limit exceeded: the goal did not finish within 0.5 s, 100000000 inferences and 128 MB of memory",
+        True,
+    )
     assert elapsed < 3.0
     assert box.call("query_logic", {"goal": "kept(X)"}) == ToolResult('[{"X":"yes"}]', False)
 
@@ -174,11 +177,38 @@ def test_huge_answers_are_refused_and_the_server_goes_on(call: Call) -> None:
 
 
 def test_huge_terms_are_refused_before_they_are_built(call: Call) -> None:
-    result = call("query_logic", goal="length(L, 5000000)")
-    assert result == ToolResult("Resource limit exceeded: a term of more than 2000000 cells", True)
+    result = call("query_logic", goal="length(L, 50000000)")
+    assert result == ToolResult(
+        "Limit exceeded: the goal did not finish within 5 s, 100000000 inferences and 128 MB of memory",
+        True,
+    )
+
+
+def test_only_the_answered_variables_count_against_the_answer_size(call: Call) -> None:
+    result = call("query_logic", goal="numlist(1, 300000, _L), length(_L, N)")
+    assert result == ToolResult('[{"N":300000}]', False)
+
+
+def test_big_integers_below_the_limit_are_answered_in_full(call: Call) -> None:
+    import sys
+
+    old = sys.get_int_max_str_digits()
+    sys.set_int_max_str_digits(0)
+    try:
+        expected = str(2**100000)
+    finally:
+        sys.set_int_max_str_digits(old)
+    assert call("query_logic", goal="X is 2 ** 100000") == ToolResult(
+        f'[{{"X":{expected}}}]', False
+    )
+    assert call("query_logic", goal="X is 2 ** 100000000") == ToolResult(
+        "Resource limit exceeded: an integer of more than 1000000 bits", True
+    )
 
 
 def test_cyclic_answers_are_an_error(call: Call) -> None:
     assert call("query_logic", goal="X = f(X)") == ToolResult(
-        "Resource limit exceeded: cyclic term", True
+        "Resource limit exceeded: the answer binds X to a cyclic term, "
+        "which cannot be returned as text",
+        True,
     )
