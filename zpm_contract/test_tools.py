@@ -145,7 +145,11 @@ class TestLimitsAndDurability:
         assert not server.call("remember_fact", {"fact": "kept(yes)"}).is_error
         started = time.monotonic()
         answer = server.call("query_logic", {"goal": "repeat, fail"})
-        assert answer == ToolOutcome("Limit exceeded: the goal did not finish within 0.5 s, 100000000 inferences and 128 MB of memory", True)
+        assert answer == ToolOutcome(
+            "Limit exceeded: the goal did not finish within 0.5 s, 100000000 inferences "
+            "and 128 MB of memory",
+            True,
+        )
         assert time.monotonic() - started < 5
         assert server.call("query_logic", {"goal": "kept(X)"}) == ToolOutcome(
             '[{"X":"yes"}]', False
@@ -334,7 +338,11 @@ class TestReasoningTools:
         for tool, arguments in RUNAWAY_CALLS:
             started = time.monotonic()
             answer = server.call(tool, arguments)
-            assert answer == ToolOutcome("Limit exceeded: the goal did not finish within 0.5 s, 100000000 inferences and 128 MB of memory", True), (tool, arguments)
+            assert answer == ToolOutcome(
+                "Limit exceeded: the goal did not finish within 0.5 s, 100000000 inferences "
+                "and 128 MB of memory",
+                True,
+            ), (tool, arguments)
             assert time.monotonic() - started < 5
         assert server.call("query_logic", {"goal": "kept(X)"}) == ToolOutcome(
             '[{"X":"yes"}]', False

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import contextlib
+import gc
 import sys
 import time
 from collections.abc import Iterator
@@ -10,6 +12,7 @@ from contextlib import contextmanager
 import pytest
 from support import NS, answers, consult, engine_with
 
+from zpm_adapters.engine_python.machine import Machine
 from zpm_domain.clauses import Clause
 from zpm_domain.errors import (
     DepthLimitExceeded,
@@ -19,6 +22,7 @@ from zpm_domain.errors import (
     ResourceLimitExceeded,
     SandboxViolation,
     TimeLimitExceeded,
+    ZpmError,
 )
 from zpm_domain.limits import Limits
 from zpm_domain.reader import read_term
@@ -115,9 +119,9 @@ def test_time_limit_stops_repeat_fail_within_the_limit() -> None:
     with pytest.raises(TimeLimitExceeded) as err:
         answers(engine, "repeat, fail", limits=Limits(time_s=0.3))
     assert time.monotonic() - start < 2.0  # the limit itself, with room for a busy machine
-    assert (
-        err.value.message
-        == "Limit exceeded: the goal did not finish within 0.3 s, 100000000 inferences and 128 MB of memory"
+    assert err.value.message == (
+        "Limit exceeded: the goal did not finish within 0.3 s, 100000000 inferences "
+        "and 128 MB of memory"
     )
     assert answers(engine, "true") == ["true"]
 
@@ -143,12 +147,38 @@ def test_inference_limit() -> None:
     assert answers(engine, "count(100)", limits=Limits(max_inferences=500)) == ["true"]
 
 
+@pytest.mark.parametrize(
+    ("query", "limits"),
+    [
+        ("numlist(1, 1000, L), length(L, N)", Limits(max_answer_cells=10)),
+        ("length(L, N), N > 5, fail", Limits(max_inferences=1000)),
+        ("between(1, 3, X)", Limits()),
+    ],
+)
+def test_a_finished_solve_holds_no_reference_cycle(query: str, limits: Limits) -> None:
+    # Stopped by an error with choicepoints left (length/2's generator holds
+    # the machine) or run to the end, a solve is freed by reference counting
+    # at once, with the terms it built (a list of millions would otherwise
+    # stay until Python's cycle collector runs).
+    engine = engine_with()
+    collecting = gc.isenabled()
+    gc.disable()
+    try:
+        with contextlib.suppress(ZpmError):
+            answers(engine, query, limits=limits)
+        assert not [o for o in gc.get_objects() if type(o) is Machine]
+    finally:
+        if collecting:
+            gc.enable()
+
+
 def test_depth_limit_for_runaway_recursion() -> None:
     engine = engine_with("loop :- loop, x.\nx.\nbranch :- branch.\nbranch.")
     with pytest.raises(DepthLimitExceeded) as err:
         answers(engine, "loop", limits=Limits(max_depth=20_000))
     assert err.value.message == (
-        "Limit exceeded: the goal did not finish within 5 s, 100000000 inferences and 128 MB of memory"
+        "Limit exceeded: the goal did not finish within 5 s, 100000000 inferences "
+        "and 128 MB of memory"
     )
     with pytest.raises(DepthLimitExceeded):
         answers(engine, "branch", limits=Limits(max_depth=20_000))

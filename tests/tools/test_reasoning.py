@@ -364,7 +364,8 @@ def quick(open_box: Callable[..., Toolbox]) -> Call:
 
 
 LIMITED = ToolResult(
-    "Limit exceeded: the goal did not finish within 0.5 s, 100000000 inferences and 128 MB of memory",
+    "Limit exceeded: the goal did not finish within 0.5 s, 100000000 inferences "
+    "and 128 MB of memory",
     True,
 )
 

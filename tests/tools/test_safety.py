@@ -22,7 +22,8 @@ def test_infinite_loop_hits_the_time_limit_and_the_server_goes_on(
     result = box.call("query_logic", {"goal": "repeat, fail"})
     elapsed = time.monotonic() - started
     assert result == ToolResult(
-        "Limit exceeded: the goal did not finish within 0.5 s, 100000000 inferences and 128 MB of memory",
+        "Limit exceeded: the goal did not finish within 0.5 s, 100000000 inferences "
+        "and 128 MB of memory",
         True,
     )
     assert elapsed < 3.0
@@ -179,7 +180,8 @@ def test_huge_answers_are_refused_and_the_server_goes_on(call: Call) -> None:
 def test_huge_terms_are_refused_before_they_are_built(call: Call) -> None:
     result = call("query_logic", goal="length(L, 50000000)")
     assert result == ToolResult(
-        "Limit exceeded: the goal did not finish within 5 s, 100000000 inferences and 128 MB of memory",
+        "Limit exceeded: the goal did not finish within 5 s, 100000000 inferences "
+        "and 128 MB of memory",
         True,
     )
 

@@ -41,7 +41,6 @@ from collections.abc import Iterator, Sequence
 from contextlib import closing
 from functools import cache
 
-from zpm_adapters.engine_python.builtins.cycles import is_acyclic
 from zpm_adapters.engine_python.cclause import CClause, compile_clause
 from zpm_adapters.engine_python.library import system_namespace
 from zpm_adapters.engine_python.machine import Machine, StopFlag
@@ -342,10 +341,10 @@ def _answers(machine: Machine, goal: Term) -> Iterator[Solution]:
                 names: dict[int, Var] = {}
                 answer: dict[Var, Term] = {}
                 for v in goal_vars:
-                    value = mapping[id(v)]
-                    if not is_acyclic(value):  # type: ignore[arg-type]
-                        raise CyclicAnswer(v.name)
-                    answer[v] = to_answer(value, names, budget)  # type: ignore[arg-type]
+                    try:
+                        answer[v] = to_answer(mapping[id(v)], names, budget)  # type: ignore[arg-type]
+                    except CyclicAnswer:
+                        raise CyclicAnswer(v.name) from None
                 yield answer
     except PrologThrow as exc:
         raise _thrown(exc.ball) from None

@@ -23,7 +23,8 @@ current continuation — whose catcher unifies with a copy of the ball (see
 from __future__ import annotations
 
 import time
-from collections.abc import Generator
+import weakref
+from collections.abc import Callable, Generator
 from typing import Any
 
 from zpm_adapters.engine_python import code as op
@@ -70,6 +71,20 @@ class StopFlag:
         self.requested = False
 
 
+def _weak_check(machine: Machine) -> Callable[[], None]:
+    """``machine.check_limits`` without a reference to ``machine`` (the
+    trail's guard): a finished solve holds no reference cycle, so reference
+    counting frees it, and the terms it built, as soon as it is dropped."""
+    ref = weakref.ref(machine)
+
+    def check() -> None:
+        live = ref()
+        if live is not None:
+            live.check_limits()
+
+    return check
+
+
 class Machine:
     """One solve: trail, choicepoints and the current frame.
 
@@ -90,7 +105,7 @@ class Machine:
         self.namespaces = namespaces
         self.system = system
         self.limits = limits
-        self.trail = GuardedTrail(self.check_limits)
+        self.trail = GuardedTrail(_weak_check(self))
         self.cps: list[list[Any]] = []
         self.guards: list[int] = []
         self.steps = 0
@@ -128,17 +143,31 @@ class Machine:
         """Yield once per solution of ``goal`` (its bindings are live while suspended).
 
         Closing the generator early runs the pending cleanups of
-        ``setup_call_cleanup/3`` (``cleanup.discard``).
+        ``setup_call_cleanup/3`` (``cleanup.discard``); however it ends, the
+        machine's stacks are released.
         """
         self.fr = ([(op.META, goal, (), self.ns, META_CALL)], 0, None, 0, _DONE, 1)
-        found = self._run(False)
-        while found:
-            try:
-                yield
-            except GeneratorExit:
-                discard(self, _DONE)
-                raise
-            found = self._run(True)
+        try:
+            found = self._run(False)
+            while found:
+                try:
+                    yield
+                except GeneratorExit:
+                    discard(self, _DONE)
+                    raise
+                found = self._run(True)
+        finally:
+            self._release()
+
+    def _release(self) -> None:
+        """Drop the choicepoints and frames of a finished solve: those of
+        built-ins hold the machine, and a solve stopped early (an error, a
+        limit, a closed generator) leaves some, which would keep the machine
+        and every term it built alive until Python's cycle collector runs."""
+        self.cps.clear()
+        self.guards.clear()
+        self.trail.cells.clear()
+        self.fr = None
 
     def resume(self) -> bool:
         """Run from ``self.fr`` to the next solution (True) or to failure (False)."""

@@ -13,9 +13,10 @@ from functools import cmp_to_key
 from typing import Any, cast
 
 from zpm_adapters.engine_python.builtins.copying import copy_term
+from zpm_adapters.engine_python.builtins.cycles import is_acyclic
 from zpm_adapters.engine_python.builtins.order import compare_terms as compare
 from zpm_adapters.engine_python.runtime import Ref, RTerm, Trail
-from zpm_domain.errors import AnswersTooLarge, CyclicAnswer
+from zpm_domain.errors import AnswersTooLarge, CyclicAnswer, ZpmError
 from zpm_domain.terms import Struct, Term, Var
 
 
@@ -28,17 +29,20 @@ def resolve(term: RTerm, leaf: Callable[[Ref], Any], budget: list[int] | None = 
     """``term`` with every binding resolved and each unbound ``Ref`` replaced by ``leaf(ref)``.
 
     Raises ``CyclicAnswer(None)`` for a cyclic term (``X = f(X)``), which
-    has no finite copy.  ``budget`` (a one-element list, shared between
-    calls) is decremented per compound term and per 64 bits of an integer
-    (``answer_size``); below zero the copy stops with ``AnswersTooLarge``.
+    has no finite copy.  With a ``budget`` (a one-element list, shared
+    between calls), the size of ``term`` is charged to it first
+    (:func:`charge_answer_size`), and nothing is built when it does not fit.
     """
+    if budget is not None:
+        charge_answer_size(term, budget)  # within the budget: acyclic
     values: list[Any] = []
     stack: list[tuple[Any, bool]] = [(term, False)]
-    open_ids: set[int] = set()
+    open_ids: set[int] | None = set() if budget is None else None
     while stack:
         t, done = stack.pop()
         if done:
-            open_ids.discard(id(t))
+            if open_ids is not None:
+                open_ids.discard(id(t))
             n = len(t.args)
             args = tuple(values[len(values) - n :])
             del values[len(values) - n :]
@@ -50,24 +54,55 @@ def resolve(term: RTerm, leaf: Callable[[Ref], Any], budget: list[int] | None = 
             t = t.ref
         tt = type(t)
         if tt is Struct:
-            if id(t) in open_ids:
-                raise CyclicAnswer(None)
-            if budget is not None:
-                budget[0] -= 1
-                if budget[0] < 0:
-                    raise AnswersTooLarge()
-            open_ids.add(id(t))
+            if open_ids is not None:
+                if id(t) in open_ids:
+                    raise CyclicAnswer(None)
+                open_ids.add(id(t))
             stack.append((t, True))
             stack.extend((a, False) for a in reversed(t.args))
         elif tt is Ref:
             values.append(leaf(t))
         else:
-            if tt is int and budget is not None:
-                budget[0] -= abs(t).bit_length() >> 6
-                if budget[0] < 0:
-                    raise AnswersTooLarge()
             values.append(t)
     return values[0]
+
+
+def charge_answer_size(term: RTerm, budget: list[int]) -> None:
+    """Subtract the size of the answer value ``term`` from ``budget[0]``:
+    one per compound term (list cells included) and one per 64 bits of an
+    integer of 64 bits or more, counted over its unfolding, as SWI-Prolog's
+    engines count it.  Below zero: ``AnswersTooLarge``, or
+    ``CyclicAnswer(None)`` when ``term`` is cyclic (whose unfolding never
+    fits), and ``budget`` is left as it was.  The walk builds nothing and
+    visits at most ``budget[0] + 1`` compound terms."""
+    left = budget[0]
+    stack = [term]
+    pop, push = stack.pop, stack.extend
+    while stack:
+        t = pop()
+        while type(t) is Ref:
+            if t.ref is None:
+                break
+            t = t.ref
+        if type(t) is Struct:
+            left -= 1
+            if left < 0:
+                raise _too_large(term)
+            push(t.args)
+        elif type(t) is int and not -_BIG < t < _BIG:
+            left -= abs(t).bit_length() >> 6
+            if left < 0:
+                raise _too_large(term)
+    budget[0] = left
+
+
+_BIG = 2**63
+"""Integers of 64 bits or more count against an answer's size."""
+
+
+def _too_large(term: RTerm) -> ZpmError:
+    """The error of an answer ``term`` that does not fit in its budget."""
+    return AnswersTooLarge() if is_acyclic(term) else CyclicAnswer(None)
 
 
 def copy_resolved(term: RTerm, mapping: dict[int, Ref] | None = None) -> RTerm:

@@ -10,8 +10,8 @@ same error.
 from __future__ import annotations
 
 import gc
-from collections.abc import Callable
-from typing import Protocol
+from collections.abc import Sequence
+from typing import Protocol, overload
 
 from zpm_adapters.engine_python.runtime import (
     Ref,
@@ -136,12 +136,15 @@ def make_list(items: list[RTerm], tail: RTerm = NIL) -> RTerm:
 _CHUNK = 65_536
 
 
-def build_list(m: Machine, count: int, item: Callable[[int], RTerm], tail: RTerm = NIL) -> RTerm:
-    """The list ``[item(0), ..., item(count - 1) | tail]``, built with the
-    solve's limits checked every :data:`_CHUNK` cells (a list of millions
-    takes seconds here, and the time limit must still stop it).  Python's
-    cycle collector is paused meanwhile: the new cells form no cycle, and
-    its passes over millions of young objects would take most of the time."""
+def build_list(m: Machine, items: Sequence[RTerm], tail: RTerm = NIL) -> RTerm:
+    """The list of ``items`` (a ``range`` builds ``numlist/3``'s without
+    holding its numbers) ending in ``tail``, refused by :func:`check_cells`
+    when it does not fit in the memory budget, with the solve's limits
+    checked every :data:`_CHUNK` cells (a list of millions takes a second
+    here, and the time limit must still stop it).  Python's cycle collector
+    is paused meanwhile: the new cells form no cycle, and its passes over
+    millions of young objects would take most of the time."""
+    count = len(items)
     check_cells(m, LIST_CELL_WORDS * count)
     paused = gc.isenabled()
     gc.disable()
@@ -149,12 +152,66 @@ def build_list(m: Machine, count: int, item: Callable[[int], RTerm], tail: RTerm
         result = tail
         for end in range(count, 0, -_CHUNK):
             m.check_limits()
-            for i in range(end - 1, max(end - _CHUNK, 0) - 1, -1):
-                result = Struct("[|]", (item(i), result))
+            for item in reversed(items[max(end - _CHUNK, 0) : end]):
+                result = Struct("[|]", (item, result))
         return result
     finally:
         if paused:
             gc.enable()
+
+
+class FreshVariables(Sequence[RTerm]):
+    """``count`` new unbound variables, made as they are read (the elements
+    of the list ``length(L, N)`` builds, made under :func:`build_list`'s
+    pause of the cycle collector)."""
+
+    def __init__(self, count: int) -> None:
+        self._count = count
+
+    def __len__(self) -> int:
+        return self._count
+
+    @overload
+    def __getitem__(self, index: int) -> RTerm: ...
+    @overload
+    def __getitem__(self, index: slice) -> list[RTerm]: ...
+    def __getitem__(self, index: int | slice) -> RTerm | list[RTerm]:
+        if isinstance(index, slice):
+            return [Ref() for _ in range(*index.indices(self._count))]
+        if not -self._count <= index < self._count:
+            raise IndexError(index)
+        return Ref()
+
+
+def list_extent(m: Machine, t: RTerm) -> tuple[int, RTerm]:
+    """The number of cells of a (possibly partial) list and its
+    dereferenced tail, as :func:`list_or_partial` finds them, without
+    collecting the elements (a cyclic list ends at the cell where its cycle
+    is found).  Calls ``m.check_limits()`` every :data:`CHECK_EVERY` cells."""
+    while type(t) is Ref and t.ref is not None:
+        t = t.ref
+    n = 0
+    mark: RTerm | None = None
+    next_mark = 1
+    check_at = CHECK_EVERY
+    while True:
+        stop = min(next_mark, check_at)
+        while n < stop:  # the hot loop: nothing but the walk
+            if type(t) is not Struct or t.name != "[|]" or len(t.args) != 2:
+                return n, t
+            t = t.args[1]
+            while type(t) is Ref:
+                if t.ref is None:
+                    break
+                t = t.ref
+            n += 1
+            if t is mark:
+                return n, t
+        if n == next_mark:  # Brent: move the mark at powers of two
+            mark, next_mark = t, 2 * next_mark
+        if n == check_at:
+            m.check_limits()
+            check_at += CHECK_EVERY
 
 
 def atom_chars_list(text: str) -> RTerm:

@@ -30,6 +30,9 @@ def is_acyclic(term: RTerm, m: Machine | None = None) -> bool:
         t = t.ref
     if type(t) is not Struct:
         return True
+    flat = _flat_list_acyclic(t, m)
+    if flat is not None:
+        return flat
     on_path: set[int] = set()
     done: set[int] = set()
     # Work items: a compound to enter, or (None, compound) to leave it.
@@ -62,6 +65,42 @@ def is_acyclic(term: RTerm, m: Machine | None = None) -> bool:
                 if k not in done:
                     stack.append((a, a))
     return True
+
+
+def _flat_list_acyclic(t: RTerm, m: Machine | None) -> bool | None:
+    """Whether the list ``t`` is acyclic, when its elements hold no compound
+    term and it ends in no compound but a list cell (a list of numbers,
+    atoms or variables: only its spine can be cyclic, which Brent's walk
+    finds without recording cells); ``None`` for any other term."""
+    n = 0
+    mark: RTerm | None = None
+    next_mark = 1
+    check_at = CHECK_EVERY
+    while True:
+        stop = min(next_mark, check_at)
+        while n < stop:  # the hot loop: nothing but the walk
+            if type(t) is not Struct or t.name != "[|]" or len(t.args) != 2:
+                return None if type(t) is Struct else True
+            head, t = t.args
+            while type(head) is Ref:
+                if head.ref is None:
+                    break
+                head = head.ref
+            if type(head) is Struct:
+                return None
+            while type(t) is Ref:
+                if t.ref is None:
+                    break
+                t = t.ref
+            n += 1
+            if t is mark:
+                return False
+        if n == next_mark:  # Brent: move the mark at powers of two
+            mark, next_mark = t, 2 * next_mark
+        if n == check_at:
+            if m is not None:
+                m.check_limits()
+            check_at += CHECK_EVERY
 
 
 def is_ground(term: RTerm, m: Machine | None = None) -> bool:

@@ -14,12 +14,13 @@ from collections.abc import Iterator
 from zpm_adapters.engine_python.builtins._support import (
     CHECK_EVERY,
     LIST_CELL_WORDS,
+    FreshVariables,
     Machine,
     Where,
     bare_ctx,
     build_list,
     check_cells,
-    list_or_partial,
+    list_extent,
     make_list,
 )
 from zpm_adapters.engine_python.builtins.arith import evaluate
@@ -52,10 +53,9 @@ def _length_int(t: RTerm) -> int | None:
 def length(m: Machine, args: tuple[RTerm, ...]) -> Iterator[None]:
     lst, n_t = args[0], deref(args[1])
     n = _length_int(n_t)
-    items, tail = list_or_partial(m, lst)
+    known, tail = list_extent(m, lst)
     if tail is not NIL and type(tail) is not Ref:
         raise type_error("list", deref(lst), bare_ctx("length", 2))
-    known = len(items)
     if tail is NIL:
         if n is None or n == known:
             if m.unify(n_t, known):
@@ -65,7 +65,7 @@ def length(m: Machine, args: tuple[RTerm, ...]) -> Iterator[None]:
         return
     if n is not None:
         if n >= known:
-            if m.unify(tail, build_list(m, n - known, lambda _: Ref())):
+            if m.unify(tail, build_list(m, FreshVariables(n - known))):
                 yield
         return
     extra = 0
@@ -201,4 +201,4 @@ def numlist(m: Machine, args: tuple[RTerm, ...]) -> bool:
     low, high = bounds
     if low > high:
         return False
-    return m.unify(args[2], build_list(m, high - low + 1, lambda i: low + i))
+    return m.unify(args[2], build_list(m, range(low, high + 1)))
