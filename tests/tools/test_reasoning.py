@@ -334,7 +334,14 @@ def test_explain_refuses_facts_it_cannot_run(call: Call, fact: str, text: str) -
 
 
 def test_explain_reports_errors_as_query_logic_does(call: Call) -> None:
-    for goal in ("X is 1 / 0", "default:X", "call(1)", "X = f(X), true", "atom_length(X, 1)"):
+    for goal in (
+        "X is 1 / 0",
+        "default:X",
+        "call(1)",
+        "X = f(X), true",
+        "Y = 1, Z = g(X), X = f(X)",
+        "atom_length(X, 1)",
+    ):
         assert call("explain_why", fact=goal) == call("query_logic", goal=goal), goal
     assert call("explain_why", fact="ghost:p(X)") == ToolResult("Memory not mounted: ghost", True)
 

@@ -41,6 +41,7 @@ from collections.abc import Iterator, Sequence
 from contextlib import closing
 from functools import cache
 
+from zpm_adapters.engine_python.builtins.cycles import is_acyclic
 from zpm_adapters.engine_python.cclause import CClause, compile_clause
 from zpm_adapters.engine_python.library import system_namespace
 from zpm_adapters.engine_python.machine import Machine, StopFlag
@@ -313,7 +314,9 @@ class PythonEngine(Engine):
         """``'$zpm_explain'/4`` of ``prolog/zpm_proofs.pl``, run in the library."""
         self._ns(ns)
         machine = self._machine(self._system, limits)
-        steps = _library_answer(machine, "$zpm_explain", (Atom(ns), goal, max_depth))
+        steps = _library_answer(
+            machine, "$zpm_explain", (Atom(ns), goal, max_depth), answered_variables(goal)
+        )
         if steps is None:
             return None
 
@@ -358,24 +361,27 @@ def _thrown(ball: RTerm) -> ZpmError:
         return CyclicBall()
 
 
-def _library_answer(machine: Machine, name: str, args: tuple[Term, ...]) -> Term | None:
+def _library_answer(
+    machine: Machine, name: str, args: tuple[Term, ...], watched: Sequence[Var] = ()
+) -> Term | None:
     """The last argument of the first solution of library predicate ``name``
-    called with ``args`` and a fresh variable, or ``None`` when it fails."""
+    called with ``args`` and a fresh variable, or ``None`` when it fails; a
+    variable of ``watched`` (of ``args``) that the solution binds to a
+    cyclic term raises ``CyclicAnswer`` naming it."""
     result = Ref()
-    goal = Struct(name, (*_runtime(args), result))
+    mapping: dict[int, Ref] = {}
+    goal = Struct(name, (*(to_runtime(t, mapping) for t in args), result))
     budget = [machine.limits.max_answer_cells]
     try:
         with closing(machine.solutions(goal)) as solutions:
             for _ in solutions:
+                for v in watched:
+                    if not is_acyclic(mapping[id(v)]):
+                        raise CyclicAnswer(v.name)
                 return to_answer(result, {}, budget)
     except PrologThrow as exc:
         raise _thrown(exc.ball) from None
     return None
-
-
-def _runtime(terms: tuple[Term, ...]) -> tuple[Term, ...]:
-    mapping: dict[int, Ref] = {}
-    return tuple(to_runtime(t, mapping) for t in terms)
 
 
 def _head_matches(pred: Predicate, head: Term) -> Iterator[CClause]:

@@ -454,7 +454,7 @@ class SwiEngine(Engine):
         self, ns: str, goal: Term, limits: Limits, max_depth: int
     ) -> list[ProofStep] | None:
         """``'$zpm_explain'/4`` of ``prolog/zpm_proofs.pl``, run in SWI-Prolog."""
-        steps = self._prove(ns, "explain", (goal, max_depth), limits)
+        steps = self._prove(ns, "explain", (goal, max_depth), limits, answered_variables(goal))
         if steps is None:
             return None
         found: dict[tuple[str, int], dict[int, Clause]] = {}
@@ -480,14 +480,24 @@ class SwiEngine(Engine):
         answers = self._prove(ns, "trace", (goal,), limits)
         return [] if answers is None else list_items(answers)[0]
 
-    def _prove(self, ns: str, run: str, args: tuple[Term, ...], limits: Limits) -> Term | None:
+    def _prove(
+        self,
+        ns: str,
+        run: str,
+        args: tuple[Term, ...],
+        limits: Limits,
+        watched: Sequence[Var] = (),
+    ) -> Term | None:
         """The result (last argument) of interpreter entry ``run(args..., Result)``
-        in namespace ``ns`` under ``limits``, or ``None`` when it fails."""
+        in namespace ``ns`` under ``limits``, or ``None`` when it fails; one
+        of the ``watched`` variables bound to a cyclic term by the result
+        raises ``CyclicAnswer`` naming it."""
         namespace = self._ns(ns)
         result = Var(None)
+        shown: Term = Struct("$w", tuple(watched)) if watched else Atom("$w")
         tokens = codec.encode(
-            Struct("$ans", (Struct(run, (*args, result)), Struct("$v", (result,)))),
-            top_modes=(codec.DATA, codec.DATA),
+            Struct("$ans", (Struct(run, (*args, result)), Struct("$v", (result,)), shown)),
+            top_modes=(codec.DATA, codec.DATA, codec.DATA),
             big_ints=self.big_ints,
         )
         found = self._run_solve(
@@ -495,7 +505,8 @@ class SwiEngine(Engine):
             {"M": namespace.module, "T": tokens, "L": _limit_list(limits)},
             limits,
         )
-        for answer in _answers(found["Answers"], found["Status"], [result], limits):
+        answers = _answers(found["Answers"], found["Status"], [result], limits, watched)
+        for answer in answers:
             return answer[result]
         return None
 
@@ -533,7 +544,11 @@ def _limit_list(limits: Limits) -> list[float | int]:
 
 
 def _answers(
-    answers: list[Any], status: Any, goal_vars: list[Var], limits: Limits
+    answers: list[Any],
+    status: Any,
+    goal_vars: list[Var],
+    limits: Limits,
+    watched: Sequence[Var] = (),
 ) -> Iterator[Solution]:
     for tokens in answers:
         if not isinstance(tokens, list):  # ``cyclic`` or ``too_large``: the status says
@@ -541,13 +556,13 @@ def _answers(
         values = codec.decode(tokens)
         args = values.args if isinstance(values, Struct) else ()
         yield dict(zip(goal_vars, args, strict=True))
-    raise_status(status, limits, goal_vars)
+    raise_status(status, limits, [*watched, *goal_vars])
 
 
 def raise_status(status: Any, limits: Limits, goal_vars: Sequence[Var] = ()) -> None:
     """Raise the domain error a ``zpm_solve`` status names (nothing for
-    ``ok``); ``goal_vars`` are the answer's variables (a cyclic answer names
-    one of them)."""
+    ``ok``); ``goal_vars`` are the variables a cyclic answer may name (the
+    watched ones of ``zpm_prove``, then the answer's)."""
     if isinstance(status, list | tuple) and status:
         kind, rest = codec._text(status[0]), list(status[1:])
     else:

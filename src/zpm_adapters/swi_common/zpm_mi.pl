@@ -15,11 +15,13 @@
 
 %!  zpm_prove(+Module, +Tokens, +Limits, -Answers, -Status)
 %   As zpm_solve/5 with one answer (MaxSol of Limits is ignored), for Tokens
-%   '$ans'(Run, Vars) where Run is explain(Goal, MaxDepth, Steps) or
-%   trace(Goal, Answers), run by the interpreters in namespace Module.
+%   '$ans'(Run, Vars, Watched) where Run is explain(Goal, MaxDepth, Steps) or
+%   trace(Goal, Answers), run by the interpreters in namespace Module, and
+%   Watched holds the variables of Goal an answer must not bind to a cyclic
+%   term (see run_limited/6).
 zpm_prove(Module, Tokens, [TimeS, MaxInf, MaxBytes, _, MaxCells], Answers, Status) :-
-    decode(Tokens, '$ans'(Run, Vars)),
-    run_limited(Module, zpm_support:mi_run(Module, Run), Vars,
+    decode(Tokens, '$ans'(Run, Vars, Watched)),
+    run_limited(Module, zpm_support:mi_run(Module, Run), Watched-Vars,
                 [TimeS, MaxInf, MaxBytes, 1, MaxCells], Answers, Status).
 
 mi_run(Module, explain(Goal, Max, Steps)) :-

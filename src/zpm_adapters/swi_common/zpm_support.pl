@@ -413,13 +413,15 @@ zpm_erase(Id) :-
 zpm_solve(Module, Tokens, Limits, Answers, Status) :-
     decode(Tokens, Goal0),
     Goal0 = '$ans'(Goal, Vars),
-    run_limited(Module, Module:Goal, Vars, Limits, Answers, Status).
+    run_limited(Module, Module:Goal, '$w'-Vars, Limits, Answers, Status).
 
-%!  run_limited(+Module, +Run, +Vars, +Limits, -Answers, -Status)
+%!  run_limited(+Module, +Run, +Watched-Vars, +Limits, -Answers, -Status)
 %   zpm_solve/5 of the goal Run (a query of namespace Module, or an entry of
-%   zpm's own interpreters), whose answers are Vars.
-run_limited(Module, Run, Vars, Limits, Answers, Status) :-
-    catch(run_interruptible(Module, Run, Vars, Limits, Answers0, Status0),
+%   zpm's own interpreters), whose answers are Vars.  Watched ('$w'(W...))
+%   holds variables that are not returned but must not be bound to a cyclic
+%   term either: status [cyclic, I] counts them before the values of Vars.
+run_limited(Module, Run, Returned, Limits, Answers, Status) :-
+    catch(run_interruptible(Module, Run, Returned, Limits, Answers0, Status0),
           zpm_interrupted, (Answers0 = [], Status0 = interrupted)),
     nb_setval('$zpm_interruptible', false),
     Answers = Answers0, Status = Status0.
@@ -427,7 +429,7 @@ run_limited(Module, Run, Vars, Limits, Answers, Status) :-
 run_interruptible(_, _, _, _, [], interrupted) :-
     nb_setval('$zpm_interruptible', true),
     nb_current('$zpm_interrupt', true), !.
-run_interruptible(Module, Run, Vars, [TimeS, MaxInf, _MaxBytes, MaxSol, MaxCells], Answers,
+run_interruptible(Module, Run, Returned, [TimeS, MaxInf, _MaxBytes, MaxSol, MaxCells], Answers,
                   Status) :-
     retractall(zpm_answer(_)),
     zpm_namespace(Inst, _, Module), !,
@@ -437,7 +439,7 @@ run_interruptible(Module, Run, Vars, [TimeS, MaxInf, _MaxBytes, MaxSol, MaxCells
     get_time(T0), Deadline is T0 + TimeS, statistics(inferences, I0),
     nb_setval('$zpm_limits', limits(Deadline, I0, MaxInf)),
     catch(with_alarm(TimeS,
-              call_with_inference_limit(collect(Run, Vars, MaxSol, MaxCells),
+              call_with_inference_limit(collect(Run, Returned, MaxSol, MaxCells),
                                         MaxInf, R)),
           E, true),
     nb_linkval('$zpm_sandbox', off),
@@ -525,7 +527,7 @@ stack_resource(memory).
 %   An integer beyond the flag max_integer_size (zpm_init/3 sets it).
 integer_size_error(error(resource_error(tripwire(max_integer_size, _)), _)).
 
-collect(Run, Vars, MaxSol, MaxCells) :-
+collect(Run, Watched-Vars, MaxSol, MaxCells) :-
     State = state(0, MaxCells),
     nb_linkval('$zpm_sandbox', on),
     (   MaxSol > 0,
@@ -534,8 +536,13 @@ collect(Run, Vars, MaxSol, MaxCells) :-
         (   \+ nb_getval('$zpm_violation', none)
         ->  true
         ;   arg(2, State, B0),
+            Watched =.. [_|Ws],
             Vars =.. [_|Values],
-            answer_size(Values, 1, 0, B0, Size),
+            (   nth1(I, Ws, W), \+ acyclic_term(W)
+            ->  Size = cyclic(I)
+            ;   length(Ws, NW), I0 is NW + 1,
+                answer_size(Values, I0, 0, B0, Size)
+            ),
             keep_answer(Size, Vars, State, MaxSol)
         )
     ->  true

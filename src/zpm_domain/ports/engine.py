@@ -284,8 +284,11 @@ class Engine(ABC):
         set ``fact`` instead.
 
         ``goal`` passed the sandbox check; limits apply to the whole proof,
-        the steps count against ``limits.max_answer_cells``.  The default
-        raises ``EngineUnsupported``.
+        the steps count against ``limits.max_answer_cells``.  A proof that
+        binds one of the ``answered_variables(goal)`` to a cyclic term raises
+        ``CyclicAnswer`` naming it, as :meth:`solve` does for that goal; a
+        cyclic term elsewhere in the steps raises ``CyclicAnswer(None)``.
+        The default raises ``EngineUnsupported``.
         """
         raise EngineUnsupported("explain_why", self.name, "explain")
 
