@@ -23,14 +23,17 @@ from __future__ import annotations
 from dataclasses import dataclass, replace
 
 MAX_INTEGER_BITS = 1_000_000
-"""The largest integer a goal may compute, in bits (about 301,000 decimal
-digits).  A computation whose result would be larger is refused before it
-runs (``Resource limit exceeded: an integer of more than 1000000 bits``):
-the python engine estimates the result's size, SWI-Prolog refuses to
-allocate it (flag ``max_integer_size``).  The two estimates differ for
-results within a few bits of the limit (and within a factor of two for
-powers of other bases than 2), where one engine may compute what the other
-refuses."""
+"""The integer limit, in bits (about 301,000 decimal digits).  SWI-Prolog
+refuses a computation for which GMP would allocate more than
+``MAX_INTEGER_BITS / 8`` bytes at once (flag ``max_integer_size``), result
+or scratch space, before it runs (``Resource limit exceeded: an integer of
+more than 1000000 bits``); so ``2 ** N`` stops at N = 999743, ``3 ** N``
+near 950,000 bits, a factorial at 68401.  The python engine models those
+allocations for ``+``, ``-``, ``*``, ``<<``, ``**`` and ``^`` and refuses the
+same computations; other functions refuse results beyond this many bits.
+A power or a shift whose estimated size exceeds the call's memory
+(``max_memory_mb``) runs out of the memory budget instead, on every
+engine."""
 
 MEGABYTE = 1024 * 1024
 

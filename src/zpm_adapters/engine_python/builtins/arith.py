@@ -22,6 +22,7 @@ from typing import Any, cast
 from zpm_adapters.engine_python.builtins import arith_float, arith_ints  # noqa: F401
 from zpm_adapters.engine_python.builtins._support import CHECK_EVERY, Machine, Where
 from zpm_adapters.engine_python.builtins.arith_funcs import CONSTANTS, FUNCTIONS, Num
+from zpm_adapters.engine_python.builtins.arith_sizes import ALWAYS, IntegerRefused
 from zpm_adapters.engine_python.builtins.cycles import is_acyclic
 from zpm_adapters.engine_python.runtime import (
     PrologThrow,
@@ -31,6 +32,7 @@ from zpm_adapters.engine_python.runtime import (
     pi_term,
     type_error,
 )
+from zpm_domain.errors import MemoryLimitExceeded
 from zpm_domain.terms import NIL, Atom, String, Struct
 
 _ONE_CHAR = Atom('"x" must hold one character')
@@ -118,7 +120,21 @@ def _shallow(t: Struct, pctx: Where) -> Num | None:
 
 
 def evaluate(m: Machine, expr: RTerm, pctx: Where) -> Num:
-    """The value of ``expr``; errors carry ``pctx`` (the calling predicate's context)."""
+    """The value of ``expr``; errors carry ``pctx`` (the calling predicate's context).
+
+    An integer operation SWI-Prolog refuses raises ``IntegerTooLarge``, or
+    ``MemoryLimitExceeded`` when SWI-Prolog's estimate of its result exceeds
+    the call's memory (see ``arith_sizes``)."""
+    try:
+        return _evaluate(m, expr, pctx)
+    except IntegerRefused as refused:
+        over = refused.stack_bytes
+        if over is not None and (over == ALWAYS or over > m.limits.max_memory_bytes):
+            raise MemoryLimitExceeded(m.limits) from None
+        raise
+
+
+def _evaluate(m: Machine, expr: RTerm, pctx: Where) -> Num:
     t = expr
     while type(t) is Ref and t.ref is not None:
         t = t.ref

@@ -17,9 +17,9 @@ from zpm_adapters.engine_python.builtins.arith_funcs import (
     FUNCTIONS,
     Num,
     check_float,
-    guard_bits,
     to_float,
 )
+from zpm_adapters.engine_python.builtins.arith_sizes import ALWAYS, IntegerRefused, check_power
 from zpm_adapters.engine_python.runtime import evaluation_error
 
 _INF = math.inf
@@ -169,6 +169,9 @@ def _zero_divisor() -> Exception:
     return evaluation_error("zero_divisor", bare_ctx("**", 2))
 
 
+_INT64_MIN = -(1 << 63)
+
+
 def power(args: tuple[Num, ...], pctx: Where) -> Num:
     """``**`` and ``^`` (identical under SWI-Prolog's default flags).
 
@@ -186,8 +189,7 @@ def power(args: tuple[Num, ...], pctx: Where) -> Num:
         if y >= 0:
             if x in (0, 1, -1) or y == 0:
                 return int(x**y)
-            size = math.log2(abs(x)) if x.bit_length() < 1000 else x.bit_length() - 1
-            guard_bits(int(size * y) + 1)
+            check_power(x, y)
             return int(x**y)
         if x == 1:
             return 1
@@ -195,6 +197,8 @@ def power(args: tuple[Num, ...], pctx: Where) -> Num:
             return 1 if y % 2 == 0 else -1
         if x == 0:
             raise _zero_divisor()
+        if y < _INT64_MIN:  # SWI-Prolog refuses an exponent beyond 64 bits
+            raise IntegerRefused(ALWAYS)
         return _float_power(to_float(x, pctx), to_float(y, pctx), pctx)
     if y == 0:
         return 1

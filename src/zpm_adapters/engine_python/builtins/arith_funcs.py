@@ -9,9 +9,11 @@ checks on results (``float_overflow``, ``undefined``) carry the context of the
 calling predicate (``context(system:(is)/2, _)``), described by ``pctx`` (a
 :class:`~zpm_adapters.engine_python.builtins._support.Where`).
 
-Integers are unbounded, but a result of more than :data:`MAX_INT_BITS` bits
-raises ``ResourceLimitExceeded``; the size is estimated before the work is
-done, so ``2**100000000`` fails at once.
+Integers are unbounded, but the operations SWI-Prolog refuses under zpm's
+integer limit (``MAX_INTEGER_BITS``) raise ``IntegerTooLarge`` here too
+(``arith_sizes`` models them: ``+``, ``-``, ``*``, ``<<``, ``**``, ``^``),
+before the work is done, so ``2**100000000`` fails at once; other
+functions refuse a result of more than :data:`MAX_INT_BITS` bits.
 """
 
 from __future__ import annotations
@@ -20,6 +22,7 @@ import math
 from collections.abc import Callable
 
 from zpm_adapters.engine_python.builtins._support import Where, bare_ctx
+from zpm_adapters.engine_python.builtins.arith_sizes import check_add, check_mul
 from zpm_adapters.engine_python.builtins.order import int_to_float
 from zpm_adapters.engine_python.runtime import evaluation_error, type_error
 from zpm_domain.errors import IntegerTooLarge
@@ -27,6 +30,7 @@ from zpm_domain.limits import MAX_INTEGER_BITS
 
 Num = int | float
 MAX_INT_BITS = MAX_INTEGER_BITS
+_BIG = 1 << 63
 
 Fn = Callable[[tuple[Num, ...], Where], Num]
 FUNCTIONS: dict[tuple[str, int], Fn] = {}
@@ -85,7 +89,10 @@ def need_int(x: Num, name: str, arity: int, pctx: Where) -> int:
 def _add(a: tuple[Num, ...], pctx: Where) -> Num:
     x, y = a
     if type(x) is int and type(y) is int:
-        return x + y
+        r = x + y
+        if not -_BIG < r < _BIG:
+            check_add(x, y, r)
+        return r
     return check_float(to_float(x, pctx) + to_float(y, pctx), pctx)
 
 
@@ -93,7 +100,10 @@ def _add(a: tuple[Num, ...], pctx: Where) -> Num:
 def _sub(a: tuple[Num, ...], pctx: Where) -> Num:
     x, y = a
     if type(x) is int and type(y) is int:
-        return x - y
+        r = x - y
+        if not -_BIG < r < _BIG:
+            check_add(x, y, r)
+        return r
     return check_float(to_float(x, pctx) - to_float(y, pctx), pctx)
 
 
@@ -101,7 +111,7 @@ def _sub(a: tuple[Num, ...], pctx: Where) -> Num:
 def _mul(a: tuple[Num, ...], pctx: Where) -> Num:
     x, y = a
     if type(x) is int and type(y) is int:
-        guard_bits(x.bit_length() + y.bit_length())
+        check_mul(x, y)
         return x * y
     return check_float(to_float(x, pctx) * to_float(y, pctx), pctx)
 

@@ -4,7 +4,8 @@ All of them require integers: a float argument raises
 ``type_error(integer, X)`` with the function's own context
 (``context((//)/2, _)``); a zero divisor raises
 ``evaluation_error(zero_divisor)`` likewise.  Shifts and ``lcm`` refuse
-results beyond :data:`arith_funcs.MAX_INT_BITS` bits.
+results SWI-Prolog refuses (``arith_sizes``; ``lcm``: beyond
+:data:`arith_funcs.MAX_INT_BITS` bits).
 """
 
 from __future__ import annotations
@@ -18,6 +19,7 @@ from zpm_adapters.engine_python.builtins.arith_funcs import (
     need_int,
     register,
 )
+from zpm_adapters.engine_python.builtins.arith_sizes import check_shift_left
 from zpm_adapters.engine_python.runtime import domain_error, evaluation_error, type_error
 
 
@@ -77,10 +79,17 @@ def _lcm(a: tuple[Num, ...], pctx: Where) -> Num:
 
 
 def _shift(x: int, n: int) -> int:
+    """``x << n``; a right shift for a negative ``n``.  A right shift by
+    more than 64 bits can express gives 0, as in SWI-Prolog."""
     if n > 0:
-        guard_bits(x.bit_length() + n)
+        check_shift_left(x, n)
         return x << n
+    if -n >= _LONG:
+        return 0
     return x >> -n
+
+
+_LONG = 1 << 63
 
 
 @register("<<", 2)
