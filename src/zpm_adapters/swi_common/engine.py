@@ -25,12 +25,12 @@ Behaviour beyond the port's contract, identical to the python engine's:
 
 Limits as in the python engine, with the same texts: the call's time
 (an alarm), inferences (``call_with_inference_limit/3``) and memory (the
-solving thread's ``stack_limit``, set to ``limits.max_memory_mb`` before
-the call) raise the ``BudgetExceeded`` subclass of
-the one that ran out (the stack_limit stays set after the call, on the
-thread that solves: setting it in the same query as a goal that raises a
-resource error loses that error); the flag ``max_integer_size`` refuses integers beyond
-``MAX_INTEGER_BITS`` (``IntegerTooLarge``).  Only the ``answered_variables``
+solving thread's ``stack_limit``, set to ``limits.max_memory_mb`` by a call
+of its own before the solve and put back by another after it: setting it
+in the same query as a goal that raises a resource error loses that error)
+raise the ``BudgetExceeded`` subclass of the one that ran out; the flag
+``max_integer_size`` refuses integers GMP would allocate more than
+``MAX_INTEGER_BITS / 8`` bytes for (``IntegerTooLarge``).  Only the ``answered_variables``
 of a goal are encoded and counted against ``limits.max_answer_cells``.
 SWI-Prolog handles cyclic terms; an answer that binds a variable to one
 raises ``CyclicAnswer`` naming it, as in the python engine.
@@ -100,7 +100,7 @@ _INSTANCES = itertools.count(1)
 SOLVE = "zpm_support:zpm_solve(M, T, L, Answers, Status)"
 PROVE = "zpm_support:zpm_prove(M, T, L, Answers, Status)"
 SETTLE = "zpm_support:zpm_settle"
-STACK_LIMIT = "zpm_support:zpm_stack_limit(B)"
+STACK_LIMIT = "zpm_support:zpm_stack_limit(B, Old)"
 THREAD_ID = "zpm_support:zpm_thread_id(Id)"
 
 
@@ -129,7 +129,6 @@ class SwiEngine(Engine):
         self._namespaces: dict[str, MirrorNamespace] = {}
         self._instance = next(_INSTANCES)
         self._threads: dict[int, int] = {}  # OS thread -> Prolog thread id
-        self._stack_limits: dict[int, int] = {}  # Prolog thread id -> its stack_limit
         self._interruption = threading.Lock()
         self._interrupted = False  # since the last resume()
         self._solving: int | None = None  # the Prolog thread of the running solve
@@ -407,22 +406,26 @@ class SwiEngine(Engine):
 
     def _run_solve(self, goal: str, inputs: dict[str, Any], limits: Limits) -> dict[str, Any]:
         """Run ``zpm_solve``/``zpm_prove`` where :meth:`interrupt` can reach it,
-        in a thread whose stacks are bounded by ``limits.max_memory_mb``
-        (set by a call of its own when it changes: the thread keeps it)."""
+        with the thread's stacks bounded by ``limits.max_memory_mb`` while it
+        runs: set by a call of its own before, and the thread's own bound put
+        back by another after (the engine's own work on the thread, such as
+        loading or listing a large memory, is not bounded by a query's
+        memory)."""
         thread = self._prolog_thread()
-        wanted = limits.max_memory_bytes
-        if self._stack_limits.get(thread) != wanted:
-            self._binding.once(STACK_LIMIT, {"B": wanted})
-            self._stack_limits[thread] = wanted
-        with self._interruption:
-            if self._interrupted:
-                raise Interrupted()
-            self._solving = thread
+        before = self._binding.once(STACK_LIMIT, {"B": limits.max_memory_bytes})
+        assert before is not None
         try:
-            found = self._binding.once(goal, inputs)
-        finally:
             with self._interruption:
-                self._solving = None
+                if self._interrupted:
+                    raise Interrupted()
+                self._solving = thread
+            try:
+                found = self._binding.once(goal, inputs)
+            finally:
+                with self._interruption:
+                    self._solving = None
+        finally:
+            self._binding.once(STACK_LIMIT, {"B": before["Old"]})
         assert found is not None
         return found
 

@@ -26,7 +26,7 @@
           [ zpm_init/2, zpm_init/3, zpm_meta/1, zpm_ensure/2, zpm_ensure/3, zpm_drop/1,
             zpm_drop/2, zpm_add/4, zpm_add/5, zpm_add_all/3, zpm_copy_predicate/6, zpm_declared/3, zpm_forget/3, zpm_erase/1, zpm_erase_all/1,
             zpm_rename/4,
-            zpm_solve/5, zpm_prove/5, zpm_stack_limit/1, zpm_version/1, zpm_thread_id/1, zpm_settle/0
+            zpm_solve/5, zpm_prove/5, zpm_stack_limit/2, zpm_version/1, zpm_thread_id/1, zpm_settle/0
           ]).
 :- use_module(library(prolog_wrap)).
 :- use_module(library(time)).
@@ -398,9 +398,9 @@ zpm_erase(Id) :-
 
 %!  zpm_solve(+Module, +Tokens, +Limits, -Answers, -Status)
 %   Limits is [TimeS, MaxInf, MaxBytes, MaxSol, MaxCells]; the calling
-%   thread's stack_limit must be MaxBytes (zpm_stack_limit/1, called on its
-%   own before: set in the same query as a goal that raises a resource
-%   error, the flag makes janus lose the error).  Answers: token
+%   thread's stack_limit must be MaxBytes (zpm_stack_limit/2, called on its
+%   own before and after: set in the same query as a goal that raises a
+%   resource error, the flag makes janus lose the error).  Answers: token
 %   lists of '$ans'(Vars...) in order (at most MaxSol; an answer that would
 %   take the size of all answers over MaxCells, or binds a variable to a
 %   cyclic term, is not encoded and ends the run).  Status: ok, time,
@@ -447,10 +447,11 @@ run_interruptible(Module, Run, Returned, [TimeS, MaxInf, _MaxBytes, MaxSol, MaxC
     nb_getval('$zpm_violation', Violation),
     status(Violation, E, R, Answers0, Answers, Status).
 
-%!  zpm_stack_limit(+Bytes) is det.
+%!  zpm_stack_limit(+Bytes, -Old) is det.
 %   Bounds the stacks of the calling thread (its memory for terms and
-%   frames) by Bytes, until the next call.
-zpm_stack_limit(Bytes) :-
+%   frames) by Bytes, until the next call; Old is the bound it had.
+zpm_stack_limit(Bytes, Old) :-
+    current_prolog_flag(stack_limit, Old),
     set_prolog_flag(stack_limit, Bytes).
 
 %!  zpm_interrupt(+Signal) is det.
