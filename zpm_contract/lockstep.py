@@ -21,7 +21,9 @@ over acyclic ``link/2``), negation, disjunction and aggregation over known
 predicates (bundle ``predicates``), queries with findall/between/arithmetic/
 atoms, reflection (current_predicate, predicate_property), setup_call_cleanup,
 subsumes_term and unifiable over known predicates, queries over cyclic and
-finite terms (``calls.term_goals``), forget/clear/update/upsert of known facts,
+finite terms (``calls.term_goals``), goals at the limits (``LIMIT_GOALS``:
+integers near the integer limit, the memory budget, the answers' size,
+cyclic answers, through query_logic and explain_why), forget/clear/update/upsert of known facts,
 assumptions shared between facts (stored plainly or not), belief status,
 justifications and retractions by name and by glob, the verb tools (assert,
 ``query`` with justifications, unassert by fact and pattern, unassert-handle
@@ -120,6 +122,34 @@ def masked(tool: str, outcome: ToolOutcome) -> ToolOutcome:
     text = outcome.text if mask is None else mask(outcome.text)
     text = KNOWLEDGE_FILE.sub("knowledge file <zpm>/", text)
     return ToolOutcome(text, outcome.is_error, outcome.hint)
+
+
+LIMIT_GOALS = st.one_of(
+    st.integers(999741, 999746).map(lambda n: f"_X is 2 ** {n}, B is msb(_X)"),
+    st.integers(599678, 599681).map(lambda n: f"_X is 3 ** {n}, B is msb(_X)"),
+    st.integers(299006, 299009).map(lambda n: f"_X is 10 ^ {n}, B is msb(_X)"),
+    st.integers(999933, 999938).map(lambda n: f"_X is 1 << {n}, B is msb(_X)"),
+    st.integers(7423, 7426).map(
+        lambda n: f"_X is (1 << {64 * n - 1}) + 1, _Y is _X * _X, B is msb(_Y)"
+    ),
+    st.integers(999934, 999936).map(lambda n: f"_X is (1 << {n}) * 3, _Y is _X * 5 + 1"),
+    st.sampled_from(
+        [
+            "X is 2 ** 2000000000",
+            "X is 1 << 134217728",
+            "X is 1 << 134217727",
+            "numlist(1, 10000000, _L)",
+            "numlist(1, 300000, L), length(L, N)",
+            "numlist(1, 300000, _L), length(_L, N)",
+            "X = f(X)",
+            "Y = 1, Z = g(X), X = f(X)",
+            "_X = f(_X), Y = 1",
+            "X = f(X), throw(X)",
+        ]
+    ),
+)
+"""Goals at the limits every engine shares, within a few bits of where they
+change their answer."""
 
 
 class LockstepMachine(RuleBasedStateMachine):
@@ -310,6 +340,16 @@ class LockstepMachine(RuleBasedStateMachine):
         """Cyclic and finite terms through unification, comparison, copying,
         the term built-ins and meta-calls."""
         self.apply("query_logic", {"goal": goal})
+
+    @rule(goal=LIMIT_GOALS, explain=st.integers(0, 3))
+    def query_limits(self, goal: str, explain: int) -> None:
+        """Goals at the limits every engine shares: integers near the integer
+        limit, the memory budget, the answers' size, cyclic answers (of
+        query_logic, and now and then of explain_why)."""
+        if explain == 0:
+            self.apply("explain_why", {"fact": goal})
+        else:
+            self.apply("query_logic", {"goal": goal})
 
     @rule(fact=facts, pattern=st.booleans(), memory=calls.memory_targets)
     def forget_fact(self, fact: str, pattern: bool, memory: str | None = None) -> None:

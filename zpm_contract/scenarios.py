@@ -1177,6 +1177,57 @@ RUNAWAY_CALLS: list[tuple[str, dict[str, Any]]] = [
 ]
 
 
+BUDGET = (
+    "Limit exceeded: the goal did not finish within 5 s, 100000000 inferences and 128 MB of memory"
+)
+INTEGER = "Resource limit exceeded: an integer of more than 1000000 bits"
+TOO_LARGE = "Resource limit exceeded: the answers are too large to return; narrow the query"
+
+
+def _cyclic(variable: str) -> str:
+    return (
+        f"Resource limit exceeded: the answer binds {variable} to a cyclic term, "
+        "which cannot be returned as text"
+    )
+
+
+LIMIT_EXAMPLES: list[Step] = [
+    # integers: refused exactly where SWI-Prolog refuses them (GMP's blocks)
+    ("query_logic", {"goal": "_X is 2 ** 999743, B is msb(_X)"}, '[{"B":999743}]', OK),
+    ("query_logic", {"goal": "_X is 2 ** 999744"}, INTEGER, ERR),
+    ("query_logic", {"goal": "_X is 1 << 999935, B is msb(_X)"}, '[{"B":999935}]', OK),
+    ("query_logic", {"goal": "_X is 1 << 999936"}, INTEGER, ERR),
+    ("query_logic", {"goal": "_X is 3 ** 599679, B is msb(_X)"}, '[{"B":950468}]', OK),
+    ("query_logic", {"goal": "_X is 3 ** 599680"}, INTEGER, ERR),
+    (
+        "query_logic",
+        {"goal": "_X is (1 << 475135) + 1, _Y is _X * _X, B is msb(_Y)"},
+        '[{"B":950270}]',
+        OK,
+    ),
+    ("query_logic", {"goal": "_X is (1 << 475136) + 1, _Y is _X * _X"}, INTEGER, ERR),
+    ("query_logic", {"goal": "_X is (1 << 999935) * 3, _Y is _X * 5"}, INTEGER, ERR),
+    ("query_logic", {"goal": "catch(X is 2 ** 100000000, _, true)"}, INTEGER, ERR),
+    # beyond the memory of the call: the budget
+    ("query_logic", {"goal": "X is 2 ** 2000000000"}, BUDGET, ERR),
+    ("query_logic", {"goal": "X is 1 << 134217728"}, BUDGET, ERR),
+    ("query_logic", {"goal": "numlist(1, 10000000, _L)"}, BUDGET, ERR),
+    ("query_logic", {"goal": "catch(numlist(1, 10000000, _L), _, true)"}, BUDGET, ERR),
+    # the size of the answers: only the answered variables count
+    ("query_logic", {"goal": "numlist(1, 500000, _L), length(_L, N)"}, '[{"N":500000}]', OK),
+    ("query_logic", {"goal": "numlist(1, 300000, L), length(L, N)"}, TOO_LARGE, ERR),
+    # cyclic answers name their variable, in query_logic and explain_why alike
+    ("query_logic", {"goal": "X = f(X)"}, _cyclic("X"), ERR),
+    ("query_logic", {"goal": "Y = 1, Z = g(X), X = f(X)"}, _cyclic("Z"), ERR),
+    ("query_logic", {"goal": "_X = f(_X), Y = 1"}, '[{"Y":1}]', OK),
+    ("explain_why", {"fact": "X = f(X), true"}, _cyclic("X"), ERR),
+    ("explain_why", {"fact": "Y = 1, Z = g(X), X = f(X)"}, _cyclic("Z"), ERR),
+    ("query_logic", {"goal": "true"}, "[{}]", OK),
+]
+"""The limits every engine shares, with the same texts: integers near the
+integer limit, the memory budget, the answers' size, cyclic answers; the
+server goes on after each."""
+
 PETS = 4 << 32
 """Handles of memory ``pets`` in a fresh project: its id is 4 (``default`` has 2)."""
 

@@ -22,6 +22,7 @@ from zpm_contract.scenarios import (
     FORK_EXAMPLES,
     GEO_KNOWLEDGE,
     HOSTILE_SETUP,
+    LIMIT_EXAMPLES,
     MEMORY_EXAMPLES,
     OVERVIEW_EXAMPLE,
     QUERIES,
@@ -154,6 +155,9 @@ class TestLimitsAndDurability:
         assert server.call("query_logic", {"goal": "kept(X)"}) == ToolOutcome(
             '[{"X":"yes"}]', False
         )
+
+    def test_limits_read_the_same_on_every_engine(self, start_server: StartServer) -> None:
+        _run(start_server, LIMIT_EXAMPLES)
 
     @pytest.mark.zpm_requires("persistence")
     def test_knowledge_survives_a_restart(self, start_server: StartServer) -> None:
