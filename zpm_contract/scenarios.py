@@ -1177,9 +1177,22 @@ RUNAWAY_CALLS: list[tuple[str, dict[str, Any]]] = [
 ]
 
 
-BUDGET = (
-    "Limit exceeded: the goal did not finish within 5 s, 100000000 inferences and 128 MB of memory"
+def budget(seconds: str = "5") -> str:
+    """The text of a goal that does not finish within its budget."""
+    return (
+        f"Limit exceeded: the goal did not finish within {seconds} s, 100000000 inferences "
+        "and 128 MB of memory"
+    )
+
+
+BUDGET = budget()
+BUDGET_HINT = (
+    "Which part of the budget runs out first depends on the engine, so all of it is named. "
+    "A goal that loops never finishes; otherwise narrow the goal, or raise time_s, "
+    "max_inferences or max_memory_mb under [limits] in .zpm/config.toml (ZPM_TIME_LIMIT "
+    "sets the time)."
 )
+"""The second item of ``budget()``'s error: how to raise the limits."""
 INTEGER = "Resource limit exceeded: an integer of more than 1000000 bits"
 TOO_LARGE = "Resource limit exceeded: the answers are too large to return; narrow the query"
 
