@@ -1,18 +1,24 @@
-"""Forks: a memory copied from another, and the three-way merge back into it.
+"""The three-way merge of a fork into the memory it was forked from.
 
 A fork starts as a copy of its base's client-stored state (clauses believed
 and defeated, with their handles and provenance, supports, withdrawal
 history) and reads its base's knowledge files.  Its *fork point* is the
 base's state it was copied from, kept as a snapshot text beside the fork.
 
-A merge computes the fork's changes since its fork point (:func:`changes`)
-as operations on handles, then applies each to the base as the base is now
-(:func:`plan`): one that no longer applies (its handle is gone from the
-base, the clause or the support is already there) is skipped and reported.
-The applied ones are one journal batch on the base, so a crash leaves the
-base as before or fully merged; then the fork point moves to the fork's
-state, so the next merge applies only what changed since.  A dry run plans
-the same way under the same lock and commits nothing.
+A merge computes the fork's changes since its fork point as operations on
+handles (``zpm_domain.fork_changes``), then applies each to the base as the
+base is now (:func:`plan`): one that no longer applies (its handle is gone
+from the base, the clause or the support is already there) is skipped and
+reported.  A clause that the base changed too, differently, is a conflict:
+while one has no winner (``prefer``, ``resolve``) the merge applies nothing
+and says why.  The side that wins a conflict has its change applied: the
+fork's (the base's own change of that clause is taken back: its new facts
+removed), or the base's (the fork's change of it is skipped).
+
+The applied operations are one journal batch on the base, so a crash
+leaves the base as before or fully merged; then the fork point moves to the
+fork's state, so the next merge applies only what changed since.  A dry run
+plans the same way under the same lock and commits nothing.
 """
 
 from __future__ import annotations
@@ -23,70 +29,20 @@ from typing import Any
 
 from zpm_domain.belief_changes import Assume, SupportPlainly
 from zpm_domain.clauses import Clause
-from zpm_domain.errors import MemoryNotMounted, RecoveryFailed, ZpmError
+from zpm_domain.errors import InvalidArguments, MemoryNotMounted, RecoveryFailed, ZpmError
+from zpm_domain.fork_changes import Change, Conflict, Conflicts, changes, find_conflicts
 from zpm_domain.fork_state import Held, State, point_of, state_of
 from zpm_domain.memories import Memories, NotAFork
-from zpm_domain.memory import Memory, collector_paused
+from zpm_domain.memory import Image, Memory, collector_paused
 from zpm_domain.merge_ops import RemoveHandle, Unsupport
 from zpm_domain.mutations import AddClause, Mutation
-from zpm_domain.ports.storage import MemoryRef
 from zpm_domain.provenance import UNKNOWN
-from zpm_domain.withdrawals import Withdraw, Withdrawal
+from zpm_domain.withdrawals import Withdraw
 from zpm_domain.writer import render_clause
 
 MAX_LISTED = 100
-"""How many operations a merge report lists."""
-
-
-@dataclass(frozen=True, slots=True)
-class Change:
-    """One operation of a change set: ``store`` (``held`` is the clause now),
-    ``withdraw`` (``record`` withdrew it), ``remove``, ``support`` or
-    ``unsupport`` (of ``assumption``; ``None`` is the plain assertion)."""
-
-    op: str
-    handle: int
-    held: Held
-    assumption: str | None = None
-    record: Withdrawal | None = None
-
-
-def changes(point: State, now: State) -> list[Change]:
-    """The fork's changes since its fork point, in the order they apply:
-    removals and withdrawals (in the point's order), stores (in the fork's
-    order), then changes of support."""
-    found: list[Change] = []
-    for handle, held in point.held.items():
-        after = now.held.get(handle)
-        if after is not None and after.text == held.text:
-            continue
-        record = now.withdrawn.get(handle)
-        if after is None and record is not None and handle not in point.withdrawn:
-            found.append(Change("withdraw", handle, held, record=record))
-        else:
-            found.append(Change("remove", handle, held))
-    for handle, held in now.held.items():
-        before = point.held.get(handle)
-        if before is None or before.text != held.text:
-            found.append(Change("store", handle, held))
-    for handle, held in now.held.items():
-        before = point.held.get(handle)
-        if before is None or before.text != held.text:
-            continue
-        if held.plain and not before.plain:
-            found.append(Change("support", handle, held, None))
-        found += [
-            Change("support", handle, held, name)
-            for name in held.assumptions
-            if name not in before.assumptions
-        ]
-        found += [
-            Change("unsupport", handle, held, name)
-            for name in before.assumptions
-            if name not in held.assumptions
-        ]
-    return found
-
+"""How many operations (and conflicts) a merge report lists."""
+SIDES = ("base", "fork")
 
 COUNTERS = {
     "store": "stored",
@@ -100,7 +56,8 @@ COUNTERS = {
 @dataclass
 class Plan:
     """What a merge does to its base: the mutations of one batch, the
-    operations they apply (counted and listed) and those skipped."""
+    operations they apply (counted and listed), those skipped, the
+    conflicts, and why nothing applies (``blocked``) while one has no winner."""
 
     mutations: list[Mutation] = field(default_factory=list)
     applied: dict[str, int] = field(
@@ -108,6 +65,8 @@ class Plan:
     )
     operations: list[dict[str, Any]] = field(default_factory=list)
     skipped: list[dict[str, Any]] = field(default_factory=list)
+    conflicts: list[Conflict] = field(default_factory=list)
+    blocked: str | None = None
 
     def report(self, fork: str, into: str, dry_run: bool) -> dict[str, Any]:
         return {
@@ -117,7 +76,22 @@ class Plan:
             "skipped": self.skipped,
             "operations": self.operations[:MAX_LISTED],
             "dry_run": dry_run,
+            "conflicts": [c.as_json() for c in self.conflicts[:MAX_LISTED]],
+            "blocked": self.blocked,
         }
+
+    def hold(self, undecided: list[Conflict]) -> None:
+        """Apply nothing: ``undecided`` conflicts have no winner."""
+        self.mutations.clear()
+        self.operations.clear()
+        self.applied = dict.fromkeys(self.applied, 0)
+        many = len(undecided) > 1
+        self.blocked = (
+            f"nothing applied: {len(undecided)} conflict{'s' if many else ''} "
+            f"{'have' if many else 'has'} no winner; say which side wins with prefer "
+            f'("base" or "fork"), or per conflict with resolve '
+            f"(e.g. [{undecided[0].handle}-fork])"
+        )
 
 
 class _Skip(Exception):
@@ -126,35 +100,87 @@ class _Skip(Exception):
         self.reason = reason
 
 
-def plan(found: list[Change], base: Memory) -> Plan:
+def plan(found: list[Change], conflicts: Conflicts, base: Memory) -> Plan:
     """Apply ``found`` to ``base`` as it is now, on paper (call it under
-    ``base.writing()``): each change becomes mutations, or a skip."""
-    result = Plan()
+    ``base.writing()``): each change becomes mutations, or a skip; a change
+    a conflict ties waits for the conflict's winner."""
+    result = Plan(conflicts=conflicts.all())
     gone: set[int] = set()
     texts = _Texts(base)
-    for change in found:
+    for change in _ordered(found, conflicts, base):
+        tied = _tied(change, conflicts)
+        if any(c.winner is None for c in tied):
+            continue
         try:
+            if any(c.winner == "base" for c in tied):
+                raise _Skip(f"conflict: {base.name}'s change kept")
             mutations = list(_mutations(change, base, gone, texts))
             for mutation in mutations:
                 mutation.check(base)
-        except _Skip as skip:
-            result.skipped.append({"handle": change.handle, "op": change.op, "reason": skip.reason})
-            continue
-        except ZpmError as refusal:
-            result.skipped.append(
-                {"handle": change.handle, "op": change.op, "reason": refusal.message}
-            )
+        except (_Skip, ZpmError) as refusal:
+            reason = refusal.reason if isinstance(refusal, _Skip) else refusal.message
+            result.skipped.append({**_shown(change), "reason": reason})
             continue
         if change.op in ("remove", "withdraw"):
             gone.add(change.handle)
         result.mutations += mutations
         result.applied[COUNTERS[change.op]] += 1
-        shown: dict[str, Any] = {"op": change.op, "handle": change.handle}
-        shown["sentence"] = change.held.text
-        if change.op in ("support", "unsupport"):
-            shown["assumption"] = change.assumption
-        result.operations.append(shown)
+        result.operations.append(_operation(change, base))
+    undecided = conflicts.undecided()
+    if undecided:
+        result.hold(undecided)
     return result
+
+
+def _ordered(found: list[Change], conflicts: Conflicts, base: Memory) -> Iterator[Change]:
+    """``found`` with, after its removals and withdrawals, the removals of
+    the base's own facts that a conflict the fork wins takes back."""
+    taken_back = [
+        Change("remove", held.clause.handle, held)
+        for conflict in conflicts.all()
+        if conflict.winner == "fork" and conflict.base.change == "update"
+        for held in conflict.base.after
+        if held.clause.handle is not None
+    ]
+    for index, change in enumerate(found):
+        if change.op not in ("remove", "withdraw"):
+            yield from taken_back
+            yield from found[index:]
+            return
+        yield change
+    yield from taken_back
+
+
+def _tied(change: Change, conflicts: Conflicts) -> list[Conflict]:
+    """The conflicts ``change`` waits for."""
+    tied = conflicts.stores.get(change.handle, []) if change.op == "store" else []
+    own = conflicts.by_handle.get(change.handle)
+    return tied if own is None else [own, *tied]
+
+
+def _shown(change: Change) -> dict[str, Any]:
+    shown: dict[str, Any] = {"handle": change.handle, "op": change.op}
+    shown["sentence"] = change.held.text
+    if change.op in ("support", "unsupport"):
+        shown["assumption"] = change.assumption
+    return shown
+
+
+def _operation(change: Change, base: Memory) -> dict[str, Any]:
+    """An applied operation as the report lists it, with the supports a
+    store brings and those a removal or withdrawal takes."""
+    shown = {"op": change.op, "handle": change.handle, "sentence": change.held.text}
+    if change.op in ("support", "unsupport"):
+        shown["assumption"] = change.assumption
+    elif change.op == "store" and change.held.assumptions:
+        shown["assumptions"] = list(change.held.assumptions)
+        shown["plain"] = change.held.plain
+    elif change.op in ("remove", "withdraw"):
+        held = base.stored_with(change.handle)
+        support = None if held is None else base.support_of(held)
+        if support is not None and support.assumptions:
+            shown["assumptions"] = list(support.assumptions)
+    return shown
 
 
 def _mutations(change: Change, base: Memory, gone: set[int], texts: _Texts) -> Iterator[Mutation]:
@@ -239,12 +265,61 @@ class _Texts:
         return any(handle not in gone for handle in texts.get(text, []))
 
 
-def merge(memories: Memories, name: str, dry_run: bool) -> dict[str, Any]:
+def decide(conflicts: Conflicts, prefer: str | None, resolve: dict[int, str]) -> None:
+    """Give each conflict its winner: ``resolve``'s side for its handle, else
+    ``prefer``'s (``None``: none).  ``InvalidArguments`` when ``resolve``
+    names a handle that is no conflict of this merge."""
+    strays = sorted(set(resolve) - set(conflicts.by_handle))
+    if strays:
+        known = ", ".join(str(h) for h in conflicts.by_handle) or "none"
+        raise InvalidArguments(
+            f"resolve names {', '.join(map(str, strays))}, which "
+            f"{'are' if len(strays) > 1 else 'is'} no conflict of this merge (conflicts: {known})"
+        )
+    for handle, conflict in conflicts.by_handle.items():
+        conflict.winner = resolve.get(handle, prefer)
+
+
+@dataclass(frozen=True)
+class Compared:
+    """A fork's state now, its fork point's, and its changes since."""
+
+    point: State
+    now: State
+    image: Image
+    found: list[Change]
+
+
+def compare(fork: Memory) -> Compared:
+    """The fork's changes since its fork point (``RecoveryFailed`` when the
+    fork point is missing, ``SnapshotDamaged`` when it does not read)."""
+    assert fork.fork is not None
+    label = fork.storage.fork_point_label()
+    try:
+        text = fork.storage.read_fork_point()
+    except KeyError:
+        raise RecoveryFailed(f"{label}: the fork point is missing") from None
+    point = point_of(text, label)
+    image = fork.locked_image()
+    now = state_of(image)
+    return Compared(point, now, image, changes(point, now))
+
+
+def merge(
+    memories: Memories,
+    name: str,
+    dry_run: bool,
+    prefer: str | None = None,
+    resolve: dict[int, str] | None = None,
+) -> dict[str, Any]:
     """Merge fork ``name`` into its base (see the module docstring) and report it.
 
-    Raises ``MemoryNotFound`` for an unknown name, ``NotAFork`` for a memory
-    that is not a fork, ``MemoryNotMounted`` when its base is not mounted,
-    ``MemoryReadOnly`` when the base is read-only (a dry run too).
+    ``prefer`` (``"base"`` or ``"fork"``) wins every conflict ``resolve``
+    (handle -> side) does not name.  Raises ``MemoryNotFound`` for an
+    unknown name, ``NotAFork`` for a memory that is not a fork,
+    ``MemoryNotMounted`` when its base is not mounted, ``MemoryReadOnly``
+    when the base is read-only (a dry run too), ``InvalidArguments`` when
+    ``resolve`` names no conflict.
     """
     with memories.borrow(name) as fork:
         if fork.fork is None:
@@ -253,53 +328,11 @@ def merge(memories: Memories, name: str, dry_run: bool) -> dict[str, Any]:
         if base.scope != fork.fork.base.scope:
             raise MemoryNotMounted(fork.fork.base.name)
         with base.writing(), collector_paused():  # two whole states, built at once
-            label = fork.storage.fork_point_label()
-            try:
-                point = point_of(fork.storage.read_fork_point(), label)
-            except KeyError:
-                raise RecoveryFailed(f"{label}: the fork point is missing") from None
-            image = fork.locked_image()
-            found = plan(changes(point, state_of(image)), base)
-            if not dry_run:
+            compared = compare(fork)
+            conflicts = find_conflicts(compared.point, compared.now, compared.found, base)
+            decide(conflicts, prefer, resolve or {})
+            found = plan(compared.found, conflicts, base)
+            if not dry_run and found.blocked is None:
                 base.commit(found.mutations)
-                fork.storage.write_fork_point(image.text())
+                fork.storage.write_fork_point(compared.image.text())
         return found.report(fork.name, base.name, dry_run)
-
-
-@dataclass(frozen=True, slots=True)
-class Stale:
-    """A fork nobody changed for a while: its name, its base, when it last
-    changed, and why it must stay, if it must (``kept``)."""
-
-    name: str
-    base: str
-    changed: float
-    kept: str | None = None
-
-
-def stale_forks(memories: Memories, older_than: float, now: float) -> list[Stale]:
-    """The project's forks unchanged for more than ``older_than`` seconds
-    before ``now``, by name (``zpm forks prune``).  A mounted fork is kept,
-    and so is one that another fork was forked from (it reads its files)."""
-    mounted = {memory.name for memory in memories.mounted()}
-    forks = memories.forks()
-    bases = {info.base.name: ref.name for ref, info in forks if info.base.scope == "project"}
-    found = []
-    for ref, info in forks:
-        changed = info.changed if info.changed is not None else info.created
-        if now - changed <= older_than:
-            continue
-        kept = None
-        if ref.name in mounted:
-            kept = "it is mounted"
-        elif ref.name in bases:
-            kept = f"fork {bases[ref.name]} was forked from it"
-        found.append(Stale(ref.name, info.base.name, changed, kept))
-    return found
-
-
-def prune(memories: Memories, stale: list[Stale]) -> None:
-    """Delete the ``stale`` forks that need not stay, with their files."""
-    for fork in stale:
-        if fork.kept is None:
-            memories.remove(MemoryRef(fork.name, "project"))

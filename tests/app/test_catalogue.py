@@ -75,8 +75,10 @@ VERBS = {
     "argue": (True, False, True),
     "fork_memory": (False, False, False),
     "merge_memory": (False, True, False),
+    "delete_memory": (False, True, False),
 }
-"""The verb tools of spec/verbs.md and their (read_only, destructive, idempotent) (§9)."""
+"""The verb tools of spec/verbs.md (§9), and delete_memory, with their (read_only,
+destructive, idempotent)."""
 
 
 def test_tools_are_the_reference_tools_and_verb_tools() -> None:

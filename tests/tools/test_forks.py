@@ -118,8 +118,9 @@ def test_the_merge_is_three_way(open_box: Open) -> None:
     assert merged == {**preview, "dry_run": False}
     assert merged["applied"] == {"stored": 2, "withdrawn": 1, "removed": 1, "supports": 2}
     assert merged["skipped"] == [
-        {"handle": DEFAULT + 1, "op": "remove", "reason": "not in default"}
-    ]
+        {"handle": DEFAULT + 1, "op": "remove", "sentence": "p(1)", "reason": "not in default"}
+    ], "removed on both sides: no conflict"
+    assert merged["conflicts"] == [] and merged["blocked"] is None
     assert [(o["op"], o["sentence"]) for o in merged["operations"]] == [
         ("withdraw", "p(2)"),
         ("remove", "p(3)"),

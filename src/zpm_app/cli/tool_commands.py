@@ -40,6 +40,14 @@ RESERVED = frozenset(
 )
 """Namespace names the CLI uses itself; a tool argument may not take them."""
 
+SHORTHANDS: dict[str, tuple[tuple[str, str, str, str], ...]] = {
+    "merge_memory": (
+        ("--ours", "prefer", "base", "the base's change wins every conflict (--prefer base)"),
+        ("--theirs", "prefer", "fork", "the fork's change wins every conflict (--prefer fork)"),
+    ),
+}
+"""Flags that stand for a value of an argument: tool -> (flag, argument, value, help)."""
+
 
 def add_tool_command(commands: Any, spec: ToolDefinition) -> None:
     """Add the subcommand of tool ``spec``; ``ValueError`` if an argument
@@ -73,6 +81,8 @@ def add_tool_command(commands: Any, spec: ToolDefinition) -> None:
         sub.add_argument(kebab, **options)
         if f"--{name}" != kebab:
             sub.add_argument(f"--{name}", **{**options, "help": argparse.SUPPRESS})
+    for flag, name, value, said in SHORTHANDS.get(spec.name, ()):
+        sub.add_argument(flag, dest=name, action="store_const", const=value, help=said)
     add_global_options(sub)
 
 

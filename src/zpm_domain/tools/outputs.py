@@ -128,6 +128,10 @@ _MEMORY_ENTRY = _object(
         "mounted": {"type": "boolean"},
         "mode": _nullable(MEMORY_MODE),
         "fork_of": {"type": "string", "description": "A fork's base (forks only)."},
+        "session": {
+            "const": True,
+            "description": "This session's own fork (zpm serve --fork; that entry only).",
+        },
     }
 )
 _MEMORY_ENTRY["required"] = ["name", "scope", "mounted", "mode"]
@@ -358,6 +362,35 @@ ARGUED = _object(
 )
 
 _MERGE_OP = {"enum": ["store", "withdraw", "remove", "support", "unsupport"]}
+_SKIPPED = _object(
+    {
+        "handle": HANDLE,
+        "op": _MERGE_OP,
+        "sentence": {"type": "string"},
+        "assumption": _TEXT_OR_NULL,
+        "reason": {"type": "string"},
+    }
+)
+_SKIPPED["required"] = ["handle", "op", "sentence", "reason"]
+_SIDE_CHANGE = _object(
+    {
+        "change": {"enum": ["rename", "withdraw", "remove", "update"]},
+        "sentences": NAMES,
+    },
+    "What one side did to the clause: renamed it (sentences: the clause now), withdrew "
+    "or removed it, or updated it (sentences: its new facts, same predicate and first "
+    "argument).",
+)
+CONFLICT = _object(
+    {
+        "handle": HANDLE,
+        "sentence": {"type": "string"},
+        "base": _SIDE_CHANGE,
+        "fork": _SIDE_CHANGE,
+        "winner": _nullable({"enum": ["base", "fork"]}),
+    },
+    "A clause of the fork point that the base and the fork both changed, differently.",
+)
 MERGED = _object(
     {
         "fork": {"type": "string"},
@@ -365,9 +398,7 @@ MERGED = _object(
         "applied": _object(
             {"stored": COUNT, "withdrawn": COUNT, "removed": COUNT, "supports": COUNT}
         ),
-        "skipped": _array(
-            _object({"handle": HANDLE, "op": _MERGE_OP, "reason": {"type": "string"}})
-        ),
+        "skipped": _array(_SKIPPED),
         "operations": {
             **_array(
                 {
@@ -377,16 +408,25 @@ MERGED = _object(
                         "handle": HANDLE,
                         "sentence": {"type": "string"},
                         "assumption": _TEXT_OR_NULL,
+                        "assumptions": NAMES,
+                        "plain": {"type": "boolean"},
                     },
                     "required": ["op", "handle", "sentence"],
                     "additionalProperties": False,
                 }
             ),
             "description": "The applied operations in order (at most 100); support and "
-            "unsupport name the assumption (null: the plain assertion).",
+            "unsupport name the assumption (null: the plain assertion); a store under "
+            "assumptions lists them (plain: whether it is asserted plainly too), a removal "
+            "or withdrawal lists the assumptions that lose the clause.",
         },
         "dry_run": {"type": "boolean"},
+        "conflicts": {**_array(CONFLICT), "description": "At most 100, in the point's order."},
+        "blocked": {
+            **_nullable({"type": "string"}),
+            "description": "Why nothing was applied (a conflict has no winner), else null.",
+        },
     },
     "A merge of a fork into its base: what was (or, in a dry run, would be) applied, "
-    "and the operations skipped because they no longer apply to the base.",
+    "the operations skipped because they no longer apply to the base, and the conflicts.",
 )

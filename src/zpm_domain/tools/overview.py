@@ -1,4 +1,5 @@
-"""get_kb_overview: one call that says what the default memory holds.
+"""get_kb_overview: one call that says what the default memory holds (in a
+session that works on its own fork, ``zpm serve --fork``: that fork).
 
 The answer is the spec's first description of the tool: predicates with
 sample clauses, assumptions, snapshots, persistence health and mounts, as
@@ -48,7 +49,7 @@ class OverviewTools(ToolGroup):
         """Clamps ``sample_size`` to 0..50 (absent: 2), then fits the 64 KiB budget."""
         wanted = DEFAULT_SAMPLES if sample_size is None else max(0, min(MAX_SAMPLES, sample_size))
         memories = self.context.memories
-        memory = memories.default
+        memory = memories.resolve(None)  # default, or the session's own fork
         memory.sync()
         predicates = _predicates(memory)
         names = sorted(memory.beliefs.assumptions())

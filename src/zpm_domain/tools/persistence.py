@@ -83,7 +83,7 @@ class PersistenceTools(ToolGroup):
         "mode, persistence directory, last snapshot, and journal size.",
     )
     def get_persistence_status(self) -> str:
-        status = self.context.memories.default.status()
+        status = self.context.memories.resolve(None).status()  # default, or the session's fork
         return (
             f"status: {status.status}\n"
             f"dir: {status.location}\n"
