@@ -35,8 +35,11 @@ collisions included), the schema, and bad input (syntax errors, unknown argument
 sandbox violations, names that try to leave their folder).  Each knowledge
 call may carry a ``memory`` argument; rule bodies and queries may call
 ``m:G`` in another memory.  Memories ``alpha`` and ``beta`` are created in
-either scope, mounted read-write or read-only and unmounted (``alpha`` is
-created and mounted at the start of each case); snapshots from a small pool
+either scope, mounted read-write or read-only, unmounted and deleted
+(``alpha`` is created and mounted at the start of each case); forks
+``fork_a`` and ``fork_b`` are made of any of them, written in, merged
+(after the same fact was changed in a fork and in its base, so merges meet
+conflicts, won by either side for all or per handle) and deleted; snapshots from a small pool
 are saved, restored and listed in any mounted memory; the overview and the
 persistence status are compared.  Now and then every server is stopped —
 all the same way, by closing stdin or by SIGKILL — and started again on the
@@ -88,6 +91,10 @@ RESTART_SPACING = 60
 RESTARTS_PER_CASE = 2
 """At most this many restarts per test case: a restart costs as much as
 starting the servers (a second or more each), so they stay rare."""
+
+SIDE_CHANGES = ("update", "update", "upsert", "unassert", "forget")
+"""What ``change_both_sides`` does to a fact on each side."""
+
 
 MASKS: dict[str, Callable[[str], str]] = {
     "get_persistence_status": lambda text: re.sub(r"(?m)^dir: .*$", "dir: <dir>", text),
@@ -151,6 +158,8 @@ class LockstepMachine(RuleBasedStateMachine):
         self.rules_defined: dict[str, set[str]] = defaultdict(set)
         self.populated: dict[str, set[Predicate]] = defaultdict(set)
         self.mounted: set[str] = set()
+        self.fork_bases: dict[str, str] = {}
+        """Each fork made (and not deleted) -> the memory it was forked from."""
         self.last_restart = 0
         self.restarts = 0
 
@@ -609,6 +618,7 @@ class LockstepMachine(RuleBasedStateMachine):
         arguments = calls.with_present(name=name, **{"from": base})
         if not self.apply("fork_memory", arguments).is_error:
             self.mounted.add(name)
+            self.fork_bases[name] = base or DEFAULT
 
     @rule(
         name=calls.fork_names,
@@ -628,11 +638,98 @@ class LockstepMachine(RuleBasedStateMachine):
         else:
             self.apply(tool, {"fact": fact, "memory": name})
 
-    @rule(name=st.one_of(calls.fork_names, calls.memory_names), dry_run=st.booleans())
-    def merge_memory(self, name: str, dry_run: bool) -> None:
-        """Merge a fork into its base, or preview it; a memory that is not a
-        fork, or an unknown name, is refused."""
-        self.apply("merge_memory", calls.with_present(name=name, dry_run=dry_run or None))
+    @rule(
+        target=facts,
+        name=calls.fork_names,
+        fact=facts,
+        base=calls.memory_targets,
+        changes=st.tuples(st.sampled_from(SIDE_CHANGES), st.sampled_from(SIDE_CHANGES)),
+        values=st.tuples(calls.constants, calls.constants),
+        then=st.sampled_from([None, "merge", "merge", "merge"]),
+        data=st.data(),
+    )
+    def change_both_sides(
+        self,
+        name: str,
+        fact: str,
+        base: str | None,
+        changes: tuple[str, str],
+        values: tuple[str, str],
+        then: str | None,
+        data: st.DataObject,
+    ) -> str:
+        """The same fact changed in a fork and in the memory it was forked
+        from (``update_fact`` or ``upsert_fact`` to another last argument,
+        ``unassert``, ``forget_fact``), so that merges meet conflicts; a fork
+        that does not exist yet is made first, of a memory that holds the
+        fact.  Then, most of the time, a merge."""
+        if name not in self.fork_bases:
+            self.apply("remember_fact", calls.with_memory({"fact": fact}, base))
+            self._added(fact, base)
+            self.fork_memory(name, base)
+        origin = self.fork_bases.get(name, DEFAULT)
+        for memory, change, value in zip((origin, name), changes, values):
+            new = _revalued(fact, value)
+            if change == "update":
+                self.apply("update_fact", {"old_fact": fact, "new_fact": new, "memory": memory})
+            elif change == "upsert":
+                self.apply("upsert_fact", {"fact": new, "memory": memory})
+            elif change == "unassert":
+                self.apply("unassert", {"sentence": fact, "context": memory})
+            else:
+                self.apply("forget_fact", {"fact": fact, "memory": memory})
+            self._added(new, None if memory == DEFAULT else memory)
+        if then is not None:
+            self._merge(name, data)
+        return _revalued(fact, values[1])
+
+    @rule(name=st.one_of(calls.fork_names, calls.memory_names), data=st.data())
+    def merge_memory(self, name: str, data: st.DataObject) -> None:
+        """Merge a fork into its base, or preview it (see ``_merge``); a
+        memory that is not a fork, or an unknown name, is refused."""
+        self._merge(name, data)
+
+    def _merge(self, name: str, data: st.DataObject) -> None:
+        """``merge_memory`` of ``name``, a dry run or not, with or without a
+        side that wins every conflict, and with or without a winner per
+        conflict (the handles of a preview's conflicts, or one that is none)."""
+        dry_run = data.draw(st.booleans(), label="dry_run")
+        prefer = data.draw(st.sampled_from([None, None, "base", "fork"]), label="prefer")
+        resolve = data.draw(
+            st.sampled_from([None, None, None, "first", "all", "stray"]), label="resolve"
+        )
+        arguments = calls.with_present(name=name, dry_run=dry_run or None, prefer=prefer)
+        if resolve is not None:
+            preview = self.apply("merge_memory", {"name": name, "dry_run": True})
+            handles = [] if preview.is_error else _conflict_handles(preview.text)
+            if resolve == "first":
+                handles = handles[:1]
+            sides = data.draw(
+                st.lists(
+                    st.sampled_from(["base", "fork"]),
+                    min_size=len(handles),
+                    max_size=len(handles),
+                ),
+                label="sides",
+            )
+            pairs = [f"{h}-{side}" for h, side in zip(handles, sides)]
+            arguments["resolve"] = "[42-fork]" if resolve == "stray" else f"[{', '.join(pairs)}]"
+        self.apply("merge_memory", arguments)
+
+    @rule(
+        name=st.one_of(calls.fork_names, calls.memory_names),
+        unmount_first=st.booleans(),
+        scope=calls.scopes,
+    )
+    def delete_memory(self, name: str, unmount_first: bool, scope: str | None) -> None:
+        """Delete a fork or a named memory, unmounted first or not (refused
+        while it is mounted, while forks were made from it, and for
+        ``default``); a deleted name may be created or forked again."""
+        if unmount_first and not self.apply("unmount_memory", {"name": name}).is_error:
+            self.mounted.discard(name)
+        if not self.apply("delete_memory", calls.with_present(name=name, scope=scope)).is_error:
+            self.mounted.discard(name)
+            self.fork_bases.pop(name, None)
 
     @rule(
         tool=st.sampled_from(["save_snapshot", "save_snapshot", "restore_snapshot"]),
@@ -718,6 +815,25 @@ class LockstepMachine(RuleBasedStateMachine):
         for memory in self._memories():
             for arguments in self._content_queries(memory):
                 self.apply("query_logic", arguments)
+
+
+def _revalued(fact: str, value: str) -> str:
+    """``fact`` with ``value`` as its last argument (the same predicate and
+    first argument: another value for the same key); a ``link/2`` fact keeps
+    its order (``reach/2`` over ``link/2`` must end), a one-argument fact is
+    kept as it is."""
+    name, _, rest = fact.partition("(")
+    args = rest[:-1].split(", ")
+    if len(args) < 2:
+        return fact
+    if name == "link":
+        return f"link({args[0]}, {int(args[0]) + 4})"
+    return f"{name}({', '.join([*args[:-1], value])})"
+
+
+def _conflict_handles(text: str) -> list[int]:
+    """The handles of the conflicts a ``merge_memory`` answer lists."""
+    return [conflict["handle"] for conflict in json.loads(text)["conflicts"]]
 
 
 def lockstep_machine(targets: list[EngineTarget]) -> type[LockstepMachine]:

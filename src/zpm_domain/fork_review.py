@@ -49,10 +49,10 @@ def waiting(memories: Memories, name: str) -> int:
 
 
 def fork_rows(
-    memories: Memories, older_than: float, now: float, *, include_unmerged: bool = False
+    memories: Memories, older_than: float | None, now: float, *, include_unmerged: bool = False
 ) -> list[ForkRow]:
     """The project's forks unchanged for more than ``older_than`` seconds
-    before ``now``, by name, each with the reason it must stay, if it must:
+    before ``now`` (``None``: every fork), by name, each with the reason it must stay, if it must:
     it is mounted, another fork was forked from it, its changes cannot be
     read, or it holds unmerged changes (unless ``include_unmerged``)."""
     mounted = {memory.name for memory in memories.mounted()}
@@ -61,7 +61,7 @@ def fork_rows(
     found = []
     for ref, info in forks:
         changed = info.changed if info.changed is not None else info.created
-        if now - changed <= older_than:
+        if older_than is not None and now - changed <= older_than:
             continue
         count: int | None
         error = None

@@ -309,6 +309,8 @@ def test_a_session_describes_its_own_fork(project: Path) -> None:
         records = session.memories.resolve(fork).status().journal_records
         assert records != session.memories.default.status().journal_records
         assert overview["persistence"]["wal_pending"] == records, "the fork's journal"
+        described = {spec.name: spec for spec in session.specs}["get_kb_overview"]
+        assert described.description.endswith(f"describes this session's fork '{fork}'.")
         status = ok(session, "get_persistence_status")
         assert f"dir: {project / '.zpm' / 'kb' / fork}\n" in status
         listed = value(session, "list_memories")["memories"]

@@ -78,7 +78,7 @@ def run(ns: argparse.Namespace, services: Services) -> int:
             pruning = ns.forks_action == "prune"
             rows = fork_review.fork_rows(
                 memories,
-                ns.older_than if pruning else 0.0,
+                ns.older_than if pruning else None,
                 time.time(),
                 include_unmerged=not pruning or ns.include_unmerged,
             )

@@ -42,6 +42,8 @@ if typing.TYPE_CHECKING:
 MEMORY_DESCRIPTION = "Target memory segment (optional, defaults to default memory)"
 SESSION_ARGUMENTS = frozenset({"memory", "context"})
 """The arguments that name the memory a tool works on."""
+SESSION_REPORTS = frozenset({"get_kb_overview", "get_persistence_status"})
+"""Tools without a memory argument that describe the session's own memory."""
 
 _JSON_TYPES: dict[type, str] = {str: "string", int: "integer", bool: "boolean", float: "number"}
 _MARK = "__zpm_tool__"
@@ -185,7 +187,8 @@ class ToolDefinition:
 
     def in_session(self, fork: str) -> ToolDefinition:
         """This tool as a session that works on fork ``fork`` shows it: an
-        omitted ``memory`` or ``context`` means the fork."""
+        omitted ``memory`` or ``context`` means the fork, and the reports of
+        :data:`SESSION_REPORTS` say that they describe it."""
         said = (
             f"Target memory (optional, defaults to this session's fork '{fork}'; every other "
             "memory is read-only in this session)"
@@ -194,7 +197,10 @@ class ToolDefinition:
             replace(p, description=said) if p.name in SESSION_ARGUMENTS and not p.required else p
             for p in self.params
         )
-        return replace(self, params=params)
+        description = self.description
+        if self.name in SESSION_REPORTS:
+            description += f" In this session it describes this session's fork '{fork}'."
+        return replace(self, params=params, description=description)
 
     def keywords(self, arguments: Mapping[str, Any]) -> dict[str, Any]:
         """Validated ``arguments`` as the method's keyword arguments."""
