@@ -717,14 +717,16 @@ class LockstepMachine(RuleBasedStateMachine):
         self.apply("merge_memory", arguments)
 
     @rule(
-        name=st.one_of(calls.fork_names, calls.memory_names),
-        unmount_first=st.booleans(),
-        scope=calls.scopes,
+        unmount_first=st.sampled_from([True, True, True, False]),
+        scope=st.sampled_from([None, None, None, "project", "global"]),
+        data=st.data(),
     )
-    def delete_memory(self, name: str, unmount_first: bool, scope: str | None) -> None:
-        """Delete a fork or a named memory, unmounted first or not (refused
-        while it is mounted, while forks were made from it, and for
-        ``default``); a deleted name may be created or forked again."""
+    def delete_memory(self, unmount_first: bool, scope: str | None, data: st.DataObject) -> None:
+        """Delete a fork (one the machine made, or another name) or a named memory, unmounted
+        first or not (refused while it is mounted, while forks were made from
+        it, and for ``default``); a deleted name may be created or forked again."""
+        names = [*sorted(self.fork_bases), *calls.MEMORY_NAMES, "fork_b", DEFAULT, "ghost"]
+        name = data.draw(st.sampled_from(names), label="name")
         if unmount_first and not self.apply("unmount_memory", {"name": name}).is_error:
             self.mounted.discard(name)
         if not self.apply("delete_memory", calls.with_present(name=name, scope=scope)).is_error:
