@@ -64,12 +64,17 @@ GROUPS: tuple[type[ToolGroup], ...] = (
 TOOLS: tuple[ToolDefinition, ...] = tuple(d for group in GROUPS for d in definitions(group))
 
 
+DISTRIBUTION = "zpm-memory"
+"""The name zpm is published and installed under (``pip install zpm-memory``)."""
+
+
 def package_version() -> str:
-    """The version zpm announces (``serverInfo.version``, ``zpm version``): the installed one."""
+    """The version zpm announces (``serverInfo.version``, ``zpm version``): the
+    installed distribution's (:data:`DISTRIBUTION`)."""
     from importlib.metadata import PackageNotFoundError, version  # costly: only when asked
 
     try:
-        return version("zpm")
+        return version(DISTRIBUTION)
     except PackageNotFoundError:
         return "0+unknown"
 
