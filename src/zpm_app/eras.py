@@ -84,6 +84,7 @@ class Eras:
         init_options: InitializationOptions,
     ) -> None:
         self._server = server
+        self._dispatcher = dispatcher
         self._lifespan_state = lifespan_state
         self.legacy = Connection.for_loop(dispatcher)
         self._legacy_runner = ServerRunner(
@@ -94,10 +95,10 @@ class Eras:
         self.modern = False
         """Whether a request of the 2026-07-28 era was accepted (the era is then decided)."""
 
-    async def run(self, dispatcher: JSONRPCDispatcher[Any]) -> None:
+    async def run(self) -> None:
         """Serve until the dispatcher's input ends, then close the handshake connection."""
         try:
-            await dispatcher.run(self.on_request, self.on_notify)
+            await self._dispatcher.run(self.on_request, self.on_notify)
         finally:
             await aclose_shielded(self.legacy)
 

@@ -344,7 +344,7 @@ async def serve_wire(worker: KnowledgeWorker, wire: StdioWire) -> None:
     async with wire.running(), server.lifespan(server) as lifespan_state:
         eras = Eras(server, dispatcher, lifespan_state, initialization_options(server))
         with forwarding(logs):
-            await eras.run(dispatcher)
+            await eras.run()
 
 
 def serve(open_runner: Callable[[], ToolRunner]) -> int:
