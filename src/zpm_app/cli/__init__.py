@@ -30,7 +30,7 @@ from collections.abc import Callable, Sequence
 from types import ModuleType
 
 from zpm_app.catalogue import TOOLS, ToolDefinition, package_version, tool_listing
-from zpm_app.cli import engines, forks, project, serve
+from zpm_app.cli import engines, forks, journal, project, serve
 from zpm_app.cli.parsing import (
     Parser,
     VersionAction,
@@ -46,7 +46,7 @@ from zpm_app.output import USAGE_ERROR
 
 __all__ = ["COMMANDS", "Services", "StartupFailed", "build_parser", "default_services", "main"]
 
-COMMANDS: tuple[ModuleType, ...] = (project, serve, engines, forks)
+COMMANDS: tuple[ModuleType, ...] = (project, serve, engines, forks, journal)
 """The commands that are not tools, in the order ``zpm --help`` lists them."""
 
 _RUN: dict[str, Callable[[argparse.Namespace, Services], int]] = {
