@@ -158,7 +158,8 @@ class Salvage:
     ``appended`` as one more batch when that is set: a ``number`` operation
     that moves the memory's handle counter past every handle the set-aside
     records gave (``counter``: the number it goes on from), so no handle is
-    ever given twice.  Lines ``kept + 1`` to the end are set aside;
+    ever given twice; it is only there when they gave one beyond those the
+    kept records show.  Lines ``kept + 1`` to the end are set aside;
     ``widened`` of them precede the damage (see the module doc);
     ``set_aside_intact`` of them are intact batches a person may replay.
     ``base_set_aside``: the journal's first line, which names the snapshot
@@ -208,10 +209,13 @@ def plan_salvage(health: Health, memory_id: int | None) -> Salvage | None:
         cut_at -= 1
     kept_lines = health.lines[:cut_at]
     set_aside = health.lines[cut_at:]
-    counter = _counter_after(set_aside, memory_id)
+    counter = None
     appended = None
-    if counter is not None and memory_id is not None:
-        appended = NumberClauses(memory_id, counter).journal_op()
+    if memory_id is not None:
+        given = _highest_number(set_aside, memory_id)
+        if given > _highest_number(kept_lines, memory_id):
+            counter = given + 1
+            appended = NumberClauses(memory_id, counter).journal_op()
     return Salvage(
         damage=damage,
         cut=set_aside[0].offset,
@@ -227,12 +231,10 @@ def plan_salvage(health: Health, memory_id: int | None) -> Salvage | None:
     )
 
 
-def _counter_after(lines: Sequence[JournalLine], memory_id: int | None) -> int | None:
-    """The number the handle counter must go on from so that it passes every
-    handle of memory ``memory_id`` that ``lines`` gave or recorded (also a
-    ``base``'s or a ``number``'s counter); ``None`` when they show none."""
-    if memory_id is None:
-        return None
+def _highest_number(lines: Sequence[JournalLine], memory_id: int) -> int:
+    """The highest counter number of memory ``memory_id`` that ``lines``
+    gave or recorded (in a handle, or a ``base``'s or a ``number``'s
+    counter); 0 when they show none."""
     highest = 0
     for line in lines:
         if line.record is None:
@@ -248,7 +250,7 @@ def _counter_after(lines: Sequence[JournalLine], memory_id: int | None) -> int |
                     n = number_of(value)
                     if n < COUNTER_LIMIT:
                         highest = max(highest, n)
-    return highest + 1 if highest else None
+    return highest
 
 
 def _counter(value: object) -> bool:

@@ -94,9 +94,20 @@ def test_a_set_aside_base_or_numbering_raises_the_counter_to_theirs() -> None:
     base = JournalOp("base", generation="g", snapshot="s", id="i", next=40)
     plan = plan_salvage(assess([damaged(1), line(2, base)]), MEMORY)
     assert plan is not None and plan.counter == 40 and plan.base_set_aside and plan.kept == 0
-    numbering = JournalOp("number", memory=MEMORY, first=12)
+    numbering = JournalOp("number", memory=MEMORY, first=50)
     plan = plan_salvage(assess([line(1, base), damaged(2), line(3, numbering)]), MEMORY)
-    assert plan is not None and plan.counter == 12  # the kept base's counter stays as it is
+    assert plan is not None and plan.counter == 50
+    lower = JournalOp("number", memory=MEMORY, first=12)
+    plan = plan_salvage(assess([line(1, base), damaged(2), line(3, lower)]), MEMORY)
+    assert plan is not None and plan.counter is None  # the kept base's counter is higher
+    repeated = [
+        line(1, stored("p", 1)),
+        line(2, stored("q", 2)),
+        damaged(3),
+        line(4, stored("p", 1)),
+    ]
+    plan = plan_salvage(assess(repeated), MEMORY)
+    assert plan is not None and plan.counter is None and plan.appended is None
     plan = plan_salvage(assess([line(1, stored("p", 2)), damaged(2)]), MEMORY)
     assert plan is not None and plan.counter is None and plan.appended is None
 

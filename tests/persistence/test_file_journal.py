@@ -17,8 +17,7 @@ LINE1 = (
     b'"seq":1,"crc":"0139b577"}\n'
 )
 LINE2 = (
-    b'{"ts":1764457001,"ops":[{"op":"retract","clause":"human(plato)"}],'
-    b'"seq":2,"crc":"e0bbabc4"}\n'
+    b'{"ts":1764457001,"ops":[{"op":"retract","clause":"human(plato)"}],"seq":2,"crc":"e0bbabc4"}\n'
 )
 SECOND_LINE1 = encode_batch([JournalOp("assert", clause="human(socrates)")], 1764457000, 2)
 

@@ -32,9 +32,7 @@ def op(clause: str, kind: str = "assert") -> JournalOp:
 
 
 BASE = JournalOp("base", snapshot="s")
-BASE_LINE = (
-    b'{"ts":1764457000,"ops":[{"op":"base","snapshot":"s"}],"seq":1,"crc":"a0ff0fad"}\n'
-)
+BASE_LINE = b'{"ts":1764457000,"ops":[{"op":"base","snapshot":"s"}],"seq":1,"crc":"a0ff0fad"}\n'
 
 
 def clauses(records: list) -> list[str]:  # type: ignore[type-arg]

@@ -7,8 +7,8 @@ import zlib
 import pytest
 
 from zpm_adapters.persistence.wal_format import (
-    Batch,
     BadRecord,
+    Batch,
     Decoded,
     decode,
     decode_line,
