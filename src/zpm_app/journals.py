@@ -11,7 +11,7 @@ have the adapter cut it.  The command line prints what they return.
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 
 from zpm_adapters.persistence.wal_inspect import inspect, read_journal
@@ -32,17 +32,15 @@ class UnknownMemory(ZpmError):
 
 @dataclass(frozen=True, slots=True)
 class MemoryJournal:
-    """One memory's files (``layout``); ``error``: why they cannot be looked at."""
+    """A journal file: one memory's (its files are ``layout``), or a file given
+    by path (``memory`` and ``layout`` ``None``: a quarantine file, say);
+    ``error``: why it cannot be looked at."""
 
-    memory: str
-    scope: str
-    layout: Layout | None
+    memory: str | None
+    scope: str | None
+    path: Path | None
+    layout: Layout | None = None
     error: str | None = None
-
-    @property
-    def path(self) -> Path | None:
-        """The journal file."""
-        return None if self.layout is None else self.layout.journal
 
     def memory_id(self) -> int | None:
         """The memory's recorded id (``None``: none, or it does not read)."""
@@ -93,30 +91,38 @@ def memory_journals(settings: Settings, memory: str | None) -> list[MemoryJourna
         try:
             layout = registry.layout(ref)
         except (MemoryMissing, OSError) as error:
-            found.append(MemoryJournal(ref.name, ref.scope, None, str(error)))
+            found.append(MemoryJournal(ref.name, ref.scope, None, error=str(error)))
         else:
-            found.append(MemoryJournal(ref.name, ref.scope, layout))
+            found.append(MemoryJournal(ref.name, ref.scope, layout.journal, layout))
     return found
 
 
 def check(settings: Settings, memory: str | None = None) -> list[Checked]:
     """Every journal's health, and what a salvage would do with it."""
-    results = []
-    for journal in memory_journals(settings, memory):
-        if journal.path is None:
-            results.append(Checked(journal, None, None))
-            continue
-        try:
+    return [_check(journal) for journal in memory_journals(settings, memory)]
+
+
+def check_file(path: Path) -> Checked:
+    """The health of the journal-format file at ``path`` (a quarantine file:
+    which of its lines are intact batches)."""
+    return _check(MemoryJournal(None, None, path))
+
+
+def _check(journal: MemoryJournal) -> Checked:
+    if journal.path is None:
+        return Checked(journal, None, None)
+    try:
+        if journal.memory is None:  # a file of no memory: no journal lock to take
+            data = journal.path.read_bytes() if journal.path.exists() else None
+        else:
             data = read_journal(journal.path)
-        except OSError as error:
-            results.append(Checked(_failed(journal, error), None, None))
-            continue
-        if data is None:
-            results.append(Checked(journal, None, None))
-            continue
-        health = assess(inspect(data))
-        results.append(Checked(journal, health, plan_salvage(health, journal.memory_id())))
-    return results
+    except OSError as error:
+        return Checked(replace(journal, error=str(error)), None, None)
+    if data is None:
+        return Checked(journal, None, None)
+    health = assess(inspect(data))
+    plan = None if journal.memory is None else plan_salvage(health, journal.memory_id())
+    return Checked(journal, health, plan)
 
 
 def salvage(
@@ -153,7 +159,3 @@ def salvage(
         except OSError as error:
             results.append(Salvaged(journal, None, refused=f"{journal.path}: {error}"))
     return results
-
-
-def _failed(journal: MemoryJournal, error: OSError) -> MemoryJournal:
-    return MemoryJournal(journal.memory, journal.scope, journal.layout, str(error))

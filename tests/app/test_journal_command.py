@@ -160,6 +160,42 @@ def test_a_damaged_record_in_the_middle_is_salvaged_with_every_fact_before_it(
     box.close()
     assert zpm("journal", "salvage") == (0, "nothing to salvage: every journal is intact\n", "")
     assert zpm("journal", "check")[0] == 0
+    code, out, _ = zpm("journal", "check", "--file", str(quarantine))
+    assert code == 1
+    assert out == (
+        f"{quarantine}\n"
+        "  line 1, byte 0: checksum mismatch: the line is not what was written\n"
+        "  25 records: 24 intact batches, 1 damaged\n"
+    )
+
+
+def test_the_intact_set_aside_batches_can_be_replayed_by_hand(
+    project: Path, zpm: Run, open_box: Callable[[], Toolbox]
+) -> None:
+    """As docs/persistence.md says: right after the salvage, append them as
+    they are; once the memory has changed, without their seq and crc."""
+    journal = project / ".zpm" / "data" / "journal.wal"
+    write_facts(journal, 10)
+    damage(journal, 4)
+    assert zpm("journal", "salvage")[0] == 0
+    quarantine = next(journal.parent.glob("journal.quarantine-*.wal"))
+    _damaged, *intact = quarantine.read_bytes().splitlines(keepends=True)
+    with journal.open("ab") as out:
+        out.write(b"".join(intact[:3]))  # lines 2-4 of the quarantine file
+    assert zpm("journal", "check")[0] == 0
+    box = open_box()
+    assert facts(box) == 6
+    ok(box, "remember_fact", fact="fact(11)")
+    box.close()
+    with journal.open("ab") as out:
+        out.write(intact[3])
+    assert zpm("journal", "check")[0] == 1  # out of order now: the memory changed since
+    lines = journal.read_bytes().splitlines(keepends=True)
+    unchecked = {k: v for k, v in json.loads(intact[3]).items() if k not in ("seq", "crc")}
+    lines[-1] = json.dumps(unchecked).encode() + b"\n"
+    journal.write_bytes(b"".join(lines))
+    assert zpm("journal", "check")[0] == 0
+    assert facts(open_box()) == 8
 
 
 def test_check_reports_every_damaged_record_of_every_memory(

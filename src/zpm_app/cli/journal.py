@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import argparse
 import json
+from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from zpm_app.cli.parsing import actions, add_global_options, command
@@ -18,8 +19,6 @@ from zpm_app.cli.services import Services
 from zpm_app.output import fail
 
 if TYPE_CHECKING:
-    from pathlib import Path
-
     from zpm_app.journals import Checked, MemoryJournal, Salvaged
     from zpm_domain.journal_health import Damage, Salvage
 
@@ -46,6 +45,11 @@ def add(commands: Any) -> None:
             "--memory", metavar="M", help="only the journal of memory M (default: every memory)"
         )
         add_global_options(parser)
+    check.add_argument(
+        "--file",
+        metavar="PATH",
+        help="check this file instead (a quarantine file: which of its lines are intact)",
+    )
 
 
 def run(ns: argparse.Namespace, services: Services) -> int:
@@ -53,6 +57,13 @@ def run(ns: argparse.Namespace, services: Services) -> int:
     from zpm_domain.errors import ZpmError
 
     command_name = f"zpm journal {ns.journal_action}"
+    chosen_file = getattr(ns, "file", None)
+    if chosen_file is not None:
+        if ns.memory is not None:
+            ns.command_parser.error("--file and --memory cannot be given together")
+        if not Path(chosen_file).is_file():
+            return fail(f"{command_name}: no such file: {chosen_file}")
+        return _print_check([journals.check_file(Path(chosen_file))], ns.format)
     try:
         settings = config.resolve_settings(project=ns.project)
         if ns.journal_action == "check":
@@ -85,10 +96,9 @@ def _print_check(checked: list[Checked], output_format: str) -> int:
         for damage in c.health.damage:
             print(f"  line {damage.line}, byte {damage.offset}: {damage.reason}")
         health = c.health
-        print(
-            f"  {health.records} records: {health.intact} intact batches, "
-            f"{len(health.damage)} damaged"
-        )
+        records = _count(health.records, "record", "records")
+        intact = _count(health.intact, "intact batch", "intact batches")
+        print(f"  {records}: {intact}, {len(health.damage)} damaged")
         if c.plan is not None:
             plan = c.plan
             print(
@@ -140,6 +150,8 @@ def _print_salvaged(plan: Salvage, quarantine: Path | None) -> None:
 
 
 def _title(journal: MemoryJournal) -> str:
+    if journal.memory is None:
+        return str(journal.path)
     where = f": {journal.path}" if journal.path is not None else ""
     return f"{journal.memory} ({journal.scope}){where}"
 
