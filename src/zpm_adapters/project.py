@@ -17,8 +17,6 @@ import os
 from dataclasses import dataclass
 from pathlib import Path
 
-from zpm_adapters.persistence.durable import write_atomically
-
 log = logging.getLogger("zpm")
 
 ZPM_DIR = ".zpm"
@@ -147,6 +145,8 @@ def update_gitignore(paths: ProjectPaths) -> bool:
     written to a temporary file and renamed over the old one; a failure is
     logged, not raised (the project opens all the same).
     """
+    from zpm_adapters.persistence.durable import write_atomically  # keeps config imports light
+
     target = paths.zpm_dir / ".gitignore"
     try:
         if target.read_text(encoding="utf-8") not in EARLIER_GITIGNORES:
