@@ -32,8 +32,7 @@ from __future__ import annotations
 import json
 import zlib
 from collections.abc import Sequence
-from dataclasses import dataclass
-from typing import Any, Literal
+from typing import Any, Literal, NamedTuple
 
 from zpm_domain.ports.journal import JournalOp, JournalRecord
 
@@ -41,7 +40,6 @@ _decode_json = json.JSONDecoder().decode
 
 _CRC_FIELD = b',"crc":"'
 _CRC_LENGTH = len(_CRC_FIELD) + 8 + 2
-_HEX = frozenset(b"0123456789abcdef")
 
 Problem = Literal["unreadable", "checksum", "order"]
 
@@ -60,8 +58,7 @@ class BadRecord(ValueError):
         self.problem: Problem = problem
 
 
-@dataclass(frozen=True, slots=True)
-class Decoded:
+class Decoded(NamedTuple):
     """A line read back: its batch, its number (``None``: the line has none),
     and whether it is in the older one-operation form (which marks no batch:
     zpm versions that wrote it wrote some tool calls as several lines)."""
@@ -169,18 +166,17 @@ def parse(raw: bytes, line: int) -> tuple[Decoded, object]:
 
 
 def check_crc(raw: bytes, crc: object) -> None:
-    """``BadRecord`` (problem ``checksum``) unless ``crc``, the line's ``crc``
-    field, is the checksum of the bytes before it and the line's last field."""
-    digits = raw[-10:-2]
-    if (
-        not isinstance(crc, str)
-        or raw[-_CRC_LENGTH:-10] != _CRC_FIELD
-        or raw[-2:] != b'"}'
-        or not _HEX.issuperset(digits)
-        or digits.decode() != crc
+    """``BadRecord`` (problem ``checksum``) unless the line ``raw`` ends with
+    its ``crc`` field (``crc`` is that field's value) holding the checksum of
+    the bytes before it."""
+    if not (
+        isinstance(crc, str)
+        and raw[-_CRC_LENGTH:-10] == _CRC_FIELD
+        and raw[-2:] == b'"}'
+        and raw[-10:-2] == crc.encode("ascii", "replace")
     ):
         raise BadRecord("the checksum is not 8 hex digits in the line's last field", "checksum")
-    if zlib.crc32(raw[:-_CRC_LENGTH]) != int(crc, 16):
+    if raw[-10:-2] != b"%08x" % zlib.crc32(memoryview(raw)[:-_CRC_LENGTH]):
         raise BadRecord("checksum mismatch: the line is not what was written", "checksum")
 
 
