@@ -17,6 +17,7 @@ from typing import Any
 import pytest
 
 from zpm_adapters.persistence.wal_format import encode_batch
+from zpm_app import journals
 from zpm_app.bootstrap import StartupError, open_toolbox
 from zpm_app.cli import main
 from zpm_app.config import init_project, resolve_settings
@@ -196,6 +197,43 @@ def test_the_intact_set_aside_batches_can_be_replayed_by_hand(
     journal.write_bytes(b"".join(lines))
     assert zpm("journal", "check")[0] == 0
     assert facts(open_box()) == 8
+
+
+class Crash(Exception):
+    pass
+
+
+@pytest.mark.parametrize("step", ["salvage:set-aside", "salvage:replaced"])
+def test_a_salvage_cut_short_at_any_step_is_finished_by_the_next(
+    project: Path, zpm: Run, open_box: Callable[[], Toolbox], step: str
+) -> None:
+    journal = project / ".zpm" / "data" / "journal.wal"
+    write_facts(journal, 10)
+    damage(journal, 6)
+    original = journal.read_bytes()
+
+    def crash(name: str) -> None:
+        if name == step:
+            raise Crash(name)
+
+    with pytest.raises(Crash):
+        journals.salvage(resolve_settings(project=str(project)), step=crash)
+    quarantine = next(journal.parent.glob("journal.quarantine-*.wal"))
+    assert quarantine.read_bytes() == original[damage_offset(original, 6) :]
+    if step == "salvage:set-aside":
+        assert journal.read_bytes() == original  # as it was: the start still stops
+        with pytest.raises(StartupError):
+            open_box()
+        assert zpm("journal", "salvage")[0] == 0
+    else:
+        assert zpm("journal", "salvage") == (0, "nothing to salvage: every journal is intact\n", "")
+    assert list(journal.parent.glob("journal.quarantine-*.wal")) == [quarantine]
+    assert not (journal.parent / "journal.wal.salvage").exists()
+    assert facts(open_box()) == 5
+
+
+def damage_offset(data: bytes, line: int) -> int:
+    return sum(len(x) for x in data.splitlines(keepends=True)[: line - 1])
 
 
 def test_check_reports_every_damaged_record_of_every_memory(
