@@ -27,7 +27,9 @@ from zpm_domain.ports.storage import MemoryMissing, MemoryRef
 
 class UnknownMemory(ZpmError):
     def __init__(self, name: str) -> None:
-        super().__init__(f"Memory not found: {name} (zpm list-memories lists the memories)")
+        super().__init__(
+            f"Memory not found: {name} (zpm journal check lists every memory's journal)"
+        )
 
 
 @dataclass(frozen=True, slots=True)
