@@ -23,7 +23,7 @@ from pathlib import Path
 
 from zpm_adapters.project import ensure_layout
 from zpm_adapters.storage.file_storage import FileRegistry
-from zpm_app.catalogue import package_version
+from zpm_app.catalogue import TOOLS, UnknownTools, package_version, select_tools
 from zpm_app.config import Settings
 from zpm_app.engines import create_engine
 from zpm_app.toolbox import Toolbox
@@ -49,13 +49,20 @@ def open_toolbox(
     step: Callable[[str], None] | None = None,
     session_fork: bool = False,
     lend_forks: bool = False,
+    serving: bool = False,
 ) -> Toolbox:
     """Open the project of ``settings``.  ``step`` reaches the durable steps of
     saves, restores and journal rotations (crash tests stop there).  With
     ``session_fork`` the toolbox works on a fresh fork of ``default`` and
     every other memory is read-only (``zpm serve --fork``).  With
     ``lend_forks`` a fork that is not mounted is mounted for this process
-    when a tool names it (the command line's tool commands)."""
+    when a tool names it (the command line's tool commands).  With
+    ``serving`` the toolbox offers the tools that ``settings.tools`` selects
+    (``zpm serve``), else every tool (the command line's tool commands)."""
+    try:
+        tools = select_tools(settings.tools) if serving else TOOLS
+    except UnknownTools as error:
+        raise StartupError(str(error)) from None
     paths = settings.paths
     try:
         ensure_layout(paths)
@@ -96,7 +103,9 @@ def open_toolbox(
         default.status().status,
     )
     context = ToolContext(memories, settings.limits)
-    box = Toolbox(context, engine=engine, on_close=lambda: _close(memories, engine), clock=clock)
+    box = Toolbox(
+        context, engine=engine, on_close=lambda: _close(memories, engine), clock=clock, tools=tools
+    )
     if memories.session_fork is not None:
         box.specs = tuple(spec.in_session(memories.session_fork) for spec in box.specs)
     return box

@@ -8,14 +8,17 @@ Built on the MCP SDK's low-level ``Server``.  What a client sees:
   where it names the handshake.
 * ``initialize``: the SDK negotiates the protocol version (``2025-11-25``
   for current clients); ``serverInfo`` is ``zpm`` with the package version;
+  ``instructions`` is the runner's guide (``zpm_app.instructions``);
   ``capabilities.tools.listChanged`` is true, and ``logging`` is offered:
   zpm's log lines go to the client as ``notifications/message`` (see
   ``log_forwarding``).
 * ``tools/list``: every tool of the runner's catalogue with its input schema
   and ``readOnlyHint`` / ``destructiveHint`` / ``idempotentHint``.
-* ``tools/call``: the result text as the first content item; an error
-  with a hint (``InvalidArguments``: which argument is missing, mistyped or
-  unknown, and what to do) has the hint as a second text item.  ``isError``
+* ``tools/call``: the result text as the first content item, then one text
+  item per note of the outcome: an error's hint (``InvalidArguments``:
+  which argument is missing, mistyped or unknown, and what to do), a
+  success's notes (a stored fact that is defeated, a capitalised name that
+  became a variable).  ``isError``
   is always on the result and, for errors, also on each content item (as
   the tool reference shows).  Arguments go to the runner unvalidated by the
   SDK, so a wrong type gives the ``InvalidArguments`` tool result.  An
@@ -119,7 +122,7 @@ class _ErrorOutcome:
 
     text = ExecutionFailed().message
     is_error = True
-    hint = None
+    notes: tuple[str, ...] = ()
     structured = None
 
 
@@ -161,7 +164,7 @@ def build_server(
                 await notifier.notify("notifications/resources/list_changed", {})
             for uri in watched.updated:
                 await notifier.notify("notifications/resources/updated", {"uri": uri})
-        texts = [outcome.text] if outcome.hint is None else [outcome.text, outcome.hint]
+        texts = [outcome.text, *outcome.notes]
         content: list[types.ContentBlock] = [types.TextContent(type="text", text=t) for t in texts]
         if outcome.structured is None:
             return types.CallToolResult(content=content, is_error=outcome.is_error)
@@ -224,6 +227,7 @@ def build_server(
         server: Server[Any] = Server(
             SERVER_NAME,
             version=package_version(),
+            instructions=worker.instructions,
             on_list_tools=list_tools,
             on_call_tool=call_tool,
             on_list_resources=list_resources,
@@ -239,7 +243,8 @@ def build_server(
 
 def initialization_options(server: Server[Any]) -> InitializationOptions:
     """The ``initialize`` answer's options: tools and resources with
-    ``listChanged: true`` (resources also with ``subscribe: true``)."""
+    ``listChanged: true`` (resources also with ``subscribe: true``), and the
+    server's ``instructions``."""
     options = NotificationOptions(tools_changed=True, resources_changed=True)
     return server.create_initialization_options(options)
 

@@ -49,6 +49,8 @@ def render_tool_docs(
 
 def _section(spec: ToolDefinition, example: tuple[Mapping[str, Any], str] | None) -> str:
     lines = [f"## {spec.name}", "", spec.description, ""]
+    if spec.details:
+        lines.extend([spec.details, ""])
     lines.append(f"Annotations: {_annotations(spec)}.")
     lines.append("")
     if spec.params:
