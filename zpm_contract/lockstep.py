@@ -3,11 +3,12 @@
 ``lockstep_machine(targets)`` returns a ``RuleBasedStateMachine`` class.  Each
 test case starts one ``zpm serve`` per target (each in its own temporary
 project, with its own ``XDG_DATA_HOME`` for global memories), sends every
-generated call to all of them and requires the same result text and
-``isError`` from each; a difference raises ``Divergence``, whose message names
-the step, the call and the engines that disagree (with their answers), then
-lists every call of the test case up to it, so the sequence can be replayed
-even when Hypothesis cannot shrink it (an engine that is not deterministic).
+generated call to all of them and requires the same result text, the same
+further text items (hints and notes) and ``isError`` from each; a difference
+raises ``Divergence``, whose message names the step, the call and the engines
+that disagree (with their answers), then lists every call of the test case up
+to it, so the sequence can be replayed even when Hypothesis cannot shrink it
+(an engine that is not deterministic).
 Three parts of an answer are machine-specific and masked before comparing
 (``MASKS``): the ``dir:`` line of ``get_persistence_status``, the
 ``latest_at`` time of ``get_kb_overview`` and, in any answer, the project
@@ -16,12 +17,14 @@ After every step the invariants compare ``get_knowledge_schema`` and the
 answers of every predicate that was given clauses, in every mounted memory,
 across engines the same way.
 
-Generated calls: facts (bundle ``facts``), rules with recursion (``reach/2``
-over acyclic ``link/2``), negation, disjunction and aggregation over known
-predicates (bundle ``predicates``), queries with findall/between/arithmetic/
-atoms, reflection (current_predicate, predicate_property), setup_call_cleanup,
-subsumes_term and unifiable over known predicates, queries over cyclic and
-finite terms (``calls.term_goals``), forget/clear/update/upsert of known facts,
+Generated calls: facts (bundle ``facts``), facts that keep variables
+(stored by every tool that stores facts, so their notes are compared),
+rules with recursion (``reach/2`` over acyclic ``link/2``), negation,
+disjunction and aggregation over known predicates (bundle ``predicates``),
+queries with findall/between/arithmetic/atoms, reflection (current_predicate,
+predicate_property), setup_call_cleanup, subsumes_term and unifiable over
+known predicates, queries over cyclic and finite terms (``calls.term_goals``),
+forget/clear/update/upsert of known facts,
 assumptions shared between facts (stored plainly or not), belief status,
 justifications and retractions by name and by glob, the verb tools (assert,
 ``query`` with justifications, unassert by fact and pattern, unassert-handle
@@ -37,7 +40,8 @@ call may carry a ``memory`` argument; rule bodies and queries may call
 ``m:G`` in another memory.  Memories ``alpha`` and ``beta`` are created in
 either scope, mounted read-write or read-only and unmounted (``alpha`` is
 created and mounted at the start of each case); snapshots from a small pool
-are saved, restored and listed in any mounted memory; the overview and the
+(names with ``-``, an inner dot, and two that differ only in case) are saved,
+restored and listed in any mounted memory; the overview and the
 persistence status are compared.  Now and then every server is stopped —
 all the same way, by closing stdin or by SIGKILL — and started again on the
 same project: what every mounted memory answered before must be answered
@@ -119,7 +123,8 @@ def masked(tool: str, outcome: ToolOutcome) -> ToolOutcome:
     mask = MASKS.get(tool)
     text = outcome.text if mask is None else mask(outcome.text)
     text = KNOWLEDGE_FILE.sub("knowledge file <zpm>/", text)
-    return ToolOutcome(text, outcome.is_error, outcome.hint)
+    notes = tuple(KNOWLEDGE_FILE.sub("knowledge file <zpm>/", note) for note in outcome.notes)
+    return ToolOutcome(text, outcome.is_error, notes)
 
 
 class LockstepMachine(RuleBasedStateMachine):
@@ -226,6 +231,29 @@ class LockstepMachine(RuleBasedStateMachine):
     @rule(target=facts, fact=calls.facts(), memory=calls.memory_targets)
     def remember_fact(self, fact: str, memory: str | None = None) -> str:
         self.apply("remember_fact", calls.with_memory({"fact": fact}, memory))
+        return self._added(fact, memory)
+
+    @rule(
+        target=facts,
+        fact=calls.open_facts(),
+        tool=st.sampled_from(["remember_fact", "assume_fact", "upsert_fact", "assert", "update"]),
+        old=facts,
+        memory=calls.memory_targets,
+    )
+    def store_open_fact(self, fact: str, tool: str, old: str, memory: str | None) -> str:
+        """A fact that keeps variables, stored by each tool that stores facts
+        (``update``: update_fact of a known fact): the notes that name its
+        capitalised variables are compared too."""
+        if tool == "assert":
+            self.apply(tool, calls.with_context({"sentence": fact}, memory))
+        elif tool == "update":
+            arguments = {"old_fact": old, "new_fact": fact}
+            self.apply("update_fact", calls.with_memory(arguments, memory))
+        elif tool == "assume_fact":
+            arguments = {"fact": fact, "assumption": "plan"}
+            self.apply(tool, calls.with_memory(arguments, memory))
+        else:
+            self.apply(tool, calls.with_memory({"fact": fact}, memory))
         return self._added(fact, memory)
 
     @rule(fact=facts, bind_first=st.booleans(), memory=calls.memory_targets)

@@ -288,7 +288,7 @@ class TestVerbTools:
         assert told == ToolOutcome(
             "Asserted: capital(germany, bonn)",
             False,
-            "stored, but defeated by capital(germany, berlin) (kb/geo.pl:2)",
+            ("stored, but defeated by capital(germany, berlin) (kb/geo.pl:2)",),
         )
         again = server.call("remember_fact", {"fact": "capital(france, lyon)"})
         assert again.hint == "stored, but defeated by capital(france, paris) (kb/geo.pl:3)"

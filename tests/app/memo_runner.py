@@ -42,6 +42,8 @@ class MemoRunner:
     closed: bool = False
     interrupted: threading.Event = field(default_factory=threading.Event)
     instructions: str = "A memo of facts."
+    echo_notes: tuple[str, ...] = ()
+    """The notes of every ``echo`` answer."""
 
     def call(
         self,
@@ -65,7 +67,7 @@ class MemoRunner:
             progress(1.0, 1.0, "waited")
         self.calls.append((name, args))
         if name == "echo":
-            return Outcome(args["message"], False)
+            return Outcome(args["message"], False, self.echo_notes)
         if name == "remember_fact":
             self.facts.append(args["fact"])
             return Outcome(f"Asserted: {args['fact']}", False)
