@@ -3,7 +3,8 @@
 ``ServerProcess(target, project)`` starts the server named by an
 ``EngineTarget`` in ``project`` (a directory that already holds ``.zpm/``),
 performs the MCP handshake and answers ``call(tool, arguments)`` with a
-``ToolOutcome`` (the text of the single content item and ``isError``).
+``ToolOutcome`` (the text of the first content item, the further ones as
+notes, and ``isError``).
 Requests may also overlap: ``send`` a request, ``notify``, then wait for
 the ``answer`` of a given request (answers are kept by id as they arrive,
 with their time of arrival).
@@ -46,6 +47,10 @@ class ToolOutcome:
     text: str
     is_error: bool
     notes: tuple[str, ...] = ()
+
+    def __post_init__(self) -> None:
+        if isinstance(self.notes, str):  # one note given bare: still one text item
+            object.__setattr__(self, "notes", (self.notes,))
 
     @property
     def hint(self) -> str | None:

@@ -46,6 +46,10 @@ class ToolResult:
     notes: tuple[str, ...] = field(default=(), compare=False)
     structured: dict[str, Any] | None = field(default=None, compare=False)
 
+    def __post_init__(self) -> None:
+        if isinstance(self.notes, str):  # one note given bare: still one text item
+            object.__setattr__(self, "notes", (self.notes,))
+
     @property
     def hint(self) -> str | None:
         """The first note (for an error: its hint), ``None`` when there is none."""

@@ -102,6 +102,10 @@ class Noted:
     text: str
     notes: tuple[str, ...]
 
+    def __post_init__(self) -> None:
+        if isinstance(self.notes, str):  # one note given bare: still one text item
+            object.__setattr__(self, "notes", (self.notes,))
+
 
 def noted(text: str, *notes: str | None) -> str | Noted:
     """``text`` with the ``notes`` that are not ``None``; the bare text when none is."""

@@ -205,11 +205,7 @@ TRACE = _object(
     "The distinct nodes reachable from the start node, in the order found.",
 )
 
-VIOLATIONS = _object(
-    {"violations": _array(TERM_VALUE), "truncated": {"type": "boolean"}},
-    "The distinct violations, in the order found; truncated: the answer limit cut the "
-    "solutions, so more may exist.",
-)
+VIOLATIONS = _object({"violations": _array(TERM_VALUE), "truncated": {"type": "boolean"}})
 
 EXPLANATION = _object(
     {
