@@ -96,8 +96,8 @@ class PersistenceTools(ToolGroup):
     ) -> str:
         check_snapshot_name(name)
         target = self._memory(memory)
-        if name not in (info.name for info in target.snapshots.list()):
-            raise _missing(target, name)  # a file system that ignores case would find 'Name'
+        if same_but_case(target, name) is not None and not _holds(target, name):
+            raise _missing(target, name)  # a file system that ignores case would find it
         try:
             target.restore_snapshot(name)
         except KeyError:
@@ -122,6 +122,10 @@ class PersistenceTools(ToolGroup):
             f"last_snapshot: {status.base or 'none'}\n"
             f"journal_size: {status.journal_bytes} bytes"
         )
+
+
+def _holds(memory: Memory, name: str) -> bool:
+    return any(info.name == name for info in memory.snapshots.list())
 
 
 def _missing(memory: Memory, name: str) -> ExecutionFailed:
