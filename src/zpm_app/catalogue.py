@@ -43,6 +43,7 @@ from zpm_domain.tools.overview import OverviewTools
 from zpm_domain.tools.persistence import PersistenceTools
 from zpm_domain.tools.query import QueryTools
 from zpm_domain.tools.reasoning import ReasoningTools
+from zpm_domain.tools.recall import RecallTools
 from zpm_domain.tools.refactor import RefactorTools
 from zpm_domain.tools.verbs import VerbTools
 
@@ -70,6 +71,7 @@ GROUPS: tuple[type[ToolGroup], ...] = (
     MemoryTools,
     AssumptionTools,
     RefactorTools,
+    RecallTools,
     VerbTools,
     ArgueTools,
     ForkTools,

@@ -21,6 +21,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass, field
 from typing import Any
 
+from zpm_domain import descriptions
 from zpm_domain.belief_changes import Assume, SupportPlainly
 from zpm_domain.clauses import Clause
 from zpm_domain.errors import MemoryNotMounted, RecoveryFailed, ZpmError
@@ -259,11 +260,16 @@ def merge(memories: Memories, name: str, dry_run: bool) -> dict[str, Any]:
             except KeyError:
                 raise RecoveryFailed(f"{label}: the fork point is missing") from None
             image = fork.locked_image()
-            found = plan(changes(point, state_of(image)), base)
+            now = state_of(image)
+            found = plan(changes(point, now), base)
+            described = descriptions.merged(point.described, now.described, base.descriptions)
             if not dry_run:
-                base.commit(found.mutations)
+                base.commit([*found.mutations, *described])
                 fork.storage.write_fork_point(image.text())
-        return found.report(fork.name, base.name, dry_run)
+        report = found.report(fork.name, base.name, dry_run)
+        if described:
+            report["described"] = [change.indicator for change in described]
+        return report
 
 
 @dataclass(frozen=True, slots=True)

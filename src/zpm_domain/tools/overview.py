@@ -16,6 +16,7 @@ from collections.abc import Callable
 from typing import Annotated, Any
 
 from zpm_domain import progress
+from zpm_domain.descriptions import Description
 from zpm_domain.memory import Memory
 from zpm_domain.tools import outputs
 from zpm_domain.tools.definition import QUERY, Arg, Reply, ToolGroup, tool
@@ -81,15 +82,25 @@ class OverviewTools(ToolGroup):
 
 
 class _Predicate:
-    """A listed predicate: its first clauses rendered, its count and kind."""
+    """A listed predicate: its first clauses rendered, its count and kind, and
+    its description (shown after the samples, only when it has one)."""
 
-    def __init__(self, name: str, arity: int, first: list[str], count: int, facts: int) -> None:
+    def __init__(
+        self,
+        name: str,
+        arity: int,
+        first: list[str],
+        count: int,
+        facts: int,
+        description: Description | None,
+    ) -> None:
         self.name = name
         self.arity = arity
         self.first = first
         self.count = count
         rules = count - facts
         self.kind = "both" if facts and rules else "rule" if rules else "fact"
+        self.described = {} if description is None else description.as_json()
 
     def entry(self, samples: int) -> dict[str, Any]:
         return {
@@ -98,6 +109,7 @@ class _Predicate:
             "kind": self.kind,
             "count": self.count,
             "samples": self.first[:samples],
+            **self.described,
         }
 
 
@@ -112,7 +124,8 @@ def _predicates(memory: Memory) -> list[_Predicate]:
         if clauses:
             first = [render_clause(c) for c in clauses[:MAX_SAMPLES]]
             facts = sum(1 for c in clauses if c.is_fact)
-            found.append(_Predicate(info.name, info.arity, first, len(clauses), facts))
+            description = memory.descriptions.of(info.name, info.arity)
+            found.append(_Predicate(info.name, info.arity, first, len(clauses), facts, description))
     progress.advance(len(infos), len(infos), "listing the predicates")
     return found
 
