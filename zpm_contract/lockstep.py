@@ -34,10 +34,12 @@ provenance agrees), facts that a functional predicate's knowledge defeats
 (``capital/2``, declared in a knowledge file of every project),
 references (one memory,
 ``__all__``) and renames (with and without a dry run and propagation,
-collisions included), the schema, and bad input (syntax errors, unknown arguments, wrong JSON types,
-sandbox violations, names that try to leave their folder).  Each knowledge
-call may carry a ``memory`` argument; rule bodies and queries may call
-``m:G`` in another memory.  Memories ``alpha`` and ``beta`` are created in
+collisions included), predicate descriptions (of known predicates and of
+predicates without clauses) and keyword searches in pages, the schema, and
+bad input (syntax errors, unknown arguments, wrong JSON types, sandbox
+violations, names that try to leave their folder).  Each knowledge call may
+carry a ``memory`` argument; rule bodies and queries may call ``m:G`` in
+another memory.  Memories ``alpha`` and ``beta`` are created in
 either scope, mounted read-write or read-only and unmounted (``alpha`` is
 created and mounted at the start of each case); snapshots from a small pool
 (names with ``-``, an inner dot, and two that differ only in case) are saved,
@@ -100,6 +102,10 @@ MASKS: dict[str, Callable[[str], str]] = {
 KNOWLEDGE_FILE = re.compile(r"knowledge file /\S+/\.zpm/")
 """A knowledge file named in an error (its project's folder differs per engine)."""
 """Machine-specific parts of answers (a project's path, a file's mtime)."""
+
+
+RECALLED = "who likes tea item meaning shelf hello link capital reach"
+"""The words of a search that a restart must answer the same (descriptions included)."""
 
 
 class Divergence(AssertionError):
@@ -558,6 +564,41 @@ class LockstepMachine(RuleBasedStateMachine):
         self.apply("find_predicate_references", references)
         return (new, arity)
 
+    # -- recall: predicate descriptions and keyword search -------------------------
+    @rule(
+        predicate=st.one_of(predicates, calls.vocabulary),
+        text=st.sampled_from(calls.DESCRIPTIONS),
+        names=st.sampled_from(["none", "right", "right", "wrong"]),
+        memory=calls.memory_targets,
+    )
+    def describe_predicate(
+        self, predicate: Predicate, text: str, names: str, memory: str | None
+    ) -> None:
+        """Describe a known predicate or one without clauses (a built-in is
+        refused), with argument names (sometimes too few) or without; the
+        empty description removes one."""
+        name, arity = predicate
+        count = {"none": None, "right": arity, "wrong": arity + 1}[names]
+        arguments = None if count is None else ", ".join(f"a{i}" for i in range(count))
+        call = calls.with_present(
+            predicate=f"{name}/{arity}", description=text, arguments=arguments
+        )
+        self.apply("describe_predicate", calls.with_memory(call, memory))
+
+    @rule(
+        query=calls.search_queries,
+        memory=calls.search_memories,
+        limit=calls.search_limits,
+        cursor=calls.search_cursors,
+    )
+    def search_facts(
+        self, query: str, memory: str | None, limit: int | None, cursor: int | None
+    ) -> None:
+        """Keyword search of one memory or all, in pages (limits and cursors
+        out of range included)."""
+        arguments = calls.with_present(query=query, memory=memory, limit=limit, cursor=cursor)
+        self.apply("search_facts", arguments)
+
     # -- reasoning: explain_why, trace_dependency, verify_consistency -----------------
     def _reasoning(self) -> bool:
         return all("reasoning" in t.capabilities for t in self.targets)
@@ -715,6 +756,7 @@ class LockstepMachine(RuleBasedStateMachine):
 
         record("list_memories", {})
         record("get_persistence_status", {})
+        record("search_facts", {"query": RECALLED, "limit": 100})
         for memory in self._memories():
             record("list_snapshots", calls.with_memory({}, memory))
             record("list_assumptions", calls.with_memory({}, memory))

@@ -26,23 +26,32 @@ clauses first).  A described predicate that has no clauses is found by
 its name and description alone, after the clauses of its memory.
 
 Everything is computed here, from the clauses the memory holds, so every
-engine answers the same.  The cost is one pass over the clauses, each
-distinct name split at most once per search (and only when some query word
-occurs in it).  Withdrawn and defeated clauses are not held by the engine,
-so they are never found.
+engine answers the same.  A search makes one pass over the clauses, in
+steps that cost little per clause: the words a predicate's name and
+description match are found once per predicate; the clauses that may hold
+one of the other words are found by a substring search of their canonical
+texts (``Clause.text``, rendered once per clause and kept); only those are
+read term by term, each distinct name split at most once (and the split
+kept for later searches).  Withdrawn and defeated clauses are not held by
+the engine, so they are never found.
 """
 
 from __future__ import annotations
 
 import heapq
 import re
+from bisect import bisect_right
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
+from functools import lru_cache
+from itertools import accumulate, count, islice
+from operator import add
 
 from zpm_domain.clauses import Clause
 from zpm_domain.descriptions import Description
 from zpm_domain.memory import Memory
-from zpm_domain.terms import Atom, String, Struct, Term
+from zpm_domain.terms import TRUE, Atom, String, Struct, Term
+from zpm_domain.writer import render_clause
 
 PREFIX_FROM = 3
 """The shortest query word that matches the beginning of a longer word part."""
@@ -53,19 +62,29 @@ PREDICATE, DESCRIPTION, ARGUMENT, BODY = range(4)
 
 _RUNS = re.compile(r"[^\W\d_]+|\d+")
 
+Masks = tuple[int, int]
+"""The query words a name matches, as bit masks (bit ``i``: word ``i``):
+``(matched at all, matched as a whole word)``."""
 Best = tuple[int, int, str]
 """Where one query word matched: (place, 0 for a whole word or 1 for a prefix, part)."""
+Rank = tuple[int, int, int]
+"""The ranking criteria, each negated so that smaller sorts first."""
 
 
 def word_parts(text: str) -> list[str]:
     """The word parts of ``text``, casefolded, in order (see the module docstring)."""
+    return list(_parts(text))
+
+
+@lru_cache(maxsize=1 << 17)
+def _parts(text: str) -> tuple[str, ...]:
     parts: list[str] = []
     for run in _RUNS.findall(text):
         if run.islower() or run.isupper() or run.isdigit() or len(run) < 2:
             parts.append(run.casefold())
         else:
             parts.extend(part.casefold() for part in _camel_parts(run))
-    return parts
+    return tuple(parts)
 
 
 def _camel_parts(run: str) -> list[str]:
@@ -86,88 +105,161 @@ def _camel_parts(run: str) -> list[str]:
 
 def query_words(text: str) -> list[str]:
     """The distinct word parts of a query, in order."""
-    return list(dict.fromkeys(word_parts(text)))
+    return list(dict.fromkeys(_parts(text)))
 
 
 class Matcher:
     """The query's words, and which of them each name matches (each name
-    split at most once)."""
+    looked at once per search)."""
 
     def __init__(self, words: Sequence[str]) -> None:
         self.words = tuple(words)
-        self._memo: dict[str, tuple[tuple[int, int, str], ...]] = {}
+        self.every = (1 << len(self.words)) - 1
+        self._masks: dict[str, Masks] = {}
 
-    def hits(self, text: str) -> tuple[tuple[int, int, str], ...]:
-        """``(word index, 0 whole / 1 prefix, part)`` for each query word that
-        ``text`` matches (its best part); empty for most names."""
-        found = self._memo.get(text)
+    def masks(self, text: str) -> Masks:
+        """The words ``text`` matches (most names match none: ``(0, 0)``)."""
+        found = self._masks.get(text)
         if found is None:
-            found = self._memo[text] = self._match(text)
+            found = self.remember(text)
         return found
 
-    def _match(self, text: str) -> tuple[tuple[int, int, str], ...]:
+    def known(self) -> Callable[[str], Masks | None]:
+        """The masks of a name already looked at (``None`` for another): with
+        :meth:`remember`, :meth:`masks` for a loop that calls it very often."""
+        return self._masks.get
+
+    def remember(self, text: str) -> Masks:
+        """Look at ``text`` (see :meth:`masks`)."""
         folded = text.casefold()
-        present = [(i, w) for i, w in enumerate(self.words) if w in folded]
-        if not present:
-            return ()
-        parts = word_parts(text)
-        found = []
-        for index, word in present:
+        matched = whole = 0
+        parts: tuple[str, ...] | None = None
+        for index, word in enumerate(self.words):
+            if word not in folded:
+                continue
+            if parts is None:
+                parts = _parts(text)
             if word in parts:
+                matched |= 1 << index
+                whole |= 1 << index
+            elif len(word) >= PREFIX_FROM and any(p.startswith(word) for p in parts):
+                matched |= 1 << index
+        self._masks[text] = matched, whole
+        return matched, whole
+
+    def best_parts(self, text: str) -> list[tuple[int, int, str]]:
+        """``(word index, 0 whole / 1 prefix, part)`` for each word ``text`` matches."""
+        matched, whole = self.masks(text)
+        found = []
+        for index, word in enumerate(self.words):
+            if whole >> index & 1:
                 found.append((index, 0, word))
-            elif len(word) >= PREFIX_FROM:
-                part = next((p for p in parts if p.startswith(word)), None)
-                if part is not None:
-                    found.append((index, 1, part))
-        return tuple(found)
+            elif matched >> index & 1:
+                part = next(p for p in _parts(text) if p.startswith(word))
+                found.append((index, 1, part))
+        return found
+
+
+def rank(places: Sequence[Masks]) -> Rank:
+    """The rank of a result whose names match ``places`` (the masks of the
+    predicate's name, its description, the arguments and the body)."""
+    matched = before = whole = 0
+    for found, found_whole in places:
+        whole |= found_whole & ~before
+        before |= found
+        matched |= found
+    head = places[PREDICATE][0] | places[DESCRIPTION][0]
+    return (-matched.bit_count(), -head.bit_count(), -whole.bit_count())
 
 
 @dataclass(frozen=True, slots=True)
 class Found:
     """A search result: a clause of ``memory`` (``None`` for a described
-    predicate without clauses), its predicate, the predicate's description,
-    and where each matched query word matched (by word index)."""
+    predicate without clauses), its predicate and the predicate's description."""
 
     memory: Memory
     key: tuple[str, int]
-    clause: Clause | None
     description: Description | None
-    matched: dict[int, Best]
+    clause: Clause | None
 
-    def rank(self) -> tuple[int, int, int]:
-        """The ranking criteria, each negated so that smaller sorts first."""
-        best = self.matched.values()
-        return (
-            -len(self.matched),
-            -sum(1 for place, _, _ in best if place <= DESCRIPTION),
-            -sum(1 for _, prefix, _ in best if not prefix),
-        )
+    def matched(self, matcher: Matcher) -> dict[int, Best]:
+        """Where each query word it matches matched best, by word index (for
+        equally good places, the first name in reading order)."""
+        best: dict[int, Best] = {}
+        _note(best, matcher.best_parts(self.key[0]), PREDICATE)
+        if self.description is not None:
+            for text in (self.description.text, *(self.description.arguments or ())):
+                _note(best, matcher.best_parts(text), DESCRIPTION)
+        clause = self.clause
+        if clause is not None:
+            if isinstance(clause.head, Struct):
+                for text in _names(clause.head.args):
+                    _note(best, matcher.best_parts(text), ARGUMENT)
+            if not clause.is_fact:
+                for text in _names((clause.body,)):
+                    _note(best, matcher.best_parts(text), BODY)
+        return best
+
+
+def _note(best: dict[int, Best], hits: list[tuple[int, int, str]], place: int) -> None:
+    for index, prefix, part in hits:
+        known = best.get(index)
+        if known is None or (place, prefix) < known[:2]:
+            best[index] = (place, prefix, part)
+
+
+def _names(terms: Sequence[Term]) -> Iterator[str]:
+    """The atoms, strings and functor names of ``terms``, in reading order."""
+    stack = list(reversed(terms))
+    while stack:
+        term = stack.pop()
+        if isinstance(term, Atom):
+            yield term.name
+        elif isinstance(term, Struct):
+            yield term.name
+            stack.extend(reversed(term.args))
+        elif isinstance(term, String):
+            yield term.value
+
+
+Where = tuple[Memory, tuple[str, int], Description | None]
+"""A predicate's memory, name and arity, and description."""
+Entry = tuple[int, int, int, int, int, Clause | None, Where]
+"""A ranked result: its rank, its memory's order, its position there, its
+clause (``None``: a described predicate without clauses) and predicate."""
 
 
 def search(
     memories: Sequence[Memory],
-    words: Sequence[str],
+    matcher: Matcher,
     skip: int,
     take: int,
     searched: Callable[[str], bool] = lambda name: True,
 ) -> tuple[list[Found], int]:
-    """Results ``skip`` to ``skip + take`` of searching ``memories`` for
-    ``words``, best first, and how many results there are in all; only the
-    predicates whose name passes ``searched`` are searched."""
-    matcher = Matcher(words)
-    ranked: list[tuple[tuple[int, int, int], int, int, Found]] = []
+    """Results ``skip`` to ``skip + take`` of searching ``memories``, best
+    first, and how many results there are in all; only the predicates whose
+    name passes ``searched`` are searched."""
+    wanted = skip + take
+    entries: list[Entry] = []
     total = 0
     for order, memory in enumerate(memories):
-        for position, found in enumerate(_found(memory, matcher, searched)):
-            total += 1
-            ranked.append((found.rank(), order, position, found))
-    best = heapq.nsmallest(skip + take, ranked, key=lambda entry: entry[:3])
-    return [entry[3] for entry in best[skip:]], total
+        total += _rank_memory(memory, order, matcher, wanted, searched, entries)
+    best = heapq.nsmallest(wanted, entries)  # (order, position) differ: clauses never compared
+    return [Found(*where, clause) for *_, clause, where in best[skip:]], total
 
 
-def _found(memory: Memory, matcher: Matcher, searched: Callable[[str], bool]) -> Iterator[Found]:
-    """The results of one memory, in its order: its clauses, then its
-    described predicates that have none."""
+def _rank_memory(
+    memory: Memory,
+    order: int,
+    matcher: Matcher,
+    wanted: int,
+    searched: Callable[[str], bool],
+    entries: list[Entry],
+) -> int:
+    """Add the results of ``memory`` that may be among the first ``wanted``
+    to ``entries``; how many results it has."""
+    total = 0
+    position = 0
     descriptions = memory.descriptions
     with_clauses = set()
     for info in memory.predicates():
@@ -177,76 +269,166 @@ def _found(memory: Memory, matcher: Matcher, searched: Callable[[str], bool]) ->
         if not clauses:
             continue
         with_clauses.add(info.key)
-        description = descriptions.of(*info.key)
-        own = _predicate_hits(matcher, info.name, description)
-        for clause in clauses:
-            matched = _clause_hits(matcher, clause, own)
-            if matched:
-                yield Found(memory, info.key, clause, description, matched)
+        where = (memory, info.key, descriptions.of(*info.key))
+        own = _own_masks(matcher, info.name, where[2])
+        head = own[0][0] | own[1][0]
+        others = matcher.every & ~head
+        candidates = _mentioning(clauses, matcher, others) if others else []
+        if candidates:
+            total += _rank_clauses(
+                clauses, candidates, own, matcher, (order, position), where, entries
+            )
+        if head:
+            # every other clause matches at the predicate alone: one rank, in order
+            r0, r1, r2 = rank((*own, (0, 0), (0, 0)))
+            plain = _except(len(clauses), candidates)
+            total += len(clauses) - len(candidates)
+            for index in islice(plain, wanted):
+                entries.append((r0, r1, r2, order, position + index, clauses[index], where))
+        position += len(clauses)
     for key, description in descriptions:
-        if key not in with_clauses and searched(key[0]):
-            matched = _predicate_hits(matcher, key[0], description)
-            if matched:
-                yield Found(memory, key, None, description, matched)
+        if key in with_clauses or not searched(key[0]):
+            continue
+        own = _own_masks(matcher, key[0], description)
+        if own[0][0] | own[1][0]:
+            r0, r1, r2 = rank((*own, (0, 0), (0, 0)))
+            entries.append((r0, r1, r2, order, position, None, (memory, key, description)))
+            total += 1
+        position += 1
+    return total
 
 
-def _predicate_hits(
-    matcher: Matcher, name: str, description: Description | None
-) -> dict[int, Best]:
-    """Where the query's words match a predicate's name and description."""
-    matched: dict[int, Best] = {}
-    _note(matched, matcher.hits(name), PREDICATE)
+def _rank_clauses(
+    clauses: list[Clause],
+    candidates: list[int],
+    own: tuple[Masks, Masks],
+    matcher: Matcher,
+    at: tuple[int, int],
+    where: Where,
+    entries: list[Entry],
+) -> int:
+    """Add the ``candidates`` among a predicate's ``clauses`` that match (at
+    ``at``: their memory's order, the predicate's first position) to
+    ``entries``; how many match.  :func:`rank`, unrolled: this loop may run
+    for every clause of a memory."""
+    (name_found, name_whole), (described_found, described_whole) = own
+    head = name_found | described_found
+    head_whole = name_whole | (described_whole & ~name_found)
+    r1 = -head.bit_count()
+    order, position = at
+    known, remember = matcher.known(), matcher.remember
+    matching = 0
+    text: str
+    for index in candidates:
+        clause = clauses[index]
+        term = clause.head
+        found = whole = 0
+        if type(term) is Struct:  # type(), not isinstance(): this loop is the hot one
+            for argument in term.args:
+                kind = type(argument)
+                if kind is Atom:
+                    text = argument.name  # type: ignore[union-attr,assignment]
+                elif kind is String:
+                    text = argument.value  # type: ignore[union-attr]
+                elif kind is Struct:
+                    more, more_whole = _masks_of(matcher, (argument,))
+                    found |= more
+                    whole |= more_whole
+                    continue
+                else:
+                    continue
+                masks = known(text) or remember(text)
+                found |= masks[0]
+                whole |= masks[1]
+        body_found = body_whole = 0
+        if clause.body is not TRUE:
+            body_found, body_whole = _masks_of(matcher, (clause.body,))
+        matched = head | found | body_found
+        if matched:
+            whole = head_whole | (whole & ~head) | (body_whole & ~(head | found))
+            entries.append(
+                (
+                    -matched.bit_count(),
+                    r1,
+                    -whole.bit_count(),
+                    order,
+                    position + index,
+                    clause,
+                    where,
+                )
+            )
+            matching += 1
+    return matching
+
+
+def _own_masks(matcher: Matcher, name: str, description: Description | None) -> tuple[Masks, Masks]:
+    """The words a predicate's name matches, and those its description and
+    argument names match."""
+    described = 0, 0
     if description is not None:
-        _note(matched, matcher.hits(description.text), DESCRIPTION)
-        for argument in description.arguments or ():
-            _note(matched, matcher.hits(argument), DESCRIPTION)
-    return matched
+        for text in (description.text, *(description.arguments or ())):
+            found, whole = matcher.masks(text)
+            described = described[0] | found, described[1] | whole
+    return matcher.masks(name), described
 
 
-def _note(matched: dict[int, Best], hits: tuple[tuple[int, int, str], ...], place: int) -> None:
-    for index, prefix, part in hits:
-        best = (place, prefix, part)
-        known = matched.get(index)
-        if known is None or best[:2] < known[:2]:
-            matched[index] = best
+def _mentioning(clauses: list[Clause], matcher: Matcher, bits: int) -> list[int]:
+    """The indexes, in order, of the clauses whose text contains one of the
+    words in ``bits`` (case-insensitively): every clause that may match one
+    of them, and a few that do not (a variable's name, a word across an
+    escape)."""
+    texts = [c.text if c.text is not None else render_clause(c) for c in clauses]
+    joined = "\n".join(texts).casefold()
+    pieces = joined.split("\n")
+    if len(pieces) != len(texts):  # a text holds a line break (the writer escapes them)
+        pieces = [text.casefold() for text in texts]
+        joined = "\n".join(pieces)
+    starts: list[int] = []
+    found: set[int] = set()
+    for index, word in enumerate(matcher.words):
+        if not bits >> index & 1:
+            continue
+        if joined.count(word) * 8 > len(pieces):  # in many texts: test each text
+            found.update([i for i, piece in enumerate(pieces) if word in piece])
+            if len(found) == len(pieces):
+                break
+            continue
+        if not starts:
+            starts = [0, *map(add, accumulate(map(len, pieces)), count(1))]
+        at = joined.find(word)
+        while at != -1:
+            clause = bisect_right(starts, at) - 1
+            found.add(clause)
+            at = joined.find(word, starts[clause + 1])
+    return sorted(found)
 
 
-def _clause_hits(matcher: Matcher, clause: Clause, own: dict[int, Best]) -> dict[int, Best]:
-    """Where the query's words match ``clause``: ``own`` (its predicate's
-    matches) and the names of its arguments and body."""
-    if len(own) == len(matcher.words):
-        return own  # a predicate match beats any other place
-    matched = own
-    head = clause.head
-    if isinstance(head, Struct):
-        matched = _walk(matcher, head.args, ARGUMENT, matched)
-    if not clause.is_fact:
-        matched = _walk(matcher, (clause.body,), BODY, matched)
-    return matched
-
-
-def _walk(
-    matcher: Matcher, terms: tuple[Term, ...], place: int, matched: dict[int, Best]
-) -> dict[int, Best]:
-    """``matched`` with the matches of every atom, string and functor name
-    in ``terms`` (a copy when anything is added)."""
-    copied = False
-    stack = list(reversed(terms))
+def _masks_of(matcher: Matcher, terms: Sequence[Term]) -> Masks:
+    found = whole = 0
+    masks = matcher.masks
+    stack = list(terms)
     while stack:
         term = stack.pop()
         if isinstance(term, Atom):
-            hits = matcher.hits(term.name)
+            matched = masks(term.name)
         elif isinstance(term, Struct):
-            hits = matcher.hits(term.name)
-            stack.extend(reversed(term.args))
+            matched = masks(term.name)
+            stack.extend(term.args)
         elif isinstance(term, String):
-            hits = matcher.hits(term.value)
+            matched = masks(term.value)
         else:
             continue
-        for index, prefix, part in hits:
-            known = matched.get(index)
-            if known is None or (place, prefix) < known[:2]:
-                if not copied:
-                    matched, copied = dict(matched), True
-                matched[index] = (place, prefix, part)
-    return matched
+        found |= matched[0]
+        whole |= matched[1]
+    return found, whole
+
+
+def _except(size: int, taken: list[int]) -> Iterator[int]:
+    """``0 .. size - 1`` without the (sorted) indexes ``taken``."""
+    skipped = iter(taken)
+    next_taken = next(skipped, None)
+    for index in range(size):
+        if index == next_taken:
+            next_taken = next(skipped, None)
+        else:
+            yield index

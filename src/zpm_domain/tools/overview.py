@@ -2,7 +2,9 @@
 
 The answer is the spec's first description of the tool: predicates with
 sample clauses, assumptions, snapshots, persistence health and mounts, as
-compact JSON of at most 64 KiB.  When the whole answer would be larger, the
+compact JSON of at most 64 KiB.  A described predicate's entry ends with its
+``description`` and ``arguments`` (``zpm_domain.descriptions``); every other
+entry is exactly the spec's.  When the whole answer would be larger, the
 number of samples is lowered for every predicate alike (to the largest
 number that fits); only when no samples at all still do not fit are
 predicates left out, from the last one, and ``truncated`` is true whenever

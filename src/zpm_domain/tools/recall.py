@@ -17,7 +17,7 @@ from zpm_domain.errors import InvalidArguments
 from zpm_domain.inputs import parse_term
 from zpm_domain.memories import Memories
 from zpm_domain.memory import Memory
-from zpm_domain.search import PLACES, Found, query_words, search
+from zpm_domain.search import PLACES, Found, Matcher, query_words, search
 from zpm_domain.terms import Atom, Struct
 from zpm_domain.tools import outputs
 from zpm_domain.tools.definition import (
@@ -44,16 +44,13 @@ class RecallTools(ToolGroup):
 
     @tool(
         QUERY,
-        "Find what the knowledge base knows about something when you do not know the "
-        "predicate names: the stored clauses (facts and rules, knowledge files included) "
-        "whose predicate name, description, atoms or strings contain the query's words, "
-        "best first, each with its memory, handle, Prolog text, the predicate's description "
-        "and why it matched. Words match case-insensitively, also as parts of snake_case "
-        "and camelCase names, and from three letters on as the beginning of a word part "
-        "(auth matches auth_service, authToken and authentication). Ranked by how many "
-        "words match, then matches in the predicate's name or description, then whole "
-        "words, then memory and clause order. Searches every mounted memory unless "
-        "memory names one; page with limit and cursor.",
+        "Find what the knowledge base knows about a topic without knowing the predicate "
+        "names: the stored clauses (knowledge files included) whose predicate name, "
+        "description, atoms or strings contain the query's words, best first, each with "
+        "why it matched. Words match case-insensitively, as parts of snake_case and "
+        "camelCase names too, and from three letters on as a prefix (auth finds "
+        "auth_service and authentication). Searches every mounted memory unless memory "
+        "names one; page with limit and cursor.",
         output=outputs.SEARCH,
     )
     def search_facts(
@@ -92,8 +89,9 @@ class RecallTools(ToolGroup):
             raise InvalidArguments(f"cursor must be 0 or more, not {skip}")
         for kb in (searched := self._searched(memory)):
             kb.sync()
-        page, total = search(searched, words, skip, take, lambda name: not is_zpm_own(name))
-        results = [_row(found, words) for found in page]
+        matcher = Matcher(words)
+        page, total = search(searched, matcher, skip, take, lambda name: not is_zpm_own(name))
+        results = [_row(found, matcher) for found in page]
         following = skip + len(results)
         return Reply.of(
             {
@@ -112,11 +110,10 @@ class RecallTools(ToolGroup):
 
     @tool(
         CHANGE_IDEMPOTENT,
-        "Describe a predicate in one line and name its arguments, so that every session "
-        "uses one vocabulary: get_knowledge_schema, get_kb_overview and search_facts show "
-        "the description. The predicate need not have clauses yet. Describing it again "
-        "replaces its description; an empty description removes it. Kept in the memory "
-        "like its clauses (journal, snapshots, forks, renames).",
+        "Describe a predicate (name/arity) in one line and name its arguments, so that "
+        "every session uses the same vocabulary; get_knowledge_schema, get_kb_overview and "
+        "search_facts show it. The predicate need not have clauses yet. Describing it again "
+        "replaces the description; an empty description removes it.",
     )
     def describe_predicate(
         self,
@@ -178,7 +175,7 @@ def _signature(description: Description) -> str:
     return f" ({', '.join(description.arguments)})"
 
 
-def _row(found: Found, words: list[str]) -> dict[str, Any]:
+def _row(found: Found, matcher: Matcher) -> dict[str, Any]:
     """A result as search_facts shows it."""
     name, arity = found.key
     clause = found.clause
@@ -194,7 +191,7 @@ def _row(found: Found, words: list[str]) -> dict[str, Any]:
     if provenance is not None and provenance.file is not None:
         row["file"] = f"{provenance.file}:{provenance.line}"
     row["matched"] = [
-        {"word": words[index], "in": PLACES[place], "part": part}
-        for index, (place, _, part) in sorted(found.matched.items())
+        {"word": matcher.words[index], "in": PLACES[place], "part": part}
+        for index, (place, _, part) in sorted(found.matched(matcher).items())
     ]
     return row
