@@ -40,6 +40,7 @@ from __future__ import annotations
 
 import heapq
 import re
+import sys
 from bisect import bisect_right
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
@@ -239,7 +240,7 @@ def search(
     """Results ``skip`` to ``skip + take`` of searching ``memories``, best
     first, and how many results there are in all; only the predicates whose
     name passes ``searched`` are searched."""
-    wanted = skip + take
+    wanted = min(skip + take, sys.maxsize)
     entries: list[Entry] = []
     total = 0
     for order, memory in enumerate(memories):

@@ -154,6 +154,8 @@ def test_pages_follow_the_cursor_to_the_end(box: Toolbox) -> None:
         "next_cursor": None,
     }
     assert len(clauses(box, "widget")) == 7, "the default limit is 20"
+    far = search(box, "item", cursor=10**30)
+    assert far["results"] == [] and far["next_cursor"] is None
 
 
 @pytest.mark.parametrize(

@@ -87,7 +87,8 @@ class RecallTools(ToolGroup):
         skip = 0 if cursor is None else cursor
         if skip < 0:
             raise InvalidArguments(f"cursor must be 0 or more, not {skip}")
-        for kb in (searched := self._searched(memory)):
+        searched = self._searched(memory)
+        for kb in searched:
             kb.sync()
         matcher = Matcher(words)
         page, total = search(searched, matcher, skip, take, lambda name: not is_zpm_own(name))
