@@ -38,11 +38,13 @@ the engine, so they are never found.
 
 from __future__ import annotations
 
+import gc
 import heapq
 import re
 import sys
 from bisect import bisect_right
 from collections.abc import Callable, Iterator, Sequence
+from contextlib import contextmanager
 from dataclasses import dataclass
 from functools import lru_cache
 from itertools import accumulate, count, islice
@@ -243,10 +245,25 @@ def search(
     wanted = min(skip + take, sys.maxsize)
     entries: list[Entry] = []
     total = 0
-    for order, memory in enumerate(memories):
-        total += _rank_memory(memory, order, matcher, wanted, searched, entries)
-    best = heapq.nsmallest(wanted, entries)  # (order, position) differ: clauses never compared
+    with _collector_paused():
+        for order, memory in enumerate(memories):
+            total += _rank_memory(memory, order, matcher, wanted, searched, entries)
+        best = heapq.nsmallest(wanted, entries)  # (order, position) differ: never a clause
     return [Found(*where, clause) for *_, clause, where in best[skip:]], total
+
+
+@contextmanager
+def _collector_paused() -> Iterator[None]:
+    """Python's cyclic garbage collector paused: a search makes many small
+    objects and no cycles (reference counting frees them), and the collector
+    would otherwise run again and again over the memory's clauses."""
+    enabled = gc.isenabled()
+    gc.disable()
+    try:
+        yield
+    finally:
+        if enabled:
+            gc.enable()
 
 
 def _rank_memory(
@@ -277,7 +294,7 @@ def _rank_memory(
         candidates = _mentioning(clauses, matcher, others) if others else []
         if candidates:
             total += _rank_clauses(
-                clauses, candidates, own, matcher, (order, position), where, entries
+                clauses, candidates, own, matcher, (order, position, wanted), where, entries
             )
         if head:
             # every other clause matches at the predicate alone: one rank, in order
@@ -304,20 +321,23 @@ def _rank_clauses(
     candidates: list[int],
     own: tuple[Masks, Masks],
     matcher: Matcher,
-    at: tuple[int, int],
+    at: tuple[int, int, int],
     where: Where,
     entries: list[Entry],
 ) -> int:
     """Add the ``candidates`` among a predicate's ``clauses`` that match (at
-    ``at``: their memory's order, the predicate's first position) to
-    ``entries``; how many match.  :func:`rank`, unrolled: this loop may run
-    for every clause of a memory."""
+    ``at``: their memory's order and the predicate's first position; the
+    first ``wanted`` are asked for) to ``entries``, the first ``wanted`` of
+    each rank (no later one can be among the first ``wanted`` results); how
+    many match.  :func:`rank`, unrolled: this loop may run for every clause
+    of a memory."""
     (name_found, name_whole), (described_found, described_whole) = own
     head = name_found | described_found
     head_whole = name_whole | (described_whole & ~name_found)
     r1 = -head.bit_count()
-    order, position = at
+    order, position, wanted = at
     known, remember = matcher.known(), matcher.remember
+    kept: dict[int, int] = {}
     matching = 0
     text: str
     for index in candidates:
@@ -345,20 +365,16 @@ def _rank_clauses(
         if clause.body is not TRUE:
             body_found, body_whole = _masks_of(matcher, (clause.body,))
         matched = head | found | body_found
-        if matched:
-            whole = head_whole | (whole & ~head) | (body_whole & ~(head | found))
-            entries.append(
-                (
-                    -matched.bit_count(),
-                    r1,
-                    -whole.bit_count(),
-                    order,
-                    position + index,
-                    clause,
-                    where,
-                )
-            )
-            matching += 1
+        if not matched:
+            continue
+        matching += 1
+        whole = head_whole | (whole & ~head) | (body_whole & ~(head | found))
+        r0, r2 = -matched.bit_count(), -whole.bit_count()
+        code = r0 * 64 + r2
+        ahead = kept.get(code, 0)
+        if ahead < wanted:
+            kept[code] = ahead + 1
+            entries.append((r0, r1, r2, order, position + index, clause, where))
     return matching
 
 
