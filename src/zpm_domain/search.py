@@ -64,6 +64,8 @@ PLACES = ("predicate", "description", "argument", "body")
 PREDICATE, DESCRIPTION, ARGUMENT, BODY = range(4)
 
 _RUNS = re.compile(r"[^\W\d_]+|\d+")
+_SNAKE = re.compile(r"[a-z0-9_]+")
+_LETTERS_OR_DIGITS = re.compile(r"[a-z]+|[0-9]+")
 
 Masks = tuple[int, int]
 """The query words a name matches, as bit masks (bit ``i``: word ``i``):
@@ -81,13 +83,26 @@ def word_parts(text: str) -> list[str]:
 
 @lru_cache(maxsize=1 << 17)
 def _parts(text: str) -> tuple[str, ...]:
+    if _SNAKE.fullmatch(text):  # most names: nothing to fold, no case to split at
+        parts: list[str] = []
+        for chunk in text.split("_"):
+            if chunk.isalpha() or chunk.isdigit():
+                parts.append(chunk)
+            elif chunk:
+                parts.extend(_LETTERS_OR_DIGITS.findall(chunk))
+        return tuple(parts)
+    return tuple(any_parts(text))
+
+
+def any_parts(text: str) -> list[str]:
+    """:func:`word_parts` of any text, the long way."""
     parts: list[str] = []
     for run in _RUNS.findall(text):
         if run.islower() or run.isupper() or run.isdigit() or len(run) < 2:
             parts.append(run.casefold())
         else:
             parts.extend(part.casefold() for part in _camel_parts(run))
-    return tuple(parts)
+    return parts
 
 
 def _camel_parts(run: str) -> list[str]:

@@ -10,12 +10,14 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
 from tests.tools.outcomes import error, ok
 from zpm_app.bootstrap import open_toolbox
 from zpm_app.config import resolve_settings
 from zpm_app.toolbox import Toolbox
-from zpm_domain.search import query_words, word_parts
+from zpm_domain.search import any_parts, query_words, word_parts
 
 Open = Callable[..., Toolbox]
 DEFAULT = 2 << 32
@@ -51,6 +53,11 @@ def store(box: Toolbox, *facts: str) -> None:
 )
 def test_names_split_into_case_folded_word_parts(text: str, parts: list[str]) -> None:
     assert word_parts(text) == parts
+
+
+@given(st.text(alphabet="ab_z09AZé -'", max_size=12))
+def test_snake_case_names_split_as_any_other_name(text: str) -> None:
+    assert word_parts(text) == any_parts(text)
 
 
 def test_query_words_are_distinct_parts_in_order() -> None:
