@@ -26,9 +26,9 @@ def test_the_guide_names_offered_tools_only() -> None:
     assert "create_memory" not in verbs
 
 
-def test_tools_added_later_are_named_where_they_fit() -> None:
-    assert "search_facts" not in guide(ALL)
-    text = guide(ALL | {"search_facts", "describe_predicate"})
+def test_recall_tools_are_named_where_they_fit_when_offered() -> None:
+    assert "search_facts" not in guide(ALL - {"search_facts", "describe_predicate"})
+    text = guide(ALL)
     assert "search_facts (keyword search over stored clauses)" in text
     assert "describe_predicate (a description and argument names for name/arity)" in text
 
