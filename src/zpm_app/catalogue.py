@@ -23,6 +23,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping
 from typing import Any, Protocol
 
+from zpm_app.schema_refs import with_refs
 from zpm_domain.progress import Report
 from zpm_domain.resources import Resource as ResourceInfo
 from zpm_domain.tools.argue import ArgueTools
@@ -197,14 +198,15 @@ class ToolRunner(Protocol):
 
 def tool_listing(spec: ToolDefinition) -> dict[str, Any]:
     """A tool as ``tools/list`` shows it: name, description, ``inputSchema``,
-    ``outputSchema`` (for a tool with structured output) and ``annotations``."""
+    ``outputSchema`` (for a tool with structured output; its repeated parts
+    once, in ``$defs``: ``zpm_app.schema_refs``) and ``annotations``."""
     listed: dict[str, Any] = {
         "name": spec.name,
         "description": spec.description,
         "inputSchema": spec.input_schema,
     }
     if spec.output_schema is not None:
-        listed["outputSchema"] = spec.output_schema
+        listed["outputSchema"] = with_refs(spec.output_schema)
     listed["annotations"] = {
         "readOnlyHint": spec.read_only,
         "destructiveHint": spec.destructive,
