@@ -3,11 +3,12 @@
 ``lockstep_machine(targets)`` returns a ``RuleBasedStateMachine`` class.  Each
 test case starts one ``zpm serve`` per target (each in its own temporary
 project, with its own ``XDG_DATA_HOME`` for global memories), sends every
-generated call to all of them and requires the same result text and
-``isError`` from each; a difference raises ``Divergence``, whose message names
-the step, the call and the engines that disagree (with their answers), then
-lists every call of the test case up to it, so the sequence can be replayed
-even when Hypothesis cannot shrink it (an engine that is not deterministic).
+generated call to all of them and requires the same result text, the same
+further text items (hints and notes) and ``isError`` from each; a difference
+raises ``Divergence``, whose message names the step, the call and the engines
+that disagree (with their answers), then lists every call of the test case up
+to it, so the sequence can be replayed even when Hypothesis cannot shrink it
+(an engine that is not deterministic).
 Three parts of an answer are machine-specific and masked before comparing
 (``MASKS``): the ``dir:`` line of ``get_persistence_status``, the
 ``latest_at`` time of ``get_kb_overview`` and, in any answer, the project
@@ -16,12 +17,14 @@ After every step the invariants compare ``get_knowledge_schema`` and the
 answers of every predicate that was given clauses, in every mounted memory,
 across engines the same way.
 
-Generated calls: facts (bundle ``facts``), rules with recursion (``reach/2``
-over acyclic ``link/2``), negation, disjunction and aggregation over known
-predicates (bundle ``predicates``), queries with findall/between/arithmetic/
-atoms, reflection (current_predicate, predicate_property), setup_call_cleanup,
-subsumes_term and unifiable over known predicates, queries over cyclic and
-finite terms (``calls.term_goals``), forget/clear/update/upsert of known facts,
+Generated calls: facts (bundle ``facts``), facts that keep variables
+(stored by every tool that stores facts, so their notes are compared),
+rules with recursion (``reach/2`` over acyclic ``link/2``), negation,
+disjunction and aggregation over known predicates (bundle ``predicates``),
+queries with findall/between/arithmetic/atoms, reflection (current_predicate,
+predicate_property), setup_call_cleanup, subsumes_term and unifiable over
+known predicates, queries over cyclic and finite terms (``calls.term_goals``),
+forget/clear/update/upsert of known facts,
 assumptions shared between facts (stored plainly or not), belief status,
 justifications and retractions by name and by glob, the verb tools (assert,
 ``query`` with justifications, unassert by fact and pattern, unassert-handle
@@ -31,16 +34,19 @@ provenance agrees), facts that a functional predicate's knowledge defeats
 (``capital/2``, declared in a knowledge file of every project),
 references (one memory,
 ``__all__``) and renames (with and without a dry run and propagation,
-collisions included), the schema, and bad input (syntax errors, unknown arguments, wrong JSON types,
-sandbox violations, names that try to leave their folder).  Each knowledge
-call may carry a ``memory`` argument; rule bodies and queries may call
-``m:G`` in another memory.  Memories ``alpha`` and ``beta`` are created in
-either scope, mounted read-write or read-only, unmounted and deleted
-(``alpha`` is created and mounted at the start of each case); forks
-``fork_a`` and ``fork_b`` are made of any of them, written in, merged
-(after the same fact was changed in a fork and in its base, so merges meet
-conflicts, won by either side for all or per handle) and deleted; snapshots from a small pool
-are saved, restored and listed in any mounted memory; the overview and the
+collisions included), predicate descriptions (of known predicates and of
+predicates without clauses) and keyword searches in pages, the schema, and
+bad input (syntax errors, unknown arguments, wrong JSON types, sandbox
+violations, names that try to leave their folder).  Each knowledge call may
+carry a ``memory`` argument; rule bodies and queries may call ``m:G`` in
+another memory.  Memories ``alpha`` and ``beta`` are created in either
+scope, mounted read-write or read-only, unmounted and deleted (``alpha`` is
+created and mounted at the start of each case); forks ``fork_a`` and
+``fork_b`` are made of any of them, written in, merged (after the same fact
+was changed in a fork and in its base, so merges meet conflicts, won by
+either side for all or per handle) and deleted; snapshots from a small pool
+(names with ``-``, an inner dot, and two that differ only in case) are saved,
+restored and listed in any mounted memory; the overview and the
 persistence status are compared.  Now and then every server is stopped —
 all the same way, by closing stdin or by SIGKILL — and started again on the
 same project: what every mounted memory answered before must be answered
@@ -105,6 +111,10 @@ KNOWLEDGE_FILE = re.compile(r"knowledge file /\S+/\.zpm/")
 """Machine-specific parts of answers (a project's path, a file's mtime)."""
 
 
+RECALLED = "who likes tea item meaning shelf hello link capital reach"
+"""The words of a search that a restart must answer the same (descriptions included)."""
+
+
 class Divergence(AssertionError):
     """Two engines answered the same call differently."""
 
@@ -126,7 +136,8 @@ def masked(tool: str, outcome: ToolOutcome) -> ToolOutcome:
     mask = MASKS.get(tool)
     text = outcome.text if mask is None else mask(outcome.text)
     text = KNOWLEDGE_FILE.sub("knowledge file <zpm>/", text)
-    return ToolOutcome(text, outcome.is_error, outcome.hint)
+    notes = tuple(KNOWLEDGE_FILE.sub("knowledge file <zpm>/", note) for note in outcome.notes)
+    return ToolOutcome(text, outcome.is_error, notes)
 
 
 class LockstepMachine(RuleBasedStateMachine):
@@ -235,6 +246,29 @@ class LockstepMachine(RuleBasedStateMachine):
     @rule(target=facts, fact=calls.facts(), memory=calls.memory_targets)
     def remember_fact(self, fact: str, memory: str | None = None) -> str:
         self.apply("remember_fact", calls.with_memory({"fact": fact}, memory))
+        return self._added(fact, memory)
+
+    @rule(
+        target=facts,
+        fact=calls.open_facts(),
+        tool=st.sampled_from(["remember_fact", "assume_fact", "upsert_fact", "assert", "update"]),
+        old=facts,
+        memory=calls.memory_targets,
+    )
+    def store_open_fact(self, fact: str, tool: str, old: str, memory: str | None) -> str:
+        """A fact that keeps variables, stored by each tool that stores facts
+        (``update``: update_fact of a known fact): the notes that name its
+        capitalised variables are compared too."""
+        if tool == "assert":
+            self.apply(tool, calls.with_context({"sentence": fact}, memory))
+        elif tool == "update":
+            arguments = {"old_fact": old, "new_fact": fact}
+            self.apply("update_fact", calls.with_memory(arguments, memory))
+        elif tool == "assume_fact":
+            arguments = {"fact": fact, "assumption": "plan"}
+            self.apply(tool, calls.with_memory(arguments, memory))
+        else:
+            self.apply(tool, calls.with_memory({"fact": fact}, memory))
         return self._added(fact, memory)
 
     @rule(fact=facts, bind_first=st.booleans(), memory=calls.memory_targets)
@@ -539,6 +573,41 @@ class LockstepMachine(RuleBasedStateMachine):
         self.apply("find_predicate_references", references)
         return (new, arity)
 
+    # -- recall: predicate descriptions and keyword search -------------------------
+    @rule(
+        predicate=st.one_of(predicates, calls.vocabulary),
+        text=st.sampled_from(calls.DESCRIPTIONS),
+        names=st.sampled_from(["none", "right", "right", "wrong"]),
+        memory=calls.memory_targets,
+    )
+    def describe_predicate(
+        self, predicate: Predicate, text: str, names: str, memory: str | None
+    ) -> None:
+        """Describe a known predicate or one without clauses (a built-in is
+        refused), with argument names (sometimes too few) or without; the
+        empty description removes one."""
+        name, arity = predicate
+        count = {"none": None, "right": arity, "wrong": arity + 1}[names]
+        arguments = None if count is None else ", ".join(f"a{i}" for i in range(count))
+        call = calls.with_present(
+            predicate=f"{name}/{arity}", description=text, arguments=arguments
+        )
+        self.apply("describe_predicate", calls.with_memory(call, memory))
+
+    @rule(
+        query=calls.search_queries,
+        memory=calls.search_memories,
+        limit=calls.search_limits,
+        cursor=calls.search_cursors,
+    )
+    def search_facts(
+        self, query: str, memory: str | None, limit: int | None, cursor: int | None
+    ) -> None:
+        """Keyword search of one memory or all, in pages (limits and cursors
+        out of range included)."""
+        arguments = calls.with_present(query=query, memory=memory, limit=limit, cursor=cursor)
+        self.apply("search_facts", arguments)
+
     # -- reasoning: explain_why, trace_dependency, verify_consistency -----------------
     def _reasoning(self) -> bool:
         return all("reasoning" in t.capabilities for t in self.targets)
@@ -786,6 +855,7 @@ class LockstepMachine(RuleBasedStateMachine):
 
         record("list_memories", {})
         record("get_persistence_status", {})
+        record("search_facts", {"query": RECALLED, "limit": 100})
         for memory in self._memories():
             record("list_snapshots", calls.with_memory({}, memory))
             record("list_assumptions", calls.with_memory({}, memory))

@@ -26,6 +26,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
+from zpm_domain import descriptions
 from zpm_domain.errors import InvalidArguments, MemoryNotMounted, RecoveryFailed
 from zpm_domain.fork_changes import Change, Conflicts, changes, find_conflicts
 from zpm_domain.fork_state import State, point_of, state_of
@@ -103,7 +104,13 @@ def merge(
             conflicts = find_conflicts(compared.point, compared.now, compared.found, base)
             decide(conflicts, prefer, resolve or {})
             found = plan(compared.found, conflicts, base)
+            described = descriptions.merged(
+                compared.point.described, compared.now.described, base.descriptions
+            )
             if not dry_run and found.blocked is None:
-                base.commit(found.mutations)
+                base.commit([*found.mutations, *described])
                 fork.storage.write_fork_point(compared.image.text())
-        return found.report(fork.name, base.name, dry_run)
+        report = found.report(fork.name, base.name, dry_run)
+        if described:
+            report["described"] = [change.indicator for change in described]
+        return report

@@ -22,6 +22,7 @@ from typing import Protocol
 
 from zpm_domain.errors import InvalidArguments, MemoryNotMounted, ZpmError
 from zpm_domain.handles import UNRECORDED
+from zpm_domain.journal_health import journal_advice
 from zpm_domain.memory import DEFAULT_MEMORY, Memory, Preloaded, StartFrom, collector_paused
 from zpm_domain.ports.engine import Engine
 from zpm_domain.ports.journal import JournalCorrupt
@@ -206,11 +207,14 @@ class Memories:
                 )
             except (ZpmError, JournalCorrupt, MemoryMissing, OSError) as error:
                 self._dormant.append(entry)
+                damaged = isinstance(error, JournalCorrupt)
+                advice = f"; {journal_advice(entry.name)}" if damaged else ""
                 log.warning(
-                    "memory %s (%s scope) is not mounted: %s; it stays in the manifest",
+                    "memory %s (%s scope) is not mounted: %s; it stays in the manifest%s",
                     entry.name,
                     entry.scope,
                     error,
+                    advice,
                 )
 
     def close(self) -> None:

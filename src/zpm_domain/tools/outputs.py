@@ -65,10 +65,31 @@ QUERY_ANSWERS = _object(
     }
 )
 
+DESCRIBED: dict[str, Schema] = {
+    "description": {
+        "type": "string",
+        "description": "The predicate's one-line description (only when it has one).",
+    },
+    "arguments": {
+        **NAMES,
+        "description": "The names of the predicate's arguments (only when they are named).",
+    },
+}
+"""The fields a described predicate adds (``describe_predicate``)."""
+
+
+def _described(properties: dict[str, Schema]) -> Schema:
+    """A closed object of ``properties`` (all required), plus the optional
+    fields of a described predicate."""
+    schema = _object({**properties, **DESCRIBED})
+    schema["required"] = list(properties)
+    return schema
+
+
 KNOWLEDGE_SCHEMA = _object(
     {
         "predicates": _array(
-            _object(
+            _described(
                 {
                     "name": {"type": "string"},
                     "arity": COUNT,
@@ -87,7 +108,7 @@ MEMORY_MODE: Schema = {"enum": ["rw", "ro"]}
 OVERVIEW = _object(
     {
         "predicates": _array(
-            _object(
+            _described(
                 {
                     "functor": {"type": "string"},
                     "arity": COUNT,
@@ -209,7 +230,7 @@ TRACE = _object(
     "The distinct nodes reachable from the start node, in the order found.",
 )
 
-VIOLATIONS = _object({"violations": _array(TERM_VALUE)})
+VIOLATIONS = _object({"violations": _array(TERM_VALUE), "truncated": {"type": "boolean"}})
 
 EXPLANATION = _object(
     {
@@ -429,4 +450,52 @@ MERGED = _object(
     },
     "A merge of a fork into its base: what was (or, in a dry run, would be) applied, "
     "the operations skipped because they no longer apply to the base, and the conflicts.",
+)
+MERGED["properties"]["described"] = {
+    **NAMES,
+    "description": "The predicates (name/arity) whose description the merge sets or removes "
+    "in the base (only when there are any).",
+}
+
+_SEARCH_PLACE: Schema = {"enum": ["predicate", "description", "argument", "body"]}
+_FOUND = _described(
+    {
+        "memory": {"type": "string"},
+        "predicate": {"type": "string", "description": "The predicate as name/arity."},
+        "handle": {
+            **_nullable(HANDLE),
+            "description": "The clause's handle; null for a described predicate without clauses.",
+        },
+        "clause": {
+            "type": ["string", "null"],
+            "description": "The clause as Prolog text; null for a described predicate without "
+            "clauses.",
+        },
+        "matched": _array(
+            _object(
+                {
+                    "word": {"type": "string"},
+                    "in": _SEARCH_PLACE,
+                    "part": {"type": "string"},
+                },
+                "A query word, where it matched best, and the word part it matched.",
+            )
+        ),
+    }
+)
+_FOUND["properties"]["file"] = {
+    "type": "string",
+    "description": "The knowledge file and line of a knowledge-file clause.",
+}
+SEARCH = _object(
+    {
+        "results": _array(_FOUND),
+        "count": COUNT,
+        "total": {**COUNT, "description": "How many results there are in all pages."},
+        "next_cursor": {
+            **_nullable(COUNT),
+            "description": "The cursor of the next page; null on the last page.",
+        },
+    },
+    "The clauses that mention the query's words, best first (see search_facts).",
 )
