@@ -1866,8 +1866,8 @@ RECALL_EXAMPLES: list[Step] = [
         "merge_memory",
         {"name": "trial"},
         '{"fork":"trial","into":"default","applied":{"stored":0,"withdrawn":0,"removed":0,'
-        '"supports":0},"skipped":[],"operations":[],"dry_run":false,'
-        '"described":["depends_on/2"]}',
+        '"supports":0},"skipped":[],"operations":[],"dry_run":false,"conflicts":[],'
+        '"blocked":null,"described":["depends_on/2"]}',
         OK,
     ),
     (
