@@ -24,7 +24,9 @@ RULE_NAMES = ("r1", "r2", "r3")
 
 MEMORY_NAMES = ("alpha", "beta")
 """Memories the machine creates and mounts besides ``default``."""
-SNAPSHOT_NAMES = ("s1", "s2", "before_refactor")
+SNAPSHOT_NAMES = ("s1", "s2", "before_refactor", "before-refactor", "v1.2", "S1")
+"""Snapshot names: with ``_``, ``-`` and an inner dot; ``S1`` and ``s1`` differ only
+in case, so whichever is saved second is refused."""
 
 memory_names = st.sampled_from([*MEMORY_NAMES, *MEMORY_NAMES, "default", "ghost"])
 """Names for create/mount/unmount: mostly the pool; ``default`` (always mounted,
@@ -89,6 +91,24 @@ def facts(draw: st.DrawFn) -> str:
         low = draw(st.integers(0, 5))
         return f"link({low}, {low + draw(st.integers(1, 3))})"
     args = [draw(constants) for _ in range(FACT_ARITY[name])]
+    return f"{name}({', '.join(args)})"
+
+
+OPEN_FACT_ARITY = {"p": 1, "q": 1, "item": 3}
+"""The predicates that get facts with variables (never ``link/2``, whose facts keep
+``reach/2`` finite, nor ``likes/2`` and ``capital/2``, which reasoning and
+defeat read)."""
+fact_variables = st.sampled_from(["X", "Who", "Alice", "_", "_W"])
+"""Variables of stored facts: capitalised ones get a note, ``_``-ones do not."""
+
+
+@st.composite
+def open_facts(draw: st.DrawFn) -> str:
+    """A fact of ``OPEN_FACT_ARITY``'s predicates with at least one variable."""
+    name = draw(st.sampled_from(sorted(OPEN_FACT_ARITY)))
+    arity = OPEN_FACT_ARITY[name]
+    args = [draw(st.one_of(fact_variables, constants)) for _ in range(arity)]
+    args[draw(st.integers(0, arity - 1))] = draw(fact_variables)
     return f"{name}({', '.join(args)})"
 
 
@@ -331,3 +351,29 @@ violation_scopes = st.sampled_from([None, None, "likes", "items", "nope", "f(x)"
 """verify_consistency scopes: none, the rules', one without rules, one that is no atom."""
 max_depths = st.sampled_from([None, None, 0, 1, 2])
 """explain_why depth limits (``None``: left out)."""
+
+search_queries = st.sampled_from(
+    [
+        "tea",
+        "hello world",
+        "likes tea",
+        "item two words",
+        "link 3",
+        "capital",
+        "don x1",
+        "reach r1 r2",
+        "renamed likes",
+        "who shelf",
+        "HELLO",
+        "meaning",
+    ]
+)
+"""``search_facts`` queries: words of the generated facts' atoms, strings, predicate
+names and of ``DESCRIPTIONS``, whole, as prefixes and in other cases."""
+search_limits = st.sampled_from([None, None, 1, 2, 3, 0, 101])
+search_cursors = st.sampled_from([None, None, 0, 1, 2, 5, -1])
+search_memories = st.sampled_from([None, None, None, "default", "alpha", "beta", "ghost"])
+DESCRIPTIONS = ("who likes whom", "items on the shelf", "the meaning of p", "")
+"""Descriptions given to predicates (the empty one removes a description)."""
+vocabulary = st.sampled_from([("shelf_item", 2), ("atom_length", 2)])
+"""Predicates described without clauses (vocabulary first), and a built-in (refused)."""

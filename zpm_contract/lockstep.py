@@ -3,11 +3,12 @@
 ``lockstep_machine(targets)`` returns a ``RuleBasedStateMachine`` class.  Each
 test case starts one ``zpm serve`` per target (each in its own temporary
 project, with its own ``XDG_DATA_HOME`` for global memories), sends every
-generated call to all of them and requires the same result text and
-``isError`` from each; a difference raises ``Divergence``, whose message names
-the step, the call and the engines that disagree (with their answers), then
-lists every call of the test case up to it, so the sequence can be replayed
-even when Hypothesis cannot shrink it (an engine that is not deterministic).
+generated call to all of them and requires the same result text, the same
+further text items (hints and notes) and ``isError`` from each; a difference
+raises ``Divergence``, whose message names the step, the call and the engines
+that disagree (with their answers), then lists every call of the test case up
+to it, so the sequence can be replayed even when Hypothesis cannot shrink it
+(an engine that is not deterministic).
 Three parts of an answer are machine-specific and masked before comparing
 (``MASKS``): the ``dir:`` line of ``get_persistence_status``, the
 ``latest_at`` time of ``get_kb_overview`` and, in any answer, the project
@@ -16,14 +17,16 @@ After every step the invariants compare ``get_knowledge_schema`` and the
 answers of every predicate that was given clauses, in every mounted memory,
 across engines the same way.
 
-Generated calls: facts (bundle ``facts``), rules with recursion (``reach/2``
-over acyclic ``link/2``), negation, disjunction and aggregation over known
-predicates (bundle ``predicates``), queries with findall/between/arithmetic/
-atoms, reflection (current_predicate, predicate_property), setup_call_cleanup,
-subsumes_term and unifiable over known predicates, queries over cyclic and
-finite terms (``calls.term_goals``), goals at the limits (``LIMIT_GOALS``:
-integers near the integer limit, the memory budget, the answers' size,
-cyclic answers, through query_logic and explain_why), forget/clear/update/upsert of known facts,
+Generated calls: facts (bundle ``facts``), facts that keep variables
+(stored by every tool that stores facts, so their notes are compared),
+rules with recursion (``reach/2`` over acyclic ``link/2``), negation,
+disjunction and aggregation over known predicates (bundle ``predicates``),
+queries with findall/between/arithmetic/atoms, reflection (current_predicate,
+predicate_property), setup_call_cleanup, subsumes_term and unifiable over
+known predicates, queries over cyclic and finite terms (``calls.term_goals``),
+goals at the limits (``LIMIT_GOALS``: integers near the integer limit, the
+memory budget, the answers' size, cyclic answers, through query_logic and
+explain_why), forget/clear/update/upsert of known facts,
 assumptions shared between facts (stored plainly or not), belief status,
 justifications and retractions by name and by glob, the verb tools (assert,
 ``query`` with justifications, unassert by fact and pattern, unassert-handle
@@ -33,13 +36,19 @@ provenance agrees), facts that a functional predicate's knowledge defeats
 (``capital/2``, declared in a knowledge file of every project),
 references (one memory,
 ``__all__``) and renames (with and without a dry run and propagation,
-collisions included), the schema, and bad input (syntax errors, unknown arguments, wrong JSON types,
-sandbox violations, names that try to leave their folder).  Each knowledge
-call may carry a ``memory`` argument; rule bodies and queries may call
-``m:G`` in another memory.  Memories ``alpha`` and ``beta`` are created in
-either scope, mounted read-write or read-only and unmounted (``alpha`` is
-created and mounted at the start of each case); snapshots from a small pool
-are saved, restored and listed in any mounted memory; the overview and the
+collisions included), predicate descriptions (of known predicates and of
+predicates without clauses) and keyword searches in pages, the schema, and
+bad input (syntax errors, unknown arguments, wrong JSON types, sandbox
+violations, names that try to leave their folder).  Each knowledge call may
+carry a ``memory`` argument; rule bodies and queries may call ``m:G`` in
+another memory.  Memories ``alpha`` and ``beta`` are created in either
+scope, mounted read-write or read-only, unmounted and deleted (``alpha`` is
+created and mounted at the start of each case); forks ``fork_a`` and
+``fork_b`` are made of any of them, written in, merged (after the same fact
+was changed in a fork and in its base, so merges meet conflicts, won by
+either side for all or per handle) and deleted; snapshots from a small pool
+(names with ``-``, an inner dot, and two that differ only in case) are saved,
+restored and listed in any mounted memory; the overview and the
 persistence status are compared.  Now and then every server is stopped —
 all the same way, by closing stdin or by SIGKILL — and started again on the
 same project: what every mounted memory answered before must be answered
@@ -91,6 +100,10 @@ RESTARTS_PER_CASE = 2
 """At most this many restarts per test case: a restart costs as much as
 starting the servers (a second or more each), so they stay rare."""
 
+SIDE_CHANGES = ("update", "update", "upsert", "unassert", "forget")
+"""What ``change_both_sides`` does to a fact on each side."""
+
+
 MASKS: dict[str, Callable[[str], str]] = {
     "get_persistence_status": lambda text: re.sub(r"(?m)^dir: .*$", "dir: <dir>", text),
     "get_kb_overview": lambda text: re.sub(r'"latest_at":"[^"]*"', '"latest_at":"<t>"', text),
@@ -98,6 +111,10 @@ MASKS: dict[str, Callable[[str], str]] = {
 KNOWLEDGE_FILE = re.compile(r"knowledge file /\S+/\.zpm/")
 """A knowledge file named in an error (its project's folder differs per engine)."""
 """Machine-specific parts of answers (a project's path, a file's mtime)."""
+
+
+RECALLED = "who likes tea item meaning shelf hello link capital reach"
+"""The words of a search that a restart must answer the same (descriptions included)."""
 
 
 class Divergence(AssertionError):
@@ -121,7 +138,8 @@ def masked(tool: str, outcome: ToolOutcome) -> ToolOutcome:
     mask = MASKS.get(tool)
     text = outcome.text if mask is None else mask(outcome.text)
     text = KNOWLEDGE_FILE.sub("knowledge file <zpm>/", text)
-    return ToolOutcome(text, outcome.is_error, outcome.hint)
+    notes = tuple(KNOWLEDGE_FILE.sub("knowledge file <zpm>/", note) for note in outcome.notes)
+    return ToolOutcome(text, outcome.is_error, notes)
 
 
 LIMIT_GOALS = st.one_of(
@@ -181,6 +199,8 @@ class LockstepMachine(RuleBasedStateMachine):
         self.rules_defined: dict[str, set[str]] = defaultdict(set)
         self.populated: dict[str, set[Predicate]] = defaultdict(set)
         self.mounted: set[str] = set()
+        self.fork_bases: dict[str, str] = {}
+        """Each fork made (and not deleted) -> the memory it was forked from."""
         self.last_restart = 0
         self.restarts = 0
 
@@ -256,6 +276,29 @@ class LockstepMachine(RuleBasedStateMachine):
     @rule(target=facts, fact=calls.facts(), memory=calls.memory_targets)
     def remember_fact(self, fact: str, memory: str | None = None) -> str:
         self.apply("remember_fact", calls.with_memory({"fact": fact}, memory))
+        return self._added(fact, memory)
+
+    @rule(
+        target=facts,
+        fact=calls.open_facts(),
+        tool=st.sampled_from(["remember_fact", "assume_fact", "upsert_fact", "assert", "update"]),
+        old=facts,
+        memory=calls.memory_targets,
+    )
+    def store_open_fact(self, fact: str, tool: str, old: str, memory: str | None) -> str:
+        """A fact that keeps variables, stored by each tool that stores facts
+        (``update``: update_fact of a known fact): the notes that name its
+        capitalised variables are compared too."""
+        if tool == "assert":
+            self.apply(tool, calls.with_context({"sentence": fact}, memory))
+        elif tool == "update":
+            arguments = {"old_fact": old, "new_fact": fact}
+            self.apply("update_fact", calls.with_memory(arguments, memory))
+        elif tool == "assume_fact":
+            arguments = {"fact": fact, "assumption": "plan"}
+            self.apply(tool, calls.with_memory(arguments, memory))
+        else:
+            self.apply(tool, calls.with_memory({"fact": fact}, memory))
         return self._added(fact, memory)
 
     @rule(fact=facts, bind_first=st.booleans(), memory=calls.memory_targets)
@@ -570,6 +613,41 @@ class LockstepMachine(RuleBasedStateMachine):
         self.apply("find_predicate_references", references)
         return (new, arity)
 
+    # -- recall: predicate descriptions and keyword search -------------------------
+    @rule(
+        predicate=st.one_of(predicates, calls.vocabulary),
+        text=st.sampled_from(calls.DESCRIPTIONS),
+        names=st.sampled_from(["none", "right", "right", "wrong"]),
+        memory=calls.memory_targets,
+    )
+    def describe_predicate(
+        self, predicate: Predicate, text: str, names: str, memory: str | None
+    ) -> None:
+        """Describe a known predicate or one without clauses (a built-in is
+        refused), with argument names (sometimes too few) or without; the
+        empty description removes one."""
+        name, arity = predicate
+        count = {"none": None, "right": arity, "wrong": arity + 1}[names]
+        arguments = None if count is None else ", ".join(f"a{i}" for i in range(count))
+        call = calls.with_present(
+            predicate=f"{name}/{arity}", description=text, arguments=arguments
+        )
+        self.apply("describe_predicate", calls.with_memory(call, memory))
+
+    @rule(
+        query=calls.search_queries,
+        memory=calls.search_memories,
+        limit=calls.search_limits,
+        cursor=calls.search_cursors,
+    )
+    def search_facts(
+        self, query: str, memory: str | None, limit: int | None, cursor: int | None
+    ) -> None:
+        """Keyword search of one memory or all, in pages (limits and cursors
+        out of range included)."""
+        arguments = calls.with_present(query=query, memory=memory, limit=limit, cursor=cursor)
+        self.apply("search_facts", arguments)
+
     # -- reasoning: explain_why, trace_dependency, verify_consistency -----------------
     def _reasoning(self) -> bool:
         return all("reasoning" in t.capabilities for t in self.targets)
@@ -649,6 +727,7 @@ class LockstepMachine(RuleBasedStateMachine):
         arguments = calls.with_present(name=name, **{"from": base})
         if not self.apply("fork_memory", arguments).is_error:
             self.mounted.add(name)
+            self.fork_bases[name] = base or DEFAULT
 
     @rule(
         name=calls.fork_names,
@@ -668,11 +747,100 @@ class LockstepMachine(RuleBasedStateMachine):
         else:
             self.apply(tool, {"fact": fact, "memory": name})
 
-    @rule(name=st.one_of(calls.fork_names, calls.memory_names), dry_run=st.booleans())
-    def merge_memory(self, name: str, dry_run: bool) -> None:
-        """Merge a fork into its base, or preview it; a memory that is not a
-        fork, or an unknown name, is refused."""
-        self.apply("merge_memory", calls.with_present(name=name, dry_run=dry_run or None))
+    @rule(
+        target=facts,
+        name=calls.fork_names,
+        fact=facts,
+        base=calls.memory_targets,
+        changes=st.tuples(st.sampled_from(SIDE_CHANGES), st.sampled_from(SIDE_CHANGES)),
+        values=st.tuples(calls.constants, calls.constants),
+        then=st.sampled_from([None, "merge", "merge", "merge"]),
+        data=st.data(),
+    )
+    def change_both_sides(
+        self,
+        name: str,
+        fact: str,
+        base: str | None,
+        changes: tuple[str, str],
+        values: tuple[str, str],
+        then: str | None,
+        data: st.DataObject,
+    ) -> str:
+        """The same fact changed in a fork and in the memory it was forked
+        from (``update_fact`` or ``upsert_fact`` to another last argument,
+        ``unassert``, ``forget_fact``), so that merges meet conflicts; a fork
+        that does not exist yet is made first, of a memory that holds the
+        fact.  Then, most of the time, a merge."""
+        if name not in self.fork_bases:
+            self.apply("remember_fact", calls.with_memory({"fact": fact}, base))
+            self._added(fact, base)
+            self.fork_memory(name, base)
+        origin = self.fork_bases.get(name, DEFAULT)
+        for memory, change, value in zip((origin, name), changes, values):
+            new = _revalued(fact, value)
+            if change == "update":
+                self.apply("update_fact", {"old_fact": fact, "new_fact": new, "memory": memory})
+            elif change == "upsert":
+                self.apply("upsert_fact", {"fact": new, "memory": memory})
+            elif change == "unassert":
+                self.apply("unassert", {"sentence": fact, "context": memory})
+            else:
+                self.apply("forget_fact", {"fact": fact, "memory": memory})
+            self._added(new, None if memory == DEFAULT else memory)
+        if then is not None:
+            self._merge(name, data)
+        return _revalued(fact, values[1])
+
+    @rule(name=st.one_of(calls.fork_names, calls.memory_names), data=st.data())
+    def merge_memory(self, name: str, data: st.DataObject) -> None:
+        """Merge a fork into its base, or preview it (see ``_merge``); a
+        memory that is not a fork, or an unknown name, is refused."""
+        self._merge(name, data)
+
+    def _merge(self, name: str, data: st.DataObject) -> None:
+        """``merge_memory`` of ``name``, a dry run or not, with or without a
+        side that wins every conflict, and with or without a winner per
+        conflict (the handles of a preview's conflicts, or one that is none)."""
+        dry_run = data.draw(st.booleans(), label="dry_run")
+        prefer = data.draw(st.sampled_from([None, None, "base", "fork"]), label="prefer")
+        resolve = data.draw(
+            st.sampled_from([None, None, None, "first", "all", "stray"]), label="resolve"
+        )
+        arguments = calls.with_present(name=name, dry_run=dry_run or None, prefer=prefer)
+        if resolve is not None:
+            preview = self.apply("merge_memory", {"name": name, "dry_run": True})
+            handles = [] if preview.is_error else _conflict_handles(preview.text)
+            if resolve == "first":
+                handles = handles[:1]
+            sides = data.draw(
+                st.lists(
+                    st.sampled_from(["base", "fork"]),
+                    min_size=len(handles),
+                    max_size=len(handles),
+                ),
+                label="sides",
+            )
+            pairs = [f"{h}-{side}" for h, side in zip(handles, sides)]
+            arguments["resolve"] = "[42-fork]" if resolve == "stray" else f"[{', '.join(pairs)}]"
+        self.apply("merge_memory", arguments)
+
+    @rule(
+        unmount_first=st.sampled_from([True, True, True, False]),
+        scope=st.sampled_from([None, None, None, "project", "global"]),
+        data=st.data(),
+    )
+    def delete_memory(self, unmount_first: bool, scope: str | None, data: st.DataObject) -> None:
+        """Delete a fork (one the machine made, or another name) or a named memory, unmounted
+        first or not (refused while it is mounted, while forks were made from
+        it, and for ``default``); a deleted name may be created or forked again."""
+        names = [*sorted(self.fork_bases), *calls.MEMORY_NAMES, "fork_b", DEFAULT, "ghost"]
+        name = data.draw(st.sampled_from(names), label="name")
+        if unmount_first and not self.apply("unmount_memory", {"name": name}).is_error:
+            self.mounted.discard(name)
+        if not self.apply("delete_memory", calls.with_present(name=name, scope=scope)).is_error:
+            self.mounted.discard(name)
+            self.fork_bases.pop(name, None)
 
     @rule(
         tool=st.sampled_from(["save_snapshot", "save_snapshot", "restore_snapshot"]),
@@ -727,6 +895,7 @@ class LockstepMachine(RuleBasedStateMachine):
 
         record("list_memories", {})
         record("get_persistence_status", {})
+        record("search_facts", {"query": RECALLED, "limit": 100})
         for memory in self._memories():
             record("list_snapshots", calls.with_memory({}, memory))
             record("list_assumptions", calls.with_memory({}, memory))
@@ -758,6 +927,25 @@ class LockstepMachine(RuleBasedStateMachine):
         for memory in self._memories():
             for arguments in self._content_queries(memory):
                 self.apply("query_logic", arguments)
+
+
+def _revalued(fact: str, value: str) -> str:
+    """``fact`` with ``value`` as its last argument (the same predicate and
+    first argument: another value for the same key); a ``link/2`` fact keeps
+    its order (``reach/2`` over ``link/2`` must end), a one-argument fact is
+    kept as it is."""
+    name, _, rest = fact.partition("(")
+    args = rest[:-1].split(", ")
+    if len(args) < 2:
+        return fact
+    if name == "link":
+        return f"link({args[0]}, {int(args[0]) + 4})"
+    return f"{name}({', '.join([*args[:-1], value])})"
+
+
+def _conflict_handles(text: str) -> list[int]:
+    """The handles of the conflicts a ``merge_memory`` answer lists."""
+    return [conflict["handle"] for conflict in json.loads(text)["conflicts"]]
 
 
 def lockstep_machine(targets: list[EngineTarget]) -> type[LockstepMachine]:

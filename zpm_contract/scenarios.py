@@ -880,7 +880,7 @@ MEMORY_EXAMPLES: list[Step] = [
 ]
 
 ABSOLUTE_NAME = "/tmp/zpm-escape"
-ESCAPING_NAMES = ["../x", "a/b", ABSOLUTE_NAME, "..", "x.pl", "a\x00b", "n" * 200]
+ESCAPING_NAMES = ["../x", "a/b", ABSOLUTE_NAME, "..", ".x", "x.", "a\x00b", "n" * 200]
 """Names that would leave their folder, hide a file, end a C string or
 outgrow a file name, if a name were ever used as a path."""
 WRONG_TYPES: list[Any] = [7, 1.5, True, ["s1"], {"name": "s1"}]
@@ -1097,7 +1097,7 @@ REASONING_EXAMPLES: list[Step] = [
         "Asserted rule: integrity_violation(deployment, X) :- untested(X)",
         OK,
     ),
-    ("verify_consistency", {}, '{"violations":["deploy_v3","deploy_v3"]}', OK),
+    ("verify_consistency", {}, '{"violations":["deploy_v3"]}', OK),  # each violation once
     ("verify_consistency", {"scope": "deployment"}, '{"violations":["deploy_v3"]}', OK),
     ("verify_consistency", {"scope": "security"}, '{"violations":[]}', OK),
     ("remember_fact", {"fact": "depends_on(a, b)"}, "Asserted: depends_on(a, b)", OK),
@@ -1591,6 +1591,28 @@ _MERGED_OPS = (
     f'"operations":[{{"op":"store","handle":{FORK + 3},"sentence":"dog(max)"}},'
     f'{{"op":"store","handle":{FORK + 5},"sentence":"barks(X) :- dog(X)"}}]'
 )
+SECOND = 6 << 32
+"""Handles of the second fork of the walk (its id is 6)."""
+_ANN = (
+    f'"conflicts":[{{"handle":{DEFAULT + 4},"sentence":"owner(max, ann)",'
+    '"base":{"change":"update","sentences":["owner(max, bob)"]},'
+    '"fork":{"change":"update","sentences":["owner(max, cy)"]},'
+)
+_CONFLICTED = (
+    '{"fork":"second_try","into":"default","applied":{"stored":0,"withdrawn":0,'
+    '"removed":0,"supports":0},"skipped":[],"operations":[],"dry_run":false,'
+    f'{_ANN}"winner":null}}],"blocked":"nothing applied: 1 conflict has no winner; say '
+    'which side wins with prefer (\\"base\\" or \\"fork\\"), or per conflict with '
+    f'resolve (e.g. [{DEFAULT + 4}-fork])"}}'
+)
+_FORK_WINS = (
+    '{"fork":"second_try","into":"default","applied":{"stored":1,"withdrawn":0,'
+    f'"removed":1,"supports":0}},"skipped":[{{"handle":{DEFAULT + 4},"op":"remove",'
+    '"sentence":"owner(max, ann)","reason":"not in default"}],"operations":['
+    f'{{"op":"remove","handle":{DEFAULT + 5},"sentence":"owner(max, bob)"}},'
+    f'{{"op":"store","handle":{SECOND + 5},"sentence":"owner(max, cy)"}}],"dry_run":false,'
+    f'{_ANN}"winner":"fork"}}],"blocked":null}}'
+)
 FORK_EXAMPLES: list[Step] = [
     ("remember_fact", {"fact": "dog(rex)"}, "Asserted: dog(rex)", OK),
     ("remember_fact", {"fact": "dog(fido)"}, "Asserted: dog(fido)", OK),
@@ -1639,7 +1661,8 @@ FORK_EXAMPLES: list[Step] = [
         {"name": "try_refactor", "dry_run": True},
         '{"fork":"try_refactor","into":"default","applied":{"stored":2,"withdrawn":0,'
         f'"removed":0,"supports":0}},"skipped":[{{"handle":{DEFAULT + 1},"op":"withdraw",'
-        f'"reason":"already withdrawn in default"}}],{_MERGED_OPS},"dry_run":true}}',
+        '"sentence":"dog(rex)","reason":"already withdrawn in default"}],'
+        f'{_MERGED_OPS},"dry_run":true,"conflicts":[],"blocked":null}}',
         OK,
     ),
     ("query_logic", {"goal": "dog(X)"}, '[{"X":"fido"}]', OK),
@@ -1648,7 +1671,8 @@ FORK_EXAMPLES: list[Step] = [
         {"name": "try_refactor"},
         '{"fork":"try_refactor","into":"default","applied":{"stored":2,"withdrawn":0,'
         f'"removed":0,"supports":0}},"skipped":[{{"handle":{DEFAULT + 1},"op":"withdraw",'
-        f'"reason":"already withdrawn in default"}}],{_MERGED_OPS},"dry_run":false}}',
+        '"sentence":"dog(rex)","reason":"already withdrawn in default"}],'
+        f'{_MERGED_OPS},"dry_run":false,"conflicts":[],"blocked":null}}',
         OK,
     ),
     ("query_logic", {"goal": "barks(X)"}, '[{"X":"fido"},{"X":"max"}]', OK),
@@ -1656,9 +1680,33 @@ FORK_EXAMPLES: list[Step] = [
         "merge_memory",
         {"name": "try_refactor"},
         '{"fork":"try_refactor","into":"default","applied":{"stored":0,"withdrawn":0,'
-        '"removed":0,"supports":0},"skipped":[],"operations":[],"dry_run":false}',
+        '"removed":0,"supports":0},"skipped":[],"operations":[],"dry_run":false,'
+        '"conflicts":[],"blocked":null}',
         OK,
     ),
+    ("remember_fact", {"fact": "owner(max, ann)"}, "Asserted: owner(max, ann)", OK),
+    (
+        "fork_memory",
+        {"name": "second_try"},
+        "Forked memory 'second_try' from 'default' (4 clauses)",
+        OK,
+    ),
+    (
+        "update_fact",
+        {"old_fact": "owner(max, ann)", "new_fact": "owner(max, bob)"},
+        "Updated: owner(max, ann) -> owner(max, bob)",
+        OK,
+    ),
+    (
+        "update_fact",
+        {"old_fact": "owner(max, ann)", "new_fact": "owner(max, cy)", "memory": "second_try"},
+        "Updated: owner(max, ann) -> owner(max, cy)",
+        OK,
+    ),
+    ("merge_memory", {"name": "second_try"}, _CONFLICTED, OK),
+    ("query_logic", {"goal": "owner(max, X)"}, '[{"X":"bob"}]', OK),
+    ("merge_memory", {"name": "second_try", "prefer": "fork"}, _FORK_WINS, OK),
+    ("query_logic", {"goal": "owner(max, X)"}, '[{"X":"cy"}]', OK),
     ("merge_memory", {"name": "default"}, "Memory 'default' is not a fork", ERR),
     ("merge_memory", {"name": "nothing_here"}, "Memory not found: nothing_here", ERR),
     ("fork_memory", {"name": "try_refactor"}, "Memory 'try_refactor' already exists", ERR),
@@ -1682,8 +1730,224 @@ FORK_EXAMPLES: list[Step] = [
     ),
     ("unmount_memory", {"name": "pets_trial"}, "Unmounted memory 'pets_trial'", OK),
     ("unmount_memory", {"name": "pets"}, "Unmounted memory 'pets'", OK),
+    (
+        "delete_memory",
+        {"name": "pets"},
+        "Cannot delete memory 'pets': forks were made from it (pets_trial) and read its "
+        "knowledge files; delete them first",
+        ERR,
+    ),
+    (
+        "delete_memory",
+        {"name": "pets_trial"},
+        "Deleted memory 'pets_trial' (project scope; a fork of 'pets', nothing unmerged)",
+        OK,
+    ),
+    ("delete_memory", {"name": "pets"}, "Deleted memory 'pets' (project scope)", OK),
+    ("delete_memory", {"name": "pets"}, "Memory not found: pets", ERR),
+    ("delete_memory", {"name": "default"}, "Cannot delete the default memory", ERR),
+    (
+        "delete_memory",
+        {"name": "try_refactor"},
+        "Cannot delete memory 'try_refactor': it is mounted; unmount it first",
+        ERR,
+    ),
 ]
 """``fork_memory`` and ``merge_memory``: a fork's writes stay in it until a merge."""
+
+
+_OWNER = (
+    '"predicate":"owner/2","handle":{handle},"clause":"{clause}",'
+    '"description":"who owns a service","arguments":["service","person"]'
+)
+_AUTH_SERVICE = _OWNER.format(handle=DEFAULT + 1, clause="owner(auth_service, alice)")
+_BILLING = _OWNER.format(handle=DEFAULT + 2, clause="owner(billing, bob)")
+_DEPENDS = (
+    f'"predicate":"depends_on/2","handle":{DEFAULT + 3},'
+    '"clause":"depends_on(loginPage, auth_service)"'
+)
+_DEPLOY = (
+    f'"predicate":"may_deploy/2","handle":{DEFAULT + 4},'
+    '"clause":"may_deploy(Person, Service) :- owner(Service, Person)"'
+)
+_AUTH_IN_ARGUMENT = '{"word":"auth","in":"argument","part":"auth"}'
+_OWNER_IN_BODY = '{"word":"owner","in":"body","part":"owner"}'
+RECALL_EXAMPLES: list[Step] = [
+    (
+        "remember_fact",
+        {"fact": "owner(auth_service, alice)"},
+        "Asserted: owner(auth_service, alice)",
+        OK,
+    ),
+    ("remember_fact", {"fact": "owner(billing, bob)"}, "Asserted: owner(billing, bob)", OK),
+    (
+        "remember_fact",
+        {"fact": "depends_on(loginPage, auth_service)"},
+        "Asserted: depends_on(loginPage, auth_service)",
+        OK,
+    ),
+    (
+        "define_rule",
+        {"head": "may_deploy(Person, Service)", "body": "owner(Service, Person)"},
+        "Asserted rule: may_deploy(Person, Service) :- owner(Service, Person)",
+        OK,
+    ),
+    (
+        "describe_predicate",
+        {
+            "predicate": "owner/2",
+            "description": "who owns a service",
+            "arguments": "service, person",
+        },
+        "Described owner/2 (service, person): who owns a service",
+        OK,
+    ),
+    (
+        "describe_predicate",
+        {"predicate": "oncall/1", "description": "who answers pages tonight"},
+        "Described oncall/1: who answers pages tonight",
+        OK,
+    ),
+    (
+        "search_facts",
+        {"query": "auth owner"},
+        f'{{"results":[{{"memory":"default",{_AUTH_SERVICE},"matched":[{_AUTH_IN_ARGUMENT},'
+        '{"word":"owner","in":"predicate","part":"owner"}]},'
+        f'{{"memory":"default",{_BILLING},"matched":'
+        '[{"word":"owner","in":"predicate","part":"owner"}]},'
+        f'{{"memory":"default",{_DEPENDS},"matched":[{_AUTH_IN_ARGUMENT}]}},'
+        f'{{"memory":"default",{_DEPLOY},"matched":[{_OWNER_IN_BODY}]}}],'
+        '"count":4,"total":4,"next_cursor":null}',
+        OK,
+    ),
+    (
+        "search_facts",
+        {"query": "auth owner", "limit": 2},
+        f'{{"results":[{{"memory":"default",{_AUTH_SERVICE},"matched":[{_AUTH_IN_ARGUMENT},'
+        '{"word":"owner","in":"predicate","part":"owner"}]},'
+        f'{{"memory":"default",{_BILLING},"matched":'
+        '[{"word":"owner","in":"predicate","part":"owner"}]}],'
+        '"count":2,"total":4,"next_cursor":2}',
+        OK,
+    ),
+    (
+        "search_facts",
+        {"query": "auth owner", "limit": 2, "cursor": 2},
+        f'{{"results":[{{"memory":"default",{_DEPENDS},"matched":[{_AUTH_IN_ARGUMENT}]}},'
+        f'{{"memory":"default",{_DEPLOY},"matched":[{_OWNER_IN_BODY}]}}],'
+        '"count":2,"total":4,"next_cursor":null}',
+        OK,
+    ),
+    (
+        "search_facts",
+        {"query": "pages"},
+        '{"results":[{"memory":"default","predicate":"oncall/1","handle":null,"clause":null,'
+        '"description":"who answers pages tonight",'
+        '"matched":[{"word":"pages","in":"description","part":"pages"}]}],'
+        '"count":1,"total":1,"next_cursor":null}',
+        OK,
+    ),
+    (
+        "get_knowledge_schema",
+        {},
+        '{"predicates":[{"name":"owner","arity":2,"type":"fact","count":2,'
+        '"description":"who owns a service","arguments":["service","person"]},'
+        '{"name":"depends_on","arity":2,"type":"fact","count":1},'
+        '{"name":"may_deploy","arity":2,"type":"rule","count":1}],"total":3}',
+        OK,
+    ),
+    (
+        "get_kb_overview",
+        {"sample_size": 1},
+        '{"predicates":[{"functor":"owner","arity":2,"kind":"fact","count":2,'
+        '"samples":["owner(auth_service, alice)"],"description":"who owns a service",'
+        '"arguments":["service","person"]},{"functor":"depends_on","arity":2,"kind":"fact",'
+        '"count":1,"samples":["depends_on(loginPage, auth_service)"]},'
+        '{"functor":"may_deploy","arity":2,"kind":"rule","count":1,'
+        '"samples":["may_deploy(Person, Service) :- owner(Service, Person)"]}],'
+        '"assumptions":{"count":0,"names":[]},'
+        '"snapshots":{"count":0,"latest":null,"latest_at":null},'
+        '"persistence":{"wal_pending":6,"healthy":true},"mounts":{"available":true,"count":1,'
+        '"items":[{"name":"default","scope":"project","mode":"rw"}]},"truncated":false}',
+        OK,
+    ),
+    (
+        "describe_predicate",
+        {"predicate": "owner/2", "description": "who owns a service", "arguments": "service"},
+        INVALID,
+        ERR,
+    ),
+    (
+        "describe_predicate",
+        {"predicate": "atom_length/2", "description": "length"},
+        "Cannot modify built-in predicate: atom_length/2",
+        ERR,
+    ),
+    ("search_facts", {"query": "auth", "memory": "ghost"}, "Memory not mounted: ghost", ERR),
+    ("search_facts", {"query": "auth", "limit": 0}, INVALID, ERR),
+    (
+        "describe_predicate",
+        {"predicate": "oncall/1", "description": ""},
+        "Removed the description of oncall/1",
+        OK,
+    ),
+    (
+        "describe_predicate",
+        {"predicate": "oncall/1", "description": ""},
+        "No description to remove: oncall/1",
+        OK,
+    ),
+    (
+        "rename_predicate",
+        {"old_functor": "owner", "new_functor": "owns", "arity": 2},
+        '{"renamed_facts": 2, "rewritten_rule_bodies": 1, "affected_rule_ids": '
+        '["may_deploy(Person, Service)"], "cross_memory_impact": {"rewritten": [], '
+        '"warnings": [], "skipped_readonly": []}, "is_error": false}',
+        OK,
+    ),
+    (
+        "get_knowledge_schema",
+        {},
+        '{"predicates":[{"name":"depends_on","arity":2,"type":"fact","count":1},'
+        '{"name":"may_deploy","arity":2,"type":"rule","count":1},'
+        '{"name":"owns","arity":2,"type":"fact","count":2,'
+        '"description":"who owns a service","arguments":["service","person"]}],"total":3}',
+        OK,
+    ),
+    ("fork_memory", {"name": "trial"}, "Forked memory 'trial' from 'default' (4 clauses)", OK),
+    (
+        "describe_predicate",
+        {
+            "predicate": "depends_on/2",
+            "description": "what a service needs",
+            "arguments": "service, dependency",
+            "memory": "trial",
+        },
+        "Described depends_on/2 (service, dependency): what a service needs",
+        OK,
+    ),
+    (
+        "merge_memory",
+        {"name": "trial"},
+        '{"fork":"trial","into":"default","applied":{"stored":0,"withdrawn":0,"removed":0,'
+        '"supports":0},"skipped":[],"operations":[],"dry_run":false,"conflicts":[],'
+        '"blocked":null,"described":["depends_on/2"]}',
+        OK,
+    ),
+    (
+        "search_facts",
+        {"query": "needs", "memory": "default"},
+        f'{{"results":[{{"memory":"default","predicate":"depends_on/2","handle":{DEFAULT + 3},'
+        '"clause":"depends_on(loginPage, auth_service)","description":"what a service needs",'
+        '"arguments":["service","dependency"],'
+        '"matched":[{"word":"needs","in":"description","part":"needs"}]}],'
+        '"count":1,"total":1,"next_cursor":null}',
+        OK,
+    ),
+]
+"""``search_facts`` and ``describe_predicate``: keyword recall, ranked and paged, and
+descriptions shown by the schema and the overview, moved by a rename and merged
+from a fork."""
 
 
 SPEC_WALK: dict[str, list[Step]] = {
@@ -1698,6 +1962,7 @@ SPEC_WALK: dict[str, list[Step]] = {
     "verbs": VERB_EXAMPLES,
     "argue": ARGUE_EXAMPLES,
     "forks": FORK_EXAMPLES,
+    "recall": RECALL_EXAMPLES,
 }
 """The walks of the spec's examples that ``test_tools`` runs on every engine,
 each in a fresh project (``test_spec_walk_covers_every_tool`` checks that

@@ -3,7 +3,8 @@
 ``ServerProcess(target, project)`` starts the server named by an
 ``EngineTarget`` in ``project`` (a directory that already holds ``.zpm/``),
 performs the MCP handshake and answers ``call(tool, arguments)`` with a
-``ToolOutcome`` (the text of the single content item and ``isError``).
+``ToolOutcome`` (the text of the first content item, the further ones as
+notes, and ``isError``).
 Requests may also overlap: ``send`` a request, ``notify``, then wait for
 the ``answer`` of a given request (answers are kept by id as they arrive,
 with their time of arrival).
@@ -40,11 +41,21 @@ PROTOCOL_VERSION = "2025-11-25"
 @dataclass(frozen=True)
 class ToolOutcome:
     """What a tool call answered: its text, whether it is an error, and the
-    second text item of an error that has one (what was wrong, how to fix it)."""
+    further text items (``notes``: an error's hint, what was wrong and how
+    to fix it; a success's notes)."""
 
     text: str
     is_error: bool
-    hint: str | None = None
+    notes: tuple[str, ...] = ()
+
+    def __post_init__(self) -> None:
+        if isinstance(self.notes, str):  # one note given bare: still one text item
+            object.__setattr__(self, "notes", (self.notes,))
+
+    @property
+    def hint(self) -> str | None:
+        """The second text item, ``None`` when there is none."""
+        return self.notes[0] if self.notes else None
 
 
 class ServerFailed(AssertionError):
@@ -207,16 +218,16 @@ class ServerProcess:
         return result
 
     def call(self, tool: str, arguments: Mapping[str, Any]) -> ToolOutcome:
-        """Call ``tool``; the answer must hold one text item, or two: an
-        error with a hint, or a success with a note (``remember_fact`` of a
-        defeated fact); the second is the outcome's ``hint``."""
+        """Call ``tool``; the answer must hold text items only, at least one:
+        the text, then the notes (an error's hint; a success's notes, such as
+        ``remember_fact``'s of a defeated fact)."""
         result = self._request("tools/call", {"name": tool, "arguments": dict(arguments)})
         content = result.get("content", [])
         failed = bool(result.get("isError"))
-        if not 1 <= len(content) <= 2 or any(item.get("type") != "text" for item in content):
+        if not content or any(item.get("type") != "text" for item in content):
             raise self._failure(f"{tool} answered {result!r}")
-        hint = content[1]["text"] if len(content) == 2 else None
-        return ToolOutcome(content[0]["text"], failed, hint)
+        notes = tuple(item["text"] for item in content[1:])
+        return ToolOutcome(content[0]["text"], failed, notes)
 
     def stderr(self) -> str:
         """What the server wrote to stderr so far ("" once it is closed)."""

@@ -44,6 +44,7 @@ CALLS: list[tuple[str, dict[str, Any]]] = [
     ("unassert-handle", {"sentex_handle": 42}),
     ("argue", {"closed_goal": "chain(n0)"}),
     ("merge_memory", {"name": "trial", "dry_run": True}),
+    ("search_facts", {"query": "link chain"}),
 ]
 
 

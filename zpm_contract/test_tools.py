@@ -28,6 +28,7 @@ from zpm_contract.scenarios import (
     OVERVIEW_EXAMPLE,
     QUERIES,
     REASONING_EXAMPLES,
+    RECALL_EXAMPLES,
     REFACTOR_EXAMPLES,
     REFACTOR_MEMORY_EXAMPLES,
     RESTART_OBSERVED,
@@ -294,10 +295,30 @@ class TestVerbTools:
         assert told == ToolOutcome(
             "Asserted: capital(germany, bonn)",
             False,
-            "stored, but defeated by capital(germany, berlin) (kb/geo.pl:2)",
+            ("stored, but defeated by capital(germany, berlin) (kb/geo.pl:2)",),
         )
         again = server.call("remember_fact", {"fact": "capital(france, lyon)"})
         assert again.hint == "stored, but defeated by capital(france, paris) (kb/geo.pl:3)"
+
+
+class TestRecallTools:
+    def test_recall_examples(self, start_server: StartServer) -> None:
+        _run(start_server, RECALL_EXAMPLES)
+
+    @pytest.mark.zpm_requires("persistence")
+    def test_descriptions_and_search_survive_a_kill(self, start_server: StartServer) -> None:
+        first = start_server()
+        _walk(first, RECALL_EXAMPLES)
+        questions = [
+            ("get_knowledge_schema", {}),
+            ("get_knowledge_schema", {"memory": "trial"}),
+            ("search_facts", {"query": "service owner auth needs"}),
+            ("get_kb_overview", {}),
+        ]
+        before = [first.call(tool, arguments) for tool, arguments in questions]
+        first.kill()
+        second = start_server(project=first.project)
+        assert [second.call(tool, arguments) for tool, arguments in questions] == before
 
 
 @pytest.mark.zpm_requires("reasoning")

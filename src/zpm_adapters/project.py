@@ -3,21 +3,51 @@
 Layout (default memory)::
 
     <root>/.zpm/
-        .gitignore       "data/\\n"
+        .gitignore       what a checkout commits (see GITIGNORE)
         config.toml      optional settings
         mounts.json      mount manifest
-        kb/              knowledge files (*.pl) and snapshots
+        kb/              knowledge files (*.pl), and the other memories' folders
         data/            journal.wal, journal.lock, rotation archives
 """
 
 from __future__ import annotations
 
+import logging
 import os
 from dataclasses import dataclass
 from pathlib import Path
 
+log = logging.getLogger("zpm")
+
 ZPM_DIR = ".zpm"
 SNAPSHOT_HEADER = b"%% zpm snapshot"
+
+GITIGNORE = """\
+# zpm .gitignore, version 2: written by zpm, which keeps it up to date as long
+# as it is exactly what zpm wrote. Edit it and zpm leaves it as it is.
+#
+# A project commits what people write and review: the knowledge files
+# (kb/*.pl for the default memory, kb/<memory>/knowledge.pl for the others)
+# and config.toml. Everything else here is the state of this one checkout:
+# journals, snapshots (each the base that its journal names), locks, memory
+# ids, the mount manifest, forks, temporary and quarantine files. They make
+# sense only together and change with every tool call, so none is committed.
+# Share what a memory learned by writing it into a knowledge file.
+*
+!/.gitignore
+!/config.toml
+!/kb/
+!/kb/*.pl
+!/kb/*/
+!/kb/*/knowledge.pl
+/kb/default/
+/kb/.*/
+"""
+"""The ``.gitignore`` that ``zpm init`` writes into ``.zpm/``."""
+
+EARLIER_GITIGNORES = ("data/\n",)
+"""The ``.gitignore`` texts earlier zpm versions wrote: replaced by
+:data:`GITIGNORE` at the next start (any other text is the user's)."""
 
 INITIALIZED = "Initialized .zpm/ project directory"
 ALREADY_INITIALIZED = ".zpm/ project directory already initialized"
@@ -95,14 +125,40 @@ def init_project(directory: Path) -> tuple[bool, str]:
     paths.zpm_dir.mkdir()
     paths.kb_dir.mkdir()
     paths.data_dir.mkdir()
-    (paths.zpm_dir / ".gitignore").write_text("data/\n", encoding="utf-8")
+    (paths.zpm_dir / ".gitignore").write_text(GITIGNORE, encoding="utf-8")
     return True, INITIALIZED
 
 
 def ensure_layout(paths: ProjectPaths) -> None:
-    """Create ``kb/`` and ``data/`` when missing (``.zpm/`` too); idempotent."""
+    """Create ``kb/`` and ``data/`` when missing (``.zpm/`` too), and bring a
+    ``.gitignore`` an earlier zpm wrote up to date; idempotent."""
     paths.kb_dir.mkdir(parents=True, exist_ok=True)
     paths.data_dir.mkdir(parents=True, exist_ok=True)
+    update_gitignore(paths)
+
+
+def update_gitignore(paths: ProjectPaths) -> bool:
+    """Replace ``.zpm/.gitignore`` by :data:`GITIGNORE` when it is one that an
+    earlier zpm wrote, word for word; returns whether it did.
+
+    A file the user changed (or removed) is left alone.  The new text is
+    written to a temporary file and renamed over the old one; a failure is
+    logged, not raised (the project opens all the same).
+    """
+    from zpm_adapters.persistence.durable import write_atomically  # keeps config imports light
+
+    target = paths.zpm_dir / ".gitignore"
+    try:
+        if target.read_text(encoding="utf-8") not in EARLIER_GITIGNORES:
+            return False
+        staged = paths.zpm_dir / f".gitignore.tmp-{os.getpid()}"
+        write_atomically(staged, target, GITIGNORE.encode("utf-8"))
+    except (OSError, UnicodeDecodeError) as error:
+        if not isinstance(error, FileNotFoundError):
+            log.info("left %s as it is: %s", target, error)
+        return False
+    log.info("updated %s: journals, snapshots and the rest of the state stay out of git", target)
+    return True
 
 
 def knowledge_files(paths: ProjectPaths) -> list[Path]:

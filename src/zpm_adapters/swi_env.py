@@ -1,4 +1,9 @@
-"""Discovery of the SWI-Prolog that ``scripts/provision-swi`` chose for zpm.
+"""Discovery of the SWI-Prolog that zpm's SWI engines embed.
+
+In a checkout of zpm, ``scripts/provision-swi`` chooses it and records it in
+a state file; in an installed package without one, the ``swipl`` on ``PATH``
+(``$ZPM_SWIPL`` when set) is used, as its ``--dump-runtime-variables``
+describe it.  :func:`setup_advice` says what to do when there is none.
 
 The provisioning script records the chosen SWI-Prolog in a small JSON state
 file::
@@ -8,8 +13,8 @@ file::
      "libswipl": "/opt/zpm/swipl-9.2.9/lib/swipl/lib/x86_64-linux/libswipl.so.9.2.9"}
 
 State files are looked for, in order: ``$ZPM_SWI_STATE`` (when set, it is the
-only place looked at), ``<sys.prefix>/zpm-swi.json`` (the venv the SWI bindings
-were built in), ``/var/lib/zpm/swi.json`` (machine-wide).
+only place looked at, and ``PATH`` is not), ``<sys.prefix>/zpm-swi.json`` (the
+venv the SWI bindings were built in), ``/var/lib/zpm/swi.json`` (machine-wide).
 
 :func:`activate` must run before ``janus_swi`` or ``pyswip`` is imported: both
 load ``libswipl`` at import time, and with two SWI-Prolog versions on one
@@ -23,6 +28,9 @@ from __future__ import annotations
 
 import json
 import os
+import re
+import shutil
+import subprocess
 import sys
 from collections.abc import Mapping, MutableMapping, Sequence
 from dataclasses import dataclass
@@ -35,19 +43,44 @@ STATE_ENV = "ZPM_SWI_STATE"
 SYSTEM_STATE_FILE = Path("/var/lib/zpm/swi.json")
 VENV_STATE_NAME = "zpm-swi.json"
 BINDING_MODULES = ("janus_swi", "pyswip")
-FIX = "run scripts/provision-swi as root (see docs/swi-prolog.md)"
+SWIPL_ENV = "ZPM_SWIPL"
+CHECKOUT_SCRIPT = Path(__file__).resolve().parents[2] / "scripts" / "provision-swi"
+"""``scripts/provision-swi`` of the checkout this module runs from (none in a package)."""
+DISTRIBUTION = "zpm-memory"
+
+
+def setup_advice(script: Path = CHECKOUT_SCRIPT) -> str:
+    """What to do to get a SWI-Prolog the SWI engines can use.
+
+    From a checkout that has ``script``: run it.  Otherwise (an installed
+    package): install SWI-Prolog >= 9.1.12, then the ``swi`` extra, whose
+    janus-swi is compiled against the SWI-Prolog it finds.
+    """
+    if script.is_file():
+        return f"run {script.parent.name}/{script.name} as root (see docs/swi-prolog.md)"
+    return (
+        "install SWI-Prolog >= 9.1.12 (Debian 13: apt-get install swi-prolog-nox; "
+        "Debian 12 has only 9.0.4: take a newer one from "
+        "https://www.swi-prolog.org/download/stable or, on Ubuntu, ppa:swi-prolog/stable), "
+        f"then pip install '{DISTRIBUTION}[swi]' (janus-swi is compiled against the "
+        "swipl on PATH, so install SWI-Prolog first)"
+    )
+
+
+FIX = setup_advice()
 
 
 @dataclass(frozen=True, slots=True)
 class SwiInstall:
-    """One provisioned SWI-Prolog, as recorded in a state file."""
+    """One usable SWI-Prolog, as recorded in ``state_file`` (``None``: the
+    ``swipl`` found on ``PATH``)."""
 
     swipl: Path
     version: int
     version_text: str
     home: Path
     libswipl: Path
-    state_file: Path
+    state_file: Path | None
 
     def environment(self) -> dict[str, str]:
         """The variables a binding needs to load this SWI-Prolog (``PATH`` excluded)."""
@@ -97,6 +130,14 @@ def read_state(path: Path) -> SwiInstall | NotProvisioned:
         return NotProvisioned(f"{path} is not valid JSON ({exc})")
     if not isinstance(data, dict):
         return NotProvisioned(f"{path} does not hold a JSON object")
+    return _checked(data, path, path)
+
+
+def _checked(
+    data: dict[str, object], path: Path, state_file: Path | None
+) -> SwiInstall | NotProvisioned:
+    """The install that ``data`` (a state record) describes, once checked;
+    ``path`` (the state file, or the ``swipl``) names it in reasons."""
     missing = [
         key
         for key in ("swipl", "swi_home_dir", "libswipl")
@@ -114,12 +155,12 @@ def read_state(path: Path) -> SwiInstall | NotProvisioned:
     if version < MIN_VERSION:
         return NotProvisioned(f"SWI-Prolog {text} in {path} is older than 9.1.12 (no janus)")
     install = SwiInstall(
-        swipl=Path(data["swipl"]),
+        swipl=Path(str(data["swipl"])),
         version=version,
         version_text=text,
-        home=Path(data["swi_home_dir"]),
-        libswipl=Path(data["libswipl"]),
-        state_file=path,
+        home=Path(str(data["swi_home_dir"])),
+        libswipl=Path(str(data["libswipl"])),
+        state_file=state_file,
     )
     for label, file, ok in (
         ("swipl", install.swipl, install.swipl.is_file()),
@@ -131,18 +172,55 @@ def read_state(path: Path) -> SwiInstall | NotProvisioned:
     return install
 
 
+_RUNTIME_VARIABLE = re.compile(r'^(\w+)="(.*)";$')
+
+
+def on_path(environ: Mapping[str, str] | None = None) -> SwiInstall | NotProvisioned:
+    """The SWI-Prolog of ``$ZPM_SWIPL``, else of the ``swipl`` on ``PATH``, checked
+    as a state file is; its runtime variables tell its version, home and library."""
+    env = os.environ if environ is None else environ
+    swipl = env.get(SWIPL_ENV) or shutil.which("swipl", path=env.get("PATH", os.defpath))
+    if not swipl:
+        return NotProvisioned("no swipl on PATH")
+    try:
+        dumped = subprocess.run(
+            [swipl, "--dump-runtime-variables"], capture_output=True, text=True, timeout=30
+        ).stdout
+    except (OSError, subprocess.SubprocessError) as exc:
+        return NotProvisioned(f"{swipl} --dump-runtime-variables failed ({exc})")
+    variables: dict[str, str] = {}
+    for line in dumped.splitlines():
+        if match := _RUNTIME_VARIABLE.match(line):
+            variables[match[1]] = match[2]
+    version = variables.get("PLVERSION", "")
+    record: dict[str, object] = {
+        "swipl": swipl,
+        "version": int(version) if version.isdigit() else None,
+        "swi_home_dir": variables.get("PLBASE"),
+        "libswipl": variables.get("PLLIBSWIPL"),
+    }
+    return _checked(record, Path(swipl), None)
+
+
 def discover(
     candidates: Sequence[Path] | None = None,
     environ: Mapping[str, str] | None = None,
 ) -> SwiInstall | NotProvisioned:
-    """The first valid state file among ``candidates`` (default: the usual places).
+    """The first valid state file among ``candidates`` (default: the usual
+    places, then the ``swipl`` on ``PATH`` unless ``$ZPM_SWI_STATE`` is set).
 
     When none is valid, the reasons of every candidate are joined into one.
     """
-    paths = state_file_candidates(environ) if candidates is None else list(candidates)
+    env = os.environ if environ is None else environ
+    paths = state_file_candidates(env) if candidates is None else list(candidates)
     reasons: list[str] = []
     for path in paths:
         found = read_state(path)
+        if isinstance(found, SwiInstall):
+            return found
+        reasons.append(found.reason)
+    if candidates is None and not env.get(STATE_ENV):
+        found = on_path(env)
         if isinstance(found, SwiInstall):
             return found
         reasons.append(found.reason)

@@ -7,6 +7,8 @@ its base snapshot, then its journal (architecture §8.6).  A torn final
 journal record is dropped with a warning; corruption before it, or a base
 snapshot that cannot be read, stops the start with an error that names the
 file and line (for the default memory; another memory is left unmounted).
+For a damaged journal the error names the commands that mend it:
+``zpm journal check --memory M``, then ``zpm journal salvage --memory M``.
 
 When ``.zpm/`` cannot be written, the project still opens: reads work, and
 changes are refused with a clear error (``get_persistence_status`` says
@@ -17,17 +19,21 @@ from __future__ import annotations
 
 import logging
 from collections.abc import Callable
+from pathlib import Path
 
 from zpm_adapters.project import ensure_layout
 from zpm_adapters.storage.file_storage import FileRegistry
-from zpm_app.catalogue import package_version
+from zpm_app.catalogue import TOOLS, UnknownTools, package_version, select_tools
 from zpm_app.config import Settings
 from zpm_app.engines import create_engine
 from zpm_app.toolbox import Toolbox
 from zpm_domain.errors import RecoveryFailed
+from zpm_domain.journal_health import journal_advice
 from zpm_domain.memories import Memories, memory_opener
+from zpm_domain.memory import DEFAULT_MEMORY
 from zpm_domain.ports.engine import Engine
 from zpm_domain.ports.journal import JournalCorrupt
+from zpm_domain.ports.storage import MemoryMissing, MemoryRef
 from zpm_domain.tools.definition import ToolContext
 
 log = logging.getLogger("zpm")
@@ -43,13 +49,20 @@ def open_toolbox(
     step: Callable[[str], None] | None = None,
     session_fork: bool = False,
     lend_forks: bool = False,
+    serving: bool = False,
 ) -> Toolbox:
     """Open the project of ``settings``.  ``step`` reaches the durable steps of
     saves, restores and journal rotations (crash tests stop there).  With
     ``session_fork`` the toolbox works on a fresh fork of ``default`` and
     every other memory is read-only (``zpm serve --fork``).  With
     ``lend_forks`` a fork that is not mounted is mounted for this process
-    when a tool names it (the command line's tool commands)."""
+    when a tool names it (the command line's tool commands).  With
+    ``serving`` the toolbox offers the tools that ``settings.tools`` selects
+    (``zpm serve``), else every tool (the command line's tool commands)."""
+    try:
+        tools = select_tools(settings.tools) if serving else TOOLS
+    except UnknownTools as error:
+        raise StartupError(str(error)) from None
     paths = settings.paths
     try:
         ensure_layout(paths)
@@ -73,7 +86,8 @@ def open_toolbox(
             memories.start()
     except JournalCorrupt as error:
         _close(memories, engine)
-        raise StartupError(f"{error}; move the file aside to start without it") from error
+        advice = journal_advice(_memory_of(registry, error.path))
+        raise StartupError(f"{error}; {advice}") from error
     except RecoveryFailed as error:
         _close(memories, engine)
         raise StartupError(str(error)) from error
@@ -89,10 +103,23 @@ def open_toolbox(
         default.status().status,
     )
     context = ToolContext(memories, settings.limits)
-    box = Toolbox(context, engine=engine, on_close=lambda: _close(memories, engine), clock=clock)
+    box = Toolbox(
+        context, engine=engine, on_close=lambda: _close(memories, engine), clock=clock, tools=tools
+    )
     if memories.session_fork is not None:
         box.specs = tuple(spec.in_session(memories.session_fork) for spec in box.specs)
     return box
+
+
+def _memory_of(registry: FileRegistry, journal: str) -> str | None:
+    """The name of the memory whose journal is at ``journal``, if one's is."""
+    for ref in [MemoryRef(DEFAULT_MEMORY, "project"), *registry.discover()]:
+        try:
+            if registry.layout(ref).journal == Path(journal):
+                return ref.name
+        except (MemoryMissing, OSError):
+            continue
+    return None
 
 
 def _close(memories: Memories, engine: Engine) -> None:

@@ -7,6 +7,11 @@ validation before dispatch, dispatch itself (``zpm_app.toolbox``), the CLI
 subcommands and their flags, and ``docs/tools.md``.  Adding a tool to a group
 touches its definition and its service only.
 
+Tool sets: each group names its set (``ToolGroup.toolset``): ``core`` (the
+tool reference's tools and zpm's additions around them) or ``verbs`` (the
+verb tools, argue and forks); ``all`` is every tool.  ``select_tools`` turns
+a selection such as ``core,argue`` into the tools a server offers.
+
 The module also holds the name and version zpm announces, and states the
 two small interfaces that the server and the CLI need from whatever executes
 tools (``ToolRunner`` and ``ToolOutcome``), so neither depends on how tools
@@ -15,14 +20,22 @@ are implemented.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 from typing import Any, Protocol
 
+from zpm_app.schema_refs import with_refs
 from zpm_domain.progress import Report
 from zpm_domain.resources import Resource as ResourceInfo
 from zpm_domain.tools.argue import ArgueTools
 from zpm_domain.tools.assumptions import AssumptionTools
-from zpm_domain.tools.definition import MEMORY_DESCRIPTION, ToolDefinition, ToolGroup, definitions
+from zpm_domain.tools.definition import (
+    CORE,
+    MEMORY_DESCRIPTION,
+    VERBS,
+    ToolDefinition,
+    ToolGroup,
+    definitions,
+)
 from zpm_domain.tools.echo import EchoTools
 from zpm_domain.tools.forks import ForkTools
 from zpm_domain.tools.knowledge import KnowledgeTools
@@ -31,6 +44,7 @@ from zpm_domain.tools.overview import OverviewTools
 from zpm_domain.tools.persistence import PersistenceTools
 from zpm_domain.tools.query import QueryTools
 from zpm_domain.tools.reasoning import ReasoningTools
+from zpm_domain.tools.recall import RecallTools
 from zpm_domain.tools.refactor import RefactorTools
 from zpm_domain.tools.verbs import VerbTools
 
@@ -38,9 +52,12 @@ __all__ = [
     "MEMORY_DESCRIPTION",
     "SERVER_NAME",
     "TOOLS",
+    "TOOLSETS",
     "ResourceInfo",
     "ToolDefinition",
+    "UnknownTools",
     "find_tool",
+    "select_tools",
 ]
 
 SERVER_NAME = "zpm"
@@ -55,6 +72,7 @@ GROUPS: tuple[type[ToolGroup], ...] = (
     MemoryTools,
     AssumptionTools,
     RefactorTools,
+    RecallTools,
     VerbTools,
     ArgueTools,
     ForkTools,
@@ -64,20 +82,66 @@ GROUPS: tuple[type[ToolGroup], ...] = (
 TOOLS: tuple[ToolDefinition, ...] = tuple(d for group in GROUPS for d in definitions(group))
 
 
+DISTRIBUTION = "zpm-memory"
+"""The name zpm is published and installed under (``pip install zpm-memory``)."""
+
+
 def package_version() -> str:
-    """The version zpm announces (``serverInfo.version``, ``zpm version``): the installed one."""
+    """The version zpm announces (``serverInfo.version``, ``zpm version``): the
+    installed distribution's (:data:`DISTRIBUTION`)."""
     from importlib.metadata import PackageNotFoundError, version  # costly: only when asked
 
     try:
-        return version("zpm")
+        return version(DISTRIBUTION)
     except PackageNotFoundError:
         return "0+unknown"
 
 
+ALL = "all"
+TOOLSETS: dict[str, tuple[str, ...]] = {
+    CORE: tuple(d.name for d in TOOLS if d.group is not None and d.group.toolset == CORE),
+    VERBS: tuple(d.name for d in TOOLS if d.group is not None and d.group.toolset == VERBS),
+    ALL: tuple(d.name for d in TOOLS),
+}
+"""The tool sets by name: the names of their tools, in catalogue order."""
+
+
+class UnknownTools(ValueError):
+    """A tool selection names something that is neither a tool set nor a
+    tool; the text names it and lists what may be named."""
+
+
+def select_tools(selection: Iterable[str]) -> tuple[ToolDefinition, ...]:
+    """The tools that ``selection`` names, in catalogue order.
+
+    Each item is a tool set (``core``, ``verbs``, ``all``), a tool name
+    (``argue``, ``fork_memory``) or a tool's command name (``fork-memory``);
+    an item may itself be a comma-separated list (``core,argue``).  Raises
+    ``UnknownTools`` for an unknown name, or when nothing is named.
+    """
+    chosen: set[str] = set()
+    items = [part.strip() for item in selection for part in item.split(",")]
+    for item in filter(None, items):
+        if item in TOOLSETS:
+            chosen.update(TOOLSETS[item])
+            continue
+        spec = find_tool(item) or _BY_COMMAND.get(item)
+        if spec is None:
+            raise UnknownTools(
+                f"unknown tool or tool set '{item}': name the sets "
+                f"{', '.join(TOOLSETS)} or tools ({', '.join(TOOLSETS[ALL])})"
+            )
+        chosen.add(spec.name)
+    if not chosen:
+        raise UnknownTools(f"no tools selected: name the sets {', '.join(TOOLSETS)} or tools")
+    return tuple(spec for spec in TOOLS if spec.name in chosen)
+
+
 class ToolOutcome(Protocol):
-    """The result of one tool call: its text, flagged as an error or not, for
-    some errors a ``hint`` (what was wrong and how to fix it), and for tools
-    with an output schema the ``structured`` data."""
+    """The result of one tool call: its text, flagged as an error or not,
+    its ``notes`` (further text items: an error's hint, what was wrong and
+    how to fix it; a success's notes for the client), and for tools with an
+    output schema the ``structured`` data."""
 
     @property
     def text(self) -> str: ...
@@ -86,7 +150,7 @@ class ToolOutcome(Protocol):
     def is_error(self) -> bool: ...
 
     @property
-    def hint(self) -> str | None: ...
+    def notes(self) -> tuple[str, ...]: ...
 
     @property
     def structured(self) -> dict[str, Any] | None:
@@ -103,7 +167,12 @@ class ToolRunner(Protocol):
     """
 
     @property
-    def specs(self) -> tuple[ToolDefinition, ...]: ...
+    def specs(self) -> tuple[ToolDefinition, ...]:
+        """The tools offered, in catalogue order."""
+
+    @property
+    def instructions(self) -> str:
+        """The guide a client gets at ``initialize`` (``zpm_app.instructions``)."""
 
     def call(
         self,
@@ -129,14 +198,15 @@ class ToolRunner(Protocol):
 
 def tool_listing(spec: ToolDefinition) -> dict[str, Any]:
     """A tool as ``tools/list`` shows it: name, description, ``inputSchema``,
-    ``outputSchema`` (for a tool with structured output) and ``annotations``."""
+    ``outputSchema`` (for a tool with structured output; its repeated parts
+    once, in ``$defs``: ``zpm_app.schema_refs``) and ``annotations``."""
     listed: dict[str, Any] = {
         "name": spec.name,
         "description": spec.description,
         "inputSchema": spec.input_schema,
     }
     if spec.output_schema is not None:
-        listed["outputSchema"] = spec.output_schema
+        listed["outputSchema"] = with_refs(spec.output_schema)
     listed["annotations"] = {
         "readOnlyHint": spec.read_only,
         "destructiveHint": spec.destructive,
@@ -148,6 +218,7 @@ def tool_listing(spec: ToolDefinition) -> dict[str, Any]:
 _BY_NAME: dict[str, ToolDefinition] = {spec.name: spec for spec in TOOLS}
 if len(_BY_NAME) != len(TOOLS):
     raise RuntimeError("two tools share a name")
+_BY_COMMAND: dict[str, ToolDefinition] = {spec.cli_name: spec for spec in TOOLS}
 
 
 def find_tool(name: str) -> ToolDefinition | None:

@@ -14,6 +14,10 @@ Precedence, first that is set:
   ``max_input_bytes`` (65536).  A goal that runs out of time, inferences,
   memory or depth gets one text naming time, inferences and memory,
   whichever ran out (which one does depends on the engine's speed);
+* the tools ``zpm serve`` offers: the ``--tools`` argument, ``.zpm/config.toml``
+  ``[tools] enable`` (a list of tool sets and tool names, or one string of
+  them separated by commas), else every tool (``all``); the tool commands of
+  the CLI always offer every tool;
 * global memories: ``$XDG_DATA_HOME/zpm/kb`` (when set, absolute), else
   ``$HOME/.local/share/zpm/kb``; neither set: no global scope;
 * the clock: the system's, unless ``ZPM_TEST_CLOCK`` holds seconds since the
@@ -30,6 +34,9 @@ Precedence, first that is set:
     time_s = 10
     max_solutions = 500
     max_memory_mb = 512
+
+    [tools]
+    enable = ["core", "argue"]
 
 Empty environment variables count as unset.  This module runs on every CLI
 command: it imports nothing heavy (``tomllib`` only when a config exists).
@@ -61,7 +68,9 @@ _INT_LIMITS = (
 _TABLES: dict[str, frozenset[str]] = {
     "engine": frozenset({"name"}),
     "limits": frozenset({"time_s", *_INT_LIMITS}),
+    "tools": frozenset({"enable"}),
 }
+ALL_TOOLS = ("all",)
 
 
 class ProjectNotFound(Exception):
@@ -89,13 +98,16 @@ class ConfigError(Exception):
 @dataclass(frozen=True)
 class Settings:
     """Resolved settings; ``engine`` is a registry name or ``"auto"``;
-    ``global_root`` is the folder of global memories (``None``: none)."""
+    ``global_root`` is the folder of global memories (``None``: none);
+    ``tools`` is the selection of tools a server offers (tool sets and tool
+    names, checked: see ``zpm_app.catalogue.select_tools``)."""
 
     paths: ProjectPaths
     engine: str
     limits: Limits
     global_root: Path | None = None
     clock: Callable[[], float] = time.time
+    tools: tuple[str, ...] = ALL_TOOLS
 
     @property
     def project_root(self) -> Path:
@@ -112,12 +124,15 @@ def resolve_settings(
     engine: str | None = None,
     cwd: Path | None = None,
     env: Mapping[str, str] | None = None,
+    tools: str | None = None,
 ) -> Settings:
-    """Resolve the settings (see the module doc for precedence).
+    """Resolve the settings (see the module doc for precedence); ``tools`` is
+    the ``--tools`` argument.
 
     Relative directories are taken relative to ``cwd`` (default: the
     process's working directory); ``env`` defaults to ``os.environ``.
-    Raises ``ProjectNotFound`` or ``ConfigError``.
+    Raises ``ProjectNotFound`` or ``ConfigError`` (also for a tool selection
+    that names an unknown tool set or tool).
     """
     env = os.environ if env is None else env
     cwd = Path.cwd() if cwd is None else cwd
@@ -129,7 +144,32 @@ def resolve_settings(
         limits=_limits(config, env, paths.config_path),
         global_root=global_root(env),
         clock=_clock(env),
+        tools=_tools(tools, config, paths.config_path),
     )
+
+
+def _tools(arg: str | None, config: dict[str, Any], path: Path) -> tuple[str, ...]:
+    """The tool selection: ``--tools``, else ``[tools] enable``, else all; checked."""
+    if arg is not None:
+        selection, where = (arg,), "--tools"
+    elif "enable" in config.get("tools", {}):
+        raw = config["tools"]["enable"]
+        where = f"{path}: 'tools.enable'"
+        if isinstance(raw, str):
+            selection = (raw,)
+        elif isinstance(raw, list) and all(isinstance(item, str) for item in raw):
+            selection = tuple(raw)
+        else:
+            raise ConfigError(f"{where} must be a list of tool sets and tool names")
+    else:
+        return ALL_TOOLS
+    from zpm_app.catalogue import UnknownTools, select_tools  # imports every tool group
+
+    try:
+        select_tools(selection)
+    except UnknownTools as error:
+        raise ConfigError(f"{where}: {error}") from None
+    return selection
 
 
 def _clock(env: Mapping[str, str]) -> Callable[[], float]:

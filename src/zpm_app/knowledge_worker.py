@@ -84,6 +84,10 @@ class KnowledgeWorker:
     def specs(self) -> tuple[ToolDefinition, ...]:
         return self.runner.specs
 
+    @property
+    def instructions(self) -> str:
+        return self.runner.instructions
+
     def ticket(self) -> Ticket:
         """The next place in the queue (call on the event loop, in arrival order)."""
         ticket = Ticket(None if self._last is None else self._last.done)

@@ -2,16 +2,23 @@
 
 Built on the MCP SDK's low-level ``Server``.  What a client sees:
 
+* Protocol eras: the handshake era (``initialize``) and the 2026-07-28 era
+  (``server/discover``, a ``_meta`` envelope on every request), the first
+  request deciding (``zpm_app.eras``); what follows holds for both, except
+  where it names the handshake.
 * ``initialize``: the SDK negotiates the protocol version (``2025-11-25``
   for current clients); ``serverInfo`` is ``zpm`` with the package version;
+  ``instructions`` is the runner's guide (``zpm_app.instructions``);
   ``capabilities.tools.listChanged`` is true, and ``logging`` is offered:
   zpm's log lines go to the client as ``notifications/message`` (see
   ``log_forwarding``).
 * ``tools/list``: every tool of the runner's catalogue with its input schema
   and ``readOnlyHint`` / ``destructiveHint`` / ``idempotentHint``.
-* ``tools/call``: the result text as the first content item; an error
-  with a hint (``InvalidArguments``: which argument is missing, mistyped or
-  unknown, and what to do) has the hint as a second text item.  ``isError``
+* ``tools/call``: the result text as the first content item, then one text
+  item per note of the outcome: an error's hint (``InvalidArguments``:
+  which argument is missing, mistyped or unknown, and what to do), a
+  success's notes (a stored fact that is defeated, a capitalised name that
+  became a variable).  ``isError``
   is always on the result and, for errors, also on each content item (as
   the tool reference shows).  Arguments go to the runner unvalidated by the
   SDK, so a wrong type gives the ``InvalidArguments`` tool result.  An
@@ -44,11 +51,9 @@ from typing import Any
 
 import anyio
 import mcp_types as types
-from mcp.server.connection import Connection
 from mcp.server.context import CallNext, HandlerResult, ServerRequestContext
 from mcp.server.lowlevel.server import NotificationOptions, Server
 from mcp.server.models import InitializationOptions
-from mcp.server.runner import serve_connection
 from mcp.shared.exceptions import MCPDeprecationWarning, MCPError
 from mcp.shared.jsonrpc_dispatcher import JSONRPCDispatcher
 
@@ -61,6 +66,7 @@ from zpm_app.catalogue import (
     package_version,
     tool_listing,
 )
+from zpm_app.eras import Eras
 from zpm_app.knowledge_worker import KnowledgeWorker, Ticket, Watched
 from zpm_app.log_forwarding import FORWARDED, LogForwarder, forwarding
 from zpm_app.notifier import Notifier
@@ -116,7 +122,7 @@ class _ErrorOutcome:
 
     text = ExecutionFailed().message
     is_error = True
-    hint = None
+    notes: tuple[str, ...] = ()
     structured = None
 
 
@@ -124,13 +130,12 @@ def build_server(
     worker: KnowledgeWorker,
     logs: LogForwarder | None = None,
     notifier: Notifier | None = None,
-    client: Callable[[], str | None] = lambda: None,
 ) -> Server[Any]:
     """A low-level MCP ``Server`` offering the worker's tools and resources,
     run by the worker; with ``logs``, it offers MCP logging (``logging/setLevel``
     sets its level); ``notifier`` sends the resource and progress
-    notifications; ``client`` tells the session's client name (the
-    provenance of what its calls store)."""
+    notifications.  What a call stores names the client that made it (its
+    ``clientInfo``, from ``initialize`` or from the request's envelope)."""
     specs = worker.specs
     names = frozenset(spec.name for spec in specs)
 
@@ -148,7 +153,7 @@ def build_server(
         report = _progress_report(notifier, params.meta)
         try:
             outcome, watched = await worker.call(
-                _TICKET.get(), params.name, params.arguments, report, client()
+                _TICKET.get(), params.name, params.arguments, report, _client_name(ctx)
             )
         except Exception:
             logger.exception("tool %s failed unexpectedly", params.name)
@@ -159,7 +164,7 @@ def build_server(
                 await notifier.notify("notifications/resources/list_changed", {})
             for uri in watched.updated:
                 await notifier.notify("notifications/resources/updated", {"uri": uri})
-        texts = [outcome.text] if outcome.hint is None else [outcome.text, outcome.hint]
+        texts = [outcome.text, *outcome.notes]
         content: list[types.ContentBlock] = [types.TextContent(type="text", text=t) for t in texts]
         if outcome.structured is None:
             return types.CallToolResult(content=content, is_error=outcome.is_error)
@@ -222,6 +227,7 @@ def build_server(
         server: Server[Any] = Server(
             SERVER_NAME,
             version=package_version(),
+            instructions=worker.instructions,
             on_list_tools=list_tools,
             on_call_tool=call_tool,
             on_list_resources=list_resources,
@@ -237,9 +243,15 @@ def build_server(
 
 def initialization_options(server: Server[Any]) -> InitializationOptions:
     """The ``initialize`` answer's options: tools and resources with
-    ``listChanged: true`` (resources also with ``subscribe: true``)."""
+    ``listChanged: true`` (resources also with ``subscribe: true``), and the
+    server's ``instructions``."""
     options = NotificationOptions(tools_changed=True, resources_changed=True)
     return server.create_initialization_options(options)
+
+
+def _client_name(ctx: ServerRequestContext[Any]) -> str | None:
+    params = ctx.session.client_params
+    return None if params is None else params.client_info.name
 
 
 def _progress_report(notifier: Notifier | None, meta: Any) -> Report | None:
@@ -320,32 +332,24 @@ def _content_item(item: Any, failed: bool) -> Any:
 
 
 async def serve_wire(worker: KnowledgeWorker, wire: StdioWire) -> None:
-    """Serve one client over ``wire`` until its input ends and every request is answered."""
+    """Serve one client over ``wire``, in the protocol era it speaks (``zpm_app.eras``),
+    until its input ends and every request is answered."""
     dispatcher: JSONRPCDispatcher[Any] = JSONRPCDispatcher(
         wire.read_stream, wire.write_stream, inline_methods=frozenset({"initialize"})
     )
-    connection = Connection.for_loop(dispatcher)
+    eras: Eras | None = None
 
     async def notify(method: str, params: dict[str, Any]) -> None:
-        if connection.initialize_accepted:
-            await connection.notify(method, params)
-
-    def client() -> str | None:
-        params = connection.client_params
-        return None if params is None else params.client_info.name
+        if eras is not None:
+            await eras.notify(method, params)
 
     notifier = Notifier(asyncio.get_running_loop(), notify)
     logs = LogForwarder(notifier)
-    server = build_server(worker, logs, notifier, client)
+    server = build_server(worker, logs, notifier)
     async with wire.running(), server.lifespan(server) as lifespan_state:
+        eras = Eras(server, dispatcher, lifespan_state, initialization_options(server))
         with forwarding(logs):
-            await serve_connection(
-                server,
-                dispatcher,
-                connection=connection,
-                lifespan_state=lifespan_state,
-                init_options=initialization_options(server),
-            )
+            await eras.run()
 
 
 def serve(open_runner: Callable[[], ToolRunner]) -> int:

@@ -20,12 +20,16 @@ Generated from the tool definitions by `python tools/write_tool_docs.py`; do
 not edit by hand. Every tool is offered over MCP (`tools/list`, `tools/call`)
 and as a `zpm` subcommand of the same name in kebab case, whose flags are the
 arguments (`--old-fact` or `--old_fact`; the first required text argument may
-also be given positionally). Unknown arguments are refused; an
-`InvalidArguments` error says in a second text item which argument was wrong
-and how to fix it. A tool whose text is JSON also declares an output schema
-and returns the same data as `structuredContent` (an object: `query_logic`'s
-answers with whether the answer limit cut them, `trace_dependency`'s nodes,
-`explain_why`'s proof flat, node by node with its parent).
+also be given positionally; a text argument given as `-` is read from stdin).
+Unknown arguments are refused; an `InvalidArguments` error says in a second
+text item which argument was wrong and how to fix it, and some successes carry
+notes in further text items (a stored fact that keeps a capitalised variable,
+a fact that knowledge defeats). A tool whose text is JSON also declares an
+output schema and returns the same data as `structuredContent` (an object:
+`query_logic`'s answers with whether the answer limit cut them,
+`trace_dependency`'s nodes, `explain_why`'s proof flat, node by node with its
+parent). Each tool belongs to a tool set, `core` or `verbs`; `zpm serve --tools`
+offers a selection of sets and tools.
 """
 
 
@@ -49,7 +53,10 @@ def render_tool_docs(
 
 def _section(spec: ToolDefinition, example: tuple[Mapping[str, Any], str] | None) -> str:
     lines = [f"## {spec.name}", "", spec.description, ""]
-    lines.append(f"Annotations: {_annotations(spec)}.")
+    if spec.details:
+        lines.extend([spec.details, ""])
+    toolset = "" if spec.group is None else f" Tool set: `{spec.group.toolset}`."
+    lines.append(f"Annotations: {_annotations(spec)}.{toolset}")
     lines.append("")
     if spec.params:
         lines.append("| argument | type | required | description |")

@@ -1,20 +1,23 @@
 """The toolbox: tool name + JSON arguments in, result text out.
 
 One object serves the MCP server and the CLI.  It builds every tool group of
-the catalogue once, with the project's context; ``call`` validates the
-arguments against the tool's definition, calls the group's method with them
-as keywords and turns every ``ZpmError`` into an error result with the
-error's text.  It is blocking and not thread-safe: callers serialize calls.
+the catalogue once, with the project's context, and offers the tools it is
+given (all of them unless a selection says otherwise: ``zpm serve
+--tools``); ``call`` validates the arguments against the tool's definition,
+calls the group's method with them as keywords and turns every ``ZpmError``
+into an error result with the error's text.  It is blocking and not
+thread-safe: callers serialize calls.
 """
 
 from __future__ import annotations
 
 import logging
 import time
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+from zpm_app import instructions
 from zpm_app.arguments import validate_arguments
 from zpm_app.catalogue import GROUPS, TOOLS, ToolDefinition, find_tool
 from zpm_domain import resources
@@ -33,14 +36,24 @@ Handler = Callable[..., str | Reply | Noted]
 
 @dataclass(frozen=True)
 class ToolResult:
-    """A tool's answer: ``text`` (the spec's) and ``is_error``; ``hint``
-    explains an error, ``structured`` is a success's data as an object (for
-    a tool with an output schema).  Equality is on the text and the flag."""
+    """A tool's answer: ``text`` (the spec's) and ``is_error``; ``notes`` are
+    the further text items (an error's hint: what was wrong and how to fix
+    it; a success's notes), ``structured`` is a success's data as an object
+    (for a tool with an output schema).  Equality is on the text and the flag."""
 
     text: str
     is_error: bool
-    hint: str | None = field(default=None, compare=False)
+    notes: tuple[str, ...] = field(default=(), compare=False)
     structured: dict[str, Any] | None = field(default=None, compare=False)
+
+    def __post_init__(self) -> None:
+        if isinstance(self.notes, str):  # one note given bare: still one text item
+            object.__setattr__(self, "notes", (self.notes,))
+
+    @property
+    def hint(self) -> str | None:
+        """The first note (for an error: its hint), ``None`` when there is none."""
+        return self.notes[0] if self.notes else None
 
 
 class UnknownTool(Exception):
@@ -59,8 +72,11 @@ class Toolbox:
         engine: Engine,
         on_close: Callable[[], None],
         clock: Clock = time.time,
+        tools: Sequence[ToolDefinition] = TOOLS,
     ) -> None:
-        self.specs: tuple[ToolDefinition, ...] = TOOLS
+        self.specs: tuple[ToolDefinition, ...] = tuple(tools)
+        """The tools offered (``tools``, in catalogue order); a call of any other
+        is ``UnknownTool``."""
         self.context = context
         self.memories = context.memories
         self._engine = engine
@@ -83,7 +99,8 @@ class Toolbox:
         """Run tool ``name`` for ``client`` (the MCP client's name, ``None``
         from the CLI: the provenance of what it stores); ``progress`` hears
         how long work advances (see ``zpm_domain.progress``).  Raises
-        ``UnknownTool``; every other failure is a result."""
+        ``UnknownTool``, also for a catalogue tool this toolbox does not
+        offer; every other failure is a result."""
         spec = find_tool(name)
         if spec is None or name not in self._handlers:
             raise UnknownTool(name)
@@ -93,12 +110,14 @@ class Toolbox:
             with reporting(progress), calling(name, client, self._clock):
                 answer = self._handlers[name](**spec.keywords(args))
             if isinstance(answer, Reply):
-                return ToolResult(answer.text, False, structured=answer.structured)
+                return ToolResult(answer.text, False, answer.notes, answer.structured)
             if isinstance(answer, Noted):
-                return ToolResult(answer.text, False, answer.note)
+                return ToolResult(answer.text, False, answer.notes)
             return ToolResult(answer, False)
         except ZpmError as exc:
-            return ToolResult(exc.message, True, exc.hint)
+            if isinstance(exc, ExecutionFailed) and exc.detail:
+                log.error("%s failed: %s", name, exc.detail)
+            return ToolResult(exc.message, True, () if exc.hint is None else (exc.hint,))
         except JournalCorrupt as exc:
             log.error("%s", exc)
             return ToolResult(ExecutionFailed().message, True)
@@ -108,6 +127,14 @@ class Toolbox:
         except Exception:  # a bug must not take the server down; keep the trace
             log.exception("%s failed unexpectedly", name)
             return ToolResult(ExecutionFailed().message, True)
+
+    @property
+    def instructions(self) -> str:
+        """The guide a client gets at ``initialize``, for the tools offered
+        and, in a session that works on its own fork, that fork."""
+        return instructions.guide(
+            frozenset(spec.name for spec in self.specs), self.memories.session_fork
+        )
 
     def interrupt(self) -> None:
         """Stop the call running now, from another thread: the engine's solves

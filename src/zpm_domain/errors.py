@@ -45,11 +45,21 @@ class InvalidArguments(ZpmError):
 
 
 class ExecutionFailed(ZpmError):
-    """An internal, engine or persistence failure (the spec's ``ExecutionFailed``)."""
+    """An internal, engine or persistence failure (the spec's ``ExecutionFailed``).
 
-    def __init__(self, detail: str | None = None) -> None:
+    ``detail`` says what failed, for the log; ``explanation``, when the
+    failure is the caller's to fix (a snapshot that does not exist), says
+    what was wrong and becomes the result's hint.
+    """
+
+    def __init__(self, detail: str | None = None, *, explanation: str | None = None) -> None:
         super().__init__("ExecutionFailed")
         self.detail = detail
+        self.explanation = explanation
+
+    @property
+    def hint(self) -> str | None:
+        return self.explanation
 
 
 class PrologSyntaxError(ZpmError):

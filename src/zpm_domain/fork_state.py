@@ -3,14 +3,15 @@
 A fork keeps its *fork point* (the state it started from, or was last
 merged at) beside it as a snapshot text; a merge reads it back
 (:func:`point_of`) and compares it with the fork's state now
-(:func:`state_of`): each stored clause's handle, text and supports, and the
-handles its withdrawal records took.
+(:func:`state_of`): each stored clause's handle, text and supports, the
+handles its withdrawal records took, and its predicate descriptions.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+from zpm_domain import descriptions
 from zpm_domain.clauses import Clause
 from zpm_domain.memory import Image, snapshot_image
 from zpm_domain.snapshot_format import read_snapshot
@@ -32,10 +33,12 @@ class Held:
 @dataclass
 class State:
     """Stored clauses by handle, in clause order (then the defeated ones);
-    withdrawal records by the handle of the clause each withdrew."""
+    withdrawal records by the handle of the clause each withdrew; predicate
+    descriptions in order."""
 
     held: dict[int, Held] = field(default_factory=dict)
     withdrawn: dict[int, Withdrawal] = field(default_factory=dict)
+    described: dict[descriptions.Key, descriptions.Description] = field(default_factory=dict)
 
 
 def state_of(image: Image) -> State:
@@ -53,6 +56,7 @@ def state_of(image: Image) -> State:
     for withdrawal in history:
         assert withdrawal.clause.handle is not None
         state.withdrawn[withdrawal.clause.handle] = withdrawal
+    state.described = descriptions.read_section(dict(image.sections).get(descriptions.SECTION, []))
     return state
 
 

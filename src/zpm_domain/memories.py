@@ -22,6 +22,7 @@ from typing import Protocol
 
 from zpm_domain.errors import InvalidArguments, MemoryNotMounted, ZpmError
 from zpm_domain.handles import UNRECORDED
+from zpm_domain.journal_health import journal_advice
 from zpm_domain.memory import DEFAULT_MEMORY, Memory, Preloaded, StartFrom, collector_paused
 from zpm_domain.ports.engine import Engine
 from zpm_domain.ports.journal import JournalCorrupt
@@ -120,6 +121,14 @@ class ForksMounted(ZpmError):
         )
 
 
+class CannotDelete(ZpmError):
+    def __init__(self, name: str, why: str) -> None:
+        if name == DEFAULT_MEMORY:
+            super().__init__("Cannot delete the default memory")
+        else:
+            super().__init__(f"Cannot delete memory '{name}': {why}")
+
+
 class NotAFork(ZpmError):
     def __init__(self, name: str) -> None:
         super().__init__(f"Memory '{name}' is not a fork")
@@ -143,6 +152,8 @@ class Listed:
     scope: Scope
     mode: Mode | None
     fork_of: str | None = None
+    session: bool = False
+    """The session's own fork (``zpm serve --fork``)."""
 
     @property
     def mounted(self) -> bool:
@@ -196,11 +207,14 @@ class Memories:
                 )
             except (ZpmError, JournalCorrupt, MemoryMissing, OSError) as error:
                 self._dormant.append(entry)
+                damaged = isinstance(error, JournalCorrupt)
+                advice = f"; {journal_advice(entry.name)}" if damaged else ""
                 log.warning(
-                    "memory %s (%s scope) is not mounted: %s; it stays in the manifest",
+                    "memory %s (%s scope) is not mounted: %s; it stays in the manifest%s",
                     entry.name,
                     entry.scope,
                     error,
+                    advice,
                 )
 
     def close(self) -> None:
@@ -259,20 +273,39 @@ class Memories:
             found[MemoryRef(memory.name, memory.scope)] = memory.mode
         default, *rest = found
         rest.sort(key=lambda ref: (ref.name, ref.scope))
+        own = MemoryRef(self.session_fork, "project") if self.session_fork else None
         return [
-            Listed(ref.name, ref.scope, found[ref], self._fork_of(ref)) for ref in (default, *rest)
+            Listed(ref.name, ref.scope, found[ref], self._fork_of(ref), ref == own)
+            for ref in (default, *rest)
         ]
 
     def _fork_of(self, ref: MemoryRef) -> str | None:
+        info = self.fork_info(ref)
+        return None if info is None else info.base.name
+
+    def fork_info(self, ref: MemoryRef) -> ForkInfo | None:
+        """What memory ``ref`` was forked from (``None``: not a fork, or not there)."""
         mounted = self._mounted.get(ref.name)
         if mounted is not None and mounted.scope == ref.scope:
-            info = mounted.fork
-        else:
-            try:
-                info = self._registry.fork_info(ref)
-            except MemoryMissing:
-                return None
-        return None if info is None else info.base.name
+            return mounted.fork
+        try:
+            return self._registry.fork_info(ref)
+        except MemoryMissing:
+            return None
+
+    def locate(self, name: str, scope: Scope | None) -> MemoryRef:
+        """Memory ``name`` on disk, in ``scope`` or (``None``) the one scope
+        that has it: ``MemoryNotFound`` when none does, ``InvalidArguments``
+        when both do."""
+        scopes: tuple[Scope, ...] = ("project", "global") if scope is None else (scope,)
+        found = [MemoryRef(name, s) for s in scopes if self._registry.exists(MemoryRef(name, s))]
+        if not found:
+            raise MemoryNotFound(name)
+        if len(found) > 1:
+            raise InvalidArguments(
+                f"memory '{name}' exists in the project and global scopes: say which with scope"
+            )
+        return found[0]
 
     # -- changes --------------------------------------------------------------
     def create(self, name: str, scope: Scope) -> None:
@@ -404,11 +437,31 @@ class Memories:
                 found.append((ref, info))
         return found
 
-    def remove(self, ref: MemoryRef) -> None:
-        """Delete an unmounted memory from disk (``zpm forks prune``)."""
-        if ref.name in self._mounted:
-            raise MemoryAlreadyMounted(ref.name)
+    def check_deletable(self, ref: MemoryRef) -> None:
+        """Raise ``CannotDelete`` when memory ``ref`` must stay: it is
+        ``default``, it is mounted (or the manifest mounts it), or forks
+        were made from it (they read its knowledge files)."""
+        if ref == MemoryRef(DEFAULT_MEMORY, "project"):
+            raise CannotDelete(DEFAULT_MEMORY, "")
+        mounted = self._mounted.get(ref.name)
+        if (mounted is not None and mounted.scope == ref.scope) or any(
+            MemoryRef(e.name, e.scope) == ref for e in self._dormant
+        ):
+            raise CannotDelete(ref.name, "it is mounted; unmount it first")
+        children = [fork.name for fork, info in self.forks() if info.base == ref]
+        if children:
+            raise CannotDelete(
+                ref.name,
+                f"forks were made from it ({', '.join(children)}) and read its knowledge "
+                "files; delete them first",
+            )
+
+    def delete(self, ref: MemoryRef) -> None:
+        """Delete memory ``ref`` and all its files, once :meth:`check_deletable`
+        lets it (the registry makes it crash-safe: all of it goes, or none)."""
+        self.check_deletable(ref)
         self._registry.remove(ref)
+        log.info("deleted memory %s (%s scope)", ref.name, ref.scope)
 
     def refuse_in_session(self, tool: str) -> None:
         """Raise ``SessionForkOnly`` when this session works on its own fork."""

@@ -40,6 +40,7 @@ from typing import Any, ClassVar
 from zpm_domain import (
     belief_changes,  # noqa: F401 (registers the truth-maintenance operations)
     defeat,
+    descriptions,
     handle_section,
     merge_ops,  # noqa: F401 (registers the operations of merges)
     progress,
@@ -230,6 +231,18 @@ def _defeated(snapshot: Snapshot, label: str) -> list[Clause]:
         raise SnapshotDamaged(label, line, f"section {defeat.SECTION}: {damage}") from None
 
 
+def _descriptions(
+    snapshot: Snapshot, label: str
+) -> dict[descriptions.Key, descriptions.Description]:
+    """The predicate descriptions of a snapshot (none in a snapshot older than
+    them); ``SnapshotDamaged`` when its section does not read."""
+    try:
+        return descriptions.read_section(snapshot.sections.get(descriptions.SECTION, []))
+    except descriptions.DescriptionsDamaged as damage:
+        line = snapshot.section_lines.get(descriptions.SECTION, 0) + damage.entry
+        raise SnapshotDamaged(label, line, f"section {descriptions.SECTION}: {damage}") from None
+
+
 def _beliefs_image(snapshot: Snapshot, label: str) -> BeliefsImage:
     """The supports a snapshot holds; ``SnapshotDamaged`` when its section does not read."""
     try:
@@ -247,6 +260,7 @@ def snapshot_image(snapshot: Snapshot, label: str) -> Image:
     _beliefs_image(snapshot, label)
     _withdrawals(snapshot, label)
     _defeated(snapshot, label)
+    _descriptions(snapshot, label)
     predicates: list[tuple[tuple[str, int], list[Clause]]] = []
     for clause in clauses:
         key = clause.key
@@ -399,6 +413,7 @@ class Memory:
         self.numbering = Numbering()
         self.history = withdrawals.History()
         self.defeats = defeat.Defeats()
+        self.descriptions = descriptions.Descriptions()
         self._file_numbering = FileNumbering()
         self._file_id = UNRECORDED
         self._file_positions: dict[str, int] = {}
@@ -733,7 +748,7 @@ class Memory:
     def image(self) -> Image:
         """The client-stored state as a snapshot would hold it, now (call it
         caught up, under the journal lock): clauses, supports, handles,
-        withdrawals and defeated clauses."""
+        withdrawals, defeated clauses and predicate descriptions."""
         predicates = self._stored_predicates()
         header = SnapshotHeader(
             memory=self.name,
@@ -752,6 +767,8 @@ class Memory:
             sections.append((withdrawals.SECTION, history))
         if defeated := self.defeats.section():
             sections.append((defeat.SECTION, defeated))
+        if described := descriptions.section(self.descriptions):
+            sections.append((descriptions.SECTION, described))
         return Image(header, predicates, sections, self.namespace)
 
     def read_snapshot(self, name: str) -> Snapshot:
@@ -767,6 +784,7 @@ class Memory:
         _stamped_clauses(snapshot, label)
         _withdrawals(snapshot, label)
         _defeated(snapshot, label)
+        _descriptions(snapshot, label)
         return snapshot
 
     def restore_snapshot(self, name: str) -> None:
@@ -799,6 +817,7 @@ class Memory:
         self.beliefs.reset()
         self.history.clear()
         self.defeats.clear()
+        self.descriptions.clear()
         self.numbering.raise_to(base.next_number or 1)
         self.numbering.unnumbered = False
         if base.snapshot is None:
@@ -856,6 +875,8 @@ class Memory:
             if self._refusal(clause.head) is None:
                 self.store(clause)
                 self.numbering.saw(clause.handle)
+        for key, description in _descriptions(snapshot, label).items():
+            self.descriptions.put(key, description)
 
     # -- internals ------------------------------------------------------------
     def _refusal(self, head: Term) -> PermissionDenied | None:

@@ -36,6 +36,7 @@ from zpm_domain.writer import render, render_clause
 
 if TYPE_CHECKING:
     from zpm_domain.defeat import Defeat, Defeats
+    from zpm_domain.descriptions import Descriptions
     from zpm_domain.withdrawals import History
 
 
@@ -68,6 +69,10 @@ class Target(Protocol):
     @property
     def defeats(self) -> Defeats:
         """The memory's functional predicates and defeated clauses."""
+
+    @property
+    def descriptions(self) -> Descriptions:
+        """The memory's predicate descriptions (``zpm_domain.descriptions``)."""
 
     def support_of(self, clause: Clause) -> Support | None:
         """The supports of ``clause`` when it is the copy of its fact that

@@ -25,10 +25,16 @@ line ``%% zpm snapshot <format>``.  ``id`` names this file's content;
 ``covers`` says which journal generation it was saved from and how many of
 that generation's records it holds (recovery uses both, see
 ``zpm_domain.memory``).  Metadata that later versions add (assumptions,
-clause handles, provenance, withdrawals) goes in sections after the clauses:
-a ``%% section: <name>`` line followed by ``%% <text>`` lines.  A plain
-consult ignores comments, so it loads the clauses and nothing else; this
-reader returns the sections it finds and ignores those it does not know.
+clause handles, provenance, withdrawals, defeated clauses, predicate
+descriptions) goes in sections after the clauses: a ``%% section: <name>``
+line followed by ``%% <text>`` lines, for example::
+
+    %% section: descriptions
+    %% ["owner", 2, "who owns a service", ["service", "person"]]
+
+A plain consult ignores comments, so it loads the clauses and nothing else;
+this reader returns the sections it finds and ignores those it does not
+know, and a snapshot written before a section existed simply has none of it.
 """
 
 from __future__ import annotations

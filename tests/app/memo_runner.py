@@ -24,7 +24,7 @@ FACTS = "memo://facts"
 class Outcome:
     text: str
     is_error: bool
-    hint: str | None = None
+    notes: tuple[str, ...] = ()
     structured: dict[str, Any] | None = None
 
 
@@ -41,6 +41,9 @@ class MemoRunner:
     threads: set[int] = field(default_factory=set)
     closed: bool = False
     interrupted: threading.Event = field(default_factory=threading.Event)
+    instructions: str = "A memo of facts."
+    echo_notes: tuple[str, ...] = ()
+    """The notes of every ``echo`` answer."""
 
     def call(
         self,
@@ -57,14 +60,14 @@ class MemoRunner:
         try:
             args = validate_arguments(spec, arguments, self.max_input_bytes)
         except InvalidArguments as error:
-            return Outcome(error.message, True, error.hint)
+            return Outcome(error.message, True, (error.detail,) if error.detail else ())
         if self.delay_s and self.interrupted.wait(self.delay_s):
             return Outcome("Cancelled", True)
         if progress is not None:
             progress(1.0, 1.0, "waited")
         self.calls.append((name, args))
         if name == "echo":
-            return Outcome(args["message"], False)
+            return Outcome(args["message"], False, self.echo_notes)
         if name == "remember_fact":
             self.facts.append(args["fact"])
             return Outcome(f"Asserted: {args['fact']}", False)

@@ -75,15 +75,31 @@ VERBS = {
     "argue": (True, False, True),
     "fork_memory": (False, False, False),
     "merge_memory": (False, True, False),
+    "delete_memory": (False, True, False),
 }
-"""The verb tools of spec/verbs.md and their (read_only, destructive, idempotent) (§9)."""
+"""The verb tools of spec/verbs.md (§9), and delete_memory, with their (read_only,
+destructive, idempotent)."""
+
+RECALL = {
+    "search_facts": (True, False, True),
+    "describe_predicate": (False, True, True),
+}
+"""zpm's recall tools, which take ``memory``, and their (read_only, destructive,
+idempotent): a description replaces or removes the one a predicate had."""
 
 
 def test_tools_are_the_reference_tools_and_verb_tools() -> None:
     names = {spec.name for spec in TOOLS}
     reference = {entry["name"] for entry in REFERENCE}
     assert reference <= names
-    assert names - reference <= set(VERBS)
+    assert names - reference <= set(VERBS) | set(RECALL)
+
+
+@pytest.mark.parametrize("name", sorted(RECALL))
+def test_recall_tools_are_annotated_as_they_act(name: str) -> None:
+    spec = find_tool(name)
+    assert spec is not None
+    assert (spec.read_only, spec.destructive, spec.idempotent) == RECALL[name]
 
 
 @pytest.mark.parametrize("name", sorted(set(VERBS) & {spec.name for spec in TOOLS}))
@@ -121,7 +137,7 @@ def test_schemas_keep_the_reference_key_order() -> None:
 
 def test_memory_is_optional_where_the_reference_lists_it_and_absent_elsewhere() -> None:
     for spec in TOOLS:
-        if spec.name in MEMORY_TOOLS:
+        if spec.name in MEMORY_TOOLS or spec.name in RECALL:
             assert spec.properties["memory"]["type"] == "string"
             assert "memory" not in spec.required
         else:
@@ -136,7 +152,11 @@ def test_remember_fact_is_marked_destructive_and_query_logic_read_only() -> None
 
 
 def test_only_echo_accepts_an_empty_message() -> None:
-    assert {name for spec in TOOLS for name in spec.allow_empty} == {"message"}
+    """... and describe_predicate an empty description (which removes one)."""
+    assert {(spec.name, name) for spec in TOOLS for name in spec.allow_empty} == {
+        ("echo", "message"),
+        ("describe_predicate", "description"),
+    }
     echo = find_tool("echo")
     assert echo is not None and echo.allow_empty == frozenset({"message"})
 

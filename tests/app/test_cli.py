@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import dataclasses
+import io
 import json
 import subprocess
 import sys
@@ -404,3 +406,120 @@ def test_a_tool_command_does_not_import_the_mcp_sdk() -> None:
         check=True,
     )
     assert done.stdout.splitlines()[-1] == "0 [] ['p(a)']"
+
+
+# -- notes of a success, and arguments read from stdin -----------------------------
+
+
+def test_the_notes_of_a_success_go_to_stderr(capsys: pytest.CaptureFixture[str]) -> None:
+    world = World(runner=MemoRunner(echo_notes=("one note", "another")))
+    assert run(capsys, world, "echo", "hi") == (0, "hi\n", "zpm: one note\nzpm: another\n")
+    assert run(capsys, world, "echo", "hi", "--format", "json") == (
+        0,
+        '"hi"\n',
+        "zpm: one note\nzpm: another\n",
+    )
+
+
+def test_an_errors_hint_in_json_is_in_the_value_only(capsys: pytest.CaptureFixture[str]) -> None:
+    code, out, err = run(capsys, World(), "remember-fact", "", "--format", "json")
+    assert (code, err) == (1, "")
+    assert json.loads(out)["hint"] == "argument 'fact' must not be empty"
+
+
+def stdin_holding(monkeypatch: pytest.MonkeyPatch, data: bytes) -> None:
+    monkeypatch.setattr(sys, "stdin", io.TextIOWrapper(io.BytesIO(data)))
+
+
+@pytest.mark.parametrize(
+    "argv",
+    [["remember-fact", "-"], ["remember-fact", "--fact", "-"], ["remember-fact", "--fact=-"]],
+)
+def test_a_lone_dash_reads_the_argument_from_stdin(
+    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch, argv: list[str]
+) -> None:
+    stdin_holding(monkeypatch, "owner(payments, 'Zoë')\n".encode())
+    world = World()
+    assert run(capsys, world, *argv)[0] == 0
+    assert world.runner.calls == [("remember_fact", {"fact": "owner(payments, 'Zoë')"})]
+
+
+def test_only_one_final_newline_is_dropped(
+    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    stdin_holding(monkeypatch, b"two lines\r\nand a blank one\n\n")
+    world = World()
+    assert run(capsys, world, "echo", "-") == (0, "two lines\r\nand a blank one\n\n", "")
+
+
+def test_the_other_arguments_stay_as_given(
+    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    stdin_holding(monkeypatch, b"a(2)")
+    world = World(runner=RecordingRunner())
+    run(capsys, world, "update-fact", "--old-fact", "a(1)", "--new-fact", "-", "--memory", "m-")
+    assert world.runner.calls == [
+        ("update_fact", {"old_fact": "a(1)", "new_fact": "a(2)", "memory": "m-"})
+    ]
+
+
+def test_two_arguments_cannot_both_read_stdin(
+    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    stdin_holding(monkeypatch, b"a(1)")
+    world = World()
+    code, out, err = run(capsys, world, "update-fact", "--old-fact", "-", "--new-fact", "-")
+    assert (code, out) == (2, "")
+    assert "only one argument can be read from stdin, not --old-fact and --new-fact" in err
+    assert world.opened_with == []
+
+
+def test_stdin_that_is_not_utf8_is_a_usage_error(
+    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    stdin_holding(monkeypatch, b"p(\xff)")
+    code, _, err = run(capsys, World(), "remember-fact", "-")
+    assert code == 2 and "stdin is not UTF-8 text" in err
+
+
+def test_a_large_argument_from_stdin_meets_the_size_limit(
+    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    stdin_holding(monkeypatch, b"big(" + b"a" * 5_000_000 + b")")
+    assert run(capsys, World(), "remember-fact", "-") == (
+        1,
+        "ERROR: InvalidArguments\n",
+        "zpm: argument 'fact' is too large: 5000005 bytes in UTF-8 (the limit is 65536 bytes)\n",
+    )
+
+
+def test_a_tool_commands_help_says_how_to_read_stdin(capsys: pytest.CaptureFixture[str]) -> None:
+    _, out, _ = run(capsys, World(), "remember-fact", "--help")
+    assert "given as - is read from stdin" in " ".join(out.split())
+
+
+# -- serve --tools -----------------------------------------------------------------
+
+
+def test_serve_passes_its_tool_selection_to_the_server(
+    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from zpm_app import server
+
+    opened: list[tuple[str | None, str | None, str | None]] = []
+
+    def open_server(project: str | None, engine: str | None, tools: str | None = None) -> Any:
+        opened.append((project, engine, tools))
+        return MemoRunner()
+
+    monkeypatch.setattr(server, "serve", lambda open_runner: 0 if open_runner() else 1)
+    world = World()
+    services = dataclasses.replace(world.services(), open_server=open_server)
+    assert main(["serve", "--tools", "core,argue", "--project", "P"], services) == 0
+    assert main(["serve"], services) == 0
+    assert opened == [("P", None, "core,argue"), (None, None, None)]
+
+
+def test_serve_tools_needs_a_server_opener(capsys: pytest.CaptureFixture[str]) -> None:
+    code, out, err = run(capsys, World(), "serve", "--tools", "core")
+    assert (code, out, err) == (1, "", "zpm serve: --tools is not available here\n")

@@ -11,7 +11,7 @@ import anyio
 import pytest
 from memo_runner import FACTS, MemoRunner
 
-from zpm_app.catalogue import TOOLS
+from zpm_app.catalogue import TOOLS, TOOLSETS, select_tools
 from zpm_app.server import KnowledgeWorker, serve_wire
 from zpm_app.wire import StdioWire
 
@@ -76,6 +76,41 @@ def test_initialize_announces_zpm_with_its_capabilities() -> None:
     assert answer["capabilities"]["tools"] == {"listChanged": True}
     assert answer["capabilities"]["resources"] == {"subscribe": True, "listChanged": True}
     assert answer["capabilities"]["logging"] == {}
+
+
+def test_initialize_carries_the_runners_instructions() -> None:
+    runner = MemoRunner(instructions="Remember facts with remember_fact.")
+    answer = by_id(exchange(runner, []))[0]["result"]
+    assert answer["instructions"] == "Remember facts with remember_fact."
+
+
+def test_each_note_of_a_success_is_a_text_item_after_the_text() -> None:
+    runner = MemoRunner(echo_notes=("first note", "second note"))
+    lines = exchange(runner, [call(1, "echo", {"message": "hi"})])
+    assert by_id(lines)[1]["result"] == {
+        "content": [
+            {"type": "text", "text": "hi"},
+            {"type": "text", "text": "first note"},
+            {"type": "text", "text": "second note"},
+        ],
+        "isError": False,
+    }
+
+
+def test_a_runner_offering_a_tool_set_lists_and_dispatches_only_it() -> None:
+    runner = MemoRunner(specs=select_tools(["core"]))
+    lines = exchange(
+        runner,
+        [
+            {"jsonrpc": "2.0", "id": 1, "method": "tools/list"},
+            call(2, "argue", {"closed_goal": "p"}),
+            call(3, "echo", {"message": "hi"}),
+        ],
+    )
+    answers = by_id(lines)
+    assert [tool["name"] for tool in answers[1]["result"]["tools"]] == list(TOOLSETS["core"])
+    assert answers[2]["error"] == {"code": -32602, "message": "Tool not found: argue"}
+    assert answers[3]["result"]["content"] == [{"type": "text", "text": "hi"}]
 
 
 def test_tools_list_shows_the_catalogue_exactly() -> None:

@@ -12,8 +12,11 @@ from zpm_domain.tools.definition import (
     QUERY,
     Arg,
     MemoryArg,
+    Noted,
+    Reply,
     ToolGroup,
     definitions,
+    noted,
     tool,
 )
 
@@ -93,3 +96,14 @@ def test_a_type_json_cannot_carry_is_refused() -> None:
 
     with pytest.raises(TypeError, match="not str, int, bool or float"):
         definitions(_group_with(bad))
+
+
+def test_a_success_carries_its_notes_as_separate_items() -> None:
+    assert noted("Asserted: p(X)") == "Asserted: p(X)"
+    assert noted("Asserted: p(X)", None, "one", None, "two") == Noted(
+        "Asserted: p(X)", ("one", "two")
+    )
+    assert Noted("Asserted: p(a)", "one note").notes == ("one note",)
+    reply = Reply.of({"handle": 1}).with_notes(None, "a note")
+    assert (reply.text, reply.notes) == ('{"handle":1}', ("a note",))
+    assert reply.with_notes("more").notes == ("a note", "more")

@@ -3,6 +3,8 @@
 * ``run_piped(requests, command=..., cwd=...)`` writes the handshake and the
   requests as JSON lines to a fresh server process, closes its stdin and
   returns every stdout line, the exit code and stderr (``PipedRun``).
+  ``modern(...)`` and ``modern_call(...)`` make requests of the 2026-07-28
+  protocol (no handshake: pipe them with ``handshake=False``).
 * ``mcp_session(command, cwd=...)`` is an async context manager yielding an
   initialized official MCP ``ClientSession`` talking to a server process.
 * ``zpm(*args)`` is the command line of the installed ``zpm`` (as
@@ -29,6 +31,7 @@ from types import TracebackType
 from typing import Any
 
 PROTOCOL_VERSION = "2025-11-25"
+MODERN_VERSION = "2026-07-28"
 MEMO_SERVER = [sys.executable, str(Path(__file__).with_name("serve_memo.py"))]
 
 
@@ -60,6 +63,31 @@ def tool_call(request_id: int | str, name: str, arguments: Mapping[str, Any]) ->
         "method": "tools/call",
         "params": {"name": name, "arguments": dict(arguments)},
     }
+
+
+def envelope(version: str = MODERN_VERSION, **meta: Any) -> dict[str, Any]:
+    """The ``_meta`` envelope every request of the 2026-07-28 protocol carries."""
+    return {
+        "io.modelcontextprotocol/protocolVersion": version,
+        "io.modelcontextprotocol/clientCapabilities": {},
+        "io.modelcontextprotocol/clientInfo": {"name": "zpm-tests", "version": "1"},
+        **meta,
+    }
+
+
+def modern(
+    request_id: int | str,
+    method: str,
+    params: Mapping[str, Any] | None = None,
+    version: str = MODERN_VERSION,
+) -> dict[str, Any]:
+    """A request of the 2026-07-28 protocol: ``params`` with the envelope in ``_meta``."""
+    body = {**(params or {}), "_meta": envelope(version)}
+    return {"jsonrpc": "2.0", "id": request_id, "method": method, "params": body}
+
+
+def modern_call(request_id: int | str, name: str, arguments: Mapping[str, Any]) -> dict[str, Any]:
+    return modern(request_id, "tools/call", {"name": name, "arguments": dict(arguments)})
 
 
 @dataclass(frozen=True)

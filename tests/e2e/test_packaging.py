@@ -1,14 +1,14 @@
 """zpm as a package: the sdist and the wheel build, and the wheel installed into a
 fresh virtual environment (no SWI-Prolog binding there) serves MCP on the
-python engine; ``server.json`` (the MCP registry entry) is in step with the
-package."""
+python engine and says how to get the SWI engines; ``server.json`` (the MCP
+registry entry) is in step with the package, and the command a client builds
+from it serves a new folder."""
 
 from __future__ import annotations
 
 import json
 import os
-import subprocess
-import sys
+import re
 import tarfile
 import tomllib
 import zipfile
@@ -16,35 +16,26 @@ from pathlib import Path
 
 import pytest
 from mcp_harness import run_piped, tool_call
+from packaged import ROOT, run, wheel_of
 
-from zpm_app.catalogue import package_version
+from zpm_app.catalogue import DISTRIBUTION, package_version
 
 pytestmark = pytest.mark.slow
 
-ROOT = Path(__file__).resolve().parents[2]
 PYPROJECT = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))
+README = (ROOT / "README.md").read_text(encoding="utf-8")
+SERVER_JSON = json.loads((ROOT / "server.json").read_text(encoding="utf-8"))
 
 
-def run(*command: str | Path, cwd: Path | None = None) -> subprocess.CompletedProcess[str]:
-    done = subprocess.run(
-        [str(part) for part in command], cwd=cwd, capture_output=True, text=True, timeout=600
-    )
-    assert done.returncode == 0, done.stdout[-3000:] + done.stderr[-3000:]
-    return done
+def clean_env() -> dict[str, str]:
+    """This process's environment without zpm's and Python's own variables."""
+    return {k: v for k, v in os.environ.items() if not k.startswith(("ZPM_", "PYTHON"))}
 
 
-@pytest.fixture(scope="module")
-def dist(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    """The sdist, and the wheel built from it, as ``python -m build`` makes them."""
-    out = tmp_path_factory.mktemp("dist")
-    run(sys.executable, "-m", "build", "--outdir", out, ROOT)
-    return out
-
-
-def test_the_sdist_and_the_wheel_hold_the_whole_package(dist: Path) -> None:
+def test_the_sdist_and_the_wheel_hold_the_whole_package(zpm_dist: Path) -> None:
     version = PYPROJECT["project"]["version"]
-    wheel = dist / f"zpm-{version}-py3-none-any.whl"
-    sdist = dist / f"zpm-{version}.tar.gz"
+    wheel = zpm_dist / f"zpm_memory-{version}-py3-none-any.whl"
+    sdist = zpm_dist / f"zpm_memory-{version}.tar.gz"
     shipped = set(zipfile.ZipFile(wheel).namelist())
     sources = {
         str(path.relative_to(ROOT / "src"))
@@ -61,21 +52,17 @@ def test_the_sdist_and_the_wheel_hold_the_whole_package(dist: Path) -> None:
     )
     with tarfile.open(sdist) as archive:
         names = set(archive.getnames())
-    assert {f"zpm-{version}/README.md", f"zpm-{version}/pyproject.toml"} <= names
+    assert {f"zpm_memory-{version}/README.md", f"zpm_memory-{version}/pyproject.toml"} <= names
 
 
-def test_the_installed_wheel_serves_on_the_python_engine(dist: Path, tmp_path: Path) -> None:
-    venv = tmp_path / "venv"
-    run(sys.executable, "-m", "venv", venv)
-    wheel = next(dist.glob("zpm-*.whl"))
-    run(venv / "bin" / "python", "-m", "pip", "install", "--quiet", wheel)
-    zpm = venv / "bin" / "zpm"
+def test_the_installed_wheel_serves_on_the_python_engine(wheel_bin: Path, tmp_path: Path) -> None:
+    zpm = wheel_bin / "zpm"
     engines = json.loads(run(zpm, "engines", "--format", "json").stdout)
     available = {e["name"] for e in engines["engines"] if e["available"]}
     assert "python" in available and engines["auto"] == "python"
     assert not {"janus", "pyswip"} & available
+    assert run(zpm, "version").stdout.strip().endswith(PYPROJECT["project"]["version"])
     run(zpm, "init", tmp_path / "project")
-    env = {k: v for k, v in os.environ.items() if not k.startswith(("ZPM_", "PYTHON"))}
     served = run_piped(
         [
             tool_call(1, "remember_fact", {"fact": "human(socrates)"}),
@@ -84,22 +71,78 @@ def test_the_installed_wheel_serves_on_the_python_engine(dist: Path, tmp_path: P
         ],
         command=[str(zpm), "serve"],
         cwd=tmp_path / "project",
-        env=env,
+        env=clean_env(),
     )
     assert served.returncode == 0, served.stderr
     assert served.text(3) == '[{"Who":"socrates"}]'
     assert "engine python" in served.stderr
 
 
+def test_the_installed_wheel_says_how_to_get_the_swi_engines(wheel_bin: Path) -> None:
+    engines = json.loads(run(wheel_bin / "zpm", "engines", "--format", "json").stdout)
+    fixes = {e["name"]: e["fix"] for e in engines["engines"] if not e["available"]}
+    for name in ("janus", "pyswip"):
+        assert "scripts/provision-swi" not in fixes[name]  # a wheel has no such script
+        assert f"pip install '{DISTRIBUTION}[swi]'" in fixes[name]
+        assert "apt-get install swi-prolog-nox" in fixes[name]
+        assert "9.1.12" in fixes[name]
+    text = run(wheel_bin / "zpm", "engines").stdout
+    assert "are needed: install SWI-Prolog >= 9.1.12" in text
+
+
 def test_server_json_describes_this_version_of_the_package() -> None:
-    entry = json.loads((ROOT / "server.json").read_text(encoding="utf-8"))
+    entry = SERVER_JSON
     version = PYPROJECT["project"]["version"]
     assert version == package_version() == entry["version"]
     assert entry["$schema"].startswith("https://static.modelcontextprotocol.io/schemas/")
     (package,) = entry["packages"]
-    assert package["registryType"] == "pypi"
-    assert (package["identifier"], package["version"]) == (PYPROJECT["project"]["name"], version)
+    assert (package["registryType"], package["runtimeHint"]) == ("pypi", "uvx")
+    assert PYPROJECT["project"]["name"] == DISTRIBUTION
+    assert (package["identifier"], package["version"]) == (DISTRIBUTION, version)
     assert package["transport"] == {"type": "stdio"}
-    assert [a["value"] for a in package["packageArguments"]] == ["serve"]
     assert entry["description"] == PYPROJECT["project"]["description"][: len(entry["description"])]
-    assert f"mcp-name: {entry['name']}" in (ROOT / "README.md").read_text(encoding="utf-8")
+    assert f"mcp-name: {entry['name']}" in README
+
+
+def test_the_readme_installs_the_distribution_under_its_name(zpm_dist: Path) -> None:
+    wheel = wheel_of(zpm_dist).name
+    assert f"pip install {wheel}" in README and f"pipx install {wheel}" in README
+    assert f"uvx --from {wheel} zpm serve" in README
+    assert f"uvx {DISTRIBUTION} serve --init --project DIR" in README
+    assert f"pip install '{DISTRIBUTION}[swi]'" in README
+    assert not re.search(r"install '?zpm(\[|-\d|\s)", README), "the PyPI name zpm is not ours"
+
+
+def client_command(package: dict[str, object], values: dict[str, str]) -> list[str]:
+    """The command line an MCP client builds from a ``uvx`` package entry of
+    server.json: ``uvx IDENTIFIER ARGUMENTS``, a named argument as its name and
+    its value (the user's, from ``values``, when the entry has none)."""
+    command = ["uvx", str(package["identifier"])]
+    arguments = package.get("packageArguments", [])
+    assert isinstance(arguments, list)
+    for argument in arguments:
+        if argument["type"] == "positional":
+            command.append(argument["value"])
+        else:
+            command += [argument["name"], argument.get("value", values[argument["name"]])]
+    return command
+
+
+def test_the_command_a_client_builds_from_server_json_serves_a_new_folder(
+    wheel_bin: Path, tmp_path: Path
+) -> None:
+    (package,) = SERVER_JSON["packages"]
+    project = tmp_path / "new" / "project"
+    command = client_command(package, {"--project": str(project)})
+    assert command[:3] == ["uvx", DISTRIBUTION, "serve"]
+    # uvx runs the command named like the package from an environment with the
+    # package installed: the wheel's venv here.
+    served = run_piped(
+        [tool_call(1, "remember_fact", {"fact": "p(1)"})],
+        command=[str(wheel_bin / command[1]), *command[2:]],
+        cwd=tmp_path,
+        env=clean_env(),
+    )
+    assert served.returncode == 0, served.stderr
+    assert served.text(1) == "Asserted: p(1)"
+    assert (project / ".zpm").is_dir()

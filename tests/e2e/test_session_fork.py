@@ -36,6 +36,7 @@ async def test_a_session_fork_is_merged_by_a_person(zpm_project: Path) -> None:
             "mounted": True,
             "mode": "rw",
             "fork_of": "default",
+            "session": True,
         }
         assert {"name": "default", "scope": "project", "mounted": True, "mode": "ro"} in entries
         for arguments in ({"fact": "task(build)"}, {"fact": "task(test)"}):
@@ -47,6 +48,11 @@ async def test_a_session_fork_is_merged_by_a_person(zpm_project: Path) -> None:
         assert refused.is_error and refused.content[0].text == "Memory is read-only: default"
         seen = await session.call_tool("query_logic", {"goal": "task(X)"})
         assert seen.content[0].text == '[{"X":"plan"},{"X":"build"},{"X":"test"}]'
+        overview = await session.call_tool("get_kb_overview", {"sample_size": 5})
+        [tasks] = json.loads(overview.content[0].text)["predicates"]
+        assert tasks["samples"] == ["task(plan)", "task(build)", "task(test)"], "the fork's"
+        status = await session.call_tool("get_persistence_status", {})
+        assert f"/.zpm/kb/{name}\n" in status.content[0].text
 
     base = run("query-logic", "--goal", "task(X)", cwd=zpm_project)
     assert base.stdout.strip() == '[{"X":"plan"},{"X":"old"}]', "the base is untouched"
@@ -62,3 +68,4 @@ async def test_a_session_fork_is_merged_by_a_person(zpm_project: Path) -> None:
     assert after.stdout.strip() == '[{"X":"plan"},{"X":"build"},{"X":"test"}]'
     listed = run("forks", "list", cwd=zpm_project)
     assert listed.stdout.startswith(f"{name} (fork of default, last changed ")
+    assert listed.stdout.endswith("): merged\n")

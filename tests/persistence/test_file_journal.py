@@ -9,10 +9,17 @@ from pathlib import Path
 import pytest
 
 from zpm_adapters.persistence import FileJournal
+from zpm_adapters.persistence.wal_format import encode_batch
 from zpm_domain.ports.journal import JournalCorrupt, JournalOp
 
-LINE1 = b'{"ts":1764457000,"ops":[{"op":"assert","clause":"human(socrates)"}]}\n'
-LINE2 = b'{"ts":1764457001,"ops":[{"op":"retract","clause":"human(plato)"}]}\n'
+LINE1 = (
+    b'{"ts":1764457000,"ops":[{"op":"assert","clause":"human(socrates)"}],'
+    b'"seq":1,"crc":"0139b577"}\n'
+)
+LINE2 = (
+    b'{"ts":1764457001,"ops":[{"op":"retract","clause":"human(plato)"}],"seq":2,"crc":"e0bbabc4"}\n'
+)
+SECOND_LINE1 = encode_batch([JournalOp("assert", clause="human(socrates)")], 1764457000, 2)
 
 
 @pytest.fixture
@@ -90,7 +97,10 @@ def test_records_of_the_older_one_op_format_are_read(wal: Path) -> None:
 
 
 BASE = JournalOp("base", snapshot="s", generation="g")
-BASE_LINE = b'{"ts":1764457000,"ops":[{"op":"base","snapshot":"s","generation":"g"}]}\n'
+BASE_LINE = (
+    b'{"ts":1764457000,"ops":[{"op":"base","snapshot":"s","generation":"g"}],'
+    b'"seq":1,"crc":"6b84217a"}\n'
+)
 
 
 def test_rotate_archives_with_unique_names_and_starts_with_the_first_batch(wal: Path) -> None:
@@ -102,7 +112,7 @@ def test_rotate_archives_with_unique_names_and_starts_with_the_first_batch(wal: 
     names = sorted(p.name for p in wal.parent.glob("journal-*.wal"))
     assert names == ["journal-1764457000-1.wal", "journal-1764457000.wal"]
     assert (wal.parent / "journal-1764457000.wal").read_bytes() == LINE1
-    assert (wal.parent / "journal-1764457000-1.wal").read_bytes() == BASE_LINE + LINE1
+    assert (wal.parent / "journal-1764457000-1.wal").read_bytes() == BASE_LINE + SECOND_LINE1
     assert wal.read_bytes() == BASE_LINE
     assert journal.pending() == 1
     assert journal.read_new() == []
@@ -159,7 +169,7 @@ def test_a_handle_whose_file_was_rotated_by_another_appends_to_the_new_file(
     a.append([JournalOp("assert", clause="human(socrates)")])
     b.rotate([BASE])
     a.append([JournalOp("assert", clause="human(socrates)")])
-    assert wal.read_bytes() == BASE_LINE + LINE1
+    assert wal.read_bytes() == BASE_LINE + SECOND_LINE1
     assert (wal.parent / "journal-1764457000.wal").read_bytes() == LINE1
     assert [r.ops for r in a.read_new()] == [(BASE,)]
 

@@ -32,7 +32,7 @@ def op(clause: str, kind: str = "assert") -> JournalOp:
 
 
 BASE = JournalOp("base", snapshot="s")
-BASE_LINE = b'{"ts":1764457000,"ops":[{"op":"base","snapshot":"s"}]}\n'
+BASE_LINE = b'{"ts":1764457000,"ops":[{"op":"base","snapshot":"s"}],"seq":1,"crc":"a0ff0fad"}\n'
 
 
 def clauses(records: list) -> list[str]:  # type: ignore[type-arg]
@@ -84,9 +84,11 @@ def test_text_with_newlines_and_unicode_round_trips(opener: Opener) -> None:
 def test_pending_and_size_follow_appends_and_rotation(opener: Opener) -> None:
     journal = opener()
     journal.append([op("human(socrates)")])
-    line = b'{"ts":1764457000,"ops":[{"op":"assert","clause":"human(socrates)"}]}\n'
-    assert journal.size_bytes() == len(line)
+    line = b'{"ts":1764457000,"ops":[{"op":"assert","clause":"human(socrates)"}],"seq":1,"crc":"'
+    assert journal.size_bytes() == len(line) + 11
     journal.append([op("b"), op("c")])
+    second = b'{"ts":1764457000,"ops":[{"op":"assert","clause":"b"},{"op":"assert","clause":"c"}]'
+    assert journal.size_bytes() == len(line) + 11 + len(second) + len(b',"seq":2,"crc":"') + 11
     assert journal.pending() == 2
     journal.rotate([BASE])
     assert journal.pending() == 1

@@ -8,11 +8,13 @@ from pathlib import Path
 import pytest
 
 from zpm_adapters.project import (
+    GITIGNORE,
     ProjectPaths,
     ensure_layout,
     find_project,
     init_project,
     knowledge_files,
+    update_gitignore,
 )
 
 
@@ -20,10 +22,26 @@ def test_init_creates_the_layout_once(tmp_path: Path) -> None:
     assert init_project(tmp_path) == (True, "Initialized .zpm/ project directory")
     zpm = tmp_path / ".zpm"
     assert (zpm / "kb").is_dir() and (zpm / "data").is_dir()
-    assert (zpm / ".gitignore").read_text() == "data/\n"
+    assert (zpm / ".gitignore").read_text() == GITIGNORE
     (zpm / "data").rmdir()
     assert init_project(tmp_path) == (False, ".zpm/ project directory already initialized")
     assert not (zpm / "data").exists()  # an existing .zpm is never touched
+
+
+def test_only_a_gitignore_an_earlier_zpm_wrote_is_replaced(tmp_path: Path) -> None:
+    init_project(tmp_path)
+    paths = ProjectPaths.for_root(tmp_path)
+    ignore = paths.zpm_dir / ".gitignore"
+    ignore.write_text("data/\n")
+    ensure_layout(paths)
+    assert ignore.read_text() == GITIGNORE
+    assert not update_gitignore(paths)
+    for users in ("data/\nnotes/\n", GITIGNORE.replace("*\n", "")):
+        ignore.write_text(users)
+        assert not update_gitignore(paths) and ignore.read_text() == users
+    ignore.unlink()
+    assert not update_gitignore(paths) and not ignore.exists()
+    assert sorted(p.name for p in paths.zpm_dir.iterdir()) == ["data", "kb"]
 
 
 def test_init_in_a_missing_directory_raises(tmp_path: Path) -> None:

@@ -118,8 +118,9 @@ def test_the_merge_is_three_way(open_box: Open) -> None:
     assert merged == {**preview, "dry_run": False}
     assert merged["applied"] == {"stored": 2, "withdrawn": 1, "removed": 1, "supports": 2}
     assert merged["skipped"] == [
-        {"handle": DEFAULT + 1, "op": "remove", "reason": "not in default"}
-    ]
+        {"handle": DEFAULT + 1, "op": "remove", "sentence": "p(1)", "reason": "not in default"}
+    ], "removed on both sides: no conflict"
+    assert merged["conflicts"] == [] and merged["blocked"] is None
     assert [(o["op"], o["sentence"]) for o in merged["operations"]] == [
         ("withdraw", "p(2)"),
         ("remove", "p(3)"),
@@ -279,6 +280,57 @@ def test_a_session_on_a_fork_writes_only_there(project: Path) -> None:
         merged = value(again, "merge_memory", name=fork)
         assert merged["applied"]["stored"] == 1
         assert ok(again, "query_logic", goal="p(X)") == '[{"X":1},{"X":2}]'
+    finally:
+        again.close()
+
+
+def test_a_session_describes_its_own_fork(project: Path) -> None:
+    """get_kb_overview and get_persistence_status describe the fork the
+    session writes to; list_memories marks it as the session's."""
+    settings = resolve_settings(project=str(project), env={"ZPM_ENGINE": "python"})
+    plain = open_toolbox(settings)
+    ok(plain, "remember_fact", fact="p(1)")
+    ok(plain, "assume_fact", fact="q(1)", assumption="base_only")
+    plain.close()
+    session = open_toolbox(settings, session_fork=True)
+    try:
+        fork = session.memories.session_fork
+        assert fork is not None
+        ok(session, "assume_fact", fact="p(2)", assumption="mine")
+        ok(session, "retract_assumption", assumption="base_only")
+        for i in range(3, 8):
+            ok(session, "remember_fact", fact=f"r({i})")
+        overview = value(session, "get_kb_overview")
+        assert [(p["functor"], p["count"]) for p in overview["predicates"]] == [
+            ("p", 2),
+            ("r", 5),
+        ]
+        assert overview["assumptions"] == {"count": 1, "names": ["mine"]}
+        records = session.memories.resolve(fork).status().journal_records
+        assert records != session.memories.default.status().journal_records
+        assert overview["persistence"]["wal_pending"] == records, "the fork's journal"
+        described = {spec.name: spec for spec in session.specs}["get_kb_overview"]
+        assert described.description.endswith(f"describes this session's fork '{fork}'.")
+        status = ok(session, "get_persistence_status")
+        assert f"dir: {project / '.zpm' / 'kb' / fork}\n" in status
+        listed = value(session, "list_memories")["memories"]
+        assert [m for m in listed if m.get("session")] == [
+            {
+                "name": fork,
+                "scope": "project",
+                "mounted": True,
+                "mode": "rw",
+                "fork_of": "default",
+                "session": True,
+            }
+        ]
+    finally:
+        session.close()
+    again = open_toolbox(settings)
+    try:
+        assert [m for m in value(again, "list_memories")["memories"] if "session" in m] == []
+        overview = value(again, "get_kb_overview")
+        assert overview["assumptions"]["names"] == ["base_only"]
     finally:
         again.close()
 

@@ -72,6 +72,9 @@ HOSTILE_NAMES = {
     "blank": " \t ",
 }
 
+HOSTILE_SNAPSHOTS = {key: value for key, value in HOSTILE_NAMES.items() if key != "suffix"}
+"""Hostile snapshot names: an inner dot is allowed (``s1.pl`` is the file ``s1.pl.pl``)."""
+
 HOSTILE_MEMORIES = {key: value for key, value in HOSTILE_NAMES.items() if key != "empty"}
 """Hostile values of a ``memory`` argument: an empty one means the default memory."""
 
@@ -162,7 +165,7 @@ def names(values: Mapping[str, str]) -> pytest.MarkDecorator:
     return pytest.mark.parametrize("value", list(values.values()), ids=list(values))
 
 
-@names(HOSTILE_NAMES)
+@names(HOSTILE_SNAPSHOTS)
 @pytest.mark.parametrize("tool", ["save_snapshot", "restore_snapshot"])
 @pytest.mark.parametrize("memory", [{}, {"memory": "notes"}], ids=["default", "notes"])
 def test_a_hostile_snapshot_name_is_invalid(

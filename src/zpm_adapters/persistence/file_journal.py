@@ -15,14 +15,20 @@ processes may share one journal:
   and fsynced beside the active one (``journal.wal.next``), the active file
   is hard-linked as the archive ``journal-<ts>.wal``, and one ``rename``
   puts the new file in place; the newest ``keep_archives`` archives are kept;
-* a torn final record (no final ``\\n``, or invalid JSON on the last line)
-  is logged, dropped and truncated away; an invalid record followed by
-  others raises ``JournalCorrupt`` and leaves the handle unchanged.
+* a torn final record (no final ``\\n``, or a last line that does not
+  read: what a crash in the middle of an append leaves) is logged, dropped
+  and truncated away; any other invalid record (one followed by others, or
+  a last one whose checksum or number is wrong) raises ``JournalCorrupt``
+  and leaves the handle unchanged;
+* every handle holds a shared ``flock`` on the journal file it has open,
+  for as long as it has it open, so ``zpm journal salvage`` (which takes an
+  exclusive one, see ``wal_salvage``) knows when a process uses the file.
 """
 
 from __future__ import annotations
 
 import contextlib
+import fcntl
 import logging
 import os
 import time
@@ -32,7 +38,7 @@ from pathlib import Path
 
 from zpm_adapters.persistence.durable import fsync_directory, write_all, write_synced
 from zpm_adapters.persistence.file_lock import FileLock, cannot_write
-from zpm_adapters.persistence.wal_format import encode_batch
+from zpm_adapters.persistence.wal_format import Batch, encode_batch
 from zpm_adapters.persistence.wal_scan import scan
 from zpm_domain.ports.journal import Journal, JournalCorrupt, JournalOp, JournalRecord
 
@@ -50,6 +56,7 @@ class _Cursor:
     writable: bool
     offset: int = 0
     lines: int = 0
+    seq: int = 0
     buffered: list[JournalRecord] = field(default_factory=list)
     warned_at: int = -1
 
@@ -101,7 +108,7 @@ class FileJournal(Journal):
         """
         if not ops:
             return
-        data = encode_batch(ops, int(self._clock()))
+        batch = Batch(ops, int(self._clock()))
         self._check_open()
         with self._lock:
             cur = self._sync(create=True)
@@ -111,6 +118,8 @@ class FileJournal(Journal):
                 self._reopen_writable(cur)
             self._catch_up(cur)
             start = cur.offset
+            seq = max(cur.seq, cur.lines) + 1
+            data = batch.line(seq)
             try:
                 write_all(cur.fd, data)
                 os.fsync(cur.fd)
@@ -120,6 +129,7 @@ class FileJournal(Journal):
                 raise
             cur.offset = start + len(data)
             cur.lines += 1
+            cur.seq = seq
 
     def read_new(self) -> list[JournalRecord]:
         self._check_open()
@@ -184,7 +194,7 @@ class FileJournal(Journal):
                 self._retire(cur)
             fresh = self._sync(create=False)
             assert fresh is not None
-            fresh.offset, fresh.lines = len(data), 1
+            fresh.offset, fresh.lines, fresh.seq = len(data), 1, 1
             self._prune_archives()
 
     def close(self) -> None:
@@ -238,6 +248,7 @@ class FileJournal(Journal):
                     raise
                 fd = os.open(self.path, os.O_RDONLY | os.O_CLOEXEC)
                 writable = False
+        fcntl.flock(fd, fcntl.LOCK_SH)
         st = os.fstat(fd)
         return _Cursor(fd=fd, ident=(st.st_dev, st.st_ino), writable=writable)
 
@@ -247,6 +258,7 @@ class FileJournal(Journal):
         if (st.st_dev, st.st_ino) != cur.ident:
             os.close(fd)
             raise OSError(f"{self.path} was replaced while it was being opened")
+        fcntl.flock(fd, fcntl.LOCK_SH)
         os.close(cur.fd)
         cur.fd = fd
         cur.writable = True
@@ -269,10 +281,11 @@ class FileJournal(Journal):
         data = _read_from(cur.fd, cur.offset)
         if not data:
             return
-        result = scan(data, path=str(self.path), offset=cur.offset, lines=cur.lines)
+        result = scan(data, path=str(self.path), offset=cur.offset, lines=cur.lines, seq=cur.seq)
         cur.buffered.extend(result.records)
         cur.offset = result.end
         cur.lines = result.lines
+        cur.seq = result.seq
         torn = result.torn
         if torn is None:
             return

@@ -3,7 +3,8 @@
 A snapshot is written to a temporary file in the same folder, fsynced,
 moved over ``<name>.pl`` (``os.replace``) and the folder is fsynced: after a crash the
 file holds the old text or the new one, whole.  The folder is created on the
-first write.  Names come validated from the domain (letters, digits, ``_``).
+first write.  Names come validated from the domain (letters, digits, ``_``,
+``-`` and inner dots: never a path, never a hidden file).
 """
 
 from __future__ import annotations

@@ -16,7 +16,7 @@ import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 
-from zpm_adapters.persistence.wal_format import encode_batch
+from zpm_adapters.persistence.wal_format import Batch, encode_batch
 from zpm_domain.ports.journal import Journal, JournalOp, JournalRecord
 
 
@@ -63,13 +63,13 @@ class VolatileJournal(Journal):
         if not ops:
             return
         ts = int(self._clock())
-        size = len(encode_batch(ops, ts))
+        batch = Batch(ops, ts)
         self._check_open()
         with self.store.lock:
             self._catch_up()
             active = self.store.active
             active.append(JournalRecord(ops=tuple(ops), ts=ts, line=len(active) + 1))
-            self.store.sizes[-1] += size
+            self.store.sizes[-1] += len(batch.line(len(active)))
             self._position = len(active)
 
     def read_new(self) -> list[JournalRecord]:

@@ -1,54 +1,131 @@
 """The journal's line format: one compact JSON object per batch.
 
-A line is ``{"ts":<unix seconds>,"ops":[{"op":"assert","clause":"..."}]}``
+A line is
+``{"ts":<unix seconds>,"ops":[{"op":"assert","clause":"..."}],"seq":<n>,"crc":"<hex>"}``
 followed by ``\\n``: each operation is an object with its name under
 ``"op"`` and its arguments as the other keys.  JSON escapes every newline
 inside texts, so a batch is always exactly one line.
 
+Two fields let a reader tell a damaged line from a whole one:
+
+* ``seq``, the batch's number in its file: each line's is higher than that
+  of the line before it that has one (the writer numbers lines 1, 2, 3...
+  and goes on from the highest number it has read), so a line out of
+  place (repeated, moved, from another journal) shows;
+* ``crc``, the CRC-32 (8 lowercase hex digits) of the line's bytes before
+  ``,"crc":``; it is always the last field, so a change to any byte of the
+  line shows.
+
+Both are optional when reading: lines without them (older journals, or a
+line whose fields a person removed to edit it by hand) are read unchecked.
+Unknown top-level keys are ignored, so a zpm that knows neither field
+reads these lines too, and later versions may add fields.
+
 The format knows no operation names: any name and any JSON arguments round
 trip, and the domain decides what they mean.  ``decode_line`` also accepts
 the single-operation lines of older journals (``{"ts":..,"op":..,"clause":..}``)
-as a batch of one operation.  Unknown top-level keys are ignored so that
-later versions may add fields.
+as a batch of one operation.
 """
 
 from __future__ import annotations
 
 import json
+import zlib
 from collections.abc import Sequence
-from typing import Any
+from typing import Any, Literal, NamedTuple
 
 from zpm_domain.ports.journal import JournalOp, JournalRecord
 
 _decode_json = json.JSONDecoder().decode
 
+_CRC_FIELD = b',"crc":"'
+_CRC_LENGTH = len(_CRC_FIELD) + 8 + 2
+
+Problem = Literal["unreadable", "checksum", "order"]
+
 
 class BadRecord(ValueError):
-    """A line that is not a valid batch; ``str()`` says why."""
+    """A line that is not a valid batch; ``str()`` says why.
+
+    ``problem`` is ``"unreadable"`` when the line is no batch at all (what a
+    crash in the middle of a write leaves), ``"checksum"`` when it reads but
+    its bytes are not those it was written with, ``"order"`` when its batch
+    number is out of order (neither is what a crash leaves).
+    """
+
+    def __init__(self, reason: str, problem: Problem = "unreadable") -> None:
+        super().__init__(reason)
+        self.problem: Problem = problem
 
 
-def encode_batch(ops: Sequence[JournalOp], ts: int) -> bytes:
-    """The newline-terminated UTF-8 line for one batch.
+class Decoded(NamedTuple):
+    """A line read back: its batch, its number (``None``: the line has none),
+    and whether it is in the older one-operation form (which marks no batch:
+    zpm versions that wrote it wrote some tool calls as several lines)."""
 
+    record: JournalRecord
+    seq: int | None
+    single: bool
+
+
+class Batch:
+    """One batch encoded once; :meth:`line` numbers it.
+
+    The operations are encoded (and checksummed) when the batch is made, so
+    a writer only adds the number while it holds the journal's lock.
     Raises ``ValueError`` for an empty operation name or an argument named
     ``op``.  Text that cannot be encoded as UTF-8 (lone surrogates) is
     written with JSON ``\\u`` escapes instead, so every ``str`` round-trips.
     """
-    items = []
-    for op in ops:
-        if not op.op or "op" in op.args:
-            raise ValueError(f"not a journal operation: {op!r}")
-        items.append({"op": op.op, **op.args})
-    obj = {"ts": ts, "ops": items}
-    try:
-        text = json.dumps(obj, separators=(",", ":"), ensure_ascii=False)
-        return text.encode("utf-8") + b"\n"
-    except UnicodeEncodeError:
-        return json.dumps(obj, separators=(",", ":")).encode("ascii") + b"\n"
+
+    __slots__ = ("_crc", "_head")
+
+    def __init__(self, ops: Sequence[JournalOp], ts: int) -> None:
+        items = []
+        for op in ops:
+            if not op.op or "op" in op.args:
+                raise ValueError(f"not a journal operation: {op!r}")
+            items.append({"op": op.op, **op.args})
+        obj = {"ts": ts, "ops": items}
+        try:
+            text = json.dumps(obj, separators=(",", ":"), ensure_ascii=False)
+            encoded = text.encode("utf-8")
+        except UnicodeEncodeError:
+            encoded = json.dumps(obj, separators=(",", ":")).encode("ascii")
+        self._head = encoded[:-1]
+        self._crc = zlib.crc32(self._head)
+
+    def line(self, seq: int) -> bytes:
+        """The newline-terminated line of this batch as number ``seq``."""
+        numbered = b',"seq":%d' % seq
+        crc = zlib.crc32(numbered, self._crc)
+        return b'%s%s%s%08x"}\n' % (self._head, numbered, _CRC_FIELD, crc)
+
+
+def encode_batch(ops: Sequence[JournalOp], ts: int, seq: int = 1) -> bytes:
+    """The newline-terminated UTF-8 line for one batch, numbered ``seq``
+    (1: the first batch of a new journal).  See :class:`Batch`."""
+    return Batch(ops, ts).line(seq)
 
 
 def decode_line(raw: bytes, line: int) -> JournalRecord:
     """Parse one line (without its ``\\n``); ``BadRecord`` when invalid."""
+    return decode(raw, line).record
+
+
+def decode(raw: bytes, line: int) -> Decoded:
+    """Parse and check one line (without its ``\\n``); ``BadRecord`` when it
+    does not read or its checksum does not match."""
+    decoded, crc = parse(raw, line)
+    if crc is not None:
+        check_crc(raw, crc)
+    return decoded
+
+
+def parse(raw: bytes, line: int) -> tuple[Decoded, object]:
+    """Parse one line without checking its checksum: the batch, and the
+    value of its ``crc`` field (``None`` when it has none).  ``BadRecord``
+    when it does not read."""
     try:
         text = raw.decode("utf-8")
     except UnicodeDecodeError as exc:
@@ -64,12 +141,16 @@ def decode_line(raw: bytes, line: int) -> JournalRecord:
     ts = obj.get("ts")
     if not isinstance(ts, int) or isinstance(ts, bool):
         raise BadRecord("'ts' must be an integer")
-    if "ops" in obj:
+    seq = obj.get("seq")
+    if seq is not None and not (_integer(seq) and seq > 0):
+        raise BadRecord("'seq' must be a positive integer")
+    single = "ops" not in obj
+    if not single:
         raw_ops = obj["ops"]
         if not isinstance(raw_ops, list):
             raise BadRecord("'ops' must be a list")
     elif "op" in obj:
-        raw_ops = [{k: v for k, v in obj.items() if k != "ts"}]
+        raw_ops = [{k: v for k, v in obj.items() if k not in ("ts", "seq", "crc")}]
     else:
         raise BadRecord("missing 'ops'")
     ops = []
@@ -80,4 +161,24 @@ def decode_line(raw: bytes, line: int) -> JournalRecord:
         if not isinstance(kind, str) or not kind:
             raise BadRecord(f"op {index}: 'op' must be a non-empty string")
         ops.append(JournalOp(kind, item))
-    return JournalRecord(ops=tuple(ops), ts=ts, line=line)
+    record = JournalRecord(ops=tuple(ops), ts=ts, line=line)
+    return Decoded(record, seq, single), obj.get("crc")
+
+
+def check_crc(raw: bytes, crc: object) -> None:
+    """``BadRecord`` (problem ``checksum``) unless the line ``raw`` ends with
+    its ``crc`` field (``crc`` is that field's value) holding the checksum of
+    the bytes before it."""
+    if not (
+        isinstance(crc, str)
+        and raw[-_CRC_LENGTH:-10] == _CRC_FIELD
+        and raw[-2:] == b'"}'
+        and raw[-10:-2] == crc.encode("ascii", "replace")
+    ):
+        raise BadRecord("the checksum is not 8 hex digits in the line's last field", "checksum")
+    if raw[-10:-2] != b"%08x" % zlib.crc32(memoryview(raw)[:-_CRC_LENGTH]):
+        raise BadRecord("checksum mismatch: the line is not what was written", "checksum")
+
+
+def _integer(value: object) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool)

@@ -11,11 +11,15 @@ Layout (architecture §9)::
             knowledge.pl                its knowledge file
             journal.wal                 its journal (+ journal.lock, archives)
             snapshots/                  its snapshots
+            memory-id                   its id (handles)
             fork.json                   a fork: what it was forked from (it reads
                                         that memory's knowledge files, not its own)
             fork-point.pl               a fork: its fork point, a snapshot (what merges
                                         compare with)
     <global root>/<name>/           a global memory, laid out like a project one
+
+Deleting a memory renames its folder to ``.<name>.removing-<pid>`` beside
+it (an atomic step; hidden folders are never listed), then deletes that.
 
 The global root is ``$XDG_DATA_HOME/zpm/kb``, else ``~/.local/share/zpm/kb``
 (``zpm_app.config`` decides); without one, global memories cannot be
@@ -275,14 +279,32 @@ class FileRegistry(MemoryRegistry):
         return replace(info, changed=changed)
 
     def remove(self, ref: MemoryRef) -> None:
-        folder = self._folder(ref, required=True)
-        assert folder is not None
+        """Rename the memory's folder aside (``.<name>.removing-<pid>``, which
+        no scan lists) in one atomic step, make that durable, then delete it:
+        a crash before the rename leaves the memory whole, after it leaves no
+        memory, and a folder left aside is deleted by the next removal in
+        that scope.  ``MemoryMissing`` when the memory is not there."""
         if ref.name == DEFAULT_MEMORY and ref.scope == "project":
             raise ValueError("the default memory cannot be removed")
+        folder = self._folder(ref, required=True)
+        assert folder is not None
         doomed = folder.parent / f".{ref.name}.removing-{os.getpid()}"
-        os.rename(folder, doomed)
+        shutil.rmtree(doomed, ignore_errors=True)
+        try:
+            os.rename(folder, doomed)
+        except FileNotFoundError:
+            raise MemoryMissing(
+                f"memory {ref.name} ({ref.scope} scope) is not at {folder}"
+            ) from None
         fsync_directory(folder.parent)
-        shutil.rmtree(doomed)
+        if self._step is not None:
+            self._step("remove:moved")
+        try:
+            shutil.rmtree(doomed)
+        except OSError as error:
+            log.warning("memory %s is deleted, but %s stays: %s", ref.name, doomed, error)
+        for aside in folder.parent.glob(".*.removing-*"):
+            shutil.rmtree(aside, ignore_errors=True)  # left by a removal that stopped
 
     def storage(self, ref: MemoryRef) -> MemoryStorage:
         return FileStorage(self.layout(ref), clock=self._clock, step=self._step)

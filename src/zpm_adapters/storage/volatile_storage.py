@@ -162,7 +162,8 @@ class VolatileRegistry(MemoryRegistry):
     def remove(self, ref: MemoryRef) -> None:
         if ref == MemoryRef(DEFAULT_MEMORY, "project"):
             raise ValueError("the default memory cannot be removed")
-        del self.disk.memories[ref]
+        if self.disk.memories.pop(ref, None) is None:
+            raise MemoryMissing(f"memory {ref.name} ({ref.scope} scope) does not exist")
 
     def storage(self, ref: MemoryRef) -> MemoryStorage:
         files = self.disk.memories.get(ref)

@@ -1,6 +1,6 @@
 """The ``zpm`` command line.
 
-Commands: ``init [DIR]``, ``serve``, ``tools``, ``engines``, ``forks``,
+Commands: ``init [DIR]``, ``serve``, ``tools``, ``engines``, ``forks``, ``memories``,
 ``completion SHELL``, ``version`` and one subcommand per catalogue tool in
 kebab case (``zpm remember-fact --fact 'p(a)'``, see ``tool_commands``).
 The options ``--project DIR``, ``--engine NAME`` and ``--format text|json``
@@ -11,7 +11,9 @@ Each command that is not a tool is a module of this package with ``NAME``,
 listed in :data:`COMMANDS`.
 
 Output of a tool command (see ``output``): the result text on stdout, or
-with ``--format json`` the tool's JSON value itself; a tool error exits 1.
+with ``--format json`` the tool's JSON value itself, hints and notes on
+stderr; a tool error exits 1.  A text argument given as ``-`` is read from
+stdin (``tool_commands``).
 Usage errors exit 2, with a suggestion for a misspelt command or flag;
 start-up failures (no project, a broken configuration) go to stderr, exit 1.
 
@@ -30,7 +32,7 @@ from collections.abc import Callable, Sequence
 from types import ModuleType
 
 from zpm_app.catalogue import TOOLS, ToolDefinition, package_version, tool_listing
-from zpm_app.cli import engines, forks, project, serve
+from zpm_app.cli import engines, forks, journal, memories, project, serve
 from zpm_app.cli.parsing import (
     Parser,
     VersionAction,
@@ -46,7 +48,7 @@ from zpm_app.output import USAGE_ERROR
 
 __all__ = ["COMMANDS", "Services", "StartupFailed", "build_parser", "default_services", "main"]
 
-COMMANDS: tuple[ModuleType, ...] = (project, serve, engines, forks)
+COMMANDS: tuple[ModuleType, ...] = (project, serve, engines, forks, memories, journal)
 """The commands that are not tools, in the order ``zpm --help`` lists them."""
 
 _RUN: dict[str, Callable[[argparse.Namespace, Services], int]] = {
@@ -55,7 +57,8 @@ _RUN: dict[str, Callable[[argparse.Namespace, Services], int]] = {
 _EPILOG = (
     "Tool commands print the result text on stdout; --format json prints the tool's "
     "JSON value itself. A tool error prints 'ERROR: <text>' ({\"error\": ...} in JSON) "
-    "and exits 1; usage errors exit 2."
+    "and exits 1; usage errors exit 2. Hints and notes go to stderr as 'zpm: <note>'. "
+    "A text argument given as - is read from stdin."
 )
 
 

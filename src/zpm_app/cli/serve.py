@@ -8,6 +8,7 @@ import shutil
 from pathlib import Path
 from typing import Any
 
+from zpm_app.catalogue import ToolRunner
 from zpm_app.cli.parsing import add_global_options, command
 from zpm_app.cli.project import create_project
 from zpm_app.cli.services import Services
@@ -31,6 +32,14 @@ def add(commands: Any) -> None:
         "every other memory read-only; the fork stays for a person to inspect, merge "
         "(zpm merge-memory --name ...) or prune (zpm forks prune)",
     )
+    serve.add_argument(
+        "--tools",
+        metavar="SETS",
+        help="the tools to offer, comma-separated: the sets core (the tool reference's tools), "
+        "verbs (assert, unassert, unassert-handle, query, matching, argue, fork_memory, "
+        "merge_memory) and all, and tool names, e.g. core,argue (default: [tools] enable "
+        "in .zpm/config.toml, else all)",
+    )
     add_global_options(serve, formats=False)
 
 
@@ -47,11 +56,17 @@ def run(ns: argparse.Namespace, services: Services) -> int:
             created = create_project(services, services.project_dir(ns.project))
         except OSError as error:
             return fail(f"zpm serve: {error}")
-    open_runner = services.open_session if ns.fork else services.open_server or services.open_runner
-    if open_runner is None:
-        return fail("zpm serve: --fork is not available here")
+    open_server = services.open_session if ns.fork else services.open_server
+    if open_server is None and (ns.fork or ns.tools is not None):
+        return fail(f"zpm serve: {'--fork' if ns.fork else '--tools'} is not available here")
+
+    def open_runner() -> ToolRunner:
+        if open_server is None:
+            return services.open_runner(ns.project, ns.engine)
+        return open_server(ns.project, ns.engine, ns.tools)
+
     try:
-        return server.serve(lambda: open_runner(ns.project, ns.engine))
+        return server.serve(open_runner)
     except KeyboardInterrupt:  # interrupted before serving started
         return 0
     except (services.project_not_found, *services.startup_errors) as error:

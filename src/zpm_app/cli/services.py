@@ -10,9 +10,19 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Protocol
 
 from zpm_app.catalogue import ToolRunner
 from zpm_domain.errors import ZpmError
+
+
+class OpenServer(Protocol):
+    """Opens the tools a server offers: ``tools`` is the ``--tools`` selection
+    (``None``: the project's configuration, else every tool)."""
+
+    def __call__(
+        self, project: str | None, engine: str | None, tools: str | None = None
+    ) -> ToolRunner: ...
 
 
 @dataclass(frozen=True)
@@ -33,13 +43,14 @@ class Services:
     startup_errors: tuple[type[BaseException], ...] = (ZpmError, OSError)
     project_dir: Callable[[str | None], Path] = lambda chosen: Path(chosen or ".").resolve()
     """The folder ``--project`` (or the environment, or the working directory) names."""
-    open_session: Callable[[str | None, str | None], ToolRunner] | None = None
-    """``open_runner`` for ``zpm serve --fork``: the tools work on a fresh
-    fork of ``default`` (``None``: not offered)."""
-    open_server: Callable[[str | None, str | None], ToolRunner] | None = None
-    """``open_runner`` for ``zpm serve`` (``None``: ``open_runner`` itself).
-    Tool commands also reach forks that are not mounted (a person inspects
-    or edits a session's fork); a server reaches only mounted memories."""
+    open_session: OpenServer | None = None
+    """The runner of ``zpm serve --fork``: the tools work on a fresh fork of
+    ``default`` (``None``: not offered)."""
+    open_server: OpenServer | None = None
+    """The runner of ``zpm serve`` (``None``: ``open_runner`` itself, every
+    tool).  Tool commands also reach forks that are not mounted (a person
+    inspects or edits a session's fork) and offer every tool; a server
+    reaches only mounted memories and offers the tools selected."""
 
 
 class StartupFailed(Exception):
@@ -51,15 +62,17 @@ def default_services() -> Services:
     from zpm_app import config
 
     def opener(
-        session_fork: bool = False, lend_forks: bool = False
-    ) -> Callable[[str | None, str | None], ToolRunner]:
-        def open_runner(project: str | None, engine: str | None) -> ToolRunner:
-            settings = config.resolve_settings(project=project, engine=engine)
+        session_fork: bool = False, lend_forks: bool = False, serving: bool = False
+    ) -> OpenServer:
+        def open_runner(
+            project: str | None, engine: str | None, tools: str | None = None
+        ) -> ToolRunner:
+            settings = config.resolve_settings(project=project, engine=engine, tools=tools)
             from zpm_app import bootstrap, engines
 
             try:
                 runner: ToolRunner = bootstrap.open_toolbox(
-                    settings, session_fork=session_fork, lend_forks=lend_forks
+                    settings, session_fork=session_fork, lend_forks=lend_forks, serving=serving
                 )
             except (bootstrap.StartupError, engines.EngineError) as error:
                 raise StartupFailed(str(error)) from error
@@ -73,6 +86,6 @@ def default_services() -> Services:
         config.ProjectNotFound,
         (config.ConfigError, StartupFailed, ZpmError, OSError),
         config.project_dir,
-        open_session=opener(session_fork=True),
-        open_server=opener(),
+        open_session=opener(session_fork=True, serving=True),
+        open_server=opener(serving=True),
     )

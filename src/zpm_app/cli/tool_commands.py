@@ -4,12 +4,17 @@ Flags come from the tool's input schema: ``--old-fact`` (``--old_fact`` is
 accepted too); integer flags are type-checked; boolean flags take ``true`` /
 ``false`` (a bare flag means true); the first required text argument may
 also be given positionally (``zpm define-rule 'mortal(X)' --body 'human(X)'``).
+A text argument given as a lone ``-`` is read from stdin (``zpm
+remember-fact - < fact.pl``): one such argument per call, UTF-8, one final
+newline dropped; so a long argument never meets the shell's limit on the
+length of a command line, and meets the tools' own size limit instead.
 """
 
 from __future__ import annotations
 
 import argparse
-from typing import Any
+import sys
+from typing import IO, Any
 
 from zpm_app.catalogue import ToolDefinition
 from zpm_app.cli.parsing import (
@@ -23,6 +28,13 @@ from zpm_app.cli.parsing import (
 from zpm_app.cli.services import Services
 from zpm_app.output import fail, print_outcome
 from zpm_domain.errors import ZpmError
+
+STDIN = "-"
+"""The value of a text argument that says: read it from stdin."""
+STDIN_HELP = (
+    "A text argument given as - is read from stdin (one per call; UTF-8, a final newline "
+    "dropped). For the atom - itself, write '-'."
+)
 
 RESERVED = frozenset(
     {
@@ -40,12 +52,24 @@ RESERVED = frozenset(
 )
 """Namespace names the CLI uses itself; a tool argument may not take them."""
 
+SHORTHANDS: dict[str, tuple[tuple[str, str, str, str], ...]] = {
+    "merge_memory": (
+        ("--ours", "prefer", "base", "the base's change wins every conflict (--prefer base)"),
+        ("--theirs", "prefer", "fork", "the fork's change wins every conflict (--prefer fork)"),
+    ),
+}
+"""Flags that stand for a value of an argument: tool -> (flag, argument, value, help)."""
+
 
 def add_tool_command(commands: Any, spec: ToolDefinition) -> None:
     """Add the subcommand of tool ``spec``; ``ValueError`` if an argument
     clashes with a name the CLI uses itself."""
     sub = command(
-        commands, spec.cli_name, first_sentence(spec.description), description=spec.description
+        commands,
+        spec.cli_name,
+        first_sentence(spec.description),
+        description=f"{spec.description} {spec.details}".strip(),
+        epilog=STDIN_HELP if _text_properties(spec) else None,
     )
     sub.set_defaults(tool=spec)
     positional = _positional_property(spec)
@@ -73,14 +97,21 @@ def add_tool_command(commands: Any, spec: ToolDefinition) -> None:
         sub.add_argument(kebab, **options)
         if f"--{name}" != kebab:
             sub.add_argument(f"--{name}", **{**options, "help": argparse.SUPPRESS})
+    for flag, name, value, said in SHORTHANDS.get(spec.name, ()):
+        sub.add_argument(flag, dest=name, action="store_const", const=value, help=said)
     add_global_options(sub)
 
 
 def tool_arguments(
-    parser: argparse.ArgumentParser, spec: ToolDefinition, ns: argparse.Namespace
+    parser: argparse.ArgumentParser,
+    spec: ToolDefinition,
+    ns: argparse.Namespace,
+    stdin: IO[bytes] | None = None,
 ) -> dict[str, Any]:
-    """The tool's arguments from the parsed command line; a usage error when
-    a required one is missing or the positional one is given twice."""
+    """The tool's arguments from the parsed command line, a text argument
+    given as ``-`` read from ``stdin`` (default: the process's); a usage
+    error when a required one is missing, the positional one is given twice,
+    two arguments want stdin, or stdin is not UTF-8."""
     arguments = {name: getattr(ns, name, None) for name in spec.properties}
     positional = _positional_property(spec)
     if positional is not None and ns.positional is not None:
@@ -92,7 +123,28 @@ def tool_arguments(
     if missing:
         flags = ", ".join(f"--{name.replace('_', '-')}" for name in missing)
         parser.error(f"{spec.cli_name}: the following arguments are required: {flags}")
+    piped = [name for name in _text_properties(spec) if arguments.get(name) == STDIN]
+    if len(piped) > 1:
+        flags = " and ".join(f"--{name.replace('_', '-')}" for name in piped)
+        parser.error(f"{spec.cli_name}: only one argument can be read from stdin, not {flags}")
+    if piped:
+        arguments[piped[0]] = _read_stdin(parser, spec, stdin or sys.stdin.buffer)
     return {name: value for name, value in arguments.items() if value is not None}
+
+
+def _read_stdin(parser: argparse.ArgumentParser, spec: ToolDefinition, stdin: IO[bytes]) -> str:
+    """All of ``stdin`` as text, without one final newline."""
+    try:
+        text = stdin.read().decode("utf-8")
+    except UnicodeDecodeError as error:
+        parser.error(f"{spec.cli_name}: stdin is not UTF-8 text ({error.reason})")
+    if text.endswith("\n"):
+        text = text[:-2] if text.endswith("\r\n") else text[:-1]
+    return text
+
+
+def _text_properties(spec: ToolDefinition) -> list[str]:
+    return [name for name, schema in spec.properties.items() if schema.get("type") == "string"]
 
 
 def run_tool(

@@ -18,12 +18,12 @@ import importlib.util
 from collections.abc import Callable
 from dataclasses import dataclass
 
+from zpm_adapters.swi_env import setup_advice
 from zpm_app.engines import Availability
 from zpm_domain.ports.engine import Engine
 
-_PROVISION = "run scripts/provision-swi as root (docs/swi-prolog.md)"
-JANUS_FIX = f"SWI-Prolog >= 9.1.12 and the janus-swi package are needed: {_PROVISION}"
-PYSWIP_FIX = f"SWI-Prolog >= 9 and the pyswip package are needed: {_PROVISION}"
+JANUS_FIX = f"SWI-Prolog >= 9.1.12 and the janus-swi package are needed: {setup_advice()}"
+PYSWIP_FIX = f"SWI-Prolog >= 9.1.12 and the pyswip package are needed: {setup_advice()}"
 
 
 @dataclass(frozen=True)

@@ -17,7 +17,8 @@ class SnapshotInfo:
 class SnapshotStore(ABC):
     """Named snapshot texts of one memory, each written atomically.
 
-    Names are already validated by the domain (letters, digits and ``_``);
+    Names are already validated by the domain (letters, digits, ``_``, ``-`` and
+    inner dots, see ``zpm_domain.tools.persistence``);
     a store never sees a name that could leave its folder.
     """
 

@@ -181,7 +181,9 @@ class MemoryRegistry(ABC):
 
     @abstractmethod
     def remove(self, ref: MemoryRef) -> None:
-        """Delete memory ``ref`` and all its files (it must not be mounted)."""
+        """Delete memory ``ref`` and all its files (it must not be mounted):
+        all of them or, after a crash, none.  ``MemoryMissing`` when it is
+        not there."""
 
     @abstractmethod
     def storage(self, ref: MemoryRef) -> MemoryStorage:

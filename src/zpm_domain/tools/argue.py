@@ -29,7 +29,7 @@ from zpm_domain.proofs import ProofNode, encode_tree, flat_nodes
 from zpm_domain.sandbox import check_goal
 from zpm_domain.terms import Atom, Struct, Term, variables
 from zpm_domain.tools import outputs
-from zpm_domain.tools.definition import QUERY, Arg, Reply, ToolGroup, tool
+from zpm_domain.tools.definition import QUERY, VERBS, Arg, Reply, ToolGroup, tool
 from zpm_domain.writer import Renderer, render
 
 CONJUNCTION = "conjunction"
@@ -67,20 +67,23 @@ class ConjunctionAgainst:
 
 
 class ArgueTools(ToolGroup):
+    toolset = VERBS
+
     @property
     def _memories(self) -> Memories:
         return self.context.memories
 
     @tool(
         QUERY,
-        "Argue a closed (ground) goal both ways and give its four-valued verdict: true "
-        "(it is proved), false (it is denied or defeated), both (a contradiction to resolve) "
-        "or unknown. The case for is the goal's first proof; the case against is a proof of "
-        "its denial neg(Goal) (kind inference), or, for a stored fact that a functional "
-        "predicate's knowledge defeats, the defeat (kind defeat). A conjunction of ground "
-        "goals is argued conjunct by conjunct on the against side. Justifications name the "
-        "handles of the stored clauses they use.",
+        "Argue a ground goal both ways. The verdict is true (proved), false (a proof of its "
+        "denial neg(Goal), or a stored fact defeated by knowledge), both (a contradiction) or "
+        "unknown, with the case for and the case against, naming clause handles.",
         output=outputs.ARGUED,
+        details="The case for is the goal's first proof. The case against is a proof of its "
+        "denial neg(Goal) (kind inference) or, for a stored fact that a functional "
+        "predicate's knowledge defeats, the defeat (kind defeat): the loser, the winning "
+        "knowledge-file facts and the rule. A conjunction of ground goals is argued conjunct "
+        "by conjunct on the against side.",
     )
     def argue(
         self,

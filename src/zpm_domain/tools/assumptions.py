@@ -17,10 +17,13 @@ from zpm_domain.tools.definition import (
     QUERY,
     Arg,
     MemoryArg,
+    Noted,
     Reply,
     ToolGroup,
+    noted,
     tool,
 )
+from zpm_domain.tools.fact_notes import variables_note
 from zpm_domain.unify import unify
 from zpm_domain.writer import Renderer, render
 
@@ -50,7 +53,9 @@ class AssumptionTools(ToolGroup):
             str, Arg('The assumption name justifying this fact (e.g. "infra_healthy")')
         ],
         memory: MemoryArg = None,
-    ) -> str:
+    ) -> str | Noted:
+        """The spec's text; a fact that keeps a variable written with a capital
+        letter gets a note (``fact_notes``)."""
         term = parse_fact(fact, "fact")
         _check_assumption(assumption)
         kb = self._memories.resolve(memory)
@@ -61,7 +66,8 @@ class AssumptionTools(ToolGroup):
                 kb.commit([Assume(term, assumption, stores=not kb.holds_stored_copy(term))])
             elif assumption not in support.assumptions:
                 kb.commit([Assume(term, assumption, stores=False)])
-        return f"Assumed: {render(term)} under assumption '{assumption}'"
+        text = f"Assumed: {render(term)} under assumption '{assumption}'"
+        return noted(text, variables_note(term))
 
     @tool(
         QUERY,

@@ -21,6 +21,15 @@ JSON Schema of its structured form (``@tool(..., output=SCHEMA)``, the
 MCP ``outputSchema``) and returns a :class:`Reply`: the text, unchanged, and
 the same data as an object (``structuredContent``), shaped for clients
 (flat where the text nests deeply, an object where the text is an array).
+
+A success may carry notes for the client (a stored fact that is defeated,
+a capitalised name that became a variable): :class:`Noted` for a text,
+``Reply.with_notes`` for a reply.  Each note is one text item after the
+first, which stays the tool's text.
+
+Each group names the tool set it belongs to (``ToolGroup.toolset``):
+``core`` (the tool reference's tools and what completes them) or ``verbs``;
+``zpm serve --tools`` offers a selection of sets and tools.
 """
 
 from __future__ import annotations
@@ -31,7 +40,7 @@ import typing
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field, replace
 from functools import cached_property
-from typing import Annotated, Any, TypeVar, Union
+from typing import Annotated, Any, ClassVar, TypeVar, Union
 
 from zpm_domain.jsontext import dumps
 from zpm_domain.limits import Limits
@@ -42,6 +51,8 @@ if typing.TYPE_CHECKING:
 MEMORY_DESCRIPTION = "Target memory segment (optional, defaults to default memory)"
 SESSION_ARGUMENTS = frozenset({"memory", "context"})
 """The arguments that name the memory a tool works on."""
+SESSION_REPORTS = frozenset({"get_kb_overview", "get_persistence_status"})
+"""Tools without a memory argument that describe the session's own memory."""
 
 _JSON_TYPES: dict[type, str] = {str: "string", int: "integer", bool: "boolean", float: "number"}
 _MARK = "__zpm_tool__"
@@ -72,20 +83,36 @@ class Reply:
 
     text: str
     structured: dict[str, Any]
+    notes: tuple[str, ...] = ()
+    """Notes for the client, each a text item after the first."""
 
     @classmethod
     def of(cls, value: dict[str, Any]) -> Reply:
         """A reply whose text is ``value`` as compact JSON."""
         return cls(dumps(value), value)
 
+    def with_notes(self, *notes: str | None) -> Reply:
+        """This reply with ``notes`` added (``None`` entries are left out)."""
+        return replace(self, notes=(*self.notes, *(n for n in notes if n is not None)))
+
 
 @dataclass(frozen=True, slots=True)
 class Noted:
-    """A tool's success text with a note for the client: a second text item
-    (the first stays the spec's text)."""
+    """A tool's success text with notes for the client: each note is a text
+    item after the first, which stays the spec's text."""
 
     text: str
-    note: str
+    notes: tuple[str, ...]
+
+    def __post_init__(self) -> None:
+        if isinstance(self.notes, str):  # one note given bare: still one text item
+            object.__setattr__(self, "notes", (self.notes,))
+
+
+def noted(text: str, *notes: str | None) -> str | Noted:
+    """``text`` with the ``notes`` that are not ``None``; the bare text when none is."""
+    kept = tuple(n for n in notes if n is not None)
+    return Noted(text, kept) if kept else text
 
 
 @dataclass(frozen=True, slots=True)
@@ -140,6 +167,9 @@ class ToolDefinition:
     group: type[ToolGroup] | None = None
     method: str = ""
     output_schema: Mapping[str, Any] | None = field(default=None, hash=False, compare=False)
+    details: str = field(default="", compare=False)
+    """More about the tool for people: ``docs/tools.md`` and the CLI's help
+    show it after the description; ``tools/list`` does not send it."""
     input_schema: dict[str, Any] = field(init=False, hash=False, compare=False)
 
     def __post_init__(self) -> None:
@@ -185,7 +215,8 @@ class ToolDefinition:
 
     def in_session(self, fork: str) -> ToolDefinition:
         """This tool as a session that works on fork ``fork`` shows it: an
-        omitted ``memory`` or ``context`` means the fork."""
+        omitted ``memory`` or ``context`` means the fork, and the reports of
+        :data:`SESSION_REPORTS` say that they describe it."""
         said = (
             f"Target memory (optional, defaults to this session's fork '{fork}'; every other "
             "memory is read-only in this session)"
@@ -194,7 +225,10 @@ class ToolDefinition:
             replace(p, description=said) if p.name in SESSION_ARGUMENTS and not p.required else p
             for p in self.params
         )
-        return replace(self, params=params)
+        description = self.description
+        if self.name in SESSION_REPORTS:
+            description += f" In this session it describes this session's fork '{fork}'."
+        return replace(self, params=params, description=description)
 
     def keywords(self, arguments: Mapping[str, Any]) -> dict[str, Any]:
         """Validated ``arguments`` as the method's keyword arguments."""
@@ -210,8 +244,17 @@ class ToolContext:
     limits: Limits
 
 
+CORE = "core"
+"""The tool set of the tool reference's tools and of zpm's additions around them."""
+VERBS = "verbs"
+"""The tool set of the verb tools (handles, withdrawals, argue) and of forks."""
+
+
 class ToolGroup:
     """A service whose marked methods are tools (see the module docstring)."""
+
+    toolset: ClassVar[str] = CORE
+    """The tool set the group's tools belong to (``CORE`` or ``VERBS``)."""
 
     def __init__(self, context: ToolContext) -> None:
         self.context = context
@@ -226,13 +269,15 @@ def tool(
     *,
     name: str | None = None,
     output: Mapping[str, Any] | None = None,
+    details: str = "",
 ) -> Callable[[F], F]:
     """Mark a :class:`ToolGroup` method as tool ``name`` (default: the method's
     name); ``output`` is the JSON Schema of its structured result (the method
-    then returns a :class:`Reply`)."""
+    then returns a :class:`Reply`); ``details`` says more for people
+    (``ToolDefinition.details``), keeping ``description`` short for clients."""
 
     def mark(func: F) -> F:
-        setattr(func, _MARK, (name or func.__name__, description, hints, output))
+        setattr(func, _MARK, (name or func.__name__, description, hints, output, details))
         return func
 
     return mark
@@ -244,7 +289,7 @@ def definitions(group: type[ToolGroup]) -> tuple[ToolDefinition, ...]:
     for attribute, member in vars(group).items():
         mark = getattr(member, _MARK, None)
         if mark is not None:
-            name, description, hints, output = mark
+            name, description, hints, output, details = mark
             found.append(
                 ToolDefinition(
                     name=name,
@@ -254,6 +299,7 @@ def definitions(group: type[ToolGroup]) -> tuple[ToolDefinition, ...]:
                     group=group,
                     method=attribute,
                     output_schema=output,
+                    details=details,
                 )
             )
     return tuple(found)

@@ -6,23 +6,32 @@ from __future__ import annotations
 from typing import Annotated
 
 from zpm_domain import forks
+from zpm_domain.errors import InvalidArguments, PrologSyntaxError
+from zpm_domain.handles import is_handle
 from zpm_domain.memories import Memories
+from zpm_domain.reader import read_term
+from zpm_domain.terms import Atom, Struct, proper_list
 from zpm_domain.tools import outputs
-from zpm_domain.tools.definition import ADMINISTER, CHANGE, Arg, Reply, ToolGroup, tool
+from zpm_domain.tools.definition import ADMINISTER, CHANGE, VERBS, Arg, Reply, ToolGroup, tool
+
+RESOLVE_FORM = "a list of Handle-Side pairs, Side base or fork (e.g. [42-fork, 57-base])"
 
 
 class ForkTools(ToolGroup):
+    toolset = VERBS
+
     @property
     def _memories(self) -> Memories:
         return self.context.memories
 
     @tool(
         ADMINISTER,
-        "Fork a mounted memory: a new project memory holding a copy of its client-stored "
-        "clauses (believed and defeated) with their handles, provenance, assumptions and "
-        "withdrawal history, mounted read-write. The fork reads the original's knowledge "
-        "files. Writes to the fork stay there until merge_memory merges them back. Forking "
-        "a read-only memory works.",
+        "Copy a mounted memory into a new read-write memory (handles, provenance, assumptions "
+        "and history included) that reads the original's knowledge files. Changes to the "
+        "fork stay there until merge_memory.",
+        details="The fork is a new project memory holding the original's client-stored "
+        "clauses, believed and defeated, with their handles, provenance, assumptions and "
+        "withdrawal history, mounted read-write. Forking a read-only memory works.",
     )
     def fork_memory(
         self,
@@ -38,13 +47,15 @@ class ForkTools(ToolGroup):
 
     @tool(
         CHANGE,
-        "Merge a fork into the memory it was forked from: its changes since the fork point "
-        "(clauses stored, withdrawn or removed, supports added or taken) are applied to the "
-        "base as it is now, in one atomic change; a change that no longer applies is "
-        "skipped and reported. dry_run reports exactly what the merge would do and changes "
-        "nothing. After a merge the fork point moves, so the next merge applies only later "
-        "changes.",
+        "Apply a fork's changes since its fork point (or its last merge) to the memory it was "
+        "forked from, in one atomic change; changes that no longer apply are skipped and "
+        "reported. A clause both sides changed differently is a conflict: nothing is applied "
+        "until prefer or resolve says which side wins. dry_run reports the same and changes "
+        "nothing.",
         output=outputs.MERGED,
+        details="The changes are the clauses stored, withdrawn or removed and the supports "
+        "added or taken in the fork; they apply to the base as it is now. After a merge the "
+        "fork point moves, so the next merge applies only later changes.",
     )
     def merge_memory(
         self,
@@ -52,6 +63,44 @@ class ForkTools(ToolGroup):
         dry_run: Annotated[
             bool | None, Arg("Report what the merge would do, change nothing (default false)")
         ] = None,
+        prefer: Annotated[
+            str | None,
+            Arg('The side that wins every conflict resolve does not name: "base" or "fork"'),
+        ] = None,
+        resolve: Annotated[
+            str | None, Arg(f"The side that wins each named conflict: {RESOLVE_FORM}")
+        ] = None,
     ) -> Reply:
         self._memories.refuse_in_session("merge_memory")
-        return Reply.of(forks.merge(self._memories, name, bool(dry_run)))
+        if prefer is not None and prefer not in forks.SIDES:
+            raise InvalidArguments(f'prefer must be "base" or "fork", not {prefer!r}')
+        sides = {} if resolve is None else parse_resolve(resolve)
+        return Reply.of(forks.merge(self._memories, name, bool(dry_run), prefer, sides))
+
+
+def parse_resolve(text: str) -> dict[int, str]:
+    """``resolve``'s pairs as handle -> side; ``InvalidArguments`` when it is
+    not :data:`RESOLVE_FORM` or names a handle twice."""
+    try:
+        items = proper_list(read_term(text))
+    except PrologSyntaxError as error:
+        raise InvalidArguments(f"resolve does not read: {error.message}") from None
+    if items is None:
+        raise InvalidArguments(f"resolve must be {RESOLVE_FORM}")
+    sides: dict[int, str] = {}
+    for item in items:
+        if not (
+            isinstance(item, Struct)
+            and item.name == "-"
+            and item.arity == 2
+            and is_handle(item.args[0])
+            and isinstance(item.args[1], Atom)
+            and item.args[1].name in forks.SIDES
+        ):
+            raise InvalidArguments(f"resolve must be {RESOLVE_FORM}")
+        handle = item.args[0]
+        assert isinstance(handle, int)
+        if handle in sides:
+            raise InvalidArguments(f"resolve names {handle} twice")
+        sides[handle] = item.args[1].name
+    return sides

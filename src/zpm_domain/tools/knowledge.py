@@ -2,7 +2,9 @@
 
 Each method returns the tool's success text or raises a ``ZpmError`` whose
 message is the error text.  Texts echo the canonical rendering of the parsed
-input, with the caller's variable names (architecture §8.16).
+input, with the caller's variable names (architecture §8.16).  A stored fact
+that keeps a variable written with a capital letter gets a note
+(``fact_notes``).
 """
 
 from __future__ import annotations
@@ -18,6 +20,7 @@ from zpm_domain.memory import Memory
 from zpm_domain.mutations import AddClause, Mutation, RemoveAll, RemoveClause
 from zpm_domain.sandbox import check_goal
 from zpm_domain.terms import TRUE, Struct, Term, Var, indicator
+from zpm_domain.terms import variables as variables_of
 from zpm_domain.tools.definition import (
     CHANGE,
     CHANGE_IDEMPOTENT,
@@ -25,9 +28,11 @@ from zpm_domain.tools.definition import (
     MemoryArg,
     Noted,
     ToolGroup,
+    noted,
     tool,
 )
-from zpm_domain.unify import Bindings, substitute, unify
+from zpm_domain.tools.fact_notes import open_variables_note, variables_note
+from zpm_domain.unify import Bindings, substitute, unify, walk
 from zpm_domain.writer import render
 
 
@@ -46,17 +51,18 @@ class KnowledgeTools(ToolGroup):
         fact: Annotated[str, Arg('A Prolog fact to assert (e.g. "human(socrates)")')],
         memory: MemoryArg = None,
     ) -> str | Noted:
-        """The spec's text; a fact that a functional predicate's knowledge
-        defeats on arrival is stored and not believed, and a second text item
-        says so (``zpm_domain.defeat``)."""
+        """The spec's text, with notes: a fact that keeps a variable written
+        with a capital letter (``fact_notes``); a fact that a functional
+        predicate's knowledge defeats on arrival is stored and not believed
+        (``zpm_domain.defeat``)."""
         term = parse_fact(fact, "fact", hint=" (use define_rule to add rules)")
         kb = self._memories.resolve(memory)
         with kb.writing():
             (done,) = kb.commit([store_plainly(kb, term)])
-        text = f"Asserted: {render(term)}"
+        defeated = None
         if isinstance(done, AddClause) and (defeat := kb.defeat_of(done.clause)) is not None:
-            return Noted(text, defeat.note())
-        return text
+            defeated = defeat.note()
+        return noted(f"Asserted: {render(term)}", variables_note(term), defeated)
 
     @tool(
         CHANGE,
@@ -147,11 +153,12 @@ class KnowledgeTools(ToolGroup):
             Arg('The new Prolog fact to assert in its place (e.g. "server(alpha, \\"2.0\\")")'),
         ],
         memory: MemoryArg = None,
-    ) -> str:
+    ) -> str | Noted:
         """Replace the first fact unifying with ``old_fact`` by ``new_fact``.
 
         The two share variables: ``update_fact("age(bob, A)", "age(robert, A)")``
-        carries ``A`` over.  Atomic: one journal batch.
+        carries ``A`` over.  Atomic: one journal batch.  A variable of
+        ``new_fact`` that the replaced fact leaves unbound gets a note.
         """
         variables: dict[str, Var] = {}
         old = parse_fact(old_fact, "old_fact", variables)
@@ -166,7 +173,8 @@ class KnowledgeTools(ToolGroup):
             clause, bindings = match
             replacement = substitute(new, bindings)
             kb.commit([RemoveClause(clause), store_plainly(kb, replacement)])
-        return f"Updated: {render(old)} -> {render(new)}"
+        still_open = [v for v in variables_of(new) if isinstance(walk(v, bindings), Var)]
+        return noted(f"Updated: {render(old)} -> {render(new)}", open_variables_note(still_open))
 
     @tool(
         CHANGE_IDEMPOTENT,
@@ -178,7 +186,7 @@ class KnowledgeTools(ToolGroup):
         self,
         fact: Annotated[str, Arg('A Prolog fact to insert or replace (e.g. "deploy(prod, v2)")')],
         memory: MemoryArg = None,
-    ) -> str:
+    ) -> str | Noted:
         """Remove every clause with the same functor and first argument, then assert."""
         term = parse_fact(fact, "fact")
         kb = self._memories.resolve(memory)
@@ -190,7 +198,7 @@ class KnowledgeTools(ToolGroup):
                 mutations.append(RemoveAll(pattern))
             mutations.append(store_plainly(kb, term))
             kb.commit(mutations)
-        return f"Upserted: {render(term)}"
+        return noted(f"Upserted: {render(term)}", variables_note(term))
 
 
 def store_plainly(memory: Memory, fact: Term) -> Mutation:

@@ -1,11 +1,12 @@
-"""Named memories: create, mount, unmount, list."""
+"""Named memories: create, mount, unmount, list, delete."""
 
 from __future__ import annotations
 
 from typing import Annotated, cast
 
+from zpm_domain import fork_review
 from zpm_domain.errors import InvalidArguments
-from zpm_domain.memories import Memories, check_name
+from zpm_domain.memories import CannotDelete, Memories, check_name
 from zpm_domain.ports.storage import Mode, Scope
 from zpm_domain.tools import outputs
 from zpm_domain.tools.definition import ADMINISTER, CHANGE, QUERY, Arg, Reply, ToolGroup, tool
@@ -78,8 +79,44 @@ class MemoryTools(ToolGroup):
             entry = {"name": m.name, "scope": m.scope, "mounted": m.mounted, "mode": m.mode}
             if m.fork_of is not None:
                 entry["fork_of"] = m.fork_of
+            if m.session:
+                entry["session"] = True
             entries.append(entry)
         return Reply.of({"memories": entries})
+
+    @tool(
+        CHANGE,
+        "Delete a memory and all its files (knowledge file, journal, snapshots). Refused for "
+        "default, for a mounted memory (unmount it first) and for a memory that forks were "
+        "made from. A fork's unmerged changes are deleted with it; the answer says how many.",
+    )
+    def delete_memory(
+        self,
+        name: Annotated[str, Arg("The name of the memory to delete")],
+        scope: Annotated[
+            str | None,
+            Arg('Its scope: "project" or "global" (default: the one scope that has it)'),
+        ] = None,
+    ) -> str:
+        self._memories.refuse_in_session("delete_memory")
+        if name == "default":
+            raise CannotDelete(name, "")
+        check_name(name)
+        chosen = None if scope is None else _choice(scope, "scope", ("project", "global"))
+        ref = self._memories.locate(name, cast(Scope | None, chosen))
+        self._memories.check_deletable(ref)
+        fork = self._memories.fork_info(ref)
+        said = ""
+        if fork is not None:
+            try:
+                count = fork_review.waiting(self._memories, name)
+            except fork_review.UNREADABLE:
+                said = f"; a fork of '{fork.base.name}' whose changes could not be read"
+            else:
+                gone = f"{count} unmerged change{'s' if count != 1 else ''} deleted with it"
+                said = f"; a fork of '{fork.base.name}', " + (gone if count else "nothing unmerged")
+        self._memories.delete(ref)
+        return f"Deleted memory '{name}' ({ref.scope} scope{said})"
 
 
 def _choice(value: str, what: str, allowed: tuple[str, ...]) -> str:

@@ -65,10 +65,31 @@ QUERY_ANSWERS = _object(
     }
 )
 
+DESCRIBED: dict[str, Schema] = {
+    "description": {
+        "type": "string",
+        "description": "The predicate's one-line description (only when it has one).",
+    },
+    "arguments": {
+        **NAMES,
+        "description": "The names of the predicate's arguments (only when they are named).",
+    },
+}
+"""The fields a described predicate adds (``describe_predicate``)."""
+
+
+def _described(properties: dict[str, Schema]) -> Schema:
+    """A closed object of ``properties`` (all required), plus the optional
+    fields of a described predicate."""
+    schema = _object({**properties, **DESCRIBED})
+    schema["required"] = list(properties)
+    return schema
+
+
 KNOWLEDGE_SCHEMA = _object(
     {
         "predicates": _array(
-            _object(
+            _described(
                 {
                     "name": {"type": "string"},
                     "arity": COUNT,
@@ -87,7 +108,7 @@ MEMORY_MODE: Schema = {"enum": ["rw", "ro"]}
 OVERVIEW = _object(
     {
         "predicates": _array(
-            _object(
+            _described(
                 {
                     "functor": {"type": "string"},
                     "arity": COUNT,
@@ -128,6 +149,10 @@ _MEMORY_ENTRY = _object(
         "mounted": {"type": "boolean"},
         "mode": _nullable(MEMORY_MODE),
         "fork_of": {"type": "string", "description": "A fork's base (forks only)."},
+        "session": {
+            "const": True,
+            "description": "This session's own fork (zpm serve --fork; that entry only).",
+        },
     }
 )
 _MEMORY_ENTRY["required"] = ["name", "scope", "mounted", "mode"]
@@ -205,7 +230,7 @@ TRACE = _object(
     "The distinct nodes reachable from the start node, in the order found.",
 )
 
-VIOLATIONS = _object({"violations": _array(TERM_VALUE)})
+VIOLATIONS = _object({"violations": _array(TERM_VALUE), "truncated": {"type": "boolean"}})
 
 EXPLANATION = _object(
     {
@@ -358,6 +383,35 @@ ARGUED = _object(
 )
 
 _MERGE_OP = {"enum": ["store", "withdraw", "remove", "support", "unsupport"]}
+_SKIPPED = _object(
+    {
+        "handle": HANDLE,
+        "op": _MERGE_OP,
+        "sentence": {"type": "string"},
+        "assumption": _TEXT_OR_NULL,
+        "reason": {"type": "string"},
+    }
+)
+_SKIPPED["required"] = ["handle", "op", "sentence", "reason"]
+_SIDE_CHANGE = _object(
+    {
+        "change": {"enum": ["rename", "withdraw", "remove", "update"]},
+        "sentences": NAMES,
+    },
+    "What one side did to the clause: renamed it (sentences: the clause now), withdrew "
+    "or removed it, or updated it (sentences: its new facts, same predicate and first "
+    "argument).",
+)
+CONFLICT = _object(
+    {
+        "handle": HANDLE,
+        "sentence": {"type": "string"},
+        "base": _SIDE_CHANGE,
+        "fork": _SIDE_CHANGE,
+        "winner": _nullable({"enum": ["base", "fork"]}),
+    },
+    "A clause of the fork point that the base and the fork both changed, differently.",
+)
 MERGED = _object(
     {
         "fork": {"type": "string"},
@@ -365,9 +419,7 @@ MERGED = _object(
         "applied": _object(
             {"stored": COUNT, "withdrawn": COUNT, "removed": COUNT, "supports": COUNT}
         ),
-        "skipped": _array(
-            _object({"handle": HANDLE, "op": _MERGE_OP, "reason": {"type": "string"}})
-        ),
+        "skipped": _array(_SKIPPED),
         "operations": {
             **_array(
                 {
@@ -377,16 +429,73 @@ MERGED = _object(
                         "handle": HANDLE,
                         "sentence": {"type": "string"},
                         "assumption": _TEXT_OR_NULL,
+                        "assumptions": NAMES,
+                        "plain": {"type": "boolean"},
                     },
                     "required": ["op", "handle", "sentence"],
                     "additionalProperties": False,
                 }
             ),
             "description": "The applied operations in order (at most 100); support and "
-            "unsupport name the assumption (null: the plain assertion).",
+            "unsupport name the assumption (null: the plain assertion); a store under "
+            "assumptions lists them (plain: whether it is asserted plainly too), a removal "
+            "or withdrawal lists the assumptions that lose the clause.",
         },
         "dry_run": {"type": "boolean"},
+        "conflicts": {**_array(CONFLICT), "description": "At most 100, in the point's order."},
+        "blocked": {
+            **_nullable({"type": "string"}),
+            "description": "Why nothing was applied (a conflict has no winner), else null.",
+        },
     },
     "A merge of a fork into its base: what was (or, in a dry run, would be) applied, "
-    "and the operations skipped because they no longer apply to the base.",
+    "the operations skipped because they no longer apply to the base, and the conflicts.",
+)
+MERGED["properties"]["described"] = {
+    **NAMES,
+    "description": "The predicates (name/arity) whose description the merge sets or removes "
+    "in the base (only when there are any).",
+}
+
+_SEARCH_PLACE: Schema = {"enum": ["predicate", "description", "argument", "body"]}
+_FOUND = _described(
+    {
+        "memory": {"type": "string"},
+        "predicate": {"type": "string", "description": "The predicate as name/arity."},
+        "handle": {
+            **_nullable(HANDLE),
+            "description": "The clause's handle; null for a described predicate without clauses.",
+        },
+        "clause": {
+            "type": ["string", "null"],
+            "description": "The clause as Prolog text; null for a described predicate without "
+            "clauses.",
+        },
+        "matched": _array(
+            _object(
+                {
+                    "word": {"type": "string"},
+                    "in": _SEARCH_PLACE,
+                    "part": {"type": "string"},
+                },
+                "A query word, where it matched best, and the word part it matched.",
+            )
+        ),
+    }
+)
+_FOUND["properties"]["file"] = {
+    "type": "string",
+    "description": "The knowledge file and line of a knowledge-file clause.",
+}
+SEARCH = _object(
+    {
+        "results": _array(_FOUND),
+        "count": COUNT,
+        "total": {**COUNT, "description": "How many results there are in all pages."},
+        "next_cursor": {
+            **_nullable(COUNT),
+            "description": "The cursor of the next page; null on the last page.",
+        },
+    },
+    "The clauses that mention the query's words, best first (see search_facts).",
 )

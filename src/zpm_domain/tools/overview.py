@@ -1,8 +1,11 @@
-"""get_kb_overview: one call that says what the default memory holds.
+"""get_kb_overview: one call that says what the default memory holds (in a
+session that works on its own fork, ``zpm serve --fork``: that fork).
 
 The answer is the spec's first description of the tool: predicates with
 sample clauses, assumptions, snapshots, persistence health and mounts, as
-compact JSON of at most 64 KiB.  When the whole answer would be larger, the
+compact JSON of at most 64 KiB.  A described predicate's entry ends with its
+``description`` and ``arguments`` (``zpm_domain.descriptions``); every other
+entry is exactly the spec's.  When the whole answer would be larger, the
 number of samples is lowered for every predicate alike (to the largest
 number that fits); only when no samples at all still do not fit are
 predicates left out, from the last one, and ``truncated`` is true whenever
@@ -16,6 +19,7 @@ from collections.abc import Callable
 from typing import Annotated, Any
 
 from zpm_domain import progress
+from zpm_domain.descriptions import Description
 from zpm_domain.memory import Memory
 from zpm_domain.tools import outputs
 from zpm_domain.tools.definition import QUERY, Arg, Reply, ToolGroup, tool
@@ -48,7 +52,7 @@ class OverviewTools(ToolGroup):
         """Clamps ``sample_size`` to 0..50 (absent: 2), then fits the 64 KiB budget."""
         wanted = DEFAULT_SAMPLES if sample_size is None else max(0, min(MAX_SAMPLES, sample_size))
         memories = self.context.memories
-        memory = memories.default
+        memory = memories.resolve(None)  # default, or the session's own fork
         memory.sync()
         predicates = _predicates(memory)
         names = sorted(memory.beliefs.assumptions())
@@ -81,15 +85,25 @@ class OverviewTools(ToolGroup):
 
 
 class _Predicate:
-    """A listed predicate: its first clauses rendered, its count and kind."""
+    """A listed predicate: its first clauses rendered, its count and kind, and
+    its description (shown after the samples, only when it has one)."""
 
-    def __init__(self, name: str, arity: int, first: list[str], count: int, facts: int) -> None:
+    def __init__(
+        self,
+        name: str,
+        arity: int,
+        first: list[str],
+        count: int,
+        facts: int,
+        description: Description | None,
+    ) -> None:
         self.name = name
         self.arity = arity
         self.first = first
         self.count = count
         rules = count - facts
         self.kind = "both" if facts and rules else "rule" if rules else "fact"
+        self.described = {} if description is None else description.as_json()
 
     def entry(self, samples: int) -> dict[str, Any]:
         return {
@@ -98,6 +112,7 @@ class _Predicate:
             "kind": self.kind,
             "count": self.count,
             "samples": self.first[:samples],
+            **self.described,
         }
 
 
@@ -112,7 +127,8 @@ def _predicates(memory: Memory) -> list[_Predicate]:
         if clauses:
             first = [render_clause(c) for c in clauses[:MAX_SAMPLES]]
             facts = sum(1 for c in clauses if c.is_fact)
-            found.append(_Predicate(info.name, info.arity, first, len(clauses), facts))
+            description = memory.descriptions.of(info.name, info.arity)
+            found.append(_Predicate(info.name, info.arity, first, len(clauses), facts, description))
     progress.advance(len(infos), len(infos), "listing the predicates")
     return found
 

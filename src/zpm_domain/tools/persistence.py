@@ -1,4 +1,13 @@
-"""Snapshots and the persistence status: save, restore, list, status."""
+"""Snapshots and the persistence status: save, restore, list, status.
+
+A snapshot name is 1 to 128 letters, digits, ``_``, ``-`` and dots that
+separate such runs (``before-refactor``, ``v1.2``): no leading or trailing
+dot, no ``..``, no ``/``, so a name never leaves the memory's snapshot
+folder.  A memory never holds two snapshots whose names differ only in case:
+on a file system that ignores case they would be one file, so saving
+``Before`` beside ``before`` is refused everywhere, and a restore finds a
+snapshot only by its exact name.
+"""
 
 from __future__ import annotations
 
@@ -17,17 +26,30 @@ from zpm_domain.tools.definition import (
     tool,
 )
 
-SNAPSHOT_NAME = re.compile(r"[A-Za-z0-9_]{1,128}\Z")
+SNAPSHOT_NAME = re.compile(r"[A-Za-z0-9_-]+(?:\.[A-Za-z0-9_-]+)*\Z")
+MAX_SNAPSHOT_NAME = 128
+LISTED = 10
+"""How many of a memory's snapshot names the error of a failed restore names."""
 
 
 def check_snapshot_name(name: str) -> str:
-    """``name`` if it may name a snapshot (letters, digits and ``_``, at most 128),
-    else ``InvalidArguments``: nothing else can leave the snapshot folder."""
-    if not SNAPSHOT_NAME.match(name):
+    """``name`` if it may name a snapshot (see the module docstring), else
+    ``InvalidArguments``: nothing else can leave the snapshot folder."""
+    if len(name) > MAX_SNAPSHOT_NAME or not SNAPSHOT_NAME.match(name):
         raise InvalidArguments(
-            f"'{name}' is not a valid snapshot name: use 1 to 128 letters, digits or '_'"
+            f"'{name}' is not a valid snapshot name: use 1 to {MAX_SNAPSHOT_NAME} letters, "
+            "digits, '_', '-' and '.' (a dot only between other characters, never two in a row)"
         )
     return name
+
+
+def same_but_case(memory: Memory, name: str) -> str | None:
+    """The memory's snapshot whose name differs from ``name`` only in case, if any."""
+    folded = name.casefold()
+    for info in memory.snapshots.list():
+        if info.name != name and info.name.casefold() == folded:
+            return info.name
+    return None
 
 
 class PersistenceTools(ToolGroup):
@@ -48,7 +70,15 @@ class PersistenceTools(ToolGroup):
         memory: MemoryArg = None,
     ) -> str:
         check_snapshot_name(name)
-        self._memory(memory).save_snapshot(name)
+        target = self._memory(memory)
+        other = same_but_case(target, name)
+        if other is not None:
+            raise InvalidArguments(
+                f"memory {target.name} has a snapshot '{other}', and '{name}' differs from it "
+                "only in case: on a file system that ignores case they would be one file. "
+                f"Use another name, or '{other}' to replace it"
+            )
+        target.save_snapshot(name)
         return f"Snapshot '{name}' saved successfully."
 
     @tool(
@@ -66,10 +96,12 @@ class PersistenceTools(ToolGroup):
     ) -> str:
         check_snapshot_name(name)
         target = self._memory(memory)
+        if same_but_case(target, name) is not None and not _holds(target, name):
+            raise _missing(target, name)  # a file system that ignores case would find it
         try:
             target.restore_snapshot(name)
         except KeyError:
-            raise ExecutionFailed(f"memory {target.name} has no snapshot named '{name}'") from None
+            raise _missing(target, name) from None
         return f"Snapshot '{name}' restored successfully."
 
     @tool(QUERY, "List all available Prolog knowledge base snapshots.")
@@ -83,10 +115,34 @@ class PersistenceTools(ToolGroup):
         "mode, persistence directory, last snapshot, and journal size.",
     )
     def get_persistence_status(self) -> str:
-        status = self.context.memories.default.status()
+        status = self.context.memories.resolve(None).status()  # default, or the session's fork
         return (
             f"status: {status.status}\n"
             f"dir: {status.location}\n"
             f"last_snapshot: {status.base or 'none'}\n"
             f"journal_size: {status.journal_bytes} bytes"
         )
+
+
+def _holds(memory: Memory, name: str) -> bool:
+    return any(info.name == name for info in memory.snapshots.list())
+
+
+def _missing(memory: Memory, name: str) -> ExecutionFailed:
+    """The error of a restore of a snapshot that ``memory`` does not hold,
+    explained: the names it does hold, or the one that differs only in case,
+    and for a fork that it does not share its base's snapshots."""
+    said = f"memory {memory.name} has no snapshot named '{name}'"
+    other = same_but_case(memory, name)
+    if other is not None:
+        said += f" (it has '{other}': names differ in case)"
+    else:
+        names = [info.name for info in memory.snapshots.list()]
+        shown = ", ".join(names[:LISTED]) + (", …" if len(names) > LISTED else "")
+        said += f"; its snapshots: {shown}" if names else "; it has no snapshots"
+    if memory.fork is not None:
+        said += (
+            f". A fork has only the snapshots saved in it; those of {memory.fork.base.name} "
+            "stay there"
+        )
+    return ExecutionFailed(explanation=said)

@@ -77,7 +77,9 @@ class QueryTools(ToolGroup):
 
 def schema_entries(kb: Memory) -> list[dict[str, Any]]:
     """The user predicates of ``kb`` that have clauses, in definition order, as
-    ``{"name", "arity", "type", "count"}`` (``type``: fact, rule or both)."""
+    ``{"name", "arity", "type", "count"}`` (``type``: fact, rule or both),
+    followed by ``description`` and ``arguments`` for a described predicate
+    (``zpm_domain.descriptions``; a predicate without one shows neither)."""
     entries: list[dict[str, Any]] = []
     for info in kb.predicates():
         if not is_user_visible(info.name):
@@ -89,10 +91,19 @@ def schema_entries(kb: Memory) -> list[dict[str, Any]]:
         rules = len(clauses) - facts
         kind = "both" if facts and rules else "rule" if rules else "fact"
         count = len(clauses)
-        entries.append({"name": info.name, "arity": info.arity, "type": kind, "count": count})
+        entry = {"name": info.name, "arity": info.arity, "type": kind, "count": count}
+        description = kb.descriptions.of(info.name, info.arity)
+        if description is not None:
+            entry.update(description.as_json())
+        entries.append(entry)
     return entries
 
 
 def is_user_visible(name: str) -> bool:
     """Schema/overview filter: plain lowercase identifiers that are not zpm's own."""
     return bool(_PLAIN_NAME.match(name)) and name not in _INTERNAL
+
+
+def is_zpm_own(name: str) -> bool:
+    """Whether ``name`` is one of zpm's own helper predicates (never a client's)."""
+    return name in _INTERNAL

@@ -95,8 +95,9 @@ class ReasoningTools(ToolGroup):
         "predicates. Without a scope: X of every solution of `integrity_violation(X)`, then "
         "the last argument X of every solution of `integrity_violation(S, X)`; with a scope "
         "(an atom, e.g. deployment): X of every solution of `integrity_violation(scope, X)`. "
-        'Returns {"violations":[...]}: one value per solution, in solution order, duplicates '
-        "kept, up to the answer limit (100 by default); undefined predicates give no "
+        'Returns {"violations":[...]}: each distinct value once, in the order first found, '
+        "from at most the answer limit of solutions (100 by default; truncated in the "
+        "structured result says whether the limit cut them); undefined predicates give no "
         "violations.",
         output=outputs.VIOLATIONS,
     )
@@ -107,7 +108,9 @@ class ReasoningTools(ToolGroup):
         ] = None,
         memory: MemoryArg = None,
     ) -> Reply:
-        """``{"violations":[...]}``: the X values, in solution order, duplicates kept.
+        """``{"violations":[...]}``: the distinct X values, in the order first
+        found, from the first ``max_solutions`` solutions; structured, also
+        ``truncated``: whether that limit cut the solutions.
 
         A ``scope`` that does not read as an atom is ``InvalidArguments``.
         """
@@ -120,7 +123,13 @@ class ReasoningTools(ToolGroup):
         kb = self._target(memory)
         solutions = kb.first_solutions(goal, self._limits)
         renderer = Renderer()
-        return Reply.of({"violations": [to_json_value(s[x], renderer) for s in solutions]})
+        violations: dict[str, JsonValue] = {}
+        for solution in solutions:
+            value = to_json_value(solution[x], renderer)
+            violations.setdefault(dumps(value), value)
+        found = list(violations.values())
+        truncated = len(solutions) >= self._limits.max_solutions
+        return Reply(dumps({"violations": found}), {"violations": found, "truncated": truncated})
 
     @tool(
         QUERY,

@@ -12,9 +12,11 @@ from typing import Annotated, Any
 from zpm_domain import progress
 from zpm_domain.builtins import is_protected
 from zpm_domain.clauses import DENIALS
+from zpm_domain.descriptions import moved
 from zpm_domain.errors import InvalidArguments, PermissionDenied, RenameRefused
 from zpm_domain.memories import Memories
 from zpm_domain.memory import Memory
+from zpm_domain.mutations import Mutation
 from zpm_domain.references import calls, denied
 from zpm_domain.renaming import RenamePlan, RenamePredicate, plan_rename
 from zpm_domain.terms import Term, indicator
@@ -174,8 +176,12 @@ class RefactorTools(ToolGroup):
             _check_iso(new_functor, arity)
             _check_renamable(kb, old_functor, new_functor, arity)
             plan = plan_rename(kb, old_functor, new_functor, arity, None)
-            if not preview and plan.changes:
-                kb.commit([RenamePredicate(old_functor, new_functor, arity, None, plan)])
+            renames: list[Mutation] = []
+            if plan.changes:
+                renames.append(RenamePredicate(old_functor, new_functor, arity, None, plan))
+            renames += moved(kb.descriptions, old_functor, new_functor, arity)
+            if not preview and renames:
+                kb.commit(renames)
         others = [other for other in self._memories.mounted() if other is not kb]
         impact = []
         for done, other in enumerate(others):

@@ -53,11 +53,13 @@ from zpm_domain.tools.definition import (
     ADD_IDEMPOTENT,
     CHANGE_IDEMPOTENT,
     QUERY,
+    VERBS,
     Arg,
     Reply,
     ToolGroup,
     tool,
 )
+from zpm_domain.tools.fact_notes import variables_note
 from zpm_domain.unify import substitute, unify
 from zpm_domain.withdrawals import Withdraw
 from zpm_domain.writer import Renderer, render
@@ -70,18 +72,22 @@ DEFAULT_LIMIT = 100
 
 
 class VerbTools(ToolGroup):
+    toolset = VERBS
+
     @property
     def _memories(self) -> Memories:
         return self.context.memories
 
     @tool(
         ADD_IDEMPOTENT,
-        "Assert a fact (a sentence) in a memory and return its handle, a number that names "
-        "the stored clause for good. Idempotent: if a variant of the fact is already "
-        "stored, nothing is added and its handle is returned with already_there true. "
-        "Knowledge from clients is defeasible: strength is capped at default.",
+        "Store a fact once and return its handle, a number that names the stored clause for "
+        "good. If a variant of the fact is already stored, nothing is added and its handle "
+        "comes back with already_there true.",
         name="assert",
         output=outputs.ASSERTED,
+        details="Knowledge from clients is defeasible: strength is capped at default. A fact "
+        "that keeps a variable written with a capital letter gets a note (a second text item) "
+        "naming it.",
     )
     def assert_(
         self,
@@ -94,22 +100,25 @@ class VerbTools(ToolGroup):
         if strength is not None and strength != "default":
             raise StrengthCapped()
         fact = _fact(sentence)
+        note = variables_note(fact)
         kb = self._memories.resolve(context)
         with kb.writing():
             held = _held_variant(kb, fact)
             if held is not None:
-                return Reply.of({"handle": held, "already_there": True})
+                return Reply.of({"handle": held, "already_there": True}).with_notes(note)
             (added,) = kb.commit([AddClause(Clause(fact))])
         assert isinstance(added, AddClause) and added.clause.handle is not None
-        return Reply.of({"handle": added.clause.handle, "already_there": False})
+        return Reply.of({"handle": added.clause.handle, "already_there": False}).with_notes(note)
 
     @tool(
         CHANGE_IDEMPOTENT,
-        "Withdraw every believed fact that unifies with the sentence, whatever supports it, "
-        "in one change; each withdrawal is recorded with its own handle and kept in the "
-        "memory's history. Returns the handles of the withdrawal records ([] when nothing "
-        "matched). Knowledge-file facts are monotonic: if one matches, nothing is withdrawn.",
+        "Withdraw every believed fact that unifies with the sentence (a fact or a pattern), in "
+        "one change. Returns the handles of the withdrawal records ([] when nothing matched); "
+        "knowledge-file facts cannot be withdrawn.",
         output=outputs.EXCEPTING_HANDLES,
+        details="A fact is withdrawn whatever supports it (a plain assertion, assumptions). "
+        "Each withdrawal is recorded with its own handle and kept in the memory's history. "
+        "Knowledge-file facts are monotonic: if one matches, nothing is withdrawn.",
     )
     def unassert(
         self,
@@ -136,12 +145,13 @@ class VerbTools(ToolGroup):
 
     @tool(
         CHANGE_IDEMPOTENT,
-        "Withdraw exactly the clause with this handle (a fact or a rule) from a memory; the "
-        "withdrawal is recorded with its own handle. Returns that handle, or null when the "
-        "memory holds no such clause (unknown, or already withdrawn). Knowledge-file "
-        "clauses are monotonic and cannot be withdrawn.",
+        "Withdraw exactly the clause (fact or rule) with this handle. Returns the handle of "
+        "the withdrawal record, or null when the memory holds no such clause; knowledge-file "
+        "clauses cannot be withdrawn.",
         name="unassert-handle",
         output=outputs.EXCEPTING_HANDLE,
+        details="null means the handle is unknown or its clause already withdrawn. The "
+        "withdrawal is kept in the memory's history with its own handle.",
     )
     def unassert_handle(
         self,
@@ -167,11 +177,13 @@ class VerbTools(ToolGroup):
 
     @tool(
         QUERY,
-        "Run a Prolog goal and return its answers as query_logic does (same limits and "
-        "order, at most 100 answers; truncated says whether the cap cut them), each with "
-        "its variable bindings as Prolog text and, with include_justification, the first "
-        "proof of the answer, whose nodes name the handles of the stored clauses they used.",
+        "Run a Prolog goal as query_logic does (at most 100 answers; truncated says whether "
+        "the limit cut them), bindings as Prolog text; with include_justification, each "
+        "answer's proof, naming the handles of the clauses it used.",
         output=outputs.VERB_QUERY,
+        details="Answers come in the order and under the limits of query_logic. A "
+        "justification is the first proof of the answer's instantiated goal; null when none "
+        "is found within the limits.",
     )
     def query(
         self,
@@ -220,12 +232,13 @@ class VerbTools(ToolGroup):
 
     @tool(
         QUERY,
-        "List the stored, believed facts that unify with one pattern, in clause order: a "
-        "literal match, with no rules run. Bounded before it reads: at most limit facts "
-        "(default 100, at most 1000) are examined, and truncated says whether more exist; "
-        "after_handle continues after the fact with that handle. asserted_only keeps the "
-        "facts asserted plainly (not held only by assumptions).",
+        "List the stored facts that unify with a pattern, in clause order, with handles and "
+        "provenance; no rules run. At most limit facts are examined; truncated says more "
+        "exist and after_handle continues after a row.",
         output=outputs.MATCHING,
+        details="A literal match of believed facts: no rules run. Bounded before it reads: at "
+        "most limit facts (default 100, at most 1000) are examined. asserted_only keeps the "
+        "facts asserted plainly (not held only by assumptions).",
     )
     def matching(
         self,

@@ -1,0 +1,150 @@
+"""search_facts on large memories, against query_logic of one fact.
+
+For each engine (default: python, janus and pyswip) and each size (default
+10,000 and 100,000 facts), in one worker process per engine and size (one
+SWI-Prolog binding per process), run after run, each call timed in turn
+with its baseline, ``query_logic`` of ``owns(service_500_api, T)`` (one
+fact, found by its first argument).  The facts are
+``owns(service_<i>_api, team_<i mod 100>)``, except every hundredth,
+``owns(authService<i>, auth_team)``; ``owns/2`` is described.  The searches
+(the first page, 20 results):
+
+* ``most match``: ``service api``, which 99% of the facts match (the whole
+  ranking is computed);
+* ``1% match``: ``auth`` (a whole word part of ``authService<i>``);
+* ``no match``: ``zebra``;
+* ``description``: ``owns``, matched by the predicate of every fact.
+
+The memory is written as journal batches (as ``benchmarks/verbs.py`` does)
+before the project opens; opening replays them (not timed).  The table shows
+the median time of each call, its baseline's, the median of the per-run
+ratios and the time of the first call apart.
+
+    python benchmarks/search.py [--runs R] [--size N ...] [--engine NAME ...]
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import subprocess
+import sys
+import tempfile
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+
+from verbs import FIRST, MEMORY_ID, PREAMBLE, ZPM  # noqa: E402 (the benchmarks folder)
+
+WORKER = (
+    PREAMBLE
+    + """
+call("describe_predicate", predicate="owns/2", description="which team owns a service",
+     arguments="service, team")
+searches = {
+    "most match": "service api",
+    "1% match": "auth",
+    "no match": "zebra",
+    "description": "owns",
+}
+times = {name: [] for name in searches}
+base_times = {name: [] for name in searches}
+ratios = {name: [] for name in searches}
+for run in range(runs):
+    for name, query in searches.items():
+        spent, text = call("search_facts", query=query)
+        found = json.loads(text)
+        if name == "no match":
+            assert found["total"] == 0, text[:200]
+        else:
+            assert found["count"] == 20 and found["total"] >= size // 100, text[:200]
+        base, _ = call("query_logic", goal="owns(service_500_api, T)")
+        times[name].append(spent)
+        base_times[name].append(base)
+        ratios[name].append(spent / base)
+box.close()
+print(json.dumps({
+    name: {
+        "tool": statistics.median(times[name]),
+        "base": statistics.median(base_times[name]),
+        "ratio": statistics.median(ratios[name]),
+        "first": times[name][0],
+    }
+    for name in searches
+}))
+"""
+)
+
+
+def fact(i: int) -> str:
+    if i % 100 == 0:
+        return f"owns(authService{i}, auth_team)"
+    return f"owns(service_{i}_api, team_{i % 100})"
+
+
+def write_state(project: Path, n: int, size: int = 1_000) -> None:
+    """``n`` facts in batches of ``size``, with handles and provenance."""
+    data = project / ".zpm" / "data"
+    (data / "memory-id").write_text(f"{MEMORY_ID}\n")
+    (project / ".zpm" / "memory-ids").write_text("1\n")
+    with open(data / "journal.wal", "w", encoding="utf-8") as out:
+        for start in range(0, n, size):
+            ops = [
+                {
+                    "op": "assert",
+                    "clause": fact(i),
+                    "handle": FIRST + 1 + i,
+                    "tool": "assert",
+                    "client": "bench",
+                    "at": "2026-12-01T00:00:00Z",
+                }
+                for i in range(start, min(n, start + size))
+            ]
+            out.write(json.dumps({"ts": 1764633600, "ops": ops}, separators=(",", ":")) + "\n")
+
+
+def measure(root: Path, engine: str, n: int, runs: int) -> dict[str, dict[str, float]]:
+    project = root / f"{engine}-{n}"
+    project.mkdir(parents=True)
+    subprocess.run([*ZPM, "init"], cwd=project, check=True, capture_output=True)
+    write_state(project, n)
+    done = subprocess.run(
+        [sys.executable, "-c", WORKER, str(project), engine, str(runs), str(n), str(FIRST)],
+        capture_output=True,
+        text=True,
+    )
+    if done.returncode != 0:
+        raise SystemExit(f"worker failed ({engine}, {n}): {done.stderr[-3000:]}")
+    result: dict[str, dict[str, float]] = json.loads(done.stdout.strip().splitlines()[-1])
+    return result
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("--runs", type=int, default=5)
+    parser.add_argument("--size", type=int, action="append", dest="sizes")
+    parser.add_argument("--engine", action="append", dest="engines")
+    options = parser.parse_args()
+    engines = options.engines or ["python", "janus", "pyswip"]
+    sizes = options.sizes or [10_000, 100_000]
+    print(
+        f"median of {options.runs} runs; ratio = median of per-run tool/baseline ratios "
+        "(baseline: query_logic of one fact, timed in turn)"
+    )
+    print(
+        f"{'engine':<8} {'search':<12} {'facts':>9} {'tool ms':>9} {'base ms':>8} "
+        f"{'ratio':>7} {'first ms':>9}"
+    )
+    with tempfile.TemporaryDirectory(prefix="zpm-bench-") as tmp:
+        for engine in engines:
+            for n in sizes:
+                for name, r in measure(Path(tmp), engine, n, options.runs).items():
+                    print(
+                        f"{engine:<8} {name:<12} {n:>9,} {r['tool'] * 1000:>9.1f} "
+                        f"{r['base'] * 1000:>8.2f} {r['ratio']:>6.0f}x {r['first'] * 1000:>9.1f}",
+                        flush=True,
+                    )
+
+
+if __name__ == "__main__":
+    main()

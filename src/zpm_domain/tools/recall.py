@@ -1,0 +1,198 @@
+"""search_facts and describe_predicate: finding knowledge by its words, and naming it.
+
+``search_facts`` answers "what do we know about X?" without knowing the
+predicate names: the clauses whose names and strings contain the query's
+words, ranked as ``zpm_domain.search`` says, in pages (``limit``,
+``cursor``).  ``describe_predicate`` keeps a predicate's meaning and its
+arguments' names in the memory (``zpm_domain.descriptions``), so every
+session uses one vocabulary; the schema, the overview and the search show it.
+"""
+
+from __future__ import annotations
+
+from typing import Annotated, Any
+
+from zpm_domain.descriptions import DescribePredicate, Description, described
+from zpm_domain.errors import InvalidArguments
+from zpm_domain.inputs import parse_term
+from zpm_domain.memories import Memories
+from zpm_domain.memory import Memory
+from zpm_domain.search import PLACES, Found, Matcher, query_words, search
+from zpm_domain.terms import Atom, Struct
+from zpm_domain.tools import outputs
+from zpm_domain.tools.definition import (
+    CHANGE_IDEMPOTENT,
+    QUERY,
+    Arg,
+    MemoryArg,
+    Reply,
+    ToolGroup,
+    tool,
+)
+from zpm_domain.tools.query import is_zpm_own
+from zpm_domain.writer import render, render_clause
+
+DEFAULT_LIMIT = 20
+MAX_LIMIT = 100
+MAX_WORDS = 20
+
+
+class RecallTools(ToolGroup):
+    @property
+    def _memories(self) -> Memories:
+        return self.context.memories
+
+    @tool(
+        QUERY,
+        "Find what the knowledge base knows about a topic without knowing the predicate "
+        "names: the stored clauses (knowledge files included) whose predicate name, "
+        "description, atoms or strings contain the query's words, best first, each with "
+        "why it matched. Words match case-insensitively, as parts of snake_case and "
+        "camelCase names too, and from three letters on as a prefix (auth finds "
+        "auth_service and authentication). Searches every mounted memory unless memory "
+        "names one; page with limit and cursor.",
+        output=outputs.SEARCH,
+    )
+    def search_facts(
+        self,
+        query: Annotated[str, Arg('Words to look for (e.g. "auth token owner")')],
+        memory: Annotated[
+            str | None,
+            Arg(
+                "The one memory to search (optional; default: every mounted memory, in "
+                "list_memories order)"
+            ),
+        ] = None,
+        limit: Annotated[
+            int | None, Arg(f"How many results to return, 1 to {MAX_LIMIT} (default 20)")
+        ] = None,
+        cursor: Annotated[
+            int | None,
+            Arg("Where to continue: the next_cursor of the previous page (default 0)"),
+        ] = None,
+    ) -> Reply:
+        """One page of results: ``results``, ``count``, ``total`` (over every
+        page) and ``next_cursor`` (``null`` on the last page).  The cursor is
+        a position in the ranking: a page asked for after the memory changed
+        shows the ranking as it is then.  In a session on a fork, an omitted
+        ``memory`` means the session's fork."""
+        words = query_words(query)
+        if not words:
+            raise InvalidArguments("query must contain a word (letters or digits)")
+        if len(words) > MAX_WORDS:
+            raise InvalidArguments(f"query has {len(words)} words; at most {MAX_WORDS}")
+        take = DEFAULT_LIMIT if limit is None else limit
+        if not 1 <= take <= MAX_LIMIT:
+            raise InvalidArguments(f"limit must be from 1 to {MAX_LIMIT}, not {take}")
+        skip = 0 if cursor is None else cursor
+        if skip < 0:
+            raise InvalidArguments(f"cursor must be 0 or more, not {skip}")
+        searched = self._searched(memory)
+        for kb in searched:
+            kb.sync()
+        matcher = Matcher(words)
+        page, total = search(searched, matcher, skip, take, lambda name: not is_zpm_own(name))
+        results = [_row(found, matcher) for found in page]
+        following = skip + len(results)
+        return Reply.of(
+            {
+                "results": results,
+                "count": len(results),
+                "total": total,
+                "next_cursor": following if following < total else None,
+            }
+        )
+
+    def _searched(self, memory: str | None) -> list[Memory]:
+        memories = self._memories
+        if memory is not None or memories.session_fork is not None:
+            return [memories.resolve(memory)]
+        return memories.mounted()
+
+    @tool(
+        CHANGE_IDEMPOTENT,
+        "Describe a predicate (name/arity) in one line and name its arguments, so that "
+        "every session uses the same vocabulary; get_knowledge_schema, get_kb_overview and "
+        "search_facts show it. The predicate need not have clauses yet. Describing it again "
+        "replaces the description; an empty description removes it.",
+    )
+    def describe_predicate(
+        self,
+        predicate: Annotated[str, Arg('The predicate as name/arity (e.g. "owner/2")')],
+        description: Annotated[
+            str,
+            Arg(
+                'One line that says what it means (e.g. "who owns a service"); empty '
+                "removes the description",
+                allow_empty=True,
+            ),
+        ],
+        arguments: Annotated[
+            str | None,
+            Arg(
+                'The names of its arguments, separated by commas (e.g. "service, person"): '
+                "as many as its arity (optional)"
+            ),
+        ] = None,
+        memory: MemoryArg = None,
+    ) -> str:
+        """One journal batch when the description changes; none when it is
+        already as asked (the same answer)."""
+        name, arity = _indicator(predicate)
+        wanted = described(description, arguments, arity)
+        change = DescribePredicate(name, arity, wanted)
+        shown = render(Struct("/", (Atom(name), arity)))
+        kb = self._memories.resolve(memory)
+        with kb.writing():
+            change.check(kb)
+            held = kb.descriptions.of(name, arity)
+            if held != wanted:
+                kb.commit([change])
+        if wanted is not None:
+            return f"Described {shown}{_signature(wanted)}: {wanted.text}"
+        if held is None:
+            return f"No description to remove: {shown}"
+        return f"Removed the description of {shown}"
+
+
+def _indicator(text: str) -> tuple[str, int]:
+    """``name/arity`` read as a term: an atom and a non-negative integer."""
+    term = parse_term(text, "predicate")
+    if (
+        isinstance(term, Struct)
+        and term.name == "/"
+        and len(term.args) == 2
+        and isinstance(term.args[0], Atom)
+        and type(term.args[1]) is int
+        and term.args[1] >= 0
+    ):
+        return term.args[0].name, term.args[1]
+    raise InvalidArguments(f"predicate must be name/arity, like owner/2, not {text.strip()!r}")
+
+
+def _signature(description: Description) -> str:
+    if description.arguments is None:
+        return ""
+    return f" ({', '.join(description.arguments)})"
+
+
+def _row(found: Found, matcher: Matcher) -> dict[str, Any]:
+    """A result as search_facts shows it."""
+    name, arity = found.key
+    clause = found.clause
+    row: dict[str, Any] = {
+        "memory": found.memory.name,
+        "predicate": render(Struct("/", (Atom(name), arity))),
+        "handle": None if clause is None else clause.handle,
+        "clause": None if clause is None else render_clause(clause),
+    }
+    if found.description is not None:
+        row.update(found.description.as_json())
+    provenance = None if clause is None else clause.provenance
+    if provenance is not None and provenance.file is not None:
+        row["file"] = f"{provenance.file}:{provenance.line}"
+    row["matched"] = [
+        {"word": matcher.words[index], "in": PLACES[place], "part": part}
+        for index, (place, _, part) in sorted(found.matched(matcher).items())
+    ]
+    return row
