@@ -149,7 +149,7 @@ class TestLimitsAndDurability:
         assert not server.call("remember_fact", {"fact": "kept(yes)"}).is_error
         started = time.monotonic()
         answer = server.call("query_logic", {"goal": "repeat, fail"})
-        assert answer == ToolOutcome(budget("0.5"), True, BUDGET_HINT)
+        assert answer == ToolOutcome(budget("0.5"), True, (BUDGET_HINT,))
         assert time.monotonic() - started < 5
         assert server.call("query_logic", {"goal": "kept(X)"}) == ToolOutcome(
             '[{"X":"yes"}]', False
@@ -361,7 +361,7 @@ class TestReasoningTools:
         for tool, arguments in RUNAWAY_CALLS:
             started = time.monotonic()
             answer = server.call(tool, arguments)
-            assert answer == ToolOutcome(budget("0.5"), True, BUDGET_HINT), (tool, arguments)
+            assert answer == ToolOutcome(budget("0.5"), True, (BUDGET_HINT,)), (tool, arguments)
             assert time.monotonic() - started < 5
         assert server.call("query_logic", {"goal": "kept(X)"}) == ToolOutcome(
             '[{"X":"yes"}]', False
