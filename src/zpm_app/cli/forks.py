@@ -62,12 +62,9 @@ def run(ns: argparse.Namespace, services: Services) -> int:
     from zpm_domain.memories import Memories
 
     command_name = f"zpm forks {ns.forks_action}"
-    try:
-        runner = services.open_runner(ns.project, ns.engine)
-    except services.project_not_found as error:
-        return fail(f"{command_name}: NotFound. {error}")
-    except services.startup_errors as error:
-        return fail(f"{command_name}: {error}")
+    runner = services.open_for(command_name, ns.project, ns.engine)
+    if isinstance(runner, str):
+        return fail(runner)
     try:
         memories = getattr(runner, "memories", None)
         if not isinstance(memories, Memories):

@@ -11,10 +11,10 @@ from __future__ import annotations
 import argparse
 from typing import Any
 
+from zpm_app.catalogue import find_tool
 from zpm_app.cli.parsing import actions, add_global_options, command
 from zpm_app.cli.services import Services
-from zpm_app.output import fail, print_outcome
-from zpm_domain.errors import ZpmError
+from zpm_app.cli.tool_commands import run_tool
 
 NAME = "memories"
 
@@ -38,20 +38,9 @@ def add(commands: Any) -> None:
 
 
 def run(ns: argparse.Namespace, services: Services) -> int:
-    command_name = f"zpm memories {ns.memories_action}"
-    try:
-        runner = services.open_runner(ns.project, ns.engine)
-    except services.project_not_found as error:
-        return fail(f"{command_name}: NotFound. {error}")
-    except services.startup_errors as error:
-        return fail(f"{command_name}: {error}")
+    spec = find_tool("delete_memory")
+    assert spec is not None
     arguments = {"name": ns.name}
     if ns.scope is not None:
         arguments["scope"] = ns.scope
-    try:
-        outcome = runner.call("delete_memory", arguments)
-    except ZpmError as error:
-        return fail(f"{command_name}: {error}")
-    finally:
-        runner.close()
-    return print_outcome(outcome, ns.format, json_text=False)
+    return run_tool(spec, arguments, ns, services, f"zpm memories {ns.memories_action}")

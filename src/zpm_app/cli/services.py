@@ -52,6 +52,19 @@ class Services:
     inspects or edits a session's fork) and offer every tool; a server
     reaches only mounted memories and offers the tools selected."""
 
+    def open_for(
+        self, command_name: str, project: str | None, engine: str | None
+    ) -> ToolRunner | str:
+        """The project's runner for ``command_name`` (``zpm forks list``…), or
+        the line to print when it cannot be opened (``NotFound.`` when there is
+        no project)."""
+        try:
+            return self.open_runner(project, engine)
+        except self.project_not_found as error:
+            return f"{command_name}: NotFound. {error}"
+        except self.startup_errors as error:
+            return f"{command_name}: {error}"
+
 
 class StartupFailed(Exception):
     """The project was found but could not be opened; the text says why."""

@@ -148,20 +148,23 @@ def _text_properties(spec: ToolDefinition) -> list[str]:
 
 
 def run_tool(
-    spec: ToolDefinition, arguments: dict[str, Any], ns: argparse.Namespace, services: Services
+    spec: ToolDefinition,
+    arguments: dict[str, Any],
+    ns: argparse.Namespace,
+    services: Services,
+    command_name: str | None = None,
 ) -> int:
-    """Open the project, run the tool once, print its outcome; the exit code."""
-    name = spec.cli_name
-    try:
-        runner = services.open_runner(ns.project, ns.engine)
-    except services.project_not_found as error:
-        return fail(f"zpm {name}: NotFound. {error}")
-    except services.startup_errors as error:
-        return fail(f"zpm {name}: {error}")
+    """Open the project, run the tool once, print its outcome; the exit code.
+    Errors are prefixed with ``command_name`` (default: ``zpm`` and the
+    tool's command)."""
+    command_name = command_name or f"zpm {spec.cli_name}"
+    runner = services.open_for(command_name, ns.project, ns.engine)
+    if isinstance(runner, str):
+        return fail(runner)
     try:
         outcome = runner.call(spec.name, arguments)
     except ZpmError as error:
-        return fail(f"zpm {name}: {error}")
+        return fail(f"{command_name}: {error}")
     finally:
         runner.close()
     return print_outcome(outcome, ns.format, json_text=spec.output_schema is not None)
