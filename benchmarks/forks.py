@@ -64,26 +64,11 @@ def merge(run):
     return spent
 
 calls = {"argue": argue, "fork_memory": fork, "merge_memory": merge}
-times = {name: [] for name in calls}
-base_times = {name: [] for name in calls}
-ratios = {name: [] for name in calls}
 for name, run_call in calls.items():
     for run in range(runs):
         spent = run_call(run)
-        base, _ = call("query_logic", goal="fact(500, V)")
-        times[name].append(spent)
-        base_times[name].append(base)
-        ratios[name].append(spent / base)
-box.close()
-print(json.dumps({
-    name: {
-        "tool": statistics.median(times[name]),
-        "base": statistics.median(base_times[name]),
-        "ratio": statistics.median(ratios[name]),
-        "first": times[name][0],
-    }
-    for name in calls
-}))
+        record(name, spent, "fact(500, V)")
+report()
 """
 )
 

@@ -26,15 +26,13 @@ ratios and the time of the first call apart.
 from __future__ import annotations
 
 import argparse
-import json
-import subprocess
 import sys
 import tempfile
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from verbs import FIRST, MEMORY_ID, PREAMBLE, ZPM  # noqa: E402 (the benchmarks folder)
+from verbs import PREAMBLE, measure  # noqa: E402 (the benchmarks folder)
 
 WORKER = (
     PREAMBLE
@@ -47,9 +45,6 @@ searches = {
     "no match": "zebra",
     "description": "owns",
 }
-times = {name: [] for name in searches}
-base_times = {name: [] for name in searches}
-ratios = {name: [] for name in searches}
 for run in range(runs):
     for name, query in searches.items():
         spent, text = call("search_facts", query=query)
@@ -58,20 +53,8 @@ for run in range(runs):
             assert found["total"] == 0, text[:200]
         else:
             assert found["count"] == 20 and found["total"] >= size // 100, text[:200]
-        base, _ = call("query_logic", goal="owns(service_500_api, T)")
-        times[name].append(spent)
-        base_times[name].append(base)
-        ratios[name].append(spent / base)
-box.close()
-print(json.dumps({
-    name: {
-        "tool": statistics.median(times[name]),
-        "base": statistics.median(base_times[name]),
-        "ratio": statistics.median(ratios[name]),
-        "first": times[name][0],
-    }
-    for name in searches
-}))
+        record(name, spent, "owns(service_500_api, T)")
+report()
 """
 )
 
@@ -80,43 +63,6 @@ def fact(i: int) -> str:
     if i % 100 == 0:
         return f"owns(authService{i}, auth_team)"
     return f"owns(service_{i}_api, team_{i % 100})"
-
-
-def write_state(project: Path, n: int, size: int = 1_000) -> None:
-    """``n`` facts in batches of ``size``, with handles and provenance."""
-    data = project / ".zpm" / "data"
-    (data / "memory-id").write_text(f"{MEMORY_ID}\n")
-    (project / ".zpm" / "memory-ids").write_text("1\n")
-    with open(data / "journal.wal", "w", encoding="utf-8") as out:
-        for start in range(0, n, size):
-            ops = [
-                {
-                    "op": "assert",
-                    "clause": fact(i),
-                    "handle": FIRST + 1 + i,
-                    "tool": "assert",
-                    "client": "bench",
-                    "at": "2026-12-01T00:00:00Z",
-                }
-                for i in range(start, min(n, start + size))
-            ]
-            out.write(json.dumps({"ts": 1764633600, "ops": ops}, separators=(",", ":")) + "\n")
-
-
-def measure(root: Path, engine: str, n: int, runs: int) -> dict[str, dict[str, float]]:
-    project = root / f"{engine}-{n}"
-    project.mkdir(parents=True)
-    subprocess.run([*ZPM, "init"], cwd=project, check=True, capture_output=True)
-    write_state(project, n)
-    done = subprocess.run(
-        [sys.executable, "-c", WORKER, str(project), engine, str(runs), str(n), str(FIRST)],
-        capture_output=True,
-        text=True,
-    )
-    if done.returncode != 0:
-        raise SystemExit(f"worker failed ({engine}, {n}): {done.stderr[-3000:]}")
-    result: dict[str, dict[str, float]] = json.loads(done.stdout.strip().splitlines()[-1])
-    return result
 
 
 def main() -> None:
@@ -138,7 +84,7 @@ def main() -> None:
     with tempfile.TemporaryDirectory(prefix="zpm-bench-") as tmp:
         for engine in engines:
             for n in sizes:
-                for name, r in measure(Path(tmp), engine, n, options.runs).items():
+                for name, r in measure(Path(tmp), engine, n, options.runs, WORKER, fact).items():
                     print(
                         f"{engine:<8} {name:<12} {n:>9,} {r['tool'] * 1000:>9.1f} "
                         f"{r['base'] * 1000:>8.2f} {r['ratio']:>6.0f}x {r['first'] * 1000:>9.1f}",

@@ -28,6 +28,7 @@ import json
 import subprocess
 import sys
 import tempfile
+from collections.abc import Callable
 from pathlib import Path
 
 ZPM = [sys.executable, "-m", "zpm_app"]
@@ -49,9 +50,32 @@ def call(tool, **arguments):
     elapsed = time.perf_counter() - started
     assert not result.is_error, (tool, arguments, result.text)
     return elapsed, result.text
+
+times, base_times, ratios = {}, {}, {}
+
+def record(name, spent, baseline_goal):
+    base, _ = call("query_logic", goal=baseline_goal)
+    times.setdefault(name, []).append(spent)
+    base_times.setdefault(name, []).append(base)
+    ratios.setdefault(name, []).append(spent / base)
+
+def report():
+    box.close()
+    print(json.dumps({
+        name: {
+            "tool": statistics.median(times[name]),
+            "base": statistics.median(base_times[name]),
+            "ratio": statistics.median(ratios[name]),
+            "first": times[name][0],
+        }
+        for name in times
+    }))
 """
 """The opening of a worker (see :func:`measure`): its arguments, the project
-opened, and ``call(tool, **arguments)``, which times one call."""
+opened, ``call(tool, **arguments)``, which times one call,
+``record(name, spent, baseline_goal)``, which times the baseline right after
+a call and keeps both, and ``report()``, which closes the project and prints
+the JSON table of medians :func:`measure` returns."""
 
 WORKER = (
     PREAMBLE
@@ -62,9 +86,6 @@ calls = {
     "unassert-handle": lambda run: call("unassert-handle", sentex_handle=first + 1000 + run),
     "query": lambda run: call("query", goal="fact(500, V)", include_justification=True),
 }
-times = {name: [] for name in calls}
-base_times = {name: [] for name in calls}
-ratios = {name: [] for name in calls}
 for run in range(runs):
     for name, run_call in calls.items():
         spent, text = run_call(run)
@@ -74,27 +95,22 @@ for run in range(runs):
             assert json.loads(text)["already_there"] is True, text
         if name == "unassert-handle":
             assert json.loads(text)["excepting_handle"] is not None, text
-        base, _ = call("query_logic", goal="fact(500, V)")
-        times[name].append(spent)
-        base_times[name].append(base)
-        ratios[name].append(spent / base)
-box.close()
-print(json.dumps({
-    name: {
-        "tool": statistics.median(times[name]),
-        "base": statistics.median(base_times[name]),
-        "ratio": statistics.median(ratios[name]),
-        "first": times[name][0],
-    }
-    for name in calls
-}))
+        record(name, spent, "fact(500, V)")
+report()
 """
 )
 
 
-def write_state(project: Path, n: int, size: int = 1_000) -> None:
-    """``n`` facts in batches of ``size``, each with its handle and provenance,
-    and the default memory's id beside the journal."""
+def numbered_fact(i: int) -> str:
+    """The ``i``-th fact of a benchmark memory: ``fact(I, vI)``."""
+    return f"fact({i}, v{i})"
+
+
+def write_state(
+    project: Path, n: int, fact: Callable[[int], str] = numbered_fact, size: int = 1_000
+) -> None:
+    """``n`` facts (``fact(0)``…) in batches of ``size``, each with its handle
+    and provenance, and the default memory's id beside the journal."""
     data = project / ".zpm" / "data"
     (data / "memory-id").write_text(f"{MEMORY_ID}\n")
     (project / ".zpm" / "memory-ids").write_text("1\n")
@@ -103,7 +119,7 @@ def write_state(project: Path, n: int, size: int = 1_000) -> None:
             ops = [
                 {
                     "op": "assert",
-                    "clause": f"fact({i}, v{i})",
+                    "clause": fact(i),
                     "handle": FIRST + 1 + i,
                     "tool": "assert",
                     "client": "bench",
@@ -116,14 +132,20 @@ def write_state(project: Path, n: int, size: int = 1_000) -> None:
 
 
 def measure(
-    root: Path, engine: str, n: int, runs: int, worker: str = WORKER
+    root: Path,
+    engine: str,
+    n: int,
+    runs: int,
+    worker: str = WORKER,
+    fact: Callable[[int], str] = numbered_fact,
 ) -> dict[str, dict[str, float]]:
-    """Run ``worker`` on a fresh project of ``n`` facts: its JSON table of
-    medians (``tool``, ``base``, ``ratio`` per call)."""
+    """Run ``worker`` on a fresh project of ``n`` facts (see
+    :func:`write_state`): its JSON table of medians (``tool``, ``base``,
+    ``ratio`` per call)."""
     project = root / f"{engine}-{n}"
     project.mkdir(parents=True)
     subprocess.run([*ZPM, "init"], cwd=project, check=True, capture_output=True)
-    write_state(project, n)
+    write_state(project, n, fact)
     done = subprocess.run(
         [sys.executable, "-c", worker, str(project), engine, str(runs), str(n), str(FIRST)],
         capture_output=True,
