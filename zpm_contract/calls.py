@@ -77,7 +77,8 @@ def with_present(**arguments: Any) -> dict[str, Any]:
 
 atoms = st.sampled_from(["a", "b", "c", "tea", "'Hello World'", "[]", "x1", "'don''t'"])
 numbers = st.one_of(
-    st.integers(-3, 12), st.sampled_from(["1.5", "0.1", "-2.0", "100000000000000000000"])
+    st.integers(-3, 12),
+    st.sampled_from(["1.5", "0.1", "-2.0", "100000000000000000000", "3.141592653589793"]),
 )
 strings = st.sampled_from(['"s"', '"two words"', '""'])
 constants = st.one_of(atoms, numbers.map(str), strings)
@@ -92,6 +93,31 @@ def facts(draw: st.DrawFn) -> str:
         return f"link({low}, {low + draw(st.integers(1, 3))})"
     args = [draw(constants) for _ in range(FACT_ARITY[name])]
     return f"{name}({', '.join(args)})"
+
+
+SERIES_PREDICATES = ("p", "likes", "item")
+"""The predicates that get several facts at once (``store_series``)."""
+series_firsts = st.lists(st.sampled_from(["a", "b"]), max_size=2).map(
+    lambda more: ["a", "b", "a", '"a"', *more]
+)
+"""The first arguments of a series: ``a``, ``b``, ``a``, the string ``"a"``
+and up to two more, so they repeat and interleave."""
+SERIES_SEQUELS = ("nothing", "repeat", "middle", "rename")
+"""What may follow a series: nothing, the withdrawal of its repeated fact or
+of the fact in its middle, a rule for its predicate and a rename."""
+FACT_RULES = {
+    "likes(V0, V1)": "link(V0, V1)",
+    "p(V0)": "q(V0)",
+    "q(V0)": "link(V0, _)",
+    "item(V0, V1, V2)": "likes(V0, V1), V2 = derived",
+}
+"""Rules for predicates that have facts: ``p`` calls ``q``, ``q`` and
+``likes`` call ``link``, ``item`` calls ``likes``, so no generated program loops."""
+
+
+def rule_head(name: str) -> str:
+    """The head of ``FACT_RULES``' rule for predicate ``name``."""
+    return next(head for head in FACT_RULES if head.startswith(f"{name}("))
 
 
 OPEN_FACT_ARITY = {"p": 1, "q": 1, "item": 3}

@@ -69,8 +69,9 @@ from __future__ import annotations
 import json
 import re
 import tempfile
+import time
 from collections import defaultdict
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from concurrent.futures import Future, ThreadPoolExecutor
 from pathlib import Path
 from typing import Any, ClassVar
@@ -117,8 +118,20 @@ RECALLED = "who likes tea item meaning shelf hello link capital reach"
 """The words of a search that a restart must answer the same (descriptions included)."""
 
 
+Call = tuple[str, dict[str, Any]]
+"""A tool call as the machine made it; ``(RESTART, {"kill": bool})`` stands
+for a restart of every server."""
+RESTART = "-- restart"
+
+
 class Divergence(AssertionError):
-    """Two engines answered the same call differently."""
+    """Two engines answered the same call differently: on ``step``, whose
+    call is the last of ``calls`` (every call of the test case so far)."""
+
+    def __init__(self, message: str, step: int = 0, calls: tuple[Call, ...] = ()) -> None:
+        super().__init__(message)
+        self.step = step
+        self.calls = calls
 
 
 CLOCK = "1764585731"
@@ -196,9 +209,12 @@ class LockstepMachine(RuleBasedStateMachine):
         self._start_all([self._pool.submit(start, i) for i in range(len(self.targets))])
         self.step = 0
         self.history: list[str] = []
+        self.calls: list[Call] = []
         self.rules_defined: dict[str, set[str]] = defaultdict(set)
         self.populated: dict[str, set[Predicate]] = defaultdict(set)
         self.mounted: set[str] = set()
+        self.mixed: set[Predicate] = set()
+        """Predicates given both facts and rules (in some memory)."""
         self.fork_bases: dict[str, str] = {}
         """Each fork made (and not deleted) -> the memory it was forked from."""
         self.last_restart = 0
@@ -231,6 +247,7 @@ class LockstepMachine(RuleBasedStateMachine):
         ``masked``)."""
         self.step += 1
         self.history.append(describe(tool, arguments))
+        self.calls.append((tool, arguments))
         outcomes: list[ToolOutcome] = [
             masked(tool, outcome)
             for outcome in self._pool.map(lambda s: s.call(tool, arguments), self.servers)
@@ -242,7 +259,9 @@ class LockstepMachine(RuleBasedStateMachine):
                     f"engines {self.servers[0].target.label} and {server.target.label} "
                     f"disagree on step {self.step}: {describe(tool, arguments)}\n"
                     f"  {self.servers[0].target.label}: {first}\n"
-                    f"  {server.target.label}: {outcome}\n" + self._calls_so_far()
+                    f"  {server.target.label}: {outcome}\n" + self._calls_so_far(),
+                    self.step,
+                    tuple(self.calls),
                 )
         return first
 
@@ -300,6 +319,67 @@ class LockstepMachine(RuleBasedStateMachine):
         else:
             self.apply(tool, calls.with_memory({"fact": fact}, memory))
         return self._added(fact, memory)
+
+    @initialize(
+        target=facts,
+        name=st.sampled_from(calls.SERIES_PREDICATES),
+        firsts=calls.series_firsts,
+        data=st.data(),
+        tool=st.sampled_from(["remember_fact", "remember_fact", "assert"]),
+    )
+    def first_series(self, name: str, firsts: list[str], data: st.DataObject, tool: str) -> Any:
+        """Every case starts with a series in ``default`` (see ``store_series``)."""
+        return self.store_series(name, firsts, data, tool, None)
+
+    @rule(
+        target=facts,
+        name=st.sampled_from(calls.SERIES_PREDICATES),
+        firsts=calls.series_firsts,
+        data=st.data(),
+        tool=st.sampled_from(["remember_fact", "remember_fact", "assert"]),
+        memory=calls.memory_targets,
+    )
+    def store_series(
+        self, name: str, firsts: list[str], data: st.DataObject, tool: str, memory: str | None
+    ) -> Any:
+        """Several facts of one predicate whose first arguments repeat and
+        interleave (``likes(a, _)``, ``likes(b, _)``, ``likes(a, _)``,
+        ``likes("a", _)``; the third repeats the first), then all its answers
+        (by query_logic, and by query, which tells strings from atoms): the
+        order of clauses, and which clause a later removal takes, show.  Then
+        perhaps (``calls.SERIES_SEQUELS``) the repeated fact or the one in
+        the middle is withdrawn, or a rule joins the facts and the predicate
+        is renamed."""
+        stored: list[str] = []
+        for index, first in enumerate(firsts):
+            rest = [data.draw(calls.constants) for _ in range(calls.FACT_ARITY[name] - 1)]
+            fact = stored[0] if index == 2 else f"{name}({', '.join([first, *rest])})"
+            if tool == "assert":
+                self.apply(tool, calls.with_context({"sentence": fact}, memory))
+            else:
+                self.apply(tool, calls.with_memory({"fact": fact}, memory))
+            stored.append(self._added(fact, memory))
+        goal = calls.open_call(stored[0])
+        self.apply("query_logic", calls.with_memory({"goal": goal}, memory))
+        self.apply("query", calls.with_context({"goal": goal}, memory))
+        predicate = (name, calls.FACT_ARITY[name])
+        then = data.draw(st.sampled_from(calls.SERIES_SEQUELS), label="then")
+        if then in ("repeat", "middle"):
+            self.unassert_handle(predicate, memory, then)
+        elif then == "rename":
+            self.rule_for_facts(calls.rule_head(name), memory)
+            self.rename_predicate(predicate, data, "renamed_b", True, None, None, memory)
+        return multiple(*stored)
+
+    @rule(head=st.sampled_from(sorted(calls.FACT_RULES)), memory=calls.memory_targets)
+    def rule_for_facts(self, head: str, memory: str | None) -> None:
+        """A rule for a predicate that has (or will have) facts too, so that
+        renames, listings and removals meet predicates of facts and rules."""
+        arguments = calls.with_memory({"head": head, "body": calls.FACT_RULES[head]}, memory)
+        if not self.apply("define_rule", arguments).is_error:
+            name = head.split("(", 1)[0]
+            self.populated[memory or DEFAULT].add((name, calls.FACT_ARITY[name]))
+            self.mixed.add((name, calls.FACT_ARITY[name]))
 
     @rule(fact=facts, bind_first=st.booleans(), memory=calls.memory_targets)
     def query_stored(self, fact: str, bind_first: bool, memory: str | None = None) -> None:
@@ -396,9 +476,11 @@ class LockstepMachine(RuleBasedStateMachine):
 
     @rule(fact=facts, pattern=st.booleans(), memory=calls.memory_targets)
     def forget_fact(self, fact: str, pattern: bool, memory: str | None = None) -> None:
+        listed = fact
         if pattern:
             fact = calls.open_call(fact)
         self.apply("forget_fact", calls.with_memory({"fact": fact}, memory))
+        self._listing(listed, memory)
 
     # -- the verb tools ------------------------------------------------------------
     @rule(target=facts, fact=calls.facts(), memory=calls.memory_targets)
@@ -408,9 +490,17 @@ class LockstepMachine(RuleBasedStateMachine):
 
     @rule(fact=facts, pattern=st.booleans(), memory=calls.memory_targets)
     def unassert(self, fact: str, pattern: bool, memory: str | None = None) -> None:
+        listed = fact
         if pattern:
             fact = calls.open_call(fact)
         self.apply("unassert", calls.with_context({"sentence": fact}, memory))
+        self._listing(listed, memory)
+
+    def _listing(self, fact: str, memory: str | None) -> None:
+        """The whole listing of ``fact``'s predicate (its clauses with their
+        handles, knowledge-file clauses included): after a removal, which
+        clauses went matters, not only which answers remain."""
+        self._rows(calls.open_call(fact), memory, limit=1000)
 
     def _rows(self, pattern: str, memory: str | None, **options: Any) -> list[dict[str, Any]]:
         """The rows of a ``matching`` call (made on every engine, so compared too)."""
@@ -471,24 +561,43 @@ class LockstepMachine(RuleBasedStateMachine):
             goal = f"{goal}, {second}"
         self.apply("argue", calls.with_context({"closed_goal": goal}, memory))
 
-    @rule(predicate=predicates, memory=calls.memory_targets, choice=st.integers(0, 3))
-    def unassert_handle(self, predicate: Predicate, memory: str | None, choice: int) -> None:
-        """Withdraw a fact found by ``matching`` (twice: the second finds none),
-        or a handle no clause has."""
-        rows = self._rows(calls.call_of(*predicate), memory, limit=4)
-        handle = rows[choice]["handle"] if choice < len(rows) else 42
+    @rule(
+        predicate=predicates,
+        memory=calls.memory_targets,
+        choice=st.sampled_from(["first", "second", "middle", "repeat", "repeat", "none"]),
+    )
+    def unassert_handle(self, predicate: Predicate, memory: str | None, choice: str) -> None:
+        """Withdraw a clause found by ``matching`` (twice: the second finds
+        none): the first, the second, the one in the middle, the first that
+        repeats an earlier one (the same sentence), or a handle no clause
+        has; then list the predicate."""
+        pattern = calls.call_of(*predicate)
+        rows = self._rows(pattern, memory, limit=1000)
+        sentences = [row["sentence"] for row in rows]
+        index = {
+            "first": 0,
+            "second": 1,
+            "middle": len(rows) // 2,
+            "repeat": next(
+                (i for i, text in enumerate(sentences) if text in sentences[:i]), len(rows) - 1
+            ),
+        }.get(choice, len(rows))
+        handle = rows[index]["handle"] if 0 <= index < len(rows) else 42
         arguments = calls.with_context({"sentex_handle": handle}, memory)
         self.apply("unassert-handle", arguments)
         self.apply("unassert-handle", arguments)
+        self._rows(pattern, memory, limit=1000)
 
     @rule(predicate=predicates, memory=calls.memory_targets)
     def clear_context(self, predicate: Predicate, memory: str | None = None) -> None:
         category = calls.pattern_of(*predicate)
         self.apply("clear_context", calls.with_memory({"category": category}, memory))
+        self._rows(calls.call_of(*predicate), memory, limit=1000)
 
     @rule(target=facts, old=facts, new=calls.facts(), memory=calls.memory_targets)
     def update_fact(self, old: str, new: str, memory: str | None = None) -> str:
         self.apply("update_fact", calls.with_memory({"old_fact": old, "new_fact": new}, memory))
+        self._listing(old, memory)
         return self._added(new, memory)
 
     @rule(target=facts, fact=calls.facts(), memory=calls.memory_targets)
@@ -579,6 +688,7 @@ class LockstepMachine(RuleBasedStateMachine):
     @rule(
         target=predicates,
         predicate=predicates,
+        data=st.data(),
         new=calls.rename_targets,
         with_arity=st.booleans(),
         dry_run=st.sampled_from([None, False, False, True]),
@@ -588,6 +698,7 @@ class LockstepMachine(RuleBasedStateMachine):
     def rename_predicate(
         self,
         predicate: Predicate,
+        data: st.DataObject,
         new: str,
         with_arity: bool,
         dry_run: bool | None,
@@ -595,7 +706,11 @@ class LockstepMachine(RuleBasedStateMachine):
         memory: str | None,
     ) -> Predicate:
         """Rename a known predicate, with or without a dry run and propagation
-        to the memories that call it qualified; then ask who calls the new name."""
+        to the memories that call it qualified; then ask who calls the new name.
+        Half the time, a predicate of facts and rules is renamed when there is one."""
+        take_mixed: bool = bool(self.mixed) and data.draw(st.booleans(), label="mixed")
+        if take_mixed:
+            predicate = data.draw(st.sampled_from(sorted(self.mixed)), label="predicate")
         name, arity = predicate
         arguments = calls.with_present(
             old_functor=name,
@@ -873,6 +988,7 @@ class LockstepMachine(RuleBasedStateMachine):
         before = self.observe()
         how = "killed (SIGKILL)" if kill else "stopped (stdin closed)"
         self.history.append(f"-- every server {how} and started again")
+        self.calls.append((RESTART, {"kill": kill}))
         self._start_all([self._pool.submit(s.restart, kill=kill) for s in self.servers])
         after = self.observe()
         for (call, was), (_, now) in zip(before, after):
@@ -946,6 +1062,57 @@ def _revalued(fact: str, value: str) -> str:
 def _conflict_handles(text: str) -> list[int]:
     """The handles of the conflicts a ``merge_memory`` answer lists."""
     return [conflict["handle"] for conflict in json.loads(text)["conflicts"]]
+
+
+def replay(machine: type[LockstepMachine], calls: Sequence[Call]) -> Divergence | None:
+    """Make ``calls`` on fresh servers of ``machine``'s targets, in order;
+    the divergence they meet (``None``: they all agree)."""
+    case = machine()
+    try:
+        for tool, arguments in calls:
+            if tool == RESTART:
+                case.history.append("-- every server restarted")
+                case._start_all(
+                    [case._pool.submit(s.restart, kill=arguments["kill"]) for s in case.servers]
+                )
+            else:
+                case.apply(tool, arguments)
+    except Divergence as divergence:
+        return divergence
+    finally:
+        case.teardown()
+    return None
+
+
+def shortest_reproduction(
+    machine: type[LockstepMachine], divergence: Divergence, budget_s: float
+) -> Divergence:
+    """The divergence of the shortest sequence of ``divergence.calls`` found
+    within ``budget_s`` seconds that still ends in a divergence on its last
+    call: chunks of calls before the last are left out while the rest still
+    diverges there (halves first, then smaller chunks, down to single calls).
+    Each try replays on fresh servers; ``divergence`` itself when nothing
+    shorter was found."""
+    deadline = time.monotonic() + budget_s
+    best = divergence
+    kept = list(divergence.calls[:-1])
+    last = divergence.calls[-1]
+    chunk = max(1, len(kept) // 2)
+    while chunk >= 1 and time.monotonic() < deadline:
+        start = 0
+        while start < len(kept) and time.monotonic() < deadline:
+            trial = kept[:start] + kept[start + chunk :]
+            found = replay(machine, [*trial, last])
+            if found is not None and found.step == len(trial) + 1 - _restarts(trial):
+                kept, best = trial, found
+            else:
+                start += chunk
+        chunk //= 2
+    return best
+
+
+def _restarts(calls: Sequence[Call]) -> int:
+    return sum(1 for tool, _ in calls if tool == RESTART)
 
 
 def lockstep_machine(targets: list[EngineTarget]) -> type[LockstepMachine]:

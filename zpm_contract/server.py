@@ -75,6 +75,14 @@ def init_project(directory: Path) -> Path:
     return directory
 
 
+def _described(method: str, params: Mapping[str, Any]) -> str:
+    """A request as a failure message names it: ``query_logic {"goal": "p(X)"}``
+    for a tool call, else the method and its parameters."""
+    if method == "tools/call":
+        return f"{params.get('name')} {json.dumps(params.get('arguments'), ensure_ascii=False)}"
+    return f"{method} {json.dumps(params, ensure_ascii=False)}"
+
+
 class ServerProcess:
     """One running server; see the module docstring."""
 
@@ -105,6 +113,8 @@ class ServerProcess:
             cwd=project,
         )
         self._answers: dict[int, tuple[float, dict[str, Any]]] = {}
+        self._requests: dict[int, str] = {}
+        """What each request that was sent asked (for failure messages)."""
         self._notifications: list[dict[str, Any]] = []
         self._arrived = threading.Condition()
         self._ended = False
@@ -152,6 +162,7 @@ class ServerProcess:
     def send(self, method: str, params: Mapping[str, Any]) -> int:
         """Send a request without waiting for its answer; its id."""
         self._next_id += 1
+        self._requests[self._next_id] = _described(method, params)
         self._send({"jsonrpc": "2.0", "id": self._next_id, "method": method, "params": params})
         return self._next_id
 
@@ -167,9 +178,9 @@ class ServerProcess:
             if not self._arrived.wait_for(
                 lambda: request_id in self._answers or self._ended, limit
             ):
-                raise self._failure(f"no answer to request {request_id} within {limit} s")
+                raise self._failure(f"no answer to {self._asked(request_id)} within {limit} s")
             if request_id not in self._answers:
-                raise self._failure(f"the server exited before answering request {request_id}")
+                raise self._failure(f"the server exited before answering {self._asked(request_id)}")
             return self._answers.pop(request_id)
 
     def notified(
@@ -210,18 +221,27 @@ class ServerProcess:
         with self._arrived:
             return request_id in self._answers
 
-    def _request(self, method: str, params: Mapping[str, Any]) -> dict[str, Any]:
-        _, message = self.answer(self.send(method, params))
+    def _asked(self, request_id: int) -> str:
+        return f"request {request_id} ({self._requests.get(request_id, '?')})"
+
+    def _request(
+        self, method: str, params: Mapping[str, Any], timeout: float | None = None
+    ) -> dict[str, Any]:
+        _, message = self.answer(self.send(method, params), timeout)
         if "result" not in message:
             raise self._failure(f"protocol error answering {method}: {json.dumps(message)}")
         result: dict[str, Any] = message["result"]
         return result
 
-    def call(self, tool: str, arguments: Mapping[str, Any]) -> ToolOutcome:
-        """Call ``tool``; the answer must hold text items only, at least one:
-        the text, then the notes (an error's hint; a success's notes, such as
+    def call(
+        self, tool: str, arguments: Mapping[str, Any], timeout: float | None = None
+    ) -> ToolOutcome:
+        """Call ``tool``, waiting up to ``timeout`` seconds (default: the
+        server's); the answer must hold text items only, at least one: the
+        text, then the notes (an error's hint; a success's notes, such as
         ``remember_fact``'s of a defeated fact)."""
-        result = self._request("tools/call", {"name": tool, "arguments": dict(arguments)})
+        arguments = dict(arguments)
+        result = self._request("tools/call", {"name": tool, "arguments": arguments}, timeout)
         content = result.get("content", [])
         failed = bool(result.get("isError"))
         if not content or any(item.get("type") != "text" for item in content):

@@ -1,6 +1,6 @@
 """The lockstep comparison bites: an engine that differs in one small way is caught.
 
-``reversed`` (see ``zpm_contract.broken_engine``) answers multi-clause
+``reversed`` (see ``zpm_contract.mutants``) answers multi-clause
 predicates in reverse order; it is installed as a plugin through a ``zpm``
 entry point, as a third-party engine would be.  Against ``python`` the suite
 must fail with a message naming the call and both engines.
@@ -9,17 +9,15 @@ must fail with a message naming the call and both engines.
 from __future__ import annotations
 
 import pytest
-from hypothesis import Phase, settings
-from hypothesis.stateful import run_state_machine_as_test
 
-from zpm_contract.broken_engine import broken_target
-from zpm_contract.lockstep import Divergence, lockstep_machine
+from zpm_contract.lockstep import Divergence, lockstep_machine, shortest_reproduction
+from zpm_contract.mutants import mutant_target
 from zpm_contract.targets import EngineTarget
 
 
 @pytest.fixture(scope="module")
 def broken(tmp_path_factory: pytest.TempPathFactory) -> EngineTarget:
-    return broken_target(tmp_path_factory.mktemp("site"))
+    return mutant_target(tmp_path_factory.mktemp("site"), "reversed")
 
 
 def test_a_reordered_answer_is_reported_with_the_call_and_both_engines(
@@ -51,21 +49,6 @@ def test_a_reordered_answer_is_reported_with_the_call_and_both_engines(
     ), message
 
 
-def test_random_call_sequences_find_the_broken_engine(broken: EngineTarget) -> None:
-    quick = settings(
-        max_examples=25,
-        stateful_step_count=40,
-        derandomize=True,
-        phases=[Phase.generate],
-        deadline=None,
-        database=None,
-    )
-    with pytest.raises(Divergence, match=r"^engines python and reversed disagree on step \d+: "):
-        run_state_machine_as_test(
-            lockstep_machine([EngineTarget("python"), broken]), settings=quick
-        )
-
-
 def test_the_same_engine_twice_agrees() -> None:
     machine = lockstep_machine([EngineTarget("python"), EngineTarget("python").relabel("again")])()
     try:
@@ -74,3 +57,23 @@ def test_the_same_engine_twice_agrees() -> None:
         machine.query_logic(first=("p", 1), second=("p", 1), shape="{a}")
     finally:
         machine.teardown()
+
+
+def test_a_divergence_is_reduced_to_the_calls_that_still_show_it(broken: EngineTarget) -> None:
+    machine = lockstep_machine([EngineTarget("python"), broken])
+    case = machine()
+    try:
+        for fact in ("p(a)", "q(z)", "p(b)", "likes(a, b)"):
+            case.remember_fact(fact=fact)
+        case.apply("query_logic", {"goal": "q(X)"})
+        with pytest.raises(Divergence) as caught:
+            case.apply("query_logic", {"goal": "p(X)"})
+    finally:
+        case.teardown()
+    shortest = shortest_reproduction(machine, caught.value, budget_s=120)
+    assert [call for call, _ in shortest.calls] == ["remember_fact"] * 2 + ["query_logic"]
+    assert shortest.calls[:2] == (
+        ("remember_fact", {"fact": "p(a)"}),
+        ("remember_fact", {"fact": "p(b)"}),
+    )
+    assert str(shortest).startswith("engines python and reversed disagree on step 3: ")

@@ -49,6 +49,10 @@ from zpm_contract.scenarios import (
 )
 from zpm_contract.server import ServerProcess, ToolOutcome, init_project
 
+PROMPT_S = 15.0
+"""How long a call that its limits must end soon is waited for: far above
+the limits these tests set, far below the server's usual patience."""
+
 
 def _walk(server: ServerProcess, steps: list[Step]) -> None:
     for tool, arguments, expected, is_error in steps:
@@ -148,8 +152,29 @@ class TestLimitsAndDurability:
         server = start_server(env={"ZPM_TIME_LIMIT": "0.5"})
         assert not server.call("remember_fact", {"fact": "kept(yes)"}).is_error
         started = time.monotonic()
-        answer = server.call("query_logic", {"goal": "repeat, fail"})
+        answer = server.call("query_logic", {"goal": "repeat, fail"}, timeout=PROMPT_S)
         assert answer == ToolOutcome(budget("0.5"), True, (BUDGET_HINT,))
+        assert time.monotonic() - started < 5
+        assert server.call("query_logic", {"goal": "kept(X)"}) == ToolOutcome(
+            '[{"X":"yes"}]', False
+        )
+
+    def test_runaway_query_hits_the_inference_limit_and_the_server_goes_on(
+        self, start_server: StartServer, tmp_path: Path
+    ) -> None:
+        """With a small inference limit and a long time limit, a runaway goal
+        ends at its inferences, long before its time."""
+        project = init_project(tmp_path / "few-inferences")
+        config = project / ".zpm" / "config.toml"
+        config.write_text("[limits]\ntime_s = 60\nmax_inferences = 200000\n", encoding="utf-8")
+        server = start_server(project=project)
+        assert not server.call("remember_fact", {"fact": "kept(yes)"}).is_error
+        started = time.monotonic()
+        answer = server.call("query_logic", {"goal": "repeat, fail"}, timeout=PROMPT_S)
+        assert answer.is_error and answer.text == (
+            "Limit exceeded: the goal did not finish within 60 s, 200000 inferences "
+            "and 128 MB of memory"
+        ), answer
         assert time.monotonic() - started < 5
         assert server.call("query_logic", {"goal": "kept(X)"}) == ToolOutcome(
             '[{"X":"yes"}]', False
@@ -360,7 +385,7 @@ class TestReasoningTools:
             assert not server.call("define_rule", {"head": head, "body": body}).is_error
         for tool, arguments in RUNAWAY_CALLS:
             started = time.monotonic()
-            answer = server.call(tool, arguments)
+            answer = server.call(tool, arguments, timeout=PROMPT_S)
             assert answer == ToolOutcome(budget("0.5"), True, (BUDGET_HINT,)), (tool, arguments)
             assert time.monotonic() - started < 5
         assert server.call("query_logic", {"goal": "kept(X)"}) == ToolOutcome(
