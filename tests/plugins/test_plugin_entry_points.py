@@ -168,13 +168,13 @@ def test_selecting_an_engine_of_a_broken_plugin_names_its_problem(
 def test_the_example_plugin_engine_passes_the_contract_suite(
     example_root: Path, tmp_path: Path
 ) -> None:
-    """The plugin author's one command, compared against the python engine.
+    """The plugin author's one command, with the python engine as the reference.
 
     The plugin engine is the python engine under another name, so what
     this shows is the plumbing: the suite finds the plugin, walks every
-    spec example on it and runs the lockstep comparison against the python
-    engine (``-k``); every other contract test runs on the python engine in
-    this suite already.
+    spec example on it (and not on the reference) and runs the lockstep
+    comparison against the python engine (``-k``); every other contract
+    test runs on the python engine in this suite already.
     """
     command = [
         *(
@@ -188,7 +188,7 @@ def test_the_example_plugin_engine_passes_the_contract_suite(
             "-p",
             "no:cacheprovider",
         ),
-        *("--zpm-engine", "python", "--zpm-engine", "example"),
+        *("--zpm-reference", "python", "--zpm-engine", "example"),
         *("-k", "lockstep or test_spec_examples"),
     ]
     done = subprocess.run(
@@ -203,7 +203,10 @@ def test_the_example_plugin_engine_passes_the_contract_suite(
     summary = done.stdout.strip().splitlines()[-1]
     assert " passed" in summary and "failed" not in summary and "skipped" not in summary, summary
     assert "test_spec_examples[example] PASSED" in done.stdout, done.stdout[-4000:]
+    assert "test_spec_examples[python]" not in done.stdout, done.stdout[-4000:]
     assert "test_engines_agree_in_lockstep PASSED" in done.stdout, done.stdout[-4000:]
+    assert "zpm contract: engine example: every capability" in done.stdout
+    assert "zpm contract: reference python (lockstep comparison only)" in done.stdout
 
 
 def _errors(output: str) -> str:
