@@ -66,12 +66,18 @@ class EngineRecord:
     def availability(self) -> Availability:
         """Run the probe; without one, build the engine once and ask its version.
 
-        Never raises: a failing probe or factory is reported as unavailable.
+        Never raises: a failing probe or factory is reported as unavailable,
+        and so is (without a probe) an engine named otherwise than the record.
         """
         try:
             if self.probe is not None:
                 return self.probe()
-            return Availability(True, version=self.factory().version())
+            engine = self.factory()
+            disagreement = name_disagreement(self.name, type(engine))
+            if disagreement is not None:
+                engine.close()
+                return Availability(False, reason=f"{self.plugin} {disagreement}")
+            return Availability(True, version=engine.version())
         except Exception as error:
             return Availability(False, reason=f"{type(error).__name__}: {error}")
 

@@ -261,6 +261,9 @@ def test_an_engine_built_by_a_function_and_named_otherwise_is_refused(
         "plugin 'test' registered engine 'other' as Named, whose name is 'named': the names "
         "must agree (register it as 'named' or set Named.name = 'other')"
     )
+    assert engines.engine_records()[0].availability() == Availability(
+        False, reason=str(caught.value)
+    )
 
 
 def test_lacks_declares_optional_capabilities() -> None:
@@ -454,7 +457,9 @@ def test_report_shows_reason_fix_lacks_broken_plugins_and_the_auto_choice() -> N
     records = [
         _record("janus", PythonEngine, lambda: Availability(False, reason="absent", fix="do X")),
         _record("python", PythonEngine, lambda: Availability(True, version="v1")),
-        replace(_record("other", PythonEngine), lacks=frozenset({"reasoning", "interrupt"})),
+        replace(
+            _record("other", _engine_class("other")), lacks=frozenset({"reasoning", "interrupt"})
+        ),
     ]
     broken = PluginProblem("plugin 'typo' (zpm_typo 0.1)", "typo", "cannot be imported: X", ())
     assert engine_report.engines_report(records, [broken]).splitlines() == [
