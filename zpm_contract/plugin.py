@@ -6,7 +6,12 @@ other project's test runs.
 Options:
 
 * ``--zpm-engine NAME`` (repeatable): run the suite against these engines;
-  default: every engine available in this environment.
+  default: every engine available in this environment (but the reference).
+  ``NAME:-reasoning,-interrupt`` also declares those capabilities missing,
+  on top of what the engine's record declares (``register(..., lacks=...)``);
+* ``--zpm-reference NAME`` (also ``NAME:-cap,...``): an engine that only
+  takes part in the lockstep comparison, as the partner of the selected
+  engines (the per-engine tests do not run on it); default: none.
 
 Fixtures:
 
@@ -16,7 +21,16 @@ Fixtures:
   ``ServerProcess`` of ``engine_target`` (so tests using it are parametrized
   by engine), closed after the test, in a fresh ``zpm init`` project unless
   ``project`` is given;
-* ``selected_engines``: the selected names, in order.
+* ``selected_engines``: the selected names, in order;
+* ``lockstep_engines``: the reference (if any), then the selected engines,
+  as targets for the lockstep comparison.
+
+A test marked ``@pytest.mark.zpm_requires(cap, ...)`` (on itself, its class
+or its module: all such marks count) is skipped on an engine that lacks one
+of them.  At the end, one line per selected engine
+says what it lacks and how many tests that skipped
+(``zpm contract: engine NAME lacks reasoning: 6 tests skipped``, or
+``zpm contract: engine NAME: every capability``).
 
 Hypothesis profiles are chosen in ``zpm_contract/conftest.py``, so that
 installing this plugin changes nothing for other test suites.
@@ -25,15 +39,27 @@ installing this plugin changes nothing for other test suites.
 from __future__ import annotations
 
 import itertools
+from collections import Counter
 from collections.abc import Callable, Iterator, Mapping
 from pathlib import Path
 
 import pytest
 
 from zpm_contract.server import ServerProcess, init_project
-from zpm_contract.targets import CAPABILITIES, EngineTarget, available_engines
+from zpm_contract.targets import (
+    CAPABILITIES,
+    EngineTarget,
+    available_engines,
+    engine_target,
+    parse_engine,
+)
 
 StartServer = Callable[..., ServerProcess]
+
+# user_properties of a test's reports: the engine it ran on; a skip for a lack
+_ENGINE = "zpm_engine"
+_SKIPPED = "zpm_skipped_for_lack"
+_TARGETS = pytest.StashKey[tuple[list[EngineTarget], EngineTarget | None]]()
 
 
 def pytest_addoption(parser: pytest.Parser) -> None:
@@ -42,9 +68,16 @@ def pytest_addoption(parser: pytest.Parser) -> None:
         "--zpm-engine",
         action="append",
         default=[],
-        metavar="NAME",
+        metavar="NAME[:-CAP,...]",
         help="engine to run the contract suite against (repeatable; "
-        "default: every engine available here)",
+        "default: every engine available here); :-reasoning,-interrupt "
+        "declares capabilities it lacks",
+    )
+    group.addoption(
+        "--zpm-reference",
+        default=None,
+        metavar="NAME[:-CAP,...]",
+        help="engine used only as the lockstep comparison partner (default: none)",
     )
 
 
@@ -52,35 +85,104 @@ def pytest_configure(config: pytest.Config) -> None:
     config.addinivalue_line(
         "markers", "zpm_requires(*capabilities): the test needs these engine capabilities"
     )
+    config.pluginmanager.register(_Summary(config), "zpm_contract_summary")
+    reference: str | None = config.getoption("zpm_reference")
+    for text in [*config.getoption("zpm_engine"), *([reference] if reference else [])]:
+        try:
+            parse_engine(text)
+        except ValueError as error:
+            raise pytest.UsageError(f"zpm contract suite: {error}") from None
 
 
-def _selected(config: pytest.Config) -> list[str]:
-    names: list[str] = config.getoption("zpm_engine") or available_engines()
-    return list(dict.fromkeys(names))
+def _targets(config: pytest.Config) -> tuple[list[EngineTarget], EngineTarget | None]:
+    """The selected targets and the reference, from the options (checked by
+    ``pytest_configure``), once per run."""
+    if _TARGETS not in config.stash:
+        try:
+            reference_text: str | None = config.getoption("zpm_reference")
+            reference = engine_target(reference_text) if reference_text else None
+            texts: list[str] = config.getoption("zpm_engine") or [
+                name for name in available_engines() if reference is None or name != reference.name
+            ]
+            selected = [engine_target(text) for text in texts]
+        except ValueError as error:
+            raise pytest.UsageError(f"zpm contract suite: {error}") from None
+        unique = list({target.name: target for target in selected}.values())
+        config.stash[_TARGETS] = (unique, reference)
+    return config.stash[_TARGETS]
 
 
 def pytest_generate_tests(metafunc: pytest.Metafunc) -> None:
     if "engine_target" in metafunc.fixturenames:
-        names = _selected(metafunc.config)
-        metafunc.parametrize("engine_target", [EngineTarget(n) for n in names], ids=names)
+        targets, _ = _targets(metafunc.config)
+        metafunc.parametrize("engine_target", targets, ids=[t.name for t in targets])
 
 
 @pytest.fixture
 def selected_engines(request: pytest.FixtureRequest) -> list[str]:
-    return _selected(request.config)
+    return [target.name for target in _targets(request.config)[0]]
+
+
+@pytest.fixture
+def lockstep_engines(request: pytest.FixtureRequest) -> list[EngineTarget]:
+    selected, reference = _targets(request.config)
+    return selected if reference is None else [reference, *selected]
 
 
 @pytest.fixture(autouse=True)
 def _check_capabilities(request: pytest.FixtureRequest) -> None:
-    marker = request.node.get_closest_marker("zpm_requires")
-    if marker is None or "engine_target" not in request.fixturenames:
+    if "engine_target" not in request.fixturenames:
         return
-    unknown = set(marker.args) - CAPABILITIES
-    assert not unknown, f"unknown capabilities {sorted(unknown)}"
     target: EngineTarget = request.getfixturevalue("engine_target")
-    missing = sorted(set(marker.args) - target.capabilities)
+    request.node.user_properties.append((_ENGINE, target.name))
+    # every marker counts: a method's own marker adds to its class's
+    required = {arg for mark in request.node.iter_markers("zpm_requires") for arg in mark.args}
+    unknown = required - CAPABILITIES
+    assert not unknown, f"unknown capabilities {sorted(unknown)}"
+    missing = sorted(required - target.capabilities)
     if missing:
+        request.node.user_properties.append((_SKIPPED, target.name))
         pytest.skip(f"engine {target.name} declares it lacks: {', '.join(missing)}")
+
+
+class _Summary:
+    """Counts, per engine, the tests that ran and those skipped for a lack
+    (with pytest-xdist on the controller too: reports carry their
+    properties), and writes the summary lines."""
+
+    def __init__(self, config: pytest.Config) -> None:
+        self.config = config
+        self.seen: set[str] = set()
+        self.skipped: Counter[str] = Counter()
+
+    def pytest_runtest_logreport(self, report: pytest.TestReport) -> None:
+        if report.when != "setup":
+            return
+        for key, value in report.user_properties:
+            if key == _ENGINE:
+                self.seen.add(str(value))
+            elif key == _SKIPPED and report.skipped:
+                self.skipped[str(value)] += 1
+
+    def pytest_terminal_summary(self, terminalreporter: pytest.TerminalReporter) -> None:
+        if not self.seen:
+            return
+        selected, reference = _targets(self.config)
+        for target in selected:
+            if target.name in self.seen:
+                terminalreporter.write_line(self.line(target))
+        if reference is not None:
+            terminalreporter.write_line(
+                f"zpm contract: reference {reference.name} (lockstep comparison only)"
+            )
+
+    def line(self, target: EngineTarget) -> str:
+        if not target.lacks:
+            return f"zpm contract: engine {target.name}: every capability"
+        count = self.skipped[target.name]
+        lacks = ", ".join(sorted(target.lacks))
+        tests = "test" if count == 1 else "tests"
+        return f"zpm contract: engine {target.name} lacks {lacks}: {count} {tests} skipped"
 
 
 @pytest.fixture

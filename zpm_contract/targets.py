@@ -8,24 +8,29 @@ the capabilities it declares.  A test that needs a capability says so with
 ``@pytest.mark.zpm_requires("name")``; a target that lacks it skips that test
 with a reason naming the capability.  Every engine is expected to have all of
 ``CAPABILITIES``; the set exists so that a backend that cannot do one of them
-says so explicitly instead of failing.
+says so explicitly instead of failing: an engine's plugin declares the
+optional ones it lacks (``register(..., lacks=...)``, among
+``zpm_app.engines.OPTIONAL_CAPABILITIES``, a subset of ``CAPABILITIES``), and
+a run may declare more missing (``--zpm-engine NAME:-reasoning``, parsed by
+``parse_engine``).
 """
 
 from __future__ import annotations
 
 import sys
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 
-CAPABILITIES = frozenset(
-    {
-        "time_limit",  # a runaway query stops at ZPM_TIME_LIMIT and the server goes on
-        "persistence",  # facts and rules survive a server restart
-        "reasoning",  # explain_why and trace_dependency (Engine.explain, Engine.tabled_answers)
-        "interrupt",  # a cancelled call stops its solve at once (Engine.interrupt, resume)
-    }
-)
+from zpm_app.engines import OPTIONAL_CAPABILITIES
+
+CAPABILITIES = OPTIONAL_CAPABILITIES | {
+    "persistence",  # facts and rules survive a server restart
+}
+"""Also, from ``OPTIONAL_CAPABILITIES``: ``time_limit`` (a runaway query stops
+at ZPM_TIME_LIMIT and the server goes on), ``reasoning`` (explain_why and
+trace_dependency: Engine.explain, Engine.tabled_answers), ``interrupt`` (a
+cancelled call stops its solve at once: Engine.interrupt, resume)."""
 
 ZPM_COMMAND: tuple[str, ...] = (sys.executable, "-m", "zpm_app")
 
@@ -51,6 +56,11 @@ class EngineTarget:
     def relabel(self, label: str) -> EngineTarget:
         return replace(self, label=label)
 
+    @property
+    def lacks(self) -> frozenset[str]:
+        """The ``CAPABILITIES`` this target does not have."""
+        return CAPABILITIES - self.capabilities
+
 
 def available_engines() -> list[str]:
     """Names of the engines usable in this environment, in registry order."""
@@ -59,14 +69,49 @@ def available_engines() -> list[str]:
     return [r.name for r in engine_records() if r.availability().available]
 
 
-def lockstep_targets(names: list[str]) -> list[EngineTarget]:
-    """Targets for the lockstep comparison.
+def registered_lacks(name: str) -> frozenset[str]:
+    """What engine ``name``'s record declares it lacks (nothing for a name
+    no plugin registered: starting its servers then fails with the reason)."""
+    from zpm_app.engines import engine_records
+
+    return next((r.lacks for r in engine_records() if r.name == name), frozenset())
+
+
+def parse_engine(text: str) -> tuple[str, frozenset[str]]:
+    """``NAME`` or ``NAME:-cap,-cap`` as the engine name and the capabilities
+    declared missing.  Raises ``ValueError`` with the reason for anything else
+    (an empty name, an item without ``-``, a name not in ``CAPABILITIES``)."""
+    name, colon, spec = text.partition(":")
+    if not name:
+        raise ValueError(f"{text!r}: no engine name before ':'")
+    missing: set[str] = set()
+    for item in spec.split(",") if colon else ():
+        capability = item.strip().removeprefix("-")
+        if not item.strip().startswith("-") or capability not in CAPABILITIES:
+            known = ", ".join(f"-{c}" for c in sorted(CAPABILITIES))
+            raise ValueError(f"{text!r}: {item.strip()!r} is not one of {known}")
+        missing.add(capability)
+    return name, frozenset(missing)
+
+
+def engine_target(text: str) -> EngineTarget:
+    """The target for ``NAME[:-cap,...]``: lacking what the option says and
+    what its engine's record declares."""
+    name, missing = parse_engine(text)
+    return EngineTarget(name, capabilities=CAPABILITIES - missing - registered_lacks(name))
+
+
+def lockstep_targets(targets: Sequence[EngineTarget]) -> list[EngineTarget]:
+    """Targets for the lockstep comparison: ``targets`` without repeated names.
 
     With two or more engines each runs once.  With a single engine a second
     instance of it joins, labelled ``NAME#2``: the comparison then checks that
     the engine is deterministic across processes.
     """
-    targets = [EngineTarget(n) for n in names]
-    if len(targets) == 1:
-        targets.append(targets[0].relabel(f"{names[0]}#2"))
-    return targets
+    unique: list[EngineTarget] = []
+    for target in targets:
+        if all(target.name != kept.name for kept in unique):
+            unique.append(target)
+    if len(unique) == 1:
+        unique.append(unique[0].relabel(f"{unique[0].name}#2"))
+    return unique

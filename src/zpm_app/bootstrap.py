@@ -70,7 +70,7 @@ def open_toolbox(
         log.warning(
             "cannot create the folders of %s (%s): changes will be refused", paths.zpm_dir, error
         )
-    engine = create_engine(settings.engine)
+    engine = create_engine(settings.engine, settings.engine_origin)
     clock = settings.clock
     registry = FileRegistry(paths, settings.global_root, clock=clock, step=step)
     memories = Memories(

@@ -5,7 +5,9 @@ Precedence, first that is set:
 * project: the ``--project DIR`` argument, ``ZPM_PROJECT_DIR``, else the
   nearest directory at or above the working directory that has ``.zpm/``;
 * engine: the ``--engine`` argument, ``ZPM_ENGINE``, ``.zpm/config.toml``
-  ``[engine] name``, else ``"auto"``;
+  ``[engine] name``, else ``"auto"``; ``Settings.engine_origin`` says which
+  (``--engine``, ``ZPM_ENGINE``, the config file's path, or empty for the
+  default), for the error about an unknown engine;
 * limits: ``ZPM_TIME_LIMIT`` (seconds, time only), ``.zpm/config.toml``
   ``[limits]``, else the defaults of ``Limits()`` (``zpm_domain.limits``):
   ``time_s`` (5), ``max_inferences`` (100000000), ``max_memory_mb`` (128:
@@ -97,10 +99,11 @@ class ConfigError(Exception):
 
 @dataclass(frozen=True)
 class Settings:
-    """Resolved settings; ``engine`` is a registry name or ``"auto"``;
-    ``global_root`` is the folder of global memories (``None``: none);
-    ``tools`` is the selection of tools a server offers (tool sets and tool
-    names, checked: see ``zpm_app.catalogue.select_tools``)."""
+    """Resolved settings; ``engine`` is a registry name or ``"auto"``, and
+    ``engine_origin`` where it was set (see the module doc); ``global_root``
+    is the folder of global memories (``None``: none); ``tools`` is the
+    selection of tools a server offers (tool sets and tool names, checked:
+    see ``zpm_app.catalogue.select_tools``)."""
 
     paths: ProjectPaths
     engine: str
@@ -108,6 +111,7 @@ class Settings:
     global_root: Path | None = None
     clock: Callable[[], float] = time.time
     tools: tuple[str, ...] = ALL_TOOLS
+    engine_origin: str = ""
 
     @property
     def project_root(self) -> Path:
@@ -138,9 +142,11 @@ def resolve_settings(
     cwd = Path.cwd() if cwd is None else cwd
     paths = ProjectPaths.for_root(_project_root(project, cwd, env))
     config = _read_config(paths.config_path)
+    engine_name, engine_origin = _engine(engine, env, config, paths.config_path)
     return Settings(
         paths=paths,
-        engine=_engine(engine, env, config, paths.config_path),
+        engine=engine_name,
+        engine_origin=engine_origin,
         limits=_limits(config, env, paths.config_path),
         global_root=global_root(env),
         clock=_clock(env),
@@ -247,17 +253,20 @@ def _read_config(path: Path) -> dict[str, Any]:
     return config
 
 
-def _engine(arg: str | None, env: Mapping[str, str], config: dict[str, Any], path: Path) -> str:
+def _engine(
+    arg: str | None, env: Mapping[str, str], config: dict[str, Any], path: Path
+) -> tuple[str, str]:
+    """The engine name and where it was set (empty for the default)."""
     if arg:
-        return arg
+        return arg, "--engine"
     if env.get("ZPM_ENGINE"):
-        return env["ZPM_ENGINE"]
+        return env["ZPM_ENGINE"], "ZPM_ENGINE"
     name = config.get("engine", {}).get("name")
     if name is None:
-        return DEFAULT_ENGINE
+        return DEFAULT_ENGINE, ""
     if not isinstance(name, str) or not name.strip():
         raise ConfigError(f"{path}: 'engine.name' must be a non-empty string")
-    return name.strip()
+    return name.strip(), str(path)
 
 
 def _limits(config: dict[str, Any], env: Mapping[str, str], path: Path) -> Limits:

@@ -79,6 +79,15 @@ def test_engine_precedence(project: Path) -> None:
     assert resolve_settings(engine="python", cwd=project, env=env).engine == "python"
 
 
+def test_the_engine_origin_says_where_the_name_was_set(project: Path) -> None:
+    assert resolve_settings(cwd=project, env={}).engine_origin == ""
+    config = write_config(project, '[engine]\nname = "pyswip"\n')
+    assert resolve_settings(cwd=project, env={}).engine_origin == str(config)
+    env = {"ZPM_ENGINE": "janus"}
+    assert resolve_settings(cwd=project, env=env).engine_origin == "ZPM_ENGINE"
+    assert resolve_settings(engine="python", cwd=project, env=env).engine_origin == "--engine"
+
+
 def test_limits_from_config_and_time_from_env(project: Path) -> None:
     write_config(
         project,

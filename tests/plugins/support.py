@@ -5,7 +5,8 @@ With a plugin written by ``write_plugin`` into ``root`` and ``root`` on
 exactly as one installed by pip.
 
 ``EXAMPLE_ENGINE`` is the source of a real plugin: the python engine under the
-name ``example``.  ``piped_tool_call`` drives ``zpm serve`` with one
+name ``example``; ``BROKEN_PLUGINS`` are plugins broken in the ways zpm
+survives.  ``piped_tool_call`` drives ``zpm serve`` with one
 ``tools/call`` and returns the answer text.
 """
 
@@ -47,6 +48,37 @@ from zpm_app.plugins.hookspecs import hookimpl
 def zpm_register_engine(register):
     raise AssertionError("never called")
 """
+
+
+IMPORT_FAILS = "import zpm_no_such_module\n"
+
+RAISING_HOOK = """
+from zpm_app.plugins.hookspecs import hookimpl
+
+
+@hookimpl
+def zpm_register_engines(register):
+    register("raising", object)
+    raise RuntimeError("no licence server")
+"""
+
+TAKES_PYTHON = """
+from zpm_adapters.engine_python.engine import PythonEngine
+from zpm_app.plugins.hookspecs import hookimpl
+
+
+@hookimpl
+def zpm_register_engines(register):
+    register("python", PythonEngine, description="a second python")
+"""
+
+BROKEN_PLUGINS = {
+    "gone": IMPORT_FAILS,
+    "typo": MISSPELLED_HOOK,
+    "raising": RAISING_HOOK,
+    "taker": TAKES_PYTHON,
+}
+"""Entry-point name -> source of a plugin that is broken in one way each."""
 
 
 def plugin_env(root: Path, **extra: str) -> dict[str, str]:

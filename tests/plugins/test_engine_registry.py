@@ -1,26 +1,33 @@
-"""The engine registry in-process: built-ins, plugins, errors, selection."""
+"""The engine registry in-process: built-ins, plugins, broken plugins, selection."""
 
 from __future__ import annotations
 
 import logging
 import textwrap
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
 
 from plugins.support import EXAMPLE_ENGINE
 from zpm_adapters.engine_python.engine import PythonEngine
-from zpm_app import engines
+from zpm_app import engine_report, engines
 from zpm_app.engines import (
     Availability,
     EngineRecord,
     EngineUnavailable,
     PluginError,
+    PluginProblem,
     UnknownEngine,
     create_engine,
 )
 from zpm_app.plugins.builtin_engines import JANUS_FIX, swi_probe
-from zpm_app.plugins.manager import collect_records, load_engine_records, plugin_manager
+from zpm_app.plugins.manager import (
+    collect_records,
+    load_engine_records,
+    load_plugins,
+    plugin_manager,
+)
 from zpm_contract.plugin_site import write_plugin
 
 NO_PLUGINS = {"ZPM_LOAD_PLUGINS": ""}
@@ -51,12 +58,18 @@ def test_an_entry_point_plugin_registers_after_the_builtins(
 
 
 def _manager_with(*plugins: object) -> tuple[object, dict[str, str]]:
-    manager, labels = plugin_manager(NO_PLUGINS)
+    manager, labels, problems = plugin_manager(NO_PLUGINS)
+    assert problems == []
     for index, plugin in enumerate(plugins):
         name = f"test{index}"
         manager.register(plugin, name=name)
         labels[name] = f"plugin '{name}'"
     return manager, labels
+
+
+def _collect(*plugins: object) -> tuple[list[EngineRecord], list[PluginProblem]]:
+    manager, labels = _manager_with(*plugins)
+    return collect_records(manager, labels)  # type: ignore[arg-type]
 
 
 def _plugin(code: str) -> object:
@@ -70,69 +83,253 @@ def _plugin(code: str) -> object:
     return Plugin
 
 
-def test_a_duplicate_engine_name_names_both_plugins() -> None:
-    manager, labels = _manager_with(
+def test_a_duplicate_engine_name_keeps_the_first_and_reports_the_second() -> None:
+    records, problems = _collect(
         _plugin("""
         @hookimpl
         def zpm_register_engines(register):
             register("python", lambda: None)
         """)
     )
-    with pytest.raises(PluginError) as caught:
-        collect_records(manager, labels)  # type: ignore[arg-type]
-    assert str(caught.value) == (
-        "Engine 'python' is registered twice: by zpm (built-in) and by plugin 'test0'"
+    assert [(r.name, r.plugin) for r in records if r.name == "python"] == [
+        ("python", "zpm (built-in)")
+    ]
+    assert problems == [
+        PluginProblem(
+            "plugin 'test0'",
+            "test0",
+            "registered engine 'python', which zpm (built-in) registered first",
+            ("python",),
+        )
+    ]
+
+
+def test_a_plugin_with_one_bad_registration_is_left_out_as_a_whole() -> None:
+    records, problems = _collect(
+        _plugin("""
+        @hookimpl
+        def zpm_register_engines(register):
+            register("mine", lambda: None)
+            try:
+                register("python", lambda: None)
+            except Exception:
+                pass  # swallowing the error does not keep the plugin in
+            register("later", lambda: None)
+        """)
     )
+    assert [r.name for r in records] == ["janus", "pyswip", "python"]
+    assert [(p.plugin, p.engines) for p in problems] == [
+        ("plugin 'test0'", ("mine", "python", "later"))
+    ]
 
 
 @pytest.mark.parametrize("name", ["auto", "", "two words", 7])
 def test_invalid_engine_names_are_refused(name: object) -> None:
-    manager, labels = _manager_with(
+    records, problems = _collect(
         _plugin(f"""
         @hookimpl
         def zpm_register_engines(register):
             register({name!r}, lambda: None)
         """)
     )
-    with pytest.raises(PluginError, match="plugin 'test0' registered an invalid engine name"):
-        collect_records(manager, labels)  # type: ignore[arg-type]
+    assert [r.name for r in records] == ["janus", "pyswip", "python"]
+    assert [str(p) for p in problems] == [
+        f"plugin 'test0': registered an invalid engine name: {name!r}"
+    ]
 
 
 def test_a_failing_hook_is_reported_with_its_plugin() -> None:
-    manager, labels = _manager_with(
+    records, problems = _collect(
         _plugin("""
         @hookimpl
         def zpm_register_engines(register):
+            register("early", lambda: None)
             raise RuntimeError("boom")
         """)
     )
-    with pytest.raises(PluginError) as caught:
-        collect_records(manager, labels)  # type: ignore[arg-type]
-    assert str(caught.value) == "plugin 'test0' failed to register its engines: RuntimeError: boom"
+    assert "early" not in [r.name for r in records]
+    assert problems == [
+        PluginProblem(
+            "plugin 'test0'",
+            "test0",
+            "failed to register its engines: RuntimeError: boom",
+            ("early",),
+        )
+    ]
 
 
-def test_a_plugin_that_cannot_be_imported_is_named(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+def test_a_hook_that_registers_nothing_is_reported() -> None:
+    _, problems = _collect(
+        _plugin("""
+        @hookimpl
+        def zpm_register_engines(register):
+            pass
+        """)
+    )
+    assert [p.problem for p in problems] == [
+        "registers no engine: its zpm_register_engines never calls register"
+    ]
+
+
+def test_a_plugin_without_hookimpl_is_reported(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture
+) -> None:
+    source = "def zpm_register_engines(register):\n    register('plain', object)\n"
+    root = write_plugin(tmp_path, "zpm_plain_plugin", source, "plain")
+    monkeypatch.syspath_prepend(str(root))
+    with caplog.at_level(logging.WARNING, logger="zpm"):
+        loaded = load_plugins({"ZPM_LOAD_PLUGINS": "plain"})
+    assert [r.name for r in loaded.records] == ["janus", "pyswip", "python"]
+    assert [str(p) for p in loaded.problems] == [
+        "plugin 'plain' (zpm_plain_plugin 0.1): registers no engine: it has no "
+        "zpm_register_engines marked as a hook (is the function decorated with "
+        "@hookimpl from zpm_app.plugins.hookspecs?)"
+    ]
+    assert caplog.messages == [
+        "plugin 'plain' (zpm_plain_plugin 0.1) is left out: registers no engine: it has no "
+        "zpm_register_engines marked as a hook (is the function decorated with "
+        "@hookimpl from zpm_app.plugins.hookspecs?)"
+    ]
+
+
+def test_a_plugin_that_cannot_be_imported_is_named_and_left_out(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture
 ) -> None:
     root = write_plugin(tmp_path, "zpm_broken_plugin", "import no_such_module_zpm\n", "broken")
     monkeypatch.syspath_prepend(str(root))
-    with pytest.raises(PluginError, match=r"plugin 'broken' \(zpm_broken_plugin 0.1\) failed"):
-        load_engine_records({})
+    with caplog.at_level(logging.WARNING, logger="zpm"):
+        loaded = load_plugins({"ZPM_LOAD_PLUGINS": "broken"})
+    assert [r.name for r in loaded.records] == ["janus", "pyswip", "python"]
+    assert loaded.problems == [
+        PluginProblem(
+            "plugin 'broken' (zpm_broken_plugin 0.1)",
+            "broken",
+            "cannot be imported: ModuleNotFoundError: No module named 'no_such_module_zpm'",
+        )
+    ]
+    assert caplog.messages == [
+        "plugin 'broken' (zpm_broken_plugin 0.1) is left out: cannot be imported: "
+        "ModuleNotFoundError: No module named 'no_such_module_zpm'"
+    ]
 
 
-def _use_records(monkeypatch: pytest.MonkeyPatch, *records: EngineRecord) -> None:
+def test_a_misspelled_hook_leaves_the_plugin_out(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    source = EXAMPLE_ENGINE.replace('"example"', '"typo_engine"') + (
+        "\n\n@hookimpl\ndef zpm_register_engine(register):\n    pass\n"
+    )
+    root = write_plugin(tmp_path, "zpm_typo_inproc", source, "typo")
+    monkeypatch.syspath_prepend(str(root))
+    loaded = load_plugins({"ZPM_LOAD_PLUGINS": "typo"})
+    assert [r.name for r in loaded.records] == ["janus", "pyswip", "python"]
+    assert [p.problem for p in loaded.problems] == [
+        "implements unknown hook 'zpm_register_engine' (zpm's hooks: zpm_register_engines)"
+    ]
+
+
+class Named(PythonEngine):
+    name = "named"
+
+
+def test_an_engine_class_named_otherwise_is_refused_at_registration() -> None:
+    records, problems = _collect(
+        _plugin(
+            """
+        from tests_named import Named
+
+        @hookimpl
+        def zpm_register_engines(register):
+            register("other", Named)
+        """.replace("from tests_named import Named", f"from {__name__} import Named")
+        )
+    )
+    assert "other" not in [r.name for r in records]
+    assert [str(p) for p in problems] == [
+        "plugin 'test0': registered engine 'other' as Named, whose name is 'named': the names "
+        "must agree (register it as 'named' or set Named.name = 'other')"
+    ]
+
+
+def test_an_engine_built_by_a_function_and_named_otherwise_is_refused(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    _use_records(monkeypatch, _record("other", lambda: Named()))
+    with pytest.raises(PluginError) as caught:
+        create_engine("other")
+    assert str(caught.value) == (
+        "plugin 'test' registered engine 'other' as Named, whose name is 'named': the names "
+        "must agree (register it as 'named' or set Named.name = 'other')"
+    )
+    assert engines.engine_records()[0].availability() == Availability(
+        False, reason=str(caught.value)
+    )
+
+
+def test_lacks_declares_optional_capabilities() -> None:
+    records, problems = _collect(
+        _plugin("""
+        @hookimpl
+        def zpm_register_engines(register):
+            register("partial", lambda: None, lacks=("reasoning", "interrupt"))
+            register("whole", lambda: None)
+        """)
+    )
+    assert problems == []
+    lacks = {r.name: r.lacks for r in records}
+    assert lacks["partial"] == frozenset({"reasoning", "interrupt"})
+    assert lacks["whole"] == frozenset() == lacks["python"]
+
+
+@pytest.mark.parametrize(
+    ("lacks", "problem"),
+    [
+        (
+            '("reasoning", "persistence")',
+            "registered engine 'partial' lacking unknown capabilities 'persistence' "
+            "(known: interrupt, reasoning, time_limit)",
+        ),
+        (
+            '"reasoning"',
+            "registered engine 'partial' with lacks='reasoning': give a tuple of "
+            "(interrupt, reasoning, time_limit)",
+        ),
+    ],
+)
+def test_lacks_names_only_optional_capabilities(lacks: str, problem: str) -> None:
+    records, problems = _collect(
+        _plugin(f"""
+        @hookimpl
+        def zpm_register_engines(register):
+            register("partial", lambda: None, lacks={lacks})
+        """)
+    )
+    assert "partial" not in [r.name for r in records]
+    assert [p.problem for p in problems] == [problem]
+
+
+def _use_records(
+    monkeypatch: pytest.MonkeyPatch,
+    *records: EngineRecord,
+    problems: tuple[PluginProblem, ...] = (),
+) -> None:
     monkeypatch.setattr(engines, "_records", list(records))
+    monkeypatch.setattr(engines, "_problems", list(problems))
 
 
 def _record(name: str, factory: object, probe: object = None, priority: int = 0) -> EngineRecord:
     return EngineRecord(name, "", "plugin 'test'", factory, probe, priority)  # type: ignore[arg-type]
 
 
+def _engine_class(name: str) -> type[PythonEngine]:
+    return type(f"Engine_{name}", (PythonEngine,), {"name": name})
+
+
 def test_create_engine_by_name_and_the_errors(monkeypatch: pytest.MonkeyPatch) -> None:
     missing = Availability(False, reason="no SWI here", fix="install it")
     _use_records(
         monkeypatch,
-        _record("mine", PythonEngine),
+        _record("mine", _engine_class("mine")),
         _record("gone", PythonEngine, lambda: missing),
         _record("broken", lambda: 1 / 0),
     )
@@ -145,8 +342,42 @@ def test_create_engine_by_name_and_the_errors(monkeypatch: pytest.MonkeyPatch) -
     with pytest.raises(UnknownEngine) as unknown:
         create_engine("nope")
     assert str(unknown.value) == (
-        "Unknown engine: nope (available: mine, gone, broken, auto; see `zpm engines`)"
+        "Unknown engine: nope (available: mine, auto; unavailable: gone (no SWI here), "
+        "broken (ZeroDivisionError: division by zero); see `zpm engines`)"
     )
+
+
+def test_unknown_engine_says_where_the_name_came_from_and_which_plugins_are_broken(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    broken = PluginProblem("plugin 'typo' (zpm_typo 0.1)", "typo", "cannot be imported: X")
+    _use_records(monkeypatch, _record("python", PythonEngine), problems=(broken,))
+    with pytest.raises(UnknownEngine) as unknown:
+        create_engine("nope", "ZPM_ENGINE")
+    assert str(unknown.value) == (
+        "Unknown engine: nope (from ZPM_ENGINE; available: python, auto; "
+        "broken plugins: plugin 'typo' (zpm_typo 0.1); see `zpm engines`)"
+    )
+
+
+@pytest.mark.parametrize("name", ["typo", "typo_engine"])
+def test_an_engine_of_a_broken_plugin_is_refused_with_the_problem(
+    monkeypatch: pytest.MonkeyPatch, name: str
+) -> None:
+    broken = PluginProblem(
+        "plugin 'typo' (zpm_typo 0.1)",
+        "typo",
+        "failed to register its engines: X",
+        ("typo_engine",),
+    )
+    _use_records(monkeypatch, _record("python", PythonEngine), problems=(broken,))
+    with pytest.raises(PluginError) as caught:
+        create_engine(name, "--engine")
+    assert str(caught.value) == (
+        f"Engine {name} (from --engine) would come from plugin 'typo' (zpm_typo 0.1), "
+        "which is broken: failed to register its engines: X"
+    )
+    assert isinstance(create_engine("python"), PythonEngine)
 
 
 def test_auto_falls_back_when_an_available_engine_does_not_load(
@@ -175,10 +406,19 @@ def test_auto_picks_the_available_engine_of_highest_priority(
         monkeypatch,
         _record("python", PythonEngine, lambda: Availability(True), 10),
         _record("plugged", Plugged, None, 50),
-        _record("later", PythonEngine, None, 50),
+        _record("later", _engine_class("later"), None, 50),
     )
     assert type(create_engine("auto")) is Plugged
-    assert engines.engines_report(engines.engine_records()).endswith("auto selects: plugged")
+    assert engine_report.engines_report(engines.engine_records()).endswith("auto selects: plugged")
+
+
+def test_auto_passes_over_an_engine_named_otherwise(monkeypatch: pytest.MonkeyPatch) -> None:
+    _use_records(
+        monkeypatch,
+        _record("python", PythonEngine, None, 10),
+        _record("wrong", lambda: PythonEngine(), None, 50),
+    )
+    assert type(create_engine("auto")) is PythonEngine
 
 
 def test_auto_without_any_engine_that_loads_says_why(monkeypatch: pytest.MonkeyPatch) -> None:
@@ -213,13 +453,16 @@ def test_swi_probe_reports_what_is_missing(tmp_path: Path, monkeypatch: pytest.M
     assert too_old == Availability(False, reason="SWI-Prolog 9.0.4 is too old", fix=JANUS_FIX)
 
 
-def test_report_shows_reason_fix_and_the_auto_choice() -> None:
+def test_report_shows_reason_fix_lacks_broken_plugins_and_the_auto_choice() -> None:
     records = [
         _record("janus", PythonEngine, lambda: Availability(False, reason="absent", fix="do X")),
         _record("python", PythonEngine, lambda: Availability(True, version="v1")),
-        _record("other", PythonEngine),
+        replace(
+            _record("other", _engine_class("other")), lacks=frozenset({"reasoning", "interrupt"})
+        ),
     ]
-    assert engines.engines_report(records).splitlines() == [
+    broken = PluginProblem("plugin 'typo' (zpm_typo 0.1)", "typo", "cannot be imported: X", ())
+    assert engine_report.engines_report(records, [broken]).splitlines() == [
         "janus: unavailable",
         "  from plugin 'test'",
         "  reason: absent",
@@ -228,8 +471,22 @@ def test_report_shows_reason_fix_and_the_auto_choice() -> None:
         "  from plugin 'test'",
         f"other: available, version {PythonEngine().version()}",
         "  from plugin 'test'",
+        "  lacks: interrupt, reasoning",
+        "plugin 'typo' (zpm_typo 0.1): broken, left out",
+        "  reason: cannot be imported: X",
         "auto selects: python",
     ]
+    value = engine_report.engines_value(records, [broken])
+    assert [entry["lacks"] for entry in value["engines"]] == [[], [], ["interrupt", "reasoning"]]
+    assert value["broken_plugins"] == [
+        {
+            "plugin": "plugin 'typo' (zpm_typo 0.1)",
+            "name": "typo",
+            "reason": "cannot be imported: X",
+            "engines": [],
+        }
+    ]
+    assert value["auto"] == "python"
 
 
 def test_the_python_engine_is_created_from_its_record_like_any_other(

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import subprocess
 import sys
 from pathlib import Path
@@ -9,8 +10,8 @@ from pathlib import Path
 import pytest
 
 from plugins.support import (
+    BROKEN_PLUGINS,
     EXAMPLE_ENGINE,
-    MISSPELLED_HOOK,
     piped_tool_call,
     plugin_env,
     run_zpm,
@@ -71,36 +72,109 @@ def test_serve_with_the_plugin_engine_answers_a_tool_call(
     assert text == '[{"X":"a"}]'
 
 
-def test_unknown_engine_is_refused_with_the_known_names(example_root: Path, tmp_path: Path) -> None:
+def test_unknown_engine_is_refused_with_the_known_names_and_its_origin(
+    example_root: Path, tmp_path: Path
+) -> None:
     env = plugin_env(example_root, ZPM_LOAD_PLUGINS="")
     project = tmp_path / "project"
     project.mkdir()
     assert run_zpm("init", env=env, cwd=project).returncode == 0
     done = run_zpm("query-logic", "--goal", "true", "--engine", "example", env=env, cwd=project)
     assert done.returncode == 1
-    assert "Unknown engine: example (available: janus, pyswip, python, auto;" in done.stderr
+    assert "Unknown engine: example (from --engine; available: " in done.stderr
+    assert "python, auto" in done.stderr and "see `zpm engines`)" in done.stderr
+    from_env = run_zpm(
+        "query-logic", "--goal", "true", env={**env, "ZPM_ENGINE": "nope"}, cwd=project
+    )
+    assert "Unknown engine: nope (from ZPM_ENGINE; available: " in from_env.stderr
+    config = project / ".zpm" / "config.toml"
+    config.write_text('[engine]\nname = "nope"\n', encoding="utf-8")
+    from_config = run_zpm("query-logic", "--goal", "true", env=env, cwd=project)
+    assert f"Unknown engine: nope (from {config}; available: " in from_config.stderr
 
 
-def test_a_misspelled_hook_makes_zpm_engines_fail_loudly(tmp_path: Path) -> None:
-    root = write_plugin(tmp_path / "site", "zpm_typo_plugin", MISSPELLED_HOOK, "typo")
-    done = run_zpm("engines", env=plugin_env(root))
+@pytest.fixture
+def broken_root(tmp_path: Path) -> Path:
+    """A site with every plugin of ``BROKEN_PLUGINS`` installed, and the example."""
+    root = tmp_path / "site"
+    for name, source in BROKEN_PLUGINS.items():
+        write_plugin(root, f"zpm_{name}_plugin", source, name)
+    return write_plugin(root, "zpm_example_engine", EXAMPLE_ENGINE, "example")
+
+
+BROKEN_LINES = {
+    "gone": "cannot be imported: ModuleNotFoundError: No module named 'zpm_no_such_module'",
+    "typo": "implements unknown hook 'zpm_register_engine' (zpm's hooks: zpm_register_engines)",
+    "raising": "failed to register its engines: RuntimeError: no licence server",
+    "taker": "registered engine 'python', which zpm (built-in) registered first",
+}
+
+
+def test_zpm_engines_lists_broken_plugins_and_warns_once_each(broken_root: Path) -> None:
+    done = run_zpm("engines", env=plugin_env(broken_root))
+    assert done.returncode == 0, done.stderr
+    lines = done.stdout.splitlines()
+    for name, problem in BROKEN_LINES.items():
+        label = f"plugin '{name}' (zpm_{name}_plugin 0.1)"
+        index = lines.index(f"{label}: broken, left out")
+        assert lines[index + 1] == f"  reason: {problem}"
+        assert done.stderr.count(f"zpm: WARNING: {label} is left out: {problem}\n") == 1
+    assert "example: available" in done.stdout
+    assert "python: available" in done.stdout
+    assert len([line for line in lines if line.startswith("python:")]) == 1
+    assert "  zpm's pure-Python Prolog engine (no dependencies); from zpm (built-in)" in lines
+    value = json.loads(run_zpm("engines", "--format", "json", env=plugin_env(broken_root)).stdout)
+    assert {entry["name"]: entry["reason"] for entry in value["broken_plugins"]} == BROKEN_LINES
+
+
+@pytest.mark.parametrize("how", ["flag", "env", "config"])
+def test_a_builtin_engine_works_beside_broken_plugins(
+    broken_root: Path, tmp_path: Path, how: str
+) -> None:
+    env = plugin_env(broken_root)
+    project = tmp_path / "project"
+    project.mkdir()
+    assert run_zpm("init", env=env, cwd=project).returncode == 0
+    args = ["query-logic", "--goal", "X = 1"]
+    if how == "flag":
+        args += ["--engine", "python"]
+    elif how == "env":
+        env["ZPM_ENGINE"] = "python"
+    else:
+        (project / ".zpm" / "config.toml").write_text('[engine]\nname = "python"\n')
+    done = run_zpm(*args, env=env, cwd=project)
+    assert done.returncode == 0, done.stderr
+    assert "X" in done.stdout and "1" in done.stdout
+    assert "plugin 'raising' (zpm_raising_plugin 0.1) is left out" in done.stderr
+
+
+@pytest.mark.parametrize("engine", ["raising", "gone"])
+def test_selecting_an_engine_of_a_broken_plugin_names_its_problem(
+    broken_root: Path, tmp_path: Path, engine: str
+) -> None:
+    env = plugin_env(broken_root)
+    project = tmp_path / "project"
+    project.mkdir()
+    assert run_zpm("init", env=env, cwd=project).returncode == 0
+    done = run_zpm("query-logic", "--goal", "true", "--engine", engine, env=env, cwd=project)
     assert done.returncode == 1
-    assert done.stdout == ""
-    assert "plugin 'typo' (zpm_typo_plugin 0.1)" in done.stderr
-    assert "unknown hook 'zpm_register_engine'" in done.stderr
+    assert (
+        f"Engine {engine} (from --engine) would come from plugin '{engine}' "
+        f"(zpm_{engine}_plugin 0.1), which is broken: {BROKEN_LINES[engine]}"
+    ) in done.stderr
 
 
 @pytest.mark.timeout(900)
 def test_the_example_plugin_engine_passes_the_contract_suite(
     example_root: Path, tmp_path: Path
 ) -> None:
-    """The plugin author's one command, compared against the python engine.
+    """The plugin author's one command, with the python engine as the reference.
 
     The plugin engine is the python engine under another name, so what
     this shows is the plumbing: the suite finds the plugin, walks every
-    spec example on it and runs the lockstep comparison against the python
-    engine (``-k``); every other contract test runs on the python engine in
-    this suite already.
+    spec example on it (and not on the reference) and runs the lockstep
+    comparison against the python engine (``-k``); every other contract
+    test runs on the python engine in this suite already.
     """
     command = [
         *(
@@ -114,7 +188,7 @@ def test_the_example_plugin_engine_passes_the_contract_suite(
             "-p",
             "no:cacheprovider",
         ),
-        *("--zpm-engine", "python", "--zpm-engine", "example"),
+        *("--zpm-reference", "python", "--zpm-engine", "example"),
         *("-k", "lockstep or test_spec_examples"),
     ]
     done = subprocess.run(
@@ -129,7 +203,10 @@ def test_the_example_plugin_engine_passes_the_contract_suite(
     summary = done.stdout.strip().splitlines()[-1]
     assert " passed" in summary and "failed" not in summary and "skipped" not in summary, summary
     assert "test_spec_examples[example] PASSED" in done.stdout, done.stdout[-4000:]
+    assert "test_spec_examples[python]" not in done.stdout, done.stdout[-4000:]
     assert "test_engines_agree_in_lockstep PASSED" in done.stdout, done.stdout[-4000:]
+    assert "zpm contract: engine example: every capability" in done.stdout
+    assert "zpm contract: reference python (lockstep comparison only)" in done.stdout
 
 
 def _errors(output: str) -> str:

@@ -8,7 +8,6 @@ from typing import Any
 
 from zpm_app.cli.parsing import add_global_options, command
 from zpm_app.cli.services import Services
-from zpm_app.output import fail
 
 NAME = "engines"
 
@@ -23,15 +22,14 @@ def add(commands: Any) -> None:
 
 
 def run(ns: argparse.Namespace, services: Services) -> int:
-    """Needs no project; a plugin problem prints on stderr, exit 1."""
-    from zpm_app import engines
+    """Needs no project; a broken plugin is listed with its problem (and
+    warned about on stderr when the plugins load), exit 0."""
+    from zpm_app import engine_report, engines
 
-    try:
-        records = engines.engine_records()
-    except engines.PluginError as error:
-        return fail(f"zpm engines: {error}")
+    records = engines.engine_records()
+    problems = engines.plugin_problems()
     if ns.format == "json":
-        print(json.dumps(engines.engines_value(records), ensure_ascii=False))
+        print(json.dumps(engine_report.engines_value(records, problems), ensure_ascii=False))
     else:
-        print(engines.engines_report(records))
+        print(engine_report.engines_report(records, problems))
     return 0
