@@ -9,7 +9,7 @@ there, or in one of the modules of SWI-Prolog's own that ``system`` imports
 from, such as ``$bags`` for ``findall/3`` and ``$syspreds`` for
 ``predicate_property/2``: these behave as system predicates in every module)
 and every predicate its autoload index offers from a library, and writes
-``tests/engine_classes/swi_predicates.txt``: one line
+``zpm_contract/engine_checks/swi_predicates.txt``: one line
 ``Name/Arity Module Class`` per predicate (``Name`` quoted as ``writeq``
 quotes it), where ``Class`` is the predicate's class in
 ``zpm_domain.builtins`` (``allowed``, ``refused`` or ``user``).  A predicate
@@ -38,7 +38,7 @@ from zpm_domain.builtins import classify  # noqa: E402
 from zpm_domain.reader import read_term  # noqa: E402
 from zpm_domain.terms import Atom, Struct  # noqa: E402
 
-TABLE = ROOT / "tests" / "engine_classes" / "swi_predicates.txt"
+TABLE = ROOT / "zpm_contract" / "engine_checks" / "swi_predicates.txt"
 
 DRIVER = r"""
 :- initialization(main, main).

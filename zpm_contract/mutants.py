@@ -120,7 +120,7 @@ class VariantRemovalEngine(_Mutant):
         name, arity = clause.key
         if not any(stored is clause for stored in self.iter_clauses(ns, name, arity)):
             return False
-        return self.retract(ns, clause, variant=True) is not None
+        return self.retract(ns, clause) is not None
 
 
 class NoTimeLimitEngine(_Mutant):

@@ -300,7 +300,7 @@ class RemoveClause(ClauseChange):
         return JournalOp(self.op, clause=render_clause(self.clause))
 
     def apply(self, target: Target) -> None:
-        removed = target.engine.retract(target.namespace, self.clause, variant=True)
+        removed = target.engine.retract(target.namespace, self.clause)
         if removed is not None:
             target.beliefs.removed([removed])
 

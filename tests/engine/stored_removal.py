@@ -9,33 +9,12 @@ from __future__ import annotations
 
 import random
 
+from zpm_contract.engine_checks.support import answers, stored, texts
 from zpm_domain.clauses import Clause
 from zpm_domain.errors import PermissionDenied
-from zpm_domain.limits import Limits
 from zpm_domain.ports.engine import Engine
-from zpm_domain.provenance import UNKNOWN
 from zpm_domain.reader import read_term
-from zpm_domain.terms import Var
-from zpm_domain.writer import Renderer, render_clause
-
-
-def stored(text: str, handle: int | None = None) -> Clause:
-    clause = Clause.from_term(read_term(text))
-    return clause if handle is None else clause.stamped(handle, UNKNOWN)
-
-
-def texts(engine: Engine, ns: str, name: str, arity: int) -> list[str]:
-    return [render_clause(c) for c in engine.clauses(ns, name, arity)]
-
-
-def answers(engine: Engine, ns: str, goal: str) -> list[str]:
-    names: dict[str, Var] = {}
-    term = read_term(goal, names)
-    out = []
-    for solution in engine.solve(ns, term, Limits(max_solutions=1000)):
-        renderer = Renderer()
-        out.append(", ".join(f"{n}={renderer.render(solution[v])}" for n, v in names.items()))
-    return out
+from zpm_domain.writer import render_clause
 
 
 def check_retract_stored(engine: Engine, ns: str, *, static_clauses: bool = True) -> None:

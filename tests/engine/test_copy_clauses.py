@@ -1,10 +1,10 @@
-"""``copy_clauses`` on the python engine (see copies.py), and with the port's default."""
+"""``copy_clauses`` on the python engine (``zpm_contract.engine_checks.copies``), and with
+the port's default."""
 
 from __future__ import annotations
 
-from copies import check_copy_clauses
-
 from zpm_adapters.engine_python.engine import PythonEngine
+from zpm_contract.engine_checks.copies import check_copy_clauses
 from zpm_domain.ports.engine import Engine
 
 

@@ -1,6 +1,7 @@
 """Every SWI-Prolog predicate behaves as its zpm class says, on every engine.
 
-The table ``swi_predicates.txt`` (``tools/swi_predicates.py``) lists each
+The table ``zpm_contract/engine_checks/swi_predicates.txt``
+(``tools/swi_predicates.py``) lists each
 predicate SWI-Prolog 9.2.9 has in ``system`` (defined there or in one of its
 own modules, such as ``$syspreds``) or autoloads from a library, with its
 class.  Each one is probed in every goal position
@@ -30,18 +31,17 @@ from pathlib import Path
 
 import pytest
 
-HERE = Path(__file__).parent
-sys.path.insert(0, str(HERE))
-
-from probes import (  # noqa: E402
+from zpm_contract.engine_checks.probes import (
     POSITIONS,
     Predicate,
+    agree,
     expected_refused,
     expected_user,
     load_table,
 )
+from zpm_domain.builtins import classify
 
-from zpm_domain.builtins import classify  # noqa: E402
+HERE = Path(__file__).parent
 
 ENGINES = ("python", "janus", "pyswip")
 SAME_EVERYWHERE = ("top", "conj", "body", "rt_call", "rt_conj")
@@ -116,21 +116,6 @@ def test_refused_predicates_are_refused_everywhere(answers: dict[str, dict[str, 
         want = "error: " + expected_refused(pred)
         problems.extend(_mismatches(answers, pred, "only", dict.fromkeys(POSITIONS, want)))
     assert not problems, f"{len(problems)} problems:\n" + "\n".join(problems[:60])
-
-
-LIMITS = ("error: Limit exceeded",)
-
-
-def agree(a: str, b: str) -> bool:
-    """The same answers, or the same up to where a limit ended one of them."""
-    if a == b:
-        return True
-    left, right = a.split(" ; "), b.split(" ; ")
-    cut_left, cut_right = left[-1].startswith(LIMITS), right[-1].startswith(LIMITS)
-    if not (cut_left or cut_right):
-        return False
-    n = min(len(left) - cut_left, len(right) - cut_right)
-    return left[:n] == right[:n]
 
 
 def test_allowed_predicates_answer_the_same_on_every_engine(

@@ -2,7 +2,8 @@
 
 Usage: ``python worker.py ENGINE`` (``python``, ``janus``, ``pyswip`` or any
 engine a plugin registers).
-Prints one JSON object ``{key: answer}`` (see ``probes.run_probes``).  Each
+Prints one JSON object ``{key: answer}`` (see
+``zpm_contract.engine_checks.probes.run_probes``).  Each
 engine runs in its own process: the two SWI bindings must never share one.
 """
 
@@ -11,14 +12,9 @@ from __future__ import annotations
 import json
 import os
 import sys
-from pathlib import Path
 
-HERE = Path(__file__).resolve().parent
-sys.path.insert(0, str(HERE))
-
-from probes import load_table, run_probes  # noqa: E402
-
-from zpm_app.engines import create_engine  # noqa: E402
+from zpm_app.engines import create_engine
+from zpm_contract.engine_checks.probes import load_table, run_probes
 
 
 def main(name: str) -> None:

@@ -1,4 +1,4 @@
-"""``copy_clauses`` on one SWI engine (``engine/copies.py``), run in a subprocess
+"""``copy_clauses`` on one SWI engine (``zpm_contract.engine_checks.copies``), run in a subprocess
 by test_copies_swi.py: ``python copies_script.py ENGINE``.
 
 Prints ``OK`` when every check passed; an ``AssertionError`` otherwise.
@@ -7,12 +7,10 @@ Prints ``OK`` when every check passed; an ``AssertionError`` otherwise.
 from __future__ import annotations
 
 import sys
-from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "engine"))
+from swi_engines import new_engine
 
-from copies import check_copy_clauses  # noqa: E402
-from swi_engines import new_engine  # noqa: E402
+from zpm_contract.engine_checks.copies import check_copy_clauses
 
 
 def main(name: str) -> None:

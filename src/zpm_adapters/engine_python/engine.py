@@ -53,7 +53,6 @@ from zpm_adapters.engine_python.runtime import (
     Trail,
     deref,
     to_runtime,
-    unify,
 )
 from zpm_adapters.engine_python.store import Namespace, Predicate
 from zpm_adapters.engine_python.templates import unify_head
@@ -98,9 +97,6 @@ class PythonEngine(Engine):
 
     def drop_namespace(self, ns: str) -> None:
         self._namespaces.pop(ns, None)
-
-    def namespaces(self) -> list[str]:
-        return list(self._namespaces)
 
     def _ns(self, ns: str) -> Namespace:
         return self._namespaces[ns]
@@ -190,12 +186,12 @@ class PythonEngine(Engine):
         pred.declared_dynamic = True
         namespace.define(name, arity)
 
-    def retract(self, ns: str, clause: Clause, *, variant: bool = False) -> Clause | None:
+    def retract(self, ns: str, clause: Clause) -> Clause | None:
         pred = changeable(clause.head, self._ns(ns).lookup)
         if pred is None:
             return None
         for stored in _head_matches(pred, clause.head):
-            if not stored.fixed and _matches(stored, clause, variant):
+            if not stored.fixed and _matches(stored, clause):
                 pred.remove(stored)
                 self._ns(ns).forget_if_empty(pred)
                 return stored.clause
@@ -213,7 +209,7 @@ class PythonEngine(Engine):
             taken = {id(stored) for stored in doomed}
             for clause in others:
                 for stored in _head_matches(pred, clause.head):
-                    if stored.fixed or id(stored) in taken or not _matches(stored, clause, True):
+                    if stored.fixed or id(stored) in taken or not _matches(stored, clause):
                         continue
                     taken.add(id(stored))
                     doomed.append(stored)
@@ -397,15 +393,11 @@ def _head_matches(pred: Predicate, head: Term) -> Iterator[CClause]:
             yield stored
 
 
-def _matches(stored: CClause, clause: Clause, as_variant: bool) -> bool:
-    """Head and body of ``stored`` unify with (or are a variant of) ``clause``'s."""
+def _matches(stored: CClause, clause: Clause) -> bool:
+    """Head and body of ``stored`` are a variant of ``clause``'s."""
     mine = Struct("-", (stored.clause.head, stored.clause.body))
     theirs = Struct("-", (clause.head, clause.body))
-    return variant(mine, theirs) if as_variant else _unifiable(mine, theirs)
-
-
-def _unifiable(a: Term, b: Term) -> bool:
-    return unify(Trail(), to_runtime(a), to_runtime(b))
+    return variant(mine, theirs)
 
 
 def _whole_predicate(

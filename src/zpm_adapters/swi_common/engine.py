@@ -150,9 +150,6 @@ class SwiEngine(Engine):
         if namespace is not None:
             self._binding.once("zpm_support:zpm_drop(I, N)", {"I": self._instance, "N": ns})
 
-    def namespaces(self) -> list[str]:
-        return list(self._namespaces)
-
     def close(self) -> None:
         """Drop every namespace (their clauses leave SWI-Prolog); idempotent."""
         for ns in list(self._namespaces):
@@ -280,12 +277,12 @@ class SwiEngine(Engine):
         self._binding.once(DECLARE, {"M": namespace.module, "N": name, "A": arity})
         namespace.predicate(name, arity).declared_dynamic = True
 
-    def retract(self, ns: str, clause: Clause, *, variant: bool = False) -> Clause | None:
+    def retract(self, ns: str, clause: Clause) -> Clause | None:
         pred = changeable(clause.head, self._ns(ns).lookup)
         if pred is None:
             return None
         for entry in pred.entries:
-            if not entry.fixed and _matches(entry.clause, clause, variant):
+            if not entry.fixed and _matches(entry.clause, clause):
                 self._erase(self._ns(ns), pred, [entry])
                 return entry.clause
         return None
@@ -307,7 +304,7 @@ class SwiEngine(Engine):
                         by_first.setdefault(_first_argument(entry.clause.head), []).append(entry)
             for clause in others:
                 for entry in by_first.get(_first_argument(clause.head), ()):
-                    if id(entry) not in taken and _matches(entry.clause, clause, True):
+                    if id(entry) not in taken and _matches(entry.clause, clause):
                         taken.add(id(entry))
                         doomed.append(entry)
                         break
@@ -610,10 +607,10 @@ def _first_argument(head: Term) -> object:
     return (type(first), first)
 
 
-def _matches(stored: Clause, clause: Clause, as_variant: bool) -> bool:
+def _matches(stored: Clause, clause: Clause) -> bool:
     mine = Struct("-", (stored.head, stored.body))
     theirs = Struct("-", (clause.head, clause.body))
-    return variant(mine, theirs) if as_variant else _unifiable(mine, theirs)
+    return variant(mine, theirs)
 
 
 def _unifiable(a: Term, b: Term) -> bool:

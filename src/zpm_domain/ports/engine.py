@@ -82,16 +82,17 @@ class Engine(ABC):
     def drop_namespace(self, ns: str) -> None:
         """Forget namespace ``ns`` and all its clauses (no-op if absent)."""
 
-    @abstractmethod
-    def namespaces(self) -> list[str]:
-        """Existing namespaces, in creation order."""
-
     # -- clauses ------------------------------------------------------------
     @abstractmethod
     def add_clause(
         self, ns: str, clause: Clause, *, front: bool = False, static: bool = False
     ) -> None:
-        """Add ``clause`` at the end (or the front) of its predicate.
+        """Add ``clause`` at the end (or, with ``front=True``, the front) of
+        its predicate.
+
+        ``front=True`` is not called by any tool (kept because the shipped
+        engine checks, ``zpm_contract.engine_checks``, insert at the front to
+        prove that a fork's clause lists are its own).
 
         ``static=True`` adds a clause of a knowledge file: no removal ever
         takes it (``retract`` and ``retract_all`` pass it by).  Unless the
@@ -139,13 +140,12 @@ class Engine(ABC):
         """Mark ``name/arity`` dynamic (a knowledge file's ``:- dynamic``)."""
 
     @abstractmethod
-    def retract(self, ns: str, clause: Clause, *, variant: bool = False) -> Clause | None:
-        """Remove the first clause that unifies with ``clause`` (head and body).
-
-        With ``variant=True`` the first clause that is a variant of
-        ``clause`` is removed instead.  Clauses added with ``static=True``
-        are never removed.  Returns the removed clause as stored
-        (its own variable names), or ``None`` when nothing matched.
+    def retract(self, ns: str, clause: Clause) -> Clause | None:
+        """Remove the first clause that is a variant of ``clause`` (head and
+        body: the same up to the names of variables), as ``forget_fact``
+        does.  Clauses added with ``static=True`` are never removed.  Returns
+        the removed clause as stored (its own variable names), or ``None``
+        when nothing matched.
         """
 
     def retract_variants(self, ns: str, clauses: Sequence[Clause]) -> list[Clause]:
@@ -158,11 +158,11 @@ class Engine(ABC):
 
         Callers pass stored clauses only when no earlier stored clause is a
         variant of them, so both ways name the same clause; the identity lets
-        engines skip the comparison.  Without an override: ``retract(ns, c,
-        variant=True)`` for each ``c``; engines override it to remove many
+        engines skip the comparison.  Without an override: ``retract(ns, c)``
+        for each ``c``; engines override it to remove many
         clauses of a predicate in one pass.
         """
-        removed = (self.retract(ns, clause, variant=True) for clause in clauses)
+        removed = (self.retract(ns, clause) for clause in clauses)
         return [clause for clause in removed if clause is not None]
 
     def retract_stored(self, ns: str, clause: Clause) -> bool:

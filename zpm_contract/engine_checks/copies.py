@@ -1,15 +1,14 @@
 """``Engine.copy_clauses`` on any engine: the same result as ``add_clauses``,
 and two namespaces that change apart afterwards.
 
-Shared by the python engine's tests (``test_copy_clauses``) and the SWI
-engines' (``engine_swi/copies_script.py``): :func:`check_copy_clauses`
-raises ``AssertionError`` at the first difference.
+:func:`check_copy_clauses` raises ``AssertionError`` at the first
+difference, naming it.  ``python -m zpm_contract.engine_checks NAME`` runs it
+on an engine; zpm's own tests run it on each built-in engine.
 """
 
 from __future__ import annotations
 
-from stored_removal import answers, stored, texts
-
+from zpm_contract.engine_checks.support import answers, stored, texts
 from zpm_domain.clauses import Clause
 from zpm_domain.ports.engine import Engine
 from zpm_domain.reader import read_term
@@ -31,33 +30,60 @@ def check_copy_clauses(engine: Engine) -> None:
         engine.add_clause(ns, stored("w(file)", 2), static=True)
     via_copy = engine.copy_clauses("base", "fork", clauses)
     via_add = engine.add_clauses("plain", clauses)
-    assert [(i, e.message) for i, e in via_copy] == [(i, e.message) for i, e in via_add]
-    assert [i for i, _ in via_copy] == [3], "the fact of a static predicate is refused"
-    assert _listing(engine, "fork") == _listing(engine, "plain")
+    refusals = [(i, e.message) for i, e in via_copy]
+    _same("the refusals", refusals, [(i, e.message) for i, e in via_add])
+    _expect("the refused indexes (a fact of a static predicate)", [i for i, _ in refusals], [3])
+    _same("the listing", _listing(engine, "fork"), _listing(engine, "plain"))
     for goal in ("p(X)", "p(3)", "q(X)", "w(X)", "m(X, Y)", "m(b, Y)", "r(X)"):
-        assert answers(engine, "fork", goal) == answers(engine, "plain", goal), goal
+        _same(
+            f"the answers of {goal}", answers(engine, "fork", goal), answers(engine, "plain", goal)
+        )
 
     # the two namespaces change apart
     engine.add_clause("fork", stored("p(0)", 100), front=True)
     engine.add_clause("fork", stored("p(7)", 101))
-    assert engine.retract_stored("fork", base["p"][2])
+    _expect("fork: retract_stored p(3)", engine.retract_stored("fork", base["p"][2]), True)
     engine.add_clause("base", stored("p(8)", 102))
-    assert engine.retract_stored("base", base["p"][0])
+    _expect("base: retract_stored p(1)", engine.retract_stored("base", base["p"][0]), True)
     engine.add_clause("base", stored("m(z, 1)", 103), front=True)
-    assert engine.retract_stored("fork", base["m"][1])
-    assert answers(engine, "fork", "p(X)") == ["X=0", "X=1", "X=2", "X=4", "X=5", "X=7"]
-    assert answers(engine, "base", "p(X)") == ["X=2", "X=3", "X=4", "X=5", "X=8"]
-    assert answers(engine, "fork", "p(3)") == [] and answers(engine, "base", "p(3)") == [""]
-    assert answers(engine, "fork", "m(X, Y)") == ["X=a, Y=1", "X=c, Y=3", "X=_G1, Y=4"]
-    assert answers(engine, "base", "m(z, Y)") == ["Y=1", "Y=4"]
-    assert answers(engine, "fork", "q(X)") == ["X=0", "X=1", "X=2", "X=4", "X=5", "X=7"]
-    assert answers(engine, "base", "q(X)") == ["X=2", "X=3", "X=4", "X=5", "X=8"]
-    assert texts(engine, "base", "p", 1) == ["p(2)", "p(3)", "p(4)", "p(5)", "p(8)"]
-    assert engine.retract_all("base", read_term("p(_)")) == 5
-    assert answers(engine, "fork", "p(X)") == ["X=0", "X=1", "X=2", "X=4", "X=5", "X=7"]
+    _expect("fork: retract_stored m(b, 2)", engine.retract_stored("fork", base["m"][1]), True)
+    _expect(
+        "fork: p(X)", answers(engine, "fork", "p(X)"), ["X=0", "X=1", "X=2", "X=4", "X=5", "X=7"]
+    )
+    _expect("base: p(X)", answers(engine, "base", "p(X)"), ["X=2", "X=3", "X=4", "X=5", "X=8"])
+    _expect("fork: p(3)", answers(engine, "fork", "p(3)"), [])
+    _expect("base: p(3)", answers(engine, "base", "p(3)"), [""])
+    _expect(
+        "fork: m(X, Y)", answers(engine, "fork", "m(X, Y)"), ["X=a, Y=1", "X=c, Y=3", "X=_G1, Y=4"]
+    )
+    _expect("base: m(z, Y)", answers(engine, "base", "m(z, Y)"), ["Y=1", "Y=4"])
+    _expect(
+        "fork: q(X)", answers(engine, "fork", "q(X)"), ["X=0", "X=1", "X=2", "X=4", "X=5", "X=7"]
+    )
+    _expect("base: q(X)", answers(engine, "base", "q(X)"), ["X=2", "X=3", "X=4", "X=5", "X=8"])
+    _expect(
+        "base: clauses of p/1",
+        texts(engine, "base", "p", 1),
+        ["p(2)", "p(3)", "p(4)", "p(5)", "p(8)"],
+    )
+    _expect("base: retract_all p(_)", engine.retract_all("base", read_term("p(_)")), 5)
+    _expect(
+        "fork: p(X)", answers(engine, "fork", "p(X)"), ["X=0", "X=1", "X=2", "X=4", "X=5", "X=7"]
+    )
     engine.drop_namespace("base")
-    assert answers(engine, "fork", "m(b, Y)") == ["Y=4"]
-    assert [c.handle for c in engine.clauses("fork", "p", 1)] == [100, 1, 2, 4, 5, 101]
+    _expect("fork: m(b, Y)", answers(engine, "fork", "m(b, Y)"), ["Y=4"])
+    handles = [c.handle for c in engine.clauses("fork", "p", 1)]
+    _expect("fork: handles of p/1", handles, [100, 1, 2, 4, 5, 101])
+
+
+def _same(what: str, copied: object, added: object) -> None:
+    if copied != added:
+        raise AssertionError(f"{what}: copy_clauses gave {copied!r}, add_clauses gave {added!r}")
+
+
+def _expect(what: str, got: object, want: object) -> None:
+    if got != want:
+        raise AssertionError(f"after copy_clauses, {what}: got {got!r}, expected {want!r}")
 
 
 def _base(engine: Engine) -> dict[str, list[Clause]]:

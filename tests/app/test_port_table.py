@@ -1,0 +1,82 @@
+"""The plugin guide's table "Which tools call which port methods" is what the
+tools do: every tool runs on a project through :class:`RecordingEngine`
+(``port_scenario``), and the calls it notes, with their keywords and callers,
+must be the table's rows."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import pytest
+from port_scenario import CALLS, record_port_calls
+from recording_engine import PORT_METHODS, Call
+
+from zpm_app.catalogue import TOOLS
+
+GUIDE = Path(__file__).resolve().parents[2] / "docs" / "writing-an-engine-plugin.md"
+HEADING = "## Which tools call which port methods"
+NOT_CALLED = "not called by any tool (kept because"
+EVERY_TOOL = "every tool"
+TOOL_NAMES = [tool.name for tool in TOOLS]
+
+
+def documented() -> dict[Call, set[str]]:
+    """``(method, form) -> callers`` from the guide's table (no caller: the
+    row says the call is not made, and why it is kept)."""
+    section = GUIDE.read_text(encoding="utf-8").split(HEADING, 1)[1].split("\n## ", 1)[0]
+    rows: dict[Call, set[str]] = {}
+    for line in section.splitlines():
+        cells = [cell.strip() for cell in line.strip().strip("|").split("|")]
+        if len(cells) != 3 or not cells[0].startswith("`"):
+            continue
+        method, arguments, callers = cells
+        form = ", ".join(re.findall(r"\b\w+=\w+", arguments))
+        key = (method.strip("`"), form)
+        assert key not in rows, f"two rows for {key}"
+        rows[key] = _callers(callers)
+    return rows
+
+
+def _callers(cell: str) -> set[str]:
+    if cell.startswith(NOT_CALLED):
+        return set()
+    if cell.startswith(EVERY_TOOL):
+        return set(TOOL_NAMES)
+    return {name.strip().strip("`") for name in cell.split(",")}
+
+
+@pytest.fixture(scope="module")
+def recorded(tmp_path_factory: pytest.TempPathFactory) -> dict[Call, set[str]]:
+    with pytest.MonkeyPatch.context() as patch:
+        return record_port_calls(tmp_path_factory.mktemp("project"), patch)
+
+
+def test_the_scenario_runs_every_tool() -> None:
+    ran = {tool for tool, _ in CALLS} | {"unassert-handle"}
+    assert sorted(set(TOOL_NAMES) - ran) == [], "add the new tools to port_scenario.CALLS"
+
+
+def test_every_port_method_has_a_row() -> None:
+    rows = {method for method, _ in documented()}
+    assert [m for m in PORT_METHODS if m not in rows] == []
+    assert sorted(rows - set(PORT_METHODS)) == [], "rows for methods the port does not have"
+
+
+def test_each_call_the_tools_make_is_in_the_table_with_its_callers(
+    recorded: dict[Call, set[str]],
+) -> None:
+    table = documented()
+    differences = [
+        f"{method}({form}): the table says {sorted(table.get((method, form), set()))}, "
+        f"the tools call it from {sorted(recorded.get((method, form), set()))}"
+        for method, form in sorted(set(table) | set(recorded))
+        if table.get((method, form), set()) != recorded.get((method, form), set())
+    ]
+    assert differences == [], "\n".join(differences)
+
+
+def test_a_call_no_tool_makes_says_why_it_is_kept(recorded: dict[Call, set[str]]) -> None:
+    unused = [key for key, callers in documented().items() if not callers]
+    assert unused == [("add_clause", "front=True")]
+    assert all(key not in recorded for key in unused)
