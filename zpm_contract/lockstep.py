@@ -15,9 +15,16 @@ Three parts of an answer are machine-specific and masked before comparing
 folder of a knowledge file that an error names (``KNOWLEDGE_FILE``).
 After every step the invariants compare ``get_knowledge_schema`` and the
 answers of every predicate that was given clauses, in every mounted memory,
-across engines the same way.
+across engines the same way; after a removal, the predicate's whole listing
+(``matching``, handles included) too.  A failure can be replayed:
+``replay(machine, calls)`` and ``shortest_reproduction`` (the calls of a
+divergence, left out chunk by chunk while it still diverges).
 
-Generated calls: facts (bundle ``facts``), facts that keep variables
+Generated calls: series of facts of one predicate whose first arguments
+repeat and interleave (one opens every case; then perhaps the repeated fact
+or the middle one is withdrawn, or a rule joins the facts and the predicate
+is renamed), facts (bundle ``facts``), rules beside facts (``calls.FACT_RULES``),
+facts that keep variables
 (stored by every tool that stores facts, so their notes are compared),
 rules with recursion (``reach/2`` over acyclic ``link/2``), negation,
 disjunction and aggregation over known predicates (bundle ``predicates``),

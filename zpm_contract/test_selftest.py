@@ -12,6 +12,7 @@ import pytest
 
 from zpm_contract.lockstep import Divergence, lockstep_machine, shortest_reproduction
 from zpm_contract.mutants import mutant_target
+from zpm_contract.server import ToolOutcome
 from zpm_contract.targets import EngineTarget
 
 
@@ -77,3 +78,21 @@ def test_a_divergence_is_reduced_to_the_calls_that_still_show_it(broken: EngineT
         ("remember_fact", {"fact": "p(b)"}),
     )
     assert str(shortest).startswith("engines python and reversed disagree on step 3: ")
+
+
+def test_a_wrong_example_answer_names_its_step_and_the_steps_before_it() -> None:
+    from zpm_contract.scenarios import Step
+    from zpm_contract.test_tools import _walk_failure
+
+    steps: list[Step] = [
+        ("remember_fact", {"fact": "p(a)"}, "Asserted: p(a)", False),
+        ("query_logic", {"goal": "p(X)"}, '[{"X":"a"}]', False),
+    ]
+    message = _walk_failure(steps, 1, ToolOutcome('[{"X":"b"}]', False))
+    assert message == (
+        'step 2 of 2: query_logic {"goal": "p(X)"}\n'
+        """  expected: '[{"X":"a"}]' (isError False)\n"""
+        """  answered: ToolOutcome(text='[{"X":"b"}]', is_error=False, notes=())\n"""
+        "the steps before it:\n"
+        '  1. remember_fact {"fact": "p(a)"}'
+    )

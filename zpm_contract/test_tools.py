@@ -55,13 +55,26 @@ the limits these tests set, far below the server's usual patience."""
 
 
 def _walk(server: ServerProcess, steps: list[Step]) -> None:
-    for tool, arguments, expected, is_error in steps:
+    """Make each call of ``steps`` in order; a wrong answer names its step,
+    the call, what was expected and what came, and the steps before it."""
+    for index, (tool, arguments, expected, is_error) in enumerate(steps):
         outcome = server.call(tool, arguments)
-        assert matches(expected, outcome.text) and outcome.is_error == is_error, (
-            tool,
-            arguments,
-            outcome,
-        )
+        if not (matches(expected, outcome.text) and outcome.is_error == is_error):
+            raise AssertionError(_walk_failure(steps, index, outcome))
+
+
+def _walk_failure(steps: list[Step], index: int, outcome: ToolOutcome) -> str:
+    tool, arguments, expected, is_error = steps[index]
+    before = "\n".join(
+        f"  {i}. {t} {json.dumps(a, ensure_ascii=False)}"
+        for i, (t, a, _, _) in enumerate(steps[:index], 1)
+    )
+    return (
+        f"step {index + 1} of {len(steps)}: {tool} {json.dumps(arguments, ensure_ascii=False)}\n"
+        f"  expected: {expected!r} (isError {is_error})\n"
+        f"  answered: {outcome}\n"
+        f"the steps before it:\n{before or '  (none)'}"
+    )
 
 
 def _run(start_server: StartServer, steps: list[Step]) -> None:
