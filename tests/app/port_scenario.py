@@ -100,7 +100,7 @@ def record_port_calls(project: Path, monkeypatch: pytest.MonkeyPatch) -> dict[Ca
     init_project(project)
     (project / ".zpm" / "kb" / "base.pl").write_text(KNOWLEDGE, encoding="utf-8")
     engine = RecordingEngine()
-    monkeypatch.setattr(bootstrap, "create_engine", lambda name: engine)
+    monkeypatch.setattr(bootstrap, "create_engine", lambda name, origin="": engine)
     settings = resolve_settings(project=str(project), env={"ZPM_ENGINE": engine.name})
     box = bootstrap.open_toolbox(settings)
     for tool, arguments in CALLS:
