@@ -7,7 +7,7 @@ is the python engine, so only a suite that checks that one thing catches it.
 
 ``MUTANTS`` names every one with what it gets wrong and the part of the
 suite that must catch it: the lockstep machine (``LOCKSTEP``) or a named
-test.  The self-test (``test_mutants_*.py``) runs that part, under the ci
+test.  zpm's self-test (``tests/contract_suite/``) runs that part, under the ci
 profile, against every mutant and fails unless each is caught.
 
 This module is a real engine plugin (it implements ``zpm_register_engines``

@@ -18,9 +18,10 @@ from pathlib import Path
 
 import pytest
 
+import zpm_contract
 from zpm_contract.mutants import LOCKSTEP, MUTANTS, mutant_env, mutant_target
 
-SUITE = Path(__file__).resolve().parent
+SUITE = Path(zpm_contract.__file__).resolve().parent
 CAUGHT_BY_TESTS = [name for name, mutant in MUTANTS.items() if mutant.caught_by != LOCKSTEP]
 
 

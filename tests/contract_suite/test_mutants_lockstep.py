@@ -16,6 +16,7 @@ import pytest
 from hypothesis import Phase, settings
 from hypothesis.stateful import run_state_machine_as_test
 
+from zpm_contract import profiles  # noqa: F401 (registers the ci profile)
 from zpm_contract.lockstep import Divergence, LostOnRestart, lockstep_machine
 from zpm_contract.mutants import LOCKSTEP, MUTANTS, mutant_target
 from zpm_contract.targets import EngineTarget
