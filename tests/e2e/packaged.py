@@ -4,6 +4,7 @@ the configured index, as for any install)."""
 
 from __future__ import annotations
 
+import shutil
 import subprocess
 import sys
 from pathlib import Path
@@ -20,9 +21,21 @@ def run(*command: str | Path, cwd: Path | None = None) -> subprocess.CompletedPr
     return done
 
 
+SOURCE_IGNORED = shutil.ignore_patterns(
+    ".git", ".venv", "node_modules", "__pycache__", "*.egg-info", "build", "dist", ".*_cache"
+)
+"""What a copy of the checkout leaves out: nothing a build reads."""
+
+
 def build_dist(out: Path) -> Path:
-    """The sdist, and the wheel built from it, as ``python -m build`` makes them, in ``out``."""
-    run(sys.executable, "-m", "build", "--outdir", out, ROOT)
+    """The sdist, and the wheel built from it, as ``python -m build`` makes them, in ``out``.
+
+    The build runs in a copy of the checkout (``out/source``): a build writes
+    into the tree it builds (``src/*.egg-info``), and test workers that build
+    at the same time in one tree break each other's builds."""
+    source = out / "source"
+    shutil.copytree(ROOT, source, ignore=SOURCE_IGNORED)
+    run(sys.executable, "-m", "build", "--outdir", out, source)
     return out
 
 
