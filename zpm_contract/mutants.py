@@ -32,7 +32,7 @@ from zpm_contract.targets import EngineTarget
 from zpm_domain.clauses import Clause
 from zpm_domain.errors import ZpmError
 from zpm_domain.limits import Limits
-from zpm_domain.ports.engine import Solution
+from zpm_domain.ports.engine import Engine, Solution
 from zpm_domain.terms import Atom, String, Struct, Term, Var, make_list
 
 LOCKSTEP = "lockstep"
@@ -214,13 +214,8 @@ class AssertAtFrontEngine(_Mutant):
         super().add_clause(ns, clause, front=not static or front, static=static)
 
     def add_clauses(self, ns: str, clauses: Sequence[Clause]) -> list[tuple[int, ZpmError]]:
-        refused: list[tuple[int, ZpmError]] = []
-        for index, clause in enumerate(clauses):
-            try:
-                self.add_clause(ns, clause)
-            except ZpmError as error:
-                refused.append((index, error))
-        return refused
+        """The port's default: one ``add_clause`` per clause."""
+        return Engine.add_clauses(self, ns, clauses)
 
     def copy_clauses(
         self, source: str, ns: str, clauses: Sequence[Clause]
