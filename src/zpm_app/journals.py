@@ -17,7 +17,6 @@ from pathlib import Path
 from zpm_adapters.persistence.wal_inspect import inspect, read_journal
 from zpm_adapters.persistence.wal_salvage import JournalInUse, JournalRepair
 from zpm_adapters.storage.file_storage import FileRegistry, FileStorage, Layout
-from zpm_app import catalogue  # noqa: F401 (the tools register every journal operation)
 from zpm_app.config import Settings
 from zpm_domain.errors import ZpmError
 from zpm_domain.journal_health import Health, Salvage, assess, plan_salvage

@@ -33,12 +33,7 @@ from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from typing import Any, Literal
 
-from zpm_domain import (  # noqa: F401 (each registers journal operations)
-    belief_changes,
-    merge_ops,
-    renaming,
-    withdrawals,
-)
+from zpm_domain import change_kinds  # noqa: F401 (registers every journal operation)
 from zpm_domain.handles import COUNTER_LIMIT, is_handle, memory_of, number_of
 from zpm_domain.memory import NumberClauses, StartFrom
 from zpm_domain.mutations import BadOperation, from_journal

@@ -38,11 +38,10 @@ from itertools import islice
 from typing import Any, ClassVar
 
 from zpm_domain import (
-    belief_changes,  # noqa: F401 (registers the truth-maintenance operations)
+    change_kinds,  # noqa: F401 (registers every kind of journaled change)
     defeat,
     descriptions,
     handle_section,
-    merge_ops,  # noqa: F401 (registers the operations of merges)
     progress,
     withdrawals,
 )
