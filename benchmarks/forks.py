@@ -24,14 +24,13 @@ one pays part of it again.
 
 from __future__ import annotations
 
-import argparse
 import sys
 import tempfile
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from verbs import PREAMBLE, measure  # noqa: E402 (the benchmarks folder, added above)
+from verbs import PREAMBLE, measure, table_options  # noqa: E402 (the benchmarks folder, added above)
 
 WORKER = (
     PREAMBLE
@@ -74,17 +73,8 @@ report()
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    parser.add_argument("--runs", type=int, default=3)
-    parser.add_argument("--size", type=int, action="append", dest="sizes")
-    parser.add_argument("--engine", action="append", dest="engines")
-    options = parser.parse_args()
-    engines = options.engines or ["python", "janus", "pyswip"]
-    sizes = options.sizes or [10_000, 100_000]
-    print(
-        f"median of {options.runs} runs; ratio = median of per-run tool/baseline ratios "
-        "(baseline: query_logic of one fact, timed in turn)"
-    )
+    options = table_options(__doc__, runs=3, sizes=[10_000, 100_000])
+    engines, sizes = options.engines, options.sizes
     header = f"{'engine':<8} {'call':<13} {'facts':>9} {'tool ms':>9} {'base ms':>8}"
     print(f"{header} {'ratio':>9} {'first ms':>9} {'ms/100k facts':>14}")
     with tempfile.TemporaryDirectory(prefix="zpm-bench-") as tmp:

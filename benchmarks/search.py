@@ -25,14 +25,13 @@ ratios and the time of the first call apart.
 
 from __future__ import annotations
 
-import argparse
 import sys
 import tempfile
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from verbs import PREAMBLE, measure  # noqa: E402 (the benchmarks folder)
+from verbs import PREAMBLE, measure, table_options  # noqa: E402 (the benchmarks folder)
 
 WORKER = (
     PREAMBLE
@@ -66,17 +65,8 @@ def fact(i: int) -> str:
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    parser.add_argument("--runs", type=int, default=5)
-    parser.add_argument("--size", type=int, action="append", dest="sizes")
-    parser.add_argument("--engine", action="append", dest="engines")
-    options = parser.parse_args()
-    engines = options.engines or ["python", "janus", "pyswip"]
-    sizes = options.sizes or [10_000, 100_000]
-    print(
-        f"median of {options.runs} runs; ratio = median of per-run tool/baseline ratios "
-        "(baseline: query_logic of one fact, timed in turn)"
-    )
+    options = table_options(__doc__, runs=5, sizes=[10_000, 100_000])
+    engines, sizes = options.engines, options.sizes
     print(
         f"{'engine':<8} {'search':<12} {'facts':>9} {'tool ms':>9} {'base ms':>8} "
         f"{'ratio':>7} {'first ms':>9}"

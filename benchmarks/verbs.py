@@ -157,18 +157,27 @@ def measure(
     return result
 
 
-def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    parser.add_argument("--runs", type=int, default=5)
+def table_options(doc: str | None, runs: int, sizes: list[int]) -> argparse.Namespace:
+    """The options of a benchmark that prints a table of ratios (``--runs R``,
+    ``--size N ...``, ``--engine NAME ...``, defaulting to ``runs``, ``sizes``
+    and the three built-in engines); prints the table's first line."""
+    parser = argparse.ArgumentParser(description=(doc or "").split("\n")[0])
+    parser.add_argument("--runs", type=int, default=runs)
     parser.add_argument("--size", type=int, action="append", dest="sizes")
     parser.add_argument("--engine", action="append", dest="engines")
     options = parser.parse_args()
-    engines = options.engines or ["python", "janus", "pyswip"]
-    sizes = options.sizes or [10_000, 1_000_000]
+    options.engines = options.engines or ["python", "janus", "pyswip"]
+    options.sizes = options.sizes or sizes
     print(
         f"median of {options.runs} runs; ratio = median of per-run tool/baseline ratios "
         "(baseline: query_logic of one fact, timed in turn)"
     )
+    return options
+
+
+def main() -> None:
+    options = table_options(__doc__, runs=5, sizes=[10_000, 1_000_000])
+    engines, sizes = options.engines, options.sizes
     print(
         f"{'engine':<8} {'call':<16} {'facts':>10} {'tool ms':>9} {'base ms':>8} "
         f"{'ratio':>7} {'first ms':>9}"
