@@ -14,9 +14,9 @@ import sys
 import time
 
 from zpm_adapters.engine_python.engine import PythonEngine
-from zpm_domain.clauses import Clause
 from zpm_domain.limits import Limits
-from zpm_domain.terms import Atom, Struct, Var
+from zpm_domain.prolog.terms import Atom, Struct, Var
+from zpm_domain.stored.clauses import Clause
 
 CONSTRUCTION = (
     "import time; t0 = time.perf_counter();"

@@ -23,10 +23,10 @@ HERE = Path(__file__).resolve().parent
 WORKER = r"""
 import json, sys, time
 from zpm_app.engines import create_engine
-from zpm_domain.clauses import Clause
+from zpm_domain.stored.clauses import Clause
 from zpm_domain.limits import Limits
-from zpm_domain.reader import read_clauses, read_term
-from zpm_domain.terms import Atom, Struct, Var
+from zpm_domain.prolog.reader import read_clauses, read_term
+from zpm_domain.prolog.terms import Atom, Struct, Var
 sys.path.insert(0, sys.argv[2])
 from nrev import INFERENCES_PER_NREV, PROGRAM
 

@@ -16,9 +16,9 @@ import sys
 import time
 
 from zpm_adapters.engine_python.engine import PythonEngine
-from zpm_domain.clauses import Clause
 from zpm_domain.limits import Limits
-from zpm_domain.reader import read_clauses, read_term
+from zpm_domain.prolog.reader import read_clauses, read_term
+from zpm_domain.stored.clauses import Clause
 
 PROGRAM = """
 app([], L, L).

@@ -29,9 +29,9 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tests" / "engine")
 from conformance import MAX_ANSWERS, Case, format_answer, parse_cases  # noqa: E402
 
 from zpm_domain.errors import PrologSyntaxError, ResourceLimitExceeded  # noqa: E402
-from zpm_domain.reader import read_term  # noqa: E402
-from zpm_domain.terms import Atom, Struct, Term, Var, map_vars  # noqa: E402
-from zpm_domain.writer import Renderer, render  # noqa: E402
+from zpm_domain.prolog.reader import read_term  # noqa: E402
+from zpm_domain.prolog.terms import Atom, Struct, Term, Var, map_vars  # noqa: E402
+from zpm_domain.prolog.writer import Renderer, render  # noqa: E402
 
 DRIVER = r"""
 :- use_module(library(time)).

@@ -12,7 +12,7 @@ and every predicate its autoload index offers from a library, and writes
 ``zpm_contract/engine_checks/swi_predicates.txt``: one line
 ``Name/Arity Module Class`` per predicate (``Name`` quoted as ``writeq``
 quotes it), where ``Class`` is the predicate's class in
-``zpm_domain.builtins`` (``allowed``, ``refused`` or ``user``).  A predicate
+``zpm_domain.prolog.allowlist`` (``allowed``, ``refused`` or ``user``).  A predicate
 that both ``system`` and a library define is listed once, as ``system``'s;
 the module column names the module that defines it.
 
@@ -34,9 +34,9 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT / "src"))
 
-from zpm_domain.builtins import classify  # noqa: E402
-from zpm_domain.reader import read_term  # noqa: E402
-from zpm_domain.terms import Atom, Struct  # noqa: E402
+from zpm_domain.prolog.allowlist import classify  # noqa: E402
+from zpm_domain.prolog.reader import read_term  # noqa: E402
+from zpm_domain.prolog.terms import Atom, Struct  # noqa: E402
 
 TABLE = ROOT / "zpm_contract" / "engine_checks" / "swi_predicates.txt"
 
@@ -62,7 +62,7 @@ library_pi(N, A, M) :-
 HEADER = """\
 # Every predicate SWI-Prolog 9.2.9 has in module system (defined there or in
 # one of its own modules) or autoloads from a library, with the module that
-# defines it and its class in zpm (zpm_domain.builtins): allowed, refused or
+# defines it and its class in zpm (zpm_domain.prolog.allowlist): allowed, refused or
 # user.  Written by tools/swi_predicates.py; do not edit by hand.
 """
 
@@ -87,7 +87,7 @@ def swi_predicates() -> list[tuple[str, int, str]]:
 
 
 def table_line(name: str, arity: int, module: str) -> str:
-    from zpm_domain.writer import render
+    from zpm_domain.prolog.writer import render
 
     indicator = render(Struct("/", (Atom(name), arity)))
     return f"{indicator} {module} {classify(name, arity)}"

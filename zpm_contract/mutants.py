@@ -29,11 +29,11 @@ from zpm_adapters.engine_python.engine import PythonEngine
 from zpm_app.plugins.hookspecs import EngineRegistrar, hookimpl
 from zpm_contract.plugin_site import site_env, write_entry_point
 from zpm_contract.targets import EngineTarget
-from zpm_domain.clauses import Clause
 from zpm_domain.errors import ZpmError
 from zpm_domain.limits import Limits
 from zpm_domain.ports.engine import Engine, Solution
-from zpm_domain.terms import Atom, String, Struct, Term, Var, make_list
+from zpm_domain.prolog.terms import Atom, String, Struct, Term, Var, make_list
+from zpm_domain.stored.clauses import Clause
 
 LOCKSTEP = "lockstep"
 """``Mutant.caught_by`` of a mutant the lockstep machine must catch."""

@@ -13,7 +13,7 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from zpm_domain.handles import FileNumbering
+from zpm_domain.stored.handles import FileNumbering
 
 Expected = str | re.Pattern[str]
 Step = tuple[str, dict[str, Any], Expected, bool]

@@ -25,7 +25,6 @@ from typing import Any, Protocol
 
 from zpm_app.schema_refs import with_refs
 from zpm_domain.progress import Report
-from zpm_domain.resources import Resource as ResourceInfo
 from zpm_domain.tools.argue import ArgueTools
 from zpm_domain.tools.assumptions import AssumptionTools
 from zpm_domain.tools.definition import (
@@ -46,6 +45,7 @@ from zpm_domain.tools.query import QueryTools
 from zpm_domain.tools.reasoning import ReasoningTools
 from zpm_domain.tools.recall import RecallTools
 from zpm_domain.tools.refactor import RefactorTools
+from zpm_domain.tools.resources import Resource as ResourceInfo
 from zpm_domain.tools.verbs import VerbTools
 
 __all__ = [

@@ -4,7 +4,7 @@ A project whose journal is damaged does not open, so these work on the
 files alone: they find each memory's journal where the project's file
 registry puts it (``default``, the project's memories and forks, the
 global memories), read it with the persistence adapter, ask
-``zpm_domain.journal_health`` what is wrong and what to keep, and (salvage)
+``zpm_domain.memory.journal_health`` what is wrong and what to keep, and (salvage)
 have the adapter cut it.  The command line prints what they return.
 """
 
@@ -19,8 +19,8 @@ from zpm_adapters.persistence.wal_salvage import JournalInUse, JournalRepair
 from zpm_adapters.storage.file_storage import FileRegistry, FileStorage, Layout
 from zpm_app.config import Settings
 from zpm_domain.errors import ZpmError
-from zpm_domain.journal_health import Health, Salvage, assess, plan_salvage
-from zpm_domain.memory import DEFAULT_MEMORY
+from zpm_domain.memory.journal_health import Health, Salvage, assess, plan_salvage
+from zpm_domain.memory.memory import DEFAULT_MEMORY
 from zpm_domain.ports.storage import MemoryMissing, MemoryRef
 
 

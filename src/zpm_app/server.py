@@ -73,7 +73,7 @@ from zpm_app.notifier import Notifier
 from zpm_app.wire import StdioWire
 from zpm_domain.errors import ExecutionFailed, ZpmError
 from zpm_domain.progress import Report
-from zpm_domain.resources import PREDICATE_TEMPLATE, PROLOG
+from zpm_domain.tools.resources import PREDICATE_TEMPLATE, PROLOG
 
 logger = logging.getLogger(__name__)
 

@@ -20,14 +20,14 @@ from typing import Any
 from zpm_app import instructions
 from zpm_app.arguments import validate_arguments
 from zpm_app.catalogue import GROUPS, TOOLS, ToolDefinition, find_tool
-from zpm_domain import resources
 from zpm_domain.errors import ExecutionFailed, ZpmError
 from zpm_domain.ports.engine import Engine
 from zpm_domain.ports.journal import JournalCorrupt
 from zpm_domain.progress import Report, reporting
-from zpm_domain.provenance import Clock, calling
-from zpm_domain.resources import Resource
+from zpm_domain.stored.provenance import Clock, calling
+from zpm_domain.tools import resources
 from zpm_domain.tools.definition import Noted, Reply, ToolContext
+from zpm_domain.tools.resources import Resource
 
 log = logging.getLogger("zpm")
 
@@ -143,7 +143,7 @@ class Toolbox:
         self._engine.interrupt()
 
     def resources(self) -> list[Resource]:
-        """The resources of the mounted memories (see ``zpm_domain.resources``)."""
+        """The resources of the mounted memories (see ``zpm_domain.tools.resources``)."""
         return resources.listed(self.memories)
 
     def read_resource(self, uri: str) -> tuple[str, str]:

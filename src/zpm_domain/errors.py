@@ -12,7 +12,7 @@ from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
     from zpm_domain.limits import Limits
-    from zpm_domain.terms import Term
+    from zpm_domain.prolog.terms import Term
 
 
 class ZpmError(Exception):
@@ -337,7 +337,7 @@ class PrologError(ZpmError):
     """
 
     def __init__(self, ball: Term) -> None:
-        from zpm_domain.writer import render
+        from zpm_domain.prolog.writer import render
 
         self.ball = ball
         formal = iso_formal(ball)
@@ -350,7 +350,7 @@ class PrologError(ZpmError):
 
 def iso_formal(ball: Term) -> Term | None:
     """The formal term of ``error(Formal, _)``, else ``None``."""
-    from zpm_domain.terms import Struct
+    from zpm_domain.prolog.terms import Struct
 
     if isinstance(ball, Struct) and ball.name == "error" and len(ball.args) == 2:
         return ball.args[0]
@@ -358,13 +358,13 @@ def iso_formal(ball: Term) -> Term | None:
 
 
 def _pi(name: str, arity: int) -> str:
-    from zpm_domain.terms import Struct
-    from zpm_domain.writer import render
+    from zpm_domain.prolog.terms import Struct
+    from zpm_domain.prolog.writer import render
 
     return render(Struct("/", (_atom(name), arity)))
 
 
 def _atom(name: str) -> Term:
-    from zpm_domain.terms import Atom
+    from zpm_domain.prolog.terms import Atom
 
     return Atom(name)

@@ -18,7 +18,7 @@ import pytest
 from zpm_adapters.project import ProjectPaths, init_project
 from zpm_adapters.storage.file_storage import FileRegistry
 from zpm_adapters.storage.volatile_storage import VolatileDisk, VolatileRegistry
-from zpm_domain.memory import DEFAULT_MEMORY
+from zpm_domain.memory.memory import DEFAULT_MEMORY
 from zpm_domain.ports.journal import JournalOp
 from zpm_domain.ports.snapshots import SnapshotStore
 from zpm_domain.ports.storage import (
@@ -29,7 +29,7 @@ from zpm_domain.ports.storage import (
     MemoryStorage,
     MountEntry,
 )
-from zpm_domain.reader.api import read_clauses
+from zpm_domain.prolog.reader.api import read_clauses
 
 DEFAULT = MemoryRef(DEFAULT_MEMORY, "project")
 FACTS = MemoryRef("facts", "project")

@@ -9,8 +9,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from zpm_adapters.swi_common import codec
-from zpm_domain.reader import read_term
-from zpm_domain.terms import TRUE, Struct, Term, variant
+from zpm_domain.prolog.reader import read_term
+from zpm_domain.prolog.terms import TRUE, Struct, Term, variant
 
 sys.path.insert(0, str(Path(__file__).parents[1] / "domain"))
 from strategies import callable_terms  # noqa: E402

@@ -24,7 +24,7 @@ from recording_engine import Call, RecordingEngine
 from zpm_app import bootstrap
 from zpm_app.config import init_project, resolve_settings
 from zpm_app.toolbox import Toolbox
-from zpm_domain import fork_review
+from zpm_domain.forks import review as fork_review
 
 KNOWLEDGE = """\
 :- dynamic(likes/2).

@@ -22,8 +22,8 @@ from zpm_app.bootstrap import StartupError, open_toolbox
 from zpm_app.cli import main
 from zpm_app.config import init_project, resolve_settings
 from zpm_app.toolbox import Toolbox
-from zpm_domain.handles import make
 from zpm_domain.ports.journal import JournalOp
+from zpm_domain.stored.handles import make
 
 Run = Callable[..., tuple[int, str, str]]
 

@@ -16,8 +16,8 @@ _ROOT = str(Path(__file__).resolve().parents[2])
 if _ROOT not in sys.path:
     sys.path.insert(0, _ROOT)
 
-from zpm_domain.terms import NIL, Atom, String, Struct, Term, Var  # noqa: E402
-from zpm_domain.writer import format_float, quote_atom_if_needed  # noqa: E402
+from zpm_domain.prolog.terms import NIL, Atom, String, Struct, Term, Var  # noqa: E402
+from zpm_domain.prolog.writer import format_float, quote_atom_if_needed  # noqa: E402
 
 
 def canonical(term: Term) -> str:

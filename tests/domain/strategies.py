@@ -18,8 +18,8 @@ import functools
 
 from hypothesis import strategies as st
 
-from zpm_domain.reader.operators import INFIX, PREFIX
-from zpm_domain.terms import NIL, Atom, String, Struct, Term, Var, make_list, map_vars
+from zpm_domain.prolog.reader.operators import INFIX, PREFIX
+from zpm_domain.prolog.terms import NIL, Atom, String, Struct, Term, Var, make_list, map_vars
 
 ODD_NAMES = [
     "", " ", "a b", "it's", "\\", "\\\\", "\n", "\t", "\x00", "\x7f", "\x85", "\u2028",

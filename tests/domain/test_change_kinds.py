@@ -5,7 +5,9 @@ from __future__ import annotations
 import subprocess
 import sys
 
-KNOWN = "from zpm_domain.mutations import known_operations; print(' '.join(known_operations()))"
+KNOWN = (
+    "from zpm_domain.changes.mutations import known_operations; print(' '.join(known_operations()))"
+)
 
 
 def _operations_after(imports: str) -> set[str]:
@@ -24,5 +26,5 @@ def test_the_memory_alone_registers_every_operation_the_tools_do() -> None:
     journal holding a rename must still be readable."""
     with_tools = _operations_after("import zpm_app.catalogue")
     assert "rename" in with_tools
-    assert _operations_after("import zpm_domain.memory") == with_tools
-    assert _operations_after("import zpm_domain.journal_health") == with_tools
+    assert _operations_after("import zpm_domain.memory.memory") == with_tools
+    assert _operations_after("import zpm_domain.memory.journal_health") == with_tools

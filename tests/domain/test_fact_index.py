@@ -6,12 +6,12 @@ from __future__ import annotations
 
 import math
 
-from zpm_domain.clauses import Clause, number
-from zpm_domain.defeat import Defeats
-from zpm_domain.fact_index import GroundFacts, ground_args
-from zpm_domain.provenance import UNKNOWN
-from zpm_domain.reader import read_term
-from zpm_domain.terms import Atom, Struct
+from zpm_domain.beliefs.defeat import Defeats
+from zpm_domain.beliefs.fact_index import GroundFacts, ground_args
+from zpm_domain.prolog.reader import read_term
+from zpm_domain.prolog.terms import Atom, Struct
+from zpm_domain.stored.clauses import Clause, number
+from zpm_domain.stored.provenance import UNKNOWN
 
 
 def fact(text: str, handle: int | None = None) -> Clause:

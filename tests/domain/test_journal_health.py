@@ -1,11 +1,10 @@
-"""What is wrong with a journal, and what a salvage keeps (zpm_domain.journal_health)."""
+"""What is wrong with a journal, and what a salvage keeps (zpm_domain.memory.journal_health)."""
 
 from __future__ import annotations
 
 from typing import Any
 
-from zpm_domain.handles import make
-from zpm_domain.journal_health import (
+from zpm_domain.memory.journal_health import (
     Damage,
     JournalLine,
     assess,
@@ -13,6 +12,7 @@ from zpm_domain.journal_health import (
     plan_salvage,
 )
 from zpm_domain.ports.journal import JournalOp, JournalRecord
+from zpm_domain.stored.handles import make
 
 SIZE = 100
 MEMORY = 2

@@ -4,8 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from zpm_domain.clauses import Clause
-from zpm_domain.mutations import (
+from zpm_domain.changes.mutations import (
     AddClause,
     BadOperation,
     RemoveAll,
@@ -13,10 +12,11 @@ from zpm_domain.mutations import (
     from_journal,
     known_operations,
 )
+from zpm_domain.memory.snapshot_format import Covers, SnapshotHeader, read_snapshot, write_snapshot
 from zpm_domain.ports.journal import JournalOp
-from zpm_domain.reader import read_term
-from zpm_domain.snapshot_format import Covers, SnapshotHeader, read_snapshot, write_snapshot
-from zpm_domain.writer import render_clause
+from zpm_domain.prolog.reader import read_term
+from zpm_domain.prolog.writer import render_clause
+from zpm_domain.stored.clauses import Clause
 
 
 def clause(text: str) -> Clause:

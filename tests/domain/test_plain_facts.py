@@ -5,9 +5,9 @@ from __future__ import annotations
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from zpm_domain.reader import read_term
-from zpm_domain.reader.facts import read_plain_fact
-from zpm_domain.terms import Atom, String, Struct, make_list
+from zpm_domain.prolog.reader import read_term
+from zpm_domain.prolog.reader.facts import read_plain_fact
+from zpm_domain.prolog.terms import Atom, String, Struct, make_list
 
 names = st.from_regex(r"[a-z][A-Za-z0-9_]{0,6}", fullmatch=True)
 quoted_text = st.text(

@@ -9,8 +9,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from zpm_domain.clauses import Clause
-from zpm_domain.proofs import (
+from zpm_domain.ports.proofs import (
     DEFAULT_MAX_DEPTH,
     ProofNode,
     ProofStep,
@@ -18,8 +17,9 @@ from zpm_domain.proofs import (
     encode_explanation,
     encode_tree,
 )
-from zpm_domain.reader import read_term
-from zpm_domain.terms import Struct, Term, Var
+from zpm_domain.prolog.reader import read_term
+from zpm_domain.prolog.terms import Struct, Term, Var
+from zpm_domain.stored.clauses import Clause
 
 RISKY = Clause.from_term(read_term("risky(X) :- untested(X), in_production(X)"))
 UNTESTED = Clause.from_term(read_term("untested(deploy_v3)"))

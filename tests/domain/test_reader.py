@@ -10,8 +10,8 @@ from collections.abc import Callable
 
 import pytest
 
-from zpm_domain.reader import read_term
-from zpm_domain.terms import NIL, Atom, String, Struct, Term, Var, variant
+from zpm_domain.prolog.reader import read_term
+from zpm_domain.prolog.terms import NIL, Atom, String, Struct, Term, Var, variant
 
 Canon = Callable[[Term], str]
 

@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-from zpm_domain.reader import ReadItem, read_clauses
-from zpm_domain.terms import Atom, Struct, Var
+from zpm_domain.prolog.reader import ReadItem, read_clauses
+from zpm_domain.prolog.terms import Atom, Struct, Var
 
 
 def _ok(items: list[ReadItem]) -> list[Struct | Atom]:

@@ -5,8 +5,8 @@ from __future__ import annotations
 import pytest
 
 from zpm_domain.errors import PrologSyntaxError
-from zpm_domain.reader import read_term
-from zpm_domain.reader.parser import MAX_DEPTH
+from zpm_domain.prolog.reader import read_term
+from zpm_domain.prolog.reader.parser import MAX_DEPTH
 
 POSITIONED = [
     # text, description, offset, line, column

@@ -7,8 +7,8 @@ import math
 import pytest
 
 from zpm_domain.errors import PrologSyntaxError
-from zpm_domain.reader import read_term
-from zpm_domain.terms import Atom, String
+from zpm_domain.prolog.reader import read_term
+from zpm_domain.prolog.terms import Atom, String
 
 NUMBERS = [
     ("0", 0),

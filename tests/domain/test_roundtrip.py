@@ -8,9 +8,9 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from tests.domain.strategies import OPERATOR_NAMES, callable_terms, floats, terms
-from zpm_domain.reader import read_clauses, read_term
-from zpm_domain.terms import Atom, Struct, Term, Var, variables, variant
-from zpm_domain.writer import end_clause, format_float, quote_atom_if_needed, render
+from zpm_domain.prolog.reader import read_clauses, read_term
+from zpm_domain.prolog.terms import Atom, Struct, Term, Var, variables, variant
+from zpm_domain.prolog.writer import end_clause, format_float, quote_atom_if_needed, render
 
 SETTINGS = settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 

@@ -6,16 +6,16 @@ from dataclasses import dataclass
 
 import pytest
 
-from zpm_domain.clauses import Clause
 from zpm_domain.errors import InvalidClause, PermissionDenied
-from zpm_domain.reader import read_term
-from zpm_domain.store_rules import (
+from zpm_domain.ports.store_checks import (
     changeable,
     check_addition,
     check_additions,
     check_change,
     stored_themselves,
 )
+from zpm_domain.prolog.reader import read_term
+from zpm_domain.stored.clauses import Clause
 
 
 @dataclass

@@ -9,14 +9,12 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from zpm_domain.clauses import Clause
 from zpm_domain.errors import PrologSyntaxError
-from zpm_domain.provenance import UNKNOWN
-from zpm_domain.reader import read_term
-from zpm_domain.reader.facts import read_canonical_fact
-from zpm_domain.reader.operators import INFIX, PREFIX
-from zpm_domain.terms import NIL, TRUE, Atom, String, Struct, Term, Var, make_list
-from zpm_domain.writer import (
+from zpm_domain.prolog.reader import read_term
+from zpm_domain.prolog.reader.facts import read_canonical_fact
+from zpm_domain.prolog.reader.operators import INFIX, PREFIX
+from zpm_domain.prolog.terms import NIL, TRUE, Atom, String, Struct, Term, Var, make_list
+from zpm_domain.prolog.writer import (
     Renderer,
     end_clause,
     format_float,
@@ -24,6 +22,8 @@ from zpm_domain.writer import (
     render,
     render_clause,
 )
+from zpm_domain.stored.clauses import Clause
+from zpm_domain.stored.provenance import UNKNOWN
 
 LAYOUT = [
     # input text (read first), expected rendering

@@ -25,13 +25,13 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
 
-from zpm_domain.clauses import Clause
 from zpm_domain.errors import PrologError, ZpmError, iso_formal
 from zpm_domain.limits import Limits
 from zpm_domain.ports.engine import Engine
-from zpm_domain.reader import read_term
-from zpm_domain.terms import Term, Var
-from zpm_domain.writer import Renderer, render
+from zpm_domain.prolog.reader import read_term
+from zpm_domain.prolog.terms import Term, Var
+from zpm_domain.prolog.writer import Renderer, render
+from zpm_domain.stored.clauses import Clause
 
 MAX_ANSWERS = 8
 

@@ -7,11 +7,11 @@ import threading
 import time
 from collections.abc import Callable
 
-from zpm_domain.clauses import Clause
 from zpm_domain.errors import ZpmError
 from zpm_domain.limits import Limits
 from zpm_domain.ports.engine import Engine
-from zpm_domain.reader import read_term
+from zpm_domain.prolog.reader import read_term
+from zpm_domain.stored.clauses import Clause
 
 NS = "interrupts"
 LONG = Limits(time_s=60)

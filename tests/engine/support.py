@@ -3,11 +3,11 @@
 from __future__ import annotations
 
 from zpm_adapters.engine_python.engine import PythonEngine
-from zpm_domain.clauses import Clause
 from zpm_domain.limits import Limits
-from zpm_domain.reader import read_clauses, read_term
-from zpm_domain.terms import Var
-from zpm_domain.writer import Renderer
+from zpm_domain.prolog.reader import read_clauses, read_term
+from zpm_domain.prolog.terms import Var
+from zpm_domain.prolog.writer import Renderer
+from zpm_domain.stored.clauses import Clause
 
 NS = "user"
 

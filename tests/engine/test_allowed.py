@@ -11,8 +11,8 @@ from zpm_adapters.engine_python.engine import PythonEngine
 from zpm_adapters.engine_python.library import system_namespace
 from zpm_adapters.engine_python.runtime import Ref
 from zpm_adapters.engine_python.store import Namespace
-from zpm_domain.builtins import ALLOWED, DENIED
-from zpm_domain.terms import Atom, Struct
+from zpm_domain.prolog.allowlist import ALLOWED, DENIED
+from zpm_domain.prolog.terms import Atom, Struct
 
 
 def resolved(name: str, arity: int) -> tuple[object, ...]:

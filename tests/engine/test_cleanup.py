@@ -27,8 +27,8 @@ from zpm_domain.errors import (
     TimeLimitExceeded,
 )
 from zpm_domain.limits import Limits
-from zpm_domain.reader import read_term
-from zpm_domain.terms import Atom, Var
+from zpm_domain.prolog.reader import read_term
+from zpm_domain.prolog.terms import Atom, Var
 
 Probed = list[object]
 

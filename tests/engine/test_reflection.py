@@ -13,9 +13,9 @@ from support import NS, answers, clause, consult, engine_with
 from zpm_adapters.engine_python.engine import PythonEngine
 from zpm_domain.errors import MemoryNotMounted, PermissionDenied, PrologError
 from zpm_domain.limits import Limits
-from zpm_domain.reader import read_term
-from zpm_domain.terms import Var
-from zpm_domain.writer import render
+from zpm_domain.prolog.reader import read_term
+from zpm_domain.prolog.terms import Var
+from zpm_domain.prolog.writer import render
 
 
 def mixed_engine() -> PythonEngine:

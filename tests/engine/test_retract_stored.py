@@ -10,11 +10,11 @@ from stored_removal import check_retract_stored, stored
 from support import NS, answers, engine_with
 
 from zpm_adapters.engine_python.engine import PythonEngine
-from zpm_domain.clauses import Clause
 from zpm_domain.limits import Limits
 from zpm_domain.ports.engine import Engine
-from zpm_domain.reader import read_term
-from zpm_domain.terms import Struct, Var
+from zpm_domain.prolog.reader import read_term
+from zpm_domain.prolog.terms import Struct, Var
+from zpm_domain.stored.clauses import Clause
 
 
 def test_the_port_checks() -> None:

@@ -13,7 +13,6 @@ import pytest
 from support import NS, answers, consult, engine_with
 
 from zpm_adapters.engine_python.machine import Machine
-from zpm_domain.clauses import Clause
 from zpm_domain.errors import (
     AnswersTooLarge,
     DepthLimitExceeded,
@@ -26,8 +25,9 @@ from zpm_domain.errors import (
     ZpmError,
 )
 from zpm_domain.limits import Limits
-from zpm_domain.reader import read_term
-from zpm_domain.terms import Atom, Struct, Term, Var, make_list
+from zpm_domain.prolog.reader import read_term
+from zpm_domain.prolog.terms import Atom, Struct, Term, Var, make_list
+from zpm_domain.stored.clauses import Clause
 
 COUNT = "count(0) :- !.\ncount(N) :- N1 is N - 1, count(N1)."
 LEN = "len([], 0).\nlen([_|T], N) :- len(T, M), N is M + 1."

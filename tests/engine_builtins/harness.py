@@ -26,7 +26,7 @@ from zpm_adapters.engine_python.runtime import (
 )
 from zpm_adapters.engine_python.swi_write import writeq
 from zpm_domain.limits import Limits
-from zpm_domain.terms import Atom, Struct
+from zpm_domain.prolog.terms import Atom, Struct
 
 MAX_ANSWERS = 6
 

@@ -13,7 +13,7 @@ import re
 
 from zpm_adapters.engine_python.runtime import Ref, RTerm
 from zpm_adapters.engine_python.swi_write import INFIX_OPS, PREFIX_OPS, SYMBOL_CHARS
-from zpm_domain.terms import NIL, Atom, String, Struct
+from zpm_domain.prolog.terms import NIL, Atom, String, Struct
 
 _ESC = {
     "n": "\n",

@@ -17,7 +17,7 @@ from zpm_adapters.engine_python.builtins.order import compare_terms, variant
 from zpm_adapters.engine_python.builtins.terms import copy_term, term_variables
 from zpm_adapters.engine_python.runtime import BUILTINS, PrologThrow, Ref, RTerm, deref
 from zpm_adapters.engine_python.swi_write import write, writeq
-from zpm_domain.terms import NIL, Atom, String, Struct
+from zpm_domain.prolog.terms import NIL, Atom, String, Struct
 
 DEEP = 100_000
 LONG = 1_000_000

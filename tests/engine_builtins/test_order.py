@@ -13,7 +13,7 @@ import pytest
 
 from zpm_adapters.engine_python.builtins.order import compare_numbers, compare_terms, variant
 from zpm_adapters.engine_python.runtime import Ref
-from zpm_domain.terms import NIL, Atom, String, Struct
+from zpm_domain.prolog.terms import NIL, Atom, String, Struct
 
 
 def test_types_in_order() -> None:

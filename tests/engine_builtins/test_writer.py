@@ -23,7 +23,7 @@ from zpm_adapters.engine_python.swi_write import (
     write,
     writeq,
 )
-from zpm_domain.terms import NIL, Atom, String, Struct
+from zpm_domain.prolog.terms import NIL, Atom, String, Struct
 
 TABLE = Path(__file__).parent / "tables" / "writer.txt"
 _VAR = re.compile(r"_G?\d+")

@@ -39,7 +39,7 @@ from zpm_contract.engine_checks.probes import (
     expected_user,
     load_table,
 )
-from zpm_domain.builtins import classify
+from zpm_domain.prolog.allowlist import classify
 
 HERE = Path(__file__).parent
 
@@ -73,7 +73,7 @@ def test_the_table_classes_are_the_domains() -> None:
     """A change to the allow-list or the refused list shows in the table
     (regenerate it with ``tools/swi_predicates.py`` and review the diff)."""
     wrong = [p.label for p in TABLE if p.cls != classify(p.name, p.arity)]
-    assert not wrong, f"classes differ from zpm_domain.builtins: {wrong[:20]}"
+    assert not wrong, f"classes differ from zpm_domain.prolog.allowlist: {wrong[:20]}"
 
 
 def test_the_table_lists_each_predicate_once() -> None:

@@ -15,9 +15,9 @@ from pathlib import Path
 from zpm_app.bootstrap import open_toolbox
 from zpm_app.config import init_project, resolve_settings
 from zpm_app.toolbox import Toolbox
-from zpm_domain.clauses import Clause
-from zpm_domain.mutations import AddClause
-from zpm_domain.terms import Atom, Struct
+from zpm_domain.changes.mutations import AddClause
+from zpm_domain.prolog.terms import Atom, Struct
+from zpm_domain.stored.clauses import Clause
 
 FACTS = 30_000
 

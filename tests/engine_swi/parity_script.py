@@ -16,13 +16,13 @@ from dataclasses import replace
 from swi_engines import new_engine
 
 from zpm_adapters.engine_python.engine import PythonEngine
-from zpm_domain.clauses import Clause
 from zpm_domain.errors import ZpmError
 from zpm_domain.limits import DEFAULT_LIMITS, Limits
 from zpm_domain.ports.engine import Engine
-from zpm_domain.reader import read_term
-from zpm_domain.terms import Var
-from zpm_domain.writer import render
+from zpm_domain.prolog.reader import read_term
+from zpm_domain.prolog.terms import Var
+from zpm_domain.prolog.writer import render
+from zpm_domain.stored.clauses import Clause
 
 SHORT = replace(DEFAULT_LIMITS, time_s=0.3)
 

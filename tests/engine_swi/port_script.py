@@ -10,7 +10,6 @@ import sys
 
 from swi_engines import expected_version, new_engine
 
-from zpm_domain.clauses import Clause
 from zpm_domain.errors import (
     InferenceLimitExceeded,
     InvalidClause,
@@ -23,9 +22,10 @@ from zpm_domain.errors import (
 )
 from zpm_domain.limits import DEFAULT_LIMITS, Limits
 from zpm_domain.ports.engine import Engine
-from zpm_domain.reader import read_term
-from zpm_domain.terms import Var
-from zpm_domain.writer import render, render_clause
+from zpm_domain.prolog.reader import read_term
+from zpm_domain.prolog.terms import Var
+from zpm_domain.prolog.writer import render, render_clause
+from zpm_domain.stored.clauses import Clause
 
 
 def cl(text: str) -> Clause:

@@ -6,9 +6,9 @@ import subprocess
 from pathlib import Path
 
 from zpm_adapters.swi_env import NotProvisioned, discover
-from zpm_domain.clauses import Clause
-from zpm_domain.reader import read_term
-from zpm_domain.snapshot_format import Covers, SnapshotHeader, write_snapshot
+from zpm_domain.memory.snapshot_format import Covers, SnapshotHeader, write_snapshot
+from zpm_domain.prolog.reader import read_term
+from zpm_domain.stored.clauses import Clause
 
 CLAUSES = [
     "human(socrates)",

@@ -6,9 +6,9 @@ import pytest
 from worlds import NOW, Crash, World
 
 from zpm_adapters.storage.volatile_storage import VolatileDisk
+from zpm_domain.memory.snapshot_format import read_snapshot
 from zpm_domain.ports.journal import JournalOp
 from zpm_domain.ports.storage import KnowledgeFile
-from zpm_domain.snapshot_format import read_snapshot
 
 
 def stocked() -> World:

@@ -12,11 +12,11 @@ from collections.abc import Iterator, Sequence
 
 from zpm_adapters.engine_python.engine import PythonEngine
 from zpm_app.plugins.hookspecs import EngineRegistrar, hookimpl
-from zpm_domain.clauses import Clause
 from zpm_domain.errors import ZpmError
 from zpm_domain.limits import Limits
 from zpm_domain.ports.engine import Solution
-from zpm_domain.terms import Struct, Term
+from zpm_domain.prolog.terms import Struct, Term
+from zpm_domain.stored.clauses import Clause
 
 NAME = "sloppy"
 

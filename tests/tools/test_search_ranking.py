@@ -1,4 +1,4 @@
-"""The fast ranking of ``zpm_domain.search`` against its definition, clause by clause.
+"""The fast ranking of ``zpm_domain.analysis.search`` against its definition, clause by clause.
 
 ``search`` skips what cannot match (a substring search of clause texts) and
 ranks with bit masks; here every clause is ranked the slow way, from where
@@ -16,8 +16,8 @@ from hypothesis import strategies as st
 
 from zpm_app.bootstrap import open_toolbox
 from zpm_app.config import init_project, resolve_settings
-from zpm_domain.memory import Memory
-from zpm_domain.search import DESCRIPTION, Found, Matcher, query_words, search
+from zpm_domain.analysis.search import DESCRIPTION, Found, Matcher, query_words, search
+from zpm_domain.memory.memory import Memory
 
 ATOMS = [
     "auth",

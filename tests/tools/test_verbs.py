@@ -11,8 +11,8 @@ from typing import Any
 import pytest
 
 from zpm_app.toolbox import Toolbox
-from zpm_domain.clauses import Clause
-from zpm_domain.reader import read_term
+from zpm_domain.prolog.reader import read_term
+from zpm_domain.stored.clauses import Clause
 
 Open = Callable[..., Toolbox]
 DEFAULT = 2 << 32

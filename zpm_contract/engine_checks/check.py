@@ -16,7 +16,7 @@ from zpm_app.engines import EngineError, create_engine
 from zpm_contract.engine_checks.copies import check_copy_clauses
 from zpm_contract.engine_checks.probes import agree, load_table, probe_goals, run_probes
 from zpm_domain.ports.engine import Engine
-from zpm_domain.writer import render
+from zpm_domain.prolog.writer import render
 
 REFERENCE = "python"
 SHOWN = 40

@@ -24,15 +24,15 @@ from dataclasses import dataclass
 from itertools import islice
 from pathlib import Path
 
-from zpm_domain.builtins import Class, classify
-from zpm_domain.clauses import Clause
 from zpm_domain.errors import PrologError, SandboxViolation, ZpmError, iso_formal
 from zpm_domain.limits import Limits
 from zpm_domain.ports.engine import Engine
-from zpm_domain.reader import read_term
-from zpm_domain.sandbox import check_goal
-from zpm_domain.terms import Atom, Struct, Term, Var, make_list, variables
-from zpm_domain.writer import Renderer, render
+from zpm_domain.prolog.allowlist import Class, classify
+from zpm_domain.prolog.reader import read_term
+from zpm_domain.prolog.sandbox import check_goal
+from zpm_domain.prolog.terms import Atom, Struct, Term, Var, make_list, variables
+from zpm_domain.prolog.writer import Renderer, render
+from zpm_domain.stored.clauses import Clause
 
 TABLE = Path(__file__).with_name("swi_predicates.txt")
 

@@ -3,13 +3,13 @@ texts of a predicate's clauses, and a goal's answers as text."""
 
 from __future__ import annotations
 
-from zpm_domain.clauses import Clause
 from zpm_domain.limits import Limits
 from zpm_domain.ports.engine import Engine
-from zpm_domain.provenance import UNKNOWN
-from zpm_domain.reader import read_term
-from zpm_domain.terms import Var
-from zpm_domain.writer import Renderer, render_clause
+from zpm_domain.prolog.reader import read_term
+from zpm_domain.prolog.terms import Var
+from zpm_domain.prolog.writer import Renderer, render_clause
+from zpm_domain.stored.clauses import Clause
+from zpm_domain.stored.provenance import UNKNOWN
 
 
 def stored(text: str, handle: int | None = None) -> Clause:

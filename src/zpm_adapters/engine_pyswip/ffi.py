@@ -24,8 +24,8 @@ import math
 from ctypes import POINTER, c_char_p, c_double, c_int, c_int64, c_size_t, c_uint, c_void_p
 from typing import Any
 
-from zpm_domain.reader.numbers import parse_int
-from zpm_domain.writer import int_text
+from zpm_domain.prolog.reader.numbers import parse_int
+from zpm_domain.prolog.writer import int_text
 
 term_t = c_size_t
 

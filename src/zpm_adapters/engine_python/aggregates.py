@@ -33,7 +33,7 @@ from zpm_adapters.engine_python.runtime import (
     pl_list,
     type_error,
 )
-from zpm_domain.terms import Atom, Struct
+from zpm_domain.prolog.terms import Atom, Struct
 
 if TYPE_CHECKING:
     from zpm_adapters.engine_python.machine import Machine

@@ -14,7 +14,7 @@ from typing import Any
 
 from zpm_adapters.engine_python import code as op
 from zpm_adapters.engine_python.templates import slot_of, to_template
-from zpm_domain.terms import Struct, Term, Var
+from zpm_domain.prolog.terms import Struct, Term, Var
 
 
 def arith_instruction(

@@ -9,8 +9,8 @@ from zpm_adapters.engine_python.compiler import BodyCompiler
 from zpm_adapters.engine_python.goals import Ctx
 from zpm_adapters.engine_python.store import Namespace, arg_key
 from zpm_adapters.engine_python.templates import to_template
-from zpm_domain.clauses import Clause
-from zpm_domain.terms import TRUE, Struct, Term, Var
+from zpm_domain.prolog.terms import TRUE, Struct, Term, Var
+from zpm_domain.stored.clauses import Clause
 
 
 class CClause:

@@ -61,7 +61,7 @@ from zpm_adapters.engine_python.runtime import (
 from zpm_adapters.engine_python.templates import build
 from zpm_adapters.engine_python.throws import urgency
 from zpm_domain.errors import ZpmError
-from zpm_domain.terms import NIL, Atom, Struct
+from zpm_domain.prolog.terms import NIL, Atom, Struct
 
 if TYPE_CHECKING:
     from zpm_adapters.engine_python.machine import Machine

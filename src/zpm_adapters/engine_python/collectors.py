@@ -31,7 +31,7 @@ from zpm_adapters.engine_python.rterms import (
 )
 from zpm_adapters.engine_python.runtime import Ref, RTerm, deref, pl_list
 from zpm_adapters.engine_python.templates import build
-from zpm_domain.terms import NIL, Struct
+from zpm_domain.prolog.terms import NIL, Struct
 
 if TYPE_CHECKING:
     from zpm_adapters.engine_python.machine import Machine

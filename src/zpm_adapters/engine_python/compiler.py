@@ -52,8 +52,8 @@ from zpm_adapters.engine_python.runtime import (
 )
 from zpm_adapters.engine_python.store import Namespace
 from zpm_adapters.engine_python.templates import Slot, to_template
-from zpm_domain.builtins import ALLOWED, DENIED, META_ARGS
-from zpm_domain.terms import Atom, Struct, Var
+from zpm_domain.prolog.allowlist import ALLOWED, DENIED, META_ARGS
+from zpm_domain.prolog.terms import Atom, Struct, Var
 
 
 def compile_goal(

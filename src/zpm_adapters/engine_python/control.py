@@ -21,7 +21,7 @@ from zpm_adapters.engine_python.runtime import (
     instantiation_error,
     type_error,
 )
-from zpm_domain.terms import Atom
+from zpm_domain.prolog.terms import Atom
 
 _INFINITE = frozenset({"inf", "infinite"})
 

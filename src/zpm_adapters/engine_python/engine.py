@@ -57,12 +57,11 @@ from zpm_adapters.engine_python.runtime import (
 from zpm_adapters.engine_python.store import Namespace, Predicate
 from zpm_adapters.engine_python.templates import unify_head
 from zpm_adapters.prolog.steps import read_steps
-from zpm_domain.clauses import Clause, PredicateInfo, by_predicate
 from zpm_domain.errors import CyclicAnswer, CyclicBall, Interrupted, PrologError, ZpmError
 from zpm_domain.limits import Limits
 from zpm_domain.ports.engine import Engine, Solution, answered_variables
-from zpm_domain.proofs import ProofStep
-from zpm_domain.store_rules import (
+from zpm_domain.ports.proofs import ProofStep
+from zpm_domain.ports.store_checks import (
     changeable,
     check_addition,
     check_additions,
@@ -71,7 +70,8 @@ from zpm_domain.store_rules import (
     is_most_general,
     stored_themselves,
 )
-from zpm_domain.terms import Atom, Struct, Term, Var, list_items, variant
+from zpm_domain.prolog.terms import Atom, Struct, Term, Var, list_items, variant
+from zpm_domain.stored.clauses import Clause, PredicateInfo, by_predicate
 
 VERSION = "0.4.0"
 

@@ -14,7 +14,7 @@ from zpm_adapters.engine_python.runtime import (
     type_error,
 )
 from zpm_domain.errors import MemoryNotMounted
-from zpm_domain.terms import Atom, String, Struct, Var
+from zpm_domain.prolog.terms import Atom, String, Struct, Var
 
 if TYPE_CHECKING:
     from zpm_adapters.engine_python.store import Namespace

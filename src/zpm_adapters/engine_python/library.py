@@ -17,8 +17,8 @@ from zpm_adapters.engine_python import control as _control  # noqa: F401  (betwe
 from zpm_adapters.engine_python import proofs as _proofs  # noqa: F401  (registers INTERNAL)
 from zpm_adapters.engine_python.cclause import compile_clause
 from zpm_adapters.engine_python.store import Namespace
-from zpm_domain.clauses import Clause
-from zpm_domain.reader import read_clauses
+from zpm_domain.prolog.reader import read_clauses
+from zpm_domain.stored.clauses import Clause
 
 SYSTEM_NAME = "$system"
 

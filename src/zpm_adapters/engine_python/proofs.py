@@ -29,8 +29,8 @@ from zpm_adapters.engine_python.runtime import (
 )
 from zpm_adapters.engine_python.store import Predicate
 from zpm_adapters.engine_python.templates import build, to_template, unify_head
-from zpm_domain.builtins import is_allowed, is_denied
-from zpm_domain.terms import Atom, String, Struct, Term, Var
+from zpm_domain.prolog.allowlist import is_allowed, is_denied
+from zpm_domain.prolog.terms import Atom, String, Struct, Term, Var
 
 _CONTROL = frozenset({(",", 2), (";", 2), ("->", 2), ("*->", 2)})
 

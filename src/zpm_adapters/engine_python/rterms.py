@@ -17,7 +17,7 @@ from zpm_adapters.engine_python.builtins.cycles import is_acyclic
 from zpm_adapters.engine_python.builtins.order import compare_terms as compare
 from zpm_adapters.engine_python.runtime import Ref, RTerm, Trail
 from zpm_domain.errors import AnswersTooLarge, CyclicAnswer, ZpmError
-from zpm_domain.terms import Struct, Term, Var
+from zpm_domain.prolog.terms import Struct, Term, Var
 
 
 def rstruct(name: str, args: tuple[RTerm, ...]) -> Struct:

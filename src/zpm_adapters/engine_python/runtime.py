@@ -22,7 +22,7 @@ from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from typing import Any
 
-from zpm_domain.terms import NIL, Atom, String, Struct, Term, Var, map_vars, same_float
+from zpm_domain.prolog.terms import NIL, Atom, String, Struct, Term, Var, map_vars, same_float
 
 
 class Ref(Var):

@@ -43,9 +43,9 @@ from operator import attrgetter
 from typing import TYPE_CHECKING
 
 from zpm_adapters.engine_python.runtime import Ref, RTerm
-from zpm_domain.clauses import Clause
-from zpm_domain.store_rules import leaves_definition_order
-from zpm_domain.terms import Atom, String, Struct
+from zpm_domain.ports.store_checks import leaves_definition_order
+from zpm_domain.prolog.terms import Atom, String, Struct
+from zpm_domain.stored.clauses import Clause
 
 if TYPE_CHECKING:
     from zpm_adapters.engine_python.cclause import CClause

@@ -47,7 +47,7 @@ from zpm_adapters.engine_python.builtins.swi_text import (
 )
 from zpm_adapters.engine_python.runtime import Ref, RTerm
 from zpm_domain.errors import ResourceLimitExceeded
-from zpm_domain.terms import NIL, Atom, String, Struct
+from zpm_domain.prolog.terms import NIL, Atom, String, Struct
 
 __all__ = [
     "DIGIT_CHUNK",

@@ -23,7 +23,7 @@ from __future__ import annotations
 from typing import Any
 
 from zpm_adapters.engine_python.runtime import Ref, RTerm, Trail, unify
-from zpm_domain.terms import String, Struct, Term, Var
+from zpm_domain.prolog.terms import String, Struct, Term, Var
 
 Slots = list[Any]
 

@@ -26,7 +26,7 @@ from zpm_adapters.engine_python.code import CP_CATCH
 from zpm_adapters.engine_python.goals import Ctx
 from zpm_adapters.engine_python.rterms import copy_resolved
 from zpm_adapters.engine_python.runtime import PrologThrow, Ref, RTerm, deref, unify
-from zpm_domain.terms import Atom, Struct
+from zpm_domain.prolog.terms import Atom, Struct
 
 if TYPE_CHECKING:
     from zpm_adapters.engine_python.machine import Machine

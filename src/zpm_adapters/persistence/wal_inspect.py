@@ -17,7 +17,7 @@ from pathlib import Path
 from zpm_adapters.persistence.file_lock import FileLock
 from zpm_adapters.persistence.wal_format import BadRecord, check_crc, parse
 from zpm_adapters.persistence.wal_scan import out_of_order
-from zpm_domain.journal_health import Damage, JournalLine
+from zpm_domain.memory.journal_health import Damage, JournalLine
 
 _TS = re.compile(rb'\{\s*"ts"\s*:\s*(\d{1,18})\s*[,}]')
 

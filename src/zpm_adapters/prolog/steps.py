@@ -5,10 +5,10 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import replace
 
-from zpm_domain.clauses import Clause
 from zpm_domain.errors import ExecutionFailed
-from zpm_domain.proofs import ProofStep
-from zpm_domain.terms import Struct, Term
+from zpm_domain.ports.proofs import ProofStep
+from zpm_domain.prolog.terms import Struct, Term
+from zpm_domain.stored.clauses import Clause
 
 ClauseOf = Callable[[Term, int], Clause]
 """``clause_of(goal, ref)``: the stored clause a step names (``ref`` as the

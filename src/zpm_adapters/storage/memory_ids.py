@@ -1,4 +1,4 @@
-"""The counter that gives each memory its id once (``zpm_domain.handles``).
+"""The counter that gives each memory its id once (``zpm_domain.stored.handles``).
 
 One counter file per folder of memories: ``.zpm/memory-ids`` for a project's
 memories, ``<global root>/.memory-ids`` for the global ones.  It holds how
@@ -16,7 +16,7 @@ from typing import Literal
 
 from zpm_adapters.persistence.durable import write_atomically
 from zpm_adapters.persistence.file_lock import FileLock
-from zpm_domain.handles import MAX_MEMORY_ID
+from zpm_domain.stored.handles import MAX_MEMORY_ID
 
 Parity = Literal["even", "odd"]
 

@@ -28,9 +28,9 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from zpm_domain.builtins import META_ARGS, is_denied, meta_spec
-from zpm_domain.terms import NIL, Atom, String, Struct, Term, Var
-from zpm_domain.writer import int_text
+from zpm_domain.prolog.allowlist import META_ARGS, is_denied, meta_spec
+from zpm_domain.prolog.terms import NIL, Atom, String, Struct, Term, Var
+from zpm_domain.prolog.writer import int_text
 
 Token = Any
 QUALIFY = "$zpm_q"

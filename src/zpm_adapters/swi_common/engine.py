@@ -48,8 +48,6 @@ from zpm_adapters.prolog.steps import read_steps, unqualified
 from zpm_adapters.swi_common import codec
 from zpm_adapters.swi_common.binding import SUPPORT_FILE, Binding
 from zpm_adapters.swi_common.mirror import Entry, MirrorNamespace, MirrorPredicate
-from zpm_domain.builtins import ALLOWED, DENIED
-from zpm_domain.clauses import Clause, PredicateInfo, by_predicate
 from zpm_domain.errors import (
     AnswersTooLarge,
     CyclicAnswer,
@@ -67,8 +65,8 @@ from zpm_domain.errors import (
 )
 from zpm_domain.limits import MAX_INTEGER_BITS, Limits
 from zpm_domain.ports.engine import Engine, Solution, answered_variables
-from zpm_domain.proofs import ProofStep
-from zpm_domain.store_rules import (
+from zpm_domain.ports.proofs import ProofStep
+from zpm_domain.ports.store_checks import (
     changeable,
     check_addition,
     check_additions,
@@ -78,7 +76,8 @@ from zpm_domain.store_rules import (
     leaves_definition_order,
     stored_themselves,
 )
-from zpm_domain.terms import (
+from zpm_domain.prolog.allowlist import ALLOWED, DENIED
+from zpm_domain.prolog.terms import (
     Atom,
     Struct,
     Term,
@@ -87,6 +86,7 @@ from zpm_domain.terms import (
     list_items,
     variant,
 )
+from zpm_domain.stored.clauses import Clause, PredicateInfo, by_predicate
 
 ADD = "zpm_support:zpm_add(M, T, F, S, Id)"
 ADD_ALL = "zpm_support:zpm_add_all(M, Ts, Ids)"

@@ -16,7 +16,7 @@ from __future__ import annotations
 from collections.abc import ValuesView
 from dataclasses import dataclass, field
 
-from zpm_domain.clauses import Clause
+from zpm_domain.stored.clauses import Clause
 
 
 @dataclass(slots=True)

@@ -58,8 +58,8 @@ def add(commands: Any) -> None:
 
 
 def run(ns: argparse.Namespace, services: Services) -> int:
-    from zpm_domain import fork_review
-    from zpm_domain.memories import Memories
+    from zpm_domain.forks import review as fork_review
+    from zpm_domain.memory.mounts import Memories
 
     command_name = f"zpm forks {ns.forks_action}"
     runner = services.open_for(command_name, ns.project, ns.engine)

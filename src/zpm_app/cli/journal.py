@@ -20,7 +20,7 @@ from zpm_app.output import fail
 
 if TYPE_CHECKING:
     from zpm_app.journals import Checked, MemoryJournal, Salvaged
-    from zpm_domain.journal_health import Damage, Salvage
+    from zpm_domain.memory.journal_health import Damage, Salvage
 
 NAME = "journal"
 

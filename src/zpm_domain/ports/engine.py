@@ -1,6 +1,6 @@
 """The Engine port: a clause store and solver with one namespace per memory.
 
-Engines exchange *domain* terms only (``zpm_domain.terms``).  They never parse
+Engines exchange *domain* terms only (``zpm_domain.prolog.terms``).  They never parse
 or print Prolog text: the domain's reader and writer do that, so every engine
 gives byte-identical tool results.
 
@@ -19,7 +19,7 @@ Contract for every implementation (checked by the contract suite):
 * Errors: an uncaught Prolog exception → ``PrologError(ball)`` with an ISO
   ball shaped as SWI-Prolog 9 shapes it; a limit → a ``LimitExceeded``
   subclass; changing a built-in → ``PermissionDenied.builtin``; changing a
-  static predicate → ``PermissionDenied.static`` (``zpm_domain.store_rules``
+  static predicate → ``PermissionDenied.static`` (``zpm_domain.ports.store_checks``
   has these checks; call them first in the changing methods).  After any
   error the database is exactly as before the failed operation.
 * ``close()`` releases what the engine holds; the app calls it at shutdown.
@@ -35,11 +35,11 @@ from __future__ import annotations
 from abc import ABC, abstractmethod
 from collections.abc import Iterator, Mapping, Sequence
 
-from zpm_domain.clauses import Clause, PredicateInfo
 from zpm_domain.errors import EngineUnsupported, ZpmError
 from zpm_domain.limits import Limits
-from zpm_domain.proofs import ProofStep
-from zpm_domain.terms import Term, Var, most_general, variables
+from zpm_domain.ports.proofs import ProofStep
+from zpm_domain.prolog.terms import Term, Var, most_general, variables
+from zpm_domain.stored.clauses import Clause, PredicateInfo
 
 Solution = Mapping[Var, Term]
 """One answer: the bindings of the goal's variables (every variable of
@@ -213,7 +213,7 @@ class Engine(ABC):
 
         They are the very ``Clause`` objects given to ``add_clause`` and
         ``add_clauses`` (``retract`` returns them too): the domain keeps
-        bookkeeping per stored clause by identity (``zpm_domain.beliefs``).
+        bookkeeping per stored clause by identity (``zpm_domain.beliefs.supports``).
         """
 
     def iter_clauses(self, ns: str, name: str, arity: int) -> Iterator[Clause]:

@@ -16,7 +16,7 @@ class JournalOp:
     The vocabulary is open: the journal stores any operation name with any
     arguments that JSON can carry (``JournalOp("assert", clause="p(a)")``);
     what each name means, and which arguments it needs, is the business of
-    the domain mutation that owns it (``zpm_domain.mutations``).
+    the domain mutation that owns it (``zpm_domain.changes.mutations``).
     """
 
     op: str

@@ -73,7 +73,7 @@ class NewFork:
     ``snapshot`` is the text of the base's state it was copied from, stored
     as the fork's snapshot ``seed``, which ``first_batch`` (the first batch
     of its journal) makes its recovery base, and as its fork point (what
-    merges compare with, ``zpm_domain.fork_state``).
+    merges compare with, ``zpm_domain.forks.state``).
     """
 
     info: ForkInfo
@@ -110,7 +110,7 @@ class MemoryStorage(ABC):
 
     @abstractmethod
     def memory_id(self, *, give: bool) -> int | None:
-        """The memory's id (``zpm_domain.handles``), recorded once for good.
+        """The memory's id (``zpm_domain.stored.handles``), recorded once for good.
 
         ``None`` when it has none yet, unless ``give``: then a new one is
         taken from the scope's counter (even for a project memory, odd for a
@@ -123,7 +123,7 @@ class MemoryStorage(ABC):
         return None
 
     def read_fork_point(self) -> str:
-        """A fork's fork point, a snapshot text (``zpm_domain.fork_state``);
+        """A fork's fork point, a snapshot text (``zpm_domain.forks.state``);
         ``KeyError`` when there is none."""
         raise KeyError("fork point")
 

@@ -3,7 +3,7 @@
 *For* is the goal's first proof.  *Against* is, for one goal, the first
 proof of its denial ``neg(Goal)`` (kind ``inference``), else, when the goal
 is a stored fact that a functional predicate's knowledge defeats
-(``zpm_domain.defeat``), the defeat (kind ``defeat``): the loser, the
+(``zpm_domain.beliefs.defeat``), the defeat (kind ``defeat``): the loser, the
 knowledge-file facts that win and the rule that makes them win.  A
 conjunction's against side is that of its first conjunct that has one,
 under a ``conjunction`` node.  The verdict follows: ``true`` (for only),
@@ -18,19 +18,19 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Annotated, Any
 
-from zpm_domain.clauses import DENIALS, Clause
+from zpm_domain.analysis.justification import Justifier, unqualified
 from zpm_domain.errors import InvalidClause
-from zpm_domain.inputs import parse_term
-from zpm_domain.jsontext import dumps
-from zpm_domain.justification import Justifier, unqualified
-from zpm_domain.memories import Memories
-from zpm_domain.memory import Memory
-from zpm_domain.proofs import ProofNode, encode_tree, flat_nodes
-from zpm_domain.sandbox import check_goal
-from zpm_domain.terms import Atom, Struct, Term, variables
+from zpm_domain.memory.memory import Memory
+from zpm_domain.memory.mounts import Memories
+from zpm_domain.ports.proofs import ProofNode, encode_tree, flat_nodes
+from zpm_domain.prolog.sandbox import check_goal
+from zpm_domain.prolog.terms import Atom, Struct, Term, variables
+from zpm_domain.prolog.writer import Renderer, render
+from zpm_domain.stored.clauses import DENIALS, Clause
 from zpm_domain.tools import outputs
 from zpm_domain.tools.definition import QUERY, VERBS, Arg, Reply, ToolGroup, tool
-from zpm_domain.writer import Renderer, render
+from zpm_domain.tools.inputs import parse_term
+from zpm_domain.tools.jsontext import dumps
 
 CONJUNCTION = "conjunction"
 """The ``rule_applied`` of the node that carries a conjunction's against side."""

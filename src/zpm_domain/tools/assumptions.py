@@ -1,4 +1,4 @@
-"""Truth maintenance: facts held by named assumptions (see ``zpm_domain.beliefs``)."""
+"""Truth maintenance: facts held by named assumptions (see ``zpm_domain.beliefs.supports``)."""
 
 from __future__ import annotations
 
@@ -6,11 +6,12 @@ import re
 from fnmatch import fnmatchcase
 from typing import Annotated
 
-from zpm_domain.belief_changes import Assume, RetractAssumption
+from zpm_domain.changes.assumptions import Assume, RetractAssumption
 from zpm_domain.errors import InvalidArguments, UnknownAssumption
-from zpm_domain.inputs import parse_fact
-from zpm_domain.memories import Memories
-from zpm_domain.terms import Term, indicator
+from zpm_domain.memory.mounts import Memories
+from zpm_domain.prolog.terms import Term, indicator
+from zpm_domain.prolog.unify import unify
+from zpm_domain.prolog.writer import Renderer, render
 from zpm_domain.tools import outputs
 from zpm_domain.tools.definition import (
     CHANGE_IDEMPOTENT,
@@ -24,8 +25,7 @@ from zpm_domain.tools.definition import (
     tool,
 )
 from zpm_domain.tools.fact_notes import variables_note
-from zpm_domain.unify import unify
-from zpm_domain.writer import Renderer, render
+from zpm_domain.tools.inputs import parse_fact
 
 _ASSUMPTION = re.compile(r"[a-z][A-Za-z0-9_]*\Z")
 _PATTERN = re.compile(r"[a-z0-9_*?]+\Z")

@@ -42,11 +42,11 @@ from dataclasses import dataclass, field, replace
 from functools import cached_property
 from typing import Annotated, Any, ClassVar, TypeVar, Union
 
-from zpm_domain.jsontext import dumps
 from zpm_domain.limits import Limits
+from zpm_domain.tools.jsontext import dumps
 
 if typing.TYPE_CHECKING:
-    from zpm_domain.memories import Memories
+    from zpm_domain.memory.mounts import Memories
 
 MEMORY_DESCRIPTION = "Target memory segment (optional, defaults to default memory)"
 SESSION_ARGUMENTS = frozenset({"memory", "context"})

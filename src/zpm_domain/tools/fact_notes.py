@@ -17,8 +17,8 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
-from zpm_domain.terms import Atom, Term, Var, variables
-from zpm_domain.writer import render
+from zpm_domain.prolog.terms import Atom, Term, Var, variables
+from zpm_domain.prolog.writer import render
 
 
 def variables_note(fact: Term) -> str | None:

@@ -1,16 +1,16 @@
 """Forks as tools: ``fork_memory`` copies a memory, ``merge_memory`` merges
-a fork back into it (``zpm_domain.forks`` says how)."""
+a fork back into it (``zpm_domain.forks.merging`` says how)."""
 
 from __future__ import annotations
 
 from typing import Annotated
 
-from zpm_domain import forks
 from zpm_domain.errors import InvalidArguments, PrologSyntaxError
-from zpm_domain.handles import is_handle
-from zpm_domain.memories import Memories
-from zpm_domain.reader import read_term
-from zpm_domain.terms import Atom, Struct, proper_list
+from zpm_domain.forks import merging as forks
+from zpm_domain.memory.mounts import Memories
+from zpm_domain.prolog.reader import read_term
+from zpm_domain.prolog.terms import Atom, Struct, proper_list
+from zpm_domain.stored.handles import is_handle
 from zpm_domain.tools import outputs
 from zpm_domain.tools.definition import ADMINISTER, CHANGE, VERBS, Arg, Reply, ToolGroup, tool
 

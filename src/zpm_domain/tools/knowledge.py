@@ -11,16 +11,17 @@ from __future__ import annotations
 
 from typing import Annotated
 
-from zpm_domain.belief_changes import SupportPlainly
-from zpm_domain.clauses import Clause
+from zpm_domain.changes.assumptions import SupportPlainly
+from zpm_domain.changes.mutations import AddClause, Mutation, RemoveAll, RemoveClause
 from zpm_domain.errors import InvalidClause, NoMatchingClause, PermissionDenied
-from zpm_domain.inputs import check_body, is_clause_syntax, parse_fact, parse_term, require_callable
-from zpm_domain.memories import Memories
-from zpm_domain.memory import Memory
-from zpm_domain.mutations import AddClause, Mutation, RemoveAll, RemoveClause
-from zpm_domain.sandbox import check_goal
-from zpm_domain.terms import TRUE, Struct, Term, Var, indicator
-from zpm_domain.terms import variables as variables_of
+from zpm_domain.memory.memory import Memory
+from zpm_domain.memory.mounts import Memories
+from zpm_domain.prolog.sandbox import check_goal
+from zpm_domain.prolog.terms import TRUE, Struct, Term, Var, indicator
+from zpm_domain.prolog.terms import variables as variables_of
+from zpm_domain.prolog.unify import Bindings, substitute, unify, walk
+from zpm_domain.prolog.writer import render
+from zpm_domain.stored.clauses import Clause
 from zpm_domain.tools.definition import (
     CHANGE,
     CHANGE_IDEMPOTENT,
@@ -32,8 +33,13 @@ from zpm_domain.tools.definition import (
     tool,
 )
 from zpm_domain.tools.fact_notes import open_variables_note, variables_note
-from zpm_domain.unify import Bindings, substitute, unify, walk
-from zpm_domain.writer import render
+from zpm_domain.tools.inputs import (
+    check_body,
+    is_clause_syntax,
+    parse_fact,
+    parse_term,
+    require_callable,
+)
 
 
 class KnowledgeTools(ToolGroup):
@@ -54,7 +60,7 @@ class KnowledgeTools(ToolGroup):
         """The spec's text, with notes: a fact that keeps a variable written
         with a capital letter (``fact_notes``); a fact that a functional
         predicate's knowledge defeats on arrival is stored and not believed
-        (``zpm_domain.defeat``)."""
+        (``zpm_domain.beliefs.defeat``)."""
         term = parse_fact(fact, "fact", hint=" (use define_rule to add rules)")
         kb = self._memories.resolve(memory)
         with kb.writing():

@@ -4,7 +4,7 @@ session that works on its own fork, ``zpm serve --fork``: that fork).
 The answer is the spec's first description of the tool: predicates with
 sample clauses, assumptions, snapshots, persistence health and mounts, as
 compact JSON of at most 64 KiB.  A described predicate's entry ends with its
-``description`` and ``arguments`` (``zpm_domain.descriptions``); every other
+``description`` and ``arguments`` (``zpm_domain.stored.descriptions``); every other
 entry is exactly the spec's.  When the whole answer would be larger, the
 number of samples is lowered for every predicate alike (to the largest
 number that fits); only when no samples at all still do not fit are
@@ -19,12 +19,12 @@ from collections.abc import Callable
 from typing import Annotated, Any
 
 from zpm_domain import progress
-from zpm_domain.descriptions import Description
-from zpm_domain.memory import Memory
+from zpm_domain.memory.memory import Memory
+from zpm_domain.prolog.writer import render_clause
+from zpm_domain.stored.descriptions import Description
 from zpm_domain.tools import outputs
 from zpm_domain.tools.definition import QUERY, Arg, Reply, ToolGroup, tool
 from zpm_domain.tools.query import is_user_visible
-from zpm_domain.writer import render_clause
 
 BUDGET_BYTES = 64 * 1024
 DEFAULT_SAMPLES = 2

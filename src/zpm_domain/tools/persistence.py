@@ -15,7 +15,7 @@ import re
 from typing import Annotated
 
 from zpm_domain.errors import ExecutionFailed, InvalidArguments
-from zpm_domain.memory import Memory
+from zpm_domain.memory.memory import Memory
 from zpm_domain.tools.definition import (
     CHANGE,
     CHANGE_IDEMPOTENT,

@@ -5,17 +5,17 @@ from __future__ import annotations
 import re
 from typing import Annotated, Any
 
-from zpm_domain.answers import encode_answers
-from zpm_domain.inputs import parse_term
-from zpm_domain.jsontext import dumps
 from zpm_domain.limits import Limits
-from zpm_domain.memories import Memories
-from zpm_domain.memory import Memory
-from zpm_domain.sandbox import check_goal
-from zpm_domain.terms import Var, variables
+from zpm_domain.memory.memory import Memory
+from zpm_domain.memory.mounts import Memories
+from zpm_domain.prolog.sandbox import check_goal
+from zpm_domain.prolog.terms import Var, variables
+from zpm_domain.prolog.writer import Renderer
 from zpm_domain.tools import outputs
+from zpm_domain.tools.answers import encode_answers
 from zpm_domain.tools.definition import QUERY, Arg, MemoryArg, Reply, ToolGroup, tool
-from zpm_domain.writer import Renderer
+from zpm_domain.tools.inputs import parse_term
+from zpm_domain.tools.jsontext import dumps
 
 _PLAIN_NAME = re.compile(r"[a-z][A-Za-z0-9_]*\Z")
 _INTERNAL = frozenset({"tms_justification", "zpm_source", "portray"})
@@ -79,7 +79,7 @@ def schema_entries(kb: Memory) -> list[dict[str, Any]]:
     """The user predicates of ``kb`` that have clauses, in definition order, as
     ``{"name", "arity", "type", "count"}`` (``type``: fact, rule or both),
     followed by ``description`` and ``arguments`` for a described predicate
-    (``zpm_domain.descriptions``; a predicate without one shows neither)."""
+    (``zpm_domain.stored.descriptions``; a predicate without one shows neither)."""
     entries: list[dict[str, Any]] = []
     for info in kb.predicates():
         if not is_user_visible(info.name):

@@ -10,19 +10,19 @@ from __future__ import annotations
 
 from typing import Annotated
 
-from zpm_domain.answers import to_json_value
 from zpm_domain.errors import InputSyntaxError, InvalidArguments
-from zpm_domain.inputs import parse_term, require_callable
-from zpm_domain.jsontext import JsonValue, dumps
 from zpm_domain.limits import Limits
-from zpm_domain.memories import Memories
-from zpm_domain.memory import Memory
-from zpm_domain.proofs import DEFAULT_MAX_DEPTH, build_tree, encode_explanation, flat_nodes
-from zpm_domain.sandbox import check_goal
-from zpm_domain.terms import Atom, Struct, Term, Var, variables
+from zpm_domain.memory.memory import Memory
+from zpm_domain.memory.mounts import Memories
+from zpm_domain.ports.proofs import DEFAULT_MAX_DEPTH, build_tree, encode_explanation, flat_nodes
+from zpm_domain.prolog.sandbox import check_goal
+from zpm_domain.prolog.terms import Atom, Struct, Term, Var, variables
+from zpm_domain.prolog.writer import Renderer
 from zpm_domain.tools import outputs
+from zpm_domain.tools.answers import to_json_value
 from zpm_domain.tools.definition import QUERY, Arg, MemoryArg, Reply, ToolGroup, tool
-from zpm_domain.writer import Renderer
+from zpm_domain.tools.inputs import parse_term, require_callable
+from zpm_domain.tools.jsontext import JsonValue, dumps
 
 TRACED = "path"
 VIOLATION = "integrity_violation"

@@ -2,9 +2,9 @@
 
 ``search_facts`` answers "what do we know about X?" without knowing the
 predicate names: the clauses whose names and strings contain the query's
-words, ranked as ``zpm_domain.search`` says, in pages (``limit``,
+words, ranked as ``zpm_domain.analysis.search`` says, in pages (``limit``,
 ``cursor``).  ``describe_predicate`` keeps a predicate's meaning and its
-arguments' names in the memory (``zpm_domain.descriptions``), so every
+arguments' names in the memory (``zpm_domain.stored.descriptions``), so every
 session uses one vocabulary; the schema, the overview and the search show it.
 """
 
@@ -12,13 +12,13 @@ from __future__ import annotations
 
 from typing import Annotated, Any
 
-from zpm_domain.descriptions import DescribePredicate, Description, described
+from zpm_domain.analysis.search import PLACES, Found, Matcher, query_words, search
 from zpm_domain.errors import InvalidArguments
-from zpm_domain.inputs import parse_term
-from zpm_domain.memories import Memories
-from zpm_domain.memory import Memory
-from zpm_domain.search import PLACES, Found, Matcher, query_words, search
-from zpm_domain.terms import Atom, Struct
+from zpm_domain.memory.memory import Memory
+from zpm_domain.memory.mounts import Memories
+from zpm_domain.prolog.terms import Atom, Struct
+from zpm_domain.prolog.writer import render, render_clause
+from zpm_domain.stored.descriptions import DescribePredicate, Description, described
 from zpm_domain.tools import outputs
 from zpm_domain.tools.definition import (
     CHANGE_IDEMPOTENT,
@@ -29,8 +29,8 @@ from zpm_domain.tools.definition import (
     ToolGroup,
     tool,
 )
+from zpm_domain.tools.inputs import parse_term
 from zpm_domain.tools.query import is_zpm_own
-from zpm_domain.writer import render, render_clause
 
 DEFAULT_LIMIT = 20
 MAX_LIMIT = 100

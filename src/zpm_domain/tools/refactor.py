@@ -1,5 +1,5 @@
-"""find_predicate_references and rename_predicate (see ``zpm_domain.references``
-for what counts as a call, ``zpm_domain.renaming`` for what a rename changes)."""
+"""find_predicate_references and rename_predicate (see ``zpm_domain.stored.references``
+for what counts as a call, ``zpm_domain.changes.renaming`` for what a rename changes)."""
 
 from __future__ import annotations
 
@@ -10,19 +10,19 @@ from dataclasses import dataclass, field
 from typing import Annotated, Any
 
 from zpm_domain import progress
-from zpm_domain.builtins import is_protected
-from zpm_domain.clauses import DENIALS
-from zpm_domain.descriptions import moved
+from zpm_domain.changes.mutations import Mutation
+from zpm_domain.changes.renaming import RenamePlan, RenamePredicate, plan_rename
 from zpm_domain.errors import InvalidArguments, PermissionDenied, RenameRefused
-from zpm_domain.memories import Memories
-from zpm_domain.memory import Memory
-from zpm_domain.mutations import Mutation
-from zpm_domain.references import calls, denied
-from zpm_domain.renaming import RenamePlan, RenamePredicate, plan_rename
-from zpm_domain.terms import Term, indicator
+from zpm_domain.memory.memory import Memory
+from zpm_domain.memory.mounts import Memories
+from zpm_domain.prolog.allowlist import is_protected
+from zpm_domain.prolog.terms import Term, indicator
+from zpm_domain.prolog.writer import Renderer
+from zpm_domain.stored.clauses import DENIALS
+from zpm_domain.stored.descriptions import moved
+from zpm_domain.stored.references import calls, denied
 from zpm_domain.tools import outputs
 from zpm_domain.tools.definition import CHANGE, QUERY, Arg, Reply, ToolGroup, tool
-from zpm_domain.writer import Renderer
 
 ALL = "__all__"
 _NAME = re.compile(r"[a-z][A-Za-z0-9_]*\Z")

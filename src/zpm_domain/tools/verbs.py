@@ -1,10 +1,10 @@
 """The verb tools of spec/verbs.md: assert, unassert, unassert-handle, query, matching.
 
 They work on clauses by identity: every clause a memory holds has a handle
-(``zpm_domain.handles``) and a provenance.  ``assert`` stores a fact once
+(``zpm_domain.stored.handles``) and a provenance.  ``assert`` stores a fact once
 (a variant already held is answered with its handle); the two withdrawal
 tools take client-stored clauses out of belief and keep a record of it
-(``zpm_domain.withdrawals``); ``matching`` reads stored facts without
+(``zpm_domain.beliefs.withdrawals``); ``matching`` reads stored facts without
 inference, bounded before it reads: it stops at the ``limit + 1``-th
 candidate.  Knowledge-file clauses are monotonic: they match, and nothing
 withdraws them.  ``query`` answers as ``query_logic`` does, each answer with
@@ -21,9 +21,10 @@ from __future__ import annotations
 from collections.abc import Iterator
 from typing import Annotated, Any
 
-from zpm_domain.answers import reported_variables
-from zpm_domain.builtins import is_protected
-from zpm_domain.clauses import Clause
+from zpm_domain.analysis.justification import Justifier
+from zpm_domain.beliefs.fact_index import ground_args
+from zpm_domain.beliefs.withdrawals import Withdraw
+from zpm_domain.changes.mutations import AddClause
 from zpm_domain.errors import (
     InvalidArguments,
     InvalidClause,
@@ -32,23 +33,23 @@ from zpm_domain.errors import (
     PermissionDenied,
     StrengthCapped,
 )
-from zpm_domain.fact_index import ground_args
-from zpm_domain.handles import is_handle
-from zpm_domain.inputs import is_clause_syntax, parse_term
-from zpm_domain.jsontext import dumps
-from zpm_domain.justification import Justifier
-from zpm_domain.memories import Memories
-from zpm_domain.memory import Memory
-from zpm_domain.mutations import AddClause
-from zpm_domain.proofs import (
+from zpm_domain.memory.memory import Memory
+from zpm_domain.memory.mounts import Memories
+from zpm_domain.ports.proofs import (
     ProofNode,
     encode_tree,
     flat_nodes,
 )
-from zpm_domain.provenance import UNKNOWN
-from zpm_domain.sandbox import check_goal
-from zpm_domain.terms import Atom, String, Struct, Term, Var, indicator, variables, variant
+from zpm_domain.prolog.allowlist import is_protected
+from zpm_domain.prolog.sandbox import check_goal
+from zpm_domain.prolog.terms import Atom, String, Struct, Term, Var, indicator, variables, variant
+from zpm_domain.prolog.unify import substitute, unify
+from zpm_domain.prolog.writer import Renderer, render
+from zpm_domain.stored.clauses import Clause
+from zpm_domain.stored.handles import is_handle
+from zpm_domain.stored.provenance import UNKNOWN
 from zpm_domain.tools import outputs
+from zpm_domain.tools.answers import reported_variables
 from zpm_domain.tools.definition import (
     ADD_IDEMPOTENT,
     CHANGE_IDEMPOTENT,
@@ -60,9 +61,8 @@ from zpm_domain.tools.definition import (
     tool,
 )
 from zpm_domain.tools.fact_notes import variables_note
-from zpm_domain.unify import substitute, unify
-from zpm_domain.withdrawals import Withdraw
-from zpm_domain.writer import Renderer, render
+from zpm_domain.tools.inputs import is_clause_syntax, parse_term
+from zpm_domain.tools.jsontext import dumps
 
 ContextArg = Annotated[
     str | None, Arg("The memory to use (optional, defaults to the default memory)")
@@ -301,7 +301,7 @@ def _held_variant(kb: Memory, fact: Term) -> int | None:
     """The handle of a fact of ``kb`` that is a variant of ``fact``: a defeated
     one first, else the first in clause order (knowledge-file facts come
     first).  A ground fact is looked up in the memory's index of stored
-    ground facts (``zpm_domain.fact_index``), at a cost that does not grow
+    ground facts (``zpm_domain.beliefs.fact_index``), at a cost that does not grow
     with the predicate; any other is searched for (:func:`_scanned_variant`)."""
     defeated = kb.defeats.variant_of(fact)
     if defeated is not None:

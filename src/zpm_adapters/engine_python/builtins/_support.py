@@ -25,7 +25,7 @@ from zpm_adapters.engine_python.runtime import (
 )
 from zpm_domain.errors import MemoryLimitExceeded
 from zpm_domain.limits import Limits
-from zpm_domain.terms import NIL, Atom, Struct
+from zpm_domain.prolog.terms import NIL, Atom, Struct
 
 CHECK_EVERY = 1024
 """Long Python loops call ``m.check_limits()`` once per this many iterations."""

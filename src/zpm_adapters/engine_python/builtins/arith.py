@@ -33,7 +33,7 @@ from zpm_adapters.engine_python.runtime import (
     type_error,
 )
 from zpm_domain.errors import MemoryLimitExceeded
-from zpm_domain.terms import NIL, Atom, String, Struct
+from zpm_domain.prolog.terms import NIL, Atom, String, Struct
 
 _ONE_CHAR = Atom('"x" must hold one character')
 _CYCLIC = Atom("cyclic term")

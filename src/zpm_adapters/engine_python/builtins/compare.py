@@ -18,7 +18,7 @@ from zpm_adapters.engine_python.runtime import (
     domain_error,
     type_error,
 )
-from zpm_domain.terms import NIL, Atom, String, Struct
+from zpm_domain.prolog.terms import NIL, Atom, String, Struct
 
 _ORDER_ATOMS = {-1: Atom("<"), 0: Atom("="), 1: Atom(">")}
 

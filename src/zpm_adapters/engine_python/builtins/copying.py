@@ -16,7 +16,7 @@ from collections.abc import Callable
 from typing import Any
 
 from zpm_adapters.engine_python.runtime import Ref, RTerm
-from zpm_domain.terms import Struct
+from zpm_domain.prolog.terms import Struct
 
 TICK_EVERY = 4096
 """Compounds copied between two calls of the ``tick`` callback."""

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from zpm_adapters.engine_python.builtins._support import CHECK_EVERY, Machine
 from zpm_adapters.engine_python.runtime import Ref, RTerm, det
-from zpm_domain.terms import Struct
+from zpm_domain.prolog.terms import Struct
 
 TRACK_AFTER = 256
 """Compounds a walk expands before it starts recording visited compounds."""

@@ -23,7 +23,7 @@ from __future__ import annotations
 from typing import Any
 
 from zpm_adapters.engine_python.runtime import Ref, RTerm, pl_list
-from zpm_domain.terms import Struct
+from zpm_domain.prolog.terms import Struct
 
 
 def _deref(t: RTerm) -> RTerm:

@@ -48,7 +48,7 @@ from zpm_adapters.engine_python.runtime import (
     type_error,
 )
 from zpm_domain.errors import MemoryLimitExceeded, ResourceLimitExceeded
-from zpm_domain.terms import NIL, Atom, Struct
+from zpm_domain.prolog.terms import NIL, Atom, Struct
 
 _SINKS = {("atom", 1), ("string", 1), ("codes", 1), ("codes", 2), ("chars", 1), ("chars", 2)}
 

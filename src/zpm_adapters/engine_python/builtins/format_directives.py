@@ -19,7 +19,7 @@ from zpm_adapters.engine_python.builtins.arith_funcs import check_float
 from zpm_adapters.engine_python.builtins.swi_text import int_to_text
 from zpm_adapters.engine_python.builtins.text import MAX_CODE, atomic_text, optional_text
 from zpm_adapters.engine_python.runtime import PrologThrow, RTerm, deref, domain_error
-from zpm_domain.terms import NIL, Atom, String, Struct
+from zpm_domain.prolog.terms import NIL, Atom, String, Struct
 
 _DIGITS = "0123456789abcdefghijklmnopqrstuvwxyz"
 

@@ -36,7 +36,7 @@ from zpm_adapters.engine_python.runtime import (
     nondet,
     type_error,
 )
-from zpm_domain.terms import NIL, Atom, Struct
+from zpm_domain.prolog.terms import NIL, Atom, Struct
 
 
 def _length_int(t: RTerm) -> int | None:

@@ -29,7 +29,7 @@ from zpm_adapters.engine_python.runtime import (
     representation_error,
     type_error,
 )
-from zpm_domain.terms import Struct
+from zpm_domain.prolog.terms import Struct
 
 TAGGED_MIN = -(2**56)
 TAGGED_MAX = 2**56 - 1

@@ -29,7 +29,7 @@ import math
 from typing import TYPE_CHECKING, Any
 
 from zpm_adapters.engine_python.runtime import Ref, RTerm
-from zpm_domain.terms import NIL, Atom, String, Struct
+from zpm_domain.prolog.terms import NIL, Atom, String, Struct
 
 if TYPE_CHECKING:
     from zpm_adapters.engine_python.builtins._support import Machine

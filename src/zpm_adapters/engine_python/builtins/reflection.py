@@ -51,7 +51,7 @@ from zpm_adapters.engine_python.runtime import (
 )
 from zpm_adapters.engine_python.store import Namespace, Predicate
 from zpm_domain.errors import MemoryNotMounted
-from zpm_domain.terms import NIL, Atom, Struct
+from zpm_domain.prolog.terms import NIL, Atom, Struct
 
 if TYPE_CHECKING:
     from zpm_adapters.engine_python.machine import Machine

@@ -32,7 +32,7 @@ from zpm_adapters.engine_python.runtime import (
     instantiation_error,
     type_error,
 )
-from zpm_domain.terms import NIL, Atom, Struct
+from zpm_domain.prolog.terms import NIL, Atom, Struct
 
 
 def _sorted(m: Machine, items: list[RTerm], key: int, descending: bool, dedup: bool) -> list[RTerm]:

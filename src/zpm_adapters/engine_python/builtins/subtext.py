@@ -23,7 +23,7 @@ from zpm_adapters.engine_python.runtime import (
     nondet,
     type_error,
 )
-from zpm_domain.terms import Struct
+from zpm_domain.prolog.terms import Struct
 
 Maker = Callable[[Any, str], RTerm]
 

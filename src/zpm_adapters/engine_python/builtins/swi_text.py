@@ -14,7 +14,7 @@ from __future__ import annotations
 import math
 import unicodedata
 
-from zpm_domain.terms import NIL, Atom
+from zpm_domain.prolog.terms import NIL, Atom
 
 # -- the operator table of SWI-Prolog 9 (module user) -------------------------
 

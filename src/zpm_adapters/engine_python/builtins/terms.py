@@ -30,7 +30,7 @@ from zpm_adapters.engine_python.runtime import (
     nondet,
     type_error,
 )
-from zpm_domain.terms import NIL, Atom, String, Struct
+from zpm_domain.prolog.terms import NIL, Atom, String, Struct
 
 _ATOMIC = (Atom, int, float, String)
 

@@ -28,7 +28,7 @@ from zpm_adapters.engine_python.runtime import (
     instantiation_error,
     type_error,
 )
-from zpm_domain.terms import NIL, Atom, String, Struct
+from zpm_domain.prolog.terms import NIL, Atom, String, Struct
 
 MAX_CODE = 0x10FFFF
 

@@ -18,7 +18,7 @@ from zpm_adapters.engine_python.builtins._support import Machine, make_list
 from zpm_adapters.engine_python.builtins.terms import term_variables
 from zpm_adapters.engine_python.rterms import rstruct
 from zpm_adapters.engine_python.runtime import Ref, RTerm, deref, det
-from zpm_domain.terms import NIL
+from zpm_domain.prolog.terms import NIL
 
 
 @det("subsumes_term", 2)

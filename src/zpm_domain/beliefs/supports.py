@@ -1,0 +1,422 @@
+"""Truth maintenance: the supports of client-stored facts, and where beliefs came from.
+
+A memory holds one clause per variant of a fact that assumptions support,
+with a set of *supports*: ``plain`` (stored by remember_fact, update_fact,
+upsert_fact) and assumption names.  ``assume_fact`` of a fact already stored
+adds a support and no copy; ``remember_fact`` of a fact held only by
+assumptions adds ``plain`` and no copy.  (Stored plainly twice, a fact stays
+two clauses, as Prolog's ``assertz`` does; only the first copy of a variant
+carries assumptions.)  A clause is believed while it has a support:
+retracting an assumption removes the support from every fact, and removes
+the facts that lost their last one.
+
+:class:`Beliefs` keeps this bookkeeping for one memory, beside the engine
+that holds the clauses:
+
+* the supported facts, keyed by :func:`variant_key`, in the order they were
+  first supported (``get_justification`` lists facts in this order), each
+  with its ``plain`` flag and its assumption names in the order they were
+  added (``get_belief_status`` lists them so);
+* the assumption names in first-seen order (``list_assumptions``), an
+  assumption being known while it supports at least one fact;
+* the origin of each clause that a tool call or journal replay stored
+  (``interactive`` or ``journal``), by the identity of the stored clause
+  (engines keep the very ``Clause`` objects they are given, see
+  ``ports.engine``); a client-stored clause without an entry was loaded
+  from the base snapshot;
+* an index of the client-stored clauses by handle, built on first use from
+  the memory's clauses and kept up to date by the changes below, or
+  dropped (:meth:`forget_handles`) by changes that replace many clauses;
+  likewise, per predicate, the client-stored ground facts by their
+  arguments (``zpm_domain.beliefs.fact_index``), where ``assert`` finds a variant.
+
+The bookkeeping of a fact goes with its clause: forget_fact, clear_context,
+update_fact and upsert_fact that remove the clause remove its supports too,
+and a rename that changes the fact carries them along.
+Nothing here is a Prolog predicate, so none of it shows in queries, the
+schema, the overview or the references tools.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable, Iterable, Iterator
+from dataclasses import dataclass, field
+
+from zpm_domain.beliefs.fact_index import GroundFacts
+from zpm_domain.errors import PrologSyntaxError
+from zpm_domain.prolog.reader import read_term
+from zpm_domain.prolog.reader.operators import is_operator
+from zpm_domain.prolog.terms import Term, Var, indicator, map_vars, renamed_head
+from zpm_domain.prolog.writer import Renderer, quote_atom_if_needed, render
+from zpm_domain.stored.clauses import Clause, Origin
+
+SECTION = "assumptions"
+"""The snapshot section holding the supports (see :meth:`Beliefs.section`)."""
+
+Key = tuple[str, int]
+
+
+def variant_key(fact: Term) -> str:
+    """A text equal for two facts exactly when they are variants of each other."""
+    fresh: dict[int, Var] = {}
+    return Renderer().render(map_vars(fact, lambda v: fresh.setdefault(id(v), Var())))
+
+
+@dataclass(slots=True)
+class Support:
+    """The supports of one stored fact (the first copy of its variant).
+
+    ``stored`` is that copy as the engine holds it (the very object) when it
+    is known: stored by ``assume`` or loaded from a snapshot.  A rename
+    forgets it; the engine then finds the copy as the first variant.
+    """
+
+    fact: Term
+    plain: bool
+    assumptions: list[str] = field(default_factory=list)
+    stored: Clause | None = None
+
+
+class SectionDamaged(ValueError):
+    """The assumptions section of a snapshot does not read at entry ``entry``
+    (1 for its first line); ``str()`` says why."""
+
+    def __init__(self, entry: int, why: str) -> None:
+        super().__init__(why)
+        self.entry = entry
+
+
+class Beliefs:
+    """The truth-maintenance bookkeeping of one memory (see the module docstring).
+
+    ``arriving`` is the origin given to facts stored now: ``JOURNAL`` while
+    the memory replays its journal, ``TOOL`` while a tool call commits.
+    """
+
+    def __init__(self) -> None:
+        self.arriving = Origin.JOURNAL
+        self._supports: dict[str, Support] = {}
+        self._supported_of: dict[Key, dict[str, None]] = {}
+        self._names: dict[str, dict[str, None]] = {}  # name -> the variants it supports
+        self._origins: dict[int, tuple[Clause, Origin]] = {}
+        self._by_handle: dict[int, Clause] | None = None
+        self._facts = GroundFacts()
+
+    # -- reading ----------------------------------------------------------------
+    def assumptions(self) -> list[str]:
+        """Every assumption that supports a fact, in first-seen order."""
+        return list(self._names)
+
+    def knows(self, assumption: str) -> bool:
+        return assumption in self._names
+
+    def facts_of(self, assumption: str) -> list[Term]:
+        """The facts ``assumption`` supports, in the order they were first supported."""
+        return [s.fact for s in self._supports.values() if assumption in s.assumptions]
+
+    def support(self, fact: Term) -> Support | None:
+        """The supports of the stored variant of ``fact``, if assumptions hold it."""
+        if indicator(fact) not in self._supported_of:
+            return None  # no fact of its predicate is supported: no need for its key
+        return self._supports.get(variant_key(fact))
+
+    def supported(self, key: Key) -> Iterator[Support]:
+        """The supported facts of predicate ``key``, in the order first supported."""
+        for variant in self._supported_of.get(key, ()):
+            yield self._supports[variant]
+
+    def all_supported(self) -> list[Support]:
+        return list(self._supports.values())
+
+    def orphans(self, assumptions: set[str]) -> list[Support]:
+        """The facts that retracting ``assumptions`` would remove (their only
+        supports are among them), in no particular order."""
+        candidates: dict[str, None] = {}
+        for name in assumptions:
+            candidates.update(self._names.get(name, {}))
+        supports = [self._supports[variant] for variant in candidates]
+        if len(assumptions) == 1:  # the supports of one name: orphans have only it
+            return [s for s in supports if not s.plain and len(s.assumptions) == 1]
+        return [s for s in supports if not s.plain and set(s.assumptions) <= assumptions]
+
+    def origin(self, clause: Clause) -> Origin:
+        """Where ``clause`` (as the engine stores it, client-stored) came from."""
+        found = self._origins.get(id(clause))
+        return Origin.SNAPSHOT if found is None else found[1]
+
+    def stored_with(self, handle: int, stored: Callable[[], Iterable[Clause]]) -> Clause | None:
+        """The client-stored clause with ``handle``; ``stored`` lists every
+        client-stored clause, for building the index when it has none."""
+        if self._by_handle is None:
+            self._by_handle = {c.handle: c for c in stored() if c.handle is not None}
+        return self._by_handle.get(handle)
+
+    def stored_variant(self, fact: Term, stored: Callable[[], Iterable[Clause]]) -> Clause | None:
+        """The first client-stored fact that is a variant of ``fact``, a fact
+        that ``fact_index.ground_args`` keys; ``stored`` lists the client-stored
+        clauses of its predicate in order, for building their index when it
+        has none."""
+        return self._facts.variant_of(fact, stored)
+
+    # -- changes (called by the mutations, after the engine changed) -------------
+    def reset(self) -> None:
+        """Forget everything (the memory starts again from its base)."""
+        self._supports.clear()
+        self._supported_of.clear()
+        self._names.clear()
+        self._origins.clear()
+        self._by_handle = None
+        self._facts.forget()
+
+    def forget_handles(self) -> None:
+        """Drop the indexes by handle and of ground facts (many stored clauses
+        were replaced)."""
+        self._by_handle = None
+        self._facts.forget()
+
+    def arrived(self, clause: Clause) -> None:
+        """``clause`` was stored (this very object)."""
+        self._origins[id(clause)] = (clause, self.arriving)
+        if self._by_handle is not None and clause.handle is not None:
+            self._by_handle[clause.handle] = clause
+        self._facts.added(clause)
+
+    def assume(
+        self, fact: Term, assumption: str, *, plain: bool, stored: Clause | None = None
+    ) -> None:
+        """Add support ``assumption`` to ``fact``; ``plain`` says whether a plain
+        copy already held it when the first assumption arrives, ``stored`` is
+        the clause storing it when known (see :class:`Support`)."""
+        variant = variant_key(fact)
+        support = self._supports.get(variant)
+        if support is None:
+            support = self._supports[variant] = Support(fact, plain, stored=stored)
+            self._supported_of.setdefault(indicator(fact), {})[variant] = None
+        if assumption not in support.assumptions:
+            support.assumptions.append(assumption)
+            self._names.setdefault(assumption, {})[variant] = None
+
+    def unsupport(self, fact: Term, assumption: str) -> Support | None:
+        """Take support ``assumption`` from ``fact`` alone; the support, when
+        that left the fact with none (the caller removes its clause)."""
+        variant = variant_key(fact)
+        support = self._supports.get(variant)
+        if support is None or assumption not in support.assumptions:
+            return None
+        support.assumptions.remove(assumption)
+        supported = self._names[assumption]
+        del supported[variant]
+        if not supported:
+            del self._names[assumption]
+        if support.assumptions:
+            return None
+        self._untrack(variant, support)
+        return None if support.plain else support
+
+    def support_plainly(self, fact: Term) -> bool:
+        """Add ``plain`` to an assumed fact; False when assumptions do not hold it."""
+        support = self._supports.get(variant_key(fact))
+        if support is None:
+            return False
+        support.plain = True
+        return True
+
+    def withdraw(self, assumption: str) -> list[Support]:
+        """Remove support ``assumption`` from every fact; return the supports of
+        the facts left without any (they are forgotten already: the caller
+        removes their clauses, then calls :meth:`removed`).  Facts still held
+        plainly stay stored, untracked."""
+        gone: list[Support] = []
+        for variant in self._names.pop(assumption, {}):
+            support = self._supports[variant]
+            support.assumptions.remove(assumption)
+            if not support.assumptions:
+                self._untrack(variant, support)
+                if not support.plain:
+                    gone.append(support)
+        return gone
+
+    def removed(self, clauses: Iterable[Clause], *, first_copies: bool = True) -> None:
+        """``clauses`` (as the engine stored them) were removed.  With
+        ``first_copies``, each was the first copy of its variant, so a fact's
+        supports go with it (``retract_assumption`` removes facts whose
+        supports are gone already)."""
+        for clause in clauses:
+            self._origins.pop(id(clause), None)
+            if self._by_handle is not None and clause.handle is not None:
+                self._by_handle.pop(clause.handle, None)
+            self._facts.removed(clause)
+            if first_copies and clause.is_fact and clause.key in self._supported_of:
+                variant = variant_key(clause.head)
+                support = self._supports.get(variant)
+                if support is not None:
+                    self._drop(variant, support)
+
+    def moved(self, pairs: Iterable[tuple[Clause, Clause]]) -> None:
+        """Each ``(before, after)``: a stored clause that the engine now holds
+        as ``after`` (renamed); its origin follows it."""
+        for before, after in pairs:
+            found = self._origins.pop(id(before), None)
+            if found is not None:
+                self._origins[id(after)] = (after, found[1])
+            if self._by_handle is not None and after.handle is not None:
+                self._by_handle[after.handle] = after
+            self._facts.forget(before.key)
+            self._facts.forget(after.key)
+
+    def rename_predicate(self, old: str, arity: int, new: str) -> None:
+        """The facts of ``old/arity`` became facts of ``new/arity`` (in order):
+        their supports follow them, and every order is kept."""
+        old_key, new_key = (old, arity), (new, arity)
+        rekey = _rekeying(old, arity, new)
+        renamed = self._supported_of.pop(old_key, {})
+        if renamed:
+            supports: dict[str, Support] = {}
+            of_new: dict[str, str] = {}
+            for variant, support in self._supports.items():
+                if variant in renamed:
+                    support.fact = renamed_head(support.fact, new)
+                    support.stored = None
+                    of_new[variant] = variant = rekey(variant, support.fact)
+                supports[variant] = support
+            self._supports = supports
+            self._supported_of[new_key] = dict.fromkeys(of_new.values())
+            for name, supported in self._names.items():
+                self._names[name] = {of_new.get(v, v): None for v in supported}
+
+    def rewritten(self, pairs: Iterable[tuple[Clause, Clause]]) -> None:
+        """Each ``(before, after)``: a stored clause that the engine now holds
+        as ``after``, a rewrite of ``before`` (a rename inside a denial).  The
+        supports of a fact that changes follow it to its new variant and keep
+        their place in every order; the engine finds its copy again as the
+        first variant.  When the new variant has supports already, the two
+        merge in the place of the one first supported: ``plain`` when either
+        is, the assumptions of both, in order, the first one's first.
+        Origins are :meth:`moved`'s business."""
+        renamed: dict[str, Term] = {}
+        for before, after in pairs:
+            if before.is_fact and self.support(before.head) is not None:
+                variant = variant_key(before.head)
+                if variant_key(after.head) != variant:
+                    renamed[variant] = after.head
+        if renamed:
+            self._rekey(renamed)
+
+    def _rekey(self, renamed: dict[str, Term]) -> None:
+        """Give the supports of the variants in ``renamed`` their new fact,
+        merging those that meet (see :meth:`rewritten`)."""
+        supports: dict[str, Support] = {}
+        new_of: dict[str, str] = {}
+        for variant, support in self._supports.items():
+            if variant in renamed:
+                support.fact, support.stored = renamed[variant], None
+                new_of[variant] = variant = variant_key(support.fact)
+            first = supports.setdefault(variant, support)
+            if first is not support:
+                first.plain = first.plain or support.plain
+                first.assumptions.extend(
+                    a for a in support.assumptions if a not in first.assumptions
+                )
+                first.stored = None
+        self._supports = supports
+        self._supported_of = {}
+        for variant, support in supports.items():
+            self._supported_of.setdefault(indicator(support.fact), {})[variant] = None
+        for name, supported in self._names.items():
+            self._names[name] = {new_of.get(v, v): None for v in supported}
+
+    def _drop(self, variant: str, support: Support) -> None:
+        for name in support.assumptions:
+            supported = self._names[name]
+            del supported[variant]
+            if not supported:
+                del self._names[name]
+        self._untrack(variant, support)
+
+    def _untrack(self, variant: str, support: Support) -> None:
+        del self._supports[variant]
+        key = indicator(support.fact)
+        of_key = self._supported_of[key]
+        del of_key[variant]
+        if not of_key:
+            del self._supported_of[key]
+
+    # -- snapshots ----------------------------------------------------------------
+    def section(self) -> list[str]:
+        """The snapshot section: one JSON line per assumption, in first-seen order
+        (``{"assumption": name}``), then one per supported fact, in the order
+        first supported (``{"fact": text, "plain": bool, "assumptions": [...]}``)."""
+        lines = [json.dumps({"assumption": name}) for name in self._names]
+        for support in self._supports.values():
+            entry = {
+                "fact": render(support.fact),
+                "plain": support.plain,
+                "assumptions": support.assumptions,
+            }
+            lines.append(json.dumps(entry, ensure_ascii=False))
+        return lines
+
+
+@dataclass(frozen=True)
+class BeliefsImage:
+    """An assumptions section read back, ready to load into a :class:`Beliefs`."""
+
+    names: list[str]
+    supports: list[Support]
+
+    @classmethod
+    def read(cls, lines: list[str]) -> BeliefsImage:
+        """Read a section written by :meth:`Beliefs.section`; ``SectionDamaged`` if it does not."""
+        names: list[str] = []
+        supports: list[Support] = []
+        for number, line in enumerate(lines, start=1):
+            try:
+                entry = json.loads(line)
+                if "assumption" in entry:
+                    names.append(_text(entry["assumption"]))
+                    continue
+                fact = read_term(_text(entry["fact"]))
+                assumed = [_text(a) for a in entry["assumptions"]]
+                plain = entry["plain"]
+            except (ValueError, KeyError, TypeError, PrologSyntaxError) as error:
+                raise SectionDamaged(number, f"does not read ({error})") from None
+            if not isinstance(plain, bool) or not assumed or not set(assumed) <= set(names):
+                raise SectionDamaged(number, "not a supported fact of a listed assumption")
+            supports.append(Support(fact, plain, assumed))
+        return cls(names, supports)
+
+    def load_into(self, beliefs: Beliefs, stored: Callable[[Term], Clause | None]) -> None:
+        """Make ``beliefs`` hold these supports (their facts are stored already);
+        ``stored`` gives the clause that holds a fact as the memory loaded it,
+        or ``None`` when the memory did not load it."""
+        for name in self.names:
+            beliefs._names[name] = {}
+        for support in self.supports:
+            clause = stored(support.fact)
+            if clause is None:
+                continue
+            for name in support.assumptions:
+                beliefs.assume(support.fact, name, plain=support.plain, stored=clause)
+        for name, supported in list(beliefs._names.items()):
+            if not supported:
+                del beliefs._names[name]
+
+
+def _rekeying(old: str, arity: int, new: str) -> Callable[[str, Term], str]:
+    """How the :func:`variant_key` of a fact of ``old/arity`` becomes that of
+    the fact renamed to ``new`` (given as the second argument): a new prefix,
+    unless an operator name changes how the fact prints."""
+    if is_operator(old) or is_operator(new):
+        return lambda _key, fact: variant_key(fact)
+    before, after = quote_atom_if_needed(old), quote_atom_if_needed(new)
+    if arity:
+        before, after = before + "(", after + "("
+    cut = len(before)
+    return lambda key, _fact: after + key[cut:]
+
+
+def _text(value: object) -> str:
+    if not isinstance(value, str):
+        raise TypeError("a string was expected")
+    return value

@@ -1,0 +1,178 @@
+"""Withdrawal: a clause leaves belief, and a record of it stays in the history.
+
+``unassert`` and ``unassert-handle`` withdraw client-stored clauses.  A
+withdrawn clause is gone for every tool (it leaves the engine, and its
+supports go with it), but the memory keeps a :class:`Withdrawal` record:
+the clause as it was stored (its handle and provenance), the record's own
+handle, and the provenance of the withdrawal.  The history is journaled
+(operation ``withdraw``) and kept in snapshots (section ``withdrawals``), so
+forks can copy it and merges can tell a withdrawal they already hold.
+
+Knowledge-file clauses are monotonic: no withdrawal takes them.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Mapping
+from dataclasses import dataclass, replace
+from typing import Any, ClassVar
+
+from zpm_domain.changes.mutations import (
+    BadOperation,
+    ClauseChange,
+    Stamp,
+    Target,
+    journaled,
+    remove_stored,
+    stamp_args,
+    stamp_json,
+    text_arg,
+)
+from zpm_domain.errors import PrologSyntaxError
+from zpm_domain.ports.journal import JournalOp
+from zpm_domain.prolog.reader import read_term
+from zpm_domain.prolog.terms import Term
+from zpm_domain.prolog.writer import render_clause
+from zpm_domain.stored.clauses import Clause
+from zpm_domain.stored.handles import is_handle
+from zpm_domain.stored.provenance import UNKNOWN, Provenance
+
+SECTION = "withdrawals"
+"""The snapshot section holding the history (see :func:`section`)."""
+
+
+@dataclass(frozen=True, slots=True)
+class Withdrawal:
+    """Record ``record`` took ``clause`` (as stored: its handle and provenance)
+    out of belief; ``provenance`` is the withdrawal's."""
+
+    record: int
+    clause: Clause
+    provenance: Provenance
+
+
+class History:
+    """A memory's withdrawal records, in the order they were made, by the
+    handle of the clause each withdrew."""
+
+    def __init__(self) -> None:
+        self._records: dict[int, Withdrawal] = {}
+
+    def __len__(self) -> int:
+        return len(self._records)
+
+    def of(self, handle: int) -> Withdrawal | None:
+        """The record that withdrew the clause with ``handle``, if any."""
+        return self._records.get(handle)
+
+    def add(self, withdrawal: Withdrawal) -> None:
+        assert withdrawal.clause.handle is not None
+        self._records[withdrawal.clause.handle] = withdrawal
+
+    def clear(self) -> None:
+        self._records.clear()
+
+    def records(self) -> list[Withdrawal]:
+        return list(self._records.values())
+
+
+@journaled
+@dataclass(frozen=True, slots=True)
+class Withdraw(ClauseChange):
+    """Withdraw the client-stored clause ``clause`` (which has a handle);
+    ``record`` and ``provenance`` are the withdrawal record's, given at commit."""
+
+    clause: Clause
+    record: int | None = None
+    provenance: Provenance | None = None
+    op: ClassVar[str] = "withdraw"
+
+    @property
+    def head(self) -> Term:
+        return self.clause.head
+
+    @classmethod
+    def from_args(cls, args: Mapping[str, Any]) -> Withdraw:
+        handle = args.get("withdrawn")
+        if not is_handle(handle):
+            raise BadOperation("'withdrawn' must be a clause handle")
+        try:
+            clause = Clause.from_term(read_term(text_arg(args, "clause")))
+        except PrologSyntaxError as error:
+            raise BadOperation(f"clause does not read: {error.message}") from None
+        record, provenance = stamp_args(args)
+        if record is None:
+            raise BadOperation("a withdrawal needs its record's handle")
+        assert isinstance(handle, int)
+        return cls(clause.stamped(handle, UNKNOWN), record, provenance)
+
+    def journal_op(self) -> JournalOp:
+        return JournalOp(
+            self.op,
+            withdrawn=self.clause.handle,
+            clause=render_clause(self.clause),
+            **stamp_json(self.record, self.provenance),
+        )
+
+    def stamped(self, stamp: Stamp) -> Withdraw:
+        if self.record is not None:
+            return self
+        return replace(self, record=stamp.new_handle(), provenance=stamp.provenance)
+
+    def apply(self, target: Target) -> None:
+        assert self.record is not None and self.clause.handle is not None
+        target.numbering.saw(self.record)
+        stored = target.stored_with(self.clause.handle)
+        if stored is None:
+            return  # not held now: a replayed record of a clause a newer base no longer has
+        remove_stored(target, stored)
+        target.history.add(Withdrawal(self.record, stored, self.provenance or UNKNOWN))
+
+
+def section(history: History) -> list[str]:
+    """The snapshot section: one JSON line per record, in order:
+    ``[record, handle, clause, tool, client, at, by_tool, by_client, by_at]``
+    (the stored clause's provenance, then the withdrawal's)."""
+    lines = []
+    for w in history.records():
+        stored = w.clause.provenance or UNKNOWN
+        entry = [
+            w.record,
+            w.clause.handle,
+            render_clause(w.clause),
+            stored.tool,
+            stored.client,
+            stored.at,
+            w.provenance.tool,
+            w.provenance.client,
+            w.provenance.at,
+        ]
+        lines.append(json.dumps(entry, ensure_ascii=False))
+    return lines
+
+
+class HistoryDamaged(ValueError):
+    """The section does not read at entry ``entry`` (1 for its first line)."""
+
+    def __init__(self, entry: int, why: str) -> None:
+        super().__init__(why)
+        self.entry = entry
+
+
+def read_section(lines: list[str]) -> list[Withdrawal]:
+    """The records of a section written by :func:`section`."""
+    records = []
+    for number, line in enumerate(lines, start=1):
+        try:
+            record, handle, text, *fields = json.loads(line)
+            clause = Clause.from_term(read_term(text))
+        except (ValueError, TypeError, PrologSyntaxError) as error:
+            raise HistoryDamaged(number, f"does not read ({error})") from None
+        if not (is_handle(record) and is_handle(handle)) or len(fields) != 6:
+            raise HistoryDamaged(number, "not a withdrawal record")
+        if not all(v is None or isinstance(v, str) for v in fields):
+            raise HistoryDamaged(number, "tool, client and at must be strings or null")
+        stored = clause.stamped(handle, Provenance(*fields[:3]))
+        records.append(Withdrawal(record, stored, Provenance(*fields[3:])))
+    return records

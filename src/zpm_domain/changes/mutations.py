@@ -1,0 +1,339 @@
+"""Mutations: what a tool call changes, decided before anything is changed.
+
+A tool computes its whole effect as a list of mutations; the memory checks
+them all, stamps the clauses they store with a handle and the call's
+provenance (:meth:`Mutation.stamped`), journals them as one batch and only
+then applies them to the engine.  Each kind of mutation owns its journal operation (a name and JSON
+arguments, ``JournalOp``), how that operation reads back
+(``from_args``), its check (``check``) and its effect (``apply``).
+Recovery reads the journal back through :func:`from_journal` and runs the
+same ``check`` and ``apply``, so a replayed batch does exactly what the
+original call did.
+
+The vocabulary is open: a new kind is a subclass registered with
+:func:`journaled`; nothing else in the journal needs to change.
+"""
+
+from __future__ import annotations
+
+from abc import ABC, abstractmethod
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any, ClassVar, Protocol, TypeVar
+
+from zpm_domain.beliefs.supports import Beliefs, Support
+from zpm_domain.errors import PrologSyntaxError
+from zpm_domain.ports.engine import Engine
+from zpm_domain.ports.journal import JournalOp
+from zpm_domain.prolog.reader import read_term
+from zpm_domain.prolog.reader.facts import read_canonical_fact
+from zpm_domain.prolog.terms import Atom, Struct, Term, indicator
+from zpm_domain.prolog.unify import unify
+from zpm_domain.prolog.writer import render, render_clause
+from zpm_domain.stored.clauses import Clause, PredicateInfo, know_text
+from zpm_domain.stored.handles import Numbering, is_handle
+from zpm_domain.stored.provenance import Provenance, shared
+
+if TYPE_CHECKING:
+    from zpm_domain.beliefs.defeat import Defeat, Defeats
+    from zpm_domain.beliefs.withdrawals import History
+    from zpm_domain.stored.descriptions import Descriptions
+
+
+class Target(Protocol):
+    """What a mutation changes: a memory's namespace in an engine."""
+
+    @property
+    def engine(self) -> Engine: ...
+
+    @property
+    def namespace(self) -> str: ...
+
+    @property
+    def beliefs(self) -> Beliefs: ...
+
+    @property
+    def numbering(self) -> Numbering:
+        """The memory's handle counter (the stored clauses' handles move it on)."""
+
+    @property
+    def history(self) -> History:
+        """The memory's withdrawal records (``zpm_domain.beliefs.withdrawals``)."""
+
+    def stored_with(self, handle: int) -> Clause | None:
+        """The client-stored clause with ``handle``, if the memory holds it."""
+
+    def store(self, clause: Clause) -> Defeat | None:
+        """Store a client's clause: believed, or defeated (the defeat)."""
+
+    @property
+    def defeats(self) -> Defeats:
+        """The memory's functional predicates and defeated clauses."""
+
+    @property
+    def descriptions(self) -> Descriptions:
+        """The memory's predicate descriptions (``zpm_domain.stored.descriptions``)."""
+
+    def support_of(self, clause: Clause) -> Support | None:
+        """The supports of ``clause`` when it is the copy of its fact that
+        assumptions support."""
+
+    def predicates(self) -> list[PredicateInfo]:
+        """The namespace's user predicates, in order of first definition."""
+
+    def stored_clauses(self, name: str, arity: int) -> list[Clause]:
+        """The clauses of ``name/arity`` that tools stored (not from knowledge files)."""
+
+    def check_mutable(self, head: Term) -> None:
+        """Raise ``PermissionDenied`` if tools may not change ``head``'s predicate."""
+
+
+class Stamp(Protocol):
+    """What a commit gives each clause it stores: a new handle, and the
+    provenance of the call."""
+
+    def new_handle(self) -> int: ...
+
+    @property
+    def provenance(self) -> Provenance: ...
+
+
+class BadOperation(ValueError):
+    """A journal operation that names no known mutation or whose arguments are
+    wrong; ``str()`` says why."""
+
+
+class Mutation(ABC):
+    """One change, with its journal form."""
+
+    op: ClassVar[str]
+    """The journal operation name."""
+
+    @classmethod
+    @abstractmethod
+    def from_args(cls, args: Mapping[str, Any]) -> Mutation:
+        """The mutation a journal operation of this kind stands for.
+
+        Raises ``BadOperation`` when the arguments are not this kind's
+        (a clause text that does not read included).
+        """
+
+    @abstractmethod
+    def journal_op(self) -> JournalOp:
+        """The operation that the journal stores for this mutation."""
+
+    def stamped(self, stamp: Stamp) -> Mutation:
+        """This mutation with a handle and ``stamp``'s provenance for each
+        clause it may store (the default: it stores none)."""
+        return self
+
+    def check(self, target: Target) -> None:  # noqa: B027 (a no-op unless overridden)
+        """Raise a ``ZpmError`` if ``target`` may not take this mutation.
+
+        Runs before the batch is journaled; on replay, a mutation that no
+        longer passes is reported and skipped.
+        """
+
+    @abstractmethod
+    def apply(self, target: Target) -> None:
+        """Make the change (after the batch is durable, and on replay)."""
+
+
+_KINDS: dict[str, type[Mutation]] = {}
+
+M = TypeVar("M", bound=type[Mutation])
+
+
+def journaled(kind: M) -> M:
+    """Register a mutation kind under its ``op`` name (a class decorator)."""
+    if kind.op in _KINDS and _KINDS[kind.op] is not kind:
+        raise ValueError(f"journal operation {kind.op!r} is registered twice")
+    _KINDS[kind.op] = kind
+    return kind
+
+
+def from_journal(op: JournalOp) -> Mutation:
+    """The mutation a journal operation stands for.
+
+    Raises ``BadOperation`` for an unknown name or wrong arguments (a clause
+    text that does not read included): the journal is corrupt at that record.
+    """
+    kind = _KINDS.get(op.op)
+    if kind is None:
+        raise BadOperation(f"unknown operation {op.op!r}")
+    return kind.from_args(op.args)
+
+
+def text_arg(args: Mapping[str, Any], name: str) -> str:
+    """Argument ``name`` of a journal operation, which must be a string."""
+    value = args.get(name)
+    if not isinstance(value, str):
+        raise BadOperation(f"'{name}' must be a string")
+    return value
+
+
+def _clause_arg(args: Mapping[str, Any]) -> Clause:
+    text = text_arg(args, "clause")
+    fact = read_canonical_fact(text)
+    clause = Clause(fact) if fact is not None else Clause.from_term(_read(text))
+    handle, provenance = stamp_args(args)
+    if handle is not None:
+        clause = clause.stamped(handle, provenance)
+    if fact is not None:
+        know_text(clause, text)
+    return clause
+
+
+def stamp_args(args: Mapping[str, Any]) -> tuple[int | None, Provenance]:
+    """The handle and provenance a journal operation gives the clause it
+    stores (``None`` and no provenance: written before handles existed)."""
+    handle = args.get("handle")
+    if handle is None:
+        return None, Provenance(None, None, None)
+    if not is_handle(handle):
+        raise BadOperation("'handle' must be a clause handle")
+    fields = [args.get(name) for name in ("tool", "client", "at")]
+    if not all(value is None or isinstance(value, str) for value in fields):
+        raise BadOperation("'tool', 'client' and 'at' must be strings or null")
+    return handle, shared(*fields)
+
+
+def stamp_json(handle: int | None, provenance: Provenance | None) -> dict[str, Any]:
+    """The journal arguments of a stored clause's handle and provenance."""
+    if handle is None:
+        return {}
+    p = provenance or Provenance(None, None, None)
+    return {"handle": handle, "tool": p.tool, "client": p.client, "at": p.at}
+
+
+def fact_arg(args: Mapping[str, Any]) -> Term:
+    """Argument ``fact`` of a journal operation: the text of a callable term."""
+    fact = _read(text_arg(args, "fact"))
+    if not isinstance(fact, (Atom, Struct)):
+        raise BadOperation("'fact' must be an atom or a compound term")
+    return fact
+
+
+def _read(text: str) -> Term:
+    try:
+        return read_term(text)
+    except PrologSyntaxError as error:
+        raise BadOperation(f"clause does not read: {error.message}") from None
+
+
+def remove_stored(target: Target, stored: Clause) -> None:
+    """Take the client-stored clause ``stored`` (this very object, as the
+    memory holds it) out: from the defeated clauses, or from the engine with
+    the supports it carries."""
+    if target.defeats.holds(stored):
+        target.defeats.remove(stored)
+        return
+    first = target.support_of(stored) is not None
+    if target.engine.retract_stored(target.namespace, stored):
+        target.beliefs.removed([stored], first_copies=first)
+
+
+class ClauseChange(Mutation):
+    """A change to the clauses of one user predicate."""
+
+    @property
+    @abstractmethod
+    def head(self) -> Term:
+        """A head of the predicate this mutation changes."""
+
+    def check(self, target: Target) -> None:
+        target.check_mutable(self.head)
+
+
+@journaled
+@dataclass(frozen=True, slots=True)
+class AddClause(ClauseChange):
+    """Add ``clause`` at the end of its predicate."""
+
+    clause: Clause
+    op: ClassVar[str] = "assert"
+
+    @property
+    def head(self) -> Term:
+        return self.clause.head
+
+    @classmethod
+    def from_args(cls, args: Mapping[str, Any]) -> AddClause:
+        return cls(_clause_arg(args))
+
+    def journal_op(self) -> JournalOp:
+        clause = self.clause
+        return JournalOp(
+            self.op,
+            clause=render_clause(clause),
+            **stamp_json(clause.handle, clause.provenance),
+        )
+
+    def stamped(self, stamp: Stamp) -> AddClause:
+        if self.clause.handle is not None:
+            return self
+        return AddClause(self.clause.stamped(stamp.new_handle(), stamp.provenance))
+
+    def apply(self, target: Target) -> None:
+        target.store(self.clause)
+        target.numbering.saw(self.clause.handle)
+
+
+@journaled
+@dataclass(frozen=True, slots=True)
+class RemoveClause(ClauseChange):
+    """Remove the first client-stored clause that is a variant of ``clause``
+    (an exact clause chosen beforehand; removing a missing clause is a no-op)."""
+
+    clause: Clause
+    op: ClassVar[str] = "retract"
+
+    @property
+    def head(self) -> Term:
+        return self.clause.head
+
+    @classmethod
+    def from_args(cls, args: Mapping[str, Any]) -> RemoveClause:
+        return cls(_clause_arg(args))
+
+    def journal_op(self) -> JournalOp:
+        return JournalOp(self.op, clause=render_clause(self.clause))
+
+    def apply(self, target: Target) -> None:
+        removed = target.engine.retract(target.namespace, self.clause)
+        if removed is not None:
+            target.beliefs.removed([removed])
+
+
+@journaled
+@dataclass(frozen=True, slots=True)
+class RemoveAll(ClauseChange):
+    """Remove every client-stored clause whose head unifies with ``pattern``."""
+
+    pattern: Term
+    op: ClassVar[str] = "retractall"
+
+    @property
+    def head(self) -> Term:
+        return self.pattern
+
+    @classmethod
+    def from_args(cls, args: Mapping[str, Any]) -> RemoveAll:
+        return cls(_read(text_arg(args, "clause")))
+
+    def journal_op(self) -> JournalOp:
+        return JournalOp(self.op, clause=render(self.pattern))
+
+    def apply(self, target: Target) -> None:
+        doomed = [
+            clause
+            for clause in target.stored_clauses(*indicator(self.pattern))
+            if unify(self.pattern, clause.head) is not None
+        ]
+        target.engine.retract_all(target.namespace, self.pattern)
+        target.beliefs.removed(doomed)
+
+
+def known_operations() -> list[str]:
+    """The registered operation names (for messages and tests)."""
+    return sorted(_KINDS)

@@ -1,0 +1,508 @@
+"""The memories of a project: which are mounted, and how a ``memory`` argument resolves.
+
+``default`` is always mounted, read-write, in project scope.  Other memories
+are created on disk by :meth:`Memories.create` and mounted by
+:meth:`Memories.mount`; the manifest (``MemoryRegistry.read_manifest``)
+records the mounts, so the next start mounts the same memories with the same
+modes.  A memory named in the manifest that cannot be opened at start is
+reported and left unmounted (it stays in the manifest); the default memory
+failing to open stops the start.
+"""
+
+from __future__ import annotations
+
+import logging
+import re
+import secrets
+import time
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass
+from typing import Protocol
+
+from zpm_domain.errors import InvalidArguments, MemoryNotMounted, ZpmError
+from zpm_domain.memory.journal_health import journal_advice
+from zpm_domain.memory.memory import DEFAULT_MEMORY, Memory, Preloaded, StartFrom, collector_paused
+from zpm_domain.ports.engine import Engine
+from zpm_domain.ports.journal import JournalCorrupt
+from zpm_domain.ports.storage import (
+    ForkInfo,
+    MemoryExists,
+    MemoryMissing,
+    MemoryRef,
+    MemoryRegistry,
+    Mode,
+    MountEntry,
+    NewFork,
+    Scope,
+)
+from zpm_domain.stored.handles import UNRECORDED
+
+log = logging.getLogger("zpm")
+
+FORK_SEED = "fork_point"
+"""The snapshot a fork starts from: its base's state when it was made."""
+
+NAME_PATTERN = re.compile(r"[a-z][A-Za-z0-9_]{0,127}\Z")
+RESERVED_NAMES = frozenset({DEFAULT_MEMORY, "__all__", "system", "user", "prolog"})
+"""Names no created memory may take: ``default`` and ``__all__`` (the spec's),
+and the names of SWI-Prolog's own modules, which an engine that maps memories
+to modules one to one would clash with."""
+
+
+class OpenMemory(Protocol):
+    """Builds and opens (loads) the memory a mount entry names; ``preloaded``
+    is its base snapshot when already in memory (a new fork's)."""
+
+    def __call__(self, entry: MountEntry, preloaded: Preloaded | None = None) -> Memory: ...
+
+
+def memory_opener(
+    engine: Engine,
+    registry: MemoryRegistry,
+    *,
+    clock: Callable[[], float] = time.time,
+    version: str = "",
+    step: Callable[[str], None] | None = None,
+) -> OpenMemory:
+    """The usual :data:`OpenMemory`: each memory in its own namespace of
+    ``engine``, with the storage ``registry`` gives it.  A memory that fails to
+    open leaves nothing behind (its namespace is dropped, its files closed)."""
+
+    def open_memory(entry: MountEntry, preloaded: Preloaded | None = None) -> Memory:
+        storage = registry.storage(MemoryRef(entry.name, entry.scope))
+        memory = Memory(
+            entry.name,
+            engine,
+            storage,
+            scope=entry.scope,
+            mode=entry.mode,
+            clock=clock,
+            version=version,
+            step=step,
+        )
+        memory.preloaded = preloaded
+        try:
+            memory.open()
+        except BaseException:
+            storage.close()
+            engine.drop_namespace(entry.name)
+            raise
+        return memory
+
+    return open_memory
+
+
+class MemoryAlreadyExists(ZpmError):
+    def __init__(self, name: str) -> None:
+        super().__init__(f"Memory '{name}' already exists")
+
+
+class MemoryAlreadyMounted(ZpmError):
+    def __init__(self, name: str) -> None:
+        super().__init__(f"Memory '{name}' is already mounted")
+
+
+class MemoryNotFound(ZpmError):
+    def __init__(self, name: str) -> None:
+        super().__init__(f"Memory not found: {name}")
+
+
+class DefaultNotUnmountable(ZpmError):
+    def __init__(self) -> None:
+        super().__init__("Cannot unmount the default memory")
+
+
+class ForksMounted(ZpmError):
+    def __init__(self, name: str, forks: list[str]) -> None:
+        listed = ", ".join(forks)
+        super().__init__(
+            f"Cannot unmount memory '{name}': its forks are mounted ({listed}); unmount them first"
+        )
+
+
+class CannotDelete(ZpmError):
+    def __init__(self, name: str, why: str) -> None:
+        if name == DEFAULT_MEMORY:
+            super().__init__("Cannot delete the default memory")
+        else:
+            super().__init__(f"Cannot delete memory '{name}': {why}")
+
+
+class NotAFork(ZpmError):
+    def __init__(self, name: str) -> None:
+        super().__init__(f"Memory '{name}' is not a fork")
+
+
+class SessionForkOnly(ZpmError):
+    """A memory-management call in a session that works on its own fork."""
+
+    def __init__(self, tool: str, fork: str) -> None:
+        super().__init__(
+            f"Not allowed in a forked session: {tool} (this session writes only to its "
+            f"fork '{fork}'; a person merges it with zpm merge-memory --name {fork})"
+        )
+
+
+@dataclass(frozen=True, slots=True)
+class Listed:
+    """A memory as ``list_memories`` shows it; ``mode`` is ``None`` when unmounted."""
+
+    name: str
+    scope: Scope
+    mode: Mode | None
+    fork_of: str | None = None
+    session: bool = False
+    """The session's own fork (``zpm serve --fork``)."""
+
+    @property
+    def mounted(self) -> bool:
+        return self.mode is not None
+
+
+def check_name(name: str) -> str:
+    """``name`` if a created memory may take it, else ``InvalidArguments``."""
+    if not NAME_PATTERN.match(name) or name in RESERVED_NAMES:
+        raise InvalidArguments(
+            f"'{name}' is not a valid memory name: a snake_case atom of at most 128 "
+            "characters (letter first; not default, system, user or prolog)"
+        )
+    return name
+
+
+class Memories:
+    """The mounted memories, by name."""
+
+    def __init__(
+        self,
+        registry: MemoryRegistry,
+        open_memory: OpenMemory,
+        *,
+        clock: Callable[[], float] = time.time,
+    ) -> None:
+        self._registry = registry
+        self._open = open_memory
+        self._clock = clock
+        self._mounted: dict[str, Memory] = {}
+        self._dormant: list[MountEntry] = []
+        self.session_fork: str | None = None
+        """The fork this session works on (``zpm serve --fork``): the memory an
+        omitted name means; every other memory is read-only for the session."""
+        self._in_session = False
+        self.lend_forks = False
+        """Whether a fork that is not mounted is mounted, for this process
+        only, when a tool names it (the command line: a person inspects or
+        edits a session's fork before merging it)."""
+
+    # -- start and stop -------------------------------------------------------
+    def start(self) -> None:
+        """Mount ``default``, then every memory the manifest names."""
+        self._mounted[DEFAULT_MEMORY] = self._open(self._entry(DEFAULT_MEMORY, "project", "rw"))
+        for entry in self._registry.read_manifest() or []:
+            if entry.name == DEFAULT_MEMORY or entry.name in self._mounted:
+                continue
+            try:
+                self._mounted[entry.name] = self._open(
+                    self._entry(entry.name, entry.scope, entry.mode)
+                )
+            except (ZpmError, JournalCorrupt, MemoryMissing, OSError) as error:
+                self._dormant.append(entry)
+                damaged = isinstance(error, JournalCorrupt)
+                advice = f"; {journal_advice(entry.name)}" if damaged else ""
+                log.warning(
+                    "memory %s (%s scope) is not mounted: %s; it stays in the manifest%s",
+                    entry.name,
+                    entry.scope,
+                    error,
+                    advice,
+                )
+
+    def close(self) -> None:
+        """Release every mounted memory's files (idempotent)."""
+        for memory in self._mounted.values():
+            memory.storage.close()
+
+    # -- lookup ---------------------------------------------------------------
+    def resolve(self, name: str | None) -> Memory:
+        """The memory a tool targets: absent or empty means ``default``.
+
+        Raises ``MemoryNotMounted`` for any name that is not mounted (with
+        :attr:`lend_forks`, a fork on disk is mounted for the call's process).
+        """
+        key = name or self.session_fork or DEFAULT_MEMORY
+        memory = self._mounted.get(key)
+        if memory is None and self.lend_forks:
+            memory = self._lend(key)
+        if memory is None:
+            raise MemoryNotMounted(key)
+        return memory
+
+    def _lend(self, name: str) -> Memory | None:
+        """Fork ``name`` mounted read-write for this process only, if it is one."""
+        ref = MemoryRef(name, "project")
+        try:
+            if not NAME_PATTERN.match(name) or self._registry.fork_info(ref) is None:
+                return None
+        except MemoryMissing:
+            return None
+        memory = self._mounted[name] = self._open(MountEntry(name, "project", "rw"))
+        return memory
+
+    def sync_all(self) -> None:
+        """Catch every mounted memory up with what other processes wrote (a goal
+        ``m:G`` may reach any of them)."""
+        for memory in self._mounted.values():
+            memory.sync()
+
+    @property
+    def default(self) -> Memory:
+        return self._mounted[DEFAULT_MEMORY]
+
+    def mounted(self) -> list[Memory]:
+        """Mounted memories: ``default`` first, then by name."""
+        rest = sorted(n for n in self._mounted if n != DEFAULT_MEMORY)
+        return [self._mounted[DEFAULT_MEMORY], *(self._mounted[n] for n in rest)]
+
+    def listing(self) -> list[Listed]:
+        """Every memory on disk and every mounted one: ``default`` first, then by
+        name and scope; a memory mounted from one scope is listed once."""
+        found: dict[MemoryRef, Mode | None] = {MemoryRef(DEFAULT_MEMORY, "project"): "rw"}
+        for ref in self._registry.discover():
+            found.setdefault(ref, None)
+        for memory in self._mounted.values():
+            found[MemoryRef(memory.name, memory.scope)] = memory.mode
+        default, *rest = found
+        rest.sort(key=lambda ref: (ref.name, ref.scope))
+        own = MemoryRef(self.session_fork, "project") if self.session_fork else None
+        return [
+            Listed(ref.name, ref.scope, found[ref], self._fork_of(ref), ref == own)
+            for ref in (default, *rest)
+        ]
+
+    def _fork_of(self, ref: MemoryRef) -> str | None:
+        info = self.fork_info(ref)
+        return None if info is None else info.base.name
+
+    def fork_info(self, ref: MemoryRef) -> ForkInfo | None:
+        """What memory ``ref`` was forked from (``None``: not a fork, or not there)."""
+        mounted = self._mounted.get(ref.name)
+        if mounted is not None and mounted.scope == ref.scope:
+            return mounted.fork
+        try:
+            return self._registry.fork_info(ref)
+        except MemoryMissing:
+            return None
+
+    def locate(self, name: str, scope: Scope | None) -> MemoryRef:
+        """Memory ``name`` on disk, in ``scope`` or (``None``) the one scope
+        that has it: ``MemoryNotFound`` when none does, ``InvalidArguments``
+        when both do."""
+        scopes: tuple[Scope, ...] = ("project", "global") if scope is None else (scope,)
+        found = [MemoryRef(name, s) for s in scopes if self._registry.exists(MemoryRef(name, s))]
+        if not found:
+            raise MemoryNotFound(name)
+        if len(found) > 1:
+            raise InvalidArguments(
+                f"memory '{name}' exists in the project and global scopes: say which with scope"
+            )
+        return found[0]
+
+    # -- changes --------------------------------------------------------------
+    def create(self, name: str, scope: Scope) -> None:
+        """Create memory ``name`` on disk (not mounted)."""
+        check_name(name)
+        try:
+            self._registry.create(MemoryRef(name, scope))
+        except MemoryExists:
+            raise MemoryAlreadyExists(name) from None
+
+    def mount(self, name: str, mode: Mode) -> Memory:
+        """Mount memory ``name`` (project scope first, then global) and record it."""
+        if name in self._mounted:
+            raise MemoryAlreadyMounted(name)
+        check_name(name)
+        ref = self._find(name)
+        entry = MountEntry(name, ref.scope, mode)
+        memory = self._open(entry)
+        self._keep(memory, entry, record=True)
+        self._dormant = [e for e in self._dormant if e.name != name]
+        log.info("mounted memory %s (%s, %s)", name, ref.scope, mode)
+        return memory
+
+    def unmount(self, name: str) -> None:
+        """Unmount memory ``name``; its files stay on disk.  A memory of the
+        manifest that failed to mount at start is dropped from the manifest."""
+        if name == DEFAULT_MEMORY:
+            raise DefaultNotUnmountable()
+        memory = self._mounted.get(name)
+        forks = [
+            m.name
+            for m in self.mounted()
+            if m.fork is not None and memory is not None and m.fork.base.name == name
+        ]
+        if forks:
+            raise ForksMounted(name, forks)
+        if memory is None and all(e.name != name for e in self._dormant):
+            raise MemoryNotMounted(name)
+        self._save_manifest(self._entries(without=name))
+        self._dormant = [e for e in self._dormant if e.name != name]
+        if memory is not None:
+            del self._mounted[name]
+            self._release(memory)
+        log.info("unmounted memory %s", name)
+
+    def start_session(self) -> str:
+        """Start a session that works on a fresh fork of ``default``
+        (``zpm serve --fork``): every memory mounts read-only, then the fork
+        is made (named ``session_YYYYMMDD_HHMMSS_<4 hex>``, not recorded in
+        the manifest: it is this session's) and mounted read-write.  The
+        fork stays on disk after the session.  Returns its name."""
+        self._in_session = True
+        self.start()
+        for _ in range(16):
+            stamp = time.strftime("%Y%m%d_%H%M%S", time.gmtime(self._clock()))
+            name = f"session_{stamp}_{secrets.token_hex(2)}"
+            try:
+                self.fork(name, DEFAULT_MEMORY, record=False)
+            except MemoryAlreadyExists:
+                continue  # another server took the name first: the next is another
+            self.session_fork = name
+            return name
+        raise MemoryAlreadyExists(name)
+
+    def fork(self, name: str, base_name: str, *, record: bool = True) -> tuple[Memory, int]:
+        """Make memory ``name`` a fork of mounted memory ``base_name`` and mount
+        it read-write (recorded in the manifest unless ``record`` is false);
+        returns it and how many clauses it copied (believed and defeated)."""
+        check_name(name)
+        base = self.resolve(base_name)
+        if name in self._mounted or any(
+            self._registry.exists(MemoryRef(name, scope)) for scope in ("project", "global")
+        ):
+            raise MemoryAlreadyExists(name)
+        with collector_paused():  # a copy of the whole memory, made at once
+            memory, copied = self._forked(name, base, record=record)
+        log.info("forked memory %s from %s (%d clauses)", name, base.name, copied)
+        return memory, copied
+
+    def _forked(self, name: str, base: Memory, *, record: bool) -> tuple[Memory, int]:
+        """:meth:`fork` once the name is known to be free."""
+        image = base.locked_image()
+        base_id = base.numbering.memory_id
+        info = ForkInfo(
+            MemoryRef(base.name, base.scope),
+            None if base_id in (None, UNRECORDED) else base_id,
+            self._clock(),
+        )
+        text = image.text()
+        first = StartFrom(secrets.token_hex(16), FORK_SEED, image.header.id, base.numbering.next)
+        ref = MemoryRef(name, "project")
+        try:
+            fork = NewFork(info, text, FORK_SEED, [first.journal_op()])
+            self._registry.create_fork(ref, fork)
+        except MemoryExists:
+            raise MemoryAlreadyExists(name) from None
+        entry = MountEntry(name, "project", "rw")
+        memory = self._open(entry, preloaded=image.preloaded())
+        self._keep(memory, entry, record=record)
+        return memory, image.header.clauses + len(base.defeats.clauses())
+
+    @contextmanager
+    def borrow(self, name: str) -> Iterator[Memory]:
+        """Memory ``name``: the mounted one, else opened read-only for the
+        block (not mounted, not recorded); ``MemoryNotFound`` when there is none."""
+        memory = self._mounted.get(name)
+        if memory is not None:
+            yield memory
+            return
+        check_name(name)
+        ref = self._find(name)
+        memory = self._open(MountEntry(name, ref.scope, "ro"))
+        try:
+            yield memory
+        finally:
+            self._release(memory)
+
+    def forks(self) -> list[tuple[MemoryRef, ForkInfo]]:
+        """Every fork on disk (project scope), by name."""
+        found = []
+        for ref in self._registry.discover():
+            if ref.scope != "project":
+                continue
+            try:
+                info = self._registry.fork_info(ref)
+            except MemoryMissing:
+                continue
+            if info is not None:
+                found.append((ref, info))
+        return found
+
+    def check_deletable(self, ref: MemoryRef) -> None:
+        """Raise ``CannotDelete`` when memory ``ref`` must stay: it is
+        ``default``, it is mounted (or the manifest mounts it), or forks
+        were made from it (they read its knowledge files)."""
+        if ref == MemoryRef(DEFAULT_MEMORY, "project"):
+            raise CannotDelete(DEFAULT_MEMORY, "")
+        mounted = self._mounted.get(ref.name)
+        if (mounted is not None and mounted.scope == ref.scope) or any(
+            MemoryRef(e.name, e.scope) == ref for e in self._dormant
+        ):
+            raise CannotDelete(ref.name, "it is mounted; unmount it first")
+        children = [fork.name for fork, info in self.forks() if info.base == ref]
+        if children:
+            raise CannotDelete(
+                ref.name,
+                f"forks were made from it ({', '.join(children)}) and read its knowledge "
+                "files; delete them first",
+            )
+
+    def delete(self, ref: MemoryRef) -> None:
+        """Delete memory ``ref`` and all its files, once :meth:`check_deletable`
+        lets it (the registry makes it crash-safe: all of it goes, or none)."""
+        self.check_deletable(ref)
+        self._registry.remove(ref)
+        log.info("deleted memory %s (%s scope)", ref.name, ref.scope)
+
+    def refuse_in_session(self, tool: str) -> None:
+        """Raise ``SessionForkOnly`` when this session works on its own fork."""
+        if self._in_session and self.session_fork is not None:
+            raise SessionForkOnly(tool, self.session_fork)
+
+    # -- internals ------------------------------------------------------------
+    def _entry(self, name: str, scope: Scope, mode: Mode) -> MountEntry:
+        """How this session mounts a memory: read-only when it works on a fork."""
+        if self._in_session:
+            mode = "ro"
+        return MountEntry(name, scope, mode)
+
+    def _find(self, name: str) -> MemoryRef:
+        scopes: tuple[Scope, ...] = ("project", "global")
+        for scope in scopes:
+            ref = MemoryRef(name, scope)
+            if self._registry.exists(ref):
+                return ref
+        raise MemoryNotFound(name)
+
+    def _entries(self, *, without: str) -> list[MountEntry]:
+        """The manifest: mounted memories, then those that failed to mount at
+        start (kept so that a later start tries them again)."""
+        entries = [MountEntry(m.name, m.scope, m.mode) for m in self.mounted()]
+        return [e for e in [*entries, *self._dormant] if e.name != without]
+
+    def _keep(self, memory: Memory, entry: MountEntry, *, record: bool) -> None:
+        """Mount ``memory``, just opened as ``entry``; with ``record``, record
+        it in the manifest first (a failure to record releases it)."""
+        if record:
+            try:
+                self._save_manifest([*self._entries(without=entry.name), entry])
+            except BaseException:
+                self._release(memory)
+                raise
+        self._mounted[entry.name] = memory
+
+    def _save_manifest(self, entries: list[MountEntry]) -> None:
+        self._registry.write_manifest(entries)
+
+    def _release(self, memory: Memory) -> None:
+        memory.storage.close()
+        memory.engine.drop_namespace(memory.namespace)

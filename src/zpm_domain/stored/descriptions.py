@@ -1,0 +1,259 @@
+"""Predicate descriptions: the vocabulary a memory keeps beside its clauses.
+
+``describe_predicate`` gives ``name/arity`` a one-line description and,
+optionally, a name for each of its arguments, so that every session that
+reads the memory uses the same words for the same relation.  A description
+belongs to the memory, not to any clause: a predicate may be described
+before it has clauses (vocabulary first), and keeps its description when
+its clauses go.  Describing a predicate again replaces its description; an
+empty description removes it.  Built-in predicates cannot be described;
+knowledge-file predicates can (the description is the memory's, the
+clauses stay the file's).
+
+Descriptions are journaled (operation ``describe``), kept in snapshots
+(section ``descriptions``), copied into forks with the rest of a memory's
+state, moved by ``rename_predicate`` and carried into the base by a merge
+(:func:`changes`).
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterable, Iterator, Mapping
+from dataclasses import dataclass
+from typing import Any, ClassVar
+
+from zpm_domain.changes.mutations import BadOperation, Mutation, Target, journaled, text_arg
+from zpm_domain.errors import InvalidArguments, PermissionDenied
+from zpm_domain.ports.journal import JournalOp
+from zpm_domain.prolog.allowlist import is_protected
+from zpm_domain.prolog.terms import Atom, Struct
+from zpm_domain.prolog.writer import render
+
+SECTION = "descriptions"
+"""The snapshot section holding a memory's descriptions (see :func:`section`)."""
+
+MAX_TEXT = 500
+"""The longest description and the longest list of argument names, in characters."""
+
+Key = tuple[str, int]
+
+
+@dataclass(frozen=True, slots=True)
+class Description:
+    """A predicate's one-line ``text`` and the names of its arguments
+    (``None``: not named)."""
+
+    text: str
+    arguments: tuple[str, ...] | None = None
+
+    def as_json(self) -> dict[str, Any]:
+        """``{"description": text}``, plus ``"arguments"`` when they are named:
+        the fields the schema, the overview and search_facts add."""
+        shown: dict[str, Any] = {"description": self.text}
+        if self.arguments is not None:
+            shown["arguments"] = list(self.arguments)
+        return shown
+
+
+class Descriptions:
+    """A memory's descriptions by predicate, in the order they were first given."""
+
+    def __init__(self) -> None:
+        self._by_key: dict[Key, Description] = {}
+
+    def __len__(self) -> int:
+        return len(self._by_key)
+
+    def __iter__(self) -> Iterator[tuple[Key, Description]]:
+        return iter(list(self._by_key.items()))
+
+    def of(self, name: str, arity: int) -> Description | None:
+        return self._by_key.get((name, arity))
+
+    def put(self, key: Key, description: Description | None) -> None:
+        """Describe ``key`` (a replaced description keeps its place); ``None`` removes."""
+        if description is None:
+            self._by_key.pop(key, None)
+        else:
+            self._by_key[key] = description
+
+    def clear(self) -> None:
+        self._by_key.clear()
+
+    def as_dict(self) -> dict[Key, Description]:
+        return dict(self._by_key)
+
+
+def described(text: str, arguments: str | None, arity: int) -> Description | None:
+    """The description a caller gives ``name/arity``: ``text`` (one line) and
+    ``arguments`` (comma-separated names, exactly ``arity`` of them, or
+    ``None``); ``None`` when ``text`` is empty (a removal, which takes no
+    argument names).  Raises ``InvalidArguments`` saying what is wrong."""
+    text = text.strip()
+    if not text:
+        if arguments is not None and arguments.strip():
+            raise InvalidArguments(
+                "an empty description removes the description; leave 'arguments' out"
+            )
+        return None
+    _check_line(text, "description")
+    if arguments is None:
+        return Description(text)
+    _check_line(arguments, "arguments")
+    names = tuple(name.strip() for name in arguments.split(",")) if arguments.strip() else ()
+    if any(not name for name in names):
+        raise InvalidArguments(
+            f"arguments must be names separated by commas (like 'service, person'), "
+            f"not {arguments!r}"
+        )
+    if len(names) != arity:
+        raise InvalidArguments(
+            f"arguments gives {len(names)} name(s); the predicate has {arity} argument(s)"
+        )
+    return Description(text, names)
+
+
+def _check_line(text: str, what: str) -> None:
+    if len(text) > MAX_TEXT:
+        raise InvalidArguments(f"{what} is {len(text)} characters long; at most {MAX_TEXT}")
+    if any(ord(c) < 32 or ord(c) == 127 for c in text):
+        raise InvalidArguments(f"{what} must be one line of text, without control characters")
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError:
+        raise InvalidArguments(f"{what} is not valid Unicode text") from None
+
+
+@journaled
+@dataclass(frozen=True, slots=True)
+class DescribePredicate(Mutation):
+    """Describe ``name/arity`` with ``description`` (``None``: remove its description)."""
+
+    name: str
+    arity: int
+    description: Description | None
+    op: ClassVar[str] = "describe"
+
+    @property
+    def key(self) -> Key:
+        return (self.name, self.arity)
+
+    @property
+    def indicator(self) -> str:
+        """``name/arity`` as Prolog text."""
+        return render(Struct("/", (Atom(self.name), self.arity)))
+
+    @classmethod
+    def from_args(cls, args: Mapping[str, Any]) -> DescribePredicate:
+        arity, arguments = args.get("arity"), args.get("arguments")
+        if not isinstance(arity, int) or isinstance(arity, bool) or arity < 0:
+            raise BadOperation("'arity' must be a non-negative integer")
+        if not (
+            arguments is None
+            or (isinstance(arguments, list) and all(isinstance(a, str) for a in arguments))
+        ):
+            raise BadOperation("'arguments' must be a list of strings or null")
+        text = text_arg(args, "description")
+        description = Description(text, None if arguments is None else tuple(arguments))
+        return cls(text_arg(args, "name"), arity, description if text else None)
+
+    def journal_op(self) -> JournalOp:
+        description = self.description
+        arguments = None if description is None else description.arguments
+        return JournalOp(
+            self.op,
+            {
+                "name": self.name,
+                "arity": self.arity,
+                "description": "" if description is None else description.text,
+                "arguments": None if arguments is None else list(arguments),
+            },
+        )
+
+    def check(self, target: Target) -> None:
+        if is_protected(self.name, self.arity):
+            raise PermissionDenied.builtin(self.name, self.arity)
+
+    def apply(self, target: Target) -> None:
+        target.descriptions.put(self.key, self.description)
+
+
+def section(descriptions: Descriptions) -> list[str]:
+    """The snapshot section: one JSON line per description, in order:
+    ``[name, arity, text, arguments]`` (``arguments`` a list of names or null)."""
+    return [
+        json.dumps(
+            [name, arity, d.text, None if d.arguments is None else list(d.arguments)],
+            ensure_ascii=False,
+        )
+        for (name, arity), d in descriptions
+    ]
+
+
+class DescriptionsDamaged(ValueError):
+    """The section does not read at entry ``entry`` (1 for its first line)."""
+
+    def __init__(self, entry: int, why: str) -> None:
+        super().__init__(why)
+        self.entry = entry
+
+
+def read_section(lines: Iterable[str]) -> dict[Key, Description]:
+    """The descriptions of a section written by :func:`section`, in order."""
+    found: dict[Key, Description] = {}
+    for number, line in enumerate(lines, start=1):
+        try:
+            entry = json.loads(line)
+        except ValueError as error:
+            raise DescriptionsDamaged(number, f"does not read ({error})") from None
+        if not (isinstance(entry, list) and len(entry) == 4):
+            raise DescriptionsDamaged(number, "not a description")
+        name, arity, text, arguments = entry
+        if not (isinstance(name, str) and isinstance(text, str) and text):
+            raise DescriptionsDamaged(number, "name and description must be text")
+        if not isinstance(arity, int) or isinstance(arity, bool) or arity < 0:
+            raise DescriptionsDamaged(number, "arity must be a non-negative integer")
+        if arguments is not None and not (
+            isinstance(arguments, list) and all(isinstance(a, str) for a in arguments)
+        ):
+            raise DescriptionsDamaged(number, "arguments must be a list of names or null")
+        found[(name, arity)] = Description(text, None if arguments is None else tuple(arguments))
+    return found
+
+
+def moved(descriptions: Descriptions, old: str, new: str, arity: int) -> list[DescribePredicate]:
+    """The mutations that move ``old/arity``'s description to ``new/arity``
+    (a rename), replacing any ``new/arity`` had; none when it has none."""
+    held = descriptions.of(old, arity)
+    if held is None:
+        return []
+    return [DescribePredicate(new, arity, held), DescribePredicate(old, arity, None)]
+
+
+def changes(
+    before: Mapping[Key, Description], after: Mapping[Key, Description]
+) -> list[DescribePredicate]:
+    """The mutations that turn descriptions ``before`` into ``after``: the
+    new or changed ones in ``after``'s order, then the removals in
+    ``before``'s order."""
+    found = [
+        DescribePredicate(name, arity, description)
+        for (name, arity), description in after.items()
+        if before.get((name, arity)) != description
+    ]
+    found += [
+        DescribePredicate(name, arity, None)
+        for (name, arity) in before
+        if (name, arity) not in after
+    ]
+    return found
+
+
+def merged(
+    point: Mapping[Key, Description], fork: Mapping[Key, Description], base: Descriptions
+) -> list[DescribePredicate]:
+    """A merge's description changes: the fork's since its fork point
+    (:func:`changes`) that the base does not hold already.  The fork's
+    description wins over one the base changed meanwhile."""
+    return [m for m in changes(point, fork) if base.of(m.name, m.arity) != m.description]
