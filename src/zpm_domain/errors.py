@@ -4,6 +4,11 @@ Every error carries the exact user-facing text that a tool returns as its
 error result (``str(error) == error.message``).  Adapters translate their
 native failures into these classes; the app layer turns them into
 ``isError`` results (MCP) or ``ERROR: ...`` lines and exit code 1 (CLI).
+
+The errors whose text shows Prolog terms (a thrown ball, a predicate
+indicator) are in ``zpm_domain.prolog.errors``, which renders them; they are
+``ZpmError``s like the rest.  This module imports nothing of zpm's but
+``zpm_domain.limits``, so every layer may use it.
 """
 
 from __future__ import annotations
@@ -12,7 +17,6 @@ from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
     from zpm_domain.limits import Limits
-    from zpm_domain.prolog.terms import Term
 
 
 class ZpmError(Exception):
@@ -162,48 +166,6 @@ class RecoveryFailed(ZpmError):
     """A memory's recorded state cannot be brought back; the text says where and why."""
 
 
-class PermissionDenied(ZpmError):
-    """A change to a predicate that tools may not change.
-
-    ``indicator`` names the predicate (``name/arity`` text) and ``reason``
-    says why in a few words (``a built-in predicate``, ``defined by a
-    knowledge file``); both are empty for refusals built from a bare text.
-    """
-
-    def __init__(self, message: str, *, indicator: str = "", reason: str = "") -> None:
-        super().__init__(message)
-        self.indicator = indicator
-        self.reason = reason
-
-    @classmethod
-    def builtin(cls, name: str, arity: int) -> PermissionDenied:
-        pi = _pi(name, arity)
-        return cls(
-            f"Cannot modify built-in predicate: {pi}", indicator=pi, reason="a built-in predicate"
-        )
-
-    @classmethod
-    def static(cls, name: str, arity: int) -> PermissionDenied:
-        pi = _pi(name, arity)
-        return cls(
-            f"Cannot modify static predicate {pi}: it is defined in a knowledge file",
-            indicator=pi,
-            reason="defined by a knowledge file",
-        )
-
-
-class SandboxViolation(ZpmError):
-    """A query or rule body calls something outside the allow-list."""
-
-    def __init__(self, name: str, arity: int) -> None:
-        super().__init__(
-            f"Not allowed in a query or rule body: {_pi(name, arity)} "
-            "(only pure built-ins and knowledge-base predicates may be called)"
-        )
-        self.name = name
-        self.arity = arity
-
-
 class EngineUnsupported(ZpmError):
     """The engine does not offer an optional part of the engine port."""
 
@@ -326,45 +288,3 @@ class CyclicBall(ResourceLimitExceeded):
 
     def __init__(self) -> None:
         super().__init__("the goal threw a cyclic term, which cannot be returned as text")
-
-
-class PrologError(ZpmError):
-    """An exception thrown by a goal and not caught inside it.
-
-    ``ball`` is the thrown domain term.  ISO errors ``error(Formal, Context)``
-    are reported as ``Prolog error: <Formal>`` (the context differs between
-    engines and is left out); any other ball as ``Unhandled exception: <Ball>``.
-    """
-
-    def __init__(self, ball: Term) -> None:
-        from zpm_domain.prolog.writer import render
-
-        self.ball = ball
-        formal = iso_formal(ball)
-        if formal is not None:
-            message = f"Prolog error: {render(formal)}"
-        else:
-            message = f"Unhandled exception: {render(ball)}"
-        super().__init__(message)
-
-
-def iso_formal(ball: Term) -> Term | None:
-    """The formal term of ``error(Formal, _)``, else ``None``."""
-    from zpm_domain.prolog.terms import Struct
-
-    if isinstance(ball, Struct) and ball.name == "error" and len(ball.args) == 2:
-        return ball.args[0]
-    return None
-
-
-def _pi(name: str, arity: int) -> str:
-    from zpm_domain.prolog.terms import Struct
-    from zpm_domain.prolog.writer import render
-
-    return render(Struct("/", (_atom(name), arity)))
-
-
-def _atom(name: str) -> Term:
-    from zpm_domain.prolog.terms import Atom
-
-    return Atom(name)

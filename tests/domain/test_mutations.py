@@ -15,8 +15,7 @@ from zpm_domain.changes.mutations import (
 from zpm_domain.memory.snapshot_format import Covers, SnapshotHeader, read_snapshot, write_snapshot
 from zpm_domain.ports.journal import JournalOp
 from zpm_domain.prolog.reader import read_term
-from zpm_domain.prolog.writer import render_clause
-from zpm_domain.stored.clauses import Clause
+from zpm_domain.stored.clauses import Clause, render_clause
 
 
 def clause(text: str) -> Clause:

@@ -6,7 +6,7 @@ from dataclasses import dataclass
 
 import pytest
 
-from zpm_domain.errors import InvalidClause, PermissionDenied
+from zpm_domain.errors import InvalidClause
 from zpm_domain.ports.store_checks import (
     changeable,
     check_addition,
@@ -14,6 +14,7 @@ from zpm_domain.ports.store_checks import (
     check_change,
     stored_themselves,
 )
+from zpm_domain.prolog.errors import PermissionDenied
 from zpm_domain.prolog.reader import read_term
 from zpm_domain.stored.clauses import Clause
 

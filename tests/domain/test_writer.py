@@ -20,9 +20,8 @@ from zpm_domain.prolog.writer import (
     format_float,
     quote_atom_if_needed,
     render,
-    render_clause,
 )
-from zpm_domain.stored.clauses import Clause
+from zpm_domain.stored.clauses import Clause, render_clause
 from zpm_domain.stored.provenance import UNKNOWN
 
 LAYOUT = [
@@ -355,7 +354,7 @@ def test_render_clause() -> None:
     assert render_clause(Clause(Atom("p"), body)) == "p :- a -> b ; c"
     a = Var()
     renderer = Renderer()
-    assert renderer.render_clause(Clause(Struct("p", (a,)), Struct("q", (a, Var())))) == (
+    assert renderer.render(Clause(Struct("p", (a,)), Struct("q", (a, Var()))).as_term()) == (
         "p(_G1) :- q(_G1, _G2)"
     )
 

@@ -25,9 +25,10 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
 
-from zpm_domain.errors import PrologError, ZpmError, iso_formal
+from zpm_domain.errors import ZpmError
 from zpm_domain.limits import Limits
 from zpm_domain.ports.engine import Engine
+from zpm_domain.prolog.errors import PrologError, iso_formal
 from zpm_domain.prolog.reader import read_term
 from zpm_domain.prolog.terms import Term, Var
 from zpm_domain.prolog.writer import Renderer, render

@@ -10,11 +10,10 @@ from __future__ import annotations
 import random
 
 from zpm_contract.engine_checks.support import answers, stored, texts
-from zpm_domain.errors import PermissionDenied
 from zpm_domain.ports.engine import Engine
+from zpm_domain.prolog.errors import PermissionDenied
 from zpm_domain.prolog.reader import read_term
-from zpm_domain.prolog.writer import render_clause
-from zpm_domain.stored.clauses import Clause
+from zpm_domain.stored.clauses import Clause, render_clause
 
 
 def check_retract_stored(engine: Engine, ns: str, *, static_clauses: bool = True) -> None:

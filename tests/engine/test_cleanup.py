@@ -22,11 +22,10 @@ from zpm_domain.errors import (
     DepthLimitExceeded,
     InferenceLimitExceeded,
     MemoryNotMounted,
-    PrologError,
-    SandboxViolation,
     TimeLimitExceeded,
 )
 from zpm_domain.limits import Limits
+from zpm_domain.prolog.errors import PrologError, SandboxViolation
 from zpm_domain.prolog.reader import read_term
 from zpm_domain.prolog.terms import Atom, Var
 

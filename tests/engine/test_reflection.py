@@ -11,8 +11,9 @@ import pytest
 from support import NS, answers, clause, consult, engine_with
 
 from zpm_adapters.engine_python.engine import PythonEngine
-from zpm_domain.errors import MemoryNotMounted, PermissionDenied, PrologError
+from zpm_domain.errors import MemoryNotMounted
 from zpm_domain.limits import Limits
+from zpm_domain.prolog.errors import PermissionDenied, PrologError
 from zpm_domain.prolog.reader import read_term
 from zpm_domain.prolog.terms import Var
 from zpm_domain.prolog.writer import render

@@ -18,13 +18,12 @@ from zpm_domain.errors import (
     DepthLimitExceeded,
     InferenceLimitExceeded,
     MemoryNotMounted,
-    PrologError,
     ResourceLimitExceeded,
-    SandboxViolation,
     TimeLimitExceeded,
     ZpmError,
 )
 from zpm_domain.limits import Limits
+from zpm_domain.prolog.errors import PrologError, SandboxViolation
 from zpm_domain.prolog.reader import read_term
 from zpm_domain.prolog.terms import Atom, Struct, Term, Var, make_list
 from zpm_domain.stored.clauses import Clause

@@ -6,12 +6,12 @@ import pytest
 from support import NS, answers, clause, consult, engine_with
 
 from zpm_adapters.engine_python.engine import PythonEngine
-from zpm_domain.errors import InvalidClause, PermissionDenied, PrologError
+from zpm_domain.errors import InvalidClause
 from zpm_domain.limits import Limits
+from zpm_domain.prolog.errors import PermissionDenied, PrologError
 from zpm_domain.prolog.reader import read_term
 from zpm_domain.prolog.terms import Atom, Struct, Var
-from zpm_domain.prolog.writer import render_clause
-from zpm_domain.stored.clauses import Clause, PredicateInfo
+from zpm_domain.stored.clauses import Clause, PredicateInfo, render_clause
 
 
 def texts(engine: PythonEngine, name: str, arity: int) -> list[str]:

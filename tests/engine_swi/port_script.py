@@ -14,18 +14,17 @@ from zpm_domain.errors import (
     InferenceLimitExceeded,
     InvalidClause,
     MemoryNotMounted,
-    PermissionDenied,
     ResourceLimitExceeded,
-    SandboxViolation,
     TimeLimitExceeded,
     ZpmError,
 )
 from zpm_domain.limits import DEFAULT_LIMITS, Limits
 from zpm_domain.ports.engine import Engine
+from zpm_domain.prolog.errors import PermissionDenied, SandboxViolation
 from zpm_domain.prolog.reader import read_term
 from zpm_domain.prolog.terms import Var
-from zpm_domain.prolog.writer import render, render_clause
-from zpm_domain.stored.clauses import Clause
+from zpm_domain.prolog.writer import render
+from zpm_domain.stored.clauses import Clause, render_clause
 
 
 def cl(text: str) -> Clause:

@@ -13,8 +13,7 @@ from zpm_adapters.persistence.volatile_journal import VolatileJournal
 from zpm_domain.memory.snapshot_format import read_snapshot
 from zpm_domain.ports.journal import JournalOp
 from zpm_domain.ports.storage import KnowledgeFile, MountEntry
-from zpm_domain.prolog.writer import render_clause
-from zpm_domain.stored.clauses import Clause
+from zpm_domain.stored.clauses import Clause, render_clause
 from zpm_domain.stored.handles import FILE_FIRST, UNRECORDED, memory_of, number_of
 from zpm_domain.stored.provenance import Provenance
 

@@ -68,7 +68,7 @@ def test_variable_names_survive_the_journal(open_box: Open) -> None:
     box.close()
     again = open_box()
     clauses = again.memories.default.clauses("grand", 2)
-    from zpm_domain.prolog.writer import render_clause
+    from zpm_domain.stored.clauses import render_clause
 
     assert [render_clause(c) for c in clauses] == [
         "grand(Old, Young) :- parent(Old, Mid), parent(Mid, Young)"

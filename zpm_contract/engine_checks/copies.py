@@ -11,8 +11,7 @@ from __future__ import annotations
 from zpm_contract.engine_checks.support import answers, stored, texts
 from zpm_domain.ports.engine import Engine
 from zpm_domain.prolog.reader import read_term
-from zpm_domain.prolog.writer import render_clause
-from zpm_domain.stored.clauses import Clause
+from zpm_domain.stored.clauses import Clause, render_clause
 
 
 def check_copy_clauses(engine: Engine) -> None:

@@ -24,10 +24,11 @@ from dataclasses import dataclass
 from itertools import islice
 from pathlib import Path
 
-from zpm_domain.errors import PrologError, SandboxViolation, ZpmError, iso_formal
+from zpm_domain.errors import ZpmError
 from zpm_domain.limits import Limits
 from zpm_domain.ports.engine import Engine
 from zpm_domain.prolog.allowlist import Class, classify
+from zpm_domain.prolog.errors import PrologError, SandboxViolation, iso_formal
 from zpm_domain.prolog.reader import read_term
 from zpm_domain.prolog.sandbox import check_goal
 from zpm_domain.prolog.terms import Atom, Struct, Term, Var, make_list, variables

@@ -7,8 +7,8 @@ from zpm_domain.limits import Limits
 from zpm_domain.ports.engine import Engine
 from zpm_domain.prolog.reader import read_term
 from zpm_domain.prolog.terms import Var
-from zpm_domain.prolog.writer import Renderer, render_clause
-from zpm_domain.stored.clauses import Clause
+from zpm_domain.prolog.writer import Renderer
+from zpm_domain.stored.clauses import Clause, render_clause
 from zpm_domain.stored.provenance import UNKNOWN
 
 

@@ -57,7 +57,7 @@ from zpm_adapters.engine_python.runtime import (
 from zpm_adapters.engine_python.store import Namespace, Predicate
 from zpm_adapters.engine_python.templates import unify_head
 from zpm_adapters.prolog.steps import read_steps
-from zpm_domain.errors import CyclicAnswer, CyclicBall, Interrupted, PrologError, ZpmError
+from zpm_domain.errors import CyclicAnswer, CyclicBall, Interrupted, ZpmError
 from zpm_domain.limits import Limits
 from zpm_domain.ports.engine import Engine, Solution, answered_variables
 from zpm_domain.ports.proofs import ProofStep
@@ -70,6 +70,7 @@ from zpm_domain.ports.store_checks import (
     is_most_general,
     stored_themselves,
 )
+from zpm_domain.prolog.errors import PrologError
 from zpm_domain.prolog.terms import Atom, Struct, Term, Var, list_items, variant
 from zpm_domain.stored.clauses import Clause, PredicateInfo, by_predicate
 

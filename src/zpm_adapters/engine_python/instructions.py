@@ -27,7 +27,7 @@ from zpm_adapters.engine_python.runtime import (
 )
 from zpm_adapters.engine_python.store import Namespace
 from zpm_adapters.engine_python.templates import build, build_args
-from zpm_domain.errors import SandboxViolation
+from zpm_domain.prolog.errors import SandboxViolation
 from zpm_domain.prolog.terms import Struct
 
 if TYPE_CHECKING:

@@ -58,8 +58,6 @@ from zpm_domain.errors import (
     Interrupted,
     MemoryLimitExceeded,
     MemoryNotMounted,
-    PrologError,
-    SandboxViolation,
     TimeLimitExceeded,
     ZpmError,
 )
@@ -77,6 +75,7 @@ from zpm_domain.ports.store_checks import (
     stored_themselves,
 )
 from zpm_domain.prolog.allowlist import ALLOWED, DENIED
+from zpm_domain.prolog.errors import PrologError, SandboxViolation
 from zpm_domain.prolog.terms import (
     Atom,
     Struct,

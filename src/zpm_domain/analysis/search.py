@@ -52,8 +52,7 @@ from operator import add
 
 from zpm_domain.memory.memory import Memory
 from zpm_domain.prolog.terms import TRUE, Atom, String, Struct, Term
-from zpm_domain.prolog.writer import render_clause
-from zpm_domain.stored.clauses import Clause
+from zpm_domain.stored.clauses import Clause, render_clause
 from zpm_domain.stored.descriptions import Description
 
 PREFIX_FROM = 3

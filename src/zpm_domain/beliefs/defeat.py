@@ -26,8 +26,8 @@ from typing import Any
 from zpm_domain.errors import PrologSyntaxError
 from zpm_domain.prolog.reader import read_term
 from zpm_domain.prolog.terms import Struct, Term, terms_equal, variables, variant
-from zpm_domain.prolog.writer import Renderer, render, render_clause
-from zpm_domain.stored.clauses import Clause
+from zpm_domain.prolog.writer import Renderer, render
+from zpm_domain.stored.clauses import Clause, render_clause
 from zpm_domain.stored.handles import is_handle
 from zpm_domain.stored.provenance import UNKNOWN, Provenance
 

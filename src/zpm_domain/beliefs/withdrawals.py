@@ -5,8 +5,9 @@ withdrawn clause is gone for every tool (it leaves the engine, and its
 supports go with it), but the memory keeps a :class:`Withdrawal` record:
 the clause as it was stored (its handle and provenance), the record's own
 handle, and the provenance of the withdrawal.  The history is journaled
-(operation ``withdraw``) and kept in snapshots (section ``withdrawals``), so
-forks can copy it and merges can tell a withdrawal they already hold.
+(operation ``withdraw``, the change ``zpm_domain.changes.withdraw.Withdraw``)
+and kept in snapshots (section ``withdrawals``), so forks can copy it and
+merges can tell a withdrawal they already hold.
 
 Knowledge-file clauses are monotonic: no withdrawal takes them.
 """
@@ -14,27 +15,11 @@ Knowledge-file clauses are monotonic: no withdrawal takes them.
 from __future__ import annotations
 
 import json
-from collections.abc import Mapping
-from dataclasses import dataclass, replace
-from typing import Any, ClassVar
+from dataclasses import dataclass
 
-from zpm_domain.changes.mutations import (
-    BadOperation,
-    ClauseChange,
-    Stamp,
-    Target,
-    journaled,
-    remove_stored,
-    stamp_args,
-    stamp_json,
-    text_arg,
-)
 from zpm_domain.errors import PrologSyntaxError
-from zpm_domain.ports.journal import JournalOp
 from zpm_domain.prolog.reader import read_term
-from zpm_domain.prolog.terms import Term
-from zpm_domain.prolog.writer import render_clause
-from zpm_domain.stored.clauses import Clause
+from zpm_domain.stored.clauses import Clause, render_clause
 from zpm_domain.stored.handles import is_handle
 from zpm_domain.stored.provenance import UNKNOWN, Provenance
 
@@ -75,59 +60,6 @@ class History:
 
     def records(self) -> list[Withdrawal]:
         return list(self._records.values())
-
-
-@journaled
-@dataclass(frozen=True, slots=True)
-class Withdraw(ClauseChange):
-    """Withdraw the client-stored clause ``clause`` (which has a handle);
-    ``record`` and ``provenance`` are the withdrawal record's, given at commit."""
-
-    clause: Clause
-    record: int | None = None
-    provenance: Provenance | None = None
-    op: ClassVar[str] = "withdraw"
-
-    @property
-    def head(self) -> Term:
-        return self.clause.head
-
-    @classmethod
-    def from_args(cls, args: Mapping[str, Any]) -> Withdraw:
-        handle = args.get("withdrawn")
-        if not is_handle(handle):
-            raise BadOperation("'withdrawn' must be a clause handle")
-        try:
-            clause = Clause.from_term(read_term(text_arg(args, "clause")))
-        except PrologSyntaxError as error:
-            raise BadOperation(f"clause does not read: {error.message}") from None
-        record, provenance = stamp_args(args)
-        if record is None:
-            raise BadOperation("a withdrawal needs its record's handle")
-        assert isinstance(handle, int)
-        return cls(clause.stamped(handle, UNKNOWN), record, provenance)
-
-    def journal_op(self) -> JournalOp:
-        return JournalOp(
-            self.op,
-            withdrawn=self.clause.handle,
-            clause=render_clause(self.clause),
-            **stamp_json(self.record, self.provenance),
-        )
-
-    def stamped(self, stamp: Stamp) -> Withdraw:
-        if self.record is not None:
-            return self
-        return replace(self, record=stamp.new_handle(), provenance=stamp.provenance)
-
-    def apply(self, target: Target) -> None:
-        assert self.record is not None and self.clause.handle is not None
-        target.numbering.saw(self.record)
-        stored = target.stored_with(self.clause.handle)
-        if stored is None:
-            return  # not held now: a replayed record of a clause a newer base no longer has
-        remove_stored(target, stored)
-        target.history.add(Withdrawal(self.record, stored, self.provenance or UNKNOWN))
 
 
 def section(history: History) -> list[str]:

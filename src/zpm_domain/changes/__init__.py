@@ -9,10 +9,8 @@ loaded.  A new change kind's module is added to ``MODULES``.
 
 from __future__ import annotations
 
-from zpm_domain.beliefs import withdrawals
-from zpm_domain.changes import assumptions, merge_ops, mutations, renaming
-from zpm_domain.stored import descriptions
+from zpm_domain.changes import assumptions, describe, merge_ops, mutations, renaming, withdraw
 
-MODULES = (mutations, assumptions, descriptions, merge_ops, renaming, withdrawals)
+MODULES = (mutations, assumptions, describe, merge_ops, renaming, withdraw)
 """The modules that define change kinds, besides ``zpm_domain.memory.memory`` (whose
 ``base`` and ``number`` register when it is imported)."""

@@ -26,8 +26,8 @@ from zpm_domain.errors import PrologSyntaxError
 from zpm_domain.ports.journal import JournalOp
 from zpm_domain.prolog.reader import read_term
 from zpm_domain.prolog.terms import Term
-from zpm_domain.prolog.writer import render, render_clause
-from zpm_domain.stored.clauses import Clause
+from zpm_domain.prolog.writer import render
+from zpm_domain.stored.clauses import Clause, render_clause
 from zpm_domain.stored.handles import is_handle
 
 

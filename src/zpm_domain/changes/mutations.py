@@ -29,8 +29,8 @@ from zpm_domain.prolog.reader import read_term
 from zpm_domain.prolog.reader.facts import read_canonical_fact
 from zpm_domain.prolog.terms import Atom, Struct, Term, indicator
 from zpm_domain.prolog.unify import unify
-from zpm_domain.prolog.writer import render, render_clause
-from zpm_domain.stored.clauses import Clause, PredicateInfo, know_text
+from zpm_domain.prolog.writer import render
+from zpm_domain.stored.clauses import Clause, PredicateInfo, know_text, render_clause
 from zpm_domain.stored.handles import Numbering, is_handle
 from zpm_domain.stored.provenance import Provenance, shared
 

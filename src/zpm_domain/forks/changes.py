@@ -30,8 +30,8 @@ from zpm_domain.beliefs.withdrawals import Withdrawal
 from zpm_domain.forks.state import Held, State
 from zpm_domain.memory.memory import Memory
 from zpm_domain.prolog.terms import Struct
-from zpm_domain.prolog.writer import render, render_clause
-from zpm_domain.stored.clauses import Clause
+from zpm_domain.prolog.writer import render
+from zpm_domain.stored.clauses import Clause, render_clause
 
 Slot = tuple[str, int, str | None]
 """A fact's predicate and first argument (``None`` for an atom)."""

@@ -14,16 +14,15 @@ from collections.abc import Iterator
 from dataclasses import dataclass, field
 from typing import Any
 
-from zpm_domain.beliefs.withdrawals import Withdraw
 from zpm_domain.changes.assumptions import Assume, SupportPlainly
 from zpm_domain.changes.merge_ops import RemoveHandle, Unsupport
 from zpm_domain.changes.mutations import AddClause, Mutation
+from zpm_domain.changes.withdraw import Withdraw
 from zpm_domain.errors import ZpmError
 from zpm_domain.forks.changes import Change, Conflict, Conflicts
 from zpm_domain.forks.state import Held
 from zpm_domain.memory.memory import Memory
-from zpm_domain.prolog.writer import render_clause
-from zpm_domain.stored.clauses import Clause
+from zpm_domain.stored.clauses import Clause, render_clause
 from zpm_domain.stored.provenance import UNKNOWN
 
 MAX_LISTED = 100

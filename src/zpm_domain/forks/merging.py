@@ -26,13 +26,13 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
+from zpm_domain.changes import describe
 from zpm_domain.errors import InvalidArguments, MemoryNotMounted, RecoveryFailed
 from zpm_domain.forks.changes import Change, Conflicts, changes, find_conflicts
 from zpm_domain.forks.merge_plan import plan
 from zpm_domain.forks.state import State, point_of, state_of
 from zpm_domain.memory.memory import Image, Memory, collector_paused
 from zpm_domain.memory.mounts import Memories, NotAFork
-from zpm_domain.stored import descriptions
 
 SIDES = ("base", "fork")
 
@@ -104,7 +104,7 @@ def merge(
             conflicts = find_conflicts(compared.point, compared.now, compared.found, base)
             decide(conflicts, prefer, resolve or {})
             found = plan(compared.found, conflicts, base)
-            described = descriptions.merged(
+            described = describe.merged(
                 compared.point.described, compared.now.described, base.descriptions
             )
             if not dry_run and found.blocked is None:

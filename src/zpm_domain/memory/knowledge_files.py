@@ -18,7 +18,8 @@ from collections.abc import Callable
 from functools import partial
 from typing import TYPE_CHECKING
 
-from zpm_domain.errors import InvalidClause, PermissionDenied, SandboxViolation
+from zpm_domain.errors import InvalidClause
+from zpm_domain.prolog.errors import PermissionDenied, SandboxViolation
 from zpm_domain.prolog.reader import read_clauses
 from zpm_domain.prolog.sandbox import check_goal
 from zpm_domain.prolog.terms import Atom, Struct, Term, list_items

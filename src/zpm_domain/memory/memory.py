@@ -51,13 +51,7 @@ from zpm_domain.beliefs.supports import (
     variant_key,
 )
 from zpm_domain.changes.mutations import BadOperation, Mutation, Target, from_journal, journaled
-from zpm_domain.errors import (
-    InvalidClause,
-    MemoryReadOnly,
-    PermissionDenied,
-    PersistenceUnavailable,
-    RecoveryFailed,
-)
+from zpm_domain.errors import InvalidClause, MemoryReadOnly, PersistenceUnavailable, RecoveryFailed
 from zpm_domain.limits import Limits
 from zpm_domain.memory import handle_section
 from zpm_domain.memory.snapshot_format import (
@@ -72,11 +66,11 @@ from zpm_domain.ports.engine import Engine, Solution
 from zpm_domain.ports.journal import JournalCorrupt, JournalOp
 from zpm_domain.ports.storage import MemoryStorage, Mode, Scope
 from zpm_domain.prolog.allowlist import is_protected
+from zpm_domain.prolog.errors import PermissionDenied
 from zpm_domain.prolog.terms import Term, indicator, most_general, variant
 from zpm_domain.prolog.unify import unify
-from zpm_domain.prolog.writer import render_clause
 from zpm_domain.stored import descriptions
-from zpm_domain.stored.clauses import DENIALS, Clause, Origin, PredicateInfo, number
+from zpm_domain.stored.clauses import DENIALS, Clause, Origin, PredicateInfo, number, render_clause
 from zpm_domain.stored.handles import UNRECORDED, FileNumbering, Numbering, memory_of
 from zpm_domain.stored.provenance import UNKNOWN, Provenance
 from zpm_domain.stored.provenance import now as provenance_now

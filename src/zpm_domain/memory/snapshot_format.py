@@ -47,8 +47,8 @@ from zpm_domain.errors import ZpmError
 from zpm_domain.prolog.reader import read_clauses
 from zpm_domain.prolog.reader.facts import read_canonical_fact, read_plain_fact
 from zpm_domain.prolog.terms import Atom, Struct, Term
-from zpm_domain.prolog.writer import end_clause, render, render_clause
-from zpm_domain.stored.clauses import Clause, know_text
+from zpm_domain.prolog.writer import end_clause, render
+from zpm_domain.stored.clauses import Clause, know_text, render_clause
 
 FORMAT = 1
 MAGIC = "%% zpm snapshot "

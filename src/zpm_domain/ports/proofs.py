@@ -111,7 +111,7 @@ def _rule_text(clause: Clause | None, cache: dict[int, str]) -> str:
         return FACT
     text = cache.get(id(clause))
     if text is None:
-        text = cache[id(clause)] = Renderer().render_clause(clause)
+        text = cache[id(clause)] = Renderer().render(clause.as_term())
     return text
 
 

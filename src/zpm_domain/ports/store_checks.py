@@ -24,8 +24,9 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from typing import Protocol, TypeVar
 
-from zpm_domain.errors import InvalidClause, PermissionDenied, ZpmError
+from zpm_domain.errors import InvalidClause, ZpmError
 from zpm_domain.prolog.allowlist import CONTROL, is_protected
+from zpm_domain.prolog.errors import PermissionDenied
 from zpm_domain.prolog.terms import Struct, Term, Var
 from zpm_domain.prolog.writer import render
 from zpm_domain.stored.clauses import Clause, is_user_head

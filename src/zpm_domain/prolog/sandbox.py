@@ -9,8 +9,8 @@ refuses denied predicates reached at run time.
 
 from __future__ import annotations
 
-from zpm_domain.errors import SandboxViolation
 from zpm_domain.prolog.allowlist import is_denied, meta_spec
+from zpm_domain.prolog.errors import SandboxViolation
 from zpm_domain.prolog.terms import Atom, Struct, Term
 
 

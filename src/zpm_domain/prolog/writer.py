@@ -36,7 +36,6 @@ from zpm_domain.prolog.reader.chars import (
 )
 from zpm_domain.prolog.reader.operators import INFIX, PREFIX, is_operator
 from zpm_domain.prolog.terms import NIL, Atom, String, Struct, Term, Var
-from zpm_domain.stored.clauses import Clause, know_text
 
 _NAMED_ESCAPES = {7: "\\a", 8: "\\b", 9: "\\t", 10: "\\n", 11: "\\v", 12: "\\f", 13: "\\r"}
 _ARG_PRIORITY = 999
@@ -72,10 +71,6 @@ class Renderer:
             else:
                 self._expand(task[0], task[1], task[2], stack, pieces)
         return _join(pieces)
-
-    def render_clause(self, clause: Clause) -> str:
-        """``head`` for a fact, ``head :- body`` for a rule (no final ``.``)."""
-        return self.render(clause.as_term())
 
     def _var_name(self, var: Var) -> str:
         if var.name is not None:
@@ -207,16 +202,6 @@ def _join(pieces: list[str]) -> str:
 def render(term: Term) -> str:
     """``term`` as text, numbering unnamed variables from ``_G1``."""
     return Renderer().render(term)
-
-
-def render_clause(clause: Clause) -> str:
-    """``head`` or ``head :- body``, numbering unnamed variables from ``_G1``:
-    the clause's canonical text, kept with it (``Clause.text``) once rendered."""
-    text = clause.text
-    if text is None:
-        text = Renderer().render_clause(clause)
-        know_text(clause, text)
-    return text
 
 
 def end_clause(text: str) -> str:

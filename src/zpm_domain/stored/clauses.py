@@ -7,6 +7,7 @@ from dataclasses import dataclass, field, replace
 from enum import Enum
 
 from zpm_domain.prolog.terms import TRUE, Atom, Struct, Term, indicator, renamed_head
+from zpm_domain.prolog.writer import render
 from zpm_domain.stored.provenance import Provenance
 
 
@@ -38,7 +39,7 @@ class Clause:
     keep the clause's lineage (:meth:`renamed`, :meth:`with_body`) keep both.
 
     ``text`` is the clause's canonical text once known (``None`` before):
-    ``zpm_domain.prolog.writer.render_clause`` keeps what it renders there, and a
+    :func:`render_clause` keeps what it renders there, and a
     reader that met the clause written in canonical form keeps that
     (:func:`know_text`), so a clause is rendered at most once.  Neither
     equality nor copies with another head or body see it.
@@ -88,8 +89,18 @@ class Clause:
 
 def know_text(clause: Clause, text: str) -> None:
     """Keep ``text`` as the canonical text of ``clause``: it must be exactly
-    what ``zpm_domain.prolog.writer.render_clause`` gives for it."""
+    what :func:`render_clause` gives for it."""
     object.__setattr__(clause, "text", text)
+
+
+def render_clause(clause: Clause) -> str:
+    """``head`` or ``head :- body``, numbering unnamed variables from ``_G1``:
+    the clause's canonical text, kept with it (``Clause.text``) once rendered."""
+    text = clause.text
+    if text is None:
+        text = render(clause.as_term())
+        know_text(clause, text)
+    return text
 
 
 def number(clause: Clause, handle: int, provenance: Provenance) -> None:

@@ -10,25 +10,20 @@ empty description removes it.  Built-in predicates cannot be described;
 knowledge-file predicates can (the description is the memory's, the
 clauses stay the file's).
 
-Descriptions are journaled (operation ``describe``), kept in snapshots
-(section ``descriptions``), copied into forks with the rest of a memory's
-state, moved by ``rename_predicate`` and carried into the base by a merge
-(:func:`changes`).
+Descriptions are journaled (operation ``describe``, the change
+``zpm_domain.changes.describe.DescribePredicate``), kept in snapshots (section
+``descriptions``), copied into forks with the rest of a memory's state, moved
+by ``rename_predicate`` and carried into the base by a merge.
 """
 
 from __future__ import annotations
 
 import json
-from collections.abc import Iterable, Iterator, Mapping
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
-from typing import Any, ClassVar
+from typing import Any
 
-from zpm_domain.changes.mutations import BadOperation, Mutation, Target, journaled, text_arg
-from zpm_domain.errors import InvalidArguments, PermissionDenied
-from zpm_domain.ports.journal import JournalOp
-from zpm_domain.prolog.allowlist import is_protected
-from zpm_domain.prolog.terms import Atom, Struct
-from zpm_domain.prolog.writer import render
+from zpm_domain.errors import InvalidArguments
 
 SECTION = "descriptions"
 """The snapshot section holding a memory's descriptions (see :func:`section`)."""
@@ -125,60 +120,6 @@ def _check_line(text: str, what: str) -> None:
         raise InvalidArguments(f"{what} is not valid Unicode text") from None
 
 
-@journaled
-@dataclass(frozen=True, slots=True)
-class DescribePredicate(Mutation):
-    """Describe ``name/arity`` with ``description`` (``None``: remove its description)."""
-
-    name: str
-    arity: int
-    description: Description | None
-    op: ClassVar[str] = "describe"
-
-    @property
-    def key(self) -> Key:
-        return (self.name, self.arity)
-
-    @property
-    def indicator(self) -> str:
-        """``name/arity`` as Prolog text."""
-        return render(Struct("/", (Atom(self.name), self.arity)))
-
-    @classmethod
-    def from_args(cls, args: Mapping[str, Any]) -> DescribePredicate:
-        arity, arguments = args.get("arity"), args.get("arguments")
-        if not isinstance(arity, int) or isinstance(arity, bool) or arity < 0:
-            raise BadOperation("'arity' must be a non-negative integer")
-        if not (
-            arguments is None
-            or (isinstance(arguments, list) and all(isinstance(a, str) for a in arguments))
-        ):
-            raise BadOperation("'arguments' must be a list of strings or null")
-        text = text_arg(args, "description")
-        description = Description(text, None if arguments is None else tuple(arguments))
-        return cls(text_arg(args, "name"), arity, description if text else None)
-
-    def journal_op(self) -> JournalOp:
-        description = self.description
-        arguments = None if description is None else description.arguments
-        return JournalOp(
-            self.op,
-            {
-                "name": self.name,
-                "arity": self.arity,
-                "description": "" if description is None else description.text,
-                "arguments": None if arguments is None else list(arguments),
-            },
-        )
-
-    def check(self, target: Target) -> None:
-        if is_protected(self.name, self.arity):
-            raise PermissionDenied.builtin(self.name, self.arity)
-
-    def apply(self, target: Target) -> None:
-        target.descriptions.put(self.key, self.description)
-
-
 def section(descriptions: Descriptions) -> list[str]:
     """The snapshot section: one JSON line per description, in order:
     ``[name, arity, text, arguments]`` (``arguments`` a list of names or null)."""
@@ -220,40 +161,3 @@ def read_section(lines: Iterable[str]) -> dict[Key, Description]:
             raise DescriptionsDamaged(number, "arguments must be a list of names or null")
         found[(name, arity)] = Description(text, None if arguments is None else tuple(arguments))
     return found
-
-
-def moved(descriptions: Descriptions, old: str, new: str, arity: int) -> list[DescribePredicate]:
-    """The mutations that move ``old/arity``'s description to ``new/arity``
-    (a rename), replacing any ``new/arity`` had; none when it has none."""
-    held = descriptions.of(old, arity)
-    if held is None:
-        return []
-    return [DescribePredicate(new, arity, held), DescribePredicate(old, arity, None)]
-
-
-def changes(
-    before: Mapping[Key, Description], after: Mapping[Key, Description]
-) -> list[DescribePredicate]:
-    """The mutations that turn descriptions ``before`` into ``after``: the
-    new or changed ones in ``after``'s order, then the removals in
-    ``before``'s order."""
-    found = [
-        DescribePredicate(name, arity, description)
-        for (name, arity), description in after.items()
-        if before.get((name, arity)) != description
-    ]
-    found += [
-        DescribePredicate(name, arity, None)
-        for (name, arity) in before
-        if (name, arity) not in after
-    ]
-    return found
-
-
-def merged(
-    point: Mapping[Key, Description], fork: Mapping[Key, Description], base: Descriptions
-) -> list[DescribePredicate]:
-    """A merge's description changes: the fork's since its fork point
-    (:func:`changes`) that the base does not hold already.  The fork's
-    description wins over one the base changed meanwhile."""
-    return [m for m in changes(point, fork) if base.of(m.name, m.arity) != m.description]

@@ -13,9 +13,10 @@ from typing import Annotated
 
 from zpm_domain.changes.assumptions import SupportPlainly
 from zpm_domain.changes.mutations import AddClause, Mutation, RemoveAll, RemoveClause
-from zpm_domain.errors import InvalidClause, NoMatchingClause, PermissionDenied
+from zpm_domain.errors import InvalidClause, NoMatchingClause
 from zpm_domain.memory.memory import Memory
 from zpm_domain.memory.mounts import Memories
+from zpm_domain.prolog.errors import PermissionDenied
 from zpm_domain.prolog.sandbox import check_goal
 from zpm_domain.prolog.terms import TRUE, Struct, Term, Var, indicator
 from zpm_domain.prolog.terms import variables as variables_of

@@ -20,7 +20,7 @@ from typing import Annotated, Any
 
 from zpm_domain import progress
 from zpm_domain.memory.memory import Memory
-from zpm_domain.prolog.writer import render_clause
+from zpm_domain.stored.clauses import render_clause
 from zpm_domain.stored.descriptions import Description
 from zpm_domain.tools import outputs
 from zpm_domain.tools.definition import QUERY, Arg, Reply, ToolGroup, tool

@@ -13,12 +13,14 @@ from __future__ import annotations
 from typing import Annotated, Any
 
 from zpm_domain.analysis.search import PLACES, Found, Matcher, query_words, search
+from zpm_domain.changes.describe import DescribePredicate
 from zpm_domain.errors import InvalidArguments
 from zpm_domain.memory.memory import Memory
 from zpm_domain.memory.mounts import Memories
 from zpm_domain.prolog.terms import Atom, Struct
-from zpm_domain.prolog.writer import render, render_clause
-from zpm_domain.stored.descriptions import DescribePredicate, Description, described
+from zpm_domain.prolog.writer import render
+from zpm_domain.stored.clauses import render_clause
+from zpm_domain.stored.descriptions import Description, described
 from zpm_domain.tools import outputs
 from zpm_domain.tools.definition import (
     CHANGE_IDEMPOTENT,

@@ -10,16 +10,17 @@ from dataclasses import dataclass, field
 from typing import Annotated, Any
 
 from zpm_domain import progress
+from zpm_domain.changes.describe import moved
 from zpm_domain.changes.mutations import Mutation
 from zpm_domain.changes.renaming import RenamePlan, RenamePredicate, plan_rename
-from zpm_domain.errors import InvalidArguments, PermissionDenied, RenameRefused
+from zpm_domain.errors import InvalidArguments, RenameRefused
 from zpm_domain.memory.memory import Memory
 from zpm_domain.memory.mounts import Memories
 from zpm_domain.prolog.allowlist import is_protected
+from zpm_domain.prolog.errors import PermissionDenied
 from zpm_domain.prolog.terms import Term, indicator
 from zpm_domain.prolog.writer import Renderer
 from zpm_domain.stored.clauses import DENIALS
-from zpm_domain.stored.descriptions import moved
 from zpm_domain.stored.references import calls, denied
 from zpm_domain.tools import outputs
 from zpm_domain.tools.definition import CHANGE, QUERY, Arg, Reply, ToolGroup, tool

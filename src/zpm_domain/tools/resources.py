@@ -25,7 +25,7 @@ from urllib.parse import quote, unquote
 from zpm_domain.errors import UnknownResource
 from zpm_domain.memory.memory import Memory
 from zpm_domain.memory.mounts import Memories
-from zpm_domain.prolog.writer import render_clause
+from zpm_domain.stored.clauses import render_clause
 from zpm_domain.tools.jsontext import dumps
 from zpm_domain.tools.query import schema_entries
 

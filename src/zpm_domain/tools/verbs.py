@@ -23,14 +23,13 @@ from typing import Annotated, Any
 
 from zpm_domain.analysis.justification import Justifier
 from zpm_domain.beliefs.fact_index import ground_args
-from zpm_domain.beliefs.withdrawals import Withdraw
 from zpm_domain.changes.mutations import AddClause
+from zpm_domain.changes.withdraw import Withdraw
 from zpm_domain.errors import (
     InvalidArguments,
     InvalidClause,
     LimitExceeded,
     MonotonicKnowledge,
-    PermissionDenied,
     StrengthCapped,
 )
 from zpm_domain.memory.memory import Memory
@@ -41,6 +40,7 @@ from zpm_domain.ports.proofs import (
     flat_nodes,
 )
 from zpm_domain.prolog.allowlist import is_protected
+from zpm_domain.prolog.errors import PermissionDenied
 from zpm_domain.prolog.sandbox import check_goal
 from zpm_domain.prolog.terms import Atom, String, Struct, Term, Var, indicator, variables, variant
 from zpm_domain.prolog.unify import substitute, unify

@@ -1,0 +1,83 @@
+"""The errors whose text shows Prolog terms: an exception a goal threw, a
+predicate tools may not change, a call outside the sandbox.
+
+Part of zpm's one error hierarchy (``zpm_domain.errors``): each is a
+``ZpmError`` whose ``message`` is the tool result text.
+"""
+
+from __future__ import annotations
+
+from zpm_domain.errors import ZpmError
+from zpm_domain.prolog.terms import Atom, Struct, Term
+from zpm_domain.prolog.writer import render
+
+
+class PermissionDenied(ZpmError):
+    """A change to a predicate that tools may not change.
+
+    ``indicator`` names the predicate (``name/arity`` text) and ``reason``
+    says why in a few words (``a built-in predicate``, ``defined by a
+    knowledge file``); both are empty for refusals built from a bare text.
+    """
+
+    def __init__(self, message: str, *, indicator: str = "", reason: str = "") -> None:
+        super().__init__(message)
+        self.indicator = indicator
+        self.reason = reason
+
+    @classmethod
+    def builtin(cls, name: str, arity: int) -> PermissionDenied:
+        pi = _pi(name, arity)
+        return cls(
+            f"Cannot modify built-in predicate: {pi}", indicator=pi, reason="a built-in predicate"
+        )
+
+    @classmethod
+    def static(cls, name: str, arity: int) -> PermissionDenied:
+        pi = _pi(name, arity)
+        return cls(
+            f"Cannot modify static predicate {pi}: it is defined in a knowledge file",
+            indicator=pi,
+            reason="defined by a knowledge file",
+        )
+
+
+class SandboxViolation(ZpmError):
+    """A query or rule body calls something outside the allow-list."""
+
+    def __init__(self, name: str, arity: int) -> None:
+        super().__init__(
+            f"Not allowed in a query or rule body: {_pi(name, arity)} "
+            "(only pure built-ins and knowledge-base predicates may be called)"
+        )
+        self.name = name
+        self.arity = arity
+
+
+class PrologError(ZpmError):
+    """An exception thrown by a goal and not caught inside it.
+
+    ``ball`` is the thrown domain term.  ISO errors ``error(Formal, Context)``
+    are reported as ``Prolog error: <Formal>`` (the context differs between
+    engines and is left out); any other ball as ``Unhandled exception: <Ball>``.
+    """
+
+    def __init__(self, ball: Term) -> None:
+        self.ball = ball
+        formal = iso_formal(ball)
+        if formal is not None:
+            message = f"Prolog error: {render(formal)}"
+        else:
+            message = f"Unhandled exception: {render(ball)}"
+        super().__init__(message)
+
+
+def iso_formal(ball: Term) -> Term | None:
+    """The formal term of ``error(Formal, _)``, else ``None``."""
+    if isinstance(ball, Struct) and ball.name == "error" and len(ball.args) == 2:
+        return ball.args[0]
+    return None
+
+
+def _pi(name: str, arity: int) -> str:
+    return render(Struct("/", (Atom(name), arity)))
