@@ -17,6 +17,7 @@ changes are refused with a clear error (``get_persistence_status`` says
 
 from __future__ import annotations
 
+import gc
 import logging
 from collections.abc import Callable
 from pathlib import Path
@@ -73,17 +74,14 @@ def open_toolbox(
     engine = create_engine(settings.engine, settings.engine_origin)
     clock = settings.clock
     registry = FileRegistry(paths, settings.global_root, clock=clock, step=step)
-    memories = Memories(
-        registry,
-        memory_opener(engine, registry, clock=clock, version=package_version(), step=step),
-        clock=clock,
+    opener = memory_opener(
+        engine, registry, clock=clock, version=package_version(), step=step, settle=gc.freeze
     )
-    memories.lend_forks = lend_forks
+    memories = Memories(registry, opener, clock=clock, session=session_fork, lend_forks=lend_forks)
     try:
-        if session_fork:
-            log.info("this session works on fork %s of default", memories.start_session())
-        else:
-            memories.start()
+        memories.start()
+        if memories.session_fork is not None:
+            log.info("this session works on fork %s of default", memories.session_fork)
     except JournalCorrupt as error:
         _close(memories, engine)
         advice = journal_advice(_memory_of(registry, error.path))
@@ -106,8 +104,6 @@ def open_toolbox(
     box = Toolbox(
         context, engine=engine, on_close=lambda: _close(memories, engine), clock=clock, tools=tools
     )
-    if memories.session_fork is not None:
-        box.specs = tuple(spec.in_session(memories.session_fork) for spec in box.specs)
     return box
 
 

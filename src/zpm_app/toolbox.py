@@ -74,11 +74,15 @@ class Toolbox:
         clock: Clock = time.time,
         tools: Sequence[ToolDefinition] = TOOLS,
     ) -> None:
-        self.specs: tuple[ToolDefinition, ...] = tuple(tools)
-        """The tools offered (``tools``, in catalogue order); a call of any other
-        is ``UnknownTool``."""
         self.context = context
         self.memories = context.memories
+        fork = self.memories.session_fork
+        self.specs: tuple[ToolDefinition, ...] = tuple(
+            tools if fork is None else (spec.in_session(fork) for spec in tools)
+        )
+        """The tools offered (``tools``, in catalogue order; in a session that
+        works on its own fork, as that session describes them); a call of
+        any other is ``UnknownTool``."""
         self._engine = engine
         self._on_close = on_close
         self._clock = clock

@@ -31,7 +31,7 @@ from zpm_domain.errors import InvalidArguments, MemoryNotMounted, RecoveryFailed
 from zpm_domain.forks.changes import Change, Conflicts, changes, find_conflicts
 from zpm_domain.forks.merge_plan import plan
 from zpm_domain.forks.state import State, point_of, state_of
-from zpm_domain.memory.memory import Image, Memory, collector_paused
+from zpm_domain.memory.memory import Image, Memory
 from zpm_domain.memory.mounts import Memories, NotAFork
 
 SIDES = ("base", "fork")
@@ -99,7 +99,7 @@ def merge(
         base = memories.resolve(fork.fork.base.name)
         if base.scope != fork.fork.base.scope:
             raise MemoryNotMounted(fork.fork.base.name)
-        with base.writing(), collector_paused():  # two whole states, built at once
+        with base.writing(), base.loading():  # two whole states, built at once
             compared = compare(fork)
             conflicts = find_conflicts(compared.point, compared.now, compared.found, base)
             decide(conflicts, prefer, resolve or {})

@@ -16,7 +16,6 @@ from typing import Any
 from zpm_domain.errors import MemoryNotMounted, ZpmError
 from zpm_domain.forks.changes import Change, find_conflicts
 from zpm_domain.forks.merging import compare
-from zpm_domain.memory.memory import collector_paused
 from zpm_domain.memory.mounts import Memories, NotAFork
 from zpm_domain.ports.journal import JournalCorrupt
 from zpm_domain.ports.storage import MemoryMissing, MemoryRef
@@ -42,7 +41,7 @@ class ForkRow:
 def waiting(memories: Memories, name: str) -> int:
     """How many changes fork ``name`` holds since its fork point (0: merged),
     counted as :func:`diff` lists them."""
-    with memories.borrow(name) as fork, collector_paused():
+    with memories.borrow(name) as fork, fork.loading():
         if fork.fork is None:
             raise NotAFork(name)
         return len(_entries(compare(fork).found))
@@ -99,7 +98,7 @@ def diff(memories: Memories, name: str) -> dict[str, Any]:
     (``was``: its text before); ``conflicts`` as ``merge_memory`` lists them,
     without winners.  The base is read as it is now (opened read-only for
     the call when it is not mounted)."""
-    with memories.borrow(name) as fork, collector_paused():
+    with memories.borrow(name) as fork, fork.loading():
         if fork.fork is None:
             raise NotAFork(name)
         ref = fork.fork.base

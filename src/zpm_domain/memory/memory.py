@@ -331,27 +331,6 @@ class PersistenceStatus:
     journal_records: int
 
 
-@contextmanager
-def collector_paused() -> Iterator[None]:
-    """Pause Python's cyclic garbage collector while a memory loads.
-
-    Loading makes hundreds of thousands of long-lived term objects and no
-    reference cycles; the collector would walk the growing heap again and
-    again, and once more, whole, on its first run after the load.  So it is
-    paused, and what exists when the load ends is frozen (``gc.freeze``):
-    later collections leave those objects out (reference counting still
-    frees them when they are dropped).
-    """
-    enabled = gc.isenabled()
-    gc.disable()
-    try:
-        yield
-    finally:
-        gc.freeze()
-        if enabled:
-            gc.enable()
-
-
 @dataclass(frozen=True, slots=True)
 class _Stamp:
     """What one commit gives the clauses it stores."""
@@ -382,6 +361,8 @@ class Memory:
         clock: Callable[[], float] = time.time,
         version: str = "",
         step: Callable[[str], None] | None = None,
+        settle: Callable[[], None] | None = None,
+        preloaded: Preloaded | None = None,
     ) -> None:
         self.name = name
         self.scope: Scope = scope
@@ -393,6 +374,7 @@ class Memory:
         self._clock = clock
         self._version = version
         self._step = step or (lambda _name: None)
+        self._settle = settle or (lambda: None)
         self._file_clauses: dict[tuple[str, int], list[str]] = {}
         self._static: set[tuple[str, int]] = set()
         self._declared_dynamic: set[tuple[str, int]] = set()
@@ -411,7 +393,7 @@ class Memory:
         self._file_positions: dict[str, int] = {}
         self._file_names: dict[str, str] = {}
         self.fork = storage.fork_info()
-        self.preloaded: Preloaded | None = None
+        self.preloaded = preloaded
         """The base snapshot, already in memory, of a memory about to open (a new fork)."""
         engine.ensure_namespace(name)
 
@@ -423,6 +405,28 @@ class Memory:
     @property
     def read_only(self) -> bool:
         return self.mode == "ro"
+
+    @contextmanager
+    def loading(self) -> Iterator[None]:
+        """Pause Python's cyclic garbage collector while a whole memory loads
+        or is copied, then run ``settle`` (given to the constructor).
+
+        Loading makes hundreds of thousands of long-lived term objects and no
+        reference cycles; the collector would walk the growing heap again and
+        again, and once more, whole, on its first run after the load.  The
+        composition root passes ``gc.freeze`` as ``settle``, so that later
+        collections leave what was loaded out (reference counting still
+        frees those objects when they are dropped); the domain never changes
+        the process-wide collector state itself.
+        """
+        enabled = gc.isenabled()
+        gc.disable()
+        try:
+            yield
+        finally:
+            self._settle()
+            if enabled:
+                gc.enable()
 
     # -- start-up -------------------------------------------------------------
     def open(self) -> int:
@@ -438,7 +442,7 @@ class Memory:
         self._file_id = self.numbering.memory_id
         if self.fork is not None and self.fork.base_id is not None:
             self._file_id = self.fork.base_id  # its base's files, under their handles
-        with collector_paused():
+        with self.loading():
             for source in self.storage.knowledge_files():
                 if source.text is None:
                     log.warning("failed to load %s: %s", source.label, source.error)
@@ -787,7 +791,7 @@ class Memory:
         Raises ``KeyError`` for an unknown snapshot and ``SnapshotDamaged``
         for one that does not read, before anything changes.
         """
-        with self.writing(), collector_paused():
+        with self.writing(), self.loading():
             snapshot = self.read_snapshot(name)
             handles = _snapshot_handles(snapshot, self.snapshots.label(name))
             counter = max(self.numbering.next, handles.next_number if handles else 1)

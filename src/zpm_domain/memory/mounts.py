@@ -22,7 +22,7 @@ from typing import Protocol
 
 from zpm_domain.errors import InvalidArguments, MemoryNotMounted, ZpmError
 from zpm_domain.memory.journal_health import journal_advice
-from zpm_domain.memory.memory import DEFAULT_MEMORY, Memory, Preloaded, StartFrom, collector_paused
+from zpm_domain.memory.memory import DEFAULT_MEMORY, Memory, Preloaded, StartFrom
 from zpm_domain.ports.engine import Engine
 from zpm_domain.ports.journal import JournalCorrupt
 from zpm_domain.ports.storage import (
@@ -64,10 +64,12 @@ def memory_opener(
     clock: Callable[[], float] = time.time,
     version: str = "",
     step: Callable[[str], None] | None = None,
+    settle: Callable[[], None] | None = None,
 ) -> OpenMemory:
     """The usual :data:`OpenMemory`: each memory in its own namespace of
     ``engine``, with the storage ``registry`` gives it.  A memory that fails to
-    open leaves nothing behind (its namespace is dropped, its files closed)."""
+    open leaves nothing behind (its namespace is dropped, its files closed).
+    ``settle`` runs after each whole-memory load (see ``Memory.loading``)."""
 
     def open_memory(entry: MountEntry, preloaded: Preloaded | None = None) -> Memory:
         storage = registry.storage(MemoryRef(entry.name, entry.scope))
@@ -80,8 +82,9 @@ def memory_opener(
             clock=clock,
             version=version,
             step=step,
+            settle=settle,
+            preloaded=preloaded,
         )
-        memory.preloaded = preloaded
         try:
             memory.open()
         except BaseException:
@@ -171,7 +174,14 @@ def check_name(name: str) -> str:
 
 
 class Memories:
-    """The mounted memories, by name."""
+    """The mounted memories, by name.
+
+    ``session``: this process works on a fresh fork of ``default`` (``zpm
+    serve --fork``, see :meth:`start`).  ``lend_forks``: a fork that is not
+    mounted is mounted, for this process only, when a tool names it (the
+    command line: a person inspects or edits a session's fork before merging
+    it).
+    """
 
     def __init__(
         self,
@@ -179,24 +189,24 @@ class Memories:
         open_memory: OpenMemory,
         *,
         clock: Callable[[], float] = time.time,
+        session: bool = False,
+        lend_forks: bool = False,
     ) -> None:
         self._registry = registry
         self._open = open_memory
         self._clock = clock
         self._mounted: dict[str, Memory] = {}
         self._dormant: list[MountEntry] = []
+        self._in_session = session
+        self._lend_forks = lend_forks
         self.session_fork: str | None = None
-        """The fork this session works on (``zpm serve --fork``): the memory an
-        omitted name means; every other memory is read-only for the session."""
-        self._in_session = False
-        self.lend_forks = False
-        """Whether a fork that is not mounted is mounted, for this process
-        only, when a tool names it (the command line: a person inspects or
-        edits a session's fork before merging it)."""
+        """The fork this session works on, once started: the memory an omitted
+        name means; every other memory is read-only for the session."""
 
     # -- start and stop -------------------------------------------------------
     def start(self) -> None:
-        """Mount ``default``, then every memory the manifest names."""
+        """Mount ``default``, then every memory the manifest names; in a
+        session, read-only, and then the session's fork (:meth:`_start_session`)."""
         self._mounted[DEFAULT_MEMORY] = self._open(self._entry(DEFAULT_MEMORY, "project", "rw"))
         for entry in self._registry.read_manifest() or []:
             if entry.name == DEFAULT_MEMORY or entry.name in self._mounted:
@@ -216,6 +226,8 @@ class Memories:
                     error,
                     advice,
                 )
+        if self._in_session:
+            self.session_fork = self._start_session()
 
     def close(self) -> None:
         """Release every mounted memory's files (idempotent)."""
@@ -227,11 +239,11 @@ class Memories:
         """The memory a tool targets: absent or empty means ``default``.
 
         Raises ``MemoryNotMounted`` for any name that is not mounted (with
-        :attr:`lend_forks`, a fork on disk is mounted for the call's process).
+        ``lend_forks``, a fork on disk is mounted for the call's process).
         """
         key = name or self.session_fork or DEFAULT_MEMORY
         memory = self._mounted.get(key)
-        if memory is None and self.lend_forks:
+        if memory is None and self._lend_forks:
             memory = self._lend(key)
         if memory is None:
             raise MemoryNotMounted(key)
@@ -351,14 +363,12 @@ class Memories:
             self._release(memory)
         log.info("unmounted memory %s", name)
 
-    def start_session(self) -> str:
-        """Start a session that works on a fresh fork of ``default``
-        (``zpm serve --fork``): every memory mounts read-only, then the fork
-        is made (named ``session_YYYYMMDD_HHMMSS_<4 hex>``, not recorded in
-        the manifest: it is this session's) and mounted read-write.  The
-        fork stays on disk after the session.  Returns its name."""
-        self._in_session = True
-        self.start()
+    def _start_session(self) -> str:
+        """Make the session's fresh fork of ``default`` (every other memory
+        is mounted read-only by then), named ``session_YYYYMMDD_HHMMSS_<4
+        hex>``, not recorded in the manifest (it is this session's), and
+        mount it read-write.  The fork stays on disk after the session.
+        Returns its name."""
         for _ in range(16):
             stamp = time.strftime("%Y%m%d_%H%M%S", time.gmtime(self._clock()))
             name = f"session_{stamp}_{secrets.token_hex(2)}"
@@ -366,7 +376,6 @@ class Memories:
                 self.fork(name, DEFAULT_MEMORY, record=False)
             except MemoryAlreadyExists:
                 continue  # another server took the name first: the next is another
-            self.session_fork = name
             return name
         raise MemoryAlreadyExists(name)
 
@@ -380,7 +389,7 @@ class Memories:
             self._registry.exists(MemoryRef(name, scope)) for scope in ("project", "global")
         ):
             raise MemoryAlreadyExists(name)
-        with collector_paused():  # a copy of the whole memory, made at once
+        with base.loading():  # a copy of the whole memory, made at once
             memory, copied = self._forked(name, base, record=record)
         log.info("forked memory %s from %s (%d clauses)", name, base.name, copied)
         return memory, copied
