@@ -5,9 +5,7 @@ from __future__ import annotations
 import subprocess
 import sys
 
-KNOWN = (
-    "from zpm_domain.changes.mutations import known_operations; print(' '.join(known_operations()))"
-)
+KNOWN = "from zpm_domain.changes import known_operations; print(' '.join(known_operations()))"
 
 
 def _operations_after(imports: str) -> set[str]:

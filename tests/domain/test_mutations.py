@@ -4,14 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from zpm_domain.changes.mutations import (
-    AddClause,
-    BadOperation,
-    RemoveAll,
-    RemoveClause,
-    from_journal,
-    known_operations,
-)
+from zpm_domain.changes import from_journal, known_operations
+from zpm_domain.changes.mutations import AddClause, BadOperation, RemoveAll, RemoveClause
 from zpm_domain.memory.snapshot_format import Covers, SnapshotHeader, read_snapshot, write_snapshot
 from zpm_domain.ports.journal import JournalOp
 from zpm_domain.prolog.reader import read_term

@@ -213,7 +213,7 @@ def test_descriptions_are_journaled_and_come_back_after_a_restart(
 def test_importing_the_memory_module_alone_registers_the_operation() -> None:
     program = (
         "import zpm_domain.memory.memory\n"
-        "from zpm_domain.changes.mutations import known_operations\n"
+        "from zpm_domain.changes import known_operations\n"
         "print('describe' in known_operations())\n"
     )
     done = subprocess.run(

@@ -21,7 +21,6 @@ from zpm_domain.changes.mutations import (
     Stamp,
     Target,
     fact_arg,
-    journaled,
     stamp_args,
     stamp_json,
     text_arg,
@@ -33,7 +32,6 @@ from zpm_domain.stored.clauses import Clause
 from zpm_domain.stored.provenance import Provenance
 
 
-@journaled
 @dataclass(frozen=True, slots=True)
 class Assume(ClauseChange):
     """Support ``fact`` by ``assumption``; ``stores``: no client-stored copy
@@ -81,7 +79,6 @@ class Assume(ClauseChange):
         target.beliefs.assume(self.fact, self.assumption, plain=not self.stores, stored=clause)
 
 
-@journaled
 @dataclass(frozen=True, slots=True)
 class SupportPlainly(ClauseChange):
     """Store ``fact`` plainly: add ``plain`` to it when assumptions alone hold
@@ -118,7 +115,6 @@ class SupportPlainly(ClauseChange):
             target.store(_stored(self.fact, self.handle, self.provenance))
 
 
-@journaled
 @dataclass(frozen=True, slots=True)
 class RetractAssumption(Mutation):
     """Withdraw ``assumption``: its support leaves every fact, and the facts

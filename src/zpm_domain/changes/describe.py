@@ -10,7 +10,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any, ClassVar
 
-from zpm_domain.changes.mutations import BadOperation, Mutation, Target, journaled, text_arg
+from zpm_domain.changes.mutations import BadOperation, Mutation, Target, text_arg
 from zpm_domain.ports.journal import JournalOp
 from zpm_domain.prolog.allowlist import is_protected
 from zpm_domain.prolog.errors import PermissionDenied
@@ -19,7 +19,6 @@ from zpm_domain.prolog.writer import render
 from zpm_domain.stored.descriptions import Description, Descriptions, Key
 
 
-@journaled
 @dataclass(frozen=True, slots=True)
 class DescribePredicate(Mutation):
     """Describe ``name/arity`` with ``description`` (``None``: remove its description)."""

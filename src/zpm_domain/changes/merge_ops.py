@@ -18,7 +18,6 @@ from zpm_domain.changes.mutations import (
     ClauseChange,
     Target,
     fact_arg,
-    journaled,
     remove_stored,
     text_arg,
 )
@@ -31,7 +30,6 @@ from zpm_domain.stored.clauses import Clause, render_clause
 from zpm_domain.stored.handles import is_handle
 
 
-@journaled
 @dataclass(frozen=True, slots=True)
 class RemoveHandle(ClauseChange):
     """Remove the client-stored clause with ``clause.handle`` (``clause`` is
@@ -67,7 +65,6 @@ class RemoveHandle(ClauseChange):
             remove_stored(target, stored)
 
 
-@journaled
 @dataclass(frozen=True, slots=True)
 class Unsupport(ClauseChange):
     """Take support ``assumption`` from ``fact`` (and the fact out when that

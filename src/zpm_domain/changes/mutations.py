@@ -10,8 +10,8 @@ Recovery reads the journal back through :func:`from_journal` and runs the
 same ``check`` and ``apply``, so a replayed batch does exactly what the
 original call did.
 
-The vocabulary is open: a new kind is a subclass registered with
-:func:`journaled`; nothing else in the journal needs to change.
+The vocabulary is open: a new kind is a subclass listed in the catalogue
+(``zpm_domain.changes``); nothing else in the journal needs to change.
 """
 
 from __future__ import annotations
@@ -19,7 +19,7 @@ from __future__ import annotations
 from abc import ABC, abstractmethod
 from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any, ClassVar, Protocol, TypeVar
+from typing import TYPE_CHECKING, Any, ClassVar, Protocol
 
 from zpm_domain.beliefs.supports import Beliefs, Support
 from zpm_domain.errors import PrologSyntaxError
@@ -139,31 +139,6 @@ class Mutation(ABC):
         """Make the change (after the batch is durable, and on replay)."""
 
 
-_KINDS: dict[str, type[Mutation]] = {}
-
-M = TypeVar("M", bound=type[Mutation])
-
-
-def journaled(kind: M) -> M:
-    """Register a mutation kind under its ``op`` name (a class decorator)."""
-    if kind.op in _KINDS and _KINDS[kind.op] is not kind:
-        raise ValueError(f"journal operation {kind.op!r} is registered twice")
-    _KINDS[kind.op] = kind
-    return kind
-
-
-def from_journal(op: JournalOp) -> Mutation:
-    """The mutation a journal operation stands for.
-
-    Raises ``BadOperation`` for an unknown name or wrong arguments (a clause
-    text that does not read included): the journal is corrupt at that record.
-    """
-    kind = _KINDS.get(op.op)
-    if kind is None:
-        raise BadOperation(f"unknown operation {op.op!r}")
-    return kind.from_args(op.args)
-
-
 def text_arg(args: Mapping[str, Any], name: str) -> str:
     """Argument ``name`` of a journal operation, which must be a string."""
     value = args.get(name)
@@ -245,7 +220,6 @@ class ClauseChange(Mutation):
         target.check_mutable(self.head)
 
 
-@journaled
 @dataclass(frozen=True, slots=True)
 class AddClause(ClauseChange):
     """Add ``clause`` at the end of its predicate."""
@@ -279,7 +253,6 @@ class AddClause(ClauseChange):
         target.numbering.saw(self.clause.handle)
 
 
-@journaled
 @dataclass(frozen=True, slots=True)
 class RemoveClause(ClauseChange):
     """Remove the first client-stored clause that is a variant of ``clause``
@@ -305,7 +278,6 @@ class RemoveClause(ClauseChange):
             target.beliefs.removed([removed])
 
 
-@journaled
 @dataclass(frozen=True, slots=True)
 class RemoveAll(ClauseChange):
     """Remove every client-stored clause whose head unifies with ``pattern``."""
@@ -332,8 +304,3 @@ class RemoveAll(ClauseChange):
         ]
         target.engine.retract_all(target.namespace, self.pattern)
         target.beliefs.removed(doomed)
-
-
-def known_operations() -> list[str]:
-    """The registered operation names (for messages and tests)."""
-    return sorted(_KINDS)

@@ -27,7 +27,7 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field, replace
 from typing import Any, ClassVar
 
-from zpm_domain.changes.mutations import BadOperation, ClauseChange, Target, journaled, text_arg
+from zpm_domain.changes.mutations import BadOperation, ClauseChange, Target, text_arg
 from zpm_domain.ports.journal import JournalOp
 from zpm_domain.prolog.terms import Struct, Term, indicator, most_general, renamed_head
 from zpm_domain.stored.clauses import DENIALS, Clause
@@ -156,7 +156,6 @@ def _changed(clause: Clause, rename: Rename, rename_head: HeadRename | None) -> 
     return replace(clause, head=head, body=body)
 
 
-@journaled
 @dataclass(frozen=True)
 class RenamePredicate(ClauseChange):
     """Rename ``old/arity`` to ``new/arity`` in the home memory

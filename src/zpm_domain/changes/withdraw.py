@@ -14,7 +14,6 @@ from zpm_domain.changes.mutations import (
     ClauseChange,
     Stamp,
     Target,
-    journaled,
     remove_stored,
     stamp_args,
     stamp_json,
@@ -29,7 +28,6 @@ from zpm_domain.stored.handles import is_handle
 from zpm_domain.stored.provenance import UNKNOWN, Provenance
 
 
-@journaled
 @dataclass(frozen=True, slots=True)
 class Withdraw(ClauseChange):
     """Withdraw the client-stored clause ``clause`` (which has a handle);

@@ -33,9 +33,9 @@ from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from typing import Any, Literal
 
-from zpm_domain import changes  # noqa: F401 (registers every journal operation)
-from zpm_domain.changes.mutations import BadOperation, from_journal
-from zpm_domain.memory.memory import NumberClauses, StartFrom
+from zpm_domain.changes import from_journal
+from zpm_domain.changes.generation import NumberClauses, StartFrom
+from zpm_domain.changes.mutations import BadOperation
 from zpm_domain.ports.journal import JournalOp, JournalRecord
 from zpm_domain.stored.handles import COUNTER_LIMIT, is_handle, memory_of, number_of
 

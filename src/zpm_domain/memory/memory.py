@@ -30,17 +30,13 @@ import gc
 import logging
 import secrets
 import time
-from collections.abc import Callable, Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from contextlib import AbstractContextManager, contextmanager
 from dataclasses import dataclass
 from functools import cached_property
 from itertools import islice
-from typing import Any, ClassVar
 
-from zpm_domain import (
-    changes,  # noqa: F401 (registers every kind of journaled change)
-    progress,
-)
+from zpm_domain import progress
 from zpm_domain.beliefs import defeat, withdrawals
 from zpm_domain.beliefs.supports import (
     SECTION,
@@ -50,7 +46,9 @@ from zpm_domain.beliefs.supports import (
     Support,
     variant_key,
 )
-from zpm_domain.changes.mutations import BadOperation, Mutation, Target, from_journal, journaled
+from zpm_domain.changes import from_journal
+from zpm_domain.changes.generation import NumberClauses, StartFrom
+from zpm_domain.changes.mutations import BadOperation, Mutation
 from zpm_domain.errors import InvalidClause, MemoryReadOnly, PersistenceUnavailable, RecoveryFailed
 from zpm_domain.limits import Limits
 from zpm_domain.memory import handle_section
@@ -63,7 +61,7 @@ from zpm_domain.memory.snapshot_format import (
     write_snapshot,
 )
 from zpm_domain.ports.engine import Engine, Solution
-from zpm_domain.ports.journal import JournalCorrupt, JournalOp
+from zpm_domain.ports.journal import JournalCorrupt
 from zpm_domain.ports.storage import MemoryStorage, Mode, Scope
 from zpm_domain.prolog.allowlist import is_protected
 from zpm_domain.prolog.errors import PermissionDenied
@@ -78,87 +76,6 @@ from zpm_domain.stored.provenance import now as provenance_now
 log = logging.getLogger("zpm")
 
 DEFAULT_MEMORY = "default"
-
-
-@journaled
-@dataclass(frozen=True, slots=True)
-class StartFrom(Mutation):
-    """The first batch of a journal generation: the memory's state is its
-    knowledge files plus snapshot ``snapshot`` (whose content ``snapshot_id``
-    names), and the records that follow in generation ``generation``;
-    ``next_number`` is the handle counter when the generation started (a
-    restore never lowers it; ``None`` in journals older than handles)."""
-
-    generation: str
-    snapshot: str | None
-    snapshot_id: str | None
-    next_number: int | None = None
-    op: ClassVar[str] = "base"
-
-    @classmethod
-    def from_args(cls, args: Mapping[str, Any]) -> StartFrom:
-        generation, snapshot, snapshot_id, next_number = (
-            args.get("generation"),
-            args.get("snapshot"),
-            args.get("id"),
-            args.get("next"),
-        )
-        if not isinstance(generation, str):
-            raise BadOperation("'generation' must be a string")
-        if not (snapshot is None or isinstance(snapshot, str)):
-            raise BadOperation("'snapshot' must be a string or null")
-        if not (snapshot_id is None or isinstance(snapshot_id, str)):
-            raise BadOperation("'id' must be a string or null")
-        if not (next_number is None or _positive(next_number)):
-            raise BadOperation("'next' must be a positive integer or null")
-        return cls(generation, snapshot, snapshot_id, next_number)
-
-    def journal_op(self) -> JournalOp:
-        args: dict[str, Any] = {
-            "generation": self.generation,
-            "snapshot": self.snapshot,
-            "id": self.snapshot_id,
-        }
-        if self.next_number is not None:
-            args["next"] = self.next_number
-        return JournalOp(self.op, args)
-
-    def apply(self, target: Target) -> None:
-        if not isinstance(target, Memory):
-            raise TypeError("a journal base applies to a memory")
-        target.start_from(self)
-
-
-@journaled
-@dataclass(frozen=True, slots=True)
-class NumberClauses(Mutation):
-    """Give the stored clauses that have no handle (stored before handles
-    existed) handles of memory ``memory_id``, from number ``first`` on, in
-    clause order (predicates in order of definition)."""
-
-    memory_id: int
-    first: int
-    op: ClassVar[str] = "number"
-
-    @classmethod
-    def from_args(cls, args: Mapping[str, Any]) -> NumberClauses:
-        memory_id, first = args.get("memory"), args.get("first")
-        if not _positive(memory_id) or not _positive(first):
-            raise BadOperation("'memory' and 'first' must be positive integers")
-        assert isinstance(memory_id, int) and isinstance(first, int)
-        return cls(memory_id, first)
-
-    def journal_op(self) -> JournalOp:
-        return JournalOp(self.op, memory=self.memory_id, first=self.first)
-
-    def apply(self, target: Target) -> None:
-        if not isinstance(target, Memory):
-            raise TypeError("numbering applies to a memory")
-        target.number_clauses(self.memory_id, self.first)
-
-
-def _positive(value: object) -> bool:
-    return isinstance(value, int) and not isinstance(value, bool) and value > 0
 
 
 def _first_copies(

@@ -1,0 +1,104 @@
+"""The changes that only recovery makes: ``base``, the first batch of a journal
+generation (:class:`StartFrom`), and ``number``, handles for clauses stored
+before handles existed (:class:`NumberClauses`).
+
+They apply to a memory itself (:class:`Recoverable`), not to its clauses.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import Any, ClassVar, Protocol, runtime_checkable
+
+from zpm_domain.changes.mutations import BadOperation, Mutation, Target
+from zpm_domain.ports.journal import JournalOp
+
+
+@runtime_checkable
+class Recoverable(Protocol):
+    """What the recovery changes apply to: a memory that can start again from
+    a base and number its unnumbered clauses."""
+
+    def start_from(self, base: StartFrom) -> None: ...
+
+    def number_clauses(self, memory_id: int, first: int) -> None: ...
+
+
+@dataclass(frozen=True, slots=True)
+class StartFrom(Mutation):
+    """The first batch of a journal generation: the memory's state is its
+    knowledge files plus snapshot ``snapshot`` (whose content ``snapshot_id``
+    names), and the records that follow in generation ``generation``;
+    ``next_number`` is the handle counter when the generation started (a
+    restore never lowers it; ``None`` in journals older than handles)."""
+
+    generation: str
+    snapshot: str | None
+    snapshot_id: str | None
+    next_number: int | None = None
+    op: ClassVar[str] = "base"
+
+    @classmethod
+    def from_args(cls, args: Mapping[str, Any]) -> StartFrom:
+        generation, snapshot, snapshot_id, next_number = (
+            args.get("generation"),
+            args.get("snapshot"),
+            args.get("id"),
+            args.get("next"),
+        )
+        if not isinstance(generation, str):
+            raise BadOperation("'generation' must be a string")
+        if not (snapshot is None or isinstance(snapshot, str)):
+            raise BadOperation("'snapshot' must be a string or null")
+        if not (snapshot_id is None or isinstance(snapshot_id, str)):
+            raise BadOperation("'id' must be a string or null")
+        if not (next_number is None or _positive(next_number)):
+            raise BadOperation("'next' must be a positive integer or null")
+        return cls(generation, snapshot, snapshot_id, next_number)
+
+    def journal_op(self) -> JournalOp:
+        args: dict[str, Any] = {
+            "generation": self.generation,
+            "snapshot": self.snapshot,
+            "id": self.snapshot_id,
+        }
+        if self.next_number is not None:
+            args["next"] = self.next_number
+        return JournalOp(self.op, args)
+
+    def apply(self, target: Target) -> None:
+        if not isinstance(target, Recoverable):
+            raise TypeError("a journal base applies to a memory")
+        target.start_from(self)
+
+
+@dataclass(frozen=True, slots=True)
+class NumberClauses(Mutation):
+    """Give the stored clauses that have no handle (stored before handles
+    existed) handles of memory ``memory_id``, from number ``first`` on, in
+    clause order (predicates in order of definition)."""
+
+    memory_id: int
+    first: int
+    op: ClassVar[str] = "number"
+
+    @classmethod
+    def from_args(cls, args: Mapping[str, Any]) -> NumberClauses:
+        memory_id, first = args.get("memory"), args.get("first")
+        if not _positive(memory_id) or not _positive(first):
+            raise BadOperation("'memory' and 'first' must be positive integers")
+        assert isinstance(memory_id, int) and isinstance(first, int)
+        return cls(memory_id, first)
+
+    def journal_op(self) -> JournalOp:
+        return JournalOp(self.op, memory=self.memory_id, first=self.first)
+
+    def apply(self, target: Target) -> None:
+        if not isinstance(target, Recoverable):
+            raise TypeError("numbering applies to a memory")
+        target.number_clauses(self.memory_id, self.first)
+
+
+def _positive(value: object) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool) and value > 0
