@@ -30,6 +30,7 @@ from zpm_domain.prolog.writer import Renderer, render
 from zpm_domain.stored.clauses import Clause, render_clause
 from zpm_domain.stored.handles import is_handle
 from zpm_domain.stored.provenance import UNKNOWN, Provenance
+from zpm_domain.stored.sections import SectionDamaged
 
 SECTION = "defeated"
 """The snapshot section holding the defeated clauses (see :meth:`Defeats.section`)."""
@@ -159,14 +160,6 @@ class Defeats:
         return lines
 
 
-class DefeatedDamaged(ValueError):
-    """The section does not read at entry ``entry`` (1 for its first line)."""
-
-    def __init__(self, entry: int, why: str) -> None:
-        super().__init__(why)
-        self.entry = entry
-
-
 def read_section(lines: list[str]) -> list[Clause]:
     """The clauses of a section written by :meth:`Defeats.section`."""
     clauses = []
@@ -175,11 +168,11 @@ def read_section(lines: list[str]) -> list[Clause]:
             handle, text, *fields = json.loads(line)
             clause = Clause.from_term(read_term(text))
         except (ValueError, TypeError, PrologSyntaxError) as error:
-            raise DefeatedDamaged(number, f"does not read ({error})") from None
+            raise SectionDamaged(number, f"does not read ({error})") from None
         if not (handle is None or is_handle(handle)) or len(fields) != 3:
-            raise DefeatedDamaged(number, "not a defeated clause")
+            raise SectionDamaged(number, "not a defeated clause")
         if not all(v is None or isinstance(v, str) for v in fields):
-            raise DefeatedDamaged(number, "tool, client and at must be strings or null")
+            raise SectionDamaged(number, "tool, client and at must be strings or null")
         clauses.append(clause if handle is None else clause.stamped(handle, Provenance(*fields)))
     return clauses
 

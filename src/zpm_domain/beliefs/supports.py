@@ -50,6 +50,7 @@ from zpm_domain.prolog.reader.operators import is_operator
 from zpm_domain.prolog.terms import Term, Var, indicator, map_vars, renamed_head
 from zpm_domain.prolog.writer import Renderer, quote_atom_if_needed, render
 from zpm_domain.stored.clauses import Clause, Origin
+from zpm_domain.stored.sections import SectionDamaged
 
 SECTION = "assumptions"
 """The snapshot section holding the supports (see :meth:`Beliefs.section`)."""
@@ -78,24 +79,10 @@ class Support:
     stored: Clause | None = None
 
 
-class SectionDamaged(ValueError):
-    """The assumptions section of a snapshot does not read at entry ``entry``
-    (1 for its first line); ``str()`` says why."""
-
-    def __init__(self, entry: int, why: str) -> None:
-        super().__init__(why)
-        self.entry = entry
-
-
 class Beliefs:
-    """The truth-maintenance bookkeeping of one memory (see the module docstring).
-
-    ``arriving`` is the origin given to facts stored now: ``JOURNAL`` while
-    the memory replays its journal, ``TOOL`` while a tool call commits.
-    """
+    """The truth-maintenance bookkeeping of one memory (see the module docstring)."""
 
     def __init__(self) -> None:
-        self.arriving = Origin.JOURNAL
         self._supports: dict[str, Support] = {}
         self._supported_of: dict[Key, dict[str, None]] = {}
         self._names: dict[str, dict[str, None]] = {}  # name -> the variants it supports
@@ -125,9 +112,6 @@ class Beliefs:
         """The supported facts of predicate ``key``, in the order first supported."""
         for variant in self._supported_of.get(key, ()):
             yield self._supports[variant]
-
-    def all_supported(self) -> list[Support]:
-        return list(self._supports.values())
 
     def orphans(self, assumptions: set[str]) -> list[Support]:
         """The facts that retracting ``assumptions`` would remove (their only
@@ -175,9 +159,9 @@ class Beliefs:
         self._by_handle = None
         self._facts.forget()
 
-    def arrived(self, clause: Clause) -> None:
-        """``clause`` was stored (this very object)."""
-        self._origins[id(clause)] = (clause, self.arriving)
+    def arrived(self, clause: Clause, origin: Origin) -> None:
+        """``clause`` was stored (this very object), coming from ``origin``."""
+        self._origins[id(clause)] = (clause, origin)
         if self._by_handle is not None and clause.handle is not None:
             self._by_handle[clause.handle] = clause
         self._facts.added(clause)

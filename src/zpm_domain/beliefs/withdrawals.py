@@ -22,6 +22,7 @@ from zpm_domain.prolog.reader import read_term
 from zpm_domain.stored.clauses import Clause, render_clause
 from zpm_domain.stored.handles import is_handle
 from zpm_domain.stored.provenance import UNKNOWN, Provenance
+from zpm_domain.stored.sections import SectionDamaged
 
 SECTION = "withdrawals"
 """The snapshot section holding the history (see :func:`section`)."""
@@ -84,14 +85,6 @@ def section(history: History) -> list[str]:
     return lines
 
 
-class HistoryDamaged(ValueError):
-    """The section does not read at entry ``entry`` (1 for its first line)."""
-
-    def __init__(self, entry: int, why: str) -> None:
-        super().__init__(why)
-        self.entry = entry
-
-
 def read_section(lines: list[str]) -> list[Withdrawal]:
     """The records of a section written by :func:`section`."""
     records = []
@@ -100,11 +93,11 @@ def read_section(lines: list[str]) -> list[Withdrawal]:
             record, handle, text, *fields = json.loads(line)
             clause = Clause.from_term(read_term(text))
         except (ValueError, TypeError, PrologSyntaxError) as error:
-            raise HistoryDamaged(number, f"does not read ({error})") from None
+            raise SectionDamaged(number, f"does not read ({error})") from None
         if not (is_handle(record) and is_handle(handle)) or len(fields) != 6:
-            raise HistoryDamaged(number, "not a withdrawal record")
+            raise SectionDamaged(number, "not a withdrawal record")
         if not all(v is None or isinstance(v, str) for v in fields):
-            raise HistoryDamaged(number, "tool, client and at must be strings or null")
+            raise SectionDamaged(number, "tool, client and at must be strings or null")
         stored = clause.stamped(handle, Provenance(*fields[:3]))
         records.append(Withdrawal(record, stored, Provenance(*fields[3:])))
     return records

@@ -28,7 +28,7 @@ from zpm_domain.changes.mutations import (
 from zpm_domain.ports.journal import JournalOp
 from zpm_domain.prolog.terms import Term
 from zpm_domain.prolog.writer import render
-from zpm_domain.stored.clauses import Clause
+from zpm_domain.stored.clauses import Clause, Origin
 from zpm_domain.stored.provenance import Provenance
 
 
@@ -69,12 +69,12 @@ class Assume(ClauseChange):
             return self
         return replace(self, handle=stamp.new_handle(), provenance=stamp.provenance)
 
-    def apply(self, target: Target) -> None:
+    def apply(self, target: Target, origin: Origin) -> None:
         clause = None
         if self.stores:
             clause = _stored(self.fact, self.handle, self.provenance)
             target.numbering.saw(clause.handle)
-            if target.store(clause) is not None:
+            if target.store(clause, origin) is not None:
                 return  # defeated: stored, not believed, so no assumption holds it
         target.beliefs.assume(self.fact, self.assumption, plain=not self.stores, stored=clause)
 
@@ -109,10 +109,10 @@ class SupportPlainly(ClauseChange):
             return self
         return replace(self, handle=stamp.new_handle(), provenance=stamp.provenance)
 
-    def apply(self, target: Target) -> None:
+    def apply(self, target: Target, origin: Origin) -> None:
         target.numbering.saw(self.handle)
         if not target.beliefs.support_plainly(self.fact):
-            target.store(_stored(self.fact, self.handle, self.provenance))
+            target.store(_stored(self.fact, self.handle, self.provenance), origin)
 
 
 @dataclass(frozen=True, slots=True)
@@ -130,7 +130,7 @@ class RetractAssumption(Mutation):
     def journal_op(self) -> JournalOp:
         return JournalOp(self.op, assumption=self.assumption)
 
-    def apply(self, target: Target) -> None:
+    def apply(self, target: Target, origin: Origin) -> None:
         gone = target.beliefs.withdraw(self.assumption)
         clauses = [support.stored or Clause(support.fact) for support in gone]
         removed = target.engine.retract_variants(target.namespace, clauses)

@@ -16,6 +16,7 @@ from zpm_domain.prolog.allowlist import is_protected
 from zpm_domain.prolog.errors import PermissionDenied
 from zpm_domain.prolog.terms import Atom, Struct
 from zpm_domain.prolog.writer import render
+from zpm_domain.stored.clauses import Origin
 from zpm_domain.stored.descriptions import Description, Descriptions, Key
 
 
@@ -68,7 +69,7 @@ class DescribePredicate(Mutation):
         if is_protected(self.name, self.arity):
             raise PermissionDenied.builtin(self.name, self.arity)
 
-    def apply(self, target: Target) -> None:
+    def apply(self, target: Target, origin: Origin) -> None:
         target.descriptions.put(self.key, self.description)
 
 

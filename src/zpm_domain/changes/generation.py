@@ -13,6 +13,7 @@ from typing import Any, ClassVar, Protocol, runtime_checkable
 
 from zpm_domain.changes.mutations import BadOperation, Mutation, Target
 from zpm_domain.ports.journal import JournalOp
+from zpm_domain.stored.clauses import Origin
 
 
 @runtime_checkable
@@ -67,7 +68,7 @@ class StartFrom(Mutation):
             args["next"] = self.next_number
         return JournalOp(self.op, args)
 
-    def apply(self, target: Target) -> None:
+    def apply(self, target: Target, origin: Origin) -> None:
         if not isinstance(target, Recoverable):
             raise TypeError("a journal base applies to a memory")
         target.start_from(self)
@@ -94,7 +95,7 @@ class NumberClauses(Mutation):
     def journal_op(self) -> JournalOp:
         return JournalOp(self.op, memory=self.memory_id, first=self.first)
 
-    def apply(self, target: Target) -> None:
+    def apply(self, target: Target, origin: Origin) -> None:
         if not isinstance(target, Recoverable):
             raise TypeError("numbering applies to a memory")
         target.number_clauses(self.memory_id, self.first)

@@ -26,7 +26,7 @@ from zpm_domain.ports.journal import JournalOp
 from zpm_domain.prolog.reader import read_term
 from zpm_domain.prolog.terms import Term
 from zpm_domain.prolog.writer import render
-from zpm_domain.stored.clauses import Clause, render_clause
+from zpm_domain.stored.clauses import Clause, Origin, render_clause
 from zpm_domain.stored.handles import is_handle
 
 
@@ -58,7 +58,7 @@ class RemoveHandle(ClauseChange):
     def journal_op(self) -> JournalOp:
         return JournalOp(self.op, handle=self.clause.handle, clause=render_clause(self.clause))
 
-    def apply(self, target: Target) -> None:
+    def apply(self, target: Target, origin: Origin) -> None:
         assert self.clause.handle is not None
         stored = target.stored_with(self.clause.handle)
         if stored is not None:
@@ -85,7 +85,7 @@ class Unsupport(ClauseChange):
     def journal_op(self) -> JournalOp:
         return JournalOp(self.op, fact=render(self.fact), assumption=self.assumption)
 
-    def apply(self, target: Target) -> None:
+    def apply(self, target: Target, origin: Origin) -> None:
         support = target.beliefs.support(self.fact)
         stored = support.stored if support is not None else None
         gone = target.beliefs.unsupport(self.fact, self.assumption)

@@ -30,7 +30,7 @@ from zpm_domain.prolog.reader.facts import read_canonical_fact
 from zpm_domain.prolog.terms import Atom, Struct, Term, indicator
 from zpm_domain.prolog.unify import unify
 from zpm_domain.prolog.writer import render
-from zpm_domain.stored.clauses import Clause, PredicateInfo, know_text, render_clause
+from zpm_domain.stored.clauses import Clause, Origin, PredicateInfo, know_text, render_clause
 from zpm_domain.stored.handles import Numbering, is_handle
 from zpm_domain.stored.provenance import Provenance, shared
 
@@ -63,8 +63,9 @@ class Target(Protocol):
     def stored_with(self, handle: int) -> Clause | None:
         """The client-stored clause with ``handle``, if the memory holds it."""
 
-    def store(self, clause: Clause) -> Defeat | None:
-        """Store a client's clause: believed, or defeated (the defeat)."""
+    def store(self, clause: Clause, origin: Origin) -> Defeat | None:
+        """Store a client's clause that came from ``origin`` (a tool call, the
+        journal, a snapshot): believed, or defeated (the defeat)."""
 
     @property
     def defeats(self) -> Defeats:
@@ -135,8 +136,10 @@ class Mutation(ABC):
         """
 
     @abstractmethod
-    def apply(self, target: Target) -> None:
-        """Make the change (after the batch is durable, and on replay)."""
+    def apply(self, target: Target, origin: Origin) -> None:
+        """Make the change (after the batch is durable, and on replay);
+        ``origin`` says where the clauses it stores come from (``TOOL`` when
+        a tool call commits it, ``JOURNAL`` on replay)."""
 
 
 def text_arg(args: Mapping[str, Any], name: str) -> str:
@@ -248,8 +251,8 @@ class AddClause(ClauseChange):
             return self
         return AddClause(self.clause.stamped(stamp.new_handle(), stamp.provenance))
 
-    def apply(self, target: Target) -> None:
-        target.store(self.clause)
+    def apply(self, target: Target, origin: Origin) -> None:
+        target.store(self.clause, origin)
         target.numbering.saw(self.clause.handle)
 
 
@@ -272,7 +275,7 @@ class RemoveClause(ClauseChange):
     def journal_op(self) -> JournalOp:
         return JournalOp(self.op, clause=render_clause(self.clause))
 
-    def apply(self, target: Target) -> None:
+    def apply(self, target: Target, origin: Origin) -> None:
         removed = target.engine.retract(target.namespace, self.clause)
         if removed is not None:
             target.beliefs.removed([removed])
@@ -296,7 +299,7 @@ class RemoveAll(ClauseChange):
     def journal_op(self) -> JournalOp:
         return JournalOp(self.op, clause=render(self.pattern))
 
-    def apply(self, target: Target) -> None:
+    def apply(self, target: Target, origin: Origin) -> None:
         doomed = [
             clause
             for clause in target.stored_clauses(*indicator(self.pattern))

@@ -30,7 +30,7 @@ from typing import Any, ClassVar
 from zpm_domain.changes.mutations import BadOperation, ClauseChange, Target, text_arg
 from zpm_domain.ports.journal import JournalOp
 from zpm_domain.prolog.terms import Struct, Term, indicator, most_general, renamed_head
-from zpm_domain.stored.clauses import DENIALS, Clause
+from zpm_domain.stored.clauses import DENIALS, Clause, Origin
 from zpm_domain.stored.references import Call, Rename, denied, rename_calls
 
 HeadRename = Callable[[Term], Term]
@@ -192,7 +192,7 @@ class RenamePredicate(ClauseChange):
         args = {"from": self.old, "to": self.new, "arity": self.arity, "qualifier": self.qualifier}
         return JournalOp(self.op, args)
 
-    def apply(self, target: Target) -> None:
+    def apply(self, target: Target, origin: Origin) -> None:
         plan = self.plan or plan_rename(target, self.old, self.new, self.arity, self.qualifier)
         for rewrite in plan.rewrites:
             _rewrite(target, rewrite)

@@ -23,7 +23,7 @@ from zpm_domain.errors import PrologSyntaxError
 from zpm_domain.ports.journal import JournalOp
 from zpm_domain.prolog.reader import read_term
 from zpm_domain.prolog.terms import Term
-from zpm_domain.stored.clauses import Clause, render_clause
+from zpm_domain.stored.clauses import Clause, Origin, render_clause
 from zpm_domain.stored.handles import is_handle
 from zpm_domain.stored.provenance import UNKNOWN, Provenance
 
@@ -70,7 +70,7 @@ class Withdraw(ClauseChange):
             return self
         return replace(self, record=stamp.new_handle(), provenance=stamp.provenance)
 
-    def apply(self, target: Target) -> None:
+    def apply(self, target: Target, origin: Origin) -> None:
         assert self.record is not None and self.clause.handle is not None
         target.numbering.saw(self.record)
         stored = target.stored_with(self.clause.handle)

@@ -31,7 +31,8 @@ from zpm_domain.errors import InvalidArguments, MemoryNotMounted, RecoveryFailed
 from zpm_domain.forks.changes import Change, Conflicts, changes, find_conflicts
 from zpm_domain.forks.merge_plan import plan
 from zpm_domain.forks.state import State, point_of, state_of
-from zpm_domain.memory.memory import Image, Memory
+from zpm_domain.memory.image import Image
+from zpm_domain.memory.memory import Memory
 from zpm_domain.memory.mounts import Memories, NotAFork
 
 SIDES = ("base", "fork")

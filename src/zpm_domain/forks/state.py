@@ -12,7 +12,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from zpm_domain.beliefs.withdrawals import Withdrawal
-from zpm_domain.memory.memory import Image, snapshot_image
+from zpm_domain.memory.image import Image, snapshot_image
 from zpm_domain.memory.snapshot_format import read_snapshot
 from zpm_domain.stored import descriptions
 from zpm_domain.stored.clauses import Clause, render_clause

@@ -18,16 +18,9 @@ from dataclasses import dataclass
 from zpm_domain.stored.clauses import Clause
 from zpm_domain.stored.handles import is_handle
 from zpm_domain.stored.provenance import UNKNOWN, Provenance, shared
+from zpm_domain.stored.sections import SectionDamaged
 
 SECTION = "handles"
-
-
-class HandlesDamaged(ValueError):
-    """The section does not read at entry ``entry`` (1 for its first line)."""
-
-    def __init__(self, entry: int, why: str) -> None:
-        super().__init__(why)
-        self.entry = entry
 
 
 def section(next_number: int, clauses: Iterable[Clause]) -> list[str]:
@@ -73,39 +66,39 @@ class Handles:
     @classmethod
     def read(cls, lines: list[str]) -> Handles | None:
         """The section written by :func:`section` (``None`` for no lines);
-        ``HandlesDamaged`` when it does not read."""
+        ``SectionDamaged`` when it does not read."""
         if not lines:
             return None
         try:
             head = json.loads(lines[0])
             next_number = head["next"]
         except (ValueError, KeyError, TypeError) as error:
-            raise HandlesDamaged(1, f"does not read ({error})") from None
+            raise SectionDamaged(1, f"does not read ({error})") from None
         if not isinstance(next_number, int) or isinstance(next_number, bool) or next_number < 1:
-            raise HandlesDamaged(1, "'next' must be a positive integer")
+            raise SectionDamaged(1, "'next' must be a positive integer")
         runs: list[tuple[int | None, int, Provenance]] = []
         for number, line in enumerate(lines[1:], start=2):
             try:
                 first, count, tool, client, at = json.loads(line)
             except (ValueError, TypeError) as error:
-                raise HandlesDamaged(number, f"does not read ({error})") from None
+                raise SectionDamaged(number, f"does not read ({error})") from None
             if not (first is None or is_handle(first)):
-                raise HandlesDamaged(number, "not a clause handle")
+                raise SectionDamaged(number, "not a clause handle")
             if not isinstance(count, int) or isinstance(count, bool) or count < 1:
-                raise HandlesDamaged(number, "not a count of clauses")
+                raise SectionDamaged(number, "not a count of clauses")
             if not all(v is None or isinstance(v, str) for v in (tool, client, at)):
-                raise HandlesDamaged(number, "tool, client and at must be strings or null")
+                raise SectionDamaged(number, "tool, client and at must be strings or null")
             runs.append((first, count, shared(tool, client, at)))
         return cls(next_number, runs)
 
     def stamp(self, clauses: list[Clause]) -> list[Clause]:
         """``clauses`` (the snapshot's, in order) with their handles and
-        provenance; ``HandlesDamaged`` when the runs do not cover them exactly.
+        provenance; ``SectionDamaged`` when the runs do not cover them exactly.
         A clause that carries them already is kept itself (the clauses of a
         memory's own image: a fork copies them)."""
         covered = sum(count for _, count, _ in self.runs)
         if covered != len(clauses):
-            raise HandlesDamaged(
+            raise SectionDamaged(
                 len(self.runs) + 1, f"{covered} handles for {len(clauses)} clauses"
             )
         stamped: list[Clause] = []

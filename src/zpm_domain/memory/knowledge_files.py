@@ -1,4 +1,5 @@
-"""Loading a knowledge file (``.zpm/kb/*.pl``, or a memory's ``knowledge.pl``).
+"""A memory's knowledge files (``.zpm/kb/*.pl``, or a memory's ``knowledge.pl``):
+loading them, and the clauses and declarations they gave it.
 
 Its clauses are monotonic: no tool removes or changes them.  Their
 predicate is static unless the file declares it with
@@ -16,23 +17,123 @@ from __future__ import annotations
 import logging
 from collections.abc import Callable
 from functools import partial
-from typing import TYPE_CHECKING
 
+from zpm_domain.beliefs.defeat import Defeats
 from zpm_domain.errors import InvalidClause
+from zpm_domain.ports.engine import Engine
+from zpm_domain.prolog.allowlist import is_protected
 from zpm_domain.prolog.errors import PermissionDenied, SandboxViolation
 from zpm_domain.prolog.reader import read_clauses
 from zpm_domain.prolog.sandbox import check_goal
 from zpm_domain.prolog.terms import Atom, Struct, Term, list_items
-from zpm_domain.stored.clauses import Clause
-
-if TYPE_CHECKING:
-    from zpm_domain.memory.memory import Memory
+from zpm_domain.stored.clauses import DENIALS, Clause
+from zpm_domain.stored.handles import UNRECORDED, FileNumbering
+from zpm_domain.stored.provenance import Provenance
 
 log = logging.getLogger("zpm")
 
+Key = tuple[str, int]
 
-def consult_text(memory: Memory, text: str, source: str) -> list[str]:
-    """Load the clauses of ``text`` into ``memory``; returns the warnings (also logged)."""
+
+class KnowledgeFiles:
+    """What the knowledge files gave one memory, in the engine namespace
+    ``namespace``: their clauses (monotonic: no tool removes or changes
+    them), which predicates are static, and the functional declarations
+    (into ``defeats``).  An engine keeps a predicate's file clauses before
+    the clauses tools stored.
+
+    ``memory_id`` is the id whose handles the files' clauses take (a fork's
+    are its base's, see ``zpm_domain.stored.handles``); set it before loading.
+    """
+
+    def __init__(self, engine: Engine, namespace: str, defeats: Defeats) -> None:
+        self._engine = engine
+        self._namespace = namespace
+        self._defeats = defeats
+        self.memory_id = UNRECORDED
+        self._wheres: dict[Key, list[str]] = {}
+        self._static: set[Key] = set()
+        self._declared_dynamic: set[Key] = set()
+        self._numbering = FileNumbering()
+        self._positions: dict[str, int] = {}
+        self._names: dict[str, str] = {}
+
+    def load(self, text: str, label: str, name: str | None = None) -> list[str]:
+        """Load knowledge file ``text``, read from ``label`` and named ``name``
+        in handles and provenance (``label`` when ``None``); returns the
+        warnings (also logged)."""
+        self._names[label] = name or label
+        return consult_text(self, text, label)
+
+    # -- reading ----------------------------------------------------------------
+    def is_static(self, key: Key) -> bool:
+        """Whether the files define ``key`` without declaring it dynamic (tools
+        may not change it)."""
+        return key in self._static
+
+    def count(self, key: Key) -> int:
+        """How many clauses of ``key`` the files gave."""
+        return len(self._wheres.get(key, ()))
+
+    def keys(self) -> list[Key]:
+        """The predicates the files gave clauses to, in first-loaded order."""
+        return list(self._wheres)
+
+    def clauses(self, key: Key) -> list[tuple[Clause, str]]:
+        """The file clauses of ``key`` with their ``file:line`` (read lazily
+        from the engine: the stored clauses after them are not read)."""
+        wheres = self._wheres.get(key, [])
+        return list(zip(self._engine.iter_clauses(self._namespace, *key), wheres))
+
+    def facts(self, key: Key) -> list[Clause]:
+        """The file clauses of ``key``, without their places."""
+        return [clause for clause, _ in self.clauses(key)]
+
+    # -- loading ----------------------------------------------------------------
+    def add_clause(self, clause: Clause, label: str, line: int) -> None:
+        """Add the clause at ``line`` of knowledge file ``label``.
+
+        Its predicate is static, unless the file declared it dynamic first
+        (then tools may add clauses to it); denials (``neg/1``) are always
+        dynamic, so clients may add denials beside the files' own.  Its
+        handle comes from the file's name and the clause's position in it.
+        """
+        key = clause.key
+        if is_protected(*key):
+            raise PermissionDenied.builtin(*key)
+        name = self._names.get(label, label)
+        position = self._positions.get(name, 0)
+        handle = self._numbering.handle(self.memory_id, name, position)
+        clause = clause.stamped(handle, Provenance.of_file(name, line))
+        if key == DENIALS and key not in self._declared_dynamic:
+            self.declare_dynamic(*key)
+        self._engine.add_clause(self._namespace, clause, static=True)
+        self._positions[name] = position + 1
+        self._wheres.setdefault(key, []).append(f"{label}:{line}")
+        if key not in self._declared_dynamic:
+            self._static.add(key)
+
+    def declare_dynamic(self, name: str, arity: int) -> None:
+        """A knowledge file's ``:- dynamic(name/arity)``."""
+        if is_protected(name, arity):
+            raise PermissionDenied.builtin(name, arity)
+        if (name, arity) in self._static:
+            raise PermissionDenied.static(name, arity)
+        self._declared_dynamic.add((name, arity))
+        self._engine.declare_dynamic(self._namespace, name, arity)
+
+    def declare_functional(self, name: str, arity: int, label: str, line: int) -> None:
+        """A knowledge file's ``:- functional(name/arity)`` at ``line`` of ``label``:
+        the predicate is dynamic, and its facts are defeated as
+        ``zpm_domain.beliefs.defeat`` says."""
+        if arity == 0:
+            raise InvalidClause(f"{name}/0 cannot be functional: it has no argument")
+        self.declare_dynamic(name, arity)
+        self._defeats.declare(name, arity, f"{self._names.get(label, label)}:{line}")
+
+
+def consult_text(files: KnowledgeFiles, text: str, source: str) -> list[str]:
+    """Load the clauses of ``text`` into ``files``; returns the warnings (also logged)."""
     warnings: list[str] = []
 
     def warn(line: int, message: str) -> None:
@@ -47,7 +148,7 @@ def consult_text(memory: Memory, text: str, source: str) -> list[str]:
         term = item.term
         assert term is not None
         if isinstance(term, Struct) and term.name == ":-" and len(term.args) == 1:
-            _directive(memory, term.args[0], partial(warn, item.line), source, item.line)
+            _directive(files, term.args[0], partial(warn, item.line), source, item.line)
             continue
         if isinstance(term, Struct) and term.name in ("-->", "?-"):
             warn(item.line, f"skipped: {term.name} clauses are not supported")
@@ -58,14 +159,14 @@ def consult_text(memory: Memory, text: str, source: str) -> list[str]:
             continue
         try:
             check_goal(clause.body)
-            memory.add_file_clause(clause, source, item.line)
+            files.add_clause(clause, source, item.line)
         except (PermissionDenied, SandboxViolation) as exc:
             warn(item.line, f"skipped: {exc.message}")
     return warnings
 
 
 def _directive(
-    memory: Memory, goal: Term, warn: Callable[[str], None], label: str, line: int
+    files: KnowledgeFiles, goal: Term, warn: Callable[[str], None], label: str, line: int
 ) -> None:
     if isinstance(goal, Struct) and len(goal.args) == 1 and goal.name == "dynamic":
         for spec in _indicators(goal.args[0]):
@@ -73,7 +174,7 @@ def _directive(
                 warn("skipped: dynamic/1 expects Name/Arity indicators")
                 continue
             try:
-                memory.declare_dynamic(*spec)
+                files.declare_dynamic(*spec)
             except PermissionDenied as exc:
                 warn(f"skipped: {exc.message}")
         return
@@ -83,7 +184,7 @@ def _directive(
                 warn("skipped: functional/1 expects Name/Arity indicators")
                 continue
             try:
-                memory.declare_functional(*spec, label, line)
+                files.declare_functional(*spec, label, line)
             except (PermissionDenied, InvalidClause) as exc:
                 warn(f"skipped: {exc.message}")
         return

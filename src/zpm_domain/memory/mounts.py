@@ -22,8 +22,9 @@ from typing import Protocol
 
 from zpm_domain.changes.generation import StartFrom
 from zpm_domain.errors import InvalidArguments, MemoryNotMounted, ZpmError
+from zpm_domain.memory.image import Preloaded
 from zpm_domain.memory.journal_health import journal_advice
-from zpm_domain.memory.memory import DEFAULT_MEMORY, Memory, Preloaded
+from zpm_domain.memory.memory import DEFAULT_MEMORY, Memory
 from zpm_domain.ports.engine import Engine
 from zpm_domain.ports.journal import JournalCorrupt
 from zpm_domain.ports.storage import (

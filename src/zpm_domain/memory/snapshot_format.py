@@ -40,8 +40,9 @@ know, and a snapshot written before a section existed simply has none of it.
 from __future__ import annotations
 
 import time
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
+from typing import TypeVar
 
 from zpm_domain.errors import ZpmError
 from zpm_domain.prolog.reader import read_clauses
@@ -49,6 +50,9 @@ from zpm_domain.prolog.reader.facts import read_canonical_fact, read_plain_fact
 from zpm_domain.prolog.terms import Atom, Struct, Term
 from zpm_domain.prolog.writer import end_clause, render
 from zpm_domain.stored.clauses import Clause, know_text, render_clause
+from zpm_domain.stored.sections import SectionDamaged
+
+T = TypeVar("T")
 
 FORMAT = 1
 MAGIC = "%% zpm snapshot "
@@ -280,3 +284,15 @@ def _is_allowed_directive(goal: Term) -> bool:
     return (
         isinstance(goal, Struct) and goal.name in ("dynamic", "style_check") and len(goal.args) == 1
     )
+
+
+def read_section(snapshot: Snapshot, label: str, name: str, read: Callable[[list[str]], T]) -> T:
+    """Section ``name`` of ``snapshot`` (read from ``label``) as ``read``
+    reads its lines (no lines when the snapshot has no such section);
+    ``SnapshotDamaged`` naming the file line when ``read`` raises
+    ``SectionDamaged``."""
+    try:
+        return read(snapshot.sections.get(name, []))
+    except SectionDamaged as damage:
+        line = snapshot.section_lines.get(name, 0) + damage.entry
+        raise SnapshotDamaged(label, line, f"section {name}: {damage}") from None

@@ -24,6 +24,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from zpm_domain.errors import InvalidArguments
+from zpm_domain.stored.sections import SectionDamaged
 
 SECTION = "descriptions"
 """The snapshot section holding a memory's descriptions (see :func:`section`)."""
@@ -132,14 +133,6 @@ def section(descriptions: Descriptions) -> list[str]:
     ]
 
 
-class DescriptionsDamaged(ValueError):
-    """The section does not read at entry ``entry`` (1 for its first line)."""
-
-    def __init__(self, entry: int, why: str) -> None:
-        super().__init__(why)
-        self.entry = entry
-
-
 def read_section(lines: Iterable[str]) -> dict[Key, Description]:
     """The descriptions of a section written by :func:`section`, in order."""
     found: dict[Key, Description] = {}
@@ -147,17 +140,17 @@ def read_section(lines: Iterable[str]) -> dict[Key, Description]:
         try:
             entry = json.loads(line)
         except ValueError as error:
-            raise DescriptionsDamaged(number, f"does not read ({error})") from None
+            raise SectionDamaged(number, f"does not read ({error})") from None
         if not (isinstance(entry, list) and len(entry) == 4):
-            raise DescriptionsDamaged(number, "not a description")
+            raise SectionDamaged(number, "not a description")
         name, arity, text, arguments = entry
         if not (isinstance(name, str) and isinstance(text, str) and text):
-            raise DescriptionsDamaged(number, "name and description must be text")
+            raise SectionDamaged(number, "name and description must be text")
         if not isinstance(arity, int) or isinstance(arity, bool) or arity < 0:
-            raise DescriptionsDamaged(number, "arity must be a non-negative integer")
+            raise SectionDamaged(number, "arity must be a non-negative integer")
         if arguments is not None and not (
             isinstance(arguments, list) and all(isinstance(a, str) for a in arguments)
         ):
-            raise DescriptionsDamaged(number, "arguments must be a list of names or null")
+            raise SectionDamaged(number, "arguments must be a list of names or null")
         found[(name, arity)] = Description(text, None if arguments is None else tuple(arguments))
     return found

@@ -16,11 +16,10 @@ from zpm_domain.changes.mutations import AddClause, Mutation, RemoveAll, RemoveC
 from zpm_domain.errors import InvalidClause, NoMatchingClause
 from zpm_domain.memory.memory import Memory
 from zpm_domain.memory.mounts import Memories
-from zpm_domain.prolog.errors import PermissionDenied
 from zpm_domain.prolog.sandbox import check_goal
-from zpm_domain.prolog.terms import TRUE, Struct, Term, Var, indicator
+from zpm_domain.prolog.terms import Struct, Term, Var
 from zpm_domain.prolog.terms import variables as variables_of
-from zpm_domain.prolog.unify import Bindings, substitute, unify, walk
+from zpm_domain.prolog.unify import substitute, walk
 from zpm_domain.prolog.writer import render
 from zpm_domain.stored.clauses import Clause
 from zpm_domain.tools.definition import (
@@ -111,7 +110,7 @@ class KnowledgeTools(ToolGroup):
         kb = self._memories.resolve(memory)
         with kb.writing():
             kb.check_mutable(term)
-            match = _first_fact(kb, term)
+            match = kb.first_fact(term)
             if match is None:
                 raise NoMatchingClause(f"No matching clause found for: {render(term)}")
             kb.commit([RemoveClause(match[0])])
@@ -140,7 +139,7 @@ class KnowledgeTools(ToolGroup):
         kb = self._memories.resolve(memory)
         with kb.writing():
             kb.check_mutable(pattern)
-            if _matching_heads(kb, pattern):
+            if kb.holds_stored_head(pattern):
                 kb.commit([RemoveAll(pattern)])
         return f"Cleared all facts matching: {render(pattern)}"
 
@@ -174,7 +173,7 @@ class KnowledgeTools(ToolGroup):
         with kb.writing():
             kb.check_mutable(old)
             kb.check_mutable(new)
-            match = _first_fact(kb, old)
+            match = kb.first_fact(old)
             if match is None:
                 raise NoMatchingClause(f"No matching clause for: {render(old)}")
             clause, bindings = match
@@ -201,7 +200,7 @@ class KnowledgeTools(ToolGroup):
         with kb.writing():
             kb.check_mutable(term)
             mutations: list[Mutation] = []
-            if _matching_heads(kb, pattern):
+            if kb.holds_stored_head(pattern):
                 mutations.append(RemoveAll(pattern))
             mutations.append(store_plainly(kb, term))
             kb.commit(mutations)
@@ -215,36 +214,6 @@ def store_plainly(memory: Memory, fact: Term) -> Mutation:
     if support is not None and not support.plain:
         return SupportPlainly(fact)
     return AddClause(Clause(fact))
-
-
-def _first_fact(memory: Memory, pattern: Term) -> tuple[Clause, Bindings] | None:
-    """The first client-stored fact (body ``true``) unifying with ``pattern``,
-    and the bindings; ``None`` when there is none.
-
-    Raises ``PermissionDenied`` naming the file and line when only facts of
-    a knowledge file match (they are monotonic).
-    """
-    key = indicator(pattern)
-    for clause in memory.stored_clauses(*key):
-        if clause.body is not TRUE:
-            continue
-        bindings = unify(pattern, clause.head)
-        if bindings is not None:
-            return clause, bindings
-    for clause, where in memory.file_clauses(*key):
-        if clause.body is TRUE and unify(pattern, clause.head) is not None:
-            raise PermissionDenied(
-                f"Cannot change {render(clause.head)}: it is defined in knowledge file "
-                f"{where}, and tools do not change knowledge files"
-            )
-    return None
-
-
-def _matching_heads(memory: Memory, pattern: Term) -> bool:
-    """Whether a client-stored clause's head unifies with ``pattern``."""
-    return any(
-        unify(pattern, c.head) is not None for c in memory.stored_clauses(*indicator(pattern))
-    )
 
 
 def _upsert_pattern(fact: Term) -> Term:

@@ -119,7 +119,7 @@ class PersistenceTools(ToolGroup):
         return (
             f"status: {status.status}\n"
             f"dir: {status.location}\n"
-            f"last_snapshot: {status.base or 'none'}\n"
+            f"last_snapshot: {status.last_snapshot or 'none'}\n"
             f"journal_size: {status.journal_bytes} bytes"
         )
 

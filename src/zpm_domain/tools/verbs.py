@@ -22,7 +22,6 @@ from collections.abc import Iterator
 from typing import Annotated, Any
 
 from zpm_domain.analysis.justification import Justifier
-from zpm_domain.beliefs.fact_index import ground_args
 from zpm_domain.changes.mutations import AddClause
 from zpm_domain.changes.withdraw import Withdraw
 from zpm_domain.errors import (
@@ -42,7 +41,7 @@ from zpm_domain.ports.proofs import (
 from zpm_domain.prolog.allowlist import is_protected
 from zpm_domain.prolog.errors import PermissionDenied
 from zpm_domain.prolog.sandbox import check_goal
-from zpm_domain.prolog.terms import Atom, String, Struct, Term, Var, indicator, variables, variant
+from zpm_domain.prolog.terms import Atom, Struct, Term, Var, indicator, variables
 from zpm_domain.prolog.unify import substitute, unify
 from zpm_domain.prolog.writer import Renderer, render
 from zpm_domain.stored.clauses import Clause
@@ -103,9 +102,9 @@ class VerbTools(ToolGroup):
         note = variables_note(fact)
         kb = self._memories.resolve(context)
         with kb.writing():
-            held = _held_variant(kb, fact)
+            held = kb.find_variant(fact)
             if held is not None:
-                return Reply.of({"handle": held, "already_there": True}).with_notes(note)
+                return Reply.of({"handle": held.handle, "already_there": True}).with_notes(note)
             (added,) = kb.commit([AddClause(Clause(fact))])
         assert isinstance(added, AddClause) and added.clause.handle is not None
         return Reply.of({"handle": added.clause.handle, "already_there": False}).with_notes(note)
@@ -131,15 +130,10 @@ class VerbTools(ToolGroup):
             raise PermissionDenied.builtin(*key)
         kb = self._memories.resolve(context)
         with kb.writing():
-            for clause, _ in kb.file_clauses(*key):
-                if clause.is_fact and unify(pattern, clause.head) is not None:
-                    raise _monotonic(clause)
-            doomed = [
-                Withdraw(clause)
-                for clause in kb.stored_clauses(*key)
-                if clause.is_fact and unify(pattern, clause.head) is not None
-            ]
-            done = kb.commit(doomed)
+            monotonic = kb.file_fact_unifying(pattern)
+            if monotonic is not None:
+                raise _monotonic(monotonic)
+            done = kb.commit([Withdraw(clause) for clause in kb.stored_facts_unifying(pattern)])
         records = [m.record for m in done if isinstance(m, Withdraw)]
         return Reply.of({"excepting_handles": records})
 
@@ -295,49 +289,6 @@ def _fact(sentence: str) -> Term:
     if is_clause_syntax(term) or not isinstance(term, (Atom, Struct)):
         raise InvalidClause("sentence must be a fact (use define_rule to add rules)")
     return term
-
-
-def _held_variant(kb: Memory, fact: Term) -> int | None:
-    """The handle of a fact of ``kb`` that is a variant of ``fact``: a defeated
-    one first, else the first in clause order (knowledge-file facts come
-    first).  A ground fact is looked up in the memory's index of stored
-    ground facts (``zpm_domain.beliefs.fact_index``), at a cost that does not grow
-    with the predicate; any other is searched for (:func:`_scanned_variant`)."""
-    defeated = kb.defeats.variant_of(fact)
-    if defeated is not None:
-        return defeated.handle
-    if ground_args(fact) is None:
-        return _scanned_variant(kb, fact)
-    key = indicator(fact)
-    for clause, _ in kb.file_clauses(*key):
-        if clause.is_fact and variant(clause.head, fact):
-            return clause.handle
-    stored = kb.beliefs.stored_variant(fact, lambda: kb.stored_clauses(*key))
-    return None if stored is None else stored.handle
-
-
-def _scanned_variant(kb: Memory, fact: Term) -> int | None:
-    """The handle of the first clause of ``kb`` that is a variant of ``fact``,
-    by a pass over its predicate.  A fact whose first argument is a constant
-    skips, cheaply, the clauses whose first argument is another constant."""
-    first = fact.args[0] if isinstance(fact, Struct) else None
-    constant = isinstance(first, (Atom, int, float, String))
-    for clause in kb.iter_clauses(*indicator(fact)):
-        if constant:
-            other = clause.head.args[0]  # type: ignore[union-attr]  # same predicate
-            if isinstance(other, (Atom, int, float, String)) and not _same_constant(first, other):
-                continue
-        if clause.is_fact and variant(clause.head, fact):
-            return clause.handle
-    return None
-
-
-def _same_constant(a: object, b: object) -> bool:
-    """Whether two constants may be the same term (``1`` and ``1.0`` are not;
-    a NaN may be another NaN): ``False`` only when they surely differ."""
-    if type(a) is not type(b):
-        return False
-    return a == b or a != a  # noqa: PLR0124 (NaN is the one value unequal to itself)
 
 
 def _monotonic(clause: Clause) -> MonotonicKnowledge:

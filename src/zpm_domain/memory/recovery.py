@@ -1,0 +1,287 @@
+"""Bringing a memory's state back from its durable record.
+
+A memory's state is its knowledge files, then the snapshot its journal
+generation started from (journal operation ``base``, see
+``zpm_domain.changes.generation.StartFrom``), then the batches of that
+generation.  :class:`Recovery` starts from a base, replays the journal,
+catches up with batches other processes appended, and numbers the clauses
+stored before handles existed.  A snapshot's header says which journal
+records it holds (``covers``): if the file a base names is not the one the
+base recorded (a save under the same name that crashed before its rotation,
+or a save on a read-only mount), recovery loads it and skips the records it
+already holds.
+"""
+
+from __future__ import annotations
+
+import logging
+from dataclasses import dataclass
+from typing import Protocol
+
+from zpm_domain import progress
+from zpm_domain.changes import from_journal
+from zpm_domain.changes.generation import NumberClauses, StartFrom
+from zpm_domain.changes.mutations import BadOperation, Mutation, Target
+from zpm_domain.errors import RecoveryFailed
+from zpm_domain.memory import image as images
+from zpm_domain.memory.image import Preloaded
+from zpm_domain.memory.knowledge_files import KnowledgeFiles
+from zpm_domain.memory.snapshot_format import Snapshot, SnapshotDamaged
+from zpm_domain.ports.journal import Journal, JournalCorrupt
+from zpm_domain.ports.snapshots import SnapshotStore
+from zpm_domain.prolog.errors import PermissionDenied
+from zpm_domain.prolog.terms import Term, most_general
+from zpm_domain.stored.clauses import Clause, Origin, number, render_clause
+from zpm_domain.stored.handles import UNRECORDED, memory_of
+from zpm_domain.stored.provenance import UNKNOWN
+
+log = logging.getLogger("zpm")
+
+
+@dataclass
+class Position:
+    """Where a memory stands in its journal.
+
+    ``generation`` names the journal generation (its base record's; empty
+    before any), ``records`` counts its batches applied or held (the base
+    record included), ``skip`` the next batches the base snapshot already
+    holds, and ``started_from`` is the snapshot the generation started from
+    (``None``: the knowledge files alone).
+    """
+
+    generation: str = ""
+    records: int = 0
+    skip: int = 0
+    started_from: str | None = None
+
+
+class Recovering(Target, Protocol):
+    """The memory as recovery sees it."""
+
+    name: str
+    journal: Journal
+    snapshots: SnapshotStore
+    files: KnowledgeFiles
+    preloaded: Preloaded | None
+
+    @property
+    def read_only(self) -> bool: ...
+
+    @property
+    def writable(self) -> bool:
+        """Whether its storage can be written now."""
+
+    def read_snapshot(self, name: str) -> Snapshot:
+        """Snapshot ``name``, every section checked."""
+
+
+class Recovery:
+    """Replays and restarts one memory (see the module documentation)."""
+
+    def __init__(self, memory: Recovering) -> None:
+        self._memory = memory
+        self.position = Position()
+
+    def catch_up(self) -> int:
+        """Apply the journal batches not applied yet (call it under the
+        journal lock); returns how many were read.  ``JournalCorrupt`` for
+        an operation that does not read."""
+        memory = self._memory
+        records = memory.journal.read_new()
+        label = memory.journal.label
+        phase = f"{memory.name}: replaying the journal"
+        for done, record in enumerate(records):
+            progress.advance(done, len(records), phase)
+            mutations = []
+            for op in record.ops:
+                try:
+                    mutations.append(from_journal(op))
+                except BadOperation as exc:
+                    raise JournalCorrupt(label, record.line, str(exc)) from exc
+            if mutations and isinstance(mutations[0], StartFrom):
+                self.start_from(mutations[0])
+                continue
+            self.position.records += 1
+            if self.position.skip:
+                self.position.skip -= 1
+                continue
+            for mutation in mutations:
+                self._replay(mutation, label, record.line)
+        if records:
+            progress.advance(len(records), len(records), phase)
+        if memory.numbering.unnumbered:
+            self._settle_numbering()
+        return len(records)
+
+    def start_from(self, base: StartFrom, snapshot: Snapshot | None = None) -> None:
+        """Make ``base`` the state: knowledge files plus its snapshot.
+
+        ``snapshot`` is the base's snapshot already read, if at hand.  A
+        clause the memory refuses now (a name that became built in) is
+        reported and left out, the same way every time.
+        """
+        memory = self._memory
+        self.position = Position(base.generation, 1, 0, base.snapshot)
+        self._drop_stored_clauses()
+        memory.beliefs.reset()
+        memory.history.clear()
+        memory.defeats.clear()
+        memory.descriptions.clear()
+        memory.numbering.raise_to(base.next_number or 1)
+        memory.numbering.unnumbered = False
+        if base.snapshot is None:
+            return
+        source = None
+        if snapshot is None and memory.preloaded is not None:
+            if memory.preloaded.snapshot.header.id == base.snapshot_id:
+                snapshot, source = memory.preloaded.snapshot, memory.preloaded.source
+            memory.preloaded = None
+        if snapshot is None:
+            snapshot = self._base_snapshot(base)
+        if snapshot.header.id != base.snapshot_id:
+            self.position.skip = snapshot.header.covers.records - 1
+        label = memory.snapshots.label(base.snapshot)
+        # a preloaded snapshot holds a memory's own image: stamped already
+        self._load(snapshot, label, stamped=source is not None, source=source)
+
+    def _load(self, snapshot: Snapshot, label: str, *, stamped: bool, source: str | None) -> None:
+        """Load ``snapshot``'s clauses and sections into the emptied memory."""
+        memory = self._memory
+        handles = images.snapshot_handles(snapshot, label)
+        if handles is None:
+            memory.numbering.unnumbered = bool(snapshot.clauses)
+        else:
+            memory.numbering.raise_to(handles.next_number)
+            for first, count, _ in handles.runs:
+                memory.numbering.saw(None if first is None else first + count - 1)
+        loadable: list[Clause] = []
+        refusals: dict[tuple[str, int], PermissionDenied | None] = {}
+        clauses = snapshot.clauses if stamped else images.stamped_clauses(snapshot, label)
+        for clause in clauses:
+            key = clause.key
+            if key not in refusals:
+                refusals[key] = self._refusal(clause.head)
+            refused = refusals[key]
+            if refused is None:
+                loadable.append(clause)
+            else:
+                log.warning(
+                    "%s: not loaded: %s (%s)", label, render_clause(clause), refused.message
+                )
+        not_loaded: set[int] = set()
+        progress.advance(0, len(loadable), f"{memory.name}: loading {label}")
+        if source is None:
+            failed = memory.engine.add_clauses(memory.namespace, loadable)
+        else:
+            failed = memory.engine.copy_clauses(source, memory.namespace, loadable)
+        for index, error in failed:
+            not_loaded.add(index)
+            clause = loadable[index]
+            log.warning("%s: not loaded: %s (%s)", label, render_clause(clause), error.message)
+        supports = images.beliefs_image(snapshot, label)
+        progress.advance(len(loadable), len(loadable), f"{memory.name}: loading {label}")
+        copies = images.first_copies(loadable, not_loaded, supports)
+        supports.load_into(memory.beliefs, lambda fact: copies.get(id(fact)))
+        for withdrawal in images.withdrawn(snapshot, label):
+            memory.history.add(withdrawal)
+            memory.numbering.saw(withdrawal.record)
+        for clause in images.defeated(snapshot, label):
+            if self._refusal(clause.head) is None:
+                memory.store(clause, Origin.SNAPSHOT)
+                memory.numbering.saw(clause.handle)
+        for key, description in images.described(snapshot, label).items():
+            memory.descriptions.put(key, description)
+
+    def number_clauses(self, memory_id: int, first: int) -> None:
+        """Number the stored clauses that have no handle, or only one given
+        for this process (see ``NumberClauses``)."""
+        memory = self._memory
+        memory.numbering.memory_id = memory_id
+        memory.numbering.raise_to(first)
+        for info in memory.predicates():
+            if memory.files.is_static(info.key):
+                continue
+            for clause in memory.stored_clauses(*info.key):
+                if clause.handle is None or memory_of(clause.handle) == UNRECORDED:
+                    handle = memory.numbering.allocate()
+                    number(clause, handle, clause.provenance or UNKNOWN)
+        for clause in memory.defeats:
+            if clause.handle is None or memory_of(clause.handle) == UNRECORDED:
+                number(clause, memory.numbering.allocate(), clause.provenance or UNKNOWN)
+        memory.numbering.unnumbered = False
+        memory.beliefs.forget_handles()
+
+    def _settle_numbering(self) -> None:
+        """Number the clauses that arrived without a handle: journaled once
+        when the memory can record it, else for this process only."""
+        memory = self._memory
+        memory_id = memory.numbering.memory_id
+        assert memory_id is not None
+        numbering = NumberClauses(memory_id, memory.numbering.next)
+        if memory_id != UNRECORDED and not memory.read_only and memory.writable:
+            memory.journal.append([numbering.journal_op()])
+            self.position.records += 1
+            log.info("memory %s: gave handles to the clauses stored before handles", memory.name)
+        self.number_clauses(memory_id, memory.numbering.next)
+
+    def _refusal(self, head: Term) -> PermissionDenied | None:
+        try:
+            self._memory.check_mutable(head)
+        except PermissionDenied as refusal:
+            return refusal
+        return None
+
+    def _drop_stored_clauses(self) -> None:
+        memory = self._memory
+        for info in memory.predicates():
+            if not memory.files.is_static(info.key) and info.clause_count:
+                memory.engine.retract_all(memory.namespace, most_general(*info.key))
+
+    def _base_snapshot(self, base: StartFrom) -> Snapshot:
+        """The snapshot a journal base names, checked against what it recorded."""
+        assert base.snapshot is not None
+        memory = self._memory
+        label = memory.snapshots.label(base.snapshot)
+        try:
+            snapshot = memory.read_snapshot(base.snapshot)
+        except KeyError:
+            raise RecoveryFailed(
+                f"{label}: the snapshot that memory {memory.name} was last saved to or "
+                "restored from is missing; put it back, or move the journal aside to start "
+                "from the knowledge files alone"
+            ) from None
+        except SnapshotDamaged as damage:
+            raise RecoveryFailed(
+                f"{damage.message} (the recovery base of memory {memory.name})"
+            ) from None
+        covers = snapshot.header.covers
+        if snapshot.header.id != base.snapshot_id and covers.generation != base.generation:
+            raise RecoveryFailed(
+                f"{label}: snapshot {base.snapshot} was replaced by one that is not the "
+                f"recovery base of memory {memory.name}"
+            )
+        return snapshot
+
+    def _replay(self, mutation: Mutation, label: str, line: int) -> None:
+        """Apply one journaled mutation, unless it no longer passes its check.
+
+        A record for a predicate that is built in now (a newer zpm protects
+        its name) or that a knowledge file now defines is not applied, and
+        is reported; it stays in the journal, so nothing is lost when the
+        name becomes free again.
+        """
+        try:
+            mutation.check(self._memory)
+        except PermissionDenied as refusal:
+            op = mutation.journal_op()
+            log.warning(
+                "%s line %d: not loaded, kept in the journal: %s %s (%s is %s now)",
+                label,
+                line,
+                op.op,
+                " ".join(str(v) for v in op.args.values()),
+                refusal.indicator,
+                refusal.reason,
+            )
+            return
+        mutation.apply(self._memory, Origin.JOURNAL)
