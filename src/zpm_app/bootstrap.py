@@ -30,8 +30,9 @@ from zpm_app.engines import create_engine
 from zpm_app.toolbox import Toolbox
 from zpm_domain.errors import RecoveryFailed
 from zpm_domain.memory.journal_health import journal_advice
-from zpm_domain.memory.memory import DEFAULT_MEMORY
-from zpm_domain.memory.mounts import Memories, memory_opener
+from zpm_domain.memory.mounts import Memories
+from zpm_domain.memory.names import DEFAULT_MEMORY
+from zpm_domain.memory.opening import memory_opener
 from zpm_domain.ports.engine import Engine
 from zpm_domain.ports.journal import JournalCorrupt
 from zpm_domain.ports.storage import MemoryMissing, MemoryRef

@@ -20,7 +20,7 @@ from zpm_adapters.storage.file_storage import FileRegistry, FileStorage, Layout
 from zpm_app.config import Settings
 from zpm_domain.errors import ZpmError
 from zpm_domain.memory.journal_health import Health, Salvage, assess, plan_salvage
-from zpm_domain.memory.memory import DEFAULT_MEMORY
+from zpm_domain.memory.names import DEFAULT_MEMORY
 from zpm_domain.ports.storage import MemoryMissing, MemoryRef
 
 

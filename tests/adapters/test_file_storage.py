@@ -15,7 +15,7 @@ from zpm_adapters.persistence.file_snapshots import FileSnapshotStore
 from zpm_adapters.project import ProjectPaths, init_project
 from zpm_adapters.storage.file_storage import FileRegistry, GlobalScopeUnavailable
 from zpm_domain.errors import ZpmError
-from zpm_domain.memory.memory import DEFAULT_MEMORY
+from zpm_domain.memory.names import DEFAULT_MEMORY
 from zpm_domain.ports.journal import JournalOp
 from zpm_domain.ports.storage import (
     KnowledgeFile,

@@ -13,7 +13,7 @@ import pytest
 from tests.adapters.disk_faults import full_disk
 from zpm_adapters.project import ProjectPaths, init_project
 from zpm_adapters.storage.file_storage import FileRegistry
-from zpm_domain.memory.memory import DEFAULT_MEMORY
+from zpm_domain.memory.names import DEFAULT_MEMORY
 from zpm_domain.ports.storage import MountEntry
 
 NOW = 1764457000.9

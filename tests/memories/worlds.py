@@ -16,7 +16,8 @@ from zpm_adapters.storage.volatile_storage import VolatileDisk, VolatileRegistry
 from zpm_app.catalogue import GROUPS, find_tool
 from zpm_domain.errors import ZpmError
 from zpm_domain.limits import Limits
-from zpm_domain.memory.mounts import Memories, memory_opener
+from zpm_domain.memory.mounts import Memories
+from zpm_domain.memory.opening import memory_opener
 from zpm_domain.stored.provenance import calling
 from zpm_domain.tools.definition import Reply, ToolContext
 

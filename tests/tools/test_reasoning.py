@@ -22,7 +22,8 @@ from zpm_adapters.storage.volatile_storage import VolatileDisk, VolatileRegistry
 from zpm_app.toolbox import Toolbox, ToolResult
 from zpm_domain.errors import EngineUnsupported
 from zpm_domain.limits import Limits
-from zpm_domain.memory.mounts import Memories, memory_opener
+from zpm_domain.memory.mounts import Memories
+from zpm_domain.memory.opening import memory_opener
 from zpm_domain.ports.engine import Engine
 from zpm_domain.tools.definition import ToolContext
 from zpm_domain.tools.reasoning import ReasoningTools

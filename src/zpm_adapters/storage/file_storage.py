@@ -45,8 +45,7 @@ from zpm_adapters.project import ProjectPaths, knowledge_files
 from zpm_adapters.storage import manifest
 from zpm_adapters.storage.memory_ids import CounterDamaged, MemoryIdCounter
 from zpm_domain.errors import ZpmError
-from zpm_domain.memory.memory import DEFAULT_MEMORY
-from zpm_domain.memory.mounts import NAME_PATTERN, RESERVED_NAMES
+from zpm_domain.memory.names import DEFAULT_MEMORY, NAME_PATTERN, RESERVED_NAMES
 from zpm_domain.ports.journal import Journal
 from zpm_domain.ports.snapshots import SnapshotStore
 from zpm_domain.ports.storage import (

@@ -30,8 +30,7 @@ from pathlib import Path
 from typing import Any
 
 from zpm_adapters.persistence.durable import write_atomically
-from zpm_domain.memory.memory import DEFAULT_MEMORY
-from zpm_domain.memory.mounts import NAME_PATTERN, RESERVED_NAMES
+from zpm_domain.memory.names import DEFAULT_MEMORY, NAME_PATTERN, RESERVED_NAMES
 from zpm_domain.ports.storage import MountEntry
 
 log = logging.getLogger("zpm")

@@ -14,7 +14,7 @@ from dataclasses import dataclass, field
 
 from zpm_adapters.persistence.volatile_journal import VolatileJournal, VolatileJournalStore
 from zpm_adapters.persistence.volatile_snapshots import VolatileSnapshots
-from zpm_domain.memory.memory import DEFAULT_MEMORY
+from zpm_domain.memory.names import DEFAULT_MEMORY
 from zpm_domain.ports.journal import Journal
 from zpm_domain.ports.snapshots import SnapshotStore
 from zpm_domain.ports.storage import (

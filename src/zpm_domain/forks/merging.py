@@ -33,7 +33,8 @@ from zpm_domain.forks.merge_plan import plan
 from zpm_domain.forks.state import State, point_of, state_of
 from zpm_domain.memory.image import Image
 from zpm_domain.memory.memory import Memory
-from zpm_domain.memory.mounts import Memories, NotAFork
+from zpm_domain.memory.mount_errors import NotAFork
+from zpm_domain.memory.mounts import Memories
 
 SIDES = ("base", "fork")
 

@@ -16,7 +16,8 @@ from typing import Any
 from zpm_domain.errors import MemoryNotMounted, ZpmError
 from zpm_domain.forks.changes import Change, find_conflicts
 from zpm_domain.forks.merging import compare
-from zpm_domain.memory.mounts import Memories, NotAFork
+from zpm_domain.memory.mount_errors import NotAFork
+from zpm_domain.memory.mounts import Memories
 from zpm_domain.ports.journal import JournalCorrupt
 from zpm_domain.ports.storage import MemoryMissing, MemoryRef
 

@@ -60,8 +60,6 @@ from zpm_domain.stored.provenance import now as provenance_now
 
 log = logging.getLogger("zpm")
 
-DEFAULT_MEMORY = "default"
-
 
 @dataclass(frozen=True, slots=True)
 class PersistenceStatus:

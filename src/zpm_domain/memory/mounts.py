@@ -12,20 +12,27 @@ failing to open stops the start.
 from __future__ import annotations
 
 import logging
-import re
 import secrets
 import time
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
-from dataclasses import dataclass
-from typing import Protocol
 
-from zpm_domain.changes.generation import StartFrom
 from zpm_domain.errors import InvalidArguments, MemoryNotMounted, ZpmError
-from zpm_domain.memory.image import Preloaded
+from zpm_domain.memory.forking import new_fork
 from zpm_domain.memory.journal_health import journal_advice
-from zpm_domain.memory.memory import DEFAULT_MEMORY, Memory
-from zpm_domain.ports.engine import Engine
+from zpm_domain.memory.listing import Listed
+from zpm_domain.memory.memory import Memory
+from zpm_domain.memory.mount_errors import (
+    CannotDelete,
+    DefaultNotUnmountable,
+    ForksMounted,
+    MemoryAlreadyExists,
+    MemoryAlreadyMounted,
+    MemoryNotFound,
+    SessionForkOnly,
+)
+from zpm_domain.memory.names import DEFAULT_MEMORY, NAME_PATTERN, check_name
+from zpm_domain.memory.opening import OpenMemory
 from zpm_domain.ports.journal import JournalCorrupt
 from zpm_domain.ports.storage import (
     ForkInfo,
@@ -35,144 +42,10 @@ from zpm_domain.ports.storage import (
     MemoryRegistry,
     Mode,
     MountEntry,
-    NewFork,
     Scope,
 )
-from zpm_domain.stored.handles import UNRECORDED
 
 log = logging.getLogger("zpm")
-
-FORK_SEED = "fork_point"
-"""The snapshot a fork starts from: its base's state when it was made."""
-
-NAME_PATTERN = re.compile(r"[a-z][A-Za-z0-9_]{0,127}\Z")
-RESERVED_NAMES = frozenset({DEFAULT_MEMORY, "__all__", "system", "user", "prolog"})
-"""Names no created memory may take: ``default`` and ``__all__`` (the spec's),
-and the names of SWI-Prolog's own modules, which an engine that maps memories
-to modules one to one would clash with."""
-
-
-class OpenMemory(Protocol):
-    """Builds and opens (loads) the memory a mount entry names; ``preloaded``
-    is its base snapshot when already in memory (a new fork's)."""
-
-    def __call__(self, entry: MountEntry, preloaded: Preloaded | None = None) -> Memory: ...
-
-
-def memory_opener(
-    engine: Engine,
-    registry: MemoryRegistry,
-    *,
-    clock: Callable[[], float] = time.time,
-    version: str = "",
-    step: Callable[[str], None] | None = None,
-    settle: Callable[[], None] | None = None,
-) -> OpenMemory:
-    """The usual :data:`OpenMemory`: each memory in its own namespace of
-    ``engine``, with the storage ``registry`` gives it.  A memory that fails to
-    open leaves nothing behind (its namespace is dropped, its files closed).
-    ``settle`` runs after each whole-memory load (see ``Memory.loading``)."""
-
-    def open_memory(entry: MountEntry, preloaded: Preloaded | None = None) -> Memory:
-        storage = registry.storage(MemoryRef(entry.name, entry.scope))
-        memory = Memory(
-            entry.name,
-            engine,
-            storage,
-            scope=entry.scope,
-            mode=entry.mode,
-            clock=clock,
-            version=version,
-            step=step,
-            settle=settle,
-            preloaded=preloaded,
-        )
-        try:
-            memory.open()
-        except BaseException:
-            storage.close()
-            engine.drop_namespace(entry.name)
-            raise
-        return memory
-
-    return open_memory
-
-
-class MemoryAlreadyExists(ZpmError):
-    def __init__(self, name: str) -> None:
-        super().__init__(f"Memory '{name}' already exists")
-
-
-class MemoryAlreadyMounted(ZpmError):
-    def __init__(self, name: str) -> None:
-        super().__init__(f"Memory '{name}' is already mounted")
-
-
-class MemoryNotFound(ZpmError):
-    def __init__(self, name: str) -> None:
-        super().__init__(f"Memory not found: {name}")
-
-
-class DefaultNotUnmountable(ZpmError):
-    def __init__(self) -> None:
-        super().__init__("Cannot unmount the default memory")
-
-
-class ForksMounted(ZpmError):
-    def __init__(self, name: str, forks: list[str]) -> None:
-        listed = ", ".join(forks)
-        super().__init__(
-            f"Cannot unmount memory '{name}': its forks are mounted ({listed}); unmount them first"
-        )
-
-
-class CannotDelete(ZpmError):
-    def __init__(self, name: str, why: str) -> None:
-        if name == DEFAULT_MEMORY:
-            super().__init__("Cannot delete the default memory")
-        else:
-            super().__init__(f"Cannot delete memory '{name}': {why}")
-
-
-class NotAFork(ZpmError):
-    def __init__(self, name: str) -> None:
-        super().__init__(f"Memory '{name}' is not a fork")
-
-
-class SessionForkOnly(ZpmError):
-    """A memory-management call in a session that works on its own fork."""
-
-    def __init__(self, tool: str, fork: str) -> None:
-        super().__init__(
-            f"Not allowed in a forked session: {tool} (this session writes only to its "
-            f"fork '{fork}'; a person merges it with zpm merge-memory --name {fork})"
-        )
-
-
-@dataclass(frozen=True, slots=True)
-class Listed:
-    """A memory as ``list_memories`` shows it; ``mode`` is ``None`` when unmounted."""
-
-    name: str
-    scope: Scope
-    mode: Mode | None
-    fork_of: str | None = None
-    session: bool = False
-    """The session's own fork (``zpm serve --fork``)."""
-
-    @property
-    def mounted(self) -> bool:
-        return self.mode is not None
-
-
-def check_name(name: str) -> str:
-    """``name`` if a created memory may take it, else ``InvalidArguments``."""
-    if not NAME_PATTERN.match(name) or name in RESERVED_NAMES:
-        raise InvalidArguments(
-            f"'{name}' is not a valid memory name: a snake_case atom of at most 128 "
-            "characters (letter first; not default, system, user or prolog)"
-        )
-    return name
 
 
 class Memories:
@@ -399,18 +272,9 @@ class Memories:
     def _forked(self, name: str, base: Memory, *, record: bool) -> tuple[Memory, int]:
         """:meth:`fork` once the name is known to be free."""
         image = base.locked_image()
-        base_id = base.numbering.memory_id
-        info = ForkInfo(
-            MemoryRef(base.name, base.scope),
-            None if base_id in (None, UNRECORDED) else base_id,
-            self._clock(),
-        )
-        text = image.text()
-        first = StartFrom(secrets.token_hex(16), FORK_SEED, image.header.id, base.numbering.next)
         ref = MemoryRef(name, "project")
         try:
-            fork = NewFork(info, text, FORK_SEED, [first.journal_op()])
-            self._registry.create_fork(ref, fork)
+            self._registry.create_fork(ref, new_fork(base, image, self._clock()))
         except MemoryExists:
             raise MemoryAlreadyExists(name) from None
         entry = MountEntry(name, "project", "rw")

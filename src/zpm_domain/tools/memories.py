@@ -6,7 +6,9 @@ from typing import Annotated, cast
 
 from zpm_domain.errors import InvalidArguments
 from zpm_domain.forks import review as fork_review
-from zpm_domain.memory.mounts import CannotDelete, Memories, check_name
+from zpm_domain.memory.mount_errors import CannotDelete
+from zpm_domain.memory.mounts import Memories
+from zpm_domain.memory.names import check_name
 from zpm_domain.ports.storage import Mode, Scope
 from zpm_domain.tools import outputs
 from zpm_domain.tools.definition import ADMINISTER, CHANGE, QUERY, Arg, Reply, ToolGroup, tool
