@@ -17,7 +17,7 @@ from tests.tools.outcomes import error, ok
 from zpm_app.bootstrap import open_toolbox
 from zpm_app.config import resolve_settings
 from zpm_app.toolbox import Toolbox
-from zpm_domain.analysis.search import any_parts, query_words, word_parts
+from zpm_domain.analysis.words import any_parts, query_words, word_parts
 
 Open = Callable[..., Toolbox]
 DEFAULT = 2 << 32

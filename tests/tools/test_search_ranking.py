@@ -16,7 +16,8 @@ from hypothesis import strategies as st
 
 from zpm_app.bootstrap import open_toolbox
 from zpm_app.config import init_project, resolve_settings
-from zpm_domain.analysis.search import DESCRIPTION, Found, Matcher, query_words, search
+from zpm_domain.analysis.search import Found, search
+from zpm_domain.analysis.words import DESCRIPTION, Matcher, query_words
 from zpm_domain.memory.memory import Memory
 
 ATOMS = [

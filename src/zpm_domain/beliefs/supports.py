@@ -44,11 +44,11 @@ from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
 
 from zpm_domain.beliefs.fact_index import GroundFacts
+from zpm_domain.beliefs.variants import rekeying, variant_key
 from zpm_domain.errors import PrologSyntaxError
 from zpm_domain.prolog.reader import read_term
-from zpm_domain.prolog.reader.operators import is_operator
-from zpm_domain.prolog.terms import Term, Var, indicator, map_vars, renamed_head
-from zpm_domain.prolog.writer import Renderer, quote_atom_if_needed, render
+from zpm_domain.prolog.terms import Term, indicator, renamed_head
+from zpm_domain.prolog.writer import render
 from zpm_domain.stored.clauses import Clause, Origin
 from zpm_domain.stored.sections import SectionDamaged
 
@@ -56,12 +56,6 @@ SECTION = "assumptions"
 """The snapshot section holding the supports (see :meth:`Beliefs.section`)."""
 
 Key = tuple[str, int]
-
-
-def variant_key(fact: Term) -> str:
-    """A text equal for two facts exactly when they are variants of each other."""
-    fresh: dict[int, Var] = {}
-    return Renderer().render(map_vars(fact, lambda v: fresh.setdefault(id(v), Var())))
 
 
 @dataclass(slots=True)
@@ -253,7 +247,7 @@ class Beliefs:
         """The facts of ``old/arity`` became facts of ``new/arity`` (in order):
         their supports follow them, and every order is kept."""
         old_key, new_key = (old, arity), (new, arity)
-        rekey = _rekeying(old, arity, new)
+        rekey = rekeying(old, arity, new)
         renamed = self._supported_of.pop(old_key, {})
         if renamed:
             supports: dict[str, Support] = {}
@@ -385,19 +379,6 @@ class BeliefsImage:
         for name, supported in list(beliefs._names.items()):
             if not supported:
                 del beliefs._names[name]
-
-
-def _rekeying(old: str, arity: int, new: str) -> Callable[[str, Term], str]:
-    """How the :func:`variant_key` of a fact of ``old/arity`` becomes that of
-    the fact renamed to ``new`` (given as the second argument): a new prefix,
-    unless an operator name changes how the fact prints."""
-    if is_operator(old) or is_operator(new):
-        return lambda _key, fact: variant_key(fact)
-    before, after = quote_atom_if_needed(old), quote_atom_if_needed(new)
-    if arity:
-        before, after = before + "(", after + "("
-    cut = len(before)
-    return lambda key, _fact: after + key[cut:]
 
 
 def _text(value: object) -> str:

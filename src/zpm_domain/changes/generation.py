@@ -19,9 +19,9 @@ from zpm_domain.stored.clauses import Origin
 @runtime_checkable
 class Recoverable(Protocol):
     """What the recovery changes apply to: a memory that can start again from
-    a base and number its unnumbered clauses."""
+    snapshot and number its unnumbered clauses."""
 
-    def start_from(self, base: StartFrom) -> None: ...
+    def start_from(self, start: StartFrom) -> None: ...
 
     def number_clauses(self, memory_id: int, first: int) -> None: ...
 
@@ -70,7 +70,7 @@ class StartFrom(Mutation):
 
     def apply(self, target: Target, origin: Origin) -> None:
         if not isinstance(target, Recoverable):
-            raise TypeError("a journal base applies to a memory")
+            raise TypeError("a journal start applies to a memory")
         target.start_from(self)
 
 

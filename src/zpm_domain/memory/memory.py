@@ -195,9 +195,9 @@ class Memory(Reads):
             recorded = None
         return UNRECORDED if recorded is None else recorded
 
-    def start_from(self, base: StartFrom) -> None:
-        """Start again from ``base`` (see ``Recovery.start_from``)."""
-        self._recovery.start_from(base)
+    def start_from(self, start: StartFrom) -> None:
+        """Start again from ``start`` (see ``Recovery.start_from``)."""
+        self._recovery.start_from(start)
 
     def number_clauses(self, memory_id: int, first: int) -> None:
         """Number the clauses stored before handles (see ``Recovery.number_clauses``)."""
@@ -296,11 +296,11 @@ class Memory(Reads):
             self._step("save:written")
             if self.read_only:
                 return
-            base = StartFrom(secrets.token_hex(16), name, image.header.id, self.numbering.next)
-            self.journal.rotate([base.journal_op()])
+            start = StartFrom(secrets.token_hex(16), name, image.header.id, self.numbering.next)
+            self.journal.rotate([start.journal_op()])
             self._step("save:rotated")
             position = self._recovery.position
-            position.generation, position.records = base.generation, 1
+            position.generation, position.records = start.generation, 1
             position.started_from = name
             log.info("memory %s: saved snapshot %s; the journal starts afresh", self.name, name)
 
@@ -360,10 +360,10 @@ class Memory(Reads):
             snapshot = self.read_snapshot(name)
             handles = images.snapshot_handles(snapshot, self.snapshots.label(name))
             counter = max(self.numbering.next, handles.next_number if handles else 1)
-            base = StartFrom(secrets.token_hex(16), name, snapshot.header.id, counter)
-            self.journal.rotate([base.journal_op()])
+            start = StartFrom(secrets.token_hex(16), name, snapshot.header.id, counter)
+            self.journal.rotate([start.journal_op()])
             self._step("restore:rotated")
-            self._recovery.start_from(base, snapshot)
+            self._recovery.start_from(start, snapshot)
             log.info("memory %s: restored snapshot %s", self.name, name)
 
     def _stored_predicates(self) -> list[tuple[tuple[str, int], list[Clause]]]:

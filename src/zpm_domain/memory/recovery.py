@@ -1,15 +1,18 @@
 """Bringing a memory's state back from its durable record.
 
 A memory's state is its knowledge files, then the snapshot its journal
-generation started from (journal operation ``base``, see
-``zpm_domain.changes.generation.StartFrom``), then the batches of that
-generation.  :class:`Recovery` starts from a base, replays the journal,
-catches up with batches other processes appended, and numbers the clauses
-stored before handles existed.  A snapshot's header says which journal
-records it holds (``covers``): if the file a base names is not the one the
-base recorded (a save under the same name that crashed before its rotation,
-or a save on a read-only mount), recovery loads it and skips the records it
-already holds.
+generation started from (its *start*: the generation's first record,
+journal operation ``base``, see ``zpm_domain.changes.generation.StartFrom``),
+then the batches of that generation.  :class:`Recovery` starts from a start,
+replays the journal, catches up with batches other processes appended, and
+numbers the clauses stored before handles existed.  A snapshot's header says
+which journal records it holds (``covers``): if the file a start names is
+not the one the start recorded (a save under the same name that crashed
+before its rotation, or a save on a read-only mount), recovery loads it and
+skips the records it already holds.
+
+("Base" names a fork's parent memory everywhere else in zpm; the journal
+operation keeps its old name.)
 """
 
 from __future__ import annotations
@@ -42,9 +45,9 @@ log = logging.getLogger("zpm")
 class Position:
     """Where a memory stands in its journal.
 
-    ``generation`` names the journal generation (its base record's; empty
-    before any), ``records`` counts its batches applied or held (the base
-    record included), ``skip`` the next batches the base snapshot already
+    ``generation`` names the journal generation (its start record's; empty
+    before any), ``records`` counts its batches applied or held (the start
+    record included), ``skip`` the next batches the starting snapshot already
     holds, and ``started_from`` is the snapshot the generation started from
     (``None``: the knowledge files alone).
     """
@@ -113,34 +116,34 @@ class Recovery:
             self._settle_numbering()
         return len(records)
 
-    def start_from(self, base: StartFrom, snapshot: Snapshot | None = None) -> None:
-        """Make ``base`` the state: knowledge files plus its snapshot.
+    def start_from(self, start: StartFrom, snapshot: Snapshot | None = None) -> None:
+        """Make ``start`` the state: knowledge files plus its snapshot.
 
-        ``snapshot`` is the base's snapshot already read, if at hand.  A
+        ``snapshot`` is the start's snapshot already read, if at hand.  A
         clause the memory refuses now (a name that became built in) is
         reported and left out, the same way every time.
         """
         memory = self._memory
-        self.position = Position(base.generation, 1, 0, base.snapshot)
+        self.position = Position(start.generation, 1, 0, start.snapshot)
         self._drop_stored_clauses()
         memory.beliefs.reset()
         memory.history.clear()
         memory.defeats.clear()
         memory.descriptions.clear()
-        memory.numbering.raise_to(base.next_number or 1)
+        memory.numbering.raise_to(start.next_number or 1)
         memory.numbering.unnumbered = False
-        if base.snapshot is None:
+        if start.snapshot is None:
             return
         source = None
         if snapshot is None and memory.preloaded is not None:
-            if memory.preloaded.snapshot.header.id == base.snapshot_id:
+            if memory.preloaded.snapshot.header.id == start.snapshot_id:
                 snapshot, source = memory.preloaded.snapshot, memory.preloaded.source
             memory.preloaded = None
         if snapshot is None:
-            snapshot = self._base_snapshot(base)
-        if snapshot.header.id != base.snapshot_id:
+            snapshot = self._starting_snapshot(start)
+        if snapshot.header.id != start.snapshot_id:
             self.position.skip = snapshot.header.covers.records - 1
-        label = memory.snapshots.label(base.snapshot)
+        label = memory.snapshots.label(start.snapshot)
         # a preloaded snapshot holds a memory's own image: stamped already
         self._load(snapshot, label, stamped=source is not None, source=source)
 
@@ -237,13 +240,13 @@ class Recovery:
             if not memory.files.is_static(info.key) and info.clause_count:
                 memory.engine.retract_all(memory.namespace, most_general(*info.key))
 
-    def _base_snapshot(self, base: StartFrom) -> Snapshot:
-        """The snapshot a journal base names, checked against what it recorded."""
-        assert base.snapshot is not None
+    def _starting_snapshot(self, start: StartFrom) -> Snapshot:
+        """The snapshot a journal start names, checked against what it recorded."""
+        assert start.snapshot is not None
         memory = self._memory
-        label = memory.snapshots.label(base.snapshot)
+        label = memory.snapshots.label(start.snapshot)
         try:
-            snapshot = memory.read_snapshot(base.snapshot)
+            snapshot = memory.read_snapshot(start.snapshot)
         except KeyError:
             raise RecoveryFailed(
                 f"{label}: the snapshot that memory {memory.name} was last saved to or "
@@ -255,9 +258,9 @@ class Recovery:
                 f"{damage.message} (the recovery base of memory {memory.name})"
             ) from None
         covers = snapshot.header.covers
-        if snapshot.header.id != base.snapshot_id and covers.generation != base.generation:
+        if snapshot.header.id != start.snapshot_id and covers.generation != start.generation:
             raise RecoveryFailed(
-                f"{label}: snapshot {base.snapshot} was replaced by one that is not the "
+                f"{label}: snapshot {start.snapshot} was replaced by one that is not the "
                 f"recovery base of memory {memory.name}"
             )
         return snapshot

@@ -12,7 +12,8 @@ from __future__ import annotations
 
 from typing import Annotated, Any
 
-from zpm_domain.analysis.search import PLACES, Found, Matcher, query_words, search
+from zpm_domain.analysis.search import Found, search
+from zpm_domain.analysis.words import PLACES, Matcher, query_words
 from zpm_domain.changes.describe import DescribePredicate
 from zpm_domain.errors import InvalidArguments
 from zpm_domain.memory.memory import Memory
