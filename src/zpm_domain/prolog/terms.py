@@ -23,7 +23,7 @@ terms nested 100,000 deep never exhaust the Python stack.
 from __future__ import annotations
 
 import math
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Callable, Iterable
 
 
 class Atom:
@@ -128,9 +128,7 @@ class Struct:
 Term = Atom | int | float | String | Struct | Var
 
 LIST_FUNCTOR = "[|]"
-CURLY = "{}"
 TRUE = Atom("true")
-EMPTY_BLOCK = Atom("{}")
 
 
 def cons(head: Term, tail: Term) -> Struct:
@@ -164,12 +162,6 @@ def proper_list(term: Term) -> list[Term] | None:
     return items if tail is NIL else None
 
 
-def is_callable(term: Term) -> bool:
-    """Atoms and compound terms.  ``[]`` is not callable (SWI-Prolog 7+:
-    it is a reserved symbol, not an atom)."""
-    return isinstance(term, Struct) or (isinstance(term, Atom) and term is not NIL)
-
-
 def indicator(term: Term) -> tuple[str, int]:
     """``(name, arity)`` of a callable term (atoms have arity 0)."""
     if isinstance(term, Struct):
@@ -188,26 +180,6 @@ def most_general(name: str, arity: int) -> Term:
 def renamed_head(head: Term, name: str) -> Term:
     """``head`` (an atom or a compound) with the name ``name`` and the same arguments."""
     return Struct(name, head.args) if isinstance(head, Struct) else Atom(name)
-
-
-def is_number(term: object) -> bool:
-    return (isinstance(term, int) and not isinstance(term, bool)) or isinstance(term, float)
-
-
-def _type_rank(term: Term) -> int:
-    # Standard order as SWI-Prolog 9 implements it:
-    # Var < Number < String < [] < Atom < Compound
-    if isinstance(term, Var):
-        return 0
-    if isinstance(term, (int, float)):
-        return 1
-    if isinstance(term, String):
-        return 2
-    if term is NIL:
-        return 3
-    if isinstance(term, Atom):
-        return 4
-    return 5
 
 
 def terms_equal(a: Term, b: Term) -> bool:
@@ -331,70 +303,3 @@ def map_vars(term: Term, replace: Callable[[Var], Term]) -> Term:
         else:
             out.append(t)
     return out[0]
-
-
-def iter_subterms(term: Term) -> Iterator[Term]:
-    """Every subterm of ``term`` (pre-order, left to right), iteratively."""
-    stack: list[Term] = [term]
-    while stack:
-        t = stack.pop()
-        yield t
-        if isinstance(t, Struct):
-            stack.extend(reversed(t.args))
-
-
-def compare_order(a: Term, b: Term) -> int:
-    """Standard order of terms (-1, 0, 1) for domain terms.
-
-    Var < Number < String < ``[]`` < Atom < Compound (SWI-Prolog 9's actual
-    order).
-    Numbers compare by value; an int and a float that are equal compare
-    Float < Int (SWI-Prolog).  Variables compare by creation identity
-    (``id``), which is only stable within one process.
-    """
-    stack: list[tuple[Term, Term]] = [(a, b)]
-    while stack:
-        x, y = stack.pop()
-        if x is y:
-            continue
-        rx, ry = _type_rank(x), _type_rank(y)
-        if rx != ry:
-            return -1 if rx < ry else 1
-        if rx == 1:
-            c = _compare_numbers(x, y)  # type: ignore[arg-type]
-        elif rx == 0:
-            c = (id(x) > id(y)) - (id(x) < id(y))
-        elif rx == 3:
-            c = 0
-        elif rx == 4:
-            assert isinstance(x, Atom) and isinstance(y, Atom)
-            c = (x.name > y.name) - (x.name < y.name)
-        elif rx == 2:
-            c = (x.value > y.value) - (x.value < y.value)  # type: ignore[union-attr]
-        else:
-            assert isinstance(x, Struct) and isinstance(y, Struct)
-            if len(x.args) != len(y.args):
-                return -1 if len(x.args) < len(y.args) else 1
-            if x.name != y.name:
-                return -1 if x.name < y.name else 1
-            stack.extend(reversed(list(zip(x.args, y.args))))
-            continue
-        if c:
-            return c
-    return 0
-
-
-def _compare_numbers(x: int | float, y: int | float) -> int:
-    if isinstance(x, float) and math.isnan(x):
-        return 0 if isinstance(y, float) and math.isnan(y) else -1
-    if isinstance(y, float) and math.isnan(y):
-        return 1
-    if x < y:
-        return -1
-    if x > y:
-        return 1
-    if isinstance(x, float) and not isinstance(y, float):
-        return -1
-    if isinstance(y, float) and not isinstance(x, float):
-        return 1
-    return 0

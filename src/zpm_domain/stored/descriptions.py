@@ -77,9 +77,6 @@ class Descriptions:
     def clear(self) -> None:
         self._by_key.clear()
 
-    def as_dict(self) -> dict[Key, Description]:
-        return dict(self._by_key)
-
 
 def described(text: str, arguments: str | None, arity: int) -> Description | None:
     """The description a caller gives ``name/arity``: ``text`` (one line) and

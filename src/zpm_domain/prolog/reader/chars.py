@@ -48,10 +48,6 @@ def is_var_start(c: str) -> bool:
     return c.isidentifier() and c.isupper()
 
 
-def is_layout(c: str) -> bool:
-    return c.isspace()
-
-
 def is_letter_atom(name: str) -> bool:
     """``name`` reads back unquoted as a letter-digit atom."""
     if not name or not is_atom_start(name[0]):
