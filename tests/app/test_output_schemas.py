@@ -11,11 +11,13 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
-from typing import Any
+from typing import Annotated, Any, Literal, NotRequired, TypedDict
 
 import pytest
 
 from zpm_app.catalogue import TOOLS, tool_listing
+from zpm_app.output_schemas import output_schema
+from zpm_domain.tools.outputs import TYPE_LIST, Doc, Minimum
 
 RECORDED: dict[str, Any] = json.loads(
     Path(__file__).with_name("output_schemas.json").read_text(encoding="utf-8")
@@ -34,3 +36,35 @@ def test_the_tools_with_structured_output_are_the_recorded_ones() -> None:
 @pytest.mark.parametrize("name", list(RECORDED))
 def test_a_listed_output_schema_is_the_recorded_text(name: str) -> None:
     assert _text(LISTED[name]["outputSchema"]) == _text(RECORDED[name])
+
+
+class _Part(TypedDict):
+    """A part."""
+
+    size: Annotated[int, Doc("How big.", first=True), Minimum(1)]
+    label: NotRequired[Annotated[str | None, TYPE_LIST, Doc("Its label.")]]
+    kind: Literal["a", "b"] | None
+
+
+def test_a_shape_reads_as_a_closed_schema_in_the_fixed_key_order() -> None:
+    assert _text(output_schema(_Part)) == _text(
+        {
+            "type": "object",
+            "properties": {
+                "size": {"description": "How big.", "type": "integer", "minimum": 1},
+                "label": {"type": ["string", "null"], "description": "Its label."},
+                "kind": {"anyOf": [{"enum": ["a", "b"]}, {"type": "null"}]},
+            },
+            "required": ["size", "kind"],
+            "additionalProperties": False,
+            "description": "A part.",
+        }
+    )
+
+
+def test_metadata_the_derivation_does_not_know_is_refused() -> None:
+    class Odd(TypedDict):
+        value: Annotated[int, "no marker"]
+
+    with pytest.raises(TypeError, match="no marker"):
+        output_schema(Odd)
