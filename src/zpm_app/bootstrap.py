@@ -27,6 +27,7 @@ from zpm_adapters.storage.file_storage import FileRegistry
 from zpm_app.catalogue import TOOLS, UnknownTools, package_version, select_tools
 from zpm_app.config import Settings
 from zpm_app.engines import create_engine
+from zpm_app.fork_service import ProjectForks
 from zpm_app.toolbox import Toolbox
 from zpm_domain.errors import RecoveryFailed
 from zpm_domain.memory.journal_health import journal_advice
@@ -106,6 +107,14 @@ def open_toolbox(
         context, engine=engine, on_close=lambda: _close(memories, engine), clock=clock, tools=tools
     )
     return box
+
+
+def open_forks(settings: Settings) -> ProjectForks:
+    """The forks of the project of ``settings`` (``zpm forks``), opened as
+    the command line's tool commands open it (forks that are not mounted are
+    lent for each read); errors as for :func:`open_toolbox`."""
+    box = open_toolbox(settings, lend_forks=True)
+    return ProjectForks(box.memories, box.close)
 
 
 def _memory_of(registry: FileRegistry, journal: str) -> str | None:

@@ -21,8 +21,10 @@ are implemented.
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
+from dataclasses import replace
 from typing import Any, Protocol
 
+from zpm_app.output_schemas import output_schema
 from zpm_app.schema_refs import with_refs
 from zpm_domain.progress import Report
 from zpm_domain.tools.argue import ArgueTools
@@ -79,7 +81,12 @@ GROUPS: tuple[type[ToolGroup], ...] = (
 )
 """The tool groups, in the order ``tools/list`` shows their tools."""
 
-TOOLS: tuple[ToolDefinition, ...] = tuple(d for group in GROUPS for d in definitions(group))
+
+TOOLS: tuple[ToolDefinition, ...] = tuple(
+    replace(d, schema_of=output_schema) for group in GROUPS for d in definitions(group)
+)
+"""Every tool; each derives its output schema (``zpm_app.output_schemas``)
+when first asked, so a CLI tool command never imports pydantic."""
 
 
 DISTRIBUTION = "zpm-memory"

@@ -60,7 +60,6 @@ from mcp.shared.jsonrpc_dispatcher import JSONRPCDispatcher
 from zpm_app.catalogue import (
     SERVER_NAME,
     ResourceInfo,
-    ToolDefinition,
     ToolOutcome,
     ToolRunner,
     package_version,
@@ -138,11 +137,15 @@ def build_server(
     ``clientInfo``, from ``initialize`` or from the request's envelope)."""
     specs = worker.specs
     names = frozenset(spec.name for spec in specs)
+    # The tools as tools/list sends them, rendered once for the server's life;
+    # the SDK's result model is built from them once too.
+    listing = [tool_listing(spec) for spec in specs]
+    listed = types.ListToolsResult.model_validate({"tools": listing})
 
     async def list_tools(
         ctx: ServerRequestContext[Any], params: types.PaginatedRequestParams | None
     ) -> types.ListToolsResult:
-        return types.ListToolsResult(tools=[_sdk_tool(spec) for spec in specs])
+        return listed
 
     async def call_tool(
         ctx: ServerRequestContext[Any], params: types.CallToolRequestParams
@@ -237,7 +240,7 @@ def build_server(
             on_unsubscribe_resource=unsubscribe,
             on_set_logging_level=None if logs is None else set_logging_level,
         )
-    server.middleware.extend([_Queueing(worker), _WireShape(specs)])
+    server.middleware.extend([_Queueing(worker), _WireShape(listing)])
     return server
 
 
@@ -279,33 +282,19 @@ def _sdk_resource(resource: ResourceInfo) -> types.Resource:
     )
 
 
-def _sdk_tool(spec: ToolDefinition) -> types.Tool:
-    return types.Tool(
-        name=spec.name,
-        description=spec.description,
-        input_schema=spec.input_schema,
-        output_schema=None if spec.output_schema is None else dict(spec.output_schema),
-        annotations=types.ToolAnnotations(
-            read_only_hint=spec.read_only,
-            destructive_hint=spec.destructive,
-            idempotent_hint=spec.idempotent,
-        ),
-    )
-
-
 class _WireShape:
     """Gives tools/list and tools/call results the exact shape of the tool reference.
 
     The SDK validates results against its protocol models, which drop fields
     they do not define and reorder keys.  This middleware runs on the
-    validated result and restores what the reference shows: each tool's
-    input schema exactly as the catalogue holds it, content items as
-    ``{"type", "text"}`` and, for an error result, ``"isError": true`` in
-    every content item as well as on the result.
+    validated result and restores what the reference shows: the tools as
+    ``listing`` renders them (the same list the handler answered with),
+    content items as ``{"type", "text"}`` and, for an error result,
+    ``"isError": true`` in every content item as well as on the result.
     """
 
-    def __init__(self, specs: tuple[ToolDefinition, ...]) -> None:
-        self._tools = [tool_listing(spec) for spec in specs]
+    def __init__(self, listing: list[dict[str, Any]]) -> None:
+        self._tools = listing
 
     async def __call__(
         self, ctx: ServerRequestContext[Any, Any], call_next: CallNext

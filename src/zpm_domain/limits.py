@@ -20,7 +20,7 @@ Two kinds of limit, and why their errors read as they do:
 
 from __future__ import annotations
 
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 
 MAX_INTEGER_BITS = 1_000_000
 """The integer limit, in bits (about 301,000 decimal digits).  SWI-Prolog
@@ -77,9 +77,6 @@ class Limits:
     @property
     def max_memory_bytes(self) -> int:
         return self.max_memory_mb * MEGABYTE
-
-    def with_time(self, seconds: float) -> Limits:
-        return replace(self, time_s=seconds)
 
 
 DEFAULT_LIMITS = Limits()

@@ -58,33 +58,26 @@ def add(commands: Any) -> None:
 
 
 def run(ns: argparse.Namespace, services: Services) -> int:
-    from zpm_domain.forks import review as fork_review
-    from zpm_domain.memory.mounts import Memories
-
     command_name = f"zpm forks {ns.forks_action}"
-    runner = services.open_for(command_name, ns.project, ns.engine)
-    if isinstance(runner, str):
-        return fail(runner)
+    forks = services.forks_for(command_name, ns.project, ns.engine)
+    if isinstance(forks, str):
+        return fail(forks)
     try:
-        memories = getattr(runner, "memories", None)
-        if not isinstance(memories, Memories):
-            return fail(f"{command_name}: this zpm cannot reach the project's memories")
         if ns.forks_action == "diff":
-            found = fork_review.diff(memories, ns.name)
+            found = forks.diff(ns.name)
         else:
             pruning = ns.forks_action == "prune"
-            rows = fork_review.fork_rows(
-                memories,
+            rows = forks.rows(
                 ns.older_than if pruning else None,
                 time.time(),
                 include_unmerged=not pruning or ns.include_unmerged,
             )
             if pruning and not ns.dry_run:
-                fork_review.prune(memories, rows)
+                forks.prune(rows)
     except (ZpmError, OSError) as error:
         return fail(f"{command_name}: {error}")
     finally:
-        runner.close()
+        forks.close()
     if ns.forks_action == "diff":
         if ns.format == "json":
             print(json.dumps(found, ensure_ascii=False))

@@ -10,10 +10,15 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Protocol
+from typing import TYPE_CHECKING, Protocol, TypeVar
 
 from zpm_app.catalogue import ToolRunner
 from zpm_domain.errors import ZpmError
+
+if TYPE_CHECKING:  # the forks' service is imported only to open them
+    from zpm_app.fork_service import ForkService
+
+T = TypeVar("T")
 
 
 class OpenServer(Protocol):
@@ -51,15 +56,31 @@ class Services:
     tool).  Tool commands also reach forks that are not mounted (a person
     inspects or edits a session's fork) and offer every tool; a server
     reaches only mounted memories and offers the tools selected."""
+    open_forks: Callable[[str | None, str | None], ForkService] | None = None
+    """The project's forks for ``zpm forks`` (``None``: not offered); opens
+    and fails as ``open_runner`` does."""
 
     def open_for(
         self, command_name: str, project: str | None, engine: str | None
     ) -> ToolRunner | str:
-        """The project's runner for ``command_name`` (``zpm forks list``…), or
+        """The project's runner for ``command_name`` (``zpm journal check``…), or
         the line to print when it cannot be opened (``NotFound.`` when there is
         no project)."""
+        return self._opened(command_name, lambda: self.open_runner(project, engine))
+
+    def forks_for(
+        self, command_name: str, project: str | None, engine: str | None
+    ) -> ForkService | str:
+        """The project's forks for ``command_name`` (``zpm forks list``…), or
+        the line to print when they cannot be reached (as :meth:`open_for`)."""
+        open_forks = self.open_forks
+        if open_forks is None:
+            return f"{command_name}: this zpm cannot reach the project's forks"
+        return self._opened(command_name, lambda: open_forks(project, engine))
+
+    def _opened(self, command_name: str, open_it: Callable[[], T]) -> T | str:
         try:
-            return self.open_runner(project, engine)
+            return open_it()
         except self.project_not_found as error:
             return f"{command_name}: NotFound. {error}"
         except self.startup_errors as error:
@@ -93,6 +114,15 @@ def default_services() -> Services:
 
         return open_runner
 
+    def open_forks(project: str | None, engine: str | None) -> ForkService:
+        settings = config.resolve_settings(project=project, engine=engine)
+        from zpm_app import bootstrap, engines
+
+        try:
+            return bootstrap.open_forks(settings)
+        except (bootstrap.StartupError, engines.EngineError) as error:
+            raise StartupFailed(str(error)) from error
+
     return Services(
         opener(lend_forks=True),
         config.init_project,
@@ -101,4 +131,5 @@ def default_services() -> Services:
         config.project_dir,
         open_session=opener(session_fork=True, serving=True),
         open_server=opener(serving=True),
+        open_forks=open_forks,
     )

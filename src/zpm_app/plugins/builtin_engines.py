@@ -19,7 +19,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 from zpm_adapters.swi_env import setup_advice
-from zpm_app.engines import Availability
+from zpm_app.engine_records import Availability
 from zpm_domain.ports.engine import Engine
 
 JANUS_FIX = f"SWI-Prolog >= 9.1.12 and the janus-swi package are needed: {setup_advice()}"

@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING, Protocol
 import pluggy
 
 if TYPE_CHECKING:
-    from zpm_app.engines import Availability
+    from zpm_app.engine_records import Availability
     from zpm_domain.ports.engine import Engine
 
 PROJECT = "zpm"
@@ -38,7 +38,7 @@ class EngineRegistrar(Protocol):
     ranks the engine for ``auto``, which picks the available engine with the
     highest priority (the built-ins: janus 30, pyswip 20, python 10; the
     default 0 leaves a plugin engine to explicit selection).  ``lacks``
-    names the ``zpm_app.engines.OPTIONAL_CAPABILITIES`` the engine does not
+    names the ``zpm_app.engine_records.OPTIONAL_CAPABILITIES`` the engine does not
     have (``("reasoning", "interrupt")``); ``zpm engines`` shows them and the
     contract suite skips the tests that need them.
 

@@ -34,7 +34,7 @@ from typing import Any
 
 import pluggy
 
-from zpm_app.engines import (
+from zpm_app.engine_records import (
     OPTIONAL_CAPABILITIES,
     Availability,
     EngineRecord,

@@ -22,7 +22,6 @@ them.
 
 from __future__ import annotations
 
-from collections.abc import Iterable
 from typing import Literal
 
 PI = tuple[str, int]
@@ -209,7 +208,3 @@ def is_denied(name: str, arity: int) -> bool:
 
 def is_protected(name: str, arity: int) -> bool:
     return (name, arity) in PROTECTED or is_allowed(name, arity)
-
-
-def allowed_indicators() -> Iterable[PI]:
-    return sorted(ALLOWED)

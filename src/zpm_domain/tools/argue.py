@@ -27,7 +27,7 @@ from zpm_domain.prolog.sandbox import check_goal
 from zpm_domain.prolog.terms import Atom, Struct, Term, variables
 from zpm_domain.prolog.writer import Renderer, render
 from zpm_domain.stored.clauses import DENIALS, Clause
-from zpm_domain.tools import outputs
+from zpm_domain.tools import verb_outputs
 from zpm_domain.tools.definition import QUERY, VERBS, Arg, Reply, ToolGroup, tool
 from zpm_domain.tools.inputs import parse_term
 from zpm_domain.tools.jsontext import dumps
@@ -78,7 +78,7 @@ class ArgueTools(ToolGroup):
         "Argue a ground goal both ways. The verdict is true (proved), false (a proof of its "
         "denial neg(Goal), or a stored fact defeated by knowledge), both (a contradiction) or "
         "unknown, with the case for and the case against, naming clause handles.",
-        output=outputs.ARGUED,
+        output=verb_outputs.Argued,
         details="The case for is the goal's first proof. The case against is a proof of its "
         "denial neg(Goal) (kind inference) or, for a stored fact that a functional "
         "predicate's knowledge defeats, the defeat (kind defeat): the loser, the winning "

@@ -77,7 +77,7 @@ class AssumptionTools(ToolGroup):
         "`unknown`). A stored fact is `in` while anything supports it (an assumption, or "
         "a plain assertion, which justifies it without a name); `out` when no stored fact "
         "matches. Facts that rules derive are not stored beliefs (use explain_why).",
-        output=outputs.BELIEF_STATUS,
+        output=outputs.BeliefStatus,
     )
     def get_belief_status(
         self,
@@ -108,7 +108,7 @@ class AssumptionTools(ToolGroup):
     @tool(
         QUERY,
         "Return all facts currently supported by a given assumption.",
-        output=outputs.JUSTIFICATION,
+        output=outputs.Justification,
     )
     def get_justification(
         self,
@@ -126,7 +126,7 @@ class AssumptionTools(ToolGroup):
         QUERY,
         "Return all named assumptions currently registered in the truth maintenance system. "
         "Returns a deduplicated list, in the order the assumptions were first made.",
-        output=outputs.ASSUMPTIONS,
+        output=outputs.AssumptionNames,
     )
     def list_assumptions(self, memory: MemoryArg = None) -> Reply:
         kb = self._memories.resolve(memory)

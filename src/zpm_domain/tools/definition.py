@@ -17,8 +17,9 @@ the CLI subcommand and its flags, and ``docs/tools.md``::
 
 A tool method returns the tool's success text, or raises a ``ZpmError``
 whose message is the error text.  A tool whose text is JSON declares the
-JSON Schema of its structured form (``@tool(..., output=SCHEMA)``, the
-MCP ``outputSchema``) and returns a :class:`Reply`: the text, unchanged, and
+typed shape of its structured form (``@tool(..., output=Shape)``, a
+``TypedDict`` of ``zpm_domain.tools.outputs``, from which the application
+derives the MCP ``outputSchema``) and returns a :class:`Reply`: the text, unchanged, and
 the same data as an object (``structuredContent``), shaped for clients
 (flat where the text nests deeply, an object where the text is an array).
 
@@ -166,7 +167,13 @@ class ToolDefinition:
     params: tuple[Param, ...]
     group: type[ToolGroup] | None = None
     method: str = ""
-    output_schema: Mapping[str, Any] | None = field(default=None, hash=False, compare=False)
+    output: type | None = field(default=None, hash=False, compare=False)
+    """The ``TypedDict`` shape of the structured result (``zpm_domain.tools.outputs``)."""
+    schema_of: Callable[[type], Mapping[str, Any]] | None = field(
+        default=None, hash=False, compare=False, repr=False
+    )
+    """How the application turns ``output`` into its JSON Schema
+    (``zpm_app.output_schemas``); see :attr:`output_schema`."""
     details: str = field(default="", compare=False)
     """More about the tool for people: ``docs/tools.md`` and the CLI's help
     show it after the description; ``tools/list`` does not send it."""
@@ -180,6 +187,18 @@ class ToolDefinition:
             "additionalProperties": False,
         }
         object.__setattr__(self, "input_schema", schema)
+
+    @cached_property
+    def output_schema(self) -> Mapping[str, Any] | None:
+        """The JSON Schema of the structured result (MCP ``outputSchema``),
+        derived from ``output`` when first read; ``None`` for a tool without
+        structured output.  Raises ``LookupError`` for a tool with a shape
+        but no ``schema_of``."""
+        if self.output is None:
+            return None
+        if self.schema_of is None:
+            raise LookupError(f"tool {self.name}: no way to derive its output schema")
+        return self.schema_of(self.output)
 
     @property
     def read_only(self) -> bool:
@@ -268,11 +287,11 @@ def tool(
     description: str,
     *,
     name: str | None = None,
-    output: Mapping[str, Any] | None = None,
+    output: type | None = None,
     details: str = "",
 ) -> Callable[[F], F]:
     """Mark a :class:`ToolGroup` method as tool ``name`` (default: the method's
-    name); ``output`` is the JSON Schema of its structured result (the method
+    name); ``output`` is the ``TypedDict`` shape of its structured result (the method
     then returns a :class:`Reply`); ``details`` says more for people
     (``ToolDefinition.details``), keeping ``description`` short for clients."""
 
@@ -298,7 +317,7 @@ def definitions(group: type[ToolGroup]) -> tuple[ToolDefinition, ...]:
                     params=signature_params(member),
                     group=group,
                     method=attribute,
-                    output_schema=output,
+                    output=output,
                     details=details,
                 )
             )

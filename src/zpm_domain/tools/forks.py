@@ -11,7 +11,7 @@ from zpm_domain.memory.mounts import Memories
 from zpm_domain.prolog.reader import read_term
 from zpm_domain.prolog.terms import Atom, Struct, proper_list
 from zpm_domain.stored.handles import is_handle
-from zpm_domain.tools import outputs
+from zpm_domain.tools import verb_outputs
 from zpm_domain.tools.definition import ADMINISTER, CHANGE, VERBS, Arg, Reply, ToolGroup, tool
 
 RESOLVE_FORM = "a list of Handle-Side pairs, Side base or fork (e.g. [42-fork, 57-base])"
@@ -52,7 +52,7 @@ class ForkTools(ToolGroup):
         "reported. A clause both sides changed differently is a conflict: nothing is applied "
         "until prefer or resolve says which side wins. dry_run reports the same and changes "
         "nothing.",
-        output=outputs.MERGED,
+        output=verb_outputs.Merged,
         details="The changes are the clauses stored, withdrawn or removed and the supports "
         "added or taken in the fork; they apply to the base as it is now. After a merge the "
         "fork point moves, so the next merge applies only later changes.",

@@ -73,7 +73,7 @@ class MemoryTools(ToolGroup):
         QUERY,
         "List all discoverable memory segments (mounted and unmounted) across project and "
         "global scopes. Returns name, scope, mount status, and mode for each memory.",
-        output=outputs.MEMORIES,
+        output=outputs.MemoryList,
     )
     def list_memories(self) -> Reply:
         entries = []

@@ -41,7 +41,7 @@ class OverviewTools(ToolGroup):
         "chained sequence of `get_knowledge_schema` + `list_assumptions` + `list_snapshots` "
         "+ `get_persistence_status` + `list_memories` with one round-trip. Read-only; the "
         "tool has no memory selector.",
-        output=outputs.OVERVIEW,
+        output=outputs.Overview,
     )
     def get_kb_overview(
         self,

@@ -36,7 +36,7 @@ class QueryTools(ToolGroup):
         "Prolog query against the knowledge base and returns its solutions in order with "
         "their variable bindings, up to the answer limit (100 by default); enumeration "
         "stops there, so a goal with infinitely many solutions still answers.",
-        output=outputs.QUERY_ANSWERS,
+        output=outputs.QueryAnswers,
     )
     def query_logic(
         self,
@@ -65,7 +65,7 @@ class QueryTools(ToolGroup):
         "predicates, their arities, clause counts, and whether they are facts, rules, or "
         "both. Returns structural metadata only — no predicate content is exposed. "
         "Read-only mounts support discovery.",
-        output=outputs.KNOWLEDGE_SCHEMA,
+        output=outputs.KnowledgeSchema,
     )
     def get_knowledge_schema(self, memory: MemoryArg = None) -> Reply:
         """User predicates that have clauses, with counts and fact/rule/both types."""

@@ -55,7 +55,7 @@ class ReasoningTools(ToolGroup):
         "wait in a queue instead of nesting; a subgoal like the start reads the answers "
         "found so far; passes repeat until none finds anything new. No path/2 rules means no "
         "dependencies.",
-        output=outputs.TRACE,
+        output=outputs.Trace,
     )
     def trace_dependency(
         self,
@@ -99,7 +99,7 @@ class ReasoningTools(ToolGroup):
         "from at most the answer limit of solutions (100 by default; truncated in the "
         "structured result says whether the limit cut them); undefined predicates give no "
         "violations.",
-        output=outputs.VIOLATIONS,
+        output=outputs.Violations,
     )
     def verify_consistency(
         self,
@@ -143,7 +143,7 @@ class ReasoningTools(ToolGroup):
         "expanded again, so cyclic rules end. `max_depth` (0 or more; the root is depth 0; "
         f"default {DEFAULT_MAX_DEPTH}) cuts the tree: a node there that has children shows "
         'none and "truncated":true.',
-        output=outputs.EXPLANATION,
+        output=outputs.Explanation,
     )
     def explain_why(
         self,
@@ -154,7 +154,7 @@ class ReasoningTools(ToolGroup):
         memory: MemoryArg = None,
     ) -> Reply:
         """The first proof of ``fact`` as explain_why's JSON (``proof_tree`` null when
-        none); structured: the same proof flat (see ``outputs.EXPLANATION``).
+        none); structured: the same proof flat (see ``outputs.Explanation``).
 
         ``fact`` is echoed verbatim; it must be callable and pass the sandbox
         as a query does.  A negative ``max_depth`` is ``InvalidArguments``.

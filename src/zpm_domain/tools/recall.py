@@ -54,7 +54,7 @@ class RecallTools(ToolGroup):
         "camelCase names too, and from three letters on as a prefix (auth finds "
         "auth_service and authentication). Searches every mounted memory unless memory "
         "names one; page with limit and cursor.",
-        output=outputs.SEARCH,
+        output=outputs.Search,
     )
     def search_facts(
         self,

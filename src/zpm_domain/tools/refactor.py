@@ -55,7 +55,7 @@ class RefactorTools(ToolGroup):
         "a meta-predicate (findall/3, \\+, maplist/2...); the G of a denial neg(G), in a head "
         "or a body, is a use too; a call qualified with another memory (`other:p(X)`) is a "
         "cross-memory reference.",
-        output=outputs.REFERENCES,
+        output=outputs.References,
     )
     def find_predicate_references(
         self,
@@ -107,7 +107,7 @@ class RefactorTools(ToolGroup):
         "optionally cross-memory references in the knowledge base. A dry-run mode previews "
         "changes without mutation. Protects against self-renames, name collisions, ambiguous "
         "arities, and built-in functor corruption.",
-        output=outputs.RENAME,
+        output=outputs.Rename,
     )
     def rename_predicate(
         self,

@@ -70,12 +70,6 @@ def listed(memories: Memories) -> list[Resource]:
     return found
 
 
-def predicate_uri(memory: str, name: str, arity: int) -> str:
-    return PREDICATE_TEMPLATE.format(
-        memory=quote(memory, safe=""), name=quote(name, safe=""), arity=arity
-    )
-
-
 def read(memories: Memories, uri: str) -> tuple[str, str]:
     """``(mime type, text)`` of resource ``uri``, after the memory caught up
     with changes made by other processes."""

@@ -47,7 +47,7 @@ from zpm_domain.prolog.writer import Renderer, render
 from zpm_domain.stored.clauses import Clause
 from zpm_domain.stored.handles import is_handle
 from zpm_domain.stored.provenance import UNKNOWN
-from zpm_domain.tools import outputs
+from zpm_domain.tools import verb_outputs
 from zpm_domain.tools.answers import reported_variables
 from zpm_domain.tools.definition import (
     ADD_IDEMPOTENT,
@@ -83,7 +83,7 @@ class VerbTools(ToolGroup):
         "good. If a variant of the fact is already stored, nothing is added and its handle "
         "comes back with already_there true.",
         name="assert",
-        output=outputs.ASSERTED,
+        output=verb_outputs.Asserted,
         details="Knowledge from clients is defeasible: strength is capped at default. A fact "
         "that keeps a variable written with a capital letter gets a note (a second text item) "
         "naming it.",
@@ -114,7 +114,7 @@ class VerbTools(ToolGroup):
         "Withdraw every believed fact that unifies with the sentence (a fact or a pattern), in "
         "one change. Returns the handles of the withdrawal records ([] when nothing matched); "
         "knowledge-file facts cannot be withdrawn.",
-        output=outputs.EXCEPTING_HANDLES,
+        output=verb_outputs.ExceptingHandles,
         details="A fact is withdrawn whatever supports it (a plain assertion, assumptions). "
         "Each withdrawal is recorded with its own handle and kept in the memory's history. "
         "Knowledge-file facts are monotonic: if one matches, nothing is withdrawn.",
@@ -143,7 +143,7 @@ class VerbTools(ToolGroup):
         "the withdrawal record, or null when the memory holds no such clause; knowledge-file "
         "clauses cannot be withdrawn.",
         name="unassert-handle",
-        output=outputs.EXCEPTING_HANDLE,
+        output=verb_outputs.ExceptingHandle,
         details="null means the handle is unknown or its clause already withdrawn. The "
         "withdrawal is kept in the memory's history with its own handle.",
     )
@@ -174,7 +174,7 @@ class VerbTools(ToolGroup):
         "Run a Prolog goal as query_logic does (at most 100 answers; truncated says whether "
         "the limit cut them), bindings as Prolog text; with include_justification, each "
         "answer's proof, naming the handles of the clauses it used.",
-        output=outputs.VERB_QUERY,
+        output=verb_outputs.VerbQuery,
         details="Answers come in the order and under the limits of query_logic. A "
         "justification is the first proof of the answer's instantiated goal; null when none "
         "is found within the limits.",
@@ -229,7 +229,7 @@ class VerbTools(ToolGroup):
         "List the stored facts that unify with a pattern, in clause order, with handles and "
         "provenance; no rules run. At most limit facts are examined; truncated says more "
         "exist and after_handle continues after a row.",
-        output=outputs.MATCHING,
+        output=verb_outputs.Matching,
         details="A literal match of believed facts: no rules run. Bounded before it reads: at "
         "most limit facts (default 100, at most 1000) are examined. asserted_only keeps the "
         "facts asserted plainly (not held only by assumptions).",
