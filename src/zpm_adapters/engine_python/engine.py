@@ -42,7 +42,7 @@ from contextlib import closing
 from functools import cache
 
 from zpm_adapters.engine_python.builtins.cycles import is_acyclic
-from zpm_adapters.engine_python.cclause import CClause, compile_clause
+from zpm_adapters.engine_python.cclause import compile_clause
 from zpm_adapters.engine_python.library import system_namespace
 from zpm_adapters.engine_python.machine import Machine, StopFlag
 from zpm_adapters.engine_python.rterms import to_answer
@@ -54,7 +54,7 @@ from zpm_adapters.engine_python.runtime import (
     deref,
     to_runtime,
 )
-from zpm_adapters.engine_python.store import Namespace, Predicate
+from zpm_adapters.engine_python.store import CClause, Namespace, Predicate
 from zpm_adapters.engine_python.templates import unify_head
 from zpm_adapters.prolog.steps import read_steps
 from zpm_domain.errors import CyclicAnswer, CyclicBall, Interrupted, ZpmError
