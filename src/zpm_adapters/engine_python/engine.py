@@ -69,6 +69,7 @@ from zpm_domain.ports.store_checks import (
     copy_by_predicate,
     is_most_general,
     stored_themselves,
+    unifies,
 )
 from zpm_domain.prolog.errors import PrologError
 from zpm_domain.prolog.terms import Atom, Struct, Term, Var, list_items, variant
@@ -257,7 +258,8 @@ class PythonEngine(Engine):
         if is_most_general(head):
             doomed = [c for c in pred.current() if not c.fixed]
         else:
-            doomed = [c for c in _head_matches(pred, head) if not c.fixed]
+            matching = _head_matches(pred, head)  # without the occurs check: more
+            doomed = [c for c in matching if not c.fixed and unifies(c.clause.head, head)]
         if doomed:
             pred.remove_many(doomed)
             self._ns(ns).forget_if_empty(pred)

@@ -43,7 +43,6 @@ import threading
 from collections.abc import Iterator, Sequence
 from typing import Any
 
-from zpm_adapters.engine_python.runtime import Trail, to_runtime, unify
 from zpm_adapters.prolog.steps import read_steps, unqualified
 from zpm_adapters.swi_common import codec
 from zpm_adapters.swi_common.binding import SUPPORT_FILE, Binding
@@ -73,6 +72,7 @@ from zpm_domain.ports.store_checks import (
     is_most_general,
     leaves_definition_order,
     stored_themselves,
+    unifies,
 )
 from zpm_domain.prolog.allowlist import ALLOWED, DENIED
 from zpm_domain.prolog.errors import PrologError, SandboxViolation
@@ -346,7 +346,7 @@ class SwiEngine(Engine):
         if is_most_general(head):
             doomed = [e for e in pred.entries if not e.fixed]
         else:
-            doomed = [e for e in pred.entries if not e.fixed and _unifiable(e.clause.head, head)]
+            doomed = [e for e in pred.entries if not e.fixed and unifies(e.clause.head, head)]
         if doomed:
             self._erase(self._ns(ns), pred, doomed)
         return len(doomed)
@@ -610,10 +610,6 @@ def _matches(stored: Clause, clause: Clause) -> bool:
     mine = Struct("-", (stored.head, stored.body))
     theirs = Struct("-", (clause.head, clause.body))
     return variant(mine, theirs)
-
-
-def _unifiable(a: Term, b: Term) -> bool:
-    return unify(Trail(), to_runtime(a), to_runtime(b))
 
 
 def _whole_predicate(pred: MirrorPredicate | None, clauses: Sequence[Clause], start: int) -> int:

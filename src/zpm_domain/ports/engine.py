@@ -201,7 +201,9 @@ class Engine(ABC):
 
     @abstractmethod
     def retract_all(self, ns: str, head: Term) -> int:
-        """Remove every clause (fact or rule) whose head unifies with ``head``,
+        """Remove every clause (fact or rule) whose head unifies with ``head``
+        with the occurs check on (``store_checks.unifies``: ``p(X, f(X))``
+        does not take ``p(Y, Y)``), as the domain decides what it forgets,
         except those added with ``static=True``.
 
         Returns how many were removed (0 is not an error).

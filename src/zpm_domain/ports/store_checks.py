@@ -17,6 +17,10 @@ the same texts as the built-in ones:
   dynamic, and the clause itself is never removed);
 * a clause head must be an atom or a compound (``InvalidClause``); a removal
   whose head is not callable removes nothing.
+
+What a removal by pattern takes is decided here too (``unifies``): the
+domain's unifier, occurs check on, as the domain's bookkeeping decides it
+(``changes.mutations.RemoveAll``).
 """
 
 from __future__ import annotations
@@ -28,6 +32,7 @@ from zpm_domain.errors import InvalidClause, ZpmError
 from zpm_domain.prolog.allowlist import CONTROL, is_protected
 from zpm_domain.prolog.errors import PermissionDenied
 from zpm_domain.prolog.terms import Struct, Term, Var
+from zpm_domain.prolog.unify import unify
 from zpm_domain.prolog.writer import render
 from zpm_domain.stored.clauses import Clause, is_user_head
 
@@ -115,6 +120,14 @@ def is_most_general(head: Term) -> bool:
         return True
     args = head.args
     return all(type(a) is Var for a in args) and len({id(a) for a in args}) == len(args)
+
+
+def unifies(head: Term, pattern: Term) -> bool:
+    """Whether ``retract_all(pattern)`` takes a clause with ``head``: they
+    unify with the occurs check on, so ``p(X, f(X))`` takes ``p(a, f(a))``
+    but not ``p(Y, Y)`` (SWI-Prolog's ``retractall/1``, without the occurs
+    check, would), exactly as the domain chooses the clauses it forgets."""
+    return unify(pattern, head) is not None
 
 
 def leaves_definition_order(state: PredicateState) -> bool:
