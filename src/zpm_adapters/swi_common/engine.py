@@ -61,18 +61,16 @@ from zpm_domain.errors import (
     ZpmError,
 )
 from zpm_domain.limits import MAX_INTEGER_BITS, Limits
-from zpm_domain.ports.engine import Engine, Solution, answered_variables
+from zpm_domain.ports.engine import Engine, Lookup, Refusals, Solution, answered_variables
 from zpm_domain.ports.proofs import ProofStep
 from zpm_domain.ports.store_checks import (
-    changeable,
-    check_addition,
-    check_additions,
-    check_change,
     copy_by_predicate,
     is_most_general,
+    is_variant,
     leaves_definition_order,
     stored_themselves,
     unifies,
+    whole_run,
 )
 from zpm_domain.prolog.allowlist import ALLOWED, DENIED
 from zpm_domain.prolog.errors import PrologError, SandboxViolation
@@ -83,9 +81,8 @@ from zpm_domain.prolog.terms import (
     Var,
     indicator,
     list_items,
-    variant,
 )
-from zpm_domain.stored.clauses import Clause, PredicateInfo, by_predicate
+from zpm_domain.stored.clauses import Clause, PredicateInfo
 
 ADD = "zpm_support:zpm_add(M, T, F, S, Id)"
 ADD_ALL = "zpm_support:zpm_add_all(M, Ts, Ids)"
@@ -157,12 +154,16 @@ class SwiEngine(Engine):
     def _ns(self, ns: str) -> MirrorNamespace:
         return self._namespaces[ns]
 
-    # -- clauses ------------------------------------------------------------
-    def add_clause(
-        self, ns: str, clause: Clause, *, front: bool = False, static: bool = False
-    ) -> None:
+    # -- clauses (the port checks first) ----------------------------------
+    def _lookup(self, ns: str) -> Lookup:
+        return self._namespaces[ns].lookup
+
+    def _pred(self, ns: str, key: tuple[str, int]) -> MirrorPredicate:
+        """The predicate ``key`` of ``ns``, which the port's checks found."""
+        return self._namespaces[ns].predicates[key]
+
+    def _add_clause(self, ns: str, clause: Clause, *, front: bool, static: bool) -> None:
         namespace = self._ns(ns)
-        check_addition(clause, namespace.lookup, static=static)
         name, arity = clause.key
         known = namespace.lookup(name, arity)
         makes_static = static and not (known is not None and known.declared_dynamic)
@@ -191,10 +192,10 @@ class SwiEngine(Engine):
         else:
             pred.append(entry)
 
-    def add_clauses(self, ns: str, clauses: Sequence[Clause]) -> list[tuple[int, ZpmError]]:
-        """One call into SWI-Prolog per ``BATCH`` clauses (see the port)."""
+    def _add_clauses(self, ns: str, accepted: Sequence[tuple[int, Clause]]) -> Refusals:
+        """One call into SWI-Prolog per ``BATCH`` clauses."""
         namespace = self._ns(ns)
-        accepted, refused = check_additions(clauses, namespace.lookup)
+        refused: Refusals = []
         preds: dict[tuple[str, int], MirrorPredicate] = {}
         for start in range(0, len(accepted), BATCH):
             chunk = accepted[start : start + BATCH]
@@ -206,41 +207,43 @@ class SwiEngine(Engine):
             if found is None:
                 raise ExecutionFailed("assert failed")
             _record(namespace, chunk, found["Ids"], refused, preds)
-        refused.sort(key=lambda pair: pair[0])
         return refused
 
-    def copy_clauses(
-        self, source: str, ns: str, clauses: Sequence[Clause]
-    ) -> list[tuple[int, ZpmError]]:
-        """As the port's.  Consecutive clauses that are all the clauses of a
-        predicate in ``source`` (the very objects, in order), of a predicate
-        without clauses here, are copied inside SWI-Prolog, one call per
-        predicate (``zpm_copy_predicate/6``: nothing encoded, sent or
-        decoded); the others are added as ``add_clauses`` adds them."""
+    def _copy_clauses(
+        self, source: str, ns: str, accepted: Sequence[tuple[int, Clause]]
+    ) -> Refusals:
+        """Consecutive clauses that are all the clauses of a predicate in
+        ``source`` (the very objects, in order), of a predicate without
+        clauses here, are copied inside SWI-Prolog, one call per predicate
+        (``zpm_copy_predicate/6``: nothing encoded, sent or decoded); the
+        others are added as ``_add_clauses`` adds them."""
         origin = self._namespaces.get(source)
         if origin is None:
-            return self.add_clauses(ns, clauses)
+            return self._add_clauses(ns, accepted)
         namespace = self._ns(ns)
+        clauses = [clause for _, clause in accepted]
 
         def copy_whole(start: int) -> int:
-            count = _whole_predicate(origin.lookup(*clauses[start].key), clauses, start)
+            pred = origin.lookup(*clauses[start].key)
+            count = 0 if pred is None else whole_run(pred.entries, clauses, start)
             run = clauses[start : start + count]
             return count if count and self._copy_predicate(origin, namespace, run) else 0
 
-        return copy_by_predicate(clauses, copy_whole, lambda run: self.add_clauses(ns, run))
+        def add(run: Sequence[Clause]) -> Refusals:
+            return self._add_clauses(ns, list(enumerate(run)))
+
+        refused = copy_by_predicate(clauses, copy_whole, add)
+        return [(accepted[index][0], error) for index, error in refused]
 
     def _copy_predicate(
         self, origin: MirrorNamespace, namespace: MirrorNamespace, run: Sequence[Clause]
     ) -> bool:
         """Copy ``run``, all the clauses of one predicate of ``origin``, to
         ``namespace`` inside SWI-Prolog; ``False`` (nothing done) when that
-        predicate has clauses here or may not take them."""
+        predicate has clauses here."""
         name, arity = run[0].key
         mine = namespace.lookup(name, arity)
         if mine is not None and mine.has_clauses():
-            return False
-        accepted, _ = check_additions(run[:1], namespace.lookup)
-        if not accepted:
             return False
         inputs = {
             "S": origin.module,
@@ -270,54 +273,46 @@ class SwiEngine(Engine):
             big_ints=self.big_ints,
         )
 
-    def declare_dynamic(self, ns: str, name: str, arity: int) -> None:
+    def _declare_dynamic(self, ns: str, name: str, arity: int) -> None:
         namespace = self._ns(ns)
-        check_change(name, arity, namespace.lookup(name, arity))
         self._binding.once(DECLARE, {"M": namespace.module, "N": name, "A": arity})
         namespace.predicate(name, arity).declared_dynamic = True
 
-    def retract(self, ns: str, clause: Clause) -> Clause | None:
-        pred = changeable(clause.head, self._ns(ns).lookup)
-        if pred is None:
-            return None
+    def _retract(self, ns: str, clause: Clause) -> Clause | None:
+        pred = self._pred(ns, clause.key)
         for entry in pred.entries:
-            if not entry.fixed and _matches(entry.clause, clause):
+            if not entry.fixed and is_variant(entry.clause, clause):
                 self._erase(self._ns(ns), pred, [entry])
                 return entry.clause
         return None
 
-    def retract_variants(self, ns: str, clauses: Sequence[Clause]) -> list[Clause]:
-        namespace = self._ns(ns)
-        removed: list[Clause] = []
-        for group in by_predicate(clauses):
-            pred = changeable(group[0].head, namespace.lookup)
-            if pred is None:
-                continue
-            live = [entry for entry in pred.entries if not entry.fixed]
-            doomed, others = stored_themselves(live, group, lambda entry: entry.clause)
-            taken = {id(entry) for entry in doomed}
-            by_first: dict[object, list[Entry]] = {}
-            if others:
-                for entry in live:
-                    if id(entry) not in taken:
-                        by_first.setdefault(_first_argument(entry.clause.head), []).append(entry)
-            for clause in others:
-                for entry in by_first.get(_first_argument(clause.head), ()):
-                    if id(entry) not in taken and _matches(entry.clause, clause):
-                        taken.add(id(entry))
-                        doomed.append(entry)
-                        break
-            if doomed:
-                self._erase(namespace, pred, doomed)
-                removed.extend(entry.clause for entry in doomed)
-        return removed
+    def _retract_variants(self, ns: str, group: Sequence[Clause]) -> list[Clause]:
+        pred = self._pred(ns, group[0].key)
+        live = [entry for entry in pred.entries if not entry.fixed]
+        doomed, others = stored_themselves(live, group, lambda entry: entry.clause)
+        taken = {id(entry) for entry in doomed}
+        by_first: dict[object, list[Entry]] = {}
+        if others:
+            for entry in live:
+                if id(entry) not in taken:
+                    by_first.setdefault(_first_argument(entry.clause.head), []).append(entry)
+        for clause in others:
+            for entry in by_first.get(_first_argument(clause.head), ()):
+                if id(entry) not in taken and is_variant(entry.clause, clause):
+                    taken.add(id(entry))
+                    doomed.append(entry)
+                    break
+        if not doomed:
+            return []
+        self._erase(self._ns(ns), pred, doomed)
+        return [entry.clause for entry in doomed]
 
-    def retract_stored(self, ns: str, clause: Clause) -> bool:
+    def _retract_stored(self, ns: str, clause: Clause) -> bool:
         """Found by its handle in the mirror, erased by its id."""
         namespace = self._ns(ns)
-        pred = changeable(clause.head, namespace.lookup)
-        entry = None if pred is None else pred.entry_of(clause)
-        if pred is None or entry is None or entry.fixed:
+        pred = self._pred(ns, clause.key)
+        entry = pred.entry_of(clause)
+        if entry is None or entry.fixed:
             return False
         self._binding.once(ERASE, {"Ids": [entry.ref]})
         pred.remove(entry)
@@ -339,10 +334,8 @@ class SwiEngine(Engine):
         pred.keep([e for e in pred.entries if e.fixed])
         self._forget_if_empty(namespace, pred)
 
-    def retract_all(self, ns: str, head: Term) -> int:
-        pred = changeable(head, self._ns(ns).lookup)
-        if pred is None:
-            return 0
+    def _retract_all(self, ns: str, head: Term) -> int:
+        pred = self._pred(ns, indicator(head))
         if is_most_general(head):
             doomed = [e for e in pred.entries if not e.fixed]
         else:
@@ -512,7 +505,7 @@ class SwiEngine(Engine):
 
 def _record(
     namespace: MirrorNamespace,
-    chunk: list[tuple[int, Clause]],
+    chunk: Sequence[tuple[int, Clause]],
     results: list[Any],
     refused: list[tuple[int, ZpmError]],
     preds: dict[tuple[str, int], MirrorPredicate],
@@ -604,24 +597,3 @@ def _first_argument(head: Term) -> object:
     if isinstance(first, Struct):
         return (first.name, len(first.args))
     return (type(first), first)
-
-
-def _matches(stored: Clause, clause: Clause) -> bool:
-    mine = Struct("-", (stored.head, stored.body))
-    theirs = Struct("-", (clause.head, clause.body))
-    return variant(mine, theirs)
-
-
-def _whole_predicate(pred: MirrorPredicate | None, clauses: Sequence[Clause], start: int) -> int:
-    """How many clauses ``pred`` holds when they are all the clauses of
-    ``clauses`` from ``start`` on (the same objects, in order, none of a
-    knowledge file); else 0."""
-    if pred is None or not pred.has_clauses():
-        return 0
-    entries = pred.entries
-    end = start + len(entries)
-    if end > len(clauses):
-        return 0
-    if any(e.fixed or e.clause is not c for e, c in zip(entries, clauses[start:end])):
-        return 0
-    return len(entries)
