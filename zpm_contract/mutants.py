@@ -29,9 +29,8 @@ from zpm_adapters.engine_python.engine import PythonEngine
 from zpm_app.plugins.hookspecs import EngineRegistrar, hookimpl
 from zpm_contract.plugin_site import site_env, write_entry_point
 from zpm_contract.targets import EngineTarget
-from zpm_domain.errors import ZpmError
 from zpm_domain.limits import Limits
-from zpm_domain.ports.engine import Engine, Solution
+from zpm_domain.ports.engine import Engine, Refusals, Solution
 from zpm_domain.prolog.terms import Atom, String, Struct, Term, Var, make_list
 from zpm_domain.stored.clauses import Clause
 
@@ -100,13 +99,13 @@ class GreedyRemovalEngine(_Mutant):
 
     name = "greedy_removal"
 
-    def retract_stored(self, ns: str, clause: Clause) -> bool:
+    def _retract_stored(self, ns: str, clause: Clause) -> bool:
         name, arity = clause.key
         stored = self.clauses(ns, name, arity)
         after = next((stored[i + 1] for i, c in enumerate(stored[:-1]) if c is clause), None)
-        removed = super().retract_stored(ns, clause)
+        removed = super()._retract_stored(ns, clause)
         if removed and after is not None:
-            super().retract_stored(ns, after)
+            super()._retract_stored(ns, after)
         return removed
 
 
@@ -116,11 +115,11 @@ class VariantRemovalEngine(_Mutant):
 
     name = "variant_removal"
 
-    def retract_stored(self, ns: str, clause: Clause) -> bool:
+    def _retract_stored(self, ns: str, clause: Clause) -> bool:
         name, arity = clause.key
         if not any(stored is clause for stored in self.iter_clauses(ns, name, arity)):
             return False
-        return self.retract(ns, clause) is not None
+        return self._retract(ns, clause) is not None
 
 
 class NoTimeLimitEngine(_Mutant):
@@ -208,19 +207,17 @@ class AssertAtFrontEngine(_Mutant):
 
     name = "assert_at_front"
 
-    def add_clause(
-        self, ns: str, clause: Clause, *, front: bool = False, static: bool = False
-    ) -> None:
-        super().add_clause(ns, clause, front=not static or front, static=static)
+    def _add_clause(self, ns: str, clause: Clause, *, front: bool, static: bool) -> None:
+        super()._add_clause(ns, clause, front=not static or front, static=static)
 
-    def add_clauses(self, ns: str, clauses: Sequence[Clause]) -> list[tuple[int, ZpmError]]:
-        """The port's default: one ``add_clause`` per clause."""
-        return Engine.add_clauses(self, ns, clauses)
+    def _add_clauses(self, ns: str, accepted: Sequence[tuple[int, Clause]]) -> Refusals:
+        """The port's default: one ``_add_clause`` per clause."""
+        return Engine._add_clauses(self, ns, accepted)
 
-    def copy_clauses(
-        self, source: str, ns: str, clauses: Sequence[Clause]
-    ) -> list[tuple[int, ZpmError]]:
-        return self.add_clauses(ns, clauses)
+    def _copy_clauses(
+        self, source: str, ns: str, accepted: Sequence[tuple[int, Clause]]
+    ) -> Refusals:
+        return self._add_clauses(ns, accepted)
 
 
 class RenameFactsOnlyEngine(_Mutant):

@@ -316,6 +316,21 @@ class TestTruthMaintenance:
         assert answer == ToolOutcome("Retracted pattern 'ops_*': 2 assumption(s) removed", False)
         assert second.call("query_logic", {"goal": "up(X)"}).text == '[{"X":"web"}]'
 
+    def test_clearing_a_pattern_unifies_with_the_occurs_check(
+        self, start_server: StartServer
+    ) -> None:
+        """``p(X, f(X))`` unifies with ``p(a, f(a))`` but not, under the occurs
+        check the bookkeeping uses, with ``p(Y, Y)``: ``clear_context`` removes
+        the first alone, and the second is still there to query and forget."""
+        server = start_server()
+        for fact in ("p(Y, Y)", "p(a, f(a))"):
+            assert not server.call("remember_fact", {"fact": fact}).is_error
+        assert not server.call("clear_context", {"category": "p(X, f(X))"}).is_error
+        answer = server.call("query_logic", {"goal": "p(A, B)"})
+        assert answer == ToolOutcome('[{"A":"_G1","B":"_G1"}]', False)
+        assert server.call("forget_fact", {"fact": "p(Z, Z)"}).text == "Retracted: p(Z, Z)"
+        assert server.call("query_logic", {"goal": "p(A, B)"}).text == "[]"
+
 
 class TestVerbTools:
     def test_verb_examples(self, start_server: StartServer) -> None:

@@ -13,6 +13,7 @@ from port_scenario import CALLS, record_port_calls
 from recording_engine import PORT_METHODS, Call
 
 from zpm_app.catalogue import TOOLS
+from zpm_domain.ports.engine import Engine
 
 GUIDE = Path(__file__).resolve().parents[2] / "docs" / "writing-an-engine-plugin.md"
 HEADING = "## Which tools call which port methods"
@@ -21,21 +22,35 @@ EVERY_TOOL = "every tool"
 TOOL_NAMES = [tool.name for tool in TOOLS]
 
 
+def _rows() -> list[list[str]]:
+    """The cells of the table's rows: method, arguments, callers, the engine's part."""
+    section = GUIDE.read_text(encoding="utf-8").split(HEADING, 1)[1].split("\n## ", 1)[0]
+    rows = []
+    for line in section.splitlines():
+        cells = [cell.strip() for cell in line.strip().strip("|").split("|")]
+        if len(cells) == 4 and cells[0].startswith("`"):
+            rows.append(cells)
+    return rows
+
+
 def documented() -> dict[Call, set[str]]:
     """``(method, form) -> callers`` from the guide's table (no caller: the
     row says the call is not made, and why it is kept)."""
-    section = GUIDE.read_text(encoding="utf-8").split(HEADING, 1)[1].split("\n## ", 1)[0]
     rows: dict[Call, set[str]] = {}
-    for line in section.splitlines():
-        cells = [cell.strip() for cell in line.strip().strip("|").split("|")]
-        if len(cells) != 3 or not cells[0].startswith("`"):
-            continue
-        method, arguments, callers = cells
+    for method, arguments, callers, _ in _rows():
         form = ", ".join(re.findall(r"\b\w+=\w+", arguments))
         key = (method.strip("`"), form)
         assert key not in rows, f"two rows for {key}"
         rows[key] = _callers(callers)
     return rows
+
+
+def engine_parts() -> dict[str, set[str]]:
+    """``method -> what the engine implements for it``, from the table's last column."""
+    parts: dict[str, set[str]] = {}
+    for method, _, _, part in _rows():
+        parts.setdefault(method.strip("`"), set()).add(part.strip("`"))
+    return parts
 
 
 def _callers(cell: str) -> set[str]:
@@ -80,3 +95,27 @@ def test_a_call_no_tool_makes_says_why_it_is_kept(recorded: dict[Call, set[str]]
     unused = [key for key, callers in documented().items() if not callers]
     assert unused == [("add_clause", "front=True")]
     assert all(key not in recorded for key in unused)
+
+
+def test_each_row_names_what_the_engine_implements() -> None:
+    """A template (``@final``: it checks, then calls the engine) names its
+    protected part, which the port declares; any other method names itself."""
+    expected = {
+        method: {f"_{method}" if getattr(getattr(Engine, method), "__final__", False) else method}
+        for method in PORT_METHODS
+    }
+    assert engine_parts() == expected
+    assert all(hasattr(Engine, part) for parts in expected.values() for part in parts)
+    templates = sorted(m for m, parts in expected.items() if parts != {m})
+    assert templates == sorted(
+        [
+            "add_clause",
+            "add_clauses",
+            "copy_clauses",
+            "declare_dynamic",
+            "retract",
+            "retract_all",
+            "retract_stored",
+            "retract_variants",
+        ]
+    )

@@ -16,6 +16,7 @@ from collections.abc import Iterator
 
 import zpm_adapters.engine_python.builtins  # noqa: F401  (registers the built-ins)
 from engine_builtins.termparse import parse
+from zpm_adapters.engine_python.builtins.swi_write import writeq
 from zpm_adapters.engine_python.runtime import (
     BUILTINS,
     PrologThrow,
@@ -24,7 +25,6 @@ from zpm_adapters.engine_python.runtime import (
     deref,
     unify,
 )
-from zpm_adapters.engine_python.swi_write import writeq
 from zpm_domain.limits import Limits
 from zpm_domain.prolog.terms import Atom, Struct
 

@@ -11,8 +11,8 @@ from __future__ import annotations
 import math
 import re
 
+from zpm_adapters.engine_python.builtins.swi_write import INFIX_OPS, PREFIX_OPS, SYMBOL_CHARS
 from zpm_adapters.engine_python.runtime import Ref, RTerm
-from zpm_adapters.engine_python.swi_write import INFIX_OPS, PREFIX_OPS, SYMBOL_CHARS
 from zpm_domain.prolog.terms import NIL, Atom, String, Struct
 
 _ESC = {

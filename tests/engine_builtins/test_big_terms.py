@@ -14,9 +14,9 @@ import pytest
 from engine_builtins.harness import FakeMachine
 from zpm_adapters.engine_python.builtins.arith import evaluate
 from zpm_adapters.engine_python.builtins.order import compare_terms, variant
+from zpm_adapters.engine_python.builtins.swi_write import write, writeq
 from zpm_adapters.engine_python.builtins.terms import copy_term, term_variables
 from zpm_adapters.engine_python.runtime import BUILTINS, PrologThrow, Ref, RTerm, deref
-from zpm_adapters.engine_python.swi_write import write, writeq
 from zpm_domain.prolog.terms import NIL, Atom, String, Struct
 
 DEEP = 100_000

@@ -14,8 +14,7 @@ from pathlib import Path
 import pytest
 
 from engine_builtins.termparse import parse
-from zpm_adapters.engine_python.runtime import Ref
-from zpm_adapters.engine_python.swi_write import (
+from zpm_adapters.engine_python.builtins.swi_write import (
     atom_needs_quotes,
     format_float,
     int_to_text,
@@ -23,6 +22,7 @@ from zpm_adapters.engine_python.swi_write import (
     write,
     writeq,
 )
+from zpm_adapters.engine_python.runtime import Ref
 from zpm_domain.prolog.terms import NIL, Atom, String, Struct
 
 TABLE = Path(__file__).parent / "tables" / "writer.txt"

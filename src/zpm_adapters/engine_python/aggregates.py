@@ -15,14 +15,26 @@ Arithmetic goes through the ``is/2`` and ``>/2`` built-ins, so errors are
 exactly theirs.  An unbound template is an ``instantiation_error``; another
 atom or compound that is not a template a ``domain_error(aggregate_template,
 T)``, a number or string a ``type_error(aggregate_template, T)``.
+
+:func:`make_collector` picks the collector of any collecting instruction
+(findall, bagof/setof, aggregate_all), so ``collectors`` needs nothing here.
 """
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
-from zpm_adapters.engine_python.collectors import Collector, FindAll
-from zpm_adapters.engine_python.rterms import copy_resolved, rstruct, sort_unique
+from zpm_adapters.engine_python import code as op
+from zpm_adapters.engine_python.collectors import (
+    AGGREGATE_CTX,
+    FINDALL_CTX,
+    BagOf,
+    Collector,
+    FindAll,
+    free_variables,
+)
+from zpm_adapters.engine_python.goals import Ctx
+from zpm_adapters.engine_python.rterms import copy_resolved, sort_unique
 from zpm_adapters.engine_python.runtime import (
     BUILTINS,
     Ref,
@@ -31,9 +43,11 @@ from zpm_adapters.engine_python.runtime import (
     domain_error,
     instantiation_error,
     pl_list,
+    rstruct,
     type_error,
 )
-from zpm_domain.prolog.terms import Atom, Struct
+from zpm_adapters.engine_python.templates import build
+from zpm_domain.prolog.terms import NIL, Atom, Struct
 
 if TYPE_CHECKING:
     from zpm_adapters.engine_python.machine import Machine
@@ -213,3 +227,23 @@ def _invalid(t: RTerm) -> Collector:
     if type(t) is Atom or type(t) is Struct:
         raise domain_error("aggregate_template", t)
     raise type_error("aggregate_template", t)
+
+
+def make_collector(m: Machine, ins: tuple[Any, ...], slots: Any) -> tuple[Collector, RTerm, Ctx]:
+    """The collector, the goal to run and the error context for a collecting instruction."""
+    kind = ins[0]
+    if kind is op.FINDALL:
+        tail = NIL if ins[4] is None else build(ins[4], slots)
+        findall = FindAll(build(ins[1], slots), build(ins[3], slots), tail)
+        return findall, build(ins[2], slots), FINDALL_CTX
+    if kind is op.BAGOF:
+        template, result = build(ins[1], slots), build(ins[3], slots)
+        free, goal = free_variables(template, build(ins[2], slots))
+        is_set = ins[4]
+        if not free:
+            return FindAll(template, result, nonempty=True, unique=is_set), goal, FINDALL_CTX
+        witness = rstruct("v", tuple(free))
+        return BagOf(witness, template, result, is_set), goal, FINDALL_CTX
+    spec, goal, result = build(ins[1], slots), build(ins[2], slots), build(ins[3], slots)
+    collector = make_aggregate(spec, result)
+    return collector, goal, FINDALL_CTX if isinstance(collector, FindAll) else AGGREGATE_CTX

@@ -1,50 +1,14 @@
-"""Compiled clauses: a stored clause as head templates plus body code."""
+"""Compiling a stored clause into head templates plus body code (``store.CClause``)."""
 
 from __future__ import annotations
-
-from typing import Any
 
 from zpm_adapters.engine_python.code import Code
 from zpm_adapters.engine_python.compiler import BodyCompiler
 from zpm_adapters.engine_python.goals import Ctx
-from zpm_adapters.engine_python.store import Namespace, arg_key
+from zpm_adapters.engine_python.store import CClause, Namespace, arg_key
 from zpm_adapters.engine_python.templates import to_template
 from zpm_domain.prolog.terms import TRUE, Struct, Term, Var
 from zpm_domain.stored.clauses import Clause
-
-
-class CClause:
-    """A compiled clause; ``clause`` is the domain clause as it was added.
-
-    ``fixed`` marks a clause of a knowledge file, which no removal takes.
-    ``readable`` caches what the proof interpreters need (see ``proofs``).
-    ``seq`` is its place in its predicate, given when it is added
-    (``store.Predicate.add``).
-    """
-
-    __slots__ = ("clause", "head", "nvars", "body", "fresh", "key", "fixed", "readable", "seq")
-
-    def __init__(
-        self,
-        clause: Clause,
-        head: tuple[Any, ...],
-        nvars: int,
-        body: Code | None,
-        fresh: tuple[int, ...],
-        key: object | None,
-    ) -> None:
-        self.clause = clause
-        self.head = head
-        self.nvars = nvars
-        self.body = body
-        self.fresh = fresh
-        self.key = key
-        self.fixed = False
-        self.readable: Any = None
-        self.seq = 0
-
-    def __repr__(self) -> str:
-        return f"<CClause {self.clause!r}>"
 
 
 def compile_clause(

@@ -16,21 +16,18 @@ count, sum, max and min as it goes and fails for max/min without solutions.
 from __future__ import annotations
 
 from collections.abc import Iterator
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
-from zpm_adapters.engine_python import code as op
 from zpm_adapters.engine_python.builtins.order import compare_terms as compare
 from zpm_adapters.engine_python.goals import Ctx
 from zpm_adapters.engine_python.rterms import (
     copy_resolved,
     is_ground,
-    rstruct,
     sort_key,
     sort_unique,
     term_vars,
 )
-from zpm_adapters.engine_python.runtime import Ref, RTerm, deref, pl_list
-from zpm_adapters.engine_python.templates import build
+from zpm_adapters.engine_python.runtime import Ref, RTerm, deref, pl_list, rstruct
 from zpm_domain.prolog.terms import NIL, Struct
 
 if TYPE_CHECKING:
@@ -156,25 +153,3 @@ def free_variables(template: RTerm, goal: RTerm) -> tuple[list[Ref], RTerm]:
     free: list[Ref] = []
     term_vars(g, free, bound)
     return free, g
-
-
-def make_collector(m: Machine, ins: tuple[Any, ...], slots: Any) -> tuple[Collector, RTerm, Ctx]:
-    """The collector, the goal to run and the error context for a collecting instruction."""
-    kind = ins[0]
-    if kind is op.FINDALL:
-        tail = NIL if ins[4] is None else build(ins[4], slots)
-        findall = FindAll(build(ins[1], slots), build(ins[3], slots), tail)
-        return findall, build(ins[2], slots), FINDALL_CTX
-    if kind is op.BAGOF:
-        template, result = build(ins[1], slots), build(ins[3], slots)
-        free, goal = free_variables(template, build(ins[2], slots))
-        is_set = ins[4]
-        if not free:
-            return FindAll(template, result, nonempty=True, unique=is_set), goal, FINDALL_CTX
-        witness = rstruct("v", tuple(free))
-        return BagOf(witness, template, result, is_set), goal, FINDALL_CTX
-    from zpm_adapters.engine_python.aggregates import make_aggregate
-
-    spec, goal, result = build(ins[1], slots), build(ins[2], slots), build(ins[3], slots)
-    collector = make_aggregate(spec, result)
-    return collector, goal, FINDALL_CTX if isinstance(collector, FindAll) else AGGREGATE_CTX

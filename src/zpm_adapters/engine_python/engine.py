@@ -42,7 +42,7 @@ from contextlib import closing
 from functools import cache
 
 from zpm_adapters.engine_python.builtins.cycles import is_acyclic
-from zpm_adapters.engine_python.cclause import CClause, compile_clause
+from zpm_adapters.engine_python.cclause import compile_clause
 from zpm_adapters.engine_python.library import system_namespace
 from zpm_adapters.engine_python.machine import Machine, StopFlag
 from zpm_adapters.engine_python.rterms import to_answer
@@ -54,25 +54,24 @@ from zpm_adapters.engine_python.runtime import (
     deref,
     to_runtime,
 )
-from zpm_adapters.engine_python.store import Namespace, Predicate
+from zpm_adapters.engine_python.store import CClause, Namespace, Predicate
 from zpm_adapters.engine_python.templates import unify_head
 from zpm_adapters.prolog.steps import read_steps
 from zpm_domain.errors import CyclicAnswer, CyclicBall, Interrupted, ZpmError
 from zpm_domain.limits import Limits
-from zpm_domain.ports.engine import Engine, Solution, answered_variables
+from zpm_domain.ports.engine import Engine, Lookup, Refusals, Solution, answered_variables
 from zpm_domain.ports.proofs import ProofStep
 from zpm_domain.ports.store_checks import (
-    changeable,
-    check_addition,
-    check_additions,
-    check_change,
     copy_by_predicate,
     is_most_general,
+    is_variant,
     stored_themselves,
+    unifies,
+    whole_run,
 )
 from zpm_domain.prolog.errors import PrologError
-from zpm_domain.prolog.terms import Atom, Struct, Term, Var, list_items, variant
-from zpm_domain.stored.clauses import Clause, PredicateInfo, by_predicate
+from zpm_domain.prolog.terms import Atom, Struct, Term, Var, indicator, list_items
+from zpm_domain.stored.clauses import Clause, PredicateInfo
 
 VERSION = "0.4.0"
 
@@ -102,12 +101,16 @@ class PythonEngine(Engine):
     def _ns(self, ns: str) -> Namespace:
         return self._namespaces[ns]
 
-    # -- clauses ------------------------------------------------------------
-    def add_clause(
-        self, ns: str, clause: Clause, *, front: bool = False, static: bool = False
-    ) -> None:
+    # -- clauses (the port checks first) ----------------------------------
+    def _lookup(self, ns: str) -> Lookup:
+        return self._namespaces[ns].lookup
+
+    def _pred(self, ns: str, key: tuple[str, int]) -> Predicate:
+        """The predicate ``key`` of ``ns``, which the port's checks found."""
+        return self._namespaces[ns].preds[key]
+
+    def _add_clause(self, ns: str, clause: Clause, *, front: bool, static: bool) -> None:
         namespace = self._ns(ns)
-        check_addition(clause, namespace.lookup, static=static)
         name, arity = clause.key
         pred = namespace.predicate(name, arity)
         try:
@@ -119,34 +122,33 @@ class PythonEngine(Engine):
         pred.static = pred.static or (static and not pred.declared_dynamic)
         pred.add(compiled, front)
 
-    def add_clauses(self, ns: str, clauses: Sequence[Clause]) -> list[tuple[int, ZpmError]]:
-        """As the port's, checking each predicate once rather than each clause."""
-        return self._add_all(ns, clauses, {})
+    def _add_clauses(self, ns: str, accepted: Sequence[tuple[int, Clause]]) -> Refusals:
+        return self._add_compiled(ns, accepted, {})
 
-    def copy_clauses(
-        self, source: str, ns: str, clauses: Sequence[Clause]
-    ) -> list[tuple[int, ZpmError]]:
-        """As the port's.  Consecutive clauses that are all the clauses of a
-        predicate of facts in ``source`` (the very objects, in order), of a
-        predicate without clauses here, are adopted whole (``Predicate.adopt``);
-        of the others, a fact that ``source`` holds keeps its compiled head (its
+    def _copy_clauses(
+        self, source: str, ns: str, accepted: Sequence[tuple[int, Clause]]
+    ) -> Refusals:
+        """Consecutive clauses that are all the clauses of a predicate of
+        facts in ``source`` (the very objects, in order), of a predicate
+        without clauses here, are adopted whole (``Predicate.adopt``); of the
+        others, a fact that ``source`` holds keeps its compiled head (its
         templates and index key are the same in every namespace) and a rule
         is compiled again (its code is linked to its namespace's predicates)."""
         origin = self._namespaces.get(source)
         if origin is None:
-            return self.add_clauses(ns, clauses)
+            return self._add_clauses(ns, accepted)
         namespace = self._ns(ns)
+        clauses = [clause for _, clause in accepted]
 
         def copy_whole(start: int) -> int:
             key = clauses[start].key
-            whole = _whole_predicate(origin.lookup(*key), clauses, start)
-            mine = namespace.lookup(*key)
-            if whole is None or (mine is not None and mine.current()):
+            whole, mine = origin.lookup(*key), namespace.lookup(*key)
+            if whole is None or whole.rules or (mine is not None and mine.current()):
                 return 0
-            if not check_additions(clauses[start : start + 1], namespace.lookup)[0]:
-                return 0
-            namespace.define(*key).adopt(whole)
-            return len(whole.all)
+            count = whole_run(whole.current(), clauses, start)
+            if count:
+                namespace.define(*key).adopt(whole)
+            return count
 
         @cache
         def held() -> dict[int, CClause]:
@@ -157,15 +159,19 @@ class PythonEngine(Engine):
                 if compiled.body is None
             }
 
-        return copy_by_predicate(clauses, copy_whole, lambda run: self._add_all(ns, run, held()))
+        def add(run: Sequence[Clause]) -> Refusals:
+            return self._add_compiled(ns, list(enumerate(run)), held())
 
-    def _add_all(
-        self, ns: str, clauses: Sequence[Clause], held: dict[int, CClause]
-    ) -> list[tuple[int, ZpmError]]:
-        """``add_clauses``; a fact that ``held`` has compiled (by the identity
+        refused = copy_by_predicate(clauses, copy_whole, add)
+        return [(accepted[index][0], error) for index, error in refused]
+
+    def _add_compiled(
+        self, ns: str, accepted: Sequence[tuple[int, Clause]], held: dict[int, CClause]
+    ) -> Refusals:
+        """``_add_clauses``; a fact that ``held`` has compiled (by the identity
         of its clause) is copied from there rather than compiled."""
         namespace = self._ns(ns)
-        accepted, refused = check_additions(clauses, namespace.lookup)
+        refused: Refusals = []
         for index, clause in accepted:
             built = held.get(id(clause))
             if built is not None and built.clause is clause:
@@ -177,59 +183,49 @@ class PythonEngine(Engine):
                     refused.append((index, PrologError(to_answer(exc.ball, {}))))
                     continue
             namespace.define(*clause.key).add(compiled, False)
-        refused.sort(key=lambda pair: pair[0])
         return refused
 
-    def declare_dynamic(self, ns: str, name: str, arity: int) -> None:
+    def _declare_dynamic(self, ns: str, name: str, arity: int) -> None:
         namespace = self._ns(ns)
-        check_change(name, arity, namespace.lookup(name, arity))
         pred = namespace.predicate(name, arity)
         pred.declared_dynamic = True
         namespace.define(name, arity)
 
-    def retract(self, ns: str, clause: Clause) -> Clause | None:
-        pred = changeable(clause.head, self._ns(ns).lookup)
-        if pred is None:
-            return None
+    def _retract(self, ns: str, clause: Clause) -> Clause | None:
+        pred = self._pred(ns, clause.key)
         for stored in _head_matches(pred, clause.head):
-            if not stored.fixed and _matches(stored, clause):
+            if not stored.fixed and is_variant(stored.clause, clause):
                 pred.remove(stored)
                 self._ns(ns).forget_if_empty(pred)
                 return stored.clause
         return None
 
-    def retract_variants(self, ns: str, clauses: Sequence[Clause]) -> list[Clause]:
-        namespace = self._ns(ns)
-        removed: list[Clause] = []
-        for group in by_predicate(clauses):
-            pred = changeable(group[0].head, namespace.lookup)
-            if pred is None:
-                continue
-            live = [stored for stored in pred.current() if not stored.fixed]
-            doomed, others = stored_themselves(live, group, lambda stored: stored.clause)
-            taken = {id(stored) for stored in doomed}
-            for clause in others:
-                for stored in _head_matches(pred, clause.head):
-                    if stored.fixed or id(stored) in taken or not _matches(stored, clause):
-                        continue
-                    taken.add(id(stored))
-                    doomed.append(stored)
-                    break
-            if doomed:
-                pred.remove_many(doomed)
-                namespace.forget_if_empty(pred)
-                removed.extend(stored.clause for stored in doomed)
-        return removed
+    def _retract_variants(self, ns: str, group: Sequence[Clause]) -> list[Clause]:
+        pred = self._pred(ns, group[0].key)
+        live = [stored for stored in pred.current() if not stored.fixed]
+        doomed, others = stored_themselves(live, group, lambda stored: stored.clause)
+        taken = {id(stored) for stored in doomed}
+        for clause in others:
+            for stored in _head_matches(pred, clause.head):
+                if stored.fixed or id(stored) in taken or not is_variant(stored.clause, clause):
+                    continue
+                taken.add(id(stored))
+                doomed.append(stored)
+                break
+        if not doomed:
+            return []
+        pred.remove_many(doomed)
+        self._ns(ns).forget_if_empty(pred)
+        return [stored.clause for stored in doomed]
 
-    def retract_stored(self, ns: str, clause: Clause) -> bool:
+    def _retract_stored(self, ns: str, clause: Clause) -> bool:
         """Found by its handle, placed by bisection (see ``store``)."""
-        namespace = self._ns(ns)
-        pred = changeable(clause.head, namespace.lookup)
-        stored = None if pred is None else pred.compiled_of(clause)
-        if pred is None or stored is None or stored.fixed:
+        pred = self._pred(ns, clause.key)
+        stored = pred.compiled_of(clause)
+        if stored is None or stored.fixed:
             return False
         pred.remove_stored(stored, in_place=not self._open_solves)
-        namespace.forget_if_empty(pred)
+        self._ns(ns).forget_if_empty(pred)
         return True
 
     def rename_clauses(self, ns: str, name: str, arity: int, new: str) -> None:
@@ -250,14 +246,13 @@ class PythonEngine(Engine):
         pred.remove_many(moving)
         namespace.forget_if_empty(pred)
 
-    def retract_all(self, ns: str, head: Term) -> int:
-        pred = changeable(head, self._ns(ns).lookup)
-        if pred is None:
-            return 0
+    def _retract_all(self, ns: str, head: Term) -> int:
+        pred = self._pred(ns, indicator(head))
         if is_most_general(head):
             doomed = [c for c in pred.current() if not c.fixed]
         else:
-            doomed = [c for c in _head_matches(pred, head) if not c.fixed]
+            matching = _head_matches(pred, head)  # without the occurs check: more
+            doomed = [c for c in matching if not c.fixed and unifies(c.clause.head, head)]
         if doomed:
             pred.remove_many(doomed)
             self._ns(ns).forget_if_empty(pred)
@@ -392,26 +387,3 @@ def _head_matches(pred: Predicate, head: Term) -> Iterator[CClause]:
         trail.undo(0)
         if matched:
             yield stored
-
-
-def _matches(stored: CClause, clause: Clause) -> bool:
-    """Head and body of ``stored`` are a variant of ``clause``'s."""
-    mine = Struct("-", (stored.clause.head, stored.clause.body))
-    theirs = Struct("-", (clause.head, clause.body))
-    return variant(mine, theirs)
-
-
-def _whole_predicate(
-    pred: Predicate | None, clauses: Sequence[Clause], start: int
-) -> Predicate | None:
-    """``pred`` when it has facts alone and they are the clauses of
-    ``clauses`` from ``start`` on (the same objects, in order); else ``None``."""
-    if pred is None or pred.rules:
-        return None
-    stored = pred.current()
-    end = start + len(stored)
-    if not stored or end > len(clauses):
-        return None
-    if any(c.clause is not x for c, x in zip(stored, clauses[start:end])):
-        return None
-    return pred

@@ -4,13 +4,13 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from zpm_adapters.engine_python.rterms import rstruct
 from zpm_adapters.engine_python.runtime import (
     Ref,
     RTerm,
     deref,
     instantiation_error,
     representation_error,
+    rstruct,
     type_error,
 )
 from zpm_domain.errors import MemoryNotMounted

@@ -13,8 +13,9 @@ from typing import TYPE_CHECKING, Any
 
 from zpm_adapters.engine_python import cleanup, throws
 from zpm_adapters.engine_python import code as op
+from zpm_adapters.engine_python.aggregates import make_collector
 from zpm_adapters.engine_python.code import CP_ALT, CP_CATCH, CP_COLLECT, CP_DEAD, CP_GEN
-from zpm_adapters.engine_python.collectors import Collector, make_collector
+from zpm_adapters.engine_python.collectors import Collector
 from zpm_adapters.engine_python.compiler import compile_goal
 from zpm_adapters.engine_python.goals import Ctx, add_args, resolve_module
 from zpm_adapters.engine_python.runtime import (

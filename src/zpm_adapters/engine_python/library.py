@@ -14,6 +14,7 @@ from importlib import resources
 from zpm_adapters import prolog as shared
 from zpm_adapters.engine_python import builtins as _builtins  # noqa: F401  (registers BUILTINS)
 from zpm_adapters.engine_python import control as _control  # noqa: F401  (between/3, repeat/0)
+from zpm_adapters.engine_python import proof_tables as _proof_tables  # noqa: F401  (registers INTERNAL)
 from zpm_adapters.engine_python import proofs as _proofs  # noqa: F401  (registers INTERNAL)
 from zpm_adapters.engine_python.cclause import compile_clause
 from zpm_adapters.engine_python.store import Namespace

@@ -20,6 +20,12 @@ current continuation — whose catcher unifies with a copy of the ball (see
 ``throws``).
 """
 
+# Over 400 lines on purpose: ``Machine._loop`` (some 240 of them) is the hot
+# path, one function that runs every inference with the machine's state in
+# locals; split into calls, each inference would pay Python calls and
+# attribute reads (nrev drops), and what is left around it is the state it
+# needs.
+
 from __future__ import annotations
 
 import time

@@ -15,10 +15,7 @@ from __future__ import annotations
 from collections.abc import Callable, Iterator
 from typing import Any
 
-from zpm_adapters.engine_python.builtins._support import make_list
-from zpm_adapters.engine_python.builtins.copying import copy_term
 from zpm_adapters.engine_python.builtins.cycles import is_acyclic
-from zpm_adapters.engine_python.cclause import CClause
 from zpm_adapters.engine_python.goals import META_CALL, ctx_term, resolve_module
 from zpm_adapters.engine_python.runtime import (
     Ref,
@@ -27,7 +24,7 @@ from zpm_adapters.engine_python.runtime import (
     internal,
     representation_error,
 )
-from zpm_adapters.engine_python.store import Predicate
+from zpm_adapters.engine_python.store import CClause, Predicate
 from zpm_adapters.engine_python.templates import build, to_template, unify_head
 from zpm_domain.prolog.allowlist import is_allowed, is_denied
 from zpm_domain.prolog.terms import Atom, String, Struct, Term, Var
@@ -260,6 +257,13 @@ def _called(body: Term) -> Term:
 # -- ancestors ----------------------------------------------------------------
 
 
+def int_key(t: RTerm) -> int:
+    """The integer key (``variant_key``'s number) an argument holds."""
+    k = deref(t)
+    assert type(k) is int
+    return k
+
+
 @internal("$zpm_anc_init", 0)
 def anc_init(m: Any, args: tuple[RTerm, ...]) -> bool:
     state(m).ancestors.clear()
@@ -269,13 +273,13 @@ def anc_init(m: Any, args: tuple[RTerm, ...]) -> bool:
 @internal("$zpm_anc", 1)
 def anc(m: Any, args: tuple[RTerm, ...]) -> bool:
     """``'$zpm_anc'(+K)``: a goal of key K is being proved by a rule."""
-    return _key(args[0]) in state(m).ancestors
+    return int_key(args[0]) in state(m).ancestors
 
 
 @internal("$zpm_anc_push", 1)
 def anc_push(m: Any, args: tuple[RTerm, ...]) -> bool:
     ancestors = state(m).ancestors
-    k = _key(args[0])
+    k = int_key(args[0])
     ancestors.add(k)
     _on_backtrack(m, lambda: ancestors.discard(k))
     return True
@@ -284,135 +288,7 @@ def anc_push(m: Any, args: tuple[RTerm, ...]) -> bool:
 @internal("$zpm_anc_pop", 1)
 def anc_pop(m: Any, args: tuple[RTerm, ...]) -> bool:
     ancestors = state(m).ancestors
-    k = _key(args[0])
+    k = int_key(args[0])
     ancestors.discard(k)
     _on_backtrack(m, lambda: ancestors.add(k))
     return True
-
-
-# -- the trace's tables and tasks -----------------------------------------------
-
-
-def _key(t: RTerm) -> int:
-    k = deref(t)
-    assert type(k) is int
-    return k
-
-
-@internal("$zpm_tbl_init", 0)
-def tbl_init(m: Any, args: tuple[RTerm, ...]) -> bool:
-    s = state(m)
-    s.tables.clear()
-    s.leaders.clear()
-    return True
-
-
-@internal("$zpm_tbl_pass", 0)
-def tbl_pass(m: Any, args: tuple[RTerm, ...]) -> bool:
-    """A new pass: no task, no call expanded, nothing changed or read yet."""
-    s = state(m)
-    s.expanded.clear()
-    s.tasks.clear()
-    s.task_keys.clear()
-    s.changed = False
-    s.read = False
-    return True
-
-
-@internal("$zpm_tbl_again", 0)
-def tbl_again(m: Any, args: tuple[RTerm, ...]) -> bool:
-    """Another pass is needed: this one read a table and found something new."""
-    s = state(m)
-    return s.changed and s.read
-
-
-@internal("$zpm_tbl_task", 2)
-def tbl_task(m: Any, args: tuple[RTerm, ...]) -> bool:
-    """``'$zpm_tbl_task'(+Call, +Result)``: a new task; fails for a repeat (a variant)."""
-    s = state(m)
-    pair = Struct("-", (args[0], args[1]))
-    variant = variant_key(pair)
-    if variant in s.task_keys:
-        return False
-    s.task_keys.add(variant)
-    copy = deref(copy_term(pair))
-    assert type(copy) is Struct
-    s.tasks.append((copy.args[0], copy.args[1]))
-    return True
-
-
-@internal("$zpm_tbl_task_get", 3)
-def tbl_task_get(m: Any, args: tuple[RTerm, ...]) -> bool:
-    """``'$zpm_tbl_task_get'(+I, -Call, -Result)``: a copy of task I (from 0)."""
-    tasks = state(m).tasks
-    i = deref(args[0])
-    if type(i) is not int or i >= len(tasks):
-        return False
-    call, result = tasks[i]
-    copy = deref(copy_term(Struct("-", (call, result))))
-    assert type(copy) is Struct
-    return m.unify(args[1], copy.args[0]) and m.unify(args[2], copy.args[1])  # type: ignore[no-any-return]
-
-
-@internal("$zpm_tbl_first", 1)
-def tbl_first(m: Any, args: tuple[RTerm, ...]) -> bool:
-    """Succeeds the first time key K is seen in this pass (and marks it)."""
-    expanded = state(m).expanded
-    k = _key(args[0])
-    if k in expanded:
-        return False
-    expanded.add(k)
-    return True
-
-
-@internal("$zpm_tbl_lead", 1)
-def tbl_lead(m: Any, args: tuple[RTerm, ...]) -> bool:
-    """Make K a leader (its expansions record their answers); a new leader is a change."""
-    s = state(m)
-    k = _key(args[0])
-    if k not in s.leaders:
-        s.leaders.add(k)
-        s.changed = True
-    return True
-
-
-@internal("$zpm_tbl_leader", 1)
-def tbl_leader(m: Any, args: tuple[RTerm, ...]) -> bool:
-    return _key(args[0]) in state(m).leaders
-
-
-@internal("$zpm_tbl_add", 2)
-def tbl_add(m: Any, args: tuple[RTerm, ...]) -> bool:
-    """Record answer A in table K; fails when a variant of A is there already."""
-    s = state(m)
-    k = _key(args[0])
-    table = s.tables.get(k)
-    if table is None:
-        table = s.tables[k] = Table()
-    variant = variant_key(args[1])
-    if variant in table.seen:
-        return False
-    table.seen.add(variant)
-    table.answers.append(copy_term(args[1]))
-    s.changed = True
-    return True
-
-
-@internal("$zpm_tbl_get", 3)
-def tbl_get(m: Any, args: tuple[RTerm, ...]) -> bool:
-    """``'$zpm_tbl_get'(+K, +I, -A)``: a copy of answer I (from 0) of table K."""
-    s = state(m)
-    s.read = True
-    table = s.tables.get(_key(args[0]))
-    i = deref(args[1])
-    if table is None or type(i) is not int or i >= len(table.answers):
-        return False
-    return m.unify(args[2], copy_term(table.answers[i]))  # type: ignore[no-any-return]
-
-
-@internal("$zpm_tbl_answers", 2)
-def tbl_answers(m: Any, args: tuple[RTerm, ...]) -> bool:
-    """``'$zpm_tbl_answers'(+K, -List)``: copies of table K's answers, in order."""
-    table = state(m).tables.get(_key(args[0]))
-    answers = [] if table is None else [copy_term(a) for a in table.answers]
-    return m.unify(args[1], make_list(answers))  # type: ignore[no-any-return]

@@ -20,11 +20,6 @@ from zpm_domain.errors import AnswersTooLarge, CyclicAnswer, ZpmError
 from zpm_domain.prolog.terms import Struct, Term, Var
 
 
-def rstruct(name: str, args: tuple[RTerm, ...]) -> Struct:
-    """A runtime compound term (``Struct`` typed for domain terms holds runtime ones too)."""
-    return Struct(name, cast("tuple[Any, ...]", args))
-
-
 def resolve(term: RTerm, leaf: Callable[[Ref], Any], budget: list[int] | None = None) -> Any:
     """``term`` with every binding resolved and each unbound ``Ref`` replaced by ``leaf(ref)``.
 

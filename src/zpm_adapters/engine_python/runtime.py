@@ -20,7 +20,7 @@ from __future__ import annotations
 import sys
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, cast
 
 from zpm_domain.prolog.terms import NIL, Atom, String, Struct, Term, Var, map_vars, same_float
 
@@ -339,6 +339,11 @@ def to_runtime(term: Term, mapping: dict[int, Ref] | None = None) -> RTerm:
         return ref
 
     return map_vars(term, cell)
+
+
+def rstruct(name: str, args: tuple[RTerm, ...]) -> Struct:
+    """A runtime compound term (``Struct`` typed for domain terms holds runtime ones too)."""
+    return Struct(name, cast("tuple[Any, ...]", args))
 
 
 def pl_list(items: list[RTerm], tail: RTerm = NIL) -> RTerm:

@@ -40,15 +40,13 @@ from __future__ import annotations
 
 from bisect import bisect_left
 from operator import attrgetter
-from typing import TYPE_CHECKING
+from typing import Any
 
+from zpm_adapters.engine_python.code import Code
 from zpm_adapters.engine_python.runtime import Ref, RTerm
 from zpm_domain.ports.store_checks import leaves_definition_order
 from zpm_domain.prolog.terms import Atom, String, Struct
 from zpm_domain.stored.clauses import Clause
-
-if TYPE_CHECKING:
-    from zpm_adapters.engine_python.cclause import CClause
 
 NAN_KEY = object()
 """Index key of a NaN first argument (NaN unifies with NaN but not ``==``)."""
@@ -342,3 +340,37 @@ class Namespace:
 
     def __repr__(self) -> str:
         return f"<Namespace {self.name}>"
+
+
+class CClause:
+    """A compiled clause; ``clause`` is the domain clause as it was added.
+
+    ``fixed`` marks a clause of a knowledge file, which no removal takes.
+    ``readable`` caches what the proof interpreters need (see ``proofs``).
+    ``seq`` is its place in its predicate, given when it is added
+    (``store.Predicate.add``).
+    """
+
+    __slots__ = ("clause", "head", "nvars", "body", "fresh", "key", "fixed", "readable", "seq")
+
+    def __init__(
+        self,
+        clause: Clause,
+        head: tuple[Any, ...],
+        nvars: int,
+        body: Code | None,
+        fresh: tuple[int, ...],
+        key: object | None,
+    ) -> None:
+        self.clause = clause
+        self.head = head
+        self.nvars = nvars
+        self.body = body
+        self.fresh = fresh
+        self.key = key
+        self.fixed = False
+        self.readable: Any = None
+        self.seq = 0
+
+    def __repr__(self) -> str:
+        return f"<CClause {self.clause!r}>"

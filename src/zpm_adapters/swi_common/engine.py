@@ -38,64 +38,23 @@ raises ``CyclicAnswer`` naming it, as in the python engine.
 
 from __future__ import annotations
 
-import itertools
 import threading
 from collections.abc import Iterator, Sequence
 from typing import Any
 
-from zpm_adapters.engine_python.runtime import Trail, to_runtime, unify
 from zpm_adapters.prolog.steps import read_steps, unqualified
 from zpm_adapters.swi_common import codec
 from zpm_adapters.swi_common.binding import SUPPORT_FILE, Binding
-from zpm_adapters.swi_common.mirror import Entry, MirrorNamespace, MirrorPredicate
-from zpm_domain.errors import (
-    AnswersTooLarge,
-    CyclicAnswer,
-    CyclicBall,
-    ExecutionFailed,
-    InferenceLimitExceeded,
-    IntegerTooLarge,
-    Interrupted,
-    MemoryLimitExceeded,
-    MemoryNotMounted,
-    TimeLimitExceeded,
-    ZpmError,
-)
+from zpm_adapters.swi_common.status import limit_list, solutions
+from zpm_adapters.swi_common.store import SwiClauseStore
+from zpm_domain.errors import ExecutionFailed, Interrupted
 from zpm_domain.limits import MAX_INTEGER_BITS, Limits
-from zpm_domain.ports.engine import Engine, Solution, answered_variables
+from zpm_domain.ports.engine import Solution, answered_variables
 from zpm_domain.ports.proofs import ProofStep
-from zpm_domain.ports.store_checks import (
-    changeable,
-    check_addition,
-    check_additions,
-    check_change,
-    copy_by_predicate,
-    is_most_general,
-    leaves_definition_order,
-    stored_themselves,
-)
 from zpm_domain.prolog.allowlist import ALLOWED, DENIED
-from zpm_domain.prolog.errors import PrologError, SandboxViolation
-from zpm_domain.prolog.terms import (
-    Atom,
-    Struct,
-    Term,
-    Var,
-    indicator,
-    list_items,
-    variant,
-)
-from zpm_domain.stored.clauses import Clause, PredicateInfo, by_predicate
+from zpm_domain.prolog.terms import Atom, Struct, Term, Var, indicator, list_items
+from zpm_domain.stored.clauses import Clause
 
-ADD = "zpm_support:zpm_add(M, T, F, S, Id)"
-ADD_ALL = "zpm_support:zpm_add_all(M, Ts, Ids)"
-BATCH = 2000
-COPY_PREDICATE = "zpm_support:zpm_copy_predicate(S, M, N, A, Count, First)"
-DECLARE = "zpm_support:zpm_declared(M, N, A)"
-ERASE = "zpm_support:zpm_erase_all(Ids)"
-FORGET = "zpm_support:zpm_forget(M, N, A)"
-RENAME = "zpm_support:zpm_rename(M, New, A, Ids)"
-_INSTANCES = itertools.count(1)
 SOLVE = "zpm_support:zpm_solve(M, T, L, Answers, Status)"
 PROVE = "zpm_support:zpm_prove(M, T, L, Answers, Status)"
 SETTLE = "zpm_support:zpm_settle"
@@ -118,271 +77,16 @@ def load_support(binding: Binding) -> None:
     )
 
 
-class SwiEngine(Engine):
-    """The port over a :class:`Binding` (see the module docstring)."""
-
-    big_ints = True
+class SwiEngine(SwiClauseStore):
+    """The port over a :class:`Binding` (see the module docstring): the
+    clause store of ``SwiClauseStore``, and solving."""
 
     def __init__(self, binding: Binding) -> None:
-        self._binding = binding
-        self._namespaces: dict[str, MirrorNamespace] = {}
-        self._instance = next(_INSTANCES)
+        super().__init__(binding)
         self._threads: dict[int, int] = {}  # OS thread -> Prolog thread id
         self._interruption = threading.Lock()
         self._interrupted = False  # since the last resume()
         self._solving: int | None = None  # the Prolog thread of the running solve
-
-    def version(self) -> str:
-        return self._binding.version_text()
-
-    # -- namespaces ---------------------------------------------------------
-    def ensure_namespace(self, ns: str) -> None:
-        if ns not in self._namespaces:
-            found = self._binding.once(
-                "zpm_support:zpm_ensure(I, N, M)", {"I": self._instance, "N": ns}
-            )
-            assert found is not None
-            self._namespaces[ns] = MirrorNamespace(ns, codec._text(found["M"]))
-
-    def drop_namespace(self, ns: str) -> None:
-        namespace = self._namespaces.pop(ns, None)
-        if namespace is not None:
-            self._binding.once("zpm_support:zpm_drop(I, N)", {"I": self._instance, "N": ns})
-
-    def close(self) -> None:
-        """Drop every namespace (their clauses leave SWI-Prolog); idempotent."""
-        for ns in list(self._namespaces):
-            self.drop_namespace(ns)
-
-    def _ns(self, ns: str) -> MirrorNamespace:
-        return self._namespaces[ns]
-
-    # -- clauses ------------------------------------------------------------
-    def add_clause(
-        self, ns: str, clause: Clause, *, front: bool = False, static: bool = False
-    ) -> None:
-        namespace = self._ns(ns)
-        check_addition(clause, namespace.lookup, static=static)
-        name, arity = clause.key
-        known = namespace.lookup(name, arity)
-        makes_static = static and not (known is not None and known.declared_dynamic)
-        try:
-            found = self._binding.once(
-                ADD,
-                {
-                    "M": namespace.module,
-                    "T": self._clause_tokens(clause),
-                    "F": "true" if front else "false",
-                    "S": "true" if makes_static else "false",
-                },
-            )
-        except RuntimeError as error:
-            raise ExecutionFailed(str(error)) from None
-        if found is None:
-            raise ExecutionFailed("assert failed")
-        result = found["Id"]
-        if isinstance(result, list):
-            raise PrologError(codec.decode(result[1]))
-        entry = Entry(clause, int(result), fixed=static)
-        pred = namespace.predicate(name, arity)
-        pred.static = pred.static or makes_static
-        if front:
-            pred.prepend(entry)
-        else:
-            pred.append(entry)
-
-    def add_clauses(self, ns: str, clauses: Sequence[Clause]) -> list[tuple[int, ZpmError]]:
-        """One call into SWI-Prolog per ``BATCH`` clauses (see the port)."""
-        namespace = self._ns(ns)
-        accepted, refused = check_additions(clauses, namespace.lookup)
-        preds: dict[tuple[str, int], MirrorPredicate] = {}
-        for start in range(0, len(accepted), BATCH):
-            chunk = accepted[start : start + BATCH]
-            tokens = [self._clause_tokens(clause) for _, clause in chunk]
-            try:
-                found = self._binding.once(ADD_ALL, {"M": namespace.module, "Ts": tokens})
-            except RuntimeError as error:
-                raise ExecutionFailed(str(error)) from None
-            if found is None:
-                raise ExecutionFailed("assert failed")
-            _record(namespace, chunk, found["Ids"], refused, preds)
-        refused.sort(key=lambda pair: pair[0])
-        return refused
-
-    def copy_clauses(
-        self, source: str, ns: str, clauses: Sequence[Clause]
-    ) -> list[tuple[int, ZpmError]]:
-        """As the port's.  Consecutive clauses that are all the clauses of a
-        predicate in ``source`` (the very objects, in order), of a predicate
-        without clauses here, are copied inside SWI-Prolog, one call per
-        predicate (``zpm_copy_predicate/6``: nothing encoded, sent or
-        decoded); the others are added as ``add_clauses`` adds them."""
-        origin = self._namespaces.get(source)
-        if origin is None:
-            return self.add_clauses(ns, clauses)
-        namespace = self._ns(ns)
-
-        def copy_whole(start: int) -> int:
-            count = _whole_predicate(origin.lookup(*clauses[start].key), clauses, start)
-            run = clauses[start : start + count]
-            return count if count and self._copy_predicate(origin, namespace, run) else 0
-
-        return copy_by_predicate(clauses, copy_whole, lambda run: self.add_clauses(ns, run))
-
-    def _copy_predicate(
-        self, origin: MirrorNamespace, namespace: MirrorNamespace, run: Sequence[Clause]
-    ) -> bool:
-        """Copy ``run``, all the clauses of one predicate of ``origin``, to
-        ``namespace`` inside SWI-Prolog; ``False`` (nothing done) when that
-        predicate has clauses here or may not take them."""
-        name, arity = run[0].key
-        mine = namespace.lookup(name, arity)
-        if mine is not None and mine.has_clauses():
-            return False
-        accepted, _ = check_additions(run[:1], namespace.lookup)
-        if not accepted:
-            return False
-        inputs = {
-            "S": origin.module,
-            "M": namespace.module,
-            "N": name,
-            "A": arity,
-            "Count": len(run),
-        }
-        try:
-            found = self._binding.once(COPY_PREDICATE, inputs)
-        except RuntimeError as error:
-            raise ExecutionFailed(str(error)) from None
-        if found is None:
-            raise ExecutionFailed(f"copy of {name}/{arity} failed: the mirror does not match")
-        first = int(found["First"])
-        namespace.predicate(name, arity).fill(
-            [Entry(clause, first + i) for i, clause in enumerate(run)]
-        )
-        return True
-
-    def _clause_tokens(self, clause: Clause) -> list[Any]:
-        if clause.is_fact:
-            return codec.encode_fact(clause.head, big_ints=self.big_ints)
-        return codec.encode(
-            Struct(":-", (clause.head, clause.body)),
-            top_modes=(codec.DATA, 0),
-            big_ints=self.big_ints,
-        )
-
-    def declare_dynamic(self, ns: str, name: str, arity: int) -> None:
-        namespace = self._ns(ns)
-        check_change(name, arity, namespace.lookup(name, arity))
-        self._binding.once(DECLARE, {"M": namespace.module, "N": name, "A": arity})
-        namespace.predicate(name, arity).declared_dynamic = True
-
-    def retract(self, ns: str, clause: Clause) -> Clause | None:
-        pred = changeable(clause.head, self._ns(ns).lookup)
-        if pred is None:
-            return None
-        for entry in pred.entries:
-            if not entry.fixed and _matches(entry.clause, clause):
-                self._erase(self._ns(ns), pred, [entry])
-                return entry.clause
-        return None
-
-    def retract_variants(self, ns: str, clauses: Sequence[Clause]) -> list[Clause]:
-        namespace = self._ns(ns)
-        removed: list[Clause] = []
-        for group in by_predicate(clauses):
-            pred = changeable(group[0].head, namespace.lookup)
-            if pred is None:
-                continue
-            live = [entry for entry in pred.entries if not entry.fixed]
-            doomed, others = stored_themselves(live, group, lambda entry: entry.clause)
-            taken = {id(entry) for entry in doomed}
-            by_first: dict[object, list[Entry]] = {}
-            if others:
-                for entry in live:
-                    if id(entry) not in taken:
-                        by_first.setdefault(_first_argument(entry.clause.head), []).append(entry)
-            for clause in others:
-                for entry in by_first.get(_first_argument(clause.head), ()):
-                    if id(entry) not in taken and _matches(entry.clause, clause):
-                        taken.add(id(entry))
-                        doomed.append(entry)
-                        break
-            if doomed:
-                self._erase(namespace, pred, doomed)
-                removed.extend(entry.clause for entry in doomed)
-        return removed
-
-    def retract_stored(self, ns: str, clause: Clause) -> bool:
-        """Found by its handle in the mirror, erased by its id."""
-        namespace = self._ns(ns)
-        pred = changeable(clause.head, namespace.lookup)
-        entry = None if pred is None else pred.entry_of(clause)
-        if pred is None or entry is None or entry.fixed:
-            return False
-        self._binding.once(ERASE, {"Ids": [entry.ref]})
-        pred.remove(entry)
-        self._forget_if_empty(namespace, pred)
-        return True
-
-    def rename_clauses(self, ns: str, name: str, arity: int, new: str) -> None:
-        """One call moves the clauses in SWI-Prolog; each keeps its id."""
-        namespace = self._ns(ns)
-        pred = namespace.lookup(name, arity)
-        moving = [] if pred is None else [e for e in pred.entries if not e.fixed]
-        if pred is None or not moving:
-            return
-        arguments = {"M": namespace.module, "New": new, "A": arity, "Ids": [e.ref for e in moving]}
-        self._binding.once(RENAME, arguments)
-        target = namespace.predicate(new, arity)
-        for e in moving:
-            target.append(Entry(e.clause.renamed(new), e.ref))
-        pred.keep([e for e in pred.entries if e.fixed])
-        self._forget_if_empty(namespace, pred)
-
-    def retract_all(self, ns: str, head: Term) -> int:
-        pred = changeable(head, self._ns(ns).lookup)
-        if pred is None:
-            return 0
-        if is_most_general(head):
-            doomed = [e for e in pred.entries if not e.fixed]
-        else:
-            doomed = [e for e in pred.entries if not e.fixed and _unifiable(e.clause.head, head)]
-        if doomed:
-            self._erase(self._ns(ns), pred, doomed)
-        return len(doomed)
-
-    def _erase(
-        self, namespace: MirrorNamespace, pred: MirrorPredicate, doomed: list[Entry]
-    ) -> None:
-        """Erase ``doomed``; the predicate leaves the definition order when
-        ``store_rules.leaves_definition_order`` says so."""
-        self._binding.once(ERASE, {"Ids": [e.ref for e in doomed]})
-        gone = {id(e) for e in doomed}
-        pred.keep([e for e in pred.entries if id(e) not in gone])
-        self._forget_if_empty(namespace, pred)
-
-    def _forget_if_empty(self, namespace: MirrorNamespace, pred: MirrorPredicate) -> None:
-        """Take ``pred`` out of the definition order when
-        ``store_rules.leaves_definition_order`` says so."""
-        if leaves_definition_order(pred):
-            del namespace.predicates[(pred.name, pred.arity)]
-            self._binding.once(FORGET, {"M": namespace.module, "N": pred.name, "A": pred.arity})
-
-    def clauses(self, ns: str, name: str, arity: int) -> list[Clause]:
-        pred = self._ns(ns).lookup(name, arity)
-        return [] if pred is None else [e.clause for e in pred.entries]
-
-    def iter_clauses(self, ns: str, name: str, arity: int) -> Iterator[Clause]:
-        pred = self._ns(ns).lookup(name, arity)
-        return iter(()) if pred is None else (e.clause for e in pred.entries)
-
-    def predicates(self, ns: str) -> list[PredicateInfo]:
-        out: list[PredicateInfo] = []
-        for pred in self._ns(ns).predicates.values():
-            count = len(pred.entries)
-            if count or pred.declared_dynamic:
-                out.append(PredicateInfo(pred.name, pred.arity, not pred.static, count))
-        return out
 
     # -- solving ------------------------------------------------------------
     def interrupt(self) -> None:
@@ -443,10 +147,10 @@ class SwiEngine(Engine):
         )
         found = self._run_solve(
             SOLVE,
-            {"M": namespace.module, "T": tokens, "L": _limit_list(limits)},
+            {"M": namespace.module, "T": tokens, "L": limit_list(limits)},
             limits,
         )
-        return _answers(found["Answers"], found["Status"], goal_vars, limits)
+        return solutions(found["Answers"], found["Status"], goal_vars, limits)
 
     # -- reasoning ----------------------------------------------------------
     def explain(
@@ -501,131 +205,10 @@ class SwiEngine(Engine):
         )
         found = self._run_solve(
             PROVE,
-            {"M": namespace.module, "T": tokens, "L": _limit_list(limits)},
+            {"M": namespace.module, "T": tokens, "L": limit_list(limits)},
             limits,
         )
-        answers = _answers(found["Answers"], found["Status"], [result], limits, watched)
+        answers = solutions(found["Answers"], found["Status"], [result], limits, watched)
         for answer in answers:
             return answer[result]
         return None
-
-
-def _record(
-    namespace: MirrorNamespace,
-    chunk: list[tuple[int, Clause]],
-    results: list[Any],
-    refused: list[tuple[int, ZpmError]],
-    preds: dict[tuple[str, int], MirrorPredicate],
-) -> None:
-    """Mirror the clauses of ``chunk`` (index, clause) that SWI-Prolog added
-    (``results``: the id of each, or ``[error, BallTokens]``, which goes to
-    ``refused``); ``preds`` caches the namespace's predicates by key."""
-    for (index, clause), result in zip(chunk, results):
-        if isinstance(result, list):
-            refused.append((index, PrologError(codec.decode(result[1]))))
-            continue
-        key = clause.key
-        pred = preds.get(key)
-        if pred is None:
-            pred = preds[key] = namespace.predicate(*key)
-        pred.append(Entry(clause, int(result)))
-
-
-def _limit_list(limits: Limits) -> list[float | int]:
-    """The limits of a call as ``zpm_solve/5`` takes them."""
-    return [
-        float(limits.time_s),
-        int(limits.max_inferences),
-        int(limits.max_memory_bytes),
-        int(limits.max_solutions),
-        int(limits.max_answer_cells),
-    ]
-
-
-def _answers(
-    answers: list[Any],
-    status: Any,
-    goal_vars: list[Var],
-    limits: Limits,
-    watched: Sequence[Var] = (),
-) -> Iterator[Solution]:
-    for tokens in answers:
-        if not isinstance(tokens, list):  # ``cyclic`` or ``too_large``: the status says
-            break
-        values = codec.decode(tokens)
-        args = values.args if isinstance(values, Struct) else ()
-        yield dict(zip(goal_vars, args, strict=True))
-    raise_status(status, limits, [*watched, *goal_vars])
-
-
-def raise_status(status: Any, limits: Limits, goal_vars: Sequence[Var] = ()) -> None:
-    """Raise the domain error a ``zpm_solve`` status names (nothing for
-    ``ok``); ``goal_vars`` are the variables a cyclic answer may name (the
-    watched ones of ``zpm_prove``, then the answer's)."""
-    if isinstance(status, list | tuple) and status:
-        kind, rest = codec._text(status[0]), list(status[1:])
-    else:
-        kind, rest = codec._text(status), []
-    if kind == "ok":
-        return
-    if kind == "time":
-        raise TimeLimitExceeded(limits)
-    if kind == "interrupted":
-        raise Interrupted()
-    if kind == "inferences":
-        raise InferenceLimitExceeded(limits)
-    if kind == "memory":
-        raise MemoryLimitExceeded(limits)
-    if kind == "integer":
-        raise IntegerTooLarge()
-    if kind == "cyclic":
-        raise CyclicAnswer(goal_vars[int(rest[0]) - 1].name)
-    if kind == "cyclic_ball":
-        raise CyclicBall()
-    if kind == "too_large":
-        raise AnswersTooLarge()
-    if kind == "denied":
-        raise SandboxViolation(codec._text(rest[0]), int(rest[1]))
-    if kind == "not_mounted":
-        raise MemoryNotMounted(codec._text(rest[0]))
-    if kind == "error":
-        raise PrologError(codec.decode(rest[0]))
-    raise ExecutionFailed(f"unknown solve status {kind}")
-
-
-def _first_argument(head: Term) -> object:
-    """What a variant of ``head`` shares with it in its first argument: the
-    constant itself, the name and arity of a compound, or that it is a variable."""
-    if not isinstance(head, Struct):
-        return None
-    first = head.args[0]
-    if isinstance(first, Var):
-        return Var
-    if isinstance(first, Struct):
-        return (first.name, len(first.args))
-    return (type(first), first)
-
-
-def _matches(stored: Clause, clause: Clause) -> bool:
-    mine = Struct("-", (stored.head, stored.body))
-    theirs = Struct("-", (clause.head, clause.body))
-    return variant(mine, theirs)
-
-
-def _unifiable(a: Term, b: Term) -> bool:
-    return unify(Trail(), to_runtime(a), to_runtime(b))
-
-
-def _whole_predicate(pred: MirrorPredicate | None, clauses: Sequence[Clause], start: int) -> int:
-    """How many clauses ``pred`` holds when they are all the clauses of
-    ``clauses`` from ``start`` on (the same objects, in order, none of a
-    knowledge file); else 0."""
-    if pred is None or not pred.has_clauses():
-        return 0
-    entries = pred.entries
-    end = start + len(entries)
-    if end > len(clauses):
-        return 0
-    if any(e.fixed or e.clause is not c for e, c in zip(entries, clauses[start:end])):
-        return 0
-    return len(entries)

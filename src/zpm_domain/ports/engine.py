@@ -19,9 +19,16 @@ Contract for every implementation (checked by the contract suite):
 * Errors: an uncaught Prolog exception → ``PrologError(ball)`` with an ISO
   ball shaped as SWI-Prolog 9 shapes it; a limit → a ``LimitExceeded``
   subclass; changing a built-in → ``PermissionDenied.builtin``; changing a
-  static predicate → ``PermissionDenied.static`` (``zpm_domain.ports.store_checks``
-  has these checks; call them first in the changing methods).  After any
-  error the database is exactly as before the failed operation.
+  static predicate → ``PermissionDenied.static``.  After any error the
+  database is exactly as before the failed operation.
+* The changing methods are templates: ``add_clause``, ``add_clauses``,
+  ``copy_clauses``, ``declare_dynamic``, ``retract``, ``retract_variants``,
+  ``retract_stored`` and ``retract_all`` apply the checks of
+  ``zpm_domain.ports.store_checks`` (through the engine's ``_lookup``) and
+  then call the engine's part, a protected method of the same name
+  (``_add_clause``...), which is only reached with a change the checks
+  allow.  Engines override the protected methods; the public ones are
+  ``@final``.
 * ``close()`` releases what the engine holds; the app calls it at shutdown.
 * ``explain`` and ``tabled_answers`` (explain_why, trace_dependency) are
   optional: the defaults raise ``EngineUnsupported``, a clear error result.
@@ -33,13 +40,28 @@ Contract for every implementation (checked by the contract suite):
 from __future__ import annotations
 
 from abc import ABC, abstractmethod
-from collections.abc import Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
+from typing import final
 
 from zpm_domain.errors import EngineUnsupported, ZpmError
 from zpm_domain.limits import Limits
 from zpm_domain.ports.proofs import ProofStep
+from zpm_domain.ports.store_checks import (
+    PredicateState,
+    changeable,
+    check_addition,
+    check_additions,
+    check_change,
+)
 from zpm_domain.prolog.terms import Term, Var, most_general, variables
-from zpm_domain.stored.clauses import Clause, PredicateInfo
+from zpm_domain.stored.clauses import Clause, PredicateInfo, by_predicate
+
+Lookup = Callable[[str, int], PredicateState | None]
+"""An engine's ``lookup(name, arity)``: what it holds for a predicate of
+one namespace, ``None`` for a predicate it never saw."""
+
+Refusals = list[tuple[int, ZpmError]]
+"""Clauses an addition refused, as ``(index in the clauses given, error)``."""
 
 Solution = Mapping[Var, Term]
 """One answer: the bindings of the goal's variables (every variable of
@@ -82,8 +104,13 @@ class Engine(ABC):
     def drop_namespace(self, ns: str) -> None:
         """Forget namespace ``ns`` and all its clauses (no-op if absent)."""
 
-    # -- clauses ------------------------------------------------------------
+    # -- clauses: the checks, then the engine's part ----------------------
     @abstractmethod
+    def _lookup(self, ns: str) -> Lookup:
+        """The engine's ``lookup(name, arity)`` for namespace ``ns``, which the
+        checks ask (``KeyError`` when ``ns`` does not exist)."""
+
+    @final
     def add_clause(
         self, ns: str, clause: Clause, *, front: bool = False, static: bool = False
     ) -> None:
@@ -100,30 +127,46 @@ class Engine(ABC):
         later non-static additions or removals raise
         ``PermissionDenied.static``.  A static addition to a predicate that
         holds clauses added at run time (and was not declared dynamic) also
-        raises it.
+        raises it.  Checks (``check_addition``), then ``_add_clause``.
         """
+        check_addition(clause, self._lookup(ns), static=static)
+        self._add_clause(ns, clause, front=front, static=static)
 
-    def add_clauses(self, ns: str, clauses: Sequence[Clause]) -> list[tuple[int, ZpmError]]:
+    @abstractmethod
+    def _add_clause(self, ns: str, clause: Clause, *, front: bool, static: bool) -> None:
+        """``add_clause`` once the checks accepted ``clause``."""
+
+    @final
+    def add_clauses(self, ns: str, clauses: Sequence[Clause]) -> Refusals:
         """Add ``clauses`` in order, each at the end of its predicate, as
         ``add_clause`` (not static) would one by one; a clause it would refuse
         is skipped and the others are added.
 
         Returns the refusals as ``(index in clauses, error)``, in order.
-        Loading many clauses at once (a snapshot) goes through here, so an
-        engine may do it faster than one ``add_clause`` per clause; the
-        default does exactly that.
+        Loading many clauses at once (a snapshot) goes through here.  Checks
+        (``check_additions``, once per predicate), then ``_add_clauses`` with
+        the accepted clauses.
         """
-        refused: list[tuple[int, ZpmError]] = []
-        for index, clause in enumerate(clauses):
+        accepted, refused = check_additions(clauses, self._lookup(ns))
+        refused += self._add_clauses(ns, accepted)
+        refused.sort(key=lambda pair: pair[0])
+        return refused
+
+    def _add_clauses(self, ns: str, accepted: Sequence[tuple[int, Clause]]) -> Refusals:
+        """Add the ``(index, clause)`` pairs the checks accepted, in order, at
+        the end of their predicates; the refusals (an engine may still refuse
+        a clause, e.g. a body that is not callable) by index.  Engines may do
+        it faster than the default, one ``_add_clause`` per clause."""
+        refused: Refusals = []
+        for index, clause in accepted:
             try:
-                self.add_clause(ns, clause)
+                self._add_clause(ns, clause, front=False, static=False)
             except ZpmError as error:
                 refused.append((index, error))
         return refused
 
-    def copy_clauses(
-        self, source: str, ns: str, clauses: Sequence[Clause]
-    ) -> list[tuple[int, ZpmError]]:
+    @final
+    def copy_clauses(self, source: str, ns: str, clauses: Sequence[Clause]) -> Refusals:
         """``add_clauses(ns, clauses)``, for clauses that namespace ``source``
         of this engine stores: a fork copies its base's clauses this way.
 
@@ -131,23 +174,49 @@ class Engine(ABC):
         ``clauses()`` gives it) may be copied from what the engine built for
         it there instead of being built again; any other clause is added as
         ``add_clauses`` adds it.  The result is exactly that of
-        ``add_clauses``.  Without an override: ``add_clauses``.
+        ``add_clauses``.  Checks as ``add_clauses``, then ``_copy_clauses``.
         """
-        return self.add_clauses(ns, clauses)
+        accepted, refused = check_additions(clauses, self._lookup(ns))
+        refused += self._copy_clauses(source, ns, accepted)
+        refused.sort(key=lambda pair: pair[0])
+        return refused
 
-    @abstractmethod
+    def _copy_clauses(
+        self, source: str, ns: str, accepted: Sequence[tuple[int, Clause]]
+    ) -> Refusals:
+        """``_add_clauses`` for the accepted clauses of ``copy_clauses``, which
+        may reuse what ``source`` built for them.  Default: ``_add_clauses``."""
+        return self._add_clauses(ns, accepted)
+
+    @final
     def declare_dynamic(self, ns: str, name: str, arity: int) -> None:
-        """Mark ``name/arity`` dynamic (a knowledge file's ``:- dynamic``)."""
+        """Mark ``name/arity`` dynamic (a knowledge file's ``:- dynamic``).
+        Checks (``check_change``), then ``_declare_dynamic``."""
+        check_change(name, arity, self._lookup(ns)(name, arity))
+        self._declare_dynamic(ns, name, arity)
 
     @abstractmethod
+    def _declare_dynamic(self, ns: str, name: str, arity: int) -> None:
+        """``declare_dynamic`` once the checks allowed it."""
+
+    @final
     def retract(self, ns: str, clause: Clause) -> Clause | None:
         """Remove the first clause that is a variant of ``clause`` (head and
-        body: the same up to the names of variables), as ``forget_fact``
-        does.  Clauses added with ``static=True`` are never removed.  Returns
-        the removed clause as stored (its own variable names), or ``None``
-        when nothing matched.
+        body: the same up to the names of variables, ``store_checks.is_variant``),
+        as ``forget_fact`` does.  Clauses added with ``static=True`` are never
+        removed.  Returns the removed clause as stored (its own variable
+        names), or ``None`` when nothing matched.  Checks (``changeable``),
+        then ``_retract`` when the predicate exists.
         """
+        if changeable(clause.head, self._lookup(ns)) is None:
+            return None
+        return self._retract(ns, clause)
 
+    @abstractmethod
+    def _retract(self, ns: str, clause: Clause) -> Clause | None:
+        """``retract`` once the checks allowed it; the predicate exists."""
+
+    @final
     def retract_variants(self, ns: str, clauses: Sequence[Clause]) -> list[Clause]:
         """Remove each of ``clauses`` that is itself stored (the very object
         given to ``add_clause``, not ``static=True``; its first copy when it
@@ -158,13 +227,24 @@ class Engine(ABC):
 
         Callers pass stored clauses only when no earlier stored clause is a
         variant of them, so both ways name the same clause; the identity lets
-        engines skip the comparison.  Without an override: ``retract(ns, c)``
-        for each ``c``; engines override it to remove many
-        clauses of a predicate in one pass.
+        engines skip the comparison.  Checks each predicate (``changeable``),
+        then ``_retract_variants`` with its clauses.
         """
-        removed = (self.retract(ns, clause) for clause in clauses)
+        lookup = self._lookup(ns)
+        removed: list[Clause] = []
+        for group in by_predicate(clauses):
+            if changeable(group[0].head, lookup) is not None:
+                removed += self._retract_variants(ns, group)
+        return removed
+
+    def _retract_variants(self, ns: str, group: Sequence[Clause]) -> list[Clause]:
+        """``retract_variants`` for ``group``, clauses of one predicate that
+        exists and may change.  Default: ``_retract`` of each; engines remove
+        many clauses of a predicate in one pass."""
+        removed = (self._retract(ns, clause) for clause in group)
         return [clause for clause in removed if clause is not None]
 
+    @final
     def retract_stored(self, ns: str, clause: Clause) -> bool:
         """Remove ``clause`` itself: the very object given to ``add_clause`` or
         ``add_clauses`` (its first copy when it was given twice), never
@@ -174,15 +254,22 @@ class Engine(ABC):
         not change.  Callers pass clauses stored without ``static=True``.
 
         The cost must not grow with the predicate's size: ``unassert-handle``
-        withdraws one clause of a predicate of millions.  Engines may find the
-        clause by ``clause.handle`` (a stored clause has one), comparing
-        identity.  Without an override: a search for the object, then
-        ``retract_variants`` (which removes the object itself).
+        withdraws one clause of a predicate of millions.  Checks
+        (``changeable``), then ``_retract_stored``.
         """
+        if changeable(clause.head, self._lookup(ns)) is None:
+            return False
+        return self._retract_stored(ns, clause)
+
+    def _retract_stored(self, ns: str, clause: Clause) -> bool:
+        """``retract_stored`` once the checks allowed it.  Engines may find
+        the clause by ``clause.handle`` (a stored clause has one), comparing
+        identity.  Default: a search for the object, then
+        ``_retract_variants`` (which removes the object itself)."""
         name, arity = clause.key
         if not any(stored is clause for stored in self.iter_clauses(ns, name, arity)):
             return False
-        return bool(self.retract_variants(ns, [clause]))
+        return bool(self._retract_variants(ns, [clause]))
 
     def rename_clauses(self, ns: str, name: str, arity: int, new: str) -> None:
         """Move every clause of ``name/arity`` to the end of ``new/arity``, in
@@ -199,13 +286,23 @@ class Engine(ABC):
         self.add_clauses(ns, [c.renamed(new) for c in moving])
         self.retract_all(ns, most_general(name, arity))
 
-    @abstractmethod
+    @final
     def retract_all(self, ns: str, head: Term) -> int:
-        """Remove every clause (fact or rule) whose head unifies with ``head``,
+        """Remove every clause (fact or rule) whose head unifies with ``head``
+        with the occurs check on (``store_checks.unifies``: ``p(X, f(X))``
+        does not take ``p(Y, Y)``), as the domain decides what it forgets,
         except those added with ``static=True``.
 
-        Returns how many were removed (0 is not an error).
+        Returns how many were removed (0 is not an error).  Checks
+        (``changeable``), then ``_retract_all`` when the predicate exists.
         """
+        if changeable(head, self._lookup(ns)) is None:
+            return 0
+        return self._retract_all(ns, head)
+
+    @abstractmethod
+    def _retract_all(self, ns: str, head: Term) -> int:
+        """``retract_all`` once the checks allowed it; the predicate exists."""
 
     @abstractmethod
     def clauses(self, ns: str, name: str, arity: int) -> list[Clause]:

@@ -1,12 +1,13 @@
 """What an engine refuses before it changes a predicate, the same on every engine.
 
-Engines call these first thing: ``check_addition`` in ``add_clause``
-(``check_additions`` in ``add_clauses``), ``check_change`` in
-``declare_dynamic``, ``changeable`` in ``retract`` and ``retract_all`` (see
-``ports.engine.Engine``).  They pass their own
-``lookup(name, arity)`` or what it found (a ``PredicateState``, ``None`` for a
-predicate never seen), so that a plugin engine refuses the same changes with
-the same texts as the built-in ones:
+The port's changing methods (``ports.engine.Engine``, templates) call these
+before the engine's part: ``check_addition`` in ``add_clause``
+(``check_additions`` in ``add_clauses`` and ``copy_clauses``),
+``check_change`` in ``declare_dynamic``, ``changeable`` in the removals.
+They pass the engine's own ``lookup(name, arity)`` (``Engine._lookup``) or
+what it found (a ``PredicateState``, ``None`` for a predicate never seen), so
+that a plugin engine refuses the same changes with the same texts as the
+built-in ones:
 
 * built-in predicates and control constructs cannot be defined or changed
   (``PermissionDenied.builtin``);
@@ -17,17 +18,24 @@ the same texts as the built-in ones:
   dynamic, and the clause itself is never removed);
 * a clause head must be an atom or a compound (``InvalidClause``); a removal
   whose head is not callable removes nothing.
+
+What a removal takes is decided here too, the same on every engine: by
+pattern (``unifies``), with the domain's unifier, occurs check on, as the
+domain's bookkeeping decides it (``changes.mutations.RemoveAll``); by
+clause (``is_variant``); and which clauses a copy may take whole from
+another namespace (``whole_run``).
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Collection, Sequence
 from typing import Protocol, TypeVar
 
 from zpm_domain.errors import InvalidClause, ZpmError
 from zpm_domain.prolog.allowlist import CONTROL, is_protected
 from zpm_domain.prolog.errors import PermissionDenied
-from zpm_domain.prolog.terms import Struct, Term, Var
+from zpm_domain.prolog.terms import Struct, Term, Var, variant
+from zpm_domain.prolog.unify import unify
 from zpm_domain.prolog.writer import render
 from zpm_domain.stored.clauses import Clause, is_user_head
 
@@ -115,6 +123,47 @@ def is_most_general(head: Term) -> bool:
         return True
     args = head.args
     return all(type(a) is Var for a in args) and len({id(a) for a in args}) == len(args)
+
+
+def unifies(head: Term, pattern: Term) -> bool:
+    """Whether ``retract_all(pattern)`` takes a clause with ``head``: they
+    unify with the occurs check on, so ``p(X, f(X))`` takes ``p(a, f(a))``
+    but not ``p(Y, Y)`` (SWI-Prolog's ``retractall/1``, without the occurs
+    check, would), exactly as the domain chooses the clauses it forgets."""
+    return unify(pattern, head) is not None
+
+
+def is_variant(stored: Clause, clause: Clause) -> bool:
+    """Whether ``retract(clause)`` takes ``stored``: head and body are the
+    same up to the names of variables."""
+    mine = Struct("-", (stored.head, stored.body))
+    theirs = Struct("-", (clause.head, clause.body))
+    return variant(mine, theirs)
+
+
+class StoredEntry(Protocol):
+    """What an engine keeps for one stored clause."""
+
+    @property
+    def clause(self) -> Clause:
+        """The clause as it was added (the very object)."""
+
+    @property
+    def fixed(self) -> bool:
+        """Added with ``static=True`` (a knowledge file's): no removal takes it."""
+
+
+def whole_run(stored: Collection[StoredEntry], clauses: Sequence[Clause], start: int) -> int:
+    """How many clauses ``stored`` (a predicate's entries, in order) holds
+    when they are the clauses of ``clauses`` from ``start`` on (the same
+    objects, in order) and none is ``fixed``, so that a copy may take them
+    whole; else 0 (also when ``stored`` is empty)."""
+    end = start + len(stored)
+    if not stored or end > len(clauses):
+        return 0
+    if any(e.fixed or e.clause is not c for e, c in zip(stored, clauses[start:end])):
+        return 0
+    return len(stored)
 
 
 def leaves_definition_order(state: PredicateState) -> bool:

@@ -16,7 +16,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from zpm_adapters.engine_python import swi_write
+from zpm_adapters.engine_python.builtins import swi_write
 from zpm_adapters.engine_python.builtins._support import (
     LIST_CELL_WORDS,
     WORD_BYTES,

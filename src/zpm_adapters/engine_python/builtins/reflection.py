@@ -38,7 +38,6 @@ from typing import TYPE_CHECKING
 
 from zpm_adapters.engine_python.code import LAST
 from zpm_adapters.engine_python.goals import cyclic_qualification
-from zpm_adapters.engine_python.rterms import rstruct
 from zpm_adapters.engine_python.runtime import (
     Ref,
     RTerm,
@@ -47,6 +46,7 @@ from zpm_adapters.engine_python.runtime import (
     domain_error,
     error,
     instantiation_error,
+    rstruct,
     type_error,
 )
 from zpm_adapters.engine_python.store import Namespace, Predicate

@@ -1,6 +1,6 @@
 """SWI-Prolog's lexical text: operators, character classes, quoting, numbers.
 
-The token-level half of :mod:`zpm_adapters.engine_python.swi_write`: which
+The token-level half of :mod:`zpm_adapters.engine_python.builtins.swi_write`: which
 atoms need quotes and how quoted text escapes characters (``writeq``:
 ``'\\x1\\'``; ``print``: ``'\\u0001'``), SWI-Prolog's float text
 (``1.0e+15``, ``0.0001``, ``1.0e-5``, ``1.0Inf``, ``1.5NaN``) and integer text

@@ -16,8 +16,7 @@ from __future__ import annotations
 
 from zpm_adapters.engine_python.builtins._support import Machine, make_list
 from zpm_adapters.engine_python.builtins.terms import term_variables
-from zpm_adapters.engine_python.rterms import rstruct
-from zpm_adapters.engine_python.runtime import Ref, RTerm, deref, det
+from zpm_adapters.engine_python.runtime import Ref, RTerm, deref, det, rstruct
 from zpm_domain.prolog.terms import NIL
 
 
