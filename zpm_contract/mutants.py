@@ -30,7 +30,8 @@ from zpm_app.plugins.hookspecs import EngineRegistrar, hookimpl
 from zpm_contract.plugin_site import site_env, write_entry_point
 from zpm_contract.targets import EngineTarget
 from zpm_domain.limits import Limits
-from zpm_domain.ports.engine import Engine, Refusals, Solution
+from zpm_domain.ports.engine import Engine, Refusals
+from zpm_domain.ports.solutions import Solution
 from zpm_domain.prolog.terms import Atom, String, Struct, Term, Var, make_list
 from zpm_domain.stored.clauses import Clause
 

@@ -1,6 +1,6 @@
 """An engine plugin with two faults the engine checks must find.
 
-``SloppyEngine`` is the python engine except that ``copy_clauses`` leaves
+``SloppyEngine`` is the python engine except that its part of ``copy_clauses`` leaves
 out the last clause it is given, and a query whose goal is ``msort/2``
 fails instead of answering.  ``zpm_register_engines`` registers it as
 ``sloppy``; the tests install it through a ``zpm`` entry point.
@@ -14,7 +14,7 @@ from zpm_adapters.engine_python.engine import PythonEngine
 from zpm_app.plugins.hookspecs import EngineRegistrar, hookimpl
 from zpm_domain.errors import ZpmError
 from zpm_domain.limits import Limits
-from zpm_domain.ports.engine import Solution
+from zpm_domain.ports.solutions import Solution
 from zpm_domain.prolog.terms import Struct, Term
 from zpm_domain.stored.clauses import Clause
 
@@ -26,10 +26,10 @@ class SloppyEngine(PythonEngine):
 
     name = NAME
 
-    def copy_clauses(
-        self, source: str, ns: str, clauses: Sequence[Clause]
+    def _copy_clauses(
+        self, source: str, ns: str, accepted: Sequence[tuple[int, Clause]]
     ) -> list[tuple[int, ZpmError]]:
-        return self.add_clauses(ns, clauses[:-1])
+        return self._add_clauses(ns, accepted[:-1])
 
     def solve(self, ns: str, goal: Term, limits: Limits) -> Iterator[Solution]:
         if isinstance(goal, Struct) and (goal.name, len(goal.args)) == ("msort", 2):

@@ -59,8 +59,9 @@ from zpm_adapters.engine_python.templates import unify_head
 from zpm_adapters.prolog.steps import read_steps
 from zpm_domain.errors import CyclicAnswer, CyclicBall, Interrupted, ZpmError
 from zpm_domain.limits import Limits
-from zpm_domain.ports.engine import Engine, Lookup, Refusals, Solution, answered_variables
+from zpm_domain.ports.engine import Engine, Lookup, Refusals
 from zpm_domain.ports.proofs import ProofStep
+from zpm_domain.ports.solutions import Solution, answered_variables
 from zpm_domain.ports.store_checks import (
     copy_by_predicate,
     is_most_general,

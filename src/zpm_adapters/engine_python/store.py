@@ -328,7 +328,7 @@ class Namespace:
 
     def forget_if_empty(self, pred: Predicate) -> None:
         """Take ``pred`` out of the definition order when
-        ``store_rules.leaves_definition_order`` says so."""
+        ``store_checks.leaves_definition_order`` says so."""
         if pred.listed and leaves_definition_order(pred):
             pred.listed = False
             self.order = [p for p in self.order if p is not pred]

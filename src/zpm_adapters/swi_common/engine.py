@@ -49,8 +49,8 @@ from zpm_adapters.swi_common.status import limit_list, solutions
 from zpm_adapters.swi_common.store import SwiClauseStore
 from zpm_domain.errors import ExecutionFailed, Interrupted
 from zpm_domain.limits import MAX_INTEGER_BITS, Limits
-from zpm_domain.ports.engine import Solution, answered_variables
 from zpm_domain.ports.proofs import ProofStep
+from zpm_domain.ports.solutions import Solution, answered_variables
 from zpm_domain.prolog.allowlist import ALLOWED, DENIED
 from zpm_domain.prolog.terms import Atom, Struct, Term, Var, indicator, list_items
 from zpm_domain.stored.clauses import Clause

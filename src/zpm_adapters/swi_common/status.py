@@ -22,7 +22,7 @@ from zpm_domain.errors import (
     TimeLimitExceeded,
 )
 from zpm_domain.limits import Limits
-from zpm_domain.ports.engine import Solution
+from zpm_domain.ports.solutions import Solution
 from zpm_domain.prolog.errors import PrologError, SandboxViolation
 from zpm_domain.prolog.terms import Struct, Var
 

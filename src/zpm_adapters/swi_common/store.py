@@ -274,7 +274,7 @@ class SwiClauseStore(Engine):
         self, namespace: MirrorNamespace, pred: MirrorPredicate, doomed: list[Entry]
     ) -> None:
         """Erase ``doomed``; the predicate leaves the definition order when
-        ``store_rules.leaves_definition_order`` says so."""
+        ``store_checks.leaves_definition_order`` says so."""
         self._binding.once(ERASE, {"Ids": [e.ref for e in doomed]})
         gone = {id(e) for e in doomed}
         pred.keep([e for e in pred.entries if id(e) not in gone])
@@ -282,7 +282,7 @@ class SwiClauseStore(Engine):
 
     def _forget_if_empty(self, namespace: MirrorNamespace, pred: MirrorPredicate) -> None:
         """Take ``pred`` out of the definition order when
-        ``store_rules.leaves_definition_order`` says so."""
+        ``store_checks.leaves_definition_order`` says so."""
         if leaves_definition_order(pred):
             del namespace.predicates[(pred.name, pred.arity)]
             self._binding.once(FORGET, {"M": namespace.module, "N": pred.name, "A": pred.arity})

@@ -18,7 +18,8 @@ from zpm_domain.beliefs.fact_index import ground_args
 from zpm_domain.beliefs.supports import Beliefs, Support
 from zpm_domain.limits import Limits
 from zpm_domain.memory.knowledge_files import KnowledgeFiles
-from zpm_domain.ports.engine import Engine, Solution
+from zpm_domain.ports.engine import Engine
+from zpm_domain.ports.solutions import Solution
 from zpm_domain.prolog.errors import PermissionDenied
 from zpm_domain.prolog.terms import TRUE, Atom, String, Struct, Term, indicator, variant
 from zpm_domain.prolog.unify import Bindings, unify

@@ -1,8 +1,9 @@
 """Ports: the abstract interfaces the domain needs from the outside world."""
 
-from zpm_domain.ports.engine import Engine, Solution
+from zpm_domain.ports.engine import Engine
 from zpm_domain.ports.journal import Journal, JournalOp, JournalRecord
 from zpm_domain.ports.snapshots import SnapshotInfo, SnapshotStore
+from zpm_domain.ports.solutions import Solution
 from zpm_domain.ports.storage import (
     KnowledgeFile,
     MemoryRef,

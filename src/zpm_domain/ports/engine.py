@@ -40,12 +40,13 @@ Contract for every implementation (checked by the contract suite):
 from __future__ import annotations
 
 from abc import ABC, abstractmethod
-from collections.abc import Callable, Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from typing import final
 
 from zpm_domain.errors import EngineUnsupported, ZpmError
 from zpm_domain.limits import Limits
 from zpm_domain.ports.proofs import ProofStep
+from zpm_domain.ports.solutions import Solution
 from zpm_domain.ports.store_checks import (
     PredicateState,
     changeable,
@@ -53,7 +54,7 @@ from zpm_domain.ports.store_checks import (
     check_additions,
     check_change,
 )
-from zpm_domain.prolog.terms import Term, Var, most_general, variables
+from zpm_domain.prolog.terms import Term, most_general
 from zpm_domain.stored.clauses import Clause, PredicateInfo, by_predicate
 
 Lookup = Callable[[str, int], PredicateState | None]
@@ -62,21 +63,6 @@ one namespace, ``None`` for a predicate it never saw."""
 
 Refusals = list[tuple[int, ZpmError]]
 """Clauses an addition refused, as ``(index in the clauses given, error)``."""
-
-Solution = Mapping[Var, Term]
-"""One answer: the bindings of the goal's variables (every variable of
-``answered_variables(goal)`` is a key).  Unbound results are fresh anonymous
-``Var`` objects; the same unbound variable appears as the same object within
-one answer."""
-
-
-def answered_variables(goal: Term) -> list[Var]:
-    """The variables of ``goal`` whose values a solution holds, in order of
-    first appearance: all but those named with a leading underscore
-    (``_``, ``_L``), whose values never leave the engine (a query does not
-    report them either), so that ``numlist(1, 500000, _L), length(_L, N)``
-    returns ``N`` alone and only ``N`` counts against the answer size."""
-    return [v for v in variables(goal) if not (v.name and v.name.startswith("_"))]
 
 
 class Engine(ABC):

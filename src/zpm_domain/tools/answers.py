@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 
-from zpm_domain.ports.engine import Solution
+from zpm_domain.ports.solutions import Solution
 from zpm_domain.prolog.terms import NIL, Atom, String, Struct, Term, Var, list_items
 from zpm_domain.prolog.writer import Renderer
 from zpm_domain.tools.jsontext import JsonValue
