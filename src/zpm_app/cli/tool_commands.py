@@ -167,7 +167,7 @@ def run_tool(
         return fail(f"{command_name}: {error}")
     finally:
         runner.close()
-    return print_outcome(outcome, ns.format, json_text=spec.output_schema is not None)
+    return print_outcome(outcome, ns.format, json_text=spec.output is not None)
 
 
 def _positional_property(spec: ToolDefinition) -> str | None:
