@@ -31,7 +31,7 @@ from zpm_domain.tools.resources import Resource
 
 log = logging.getLogger("zpm")
 
-Handler = Callable[..., str | Reply | Noted]
+Handler = Callable[..., str | Reply[Any] | Noted]
 
 
 @dataclass(frozen=True)

@@ -3,7 +3,7 @@ signatures they cannot describe."""
 
 from __future__ import annotations
 
-from typing import Annotated
+from typing import Annotated, TypedDict
 
 import pytest
 
@@ -107,3 +107,30 @@ def test_a_success_carries_its_notes_as_separate_items() -> None:
     reply = Reply.of({"handle": 1}).with_notes(None, "a note")
     assert (reply.text, reply.notes) == ('{"handle":1}', ("a note",))
     assert reply.with_notes("more").notes == ("a note", "more")
+
+
+class Counted(TypedDict):
+    count: int
+
+
+class Shaped(ToolGroup):
+    @tool(QUERY, "A tool with structured output.")
+    def counted(self) -> Reply[Counted]:
+        return Reply.of({"count": 1})
+
+
+def test_the_return_annotation_gives_the_output_shape() -> None:
+    (counted,) = definitions(Shaped)
+    assert counted.output is Counted
+    (first, second) = definitions(Sample)
+    assert first.output is None and second.output is None
+
+
+def test_a_reply_without_its_shape_is_refused() -> None:
+    class Unshaped(ToolGroup):
+        @tool(QUERY, "Its shape unsaid.")
+        def bare(self) -> Reply:  # type: ignore[type-arg]
+            return Reply.of({"count": 1})
+
+    with pytest.raises(TypeError, match=r"Reply\[<its TypedDict>\]"):
+        definitions(Unshaped)

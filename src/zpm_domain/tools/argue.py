@@ -16,7 +16,7 @@ denial is ``m:neg(G)`` and its defeat is decided by ``m``'s knowledge.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Annotated, Any
+from typing import Annotated, Any, cast
 
 from zpm_domain.analysis.justification import Justifier, unqualified
 from zpm_domain.errors import InvalidClause
@@ -78,7 +78,6 @@ class ArgueTools(ToolGroup):
         "Argue a ground goal both ways. The verdict is true (proved), false (a proof of its "
         "denial neg(Goal), or a stored fact defeated by knowledge), both (a contradiction) or "
         "unknown, with the case for and the case against, naming clause handles.",
-        output=verb_outputs.Argued,
         details="The case for is the goal's first proof. The case against is a proof of its "
         "denial neg(Goal) (kind inference) or, for a stored fact that a functional "
         "predicate's knowledge defeats, the defeat (kind defeat): the loser, the winning "
@@ -91,7 +90,7 @@ class ArgueTools(ToolGroup):
         context: Annotated[
             str | None, Arg("The memory to use (optional, defaults to the default memory)")
         ] = None,
-    ) -> Reply:
+    ) -> Reply[verb_outputs.Argued]:
         goal = parse_term(closed_goal, "closed_goal")
         if variables(goal):
             raise InvalidClause(f"argue needs a closed (ground) goal: {render(goal)}")
@@ -108,10 +107,14 @@ class ArgueTools(ToolGroup):
             f'{{"verdict":"{verdict}","for_justification":{for_text},'
             f'"against_justification":{_against_text(against)}}}'
         )
-        data = {
+        data: verb_outputs.Argued = {
             "verdict": verdict,
-            "for_justification": None if for_side is None else {"nodes": flat_nodes(for_side)},
-            "against_justification": _against_data(against),
+            "for_justification": None
+            if for_side is None
+            else {"nodes": cast(list[verb_outputs.JustificationNode], flat_nodes(for_side))},
+            "against_justification": cast(
+                verb_outputs.Inference | verb_outputs.Defeat | None, _against_data(against)
+            ),
         }
         return Reply(text, data)
 
@@ -186,7 +189,7 @@ def _denial(goal: Term) -> Term:
     return Struct(DENIALS[0], (goal,))
 
 
-def _verdict(proved: bool, denied: bool) -> str:
+def _verdict(proved: bool, denied: bool) -> verb_outputs.Verdict:
     if proved:
         return "both" if denied else "true"
     return "false" if denied else "unknown"

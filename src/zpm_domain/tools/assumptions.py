@@ -77,7 +77,6 @@ class AssumptionTools(ToolGroup):
         "`unknown`). A stored fact is `in` while anything supports it (an assumption, or "
         "a plain assertion, which justifies it without a name); `out` when no stored fact "
         "matches. Facts that rules derive are not stored beliefs (use explain_why).",
-        output=outputs.BeliefStatus,
     )
     def get_belief_status(
         self,
@@ -86,7 +85,7 @@ class AssumptionTools(ToolGroup):
             Arg('The Prolog fact to check belief status for (e.g. "available(server_a)")'),
         ],
         memory: MemoryArg = None,
-    ) -> Reply:
+    ) -> Reply[outputs.BeliefStatus]:
         """``fact`` may hold variables: every stored fact unifying with it counts;
         the source is that of the first one (knowledge files first, then
         clause order)."""
@@ -98,7 +97,7 @@ class AssumptionTools(ToolGroup):
         for support in kb.beliefs.supported(indicator(term)):
             if unify(term, support.fact) is not None:
                 names.update(dict.fromkeys(support.assumptions))
-        status = {
+        status: outputs.BeliefStatus = {
             "status": "out" if source is None else "in",
             "justifications": list(names),
             "source": "unknown" if source is None else source.value,
@@ -108,13 +107,12 @@ class AssumptionTools(ToolGroup):
     @tool(
         QUERY,
         "Return all facts currently supported by a given assumption.",
-        output=outputs.Justification,
     )
     def get_justification(
         self,
         assumption: Annotated[str, Arg('The assumption name to query (e.g. "infra_healthy")')],
         memory: MemoryArg = None,
-    ) -> Reply:
+    ) -> Reply[outputs.Justification]:
         """Facts in the order the assumption first supported them; an unknown
         assumption supports none (not an error)."""
         _check_assumption(assumption)
@@ -126,9 +124,8 @@ class AssumptionTools(ToolGroup):
         QUERY,
         "Return all named assumptions currently registered in the truth maintenance system. "
         "Returns a deduplicated list, in the order the assumptions were first made.",
-        output=outputs.AssumptionNames,
     )
-    def list_assumptions(self, memory: MemoryArg = None) -> Reply:
+    def list_assumptions(self, memory: MemoryArg = None) -> Reply[outputs.AssumptionNames]:
         kb = self._memories.resolve(memory)
         kb.sync()
         return Reply.of({"assumptions": kb.beliefs.assumptions()})

@@ -16,12 +16,14 @@ the CLI subcommand and its flags, and ``docs/tools.md``::
         ) -> str: ...
 
 A tool method returns the tool's success text, or raises a ``ZpmError``
-whose message is the error text.  A tool whose text is JSON declares the
-typed shape of its structured form (``@tool(..., output=Shape)``, a
-``TypedDict`` of ``zpm_domain.tools.outputs``, from which the application
-derives the MCP ``outputSchema``) and returns a :class:`Reply`: the text, unchanged, and
-the same data as an object (``structuredContent``), shaped for clients
-(flat where the text nests deeply, an object where the text is an array).
+whose message is the error text.  A tool whose text is JSON returns a
+:class:`Reply` of the typed shape of its structured form, and says so in its
+return annotation (``-> Reply[Asserted]``, a ``TypedDict`` of
+``zpm_domain.tools.outputs`` or ``verb_outputs``): the text, unchanged, and
+the same data as an object (``structuredContent``), shaped for clients (flat
+where the text nests deeply, an object where the text is an array).  The
+type checker holds the data to the shape, and the application derives the
+MCP ``outputSchema`` from the same shape, so the two cannot drift apart.
 
 A success may carry notes for the client (a stored fact that is defeated,
 a capitalised name that became a variable): :class:`Noted` for a text,
@@ -41,7 +43,7 @@ import typing
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field, replace
 from functools import cached_property
-from typing import Annotated, Any, ClassVar, TypeVar, Union
+from typing import Annotated, Any, ClassVar, Generic, TypeVar, Union
 
 from zpm_domain.limits import Limits
 from zpm_domain.tools.jsontext import dumps
@@ -77,22 +79,26 @@ MemoryArg = Annotated[str | None, Arg(MEMORY_DESCRIPTION)]
 """The optional ``memory`` argument with the standard description."""
 
 
+Shape = TypeVar("Shape", bound=Mapping[str, object])
+"""The ``TypedDict`` of a tool's structured result."""
+
+
 @dataclass(frozen=True, slots=True)
-class Reply:
+class Reply(Generic[Shape]):
     """A tool's success: ``text`` (the spec's) and ``structured``, the same
-    data as a JSON object matching the tool's output schema."""
+    data as a JSON object of the tool's shape (the ``TypedDict`` ``Shape``)."""
 
     text: str
-    structured: dict[str, Any]
+    structured: Shape
     notes: tuple[str, ...] = ()
     """Notes for the client, each a text item after the first."""
 
     @classmethod
-    def of(cls, value: dict[str, Any]) -> Reply:
+    def of(cls, value: Shape) -> Reply[Shape]:
         """A reply whose text is ``value`` as compact JSON."""
         return cls(dumps(value), value)
 
-    def with_notes(self, *notes: str | None) -> Reply:
+    def with_notes(self, *notes: str | None) -> Reply[Shape]:
         """This reply with ``notes`` added (``None`` entries are left out)."""
         return replace(self, notes=(*self.notes, *(n for n in notes if n is not None)))
 
@@ -279,7 +285,7 @@ class ToolGroup:
         self.context = context
 
 
-F = TypeVar("F", bound=Callable[..., "str | Reply | Noted"])
+F = TypeVar("F", bound=Callable[..., "str | Reply[Any] | Noted"])
 
 
 def tool(
@@ -287,16 +293,15 @@ def tool(
     description: str,
     *,
     name: str | None = None,
-    output: type | None = None,
     details: str = "",
 ) -> Callable[[F], F]:
     """Mark a :class:`ToolGroup` method as tool ``name`` (default: the method's
-    name); ``output`` is the ``TypedDict`` shape of its structured result (the method
-    then returns a :class:`Reply`); ``details`` says more for people
-    (``ToolDefinition.details``), keeping ``description`` short for clients."""
+    name); ``details`` says more for people (``ToolDefinition.details``),
+    keeping ``description`` short for clients.  A method annotated to return
+    ``Reply[Shape]`` has structured output of that shape (:func:`output_shape`)."""
 
     def mark(func: F) -> F:
-        setattr(func, _MARK, (name or func.__name__, description, hints, output, details))
+        setattr(func, _MARK, (name or func.__name__, description, hints, details))
         return func
 
     return mark
@@ -308,7 +313,7 @@ def definitions(group: type[ToolGroup]) -> tuple[ToolDefinition, ...]:
     for attribute, member in vars(group).items():
         mark = getattr(member, _MARK, None)
         if mark is not None:
-            name, description, hints, output, details = mark
+            name, description, hints, details = mark
             found.append(
                 ToolDefinition(
                     name=name,
@@ -317,11 +322,26 @@ def definitions(group: type[ToolGroup]) -> tuple[ToolDefinition, ...]:
                     params=signature_params(member),
                     group=group,
                     method=attribute,
-                    output=output,
+                    output=output_shape(member),
                     details=details,
                 )
             )
     return tuple(found)
+
+
+def output_shape(func: Callable[..., Any]) -> type | None:
+    """The shape of a tool method's structured result: ``Shape`` when it is
+    annotated to return ``Reply[Shape]``, ``None`` when it returns text.
+    Raises ``TypeError`` for a bare ``Reply`` (its shape unsaid)."""
+    returned = typing.get_type_hints(func).get("return")
+    if returned is Reply:
+        raise TypeError(f"{func.__qualname__}: annotate it -> Reply[<its TypedDict>]")
+    if typing.get_origin(returned) is not Reply:
+        return None
+    (shape,) = typing.get_args(returned)
+    if not typing.is_typeddict(shape):
+        raise TypeError(f"{func.__qualname__}: Reply[...] takes a TypedDict, not {shape!r}")
+    return shape  # type: ignore[no-any-return]
 
 
 def signature_params(func: Callable[..., Any]) -> tuple[Param, ...]:

@@ -3,7 +3,7 @@ a fork back into it (``zpm_domain.forks.merging`` says how)."""
 
 from __future__ import annotations
 
-from typing import Annotated
+from typing import Annotated, cast
 
 from zpm_domain.errors import InvalidArguments, PrologSyntaxError
 from zpm_domain.forks import merging as forks
@@ -52,7 +52,6 @@ class ForkTools(ToolGroup):
         "reported. A clause both sides changed differently is a conflict: nothing is applied "
         "until prefer or resolve says which side wins. dry_run reports the same and changes "
         "nothing.",
-        output=verb_outputs.Merged,
         details="The changes are the clauses stored, withdrawn or removed and the supports "
         "added or taken in the fork; they apply to the base as it is now. After a merge the "
         "fork point moves, so the next merge applies only later changes.",
@@ -70,12 +69,13 @@ class ForkTools(ToolGroup):
         resolve: Annotated[
             str | None, Arg(f"The side that wins each named conflict: {RESOLVE_FORM}")
         ] = None,
-    ) -> Reply:
+    ) -> Reply[verb_outputs.Merged]:
         self._memories.refuse_in_session("merge_memory")
         if prefer is not None and prefer not in forks.SIDES:
             raise InvalidArguments(f'prefer must be "base" or "fork", not {prefer!r}')
         sides = {} if resolve is None else parse_resolve(resolve)
-        return Reply.of(forks.merge(self._memories, name, bool(dry_run), prefer, sides))
+        merged = forks.merge(self._memories, name, bool(dry_run), prefer, sides)
+        return Reply.of(cast(verb_outputs.Merged, merged))
 
 
 def parse_resolve(text: str) -> dict[int, str]:

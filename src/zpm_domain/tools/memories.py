@@ -73,9 +73,8 @@ class MemoryTools(ToolGroup):
         QUERY,
         "List all discoverable memory segments (mounted and unmounted) across project and "
         "global scopes. Returns name, scope, mount status, and mode for each memory.",
-        output=outputs.MemoryList,
     )
-    def list_memories(self) -> Reply:
+    def list_memories(self) -> Reply[outputs.MemoryList]:
         entries = []
         for m in self._memories.listing():
             entry = {"name": m.name, "scope": m.scope, "mounted": m.mounted, "mode": m.mode}
@@ -84,7 +83,7 @@ class MemoryTools(ToolGroup):
             if m.session:
                 entry["session"] = True
             entries.append(entry)
-        return Reply.of({"memories": entries})
+        return Reply.of({"memories": cast(list[outputs.MemoryEntry], entries)})
 
     @tool(
         CHANGE,

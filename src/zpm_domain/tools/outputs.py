@@ -1,9 +1,10 @@
 """The typed shapes of the tools' structured results (MCP ``outputSchema``).
 
-Each tool whose text is JSON declares one of these ``TypedDict`` classes
-with ``@tool(..., output=...)`` and returns its data as
-``structuredContent`` beside the text; the application derives the JSON
-Schema (2020-12, MCP's default dialect) from the class.  The structured form
+Each tool whose text is JSON returns ``Reply[Shape]`` for one of these
+``TypedDict`` classes (its return annotation says which, and the type
+checker holds the data to it) and its data goes out as ``structuredContent``
+beside the text; the application derives the JSON Schema (2020-12, MCP's
+default dialect) from the same class.  The structured form
 is the text's data, except where clients need another shape: ``query_logic``
 wraps its answers in an object that also says whether the answer limit cut
 them, ``trace_dependency`` wraps its nodes, and ``explain_why`` sends its
@@ -173,10 +174,13 @@ class AssumptionNames(TypedDict):
     assumptions: Names
 
 
+BeliefSource = Literal["interactive", "journal", "snapshot", "file", "unknown"]
+
+
 class BeliefStatus(TypedDict):
     status: Literal["in", "out"]
     justifications: Names
-    source: Literal["interactive", "journal", "snapshot", "file", "unknown"]
+    source: BeliefSource
 
 
 class Justification(TypedDict):

@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import time
 from collections.abc import Callable
-from typing import Annotated, Any
+from typing import Annotated, Any, cast
 
 from zpm_domain import progress
 from zpm_domain.memory.memory import Memory
@@ -41,14 +41,13 @@ class OverviewTools(ToolGroup):
         "chained sequence of `get_knowledge_schema` + `list_assumptions` + `list_snapshots` "
         "+ `get_persistence_status` + `list_memories` with one round-trip. Read-only; the "
         "tool has no memory selector.",
-        output=outputs.Overview,
     )
     def get_kb_overview(
         self,
         sample_size: Annotated[
             int | None, Arg("Number of sample clauses per predicate (default: 2, max: 50)")
         ] = None,
-    ) -> Reply:
+    ) -> Reply[outputs.Overview]:
         """Clamps ``sample_size`` to 0..50 (absent: 2), then fits the 64 KiB budget."""
         wanted = DEFAULT_SAMPLES if sample_size is None else max(0, min(MAX_SAMPLES, sample_size))
         memories = self.context.memories
@@ -56,23 +55,28 @@ class OverviewTools(ToolGroup):
         memory.sync()
         predicates = _predicates(memory)
         names = sorted(memory.beliefs.assumptions())
-        rest = {
-            "assumptions": {"count": len(names), "names": names},
-            "snapshots": _snapshots(memory),
-            "persistence": _persistence(memory),
-            "mounts": {
-                "available": True,
-                "count": len(memories.mounted()),
-                "items": [
-                    {"name": m.name, "scope": m.scope, "mode": m.mode}
-                    for m in sorted(memories.mounted(), key=lambda m: m.name)
-                ],
-            },
+        assumptions: outputs.AssumptionsSummary = {"count": len(names), "names": names}
+        mounts: outputs.MountsSummary = {
+            "available": True,
+            "count": len(memories.mounted()),
+            "items": [
+                {"name": m.name, "scope": m.scope, "mode": m.mode}
+                for m in sorted(memories.mounted(), key=lambda m: m.name)
+            ],
         }
 
-        def build(samples: int, kept: int, truncated: bool) -> Reply:
+        def build(samples: int, kept: int, truncated: bool) -> Reply[outputs.Overview]:
             entries = [p.entry(samples) for p in predicates[:kept]]
-            return Reply.of({"predicates": entries, **rest, "truncated": truncated})
+            return Reply.of(
+                {
+                    "predicates": cast(list[outputs.OverviewPredicate], entries),
+                    "assumptions": assumptions,
+                    "snapshots": cast(outputs.SnapshotsSummary, _snapshots(memory)),
+                    "persistence": cast(outputs.PersistenceSummary, _persistence(memory)),
+                    "mounts": mounts,
+                    "truncated": truncated,
+                }
+            )
 
         whole = build(wanted, len(predicates), False)
         if _fits(whole):
@@ -147,7 +151,7 @@ def _persistence(memory: Memory) -> dict[str, Any]:
     return {"wal_pending": status.journal_records, "healthy": status.status == "active"}
 
 
-def _fits(reply: Reply) -> bool:
+def _fits(reply: Reply[outputs.Overview]) -> bool:
     return len(reply.text.encode("utf-8")) <= BUDGET_BYTES
 
 

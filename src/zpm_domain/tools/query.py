@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import re
-from typing import Annotated, Any
+from typing import Annotated, Any, cast
 
 from zpm_domain.limits import Limits
 from zpm_domain.memory.memory import Memory
@@ -36,13 +36,12 @@ class QueryTools(ToolGroup):
         "Prolog query against the knowledge base and returns its solutions in order with "
         "their variable bindings, up to the answer limit (100 by default); enumeration "
         "stops there, so a goal with infinitely many solutions still answers.",
-        output=outputs.QueryAnswers,
     )
     def query_logic(
         self,
         goal: Annotated[str, Arg('A Prolog goal to query (e.g. "fruit(X)", "parent(john, Y)")')],
         memory: MemoryArg = None,
-    ) -> Reply:
+    ) -> Reply[outputs.QueryAnswers]:
         """All answers (at most ``max_solutions``) as a compact JSON array;
         structured: ``{"answers": [...], "truncated": bool}``, ``truncated``
         when the answers reached the cap (more may exist).
@@ -65,14 +64,14 @@ class QueryTools(ToolGroup):
         "predicates, their arities, clause counts, and whether they are facts, rules, or "
         "both. Returns structural metadata only — no predicate content is exposed. "
         "Read-only mounts support discovery.",
-        output=outputs.KnowledgeSchema,
     )
-    def get_knowledge_schema(self, memory: MemoryArg = None) -> Reply:
+    def get_knowledge_schema(self, memory: MemoryArg = None) -> Reply[outputs.KnowledgeSchema]:
         """User predicates that have clauses, with counts and fact/rule/both types."""
         kb = self._memories.resolve(memory)
         kb.sync()
         entries = schema_entries(kb)
-        return Reply.of({"predicates": entries, "total": len(entries)})
+        predicates = cast(list[outputs.KnowledgePredicate], entries)
+        return Reply.of({"predicates": predicates, "total": len(entries)})
 
 
 def schema_entries(kb: Memory) -> list[dict[str, Any]]:

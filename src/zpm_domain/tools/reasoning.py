@@ -8,7 +8,7 @@ query_logic encodes a binding (``answers.to_json_value``).
 
 from __future__ import annotations
 
-from typing import Annotated
+from typing import Annotated, cast
 
 from zpm_domain.errors import InputSyntaxError, InvalidArguments
 from zpm_domain.limits import Limits
@@ -55,7 +55,6 @@ class ReasoningTools(ToolGroup):
         "wait in a queue instead of nesting; a subgoal like the start reads the answers "
         "found so far; passes repeat until none finds anything new. No path/2 rules means no "
         "dependencies.",
-        output=outputs.Trace,
     )
     def trace_dependency(
         self,
@@ -63,7 +62,7 @@ class ReasoningTools(ToolGroup):
             str, Arg('The starting node to trace dependencies from (e.g. "a", "module_a")')
         ],
         memory: MemoryArg = None,
-    ) -> Reply:
+    ) -> Reply[outputs.Trace]:
         """The distinct ``Y`` of ``path(Start, Y)`` (first-seen order) as a JSON
         array; structured: ``{"nodes": [...]}``.
 
@@ -99,7 +98,6 @@ class ReasoningTools(ToolGroup):
         "from at most the answer limit of solutions (100 by default; truncated in the "
         "structured result says whether the limit cut them); undefined predicates give no "
         "violations.",
-        output=outputs.Violations,
     )
     def verify_consistency(
         self,
@@ -107,7 +105,7 @@ class ReasoningTools(ToolGroup):
             str | None, Arg('Optional domain scope to filter integrity checks (e.g. "deployment")')
         ] = None,
         memory: MemoryArg = None,
-    ) -> Reply:
+    ) -> Reply[outputs.Violations]:
         """``{"violations":[...]}``: the distinct X values, in the order first
         found, from the first ``max_solutions`` solutions; structured, also
         ``truncated``: whether that limit cut the solutions.
@@ -143,7 +141,6 @@ class ReasoningTools(ToolGroup):
         "expanded again, so cyclic rules end. `max_depth` (0 or more; the root is depth 0; "
         f"default {DEFAULT_MAX_DEPTH}) cuts the tree: a node there that has children shows "
         'none and "truncated":true.',
-        output=outputs.Explanation,
     )
     def explain_why(
         self,
@@ -152,7 +149,7 @@ class ReasoningTools(ToolGroup):
             int | None, Arg("Optional maximum proof tree depth (truncates deeper levels)")
         ] = None,
         memory: MemoryArg = None,
-    ) -> Reply:
+    ) -> Reply[outputs.Explanation]:
         """The first proof of ``fact`` as explain_why's JSON (``proof_tree`` null when
         none); structured: the same proof flat (see ``outputs.Explanation``).
 
@@ -169,7 +166,11 @@ class ReasoningTools(ToolGroup):
         steps = kb.engine.explain(kb.namespace, goal, self._limits, depth)
         tree = build_tree(steps) if steps else None
         nodes = [] if tree is None else flat_nodes(tree)
-        structured = {"fact": fact, "proven": tree is not None, "nodes": nodes}
+        structured: outputs.Explanation = {
+            "fact": fact,
+            "proven": tree is not None,
+            "nodes": cast(list[outputs.ProofNode], nodes),
+        }
         return Reply(encode_explanation(fact, tree), structured)
 
 

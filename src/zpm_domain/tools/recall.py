@@ -10,7 +10,7 @@ session uses one vocabulary; the schema, the overview and the search show it.
 
 from __future__ import annotations
 
-from typing import Annotated, Any
+from typing import Annotated, Any, cast
 
 from zpm_domain.analysis.search import Found, search
 from zpm_domain.analysis.words import PLACES, Matcher, query_words
@@ -54,7 +54,6 @@ class RecallTools(ToolGroup):
         "camelCase names too, and from three letters on as a prefix (auth finds "
         "auth_service and authentication). Searches every mounted memory unless memory "
         "names one; page with limit and cursor.",
-        output=outputs.Search,
     )
     def search_facts(
         self,
@@ -73,7 +72,7 @@ class RecallTools(ToolGroup):
             int | None,
             Arg("Where to continue: the next_cursor of the previous page (default 0)"),
         ] = None,
-    ) -> Reply:
+    ) -> Reply[outputs.Search]:
         """One page of results: ``results``, ``count``, ``total`` (over every
         page) and ``next_cursor`` (``null`` on the last page).  The cursor is
         a position in the ranking: a page asked for after the memory changed
@@ -99,7 +98,7 @@ class RecallTools(ToolGroup):
         following = skip + len(results)
         return Reply.of(
             {
-                "results": results,
+                "results": cast(list[outputs.Found], results),
                 "count": len(results),
                 "total": total,
                 "next_cursor": following if following < total else None,

@@ -7,7 +7,7 @@ import json
 import re
 from contextlib import nullcontext
 from dataclasses import dataclass, field
-from typing import Annotated, Any
+from typing import Annotated, Any, cast
 
 from zpm_domain import progress
 from zpm_domain.changes.describe import moved
@@ -55,7 +55,6 @@ class RefactorTools(ToolGroup):
         "a meta-predicate (findall/3, \\+, maplist/2...); the G of a denial neg(G), in a head "
         "or a body, is a use too; a call qualified with another memory (`other:p(X)`) is a "
         "cross-memory reference.",
-        output=outputs.References,
     )
     def find_predicate_references(
         self,
@@ -81,7 +80,7 @@ class RefactorTools(ToolGroup):
                 "response (default: true)"
             ),
         ] = None,
-    ) -> Reply:
+    ) -> Reply[outputs.References]:
         """Scanned memories in ``list_memories`` order; within one, predicates in
         definition order and clauses in order."""
         _check_name(functor, "functor")
@@ -91,13 +90,16 @@ class RefactorTools(ToolGroup):
         for kb in scanned:
             kb.sync()
             found.scan(kb)
-        answer = {
+        answer: outputs.References = {
             "target": functor if arity is None else f"{functor}/{arity}",
             "memory": memory or "default",
-            "rules": found.rules,
+            "rules": cast(list[outputs.RuleSite], found.rules),
             "direct_facts_count": found.facts,
-            "facts_referenced_in_assumptions": found.assumed,
-            "cross_memory_refs": found.cross if include_cross_memory_refs is not False else [],
+            "facts_referenced_in_assumptions": cast(list[outputs.AssumptionSite], found.assumed),
+            "cross_memory_refs": cast(
+                list[outputs.CrossMemoryRef],
+                found.cross if include_cross_memory_refs is not False else [],
+            ),
         }
         return Reply.of(answer)
 
@@ -107,7 +109,6 @@ class RefactorTools(ToolGroup):
         "optionally cross-memory references in the knowledge base. A dry-run mode previews "
         "changes without mutation. Protects against self-renames, name collisions, ambiguous "
         "arities, and built-in functor corruption.",
-        output=outputs.Rename,
     )
     def rename_predicate(
         self,
@@ -151,7 +152,7 @@ class RefactorTools(ToolGroup):
                 "reported regardless of this flag."
             ),
         ] = None,
-    ) -> Reply:
+    ) -> Reply[outputs.Rename]:
         """One journal batch per memory changed (the home memory first, then the
         memories whose qualified calls are rewritten, by name).  A dry run takes
         the same steps up to the commits and reports the same answer."""
@@ -272,11 +273,11 @@ def _qualified_plan(memory: Memory, home: str, old: str, new: str, arity: int) -
 
 def _report(
     plan: RenamePlan, impact: list[tuple[Memory, RenamePlan]], propagate: bool = False
-) -> Reply:
+) -> Reply[outputs.Rename]:
     renderer = Renderer()
-    rewritten: list[dict[str, Any]] = []
-    warnings: list[dict[str, Any]] = []
-    skipped: list[dict[str, Any]] = []
+    rewritten: list[outputs.RewrittenMemory] = []
+    warnings: list[outputs.UnchangedMemory] = []
+    skipped: list[outputs.UnchangedMemory] = []
     for memory, found in impact:
         refs = len(found.rules)
         if not refs:
@@ -288,7 +289,7 @@ def _report(
         else:
             reason = "propagate_cross_memory_refs=false"
             warnings.append({"memory": memory.name, "refs": refs, "reason": reason})
-    answer = {
+    answer: outputs.Rename = {
         "renamed_facts": plan.renamed_facts,
         "rewritten_rule_bodies": len(plan.rules),
         "affected_rule_ids": [renderer.render(rule.head) for rule in plan.rules],

@@ -126,8 +126,11 @@ class Inference(TypedDict):
     tree: ArgueTree
 
 
+Verdict = Literal["true", "false", "both", "unknown"]
+
+
 class Argued(TypedDict):
-    verdict: Literal["true", "false", "both", "unknown"]
+    verdict: Verdict
     for_justification: HandledProof | None
     against_justification: Inference | Defeat | None
 

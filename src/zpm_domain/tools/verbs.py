@@ -19,10 +19,10 @@ Each tool answers compact JSON, and the same object as structured content.
 from __future__ import annotations
 
 from collections.abc import Iterator
-from typing import Annotated, Any
+from typing import Annotated, Any, cast
 
 from zpm_domain.analysis.justification import Justifier
-from zpm_domain.changes.mutations import AddClause
+from zpm_domain.changes.mutations import AddClause, Mutation
 from zpm_domain.changes.withdraw import Withdraw
 from zpm_domain.errors import (
     InvalidArguments,
@@ -62,6 +62,13 @@ from zpm_domain.tools.definition import (
 from zpm_domain.tools.fact_notes import variables_note
 from zpm_domain.tools.inputs import is_clause_syntax, parse_term
 from zpm_domain.tools.jsontext import dumps
+from zpm_domain.tools.verb_outputs import (
+    Asserted,
+    HandledProof,
+    JustificationNode,
+    MatchingRow,
+    VerbAnswer,
+)
 
 ContextArg = Annotated[
     str | None, Arg("The memory to use (optional, defaults to the default memory)")
@@ -83,7 +90,6 @@ class VerbTools(ToolGroup):
         "good. If a variant of the fact is already stored, nothing is added and its handle "
         "comes back with already_there true.",
         name="assert",
-        output=verb_outputs.Asserted,
         details="Knowledge from clients is defeasible: strength is capped at default. A fact "
         "that keeps a variable written with a capital letter gets a note (a second text item) "
         "naming it.",
@@ -95,7 +101,7 @@ class VerbTools(ToolGroup):
         strength: Annotated[
             str | None, Arg('The strength of the belief: only "default" is accepted')
         ] = None,
-    ) -> Reply:
+    ) -> Reply[verb_outputs.Asserted]:
         if strength is not None and strength != "default":
             raise StrengthCapped()
         fact = _fact(sentence)
@@ -104,17 +110,17 @@ class VerbTools(ToolGroup):
         with kb.writing():
             held = kb.find_variant(fact)
             if held is not None:
-                return Reply.of({"handle": held.handle, "already_there": True}).with_notes(note)
+                assert held.handle is not None  # every clause a memory holds has one
+                return Reply.of(Asserted(handle=held.handle, already_there=True)).with_notes(note)
             (added,) = kb.commit([AddClause(Clause(fact))])
         assert isinstance(added, AddClause) and added.clause.handle is not None
-        return Reply.of({"handle": added.clause.handle, "already_there": False}).with_notes(note)
+        return Reply.of(Asserted(handle=added.clause.handle, already_there=False)).with_notes(note)
 
     @tool(
         CHANGE_IDEMPOTENT,
         "Withdraw every believed fact that unifies with the sentence (a fact or a pattern), in "
         "one change. Returns the handles of the withdrawal records ([] when nothing matched); "
         "knowledge-file facts cannot be withdrawn.",
-        output=verb_outputs.ExceptingHandles,
         details="A fact is withdrawn whatever supports it (a plain assertion, assumptions). "
         "Each withdrawal is recorded with its own handle and kept in the memory's history. "
         "Knowledge-file facts are monotonic: if one matches, nothing is withdrawn.",
@@ -123,7 +129,7 @@ class VerbTools(ToolGroup):
         self,
         sentence: Annotated[str, Arg('The fact or pattern to withdraw (e.g. "dog(X)")')],
         context: ContextArg = None,
-    ) -> Reply:
+    ) -> Reply[verb_outputs.ExceptingHandles]:
         pattern = _fact(sentence)
         key = indicator(pattern)
         if is_protected(*key):
@@ -134,7 +140,7 @@ class VerbTools(ToolGroup):
             if monotonic is not None:
                 raise _monotonic(monotonic)
             done = kb.commit([Withdraw(clause) for clause in kb.stored_facts_unifying(pattern)])
-        records = [m.record for m in done if isinstance(m, Withdraw)]
+        records = [_record(m) for m in done]
         return Reply.of({"excepting_handles": records})
 
     @tool(
@@ -143,7 +149,6 @@ class VerbTools(ToolGroup):
         "the withdrawal record, or null when the memory holds no such clause; knowledge-file "
         "clauses cannot be withdrawn.",
         name="unassert-handle",
-        output=verb_outputs.ExceptingHandle,
         details="null means the handle is unknown or its clause already withdrawn. The "
         "withdrawal is kept in the memory's history with its own handle.",
     )
@@ -151,7 +156,7 @@ class VerbTools(ToolGroup):
         self,
         sentex_handle: Annotated[int, Arg("The handle of the clause to withdraw")],
         context: ContextArg = None,
-    ) -> Reply:
+    ) -> Reply[verb_outputs.ExceptingHandle]:
         if not is_handle(sentex_handle):
             raise InvalidArguments(
                 f"sentex_handle must be a clause handle: a positive integer below 2^53, "
@@ -174,7 +179,6 @@ class VerbTools(ToolGroup):
         "Run a Prolog goal as query_logic does (at most 100 answers; truncated says whether "
         "the limit cut them), bindings as Prolog text; with include_justification, each "
         "answer's proof, naming the handles of the clauses it used.",
-        output=verb_outputs.VerbQuery,
         details="Answers come in the order and under the limits of query_logic. A "
         "justification is the first proof of the answer's instantiated goal; null when none "
         "is found within the limits.",
@@ -186,7 +190,7 @@ class VerbTools(ToolGroup):
         include_justification: Annotated[
             bool | None, Arg("Also return each answer's first proof (default false)")
         ] = None,
-    ) -> Reply:
+    ) -> Reply[verb_outputs.VerbQuery]:
         names: dict[str, Var] = {}
         term = parse_term(goal, "goal", names)
         check_goal(term)
@@ -197,7 +201,7 @@ class VerbTools(ToolGroup):
         shown = reported_variables(variables(term))
         renderer = Renderer()
         texts: list[str] = []
-        answers: list[dict[str, Any]] = []
+        answers: list[VerbAnswer] = []
         for solution in solutions:
             bindings = {v.name or "": renderer.render(solution[v]) for v in shown}
             tree = None
@@ -207,7 +211,7 @@ class VerbTools(ToolGroup):
             answers.append(
                 {
                     "bindings": bindings,
-                    "justification": None if tree is None else {"nodes": flat_nodes(tree)},
+                    "justification": None if tree is None else _handled(flat_nodes(tree)),
                 }
             )
             shown_tree = "null" if tree is None else encode_tree(tree)
@@ -229,7 +233,6 @@ class VerbTools(ToolGroup):
         "List the stored facts that unify with a pattern, in clause order, with handles and "
         "provenance; no rules run. At most limit facts are examined; truncated says more "
         "exist and after_handle continues after a row.",
-        output=verb_outputs.Matching,
         details="A literal match of believed facts: no rules run. Bounded before it reads: at "
         "most limit facts (default 100, at most 1000) are examined. asserted_only keeps the "
         "facts asserted plainly (not held only by assumptions).",
@@ -247,7 +250,7 @@ class VerbTools(ToolGroup):
         after_handle: Annotated[
             int | None, Arg("Continue after the fact with this handle (the last row's)")
         ] = None,
-    ) -> Reply:
+    ) -> Reply[verb_outputs.Matching]:
         term = parse_term(pattern, "pattern")
         _check_pattern(term, pattern)
         bound = DEFAULT_LIMIT if limit is None else limit
@@ -261,7 +264,7 @@ class VerbTools(ToolGroup):
             if len(candidates) > bound:
                 break
         renderer = Renderer()
-        rows: list[dict[str, Any]] = []
+        rows: list[MatchingRow] = []
         for clause in candidates[:bound]:
             support = kb.support_of(clause)
             asserted = support is None or support.plain
@@ -274,9 +277,9 @@ class VerbTools(ToolGroup):
                 {
                     "sentence": renderer.render(clause.head),
                     "context": kb.name,
-                    "handle": clause.handle,
+                    "handle": _handle(clause),
                     "asserted": asserted,
-                    "provenance": provenance,
+                    "provenance": cast(verb_outputs.Provenance, provenance),
                 }
             )
         truncated = len(candidates) > bound
@@ -289,6 +292,23 @@ def _fact(sentence: str) -> Term:
     if is_clause_syntax(term) or not isinstance(term, (Atom, Struct)):
         raise InvalidClause("sentence must be a fact (use define_rule to add rules)")
     return term
+
+
+def _handle(clause: Clause) -> int:
+    """The handle of a clause a memory holds (every one has one)."""
+    assert clause.handle is not None
+    return clause.handle
+
+
+def _record(withdrawn: Mutation) -> int:
+    """The handle of the record a committed withdrawal made."""
+    assert isinstance(withdrawn, Withdraw) and withdrawn.record is not None
+    return withdrawn.record
+
+
+def _handled(nodes: list[dict[str, Any]]) -> HandledProof:
+    """A proof's flat nodes (``ports.proofs.flat_nodes``) as the verbs' shape."""
+    return {"nodes": cast(list[JustificationNode], nodes)}
 
 
 def _monotonic(clause: Clause) -> MonotonicKnowledge:
