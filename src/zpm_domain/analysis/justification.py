@@ -46,7 +46,7 @@ class Justifier:
         ``MemoryNotMounted`` for a qualification with an unknown memory.
         Goals render with ``renderer`` (its ``_G`` numbering goes on).
         """
-        steps = kb.engine.explain(kb.namespace, goal, self._limits, DEFAULT_MAX_DEPTH)
+        steps = kb.explain(goal, self._limits, DEFAULT_MAX_DEPTH)
         if not steps:
             return None
         return build_tree(steps, renderer, lambda step: self._handle_of(kb, step))

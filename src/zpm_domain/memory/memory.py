@@ -48,6 +48,7 @@ from zpm_domain.memory.snapshot_format import (
     read_snapshot,
 )
 from zpm_domain.ports.engine import Engine
+from zpm_domain.ports.snapshots import SnapshotInfo
 from zpm_domain.ports.storage import MemoryStorage, Mode, Scope
 from zpm_domain.prolog.allowlist import is_protected
 from zpm_domain.prolog.errors import PermissionDenied
@@ -272,6 +273,10 @@ class Memory(Reads):
         self.engine.add_clause(self.namespace, clause)
         self.beliefs.arrived(clause, origin)
         return None
+
+    def snapshot_infos(self) -> list[SnapshotInfo]:
+        """Every snapshot of this memory, sorted by name."""
+        return self.snapshots.list()
 
     def _check_writable(self) -> None:
         if self.read_only:

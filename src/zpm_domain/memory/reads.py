@@ -19,12 +19,14 @@ from zpm_domain.beliefs.supports import Beliefs, Support
 from zpm_domain.limits import Limits
 from zpm_domain.memory.knowledge_files import KnowledgeFiles
 from zpm_domain.ports.engine import Engine
+from zpm_domain.ports.proofs import ProofStep
 from zpm_domain.ports.solutions import Solution
 from zpm_domain.prolog.errors import PermissionDenied
 from zpm_domain.prolog.terms import TRUE, Atom, String, Struct, Term, indicator, variant
 from zpm_domain.prolog.unify import Bindings, unify
 from zpm_domain.prolog.writer import render
 from zpm_domain.stored.clauses import Clause, Origin, PredicateInfo
+from zpm_domain.stored.descriptions import Description, Descriptions
 
 
 class Reads(ABC):
@@ -33,6 +35,7 @@ class Reads(ABC):
     engine: Engine
     beliefs: Beliefs
     defeats: Defeats
+    descriptions: Descriptions
     files: KnowledgeFiles
 
     @property
@@ -200,6 +203,47 @@ class Reads(ABC):
         for info in self.predicates():
             if not self.files.is_static(info.key):
                 yield from self.stored_clauses(*info.key)
+
+    # -- what tools show: truth maintenance, descriptions, proofs ---------------
+    def assumptions(self) -> list[str]:
+        """Every assumption that supports a fact, in first-seen order."""
+        return self.beliefs.assumptions()
+
+    def knows_assumption(self, assumption: str) -> bool:
+        """Whether ``assumption`` supports a fact."""
+        return self.beliefs.knows(assumption)
+
+    def facts_of(self, assumption: str) -> list[Term]:
+        """The facts ``assumption`` supports, in the order first supported."""
+        return self.beliefs.facts_of(assumption)
+
+    def orphans(self, assumptions: set[str]) -> list[Support]:
+        """The facts that retracting ``assumptions`` would remove."""
+        return self.beliefs.orphans(assumptions)
+
+    def support(self, fact: Term) -> Support | None:
+        """The supports of the stored variant of ``fact``, if assumptions hold it."""
+        return self.beliefs.support(fact)
+
+    def supported(self, key: tuple[str, int]) -> Iterator[Support]:
+        """The supported facts of predicate ``key``, in the order first supported."""
+        return self.beliefs.supported(key)
+
+    def defeated_variant(self, fact: Term) -> Clause | None:
+        """The defeated clause that is a variant of ``fact``, if any."""
+        return self.defeats.variant_of(fact)
+
+    def description_of(self, name: str, arity: int) -> Description | None:
+        """The description of ``name/arity``, if it has one."""
+        return self.descriptions.of(name, arity)
+
+    def explain(self, goal: Term, limits: Limits, max_depth: int) -> list[ProofStep] | None:
+        """The first proof of ``goal`` (see ``Engine.explain``)."""
+        return self.engine.explain(self.namespace, goal, limits, max_depth)
+
+    def tabled_answers(self, goal: Term, limits: Limits) -> list[Term]:
+        """The distinct answers of ``goal`` (see ``Engine.tabled_answers``)."""
+        return self.engine.tabled_answers(self.namespace, goal, limits)
 
 
 def _same_constant(a: object, b: object) -> bool:

@@ -145,7 +145,7 @@ class ArgueTools(ToolGroup):
         fact, memory = unqualified(goal, self._memories, kb)
         if not isinstance(fact, (Atom, Struct)):
             return None
-        loser = memory.defeats.variant_of(fact)
+        loser = memory.defeated_variant(fact)
         if loser is None:
             return None
         defeat = memory.defeat_of(loser)

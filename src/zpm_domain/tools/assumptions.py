@@ -61,7 +61,7 @@ class AssumptionTools(ToolGroup):
         kb = self._memories.resolve(memory)
         with kb.writing():
             kb.check_mutable(term)
-            support = kb.beliefs.support(term)
+            support = kb.support(term)
             if support is None:
                 kb.commit([Assume(term, assumption, stores=not kb.holds_stored_copy(term))])
             elif assumption not in support.assumptions:
@@ -94,7 +94,7 @@ class AssumptionTools(ToolGroup):
         kb.sync()
         source = kb.source_of(term)
         names: dict[str, None] = {}
-        for support in kb.beliefs.supported(indicator(term)):
+        for support in kb.supported(indicator(term)):
             if unify(term, support.fact) is not None:
                 names.update(dict.fromkeys(support.assumptions))
         status: outputs.BeliefStatus = {
@@ -118,7 +118,7 @@ class AssumptionTools(ToolGroup):
         _check_assumption(assumption)
         kb = self._memories.resolve(memory)
         kb.sync()
-        return Reply.of({"facts": _rendered(kb.beliefs.facts_of(assumption))})
+        return Reply.of({"facts": _rendered(kb.facts_of(assumption))})
 
     @tool(
         QUERY,
@@ -128,7 +128,7 @@ class AssumptionTools(ToolGroup):
     def list_assumptions(self, memory: MemoryArg = None) -> Reply[outputs.AssumptionNames]:
         kb = self._memories.resolve(memory)
         kb.sync()
-        return Reply.of({"assumptions": kb.beliefs.assumptions()})
+        return Reply.of({"assumptions": kb.assumptions()})
 
     @tool(
         CHANGE_IDEMPOTENT,
@@ -145,9 +145,9 @@ class AssumptionTools(ToolGroup):
         _check_assumption(assumption)
         kb = self._memories.resolve(memory)
         with kb.writing():
-            if not kb.beliefs.knows(assumption):
+            if not kb.knows_assumption(assumption):
                 raise UnknownAssumption(assumption)
-            removed = len(kb.beliefs.orphans({assumption}))
+            removed = len(kb.orphans({assumption}))
             kb.commit([RetractAssumption(assumption)])
         return f"Retracted assumption '{assumption}': {removed} fact(s) removed"
 
@@ -172,7 +172,7 @@ class AssumptionTools(ToolGroup):
             )
         kb = self._memories.resolve(memory)
         with kb.writing():
-            names = [n for n in kb.beliefs.assumptions() if fnmatchcase(n, pattern)]
+            names = [n for n in kb.assumptions() if fnmatchcase(n, pattern)]
             kb.commit([RetractAssumption(name) for name in names])
         return f"Retracted pattern '{pattern}': {len(names)} assumption(s) removed"
 

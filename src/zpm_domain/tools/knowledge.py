@@ -210,7 +210,7 @@ class KnowledgeTools(ToolGroup):
 def store_plainly(memory: Memory, fact: Term) -> Mutation:
     """The mutation that stores ``fact`` plainly: a ``plain`` support for a fact
     that assumptions alone hold (no copy), else a new clause at the end."""
-    support = memory.beliefs.support(fact)
+    support = memory.support(fact)
     if support is not None and not support.plain:
         return SupportPlainly(fact)
     return AddClause(Clause(fact))

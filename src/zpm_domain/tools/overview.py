@@ -54,7 +54,7 @@ class OverviewTools(ToolGroup):
         memory = memories.resolve(None)  # default, or the session's own fork
         memory.sync()
         predicates = _predicates(memory)
-        names = sorted(memory.beliefs.assumptions())
+        names = sorted(memory.assumptions())
         assumptions: outputs.AssumptionsSummary = {"count": len(names), "names": names}
         mounts: outputs.MountsSummary = {
             "available": True,
@@ -131,14 +131,14 @@ def _predicates(memory: Memory) -> list[_Predicate]:
         if clauses:
             first = [render_clause(c) for c in clauses[:MAX_SAMPLES]]
             facts = sum(1 for c in clauses if c.is_fact)
-            description = memory.descriptions.of(info.name, info.arity)
+            description = memory.description_of(info.name, info.arity)
             found.append(_Predicate(info.name, info.arity, first, len(clauses), facts, description))
     progress.advance(len(infos), len(infos), "listing the predicates")
     return found
 
 
 def _snapshots(memory: Memory) -> dict[str, Any]:
-    infos = memory.snapshots.list()
+    infos = memory.snapshot_infos()
     if not infos:
         return {"count": 0, "latest": None, "latest_at": None}
     latest = max(infos, key=lambda info: (info.written, info.name))

@@ -46,7 +46,7 @@ def check_snapshot_name(name: str) -> str:
 def same_but_case(memory: Memory, name: str) -> str | None:
     """The memory's snapshot whose name differs from ``name`` only in case, if any."""
     folded = name.casefold()
-    for info in memory.snapshots.list():
+    for info in memory.snapshot_infos():
         if info.name != name and info.name.casefold() == folded:
             return info.name
     return None
@@ -125,7 +125,7 @@ class PersistenceTools(ToolGroup):
 
 
 def _holds(memory: Memory, name: str) -> bool:
-    return any(info.name == name for info in memory.snapshots.list())
+    return any(info.name == name for info in memory.snapshot_infos())
 
 
 def _missing(memory: Memory, name: str) -> ExecutionFailed:
@@ -137,7 +137,7 @@ def _missing(memory: Memory, name: str) -> ExecutionFailed:
     if other is not None:
         said += f" (it has '{other}': names differ in case)"
     else:
-        names = [info.name for info in memory.snapshots.list()]
+        names = [info.name for info in memory.snapshot_infos()]
         shown = ", ".join(names[:LISTED]) + (", …" if len(names) > LISTED else "")
         said += f"; its snapshots: {shown}" if names else "; it has no snapshots"
     if memory.fork is not None:

@@ -91,7 +91,7 @@ def schema_entries(kb: Memory) -> list[dict[str, Any]]:
         kind = "both" if facts and rules else "rule" if rules else "fact"
         count = len(clauses)
         entry = {"name": info.name, "arity": info.arity, "type": kind, "count": count}
-        description = kb.descriptions.of(info.name, info.arity)
+        description = kb.description_of(info.name, info.arity)
         if description is not None:
             entry.update(description.as_json())
         entries.append(entry)

@@ -78,7 +78,7 @@ class ReasoningTools(ToolGroup):
         renderer = Renderer()
         seen: set[str] = set()
         nodes: list[JsonValue] = []
-        for answer in kb.engine.tabled_answers(kb.namespace, goal, self._limits):
+        for answer in kb.tabled_answers(goal, self._limits):
             if not (isinstance(answer, Struct) and len(answer.args) == 2):
                 continue
             value = to_json_value(answer.args[1], renderer)
@@ -163,7 +163,7 @@ class ReasoningTools(ToolGroup):
         check_goal(goal)
         kb = self._target(memory)
         depth = DEFAULT_MAX_DEPTH if max_depth is None else max_depth
-        steps = kb.engine.explain(kb.namespace, goal, self._limits, depth)
+        steps = kb.explain(goal, self._limits, depth)
         tree = build_tree(steps) if steps else None
         nodes = [] if tree is None else flat_nodes(tree)
         structured: outputs.Explanation = {

@@ -147,7 +147,7 @@ class RecallTools(ToolGroup):
         kb = self._memories.resolve(memory)
         with kb.writing():
             change.check(kb)
-            held = kb.descriptions.of(name, arity)
+            held = kb.description_of(name, arity)
             if held != wanted:
                 kb.commit([change])
         if wanted is not None:

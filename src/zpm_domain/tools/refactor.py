@@ -242,7 +242,7 @@ class _References:
                 else:
                     self._rule(kb, clause.head, clause.body, denies)
             if targeted or denials:
-                for support in kb.beliefs.supported(info.key):
+                for support in kb.supported(info.key):
                     if targeted or self.denies(support.fact):
                         fact = self.renderer.render(support.fact)
                         self.assumed.extend(

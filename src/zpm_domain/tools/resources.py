@@ -99,7 +99,7 @@ def _mounted(memories: Memories, name: str, uri: str) -> Memory:
 
 
 def _snapshots(memory: Memory) -> list[dict[str, str]]:
-    infos = sorted(memory.snapshots.list(), key=lambda info: (info.written, info.name))
+    infos = sorted(memory.snapshot_infos(), key=lambda info: (info.written, info.name))
     return [{"name": info.name, "written": _iso(info.written)} for info in infos]
 
 
