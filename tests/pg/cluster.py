@@ -84,25 +84,8 @@ class Cluster:
         """Start the server on a free loopback port (tries three ports)."""
         for _ in range(3):
             self.port = _free_port()
-            options = (
-                f"-c listen_addresses=127.0.0.1 -c port={self.port} "
-                f"-c unix_socket_directories={self._root} -c fsync=on "
-                "-c synchronous_commit=on"
-            )
             try:
-                self._run(
-                    "pg_ctl",
-                    "-D",
-                    str(self.data),
-                    "-l",
-                    str(self.log),
-                    "-w",
-                    "-t",
-                    "60",
-                    "-o",
-                    options,
-                    "start",
-                )
+                self._start_server()
                 return
             except ClusterFailed:
                 continue
@@ -114,9 +97,11 @@ class Cluster:
         self._run(
             "pg_ctl", "-D", str(self.data), "-m", "immediate" if immediate else "fast", "-w", "stop"
         )
-        port = self.port
+        self._start_server()
+
+    def _start_server(self) -> None:
         options = (
-            f"-c listen_addresses=127.0.0.1 -c port={port} "
+            f"-c listen_addresses=127.0.0.1 -c port={self.port} "
             f"-c unix_socket_directories={self._root} -c fsync=on -c synchronous_commit=on"
         )
         self._run(
