@@ -1,7 +1,8 @@
 """The composition root: settings in, a ready toolbox out.
 
-Builds the engine, the file registry of the project (and of the global
-memories), mounts ``default`` and the memories of the manifest, and hands
+Builds the engine, the registry of the project's memories (its files and
+the global folder, or its space of a PostgreSQL database: ``open_registry``),
+mounts ``default`` and the memories of the manifest, and hands
 the tool groups their context.  Each memory loads its knowledge files, then
 its base snapshot, then its journal (architecture §8.6).  A torn final
 journal record is dropped with a warning; corruption before it, or a base
@@ -20,6 +21,7 @@ from __future__ import annotations
 import gc
 import logging
 from collections.abc import Callable
+from dataclasses import dataclass
 from pathlib import Path
 
 from zpm_adapters.project import ensure_layout
@@ -36,7 +38,7 @@ from zpm_domain.memory.names import DEFAULT_MEMORY
 from zpm_domain.memory.opening import memory_opener
 from zpm_domain.ports.engine import Engine
 from zpm_domain.ports.journal import JournalCorrupt
-from zpm_domain.ports.storage import MemoryMissing, MemoryRef
+from zpm_domain.ports.storage import MemoryMissing, MemoryRef, MemoryRegistry
 from zpm_domain.tools.definition import ToolContext
 
 log = logging.getLogger("zpm")
@@ -66,46 +68,49 @@ def open_toolbox(
         tools = select_tools(settings.tools) if serving else TOOLS
     except UnknownTools as error:
         raise StartupError(str(error)) from None
-    paths = settings.paths
-    try:
-        ensure_layout(paths)
-    except OSError as error:
-        log.warning(
-            "cannot create the folders of %s (%s): changes will be refused", paths.zpm_dir, error
-        )
-    engine = create_engine(settings.engine, settings.engine_origin)
     clock = settings.clock
-    registry = FileRegistry(paths, settings.global_root, clock=clock, step=step)
+    opened = open_registry(settings, step=step)
+    registry, release = opened.registry, opened.release
+    try:
+        engine = create_engine(settings.engine, settings.engine_origin)
+    except BaseException:
+        release()
+        raise
     opener = memory_opener(
         engine, registry, clock=clock, version=package_version(), step=step, settle=gc.freeze
     )
     memories = Memories(registry, opener, clock=clock, session=session_fork, lend_forks=lend_forks)
+
+    def close() -> None:
+        try:
+            _close(memories, engine)
+        finally:
+            release()
+
     try:
         memories.start()
         if memories.session_fork is not None:
             log.info("this session works on fork %s of default", memories.session_fork)
     except JournalCorrupt as error:
-        _close(memories, engine)
+        close()
         advice = journal_advice(_memory_of(registry, error.path))
         raise StartupError(f"{error}; {advice}") from error
     except RecoveryFailed as error:
-        _close(memories, engine)
+        close()
         raise StartupError(str(error)) from error
     except BaseException:
-        _close(memories, engine)
+        close()
         raise
     default = memories.default
     log.info(
         "project %s; engine %s; memories mounted: %s; persistence %s",
-        paths.root,
+        opened.label,
         engine.version(),
         ", ".join(m.name for m in memories.mounted()),
         default.status().status,
     )
     context = ToolContext(memories, settings.limits)
-    box = Toolbox(
-        context, engine=engine, on_close=lambda: _close(memories, engine), clock=clock, tools=tools
-    )
+    box = Toolbox(context, engine=engine, on_close=close, clock=clock, tools=tools)
     return box
 
 
@@ -117,8 +122,59 @@ def open_forks(settings: Settings) -> ProjectForks:
     return ProjectForks(box.memories, box.close)
 
 
-def _memory_of(registry: FileRegistry, journal: str) -> str | None:
+@dataclass(frozen=True)
+class OpenedRegistry:
+    """A project's registry, what releases it, and how logs name the project."""
+
+    registry: MemoryRegistry
+    release: Callable[[], None]
+    label: str
+
+
+def open_registry(
+    settings: Settings, *, step: Callable[[str], None] | None = None
+) -> OpenedRegistry:
+    """The registry of the project's memories: the project's files, or its
+    space in a database (whose schema is created or migrated first, and whose
+    durability settings are checked)."""
+    storage = settings.storage
+    if storage.url is None:
+        paths = settings.paths
+        try:
+            ensure_layout(paths)
+        except OSError as error:
+            log.warning(
+                "cannot create the folders of %s (%s): changes will be refused",
+                paths.zpm_dir,
+                error,
+            )
+        registry = FileRegistry(paths, settings.global_root, clock=settings.clock, step=step)
+        return OpenedRegistry(registry, _nothing, str(paths.root))
+    from zpm_adapters.postgres.database import Database
+    from zpm_adapters.postgres.registry import PostgresRegistry
+    from zpm_adapters.postgres.schema import migrate
+
+    db = Database(storage.url)
+    try:
+        before, now = migrate(db)
+        if before != now:
+            log.info("%s: zpm tables at version %d (were at %d)", db.where, now, before)
+        db.check_durability()
+        shared = PostgresRegistry(db, storage.space, storage.global_space, clock=settings.clock)
+    except BaseException:
+        db.close()
+        raise
+    return OpenedRegistry(shared, db.close, f"space {storage.space} of {db.where}")
+
+
+def _nothing() -> None:
+    pass
+
+
+def _memory_of(registry: MemoryRegistry, journal: str) -> str | None:
     """The name of the memory whose journal is at ``journal``, if one's is."""
+    if not isinstance(registry, FileRegistry):
+        return None
     for ref in [MemoryRef(DEFAULT_MEMORY, "project"), *registry.discover()]:
         try:
             if registry.layout(ref).journal == Path(journal):

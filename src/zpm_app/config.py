@@ -22,6 +22,15 @@ Precedence, first that is set:
   the CLI always offer every tool;
 * global memories: ``$XDG_DATA_HOME/zpm/kb`` (when set, absolute), else
   ``$HOME/.local/share/zpm/kb``; neither set: no global scope;
+* storage (``Settings.storage``, see :class:`StorageSettings`): the
+  ``ZPM_STORAGE_URL`` variable, else ``.zpm/config.toml`` ``[storage] url``,
+  else files (``.zpm/`` itself).  A PostgreSQL URL (``postgresql://...``,
+  or libpq's ``key=value`` form: ``service=zpm``, whose settings and
+  libpq's ``PG*`` variables apply) makes the project a *space* of that
+  database: ``ZPM_SPACE``, else ``[storage] space`` (required), and its
+  global memories live in the space ``ZPM_GLOBAL_SPACE``, else
+  ``[storage] global_space``, else ``global``.  With a database URL set
+  by ``ZPM_STORAGE_URL`` no ``.zpm/`` folder is needed;
 * the clock: the system's, unless ``ZPM_TEST_CLOCK`` holds seconds since the
   epoch: then every time zpm records (provenance, journal records, snapshot
   headers) is that one.  It exists for tests, so that servers run side by
@@ -40,6 +49,10 @@ Precedence, first that is set:
     [tools]
     enable = ["core", "argue"]
 
+    [storage]
+    url = "postgresql://zpm@db.example/zpm"
+    space = "team"
+
 Empty environment variables count as unset.  This module runs on every CLI
 command: it imports nothing heavy (``tomllib`` only when a config exists).
 """
@@ -47,6 +60,7 @@ command: it imports nothing heavy (``tomllib`` only when a config exists).
 from __future__ import annotations
 
 import os
+import re
 import time
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, replace
@@ -71,6 +85,7 @@ _TABLES: dict[str, frozenset[str]] = {
     "engine": frozenset({"name"}),
     "limits": frozenset({"time_s", *_INT_LIMITS}),
     "tools": frozenset({"enable"}),
+    "storage": frozenset({"url", "space", "global_space"}),
 }
 ALL_TOOLS = ("all",)
 
@@ -98,6 +113,24 @@ class ConfigError(Exception):
 
 
 @dataclass(frozen=True)
+class StorageSettings:
+    """Where memories are kept: files (``url`` is ``None``), or the space
+    ``space`` of the PostgreSQL database at ``url`` (a libpq URL or
+    ``key=value`` string, which may hold a password: never log or show it;
+    ``zpm_adapters.postgres`` shows it without).  ``global_space`` holds the
+    global memories; ``origin`` says where ``url`` was set."""
+
+    url: str | None = None
+    space: str = ""
+    global_space: str = "global"
+    origin: str = ""
+
+    @property
+    def shared(self) -> bool:
+        return self.url is not None
+
+
+@dataclass(frozen=True)
 class Settings:
     """Resolved settings; ``engine`` is a registry name or ``"auto"``, and
     ``engine_origin`` where it was set (see the module doc); ``global_root``
@@ -112,6 +145,7 @@ class Settings:
     clock: Callable[[], float] = time.time
     tools: tuple[str, ...] = ALL_TOOLS
     engine_origin: str = ""
+    storage: StorageSettings = StorageSettings()
 
     @property
     def project_root(self) -> Path:
@@ -140,7 +174,13 @@ def resolve_settings(
     """
     env = os.environ if env is None else env
     cwd = Path.cwd() if cwd is None else cwd
-    paths = ProjectPaths.for_root(_project_root(project, cwd, env))
+    try:
+        root = _project_root(project, cwd, env)
+    except ProjectNotFound:
+        if not env.get("ZPM_STORAGE_URL") or project or env.get("ZPM_PROJECT_DIR"):
+            raise
+        root = cwd  # a space of a database needs no folder
+    paths = ProjectPaths.for_root(root)
     config = _read_config(paths.config_path)
     engine_name, engine_origin = _engine(engine, env, config, paths.config_path)
     return Settings(
@@ -151,6 +191,7 @@ def resolve_settings(
         global_root=global_root(env),
         clock=_clock(env),
         tools=_tools(tools, config, paths.config_path),
+        storage=_storage(config, env, paths.config_path),
     )
 
 
@@ -176,6 +217,60 @@ def _tools(arg: str | None, config: dict[str, Any], path: Path) -> tuple[str, ..
     except UnknownTools as error:
         raise ConfigError(f"{where}: {error}") from None
     return selection
+
+
+SPACE_PATTERN = re.compile(r"[A-Za-z0-9][A-Za-z0-9_-]{0,62}\Z")
+"""A space's name: letters, digits, ``_`` and ``-`` (not first), 63 at most."""
+
+
+def _storage(config: dict[str, Any], env: Mapping[str, str], path: Path) -> StorageSettings:
+    """The storage settings (see the module doc); ``ConfigError`` for a URL
+    that names no database zpm can use, or a missing or malformed space."""
+    table: dict[str, Any] = config.get("storage", {})
+    url, origin = env.get("ZPM_STORAGE_URL"), "ZPM_STORAGE_URL"
+    if not url:
+        url, origin = table.get("url"), f"{path}: 'storage.url'"
+    if url is None:
+        return StorageSettings()
+    if not isinstance(url, str) or not url.strip():
+        raise ConfigError(f"{origin} must be a non-empty string")
+    url = url.strip()
+    if url == "file":
+        return StorageSettings(origin=origin)
+    if not (url.startswith(("postgresql:", "postgres:")) or "=" in url):
+        raise ConfigError(
+            f"{origin} must be 'file' or a PostgreSQL URL (postgresql://USER@HOST/DB, or "
+            "libpq's key=value form such as service=NAME)"
+        )
+    space = _space(env.get("ZPM_SPACE"), "ZPM_SPACE", table, "space", path)
+    global_space = _space(
+        env.get("ZPM_GLOBAL_SPACE"), "ZPM_GLOBAL_SPACE", table, "global_space", path
+    )
+    if not space:
+        raise ConfigError(
+            f"{origin} names a database: say which space of it is this project's with "
+            "ZPM_SPACE or [storage] space in .zpm/config.toml"
+        )
+    global_space = global_space or "global"
+    if space == global_space:
+        raise ConfigError(
+            f"space {space!r} holds the global memories: choose another name for the project's"
+        )
+    return StorageSettings(url, space, global_space, origin)
+
+
+def _space(
+    given: str | None, variable: str, table: dict[str, Any], key: str, path: Path
+) -> str | None:
+    where, value = (variable, given) if given else (f"{path}: 'storage.{key}'", table.get(key))
+    if value is None:
+        return None
+    if not isinstance(value, str) or not SPACE_PATTERN.match(value):
+        raise ConfigError(
+            f"{where} must be a space name: letters, digits, '_' and '-', at most 63 "
+            f"characters, not {value!r}"
+        )
+    return value
 
 
 def _clock(env: Mapping[str, str]) -> Callable[[], float]:

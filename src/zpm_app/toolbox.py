@@ -21,6 +21,7 @@ from zpm_app import instructions
 from zpm_app.arguments import validate_arguments
 from zpm_app.catalogue import GROUPS, TOOLS, ToolDefinition, find_tool
 from zpm_domain.errors import ExecutionFailed, ZpmError
+from zpm_domain.memory.conflicts import retried
 from zpm_domain.ports.engine import Engine
 from zpm_domain.ports.journal import JournalCorrupt
 from zpm_domain.progress import Report, reporting
@@ -104,15 +105,22 @@ class Toolbox:
         from the CLI: the provenance of what it stores); ``progress`` hears
         how long work advances (see ``zpm_domain.progress``).  Raises
         ``UnknownTool``, also for a catalogue tool this toolbox does not
-        offer; every other failure is a result."""
+        offer; every other failure is a result.  A call that lost the race
+        for a shared journal to another writer is made again, caught up
+        (``zpm_domain.memory.conflicts``)."""
         spec = find_tool(name)
         if spec is None or name not in self._handlers:
             raise UnknownTool(name)
         self._engine.resume()
         try:
             args = validate_arguments(spec, arguments, self.context.limits.max_input_bytes)
-            with reporting(progress), calling(name, client, self._clock):
-                answer = self._handlers[name](**spec.keywords(args))
+            handler, keywords = self._handlers[name], spec.keywords(args)
+
+            def attempt() -> str | Reply[Any] | Noted:
+                with reporting(progress), calling(name, client, self._clock):
+                    return handler(**keywords)
+
+            answer = retried(attempt)
             if isinstance(answer, Reply):
                 return ToolResult(answer.text, False, answer.notes, answer.structured)
             if isinstance(answer, Noted):

@@ -162,6 +162,45 @@ class PersistenceUnavailable(ZpmError):
         self.location = location
 
 
+class StorageUnavailable(ZpmError):
+    """The storage server cannot be reached (or failed) during a call: nothing
+    of the call was applied; the server reconnects by itself on a later call.
+
+    ``where`` names the storage without secrets (no password); ``detail`` is
+    the driver's reason.  The hint says what to check.
+    """
+
+    def __init__(self, where: str, detail: str) -> None:
+        super().__init__(f"Storage unavailable: {where}: {detail}")
+        self.where = where
+        self.detail = detail
+
+    @property
+    def hint(self) -> str | None:
+        return (
+            "The database did not answer; nothing of this call was applied. Check that "
+            "the PostgreSQL server is running and reachable, then call again: zpm "
+            "reconnects by itself."
+        )
+
+
+class StorageBusy(ZpmError):
+    """A change lost the race to another writer of the same memory too many
+    times in a row (each time it caught up and checked again): nothing of it
+    was applied.  ``where`` names the memory's journal."""
+
+    def __init__(self, where: str, attempts: int) -> None:
+        super().__init__(
+            f"Cannot change {where}: other writers changed it {attempts} times while "
+            "this change was being made; nothing was applied"
+        )
+        self.where = where
+
+    @property
+    def hint(self) -> str | None:
+        return "Call again: the change is checked against what the others wrote."
+
+
 class RecoveryFailed(ZpmError):
     """A memory's recorded state cannot be brought back; the text says where and why."""
 

@@ -12,6 +12,7 @@ from zpm_app.config import (
     ConfigError,
     ProjectNotFound,
     Settings,
+    StorageSettings,
     init_project,
     resolve_settings,
 )
@@ -150,3 +151,47 @@ def test_import_stays_light() -> None:
         [sys.executable, "-c", code], capture_output=True, text=True, check=True
     ).stdout
     assert out == "[]\n"
+
+
+def test_storage_is_files_unless_a_database_is_named(project: Path) -> None:
+    assert resolve_settings(cwd=project, env={}).storage == StorageSettings()
+    assert not resolve_settings(cwd=project, env={}).storage.shared
+    assert resolve_settings(cwd=project, env={"ZPM_STORAGE_URL": "file"}).storage.url is None
+
+
+def test_storage_from_env_beats_config(project: Path) -> None:
+    write_config(project, '[storage]\nurl = "postgresql://a@h/db"\nspace = "team"\n')
+    settings = resolve_settings(cwd=project, env={})
+    assert settings.storage == StorageSettings(
+        "postgresql://a@h/db",
+        "team",
+        "global",
+        f"{project / '.zpm' / 'config.toml'}: 'storage.url'",
+    )
+    env = {"ZPM_STORAGE_URL": "service=zpm", "ZPM_SPACE": "other", "ZPM_GLOBAL_SPACE": "org"}
+    chosen = resolve_settings(cwd=project, env=env).storage
+    assert (chosen.url, chosen.space, chosen.global_space) == ("service=zpm", "other", "org")
+
+
+def test_a_database_needs_no_project_folder(tmp_path: Path) -> None:
+    env = {"ZPM_STORAGE_URL": "postgresql://h/db", "ZPM_SPACE": "team"}
+    settings = resolve_settings(cwd=tmp_path, env=env)
+    assert settings.project_root == tmp_path and settings.storage.space == "team"
+    with pytest.raises(ProjectNotFound):
+        resolve_settings(cwd=tmp_path, env={"ZPM_SPACE": "team"})
+
+
+@pytest.mark.parametrize(
+    ("env", "message"),
+    [
+        ({"ZPM_STORAGE_URL": "postgresql://h/db"}, "say which space"),
+        ({"ZPM_STORAGE_URL": "mysql://h/db", "ZPM_SPACE": "s"}, "must be 'file' or a PostgreSQL"),
+        ({"ZPM_STORAGE_URL": "postgresql://h/db", "ZPM_SPACE": "a b"}, "must be a space name"),
+        ({"ZPM_STORAGE_URL": "postgresql://h/db", "ZPM_SPACE": "global"}, "holds the global"),
+    ],
+)
+def test_bad_storage_settings_say_what_is_wrong(
+    project: Path, env: dict[str, str], message: str
+) -> None:
+    with pytest.raises(ConfigError, match=message):
+        resolve_settings(cwd=project, env=env)

@@ -1,12 +1,17 @@
-"""One throw-away PostgreSQL cluster per test process that needs one."""
+"""One throw-away PostgreSQL cluster per test process that needs one, and a
+fresh space of it per test."""
 
 from __future__ import annotations
 
+import itertools
+import os
 from collections.abc import Iterator
 
 import pytest
 
 from tests.pg.cluster import Cluster, ClusterFailed
+
+_spaces = itertools.count(1)
 
 
 @pytest.fixture(scope="session")
@@ -26,3 +31,9 @@ def cluster() -> Iterator[Cluster]:
         yield made
     finally:
         made.stop()
+
+
+@pytest.fixture
+def space() -> str:
+    """A space name no other test of this run uses."""
+    return f"t{os.getpid()}-{next(_spaces)}"

@@ -249,15 +249,23 @@ class Memory(Reads):
         Returns them as committed: stamped with the handles and provenance
         of what they store (:meth:`Mutation.stamped`).  Must be called
         inside :meth:`writing`.  Nothing is written when the batch is empty.
+        When the append fails (``JournalConflict``: another writer of a
+        shared journal came first; ``StorageUnavailable``; ``OSError``)
+        nothing is applied and no handle is used up.
         """
         self._check_writable()
         for mutation in mutations:
             mutation.check(self)
         if not mutations:
             return []
+        counter = self.numbering.next
         stamp = _Stamp(self.numbering, provenance_now(self._clock))
         mutations = [m.stamped(stamp) for m in mutations]
-        self.journal.append([m.journal_op() for m in mutations])
+        try:
+            self.journal.append([m.journal_op() for m in mutations])
+        except BaseException:
+            self.numbering.next = counter  # not stored: its handles were never given
+            raise
         self._recovery.position.records += 1
         for mutation in mutations:
             mutation.apply(self, Origin.TOOL)

@@ -40,8 +40,14 @@ class Journal(ABC):
     """Append-only log of batches; one batch per successful tool call.
 
     * ``append`` returns only after the batch is durable (written and
-      fsynced).  A batch is atomic: after a crash it is either entirely
-      present or entirely absent.
+      fsynced, or committed).  A batch is atomic: after a crash it is either
+      entirely present or entirely absent.
+    * ``append`` and ``rotate`` add the batch right after the last one this
+      handle has read.  A journal whose ``lock`` excludes other writers (a
+      file) always can; a shared journal whose lock is only the process's
+      (a database) raises ``JournalConflict`` when another writer got there
+      first: nothing was written, and the writer catches up with
+      ``read_new``, checks its change again and retries.
     * ``read_new`` returns the complete batches not yet seen by this handle
       (written by this or another process).  A torn final batch (crash
       mid-write) is dropped and logged; a corrupt batch anywhere else raises
@@ -83,7 +89,9 @@ class Journal(ABC):
 
     @abstractmethod
     def lock(self) -> contextlib.AbstractContextManager[None]:
-        """Exclusive access to this journal, across processes and threads.
+        """Exclusive access to this journal, across threads, and across
+        processes where the journal can offer it (a file; a shared database
+        journal detects a concurrent writer at ``append`` instead).
 
         Re-entrant within one thread.  Wrap "catch up with ``read_new`` →
         mutate → ``append``" in it so that several processes sharing one
@@ -94,6 +102,15 @@ class Journal(ABC):
     @abstractmethod
     def close(self) -> None:
         """Release files and locks (idempotent)."""
+
+
+class JournalConflict(Exception):
+    """Another writer appended to a shared journal since this handle last read
+    it; the batch was not written (see :class:`Journal`)."""
+
+    def __init__(self, label: str) -> None:
+        super().__init__(f"{label}: another writer appended first")
+        self.label = label
 
 
 class JournalCorrupt(Exception):

@@ -14,6 +14,7 @@ from zpm_domain.changes.describe import moved
 from zpm_domain.changes.mutations import Mutation
 from zpm_domain.changes.renaming import RenamePlan, RenamePredicate, plan_rename
 from zpm_domain.errors import InvalidArguments, RenameRefused
+from zpm_domain.memory.conflicts import retried
 from zpm_domain.memory.memory import Memory
 from zpm_domain.memory.mounts import Memories
 from zpm_domain.prolog.allowlist import is_protected
@@ -199,11 +200,17 @@ class RefactorTools(ToolGroup):
     def _propagate(
         self, other: Memory, home: str, old: str, new: str, arity: int, preview: bool
     ) -> tuple[Memory, RenamePlan]:
-        with nullcontext() if preview else other.writing():
-            plan = _qualified_plan(other, home, old, new, arity)
-            if not preview and plan.changes:
-                other.commit([RenamePredicate(old, new, arity, home, plan)])
-        return other, plan
+        """Rewrite ``other``'s qualified calls; the home memory has changed
+        already, so a lost race for ``other``'s journal is retried here."""
+
+        def rewrite() -> RenamePlan:
+            with nullcontext() if preview else other.writing():
+                plan = _qualified_plan(other, home, old, new, arity)
+                if not preview and plan.changes:
+                    other.commit([RenamePredicate(old, new, arity, home, plan)])
+            return plan
+
+        return other, retried(rewrite)
 
 
 @dataclass

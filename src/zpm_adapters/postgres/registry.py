@@ -1,0 +1,347 @@
+"""The memories of one space: ``PostgresRegistry`` and ``PostgresStorage``.
+
+Rows (``zpm_adapters.postgres.schema``): ``zpm_spaces`` (one per space:
+its manifest of mounts and its counter of memory ids), ``zpm_memories``
+(one per memory: its id, what it was forked from, its fork point), and
+per memory its journal, snapshots and knowledge texts.  A project's memories
+are those of its space, the global ones those of the global space.  Every
+change that must be whole (creating a fork with its first batch and seed,
+removing a memory with everything it holds) is one transaction.
+
+Knowledge files are texts in ``zpm_knowledge`` named as the file backend
+names them in provenance (``kb/facts.pl``, ``kb/<memory>/knowledge.pl``),
+so a project copied between backends answers alike; no server reads
+``kb/*.pl`` from its own disk for a space.
+"""
+
+from __future__ import annotations
+
+import json
+import time
+from collections.abc import Callable
+from typing import Any
+
+import psycopg
+
+from zpm_adapters.postgres.database import Database
+from zpm_adapters.postgres.journal import PostgresJournal, encode
+from zpm_adapters.postgres.snapshots import PostgresSnapshots
+from zpm_domain.memory.names import DEFAULT_MEMORY, NAME_PATTERN, RESERVED_NAMES
+from zpm_domain.ports.journal import Journal
+from zpm_domain.ports.snapshots import SnapshotStore
+from zpm_domain.ports.storage import (
+    ForkInfo,
+    KnowledgeFile,
+    MemoryExists,
+    MemoryMissing,
+    MemoryRef,
+    MemoryRegistry,
+    MemoryStorage,
+    MountEntry,
+    NewFork,
+    Scope,
+)
+from zpm_domain.stored.handles import MAX_MEMORY_ID
+
+KNOWLEDGE_HEADER = """\
+% Knowledge file of zpm memory '{name}'.
+% Clauses written here are loaded when the memory is mounted. Tools can query
+% them but never change them; declare a predicate with :- dynamic(Name/Arity).
+% to let tools add clauses to it.
+"""
+
+
+def knowledge_name(memory: str) -> str:
+    """The name of a named memory's knowledge file (the default memory's are ``kb/*.pl``)."""
+    return f"kb/{memory}/knowledge.pl"
+
+
+class PostgresRegistry(MemoryRegistry):
+    """The memories of space ``space`` (global ones: of ``global_space``) in ``db``."""
+
+    def __init__(
+        self,
+        db: Database,
+        space: str,
+        global_space: str,
+        *,
+        clock: Callable[[], float] = time.time,
+    ) -> None:
+        self.db = db
+        self.space = space
+        self.global_space = global_space
+        self._clock = clock
+        self.ensure_space()
+
+    def ensure_space(self) -> None:
+        """Create the rows of the spaces and of the default memory when missing."""
+        with self.db.transaction() as conn:
+            for space in (self.space, self.global_space):
+                conn.execute(
+                    "INSERT INTO zpm_spaces (space) VALUES (%s) ON CONFLICT DO NOTHING", (space,)
+                )
+            conn.execute(
+                "INSERT INTO zpm_memories (space, name, created) VALUES (%s, %s, %s) "
+                "ON CONFLICT DO NOTHING",
+                (self.space, DEFAULT_MEMORY, self._clock()),
+            )
+
+    def space_of(self, scope: Scope) -> str:
+        return self.space if scope == "project" else self.global_space
+
+    def where(self, ref: MemoryRef) -> str:
+        """How messages name memory ``ref``."""
+        return f"{self.db.where} space {self.space_of(ref.scope)} memory {ref.name}"
+
+    # -- memories -------------------------------------------------------------
+    def discover(self) -> list[MemoryRef]:
+        with self.db.transaction() as conn:
+            rows = conn.execute(
+                "SELECT name, space FROM zpm_memories WHERE space IN (%s, %s)",
+                (self.space, self.global_space),
+            ).fetchall()
+        found = [
+            MemoryRef(name, "project" if space == self.space else "global")
+            for name, space in rows
+            if NAME_PATTERN.match(name) and name not in RESERVED_NAMES
+        ]
+        return sorted(found, key=lambda ref: (ref.name, ref.scope))
+
+    def exists(self, ref: MemoryRef) -> bool:
+        if ref.name == DEFAULT_MEMORY and ref.scope == "project":
+            return True
+        return self.memory_row(ref) is not None
+
+    def create(self, ref: MemoryRef) -> None:
+        space = self.space_of(ref.scope)
+        try:
+            with self.db.transaction() as conn:
+                conn.execute(
+                    "INSERT INTO zpm_memories (space, name, created) VALUES (%s, %s, %s)",
+                    (space, ref.name, self._clock()),
+                )
+                conn.execute(
+                    "INSERT INTO zpm_knowledge (space, memory, file, text) VALUES (%s, %s, %s, %s)",
+                    (
+                        space,
+                        ref.name,
+                        knowledge_name(ref.name),
+                        KNOWLEDGE_HEADER.format(name=ref.name),
+                    ),
+                )
+        except psycopg.errors.UniqueViolation:
+            raise MemoryExists(ref.name) from None
+
+    def create_fork(self, ref: MemoryRef, fork: NewFork) -> None:
+        space = self.space_of(ref.scope)
+        info = fork.info
+        now = self._clock()
+        try:
+            with self.db.transaction() as conn:
+                conn.execute(
+                    "INSERT INTO zpm_memories (space, name, fork_of, fork_scope, base_id, created, "
+                    "fork_point) VALUES (%s, %s, %s, %s, %s, %s, %s)",
+                    (
+                        space,
+                        ref.name,
+                        info.base.name,
+                        info.base.scope,
+                        info.base_id,
+                        info.created,
+                        fork.snapshot,
+                    ),
+                )
+                conn.execute(
+                    "INSERT INTO zpm_snapshots (space, memory, name, text, written) "
+                    "VALUES (%s, %s, %s, %s, %s)",
+                    (space, ref.name, fork.seed, fork.snapshot, now),
+                )
+                conn.execute(
+                    "INSERT INTO zpm_journal (space, memory, seq, batch, starts, writer, at) "
+                    "VALUES (%s, %s, 1, %s, true, %s, %s)",
+                    (space, ref.name, encode(fork.first_batch, int(now)), "fork", now),
+                )
+        except psycopg.errors.UniqueViolation:
+            raise MemoryExists(ref.name) from None
+
+    def fork_info(self, ref: MemoryRef) -> ForkInfo | None:
+        if ref.name == DEFAULT_MEMORY and ref.scope == "project":
+            return None
+        row = self.memory_row(ref)
+        if row is None or row["fork_of"] is None:
+            return None
+        info = _fork_info(row)
+        with self.db.transaction() as conn:
+            changed = conn.execute(
+                "SELECT max(at) FROM zpm_journal WHERE space = %s AND memory = %s",
+                (self.space_of(ref.scope), ref.name),
+            ).fetchone()
+        last = changed[0] if changed else None
+        return ForkInfo(info.base, info.base_id, info.created, max(info.created, last or 0))
+
+    def remove(self, ref: MemoryRef) -> None:
+        if ref.name == DEFAULT_MEMORY and ref.scope == "project":
+            raise ValueError("the default memory cannot be removed")
+        with self.db.transaction() as conn:
+            gone = conn.execute(
+                "DELETE FROM zpm_memories WHERE space = %s AND name = %s",
+                (self.space_of(ref.scope), ref.name),
+            ).rowcount
+        if not gone:
+            raise MemoryMissing(
+                f"memory {ref.name} ({ref.scope} scope) is not in {self.where(ref)}"
+            )
+
+    def storage(self, ref: MemoryRef) -> MemoryStorage:
+        row = self.memory_row(ref)
+        if row is None:
+            raise MemoryMissing(
+                f"memory {ref.name} ({ref.scope} scope) is not in {self.where(ref)}"
+            )
+        fork = None if row["fork_of"] is None else _fork_info(row)
+        return PostgresStorage(self, ref, fork, clock=self._clock)
+
+    def memory_row(self, ref: MemoryRef) -> dict[str, Any] | None:
+        with self.db.transaction() as conn:
+            cursor = conn.execute(
+                "SELECT name, memory_id, fork_of, fork_scope, base_id, created "
+                "FROM zpm_memories WHERE space = %s AND name = %s",
+                (self.space_of(ref.scope), ref.name),
+            )
+            row = cursor.fetchone()
+            if row is None:
+                return None
+            names = [column.name for column in cursor.description or ()]
+        return dict(zip(names, row, strict=True))
+
+    # -- the manifest ---------------------------------------------------------
+    def read_manifest(self) -> list[MountEntry] | None:
+        with self.db.transaction() as conn:
+            row = conn.execute(
+                "SELECT mounts::text FROM zpm_spaces WHERE space = %s", (self.space,)
+            ).fetchone()
+        if row is None or row[0] is None:
+            return None
+        entries = []
+        for item in json.loads(row[0]):
+            entries.append(MountEntry(item["name"], item["scope"], item["mode"]))
+        return entries
+
+    def write_manifest(self, entries: list[MountEntry]) -> None:
+        text = json.dumps([{"name": e.name, "scope": e.scope, "mode": e.mode} for e in entries])
+        with self.db.transaction() as conn:
+            conn.execute("UPDATE zpm_spaces SET mounts = %s WHERE space = %s", (text, self.space))
+
+    # -- ids ------------------------------------------------------------------
+    def give_id(self, ref: MemoryRef) -> int | None:
+        """Record a new id for memory ``ref`` unless it has one; its id."""
+        space = self.space_of(ref.scope)
+        with self.db.transaction() as conn:
+            row = conn.execute(
+                "SELECT memory_id FROM zpm_memories WHERE space = %s AND name = %s FOR UPDATE",
+                (space, ref.name),
+            ).fetchone()
+            if row is None:
+                raise OSError(f"{self.where(ref)}: the memory is gone")
+            if row[0] is not None:
+                return int(row[0])
+            given = conn.execute(
+                "UPDATE zpm_spaces SET ids_given = ids_given + 1 WHERE space = %s "
+                "RETURNING ids_given",
+                (space,),
+            ).fetchone()
+            assert given is not None
+            k = int(given[0])
+            memory_id = 2 * k if ref.scope == "project" else 2 * k - 1
+            if memory_id > MAX_MEMORY_ID:
+                raise OSError(f"{self.db.where} space {space}: every memory id has been given")
+            conn.execute(
+                "UPDATE zpm_memories SET memory_id = %s WHERE space = %s AND name = %s",
+                (memory_id, space, ref.name),
+            )
+            return memory_id
+
+
+class PostgresStorage(MemoryStorage):
+    """One memory's rows."""
+
+    def __init__(
+        self,
+        registry: PostgresRegistry,
+        ref: MemoryRef,
+        fork: ForkInfo | None,
+        *,
+        clock: Callable[[], float],
+    ) -> None:
+        self._registry = registry
+        self._ref = ref
+        self._fork = fork
+        self._space = registry.space_of(ref.scope)
+        self._location = registry.where(ref)
+        db = registry.db
+        self._journal = PostgresJournal(db, self._space, ref.name, self._location, clock)
+        self._snapshots = PostgresSnapshots(db, self._space, ref.name, self._location, clock)
+
+    @property
+    def journal(self) -> Journal:
+        return self._journal
+
+    @property
+    def snapshots(self) -> SnapshotStore:
+        return self._snapshots
+
+    @property
+    def location(self) -> str:
+        return self._location
+
+    def knowledge_files(self) -> list[KnowledgeFile]:
+        """The knowledge texts of the memory (a fork's: its base's), by name."""
+        source = self._ref if self._fork is None else self._fork.base
+        with self._registry.db.transaction() as conn:
+            rows = conn.execute(
+                "SELECT file, text FROM zpm_knowledge WHERE space = %s AND memory = %s",
+                (self._registry.space_of(source.scope), source.name),
+            ).fetchall()
+        where = self._registry.where(source)
+        return [KnowledgeFile(f"{where}, {file}", text, name=file) for file, text in sorted(rows)]
+
+    def writable(self) -> bool:
+        return True
+
+    def memory_id(self, *, give: bool) -> int | None:
+        if give:
+            return self._registry.give_id(self._ref)
+        row = self._registry.memory_row(self._ref)
+        return None if row is None or row["memory_id"] is None else int(row["memory_id"])
+
+    def fork_info(self) -> ForkInfo | None:
+        return self._fork
+
+    def read_fork_point(self) -> str:
+        with self._registry.db.transaction() as conn:
+            row = conn.execute(
+                "SELECT fork_point FROM zpm_memories WHERE space = %s AND name = %s",
+                (self._space, self._ref.name),
+            ).fetchone()
+        if row is None or row[0] is None:
+            raise KeyError(self.fork_point_label())
+        return str(row[0])
+
+    def write_fork_point(self, text: str) -> None:
+        with self._registry.db.transaction() as conn:
+            conn.execute(
+                "UPDATE zpm_memories SET fork_point = %s WHERE space = %s AND name = %s",
+                (text, self._space, self._ref.name),
+            )
+
+    def fork_point_label(self) -> str:
+        return f"{self._location}, fork point"
+
+    def close(self) -> None:
+        self._journal.close()
+
+
+def _fork_info(row: dict[str, Any]) -> ForkInfo:
+    scope: Scope = "global" if row["fork_scope"] == "global" else "project"
+    base_id = None if row["base_id"] is None else int(row["base_id"])
+    return ForkInfo(MemoryRef(row["fork_of"], scope), base_id, float(row["created"]))

@@ -1,0 +1,102 @@
+"""The PostgreSQL journal: the journal port's semantics, and what a shared
+journal adds (a writer that is not caught up conflicts and writes nothing)."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+import pytest
+
+from tests.pg.cluster import Cluster
+from zpm_adapters.postgres.database import Database
+from zpm_adapters.postgres.journal import PostgresJournal, encode
+from zpm_adapters.postgres.registry import PostgresRegistry
+from zpm_adapters.postgres.schema import migrate
+from zpm_domain.ports.journal import Journal, JournalConflict, JournalOp
+
+
+def clock() -> float:
+    return 1764457000.5
+
+
+@pytest.fixture
+def db(cluster: Cluster) -> Iterator[Database]:
+    database = Database(cluster.url)
+    migrate(database)
+    yield database
+    database.close()
+
+
+@pytest.fixture
+def journals(db: Database, space: str) -> Iterator[list[Journal]]:
+    PostgresRegistry(db, space, "g-" + space)
+    made = [PostgresJournal(db, space, "default", f"space {space}", clock) for _ in range(3)]
+    yield made  # type: ignore[misc]
+
+
+def op(clause: str, kind: str = "assert") -> JournalOp:
+    return JournalOp(kind, clause=clause)
+
+
+def clauses(records: list) -> list[str]:  # type: ignore[type-arg]
+    return [o.args["clause"] for r in records for o in r.ops]
+
+
+def test_batches_round_trip_with_their_numbers(journals: list[Journal]) -> None:
+    writer, reader, _ = journals
+    writer.append([op("human(socrates)")])
+    writer.append([op("human(plato)", "retract"), op("é'\"\n", "retractall")])
+    records = reader.read_new()
+    assert [r.line for r in records] == [1, 2]
+    assert [r.ts for r in records] == [1764457000, 1764457000]
+    assert records[1].ops == (op("human(plato)", "retract"), op("é'\"\n", "retractall"))
+    assert reader.read_new() == []
+    assert writer.read_new() == []  # its own batches are not read back
+
+
+def test_a_writer_behind_conflicts_and_writes_nothing(journals: list[Journal]) -> None:
+    first, second, reader = journals
+    first.append([op("a")])
+    with pytest.raises(JournalConflict):
+        second.append([op("b")])
+    assert clauses(reader.read_new()) == ["a"]
+    assert clauses(second.read_new()) == ["a"]  # caught up, it may append now
+    second.append([op("b")])
+    assert clauses(reader.read_new()) == ["b"]
+    assert first.pending() == 2
+
+
+def test_a_rotation_also_conflicts_when_behind(journals: list[Journal]) -> None:
+    first, second, _ = journals
+    first.append([op("a")])
+    with pytest.raises(JournalConflict):
+        second.rotate([JournalOp("base", snapshot="s")])
+
+
+def test_a_new_reader_starts_at_the_last_generation(journals: list[Journal]) -> None:
+    writer, early, _ = journals
+    writer.append([op("old")])
+    assert clauses(early.read_new()) == ["old"]
+    writer.rotate([JournalOp("base", snapshot="s1")])
+    writer.append([op("kept")])
+    writer.rotate([JournalOp("base", snapshot="s2")])
+    writer.append([op("new")])
+    assert writer.pending() == 2
+    late = journals[2]
+    records = late.read_new()
+    assert [r.ops[0].op for r in records] == ["base", "assert"]
+    assert records[0].ops[0].args["snapshot"] == "s2"
+    # a reader behind jumps to the newest start too: what came before it is replaced
+    records = early.read_new()
+    assert [r.ops[0].args.get("snapshot") for r in records][:1] == ["s2"]
+
+
+def test_size_counts_the_current_generation(journals: list[Journal]) -> None:
+    writer = journals[0]
+    assert writer.size_bytes() == 0
+    writer.append([op("a")])
+    assert writer.size_bytes() == len(encode([op("a")], 1764457000).encode())
+    start = [JournalOp("base", snapshot="s")]
+    writer.rotate(start)
+    assert writer.size_bytes() == len(encode(start, 1764457000).encode())
+    assert writer.pending() == 1
