@@ -2,7 +2,9 @@
 
 ``lockstep_machine(targets)`` returns a ``RuleBasedStateMachine`` class.  Each
 test case starts one ``zpm serve`` per target (each in its own temporary
-project, with its own ``XDG_DATA_HOME`` for global memories), sends every
+project, with its own ``XDG_DATA_HOME`` for global memories; a target whose
+memories are in a database runs as two servers of one space, ``Replicas``,
+each call going to one of them at random), sends every
 generated call to all of them and requires the same result text, the same
 further text items (hints and notes) and ``isError`` from each; a difference
 raises ``Divergence``, whose message names the step, the call and the engines
@@ -94,7 +96,8 @@ from hypothesis.stateful import (
     rule,
 )
 
-from zpm_contract import calls
+from zpm_contract import calls, storage
+from zpm_contract.replicas import Replicas
 from zpm_contract.server import ServerProcess, ToolOutcome, init_project
 from zpm_contract.targets import EngineTarget
 
@@ -205,14 +208,21 @@ class LockstepMachine(RuleBasedStateMachine):
         self._pool = ThreadPoolExecutor(max_workers=len(self.targets))
         root = Path(self._tmp.name)
 
-        def start(index: int) -> ServerProcess:
+        def start(index: int) -> ServerProcess | Replicas:
             target = self.targets[index]
             env = {"XDG_DATA_HOME": str(root / f"engine{index}-data"), "ZPM_TEST_CLOCK": CLOCK}
             project = init_project(root / f"engine{index}")
             (project / ".zpm" / "kb" / "functional.pl").write_text(calls.FUNCTIONAL_KNOWLEDGE)
-            return ServerProcess(target, project, env=env)
+            first = ServerProcess(target, project, env=env)
+            if target.storage == storage.FILE:
+                return first
+            try:
+                return Replicas(first, ServerProcess(target, project, env=env))
+            except BaseException:
+                first.close()
+                raise
 
-        self.servers: list[ServerProcess] = []
+        self.servers: list[ServerProcess | Replicas] = []
         self._start_all([self._pool.submit(start, i) for i in range(len(self.targets))])
         self.step = 0
         self.history: list[str] = []
@@ -227,10 +237,10 @@ class LockstepMachine(RuleBasedStateMachine):
         self.last_restart = 0
         self.restarts = 0
 
-    def _start_all(self, futures: list[Future[ServerProcess]]) -> None:
+    def _start_all(self, futures: list[Future[ServerProcess | Replicas]]) -> None:
         """Make the servers that ``futures`` start ``self.servers``; when one
         fails, stop the others and raise its error."""
-        started: list[ServerProcess] = []
+        started: list[ServerProcess | Replicas] = []
         errors: list[BaseException] = []
         for future in futures:
             try:

@@ -9,6 +9,10 @@ Options:
   default: every engine available in this environment (but the reference).
   ``NAME:-reasoning,-interrupt`` also declares those capabilities missing,
   on top of what the engine's record declares (``register(..., lacks=...)``);
+  ``NAME@postgres`` runs it with its memories in PostgreSQL
+  (``zpm_contract.storage``);
+* ``--zpm-storage-url URL``: the database of the ``@postgres`` targets
+  (default: a throw-away cluster for the run);
 * ``--zpm-reference NAME`` (also ``NAME:-cap,...``): an engine that only
   takes part in the lockstep comparison, as the partner of the selected
   engines (the per-engine tests do not run on it); default: none.
@@ -45,6 +49,7 @@ from pathlib import Path
 
 import pytest
 
+from zpm_contract import storage
 from zpm_contract.server import ServerProcess, init_project
 from zpm_contract.targets import (
     CAPABILITIES,
@@ -74,6 +79,13 @@ def pytest_addoption(parser: pytest.Parser) -> None:
         "declares capabilities it lacks",
     )
     group.addoption(
+        "--zpm-storage-url",
+        default=None,
+        metavar="URL",
+        help="the PostgreSQL database of the NAME@postgres targets (default: a throw-away "
+        "cluster started for the run, which needs PostgreSQL's server installed)",
+    )
+    group.addoption(
         "--zpm-reference",
         default=None,
         metavar="NAME[:-CAP,...]",
@@ -86,12 +98,17 @@ def pytest_configure(config: pytest.Config) -> None:
         "markers", "zpm_requires(*capabilities): the test needs these engine capabilities"
     )
     config.pluginmanager.register(_Summary(config), "zpm_contract_summary")
+    storage.configure(config.getoption("zpm_storage_url"))
     reference: str | None = config.getoption("zpm_reference")
     for text in [*config.getoption("zpm_engine"), *([reference] if reference else [])]:
         try:
             parse_engine(text)
         except ValueError as error:
             raise pytest.UsageError(f"zpm contract suite: {error}") from None
+
+
+def pytest_unconfigure(config: pytest.Config) -> None:
+    storage.stop()
 
 
 def _targets(config: pytest.Config) -> tuple[list[EngineTarget], EngineTarget | None]:
@@ -107,7 +124,7 @@ def _targets(config: pytest.Config) -> tuple[list[EngineTarget], EngineTarget | 
             selected = [engine_target(text) for text in texts]
         except ValueError as error:
             raise pytest.UsageError(f"zpm contract suite: {error}") from None
-        unique = list({target.name: target for target in selected}.values())
+        unique = list({target.label: target for target in selected}.values())
         config.stash[_TARGETS] = (unique, reference)
     return config.stash[_TARGETS]
 
@@ -115,7 +132,7 @@ def _targets(config: pytest.Config) -> tuple[list[EngineTarget], EngineTarget | 
 def pytest_generate_tests(metafunc: pytest.Metafunc) -> None:
     if "engine_target" in metafunc.fixturenames:
         targets, _ = _targets(metafunc.config)
-        metafunc.parametrize("engine_target", targets, ids=[t.name for t in targets])
+        metafunc.parametrize("engine_target", targets, ids=[t.label for t in targets])
 
 
 @pytest.fixture

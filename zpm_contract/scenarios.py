@@ -20,12 +20,13 @@ Step = tuple[str, dict[str, Any], Expected, bool]
 OK, ERR = False, True
 
 HOLES = {
-    "dir": r"/.+",
+    "dir": r"(/|postgresql).+",
     "bytes": r"[1-9][0-9]*",
     "time": r"[0-9]{4}-[0-9]{2}-[0-9]{2}T[0-9]{2}:[0-9]{2}:[0-9]{2}Z",
 }
 """What a template's ``<dir>``, ``<bytes>`` and ``<time>`` stand for: an absolute
-path, a positive size and an ISO-8601 UTC time to the second."""
+path (or, for memories kept in PostgreSQL, the database, space and memory),
+a positive size and an ISO-8601 UTC time to the second."""
 
 
 def template(text: str) -> re.Pattern[str]:

@@ -33,6 +33,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import IO, Any
 
+from zpm_contract import storage
 from zpm_contract.targets import EngineTarget
 
 PROTOCOL_VERSION = "2025-11-25"
@@ -101,6 +102,8 @@ class ServerProcess:
         self._next_id = 0
         self._stderr: IO[str] = tempfile.TemporaryFile("w+")
         full_env = self.environment()
+        if target.storage != storage.FILE:
+            storage.push_knowledge(project, full_env)
         self._process = subprocess.Popen(
             target.serve_command(project),
             stdin=subprocess.PIPE,
@@ -156,8 +159,10 @@ class ServerProcess:
             raise self._failure(f"cannot write to the server: {error}") from error
 
     def environment(self) -> dict[str, str]:
-        """The environment the server runs in (for other processes on its project)."""
-        return {**os.environ, **self.target.env, **self.env}
+        """The environment the server runs in (for other processes on its
+        project), with where it keeps its memories (``zpm_contract.storage``)."""
+        env = {**os.environ, **self.target.env, **self.env}
+        return {**env, **storage.environment(self.target.storage, self.project, env)}
 
     def send(self, method: str, params: Mapping[str, Any]) -> int:
         """Send a request without waiting for its answer; its id."""

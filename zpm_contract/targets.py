@@ -13,6 +13,11 @@ optional ones it lacks (``register(..., lacks=...)``, among
 ``zpm_app.engines.OPTIONAL_CAPABILITIES``, a subset of ``CAPABILITIES``), and
 a run may declare more missing (``--zpm-engine NAME:-reasoning``, parsed by
 ``parse_engine``).
+
+A target also says where its servers keep their memories (``storage``,
+see ``zpm_contract.storage``): ``--zpm-engine NAME@postgres`` runs engine
+NAME on PostgreSQL, labelled ``NAME@postgres``; without ``@`` it runs on
+files.
 """
 
 from __future__ import annotations
@@ -23,6 +28,7 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 from zpm_app.engines import OPTIONAL_CAPABILITIES
+from zpm_contract.storage import FILE, STORAGES
 
 CAPABILITIES = OPTIONAL_CAPABILITIES | {
     "persistence",  # facts and rules survive a server restart
@@ -44,10 +50,12 @@ class EngineTarget:
     command: tuple[str, ...] = ZPM_COMMAND
     env: Mapping[str, str] = field(default_factory=dict)
     capabilities: frozenset[str] = CAPABILITIES
+    storage: str = FILE
 
     def __post_init__(self) -> None:
         if not self.label:
-            object.__setattr__(self, "label", self.name)
+            label = self.name if self.storage == FILE else f"{self.name}@{self.storage}"
+            object.__setattr__(self, "label", label)
 
     def serve_command(self, project: Path) -> list[str]:
         """The command line of ``zpm serve`` for this engine in ``project``."""
@@ -78,12 +86,16 @@ def registered_lacks(name: str) -> frozenset[str]:
 
 
 def parse_engine(text: str) -> tuple[str, frozenset[str]]:
-    """``NAME`` or ``NAME:-cap,-cap`` as the engine name and the capabilities
-    declared missing.  Raises ``ValueError`` with the reason for anything else
-    (an empty name, an item without ``-``, a name not in ``CAPABILITIES``)."""
+    """``NAME[@STORAGE]`` or ``NAME[@STORAGE]:-cap,-cap`` as the engine name
+    (with its storage, if given) and the capabilities declared missing.
+    Raises ``ValueError`` with the reason for anything else (an empty name,
+    an unknown storage, an item without ``-``, a name not in ``CAPABILITIES``)."""
     name, colon, spec = text.partition(":")
     if not name:
         raise ValueError(f"{text!r}: no engine name before ':'")
+    engine, at, storage = name.partition("@")
+    if not engine or (at and storage not in STORAGES):
+        raise ValueError(f"{text!r}: the storage after '@' is one of {', '.join(STORAGES)}")
     missing: set[str] = set()
     for item in spec.split(",") if colon else ():
         capability = item.strip().removeprefix("-")
@@ -95,23 +107,28 @@ def parse_engine(text: str) -> tuple[str, frozenset[str]]:
 
 
 def engine_target(text: str) -> EngineTarget:
-    """The target for ``NAME[:-cap,...]``: lacking what the option says and
-    what its engine's record declares."""
+    """The target for ``NAME[@STORAGE][:-cap,...]``: lacking what the option
+    says and what its engine's record declares."""
     name, missing = parse_engine(text)
-    return EngineTarget(name, capabilities=CAPABILITIES - missing - registered_lacks(name))
+    engine, _, storage = name.partition("@")
+    return EngineTarget(
+        engine,
+        capabilities=CAPABILITIES - missing - registered_lacks(engine),
+        storage=storage or FILE,
+    )
 
 
 def lockstep_targets(targets: Sequence[EngineTarget]) -> list[EngineTarget]:
-    """Targets for the lockstep comparison: ``targets`` without repeated names.
+    """Targets for the lockstep comparison: ``targets`` without repeated labels.
 
-    With two or more engines each runs once.  With a single engine a second
-    instance of it joins, labelled ``NAME#2``: the comparison then checks that
-    the engine is deterministic across processes.
+    With two or more targets each runs once.  With a single one a second
+    instance of it joins, labelled ``LABEL#2``: the comparison then checks
+    that the engine is deterministic across processes.
     """
     unique: list[EngineTarget] = []
     for target in targets:
-        if all(target.name != kept.name for kept in unique):
+        if all(target.label != kept.label for kept in unique):
             unique.append(target)
     if len(unique) == 1:
-        unique.append(unique[0].relabel(f"{unique[0].name}#2"))
+        unique.append(unique[0].relabel(f"{unique[0].label}#2"))
     return unique

@@ -7,13 +7,13 @@ get their own ``XDG_DATA_HOME`` under the test's temporary directory.
 
 from __future__ import annotations
 
-import hashlib
 import json
 import time
 from pathlib import Path
 
 import pytest
 
+from zpm_contract import storage
 from zpm_contract.plugin import StartServer
 from zpm_contract.scenarios import (
     ABSOLUTE_NAME,
@@ -84,16 +84,6 @@ def _run(start_server: StartServer, steps: list[Step]) -> None:
 def _data_home(tmp_path: Path) -> dict[str, str]:
     """An ``XDG_DATA_HOME`` of the test's own: global memories go there."""
     return {"XDG_DATA_HOME": str(tmp_path / "data")}
-
-
-def _files(root: Path) -> dict[str, str]:
-    """Every path under ``root`` with a digest of its bytes ("dir" for a folder)."""
-    return {
-        str(path.relative_to(root)): "dir"
-        if path.is_dir()
-        else hashlib.sha256(path.read_bytes()).hexdigest()
-        for path in sorted(root.rglob("*"))
-    }
 
 
 def test_spec_walk_covers_every_tool() -> None:
@@ -222,8 +212,10 @@ class TestSnapshotsAndMemories:
     def test_memory_examples(self, start_server: StartServer, tmp_path: Path) -> None:
         server = start_server(env=_data_home(tmp_path))
         _walk(server, MEMORY_EXAMPLES)
-        assert (server.project / ".zpm" / "kb" / "feature_auth").is_dir()
-        assert (tmp_path / "data" / "zpm" / "kb" / "shared").is_dir()
+        env = server.environment()
+        kept = server.target.storage
+        assert storage.memory_stored(kept, server.project, env, "feature_auth", False)
+        assert storage.memory_stored(kept, server.project, env, "shared", True)
 
     def test_hostile_arguments_are_refused_and_change_nothing(
         self, start_server: StartServer, tmp_path: Path
@@ -236,10 +228,12 @@ class TestSnapshotsAndMemories:
             ("list_snapshots", {"memory": "alpha"}),
         ]
         before = [server.call(tool, arguments) for tool, arguments in listings]
-        files = _files(tmp_path)
+        kept = server.target.storage
+        env = server.environment()
+        stored = storage.stored_digest(kept, tmp_path, server.project, env)
         _walk(server, hostile_steps())
         assert [server.call(tool, arguments) for tool, arguments in listings] == before
-        assert _files(tmp_path) == files
+        assert storage.stored_digest(kept, tmp_path, server.project, env) == stored
         assert not Path(ABSOLUTE_NAME).exists()
         assert not Path(f"{ABSOLUTE_NAME}.pl").exists()
 

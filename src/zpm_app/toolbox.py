@@ -117,6 +117,7 @@ class Toolbox:
             handler, keywords = self._handlers[name], spec.keywords(args)
 
             def attempt() -> str | Reply[Any] | Noted:
+                self.memories.follow_manifest()
                 with reporting(progress), calling(name, client, self._clock):
                     return handler(**keywords)
 
@@ -156,10 +157,12 @@ class Toolbox:
 
     def resources(self) -> list[Resource]:
         """The resources of the mounted memories (see ``zpm_domain.tools.resources``)."""
+        self.memories.follow_manifest()
         return resources.listed(self.memories)
 
     def read_resource(self, uri: str) -> tuple[str, str]:
         """``(mime type, text)`` of resource ``uri``; ``UnknownResource`` if none."""
+        self.memories.follow_manifest()
         return resources.read(self.memories, uri)
 
     def close(self) -> None:

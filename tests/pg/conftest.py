@@ -9,7 +9,7 @@ from collections.abc import Iterator
 
 import pytest
 
-from tests.pg.cluster import Cluster, ClusterFailed
+from zpm_contract.pg_cluster import Cluster, ClusterFailed
 
 _spaces = itertools.count(1)
 

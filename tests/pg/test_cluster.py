@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import psycopg
 
-from tests.pg.cluster import Cluster
+from zpm_contract.pg_cluster import Cluster
 
 
 def test_committed_rows_survive_an_immediate_restart(cluster: Cluster) -> None:

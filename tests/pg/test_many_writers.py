@@ -9,10 +9,10 @@ from pathlib import Path
 
 import pytest
 
-from tests.pg.cluster import Cluster
 from zpm_app.bootstrap import open_toolbox
 from zpm_app.config import resolve_settings
 from zpm_app.toolbox import Toolbox
+from zpm_contract.pg_cluster import Cluster
 from zpm_domain.changes.mutations import AddClause
 from zpm_domain.errors import StorageBusy
 from zpm_domain.memory import conflicts
@@ -92,3 +92,30 @@ def test_a_writer_that_always_loses_gives_up_clearly() -> None:
         f"Cannot change memory m: other writers changed it {conflicts.ATTEMPTS} times while "
         "this change was being made; nothing was applied"
     )
+
+
+def test_servers_of_a_space_mount_the_same_memories(pair: tuple[Toolbox, Toolbox]) -> None:
+    first, second = pair
+    assert not first.call("create_memory", {"name": "notes"}).is_error
+    assert not first.call("mount_memory", {"name": "notes"}).is_error
+    assert not second.call("remember_fact", {"fact": "n(1)", "memory": "notes"}).is_error
+    assert first.call("query_logic", {"goal": "n(X)", "memory": "notes"}).text == '[{"X":1}]'
+    assert not second.call("unmount_memory", {"name": "notes"}).is_error
+    answer = first.call("query_logic", {"goal": "n(X)", "memory": "notes"})
+    assert (answer.text, answer.is_error) == ("Memory not mounted: notes", True)
+
+
+def test_two_servers_mounting_at_once_keep_both_mounts(pair: tuple[Toolbox, Toolbox]) -> None:
+    first, second = pair
+    for name in ("a1", "b1"):
+        assert not first.call("create_memory", {"name": name}).is_error
+    second.memories.follow_manifest()
+    assert not first.call("mount_memory", {"name": "a1"}).is_error
+    with pytest.raises(JournalConflict):  # second has not seen first's mount yet
+        second.memories.mount("b1", "rw")
+    assert not second.call("mount_memory", {"name": "b1"}).is_error  # follows, then mounts
+    for box in pair:
+        listed = box.call("list_memories", {}).structured
+        assert listed is not None
+        mounted = {m["name"] for m in listed["memories"] if m["mounted"]}
+        assert mounted == {"default", "a1", "b1"}

@@ -7,11 +7,12 @@ from collections.abc import Iterator
 
 import pytest
 
-from tests.pg.cluster import Cluster
+from zpm_adapters.persistence.wal_format import encode_batch
 from zpm_adapters.postgres.database import Database
-from zpm_adapters.postgres.journal import PostgresJournal, encode
+from zpm_adapters.postgres.journal import PostgresJournal
 from zpm_adapters.postgres.registry import PostgresRegistry
 from zpm_adapters.postgres.schema import migrate
+from zpm_contract.pg_cluster import Cluster
 from zpm_domain.ports.journal import Journal, JournalConflict, JournalOp
 
 
@@ -95,8 +96,15 @@ def test_size_counts_the_current_generation(journals: list[Journal]) -> None:
     writer = journals[0]
     assert writer.size_bytes() == 0
     writer.append([op("a")])
-    assert writer.size_bytes() == len(encode([op("a")], 1764457000).encode())
+    assert writer.size_bytes() == len(encode_batch([op("a")], 1764457000, 1))
+    writer.append([op("b")])
+    assert writer.size_bytes() == len(
+        encode_batch([op("a")], 1764457000, 1) + encode_batch([op("b")], 1764457000, 2)
+    )
     start = [JournalOp("base", snapshot="s")]
     writer.rotate(start)
-    assert writer.size_bytes() == len(encode(start, 1764457000).encode())
-    assert writer.pending() == 1
+    writer.append([op("c")])
+    assert writer.size_bytes() == len(
+        encode_batch(start, 1764457000, 1) + encode_batch([op("c")], 1764457000, 2)
+    )
+    assert writer.pending() == 2

@@ -3,7 +3,10 @@
 Each batch is a row ``(space, memory, seq, batch, starts, writer, at)``;
 ``seq`` counts 1, 2, 3... without gaps, and the primary key makes sure two
 writers never both add the same one: the writer that loses gets
-``JournalConflict`` and nothing is written.  A row with ``starts`` begins
+``JournalConflict`` and nothing is written.  ``batch`` is the very line a
+file journal would hold (numbered within its generation, with its
+checksum), so a journal's size, its damage checks and a copy between the
+two storages are the same whichever keeps it.  A row with ``starts`` begins
 a journal generation (what ``rotate`` writes): a handle that has not read
 past it reads from it, since it replaces the whole state before it.  Rows
 of earlier generations stay (they are history, and ``zpm storage migrate``
@@ -13,7 +16,6 @@ detected at ``append``.
 
 from __future__ import annotations
 
-import json
 import threading
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
@@ -21,6 +23,7 @@ from typing import Any
 
 import psycopg
 
+from zpm_adapters.persistence.wal_format import BadRecord, decode_line, encode_batch
 from zpm_adapters.postgres.database import Database, writer_name
 from zpm_domain.ports.journal import (
     Journal,
@@ -31,28 +34,21 @@ from zpm_domain.ports.journal import (
 )
 
 
-def encode(ops: Sequence[JournalOp], ts: int) -> str:
-    """A batch's JSON text: ``{"ts":..,"ops":[{"op":..,<args>}..]}``."""
-    return json.dumps(
-        {"ts": ts, "ops": [{"op": op.op, **op.args} for op in ops]},
-        ensure_ascii=False,
-        separators=(",", ":"),
-    )
+def encode(ops: Sequence[JournalOp], ts: int, position: int) -> str:
+    """A batch's text: the line a file journal holds for it at ``position``
+    in its generation (``zpm_adapters.persistence.wal_format``: JSON with
+    its number and checksum), without the newline."""
+    return encode_batch(ops, ts, position).decode("utf-8").removesuffix("\n")
 
 
 def decode(text: str, label: str, seq: int) -> JournalRecord:
-    """The batch of row ``seq``; ``JournalCorrupt`` when it is not one."""
+    """The batch of row ``seq``; ``JournalCorrupt`` when it is not one (or
+    its checksum does not match its text)."""
     try:
-        value = json.loads(text)
-        ops = tuple(
-            JournalOp(item["op"], {k: v for k, v in item.items() if k != "op"})
-            for item in value["ops"]
-        )
-        if not all(isinstance(op.op, str) for op in ops):
-            raise TypeError("an operation name is not a string")
-        return JournalRecord(ops, int(value["ts"]), seq)
-    except (ValueError, TypeError, KeyError) as error:
-        raise JournalCorrupt(label, seq, f"not a batch: {error}") from None
+        record = decode_line(text.encode("utf-8"), seq)
+    except BadRecord as error:
+        raise JournalCorrupt(label, seq, str(error)) from None
+    return JournalRecord(record.ops, record.ts, seq)
 
 
 class PostgresJournal(Journal):
@@ -67,6 +63,8 @@ class PostgresJournal(Journal):
         self._label = label
         self._clock = clock
         self._last = 0
+        self._generation = 1
+        """The seq of the first row of the newest generation this handle knows."""
         self._lock = threading.RLock()
         self._writer = writer_name()
 
@@ -84,46 +82,44 @@ class PostgresJournal(Journal):
     def _insert(self, ops: Sequence[JournalOp], *, starts: bool) -> None:
         with self._lock:
             seq = self._last + 1
+            generation = seq if starts else self._generation
             now = self._clock()
+            line = encode(ops, int(now), seq - generation + 1)
             try:
                 with self._db.transaction() as conn:
                     conn.execute(
                         "INSERT INTO zpm_journal (space, memory, seq, batch, starts, writer, at) "
                         "VALUES (%s, %s, %s, %s, %s, %s, %s)",
-                        (
-                            self._space,
-                            self._memory,
-                            seq,
-                            encode(ops, int(now)),
-                            starts,
-                            self._writer,
-                            now,
-                        ),
+                        (self._space, self._memory, seq, line, starts, self._writer, now),
                     )
             except psycopg.errors.UniqueViolation:
                 raise JournalConflict(self._label) from None
-            self._last = seq
+            self._last, self._generation = seq, generation
 
     def read_new(self) -> list[JournalRecord]:
         with self._lock, self._db.transaction() as conn:
             rows = conn.execute(
-                "SELECT seq, batch::text FROM zpm_journal WHERE space = %s AND memory = %s "
-                "AND seq >= GREATEST(%s, (SELECT max(seq) FROM zpm_journal WHERE space = %s "
-                "AND memory = %s AND starts AND seq > %s)) ORDER BY seq",
+                "SELECT seq, batch::text, starts FROM zpm_journal WHERE space = %s "
+                "AND memory = %s AND seq >= GREATEST(%s, (SELECT max(seq) FROM zpm_journal "
+                "WHERE space = %s AND memory = %s AND starts AND seq > %s)) ORDER BY seq",
                 (self._space, self._memory, self._last + 1, self._space, self._memory, self._last),
             ).fetchall()
-            records = [decode(text, self._label, seq) for seq, text in rows]
+            records = [decode(text, self._label, seq) for seq, text, _ in rows]
+            for seq, _, starts in rows:
+                if starts:
+                    self._generation = seq
             if rows:
                 self._last = rows[-1][0]
             return records
 
     def size_bytes(self) -> int:
-        return int(self._generation("sum(octet_length(batch::text))"))
+        """The bytes of the current generation as a file would hold it."""
+        return int(self._in_generation("sum(octet_length(batch::text) + 1)"))
 
     def pending(self) -> int:
-        return int(self._generation("count(*)"))
+        return int(self._in_generation("count(*)"))
 
-    def _generation(self, aggregate: str) -> Any:
+    def _in_generation(self, aggregate: str) -> Any:
         """``aggregate`` over the rows of the current generation."""
         query = (
             f"SELECT coalesce({aggregate}, 0) FROM zpm_journal WHERE space = %s AND memory = %s "

@@ -27,7 +27,7 @@ from zpm_adapters.postgres.database import Database
 from zpm_adapters.postgres.journal import PostgresJournal, encode
 from zpm_adapters.postgres.snapshots import PostgresSnapshots
 from zpm_domain.memory.names import DEFAULT_MEMORY, NAME_PATTERN, RESERVED_NAMES
-from zpm_domain.ports.journal import Journal
+from zpm_domain.ports.journal import Journal, JournalConflict
 from zpm_domain.ports.snapshots import SnapshotStore
 from zpm_domain.ports.storage import (
     ForkInfo,
@@ -71,6 +71,8 @@ class PostgresRegistry(MemoryRegistry):
         self.space = space
         self.global_space = global_space
         self._clock = clock
+        self._manifest_read = 0
+        """The version of the mounts this process last read or wrote."""
         self.ensure_space()
 
     def ensure_space(self) -> None:
@@ -159,7 +161,7 @@ class PostgresRegistry(MemoryRegistry):
                 conn.execute(
                     "INSERT INTO zpm_journal (space, memory, seq, batch, starts, writer, at) "
                     "VALUES (%s, %s, 1, %s, true, %s, %s)",
-                    (space, ref.name, encode(fork.first_batch, int(now)), "fork", now),
+                    (space, ref.name, encode(fork.first_batch, int(now), 1), "fork", now),
                 )
         except psycopg.errors.UniqueViolation:
             raise MemoryExists(ref.name) from None
@@ -214,23 +216,70 @@ class PostgresRegistry(MemoryRegistry):
             names = [column.name for column in cursor.description or ()]
         return dict(zip(names, row, strict=True))
 
+    def put_knowledge(self, ref: MemoryRef, files: list[tuple[str, str]]) -> bool:
+        """Make ``files`` (name, text) memory ``ref``'s knowledge texts, in
+        one transaction; whether they differ from those it had.
+        ``MemoryMissing`` when the memory is not there."""
+        space = self.space_of(ref.scope)
+        with self.db.transaction() as conn:
+            found = conn.execute(
+                "SELECT 1 FROM zpm_memories WHERE space = %s AND name = %s FOR UPDATE",
+                (space, ref.name),
+            ).fetchone()
+            if found is None:
+                raise MemoryMissing(
+                    f"memory {ref.name} ({ref.scope} scope) is not in {self.where(ref)}"
+                )
+            rows = conn.execute(
+                "SELECT file, text FROM zpm_knowledge WHERE space = %s AND memory = %s",
+                (space, ref.name),
+            ).fetchall()
+            if sorted(rows) == sorted(files):
+                return False
+            conn.execute(
+                "DELETE FROM zpm_knowledge WHERE space = %s AND memory = %s", (space, ref.name)
+            )
+            for name, text in files:
+                conn.execute(
+                    "INSERT INTO zpm_knowledge (space, memory, file, text) VALUES (%s, %s, %s, %s)",
+                    (space, ref.name, name, text),
+                )
+        return True
+
     # -- the manifest ---------------------------------------------------------
     def read_manifest(self) -> list[MountEntry] | None:
         with self.db.transaction() as conn:
             row = conn.execute(
-                "SELECT mounts::text FROM zpm_spaces WHERE space = %s", (self.space,)
+                "SELECT mounts::text, mounts_version FROM zpm_spaces WHERE space = %s",
+                (self.space,),
             ).fetchone()
-        if row is None or row[0] is None:
+        if row is None:
             return None
-        entries = []
-        for item in json.loads(row[0]):
-            entries.append(MountEntry(item["name"], item["scope"], item["mode"]))
-        return entries
+        self._manifest_read = int(row[1])
+        if row[0] is None:
+            return None
+        return [MountEntry(i["name"], i["scope"], i["mode"]) for i in json.loads(row[0])]
 
     def write_manifest(self, entries: list[MountEntry]) -> None:
+        """Replace the space's mounts, unless another process did since this
+        one last read them (``JournalConflict``: nothing written)."""
         text = json.dumps([{"name": e.name, "scope": e.scope, "mode": e.mode} for e in entries])
         with self.db.transaction() as conn:
-            conn.execute("UPDATE zpm_spaces SET mounts = %s WHERE space = %s", (text, self.space))
+            row = conn.execute(
+                "UPDATE zpm_spaces SET mounts = %s, mounts_version = mounts_version + 1 "
+                "WHERE space = %s AND mounts_version = %s RETURNING mounts_version",
+                (text, self.space, self._manifest_read),
+            ).fetchone()
+        if row is None:
+            raise JournalConflict(f"{self.db.where} space {self.space}: the mounts")
+        self._manifest_read = int(row[0])
+
+    def manifest_version(self) -> int | None:
+        with self.db.transaction() as conn:
+            row = conn.execute(
+                "SELECT mounts_version FROM zpm_spaces WHERE space = %s", (self.space,)
+            ).fetchone()
+        return 0 if row is None else int(row[0])
 
     # -- ids ------------------------------------------------------------------
     def give_id(self, ref: MemoryRef) -> int | None:

@@ -23,6 +23,7 @@ MIGRATIONS: tuple[tuple[str, ...], ...] = (
             space text PRIMARY KEY,
             ids_given bigint NOT NULL DEFAULT 0,
             mounts json,
+            mounts_version bigint NOT NULL DEFAULT 0,
             created timestamptz NOT NULL DEFAULT now()
         )""",
         """CREATE TABLE zpm_memories (

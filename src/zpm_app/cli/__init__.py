@@ -32,11 +32,12 @@ from collections.abc import Callable, Sequence
 from types import ModuleType
 
 from zpm_app.catalogue import TOOLS, ToolDefinition, package_version, tool_listing
-from zpm_app.cli import engines, forks, journal, memories, project, serve
+from zpm_app.cli import engines, forks, journal, knowledge, memories, project, serve
 from zpm_app.cli.parsing import (
     Parser,
     VersionAction,
     add_global_options,
+    apply_storage_options,
     command,
     first_sentence,
     unrecognized,
@@ -48,7 +49,15 @@ from zpm_app.output import USAGE_ERROR
 
 __all__ = ["COMMANDS", "Services", "StartupFailed", "build_parser", "default_services", "main"]
 
-COMMANDS: tuple[ModuleType, ...] = (project, serve, engines, forks, memories, journal)
+COMMANDS: tuple[ModuleType, ...] = (
+    project,
+    serve,
+    engines,
+    forks,
+    memories,
+    journal,
+    knowledge,
+)
 """The commands that are not tools, in the order ``zpm --help`` lists them."""
 
 _RUN: dict[str, Callable[[argparse.Namespace, Services], int]] = {
@@ -91,6 +100,7 @@ def _main(
     ns, extras = parser.parse_known_args(args)
     if extras:
         unrecognized(getattr(ns, "command_parser", parser), extras)
+    apply_storage_options(ns)
     if ns.command == "version":
         print(f"zpm {package_version()}")
         return 0

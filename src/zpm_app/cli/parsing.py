@@ -4,14 +4,16 @@
   closest command, choice or flag;
 * :func:`command`: add a subcommand that remembers its own parser
   (``ns.command_parser``), for errors that name it;
-* :func:`add_global_options`: ``--project``, ``--engine`` and ``--format``,
-  which may come before or after the subcommand;
+* :func:`add_global_options`: ``--project``, ``--engine``, ``--storage``,
+  ``--space`` and ``--format``, which may come before or after the subcommand
+  (:func:`apply_storage_options` makes the storage ones the settings' own);
 * argument types (``integer``, ``number``, ``boolean``, ``age``).
 """
 
 from __future__ import annotations
 
 import argparse
+import os
 import re
 import sys
 from collections.abc import Sequence
@@ -64,6 +66,19 @@ def add_global_options(
         default=default,
         help="Prolog engine (default: configured, else auto)",
     )
+    parser.add_argument(
+        "--storage",
+        metavar="URL",
+        default=default,
+        help="where memories are kept: 'file' (the project's .zpm/, the default) or a "
+        "PostgreSQL URL (stands for ZPM_STORAGE_URL)",
+    )
+    parser.add_argument(
+        "--space",
+        metavar="NAME",
+        default=default,
+        help="the project's space in the database of --storage (stands for ZPM_SPACE)",
+    )
     if formats:
         parser.add_argument(
             "--format",
@@ -71,6 +86,16 @@ def add_global_options(
             default="text" if top else argparse.SUPPRESS,
             help="output format (default: text)",
         )
+
+
+def apply_storage_options(ns: argparse.Namespace) -> None:
+    """``--storage`` and ``--space`` stand for ``ZPM_STORAGE_URL`` and
+    ``ZPM_SPACE`` for this command: set them so that every place that
+    resolves the settings (``zpm_app.config``) sees them."""
+    for option, variable in (("storage", "ZPM_STORAGE_URL"), ("space", "ZPM_SPACE")):
+        value = getattr(ns, option, None)
+        if value is not None:
+            os.environ[variable] = value
 
 
 def unrecognized(parser: argparse.ArgumentParser, extras: list[str]) -> NoReturn:

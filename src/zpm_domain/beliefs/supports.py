@@ -20,7 +20,9 @@ that holds the clauses:
 * the assumption names in first-seen order (``list_assumptions``), an
   assumption being known while it supports at least one fact;
 * the origin of each clause that a tool call or journal replay stored
-  (``interactive`` or ``journal``), by the identity of the stored clause
+  (``interactive``: a tool of a running server stored it, this one's or,
+  caught up, another's sharing the memory; ``journal``: read back from the
+  journal when the memory opened), by the identity of the stored clause
   (engines keep the very ``Clause`` objects they are given, see
   ``ports.engine``); a client-stored clause without an entry was loaded
   from the base snapshot;

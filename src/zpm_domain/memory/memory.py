@@ -184,7 +184,9 @@ class Memory(Reads):
                     continue
                 self.files.load(source.text, source.label, source.name)
             with self.journal.lock():
-                return self._recovery.catch_up()
+                replayed = self._recovery.catch_up()
+        self._recovery.opened = True
+        return replayed
 
     def _recorded_id(self) -> int:
         """The memory's id, given now if it has none and can record one; else

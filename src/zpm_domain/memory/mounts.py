@@ -4,9 +4,12 @@
 are created on disk by :meth:`Memories.create` and mounted by
 :meth:`Memories.mount`; the manifest (``MemoryRegistry.read_manifest``)
 records the mounts, so the next start mounts the same memories with the same
-modes.  A memory named in the manifest that cannot be opened at start is
-reported and left unmounted (it stays in the manifest); the default memory
-failing to open stops the start.
+modes.  When the manifest is shared (a space of a database, see
+``MemoryRegistry.manifest_version``), every process follows it before each
+call (:meth:`Memories.follow_manifest`): a memory one server mounts or
+unmounts is mounted or unmounted on all of them.  A memory named in the
+manifest that cannot be opened at start is reported and left unmounted (it
+stays in the manifest); the default memory failing to open stops the start.
 """
 
 from __future__ import annotations
@@ -77,13 +80,43 @@ class Memories:
         self.session_fork: str | None = None
         """The fork this session works on, once started: the memory an omitted
         name means; every other memory is read-only for the session."""
+        self._manifest_seen: int | None = None
+        self._lent: set[str] = set()
 
     # -- start and stop -------------------------------------------------------
     def start(self) -> None:
         """Mount ``default``, then every memory the manifest names; in a
         session, read-only, and then the session's fork (:meth:`_start_session`)."""
         self._mounted[DEFAULT_MEMORY] = self._open(self._entry(DEFAULT_MEMORY, "project", "rw"))
-        for entry in self._registry.read_manifest() or []:
+        self._manifest_seen = self._registry.manifest_version()
+        self._mount_entries(self._registry.read_manifest() or [])
+        if self._in_session:
+            self.session_fork = self._start_session()
+
+    def follow_manifest(self) -> None:
+        """Mount and unmount what other processes sharing the manifest did
+        since this one last looked (nothing when the manifest is not shared,
+        or has not changed).  The session's own fork and lent forks stay."""
+        version = self._registry.manifest_version()
+        if version is None or version == self._manifest_seen:
+            return
+        entries = self._registry.read_manifest() or []
+        self._manifest_seen = version
+        wanted = {e.name: self._entry(e.name, e.scope, e.mode) for e in entries}
+        for name, memory in list(self._mounted.items()):
+            if name in (DEFAULT_MEMORY, self.session_fork) or name in self._lent:
+                continue
+            entry = wanted.get(name)
+            if entry is None or (entry.scope, entry.mode) != (memory.scope, memory.mode):
+                del self._mounted[name]
+                self._release(memory)
+        self._dormant = []
+        self._mount_entries(entries)
+
+    def _mount_entries(self, entries: list[MountEntry]) -> None:
+        """Mount the memories of ``entries`` that are not mounted; those that
+        fail to open are reported and kept as dormant."""
+        for entry in entries:
             if entry.name == DEFAULT_MEMORY or entry.name in self._mounted:
                 continue
             try:
@@ -101,8 +134,6 @@ class Memories:
                     error,
                     advice,
                 )
-        if self._in_session:
-            self.session_fork = self._start_session()
 
     def close(self) -> None:
         """Release every mounted memory's files (idempotent)."""
@@ -133,6 +164,7 @@ class Memories:
         except MemoryMissing:
             return None
         memory = self._mounted[name] = self._open(MountEntry(name, "project", "rw"))
+        self._lent.add(name)
         return memory
 
     def sync_all(self) -> None:

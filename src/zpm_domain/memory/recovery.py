@@ -84,11 +84,18 @@ class Recovery:
     def __init__(self, memory: Recovering) -> None:
         self._memory = memory
         self.position = Position()
+        self.opened = False
+        """Whether the memory has opened: from then on, the batches caught up
+        were written by servers running now, and what they store is as
+        ``interactive`` as what this server's own tools store."""
 
     def catch_up(self) -> int:
         """Apply the journal batches not applied yet (call it under the
         journal lock); returns how many were read.  ``JournalCorrupt`` for
-        an operation that does not read."""
+        an operation that does not read.  What they store comes from the
+        journal (``Origin.JOURNAL``) while the memory opens, and from a
+        running server's tool (``Origin.TOOL``) afterwards, so every server
+        of a shared memory tells a belief's source alike."""
         memory = self._memory
         records = memory.journal.read_new()
         label = memory.journal.label
@@ -287,4 +294,4 @@ class Recovery:
                 refusal.reason,
             )
             return
-        mutation.apply(self._memory, Origin.JOURNAL)
+        mutation.apply(self._memory, Origin.TOOL if self.opened else Origin.JOURNAL)

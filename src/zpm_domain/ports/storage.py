@@ -199,4 +199,13 @@ class MemoryRegistry(ABC):
 
     @abstractmethod
     def write_manifest(self, entries: list[MountEntry]) -> None:
-        """Record ``entries`` as the mounts, atomically."""
+        """Record ``entries`` as the mounts, atomically.  A shared manifest
+        (see :meth:`manifest_version`) raises ``JournalConflict`` when another
+        process wrote it since this one last read it: nothing is written."""
+
+    def manifest_version(self) -> int | None:
+        """What the manifest's version is now, when several processes share
+        it (a database: every process on a space mounts the same memories);
+        ``None`` when each process keeps its own mounts once started (files:
+        the manifest is what the next start mounts)."""
+        return None

@@ -1,6 +1,7 @@
-"""A throw-away PostgreSQL cluster for the tests: its own data folder, a free
+"""A throw-away PostgreSQL cluster for tests: its own data folder, a free
 loopback port, started and stopped by the test run (never the machine's own
-cluster).
+cluster).  The contract suite runs its ``@postgres`` targets on one
+(``zpm_contract.shared_storage``), and zpm's own storage tests use it.
 
 ``initdb`` and ``pg_ctl`` refuse to run as root, so as root they run as the
 ``postgres`` user (``runuser``), which owns the data folder.  The server binaries

@@ -1,0 +1,70 @@
+"""``zpm kb push``: a project's knowledge files become its space's knowledge texts.
+
+In a space of a database no server reads ``kb/*.pl`` from its own disk
+(architecture §11.1): the texts live in the database, where every server
+finds the same ones.  A push stores the default memory's ``kb/*.pl`` and
+each named project memory's ``kb/<name>/knowledge.pl`` (creating the
+memories the space does not have yet; forks have no knowledge files of
+their own and are left alone), each memory's files in one transaction.
+Servers load the texts when they open the memory (at start, or when it is
+mounted).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+
+from zpm_adapters.postgres.registry import PostgresRegistry
+from zpm_adapters.project import ProjectPaths, knowledge_files
+from zpm_domain.memory.names import DEFAULT_MEMORY, NAME_PATTERN, RESERVED_NAMES
+from zpm_domain.ports.storage import MemoryRef
+
+
+@dataclass(frozen=True)
+class Pushed:
+    """One memory's push: its name, its files, and whether they changed."""
+
+    memory: str
+    files: tuple[str, ...]
+    changed: bool
+
+
+class PushFailed(Exception):
+    """A knowledge file could not be read; the text names it."""
+
+
+def push(paths: ProjectPaths, registry: PostgresRegistry) -> list[Pushed]:
+    """Push the knowledge files of the project at ``paths`` into ``registry``'s space."""
+    done = []
+    default = [(f"kb/{path.name}", _read(path)) for path in knowledge_files(paths)]
+    done.append(_put(registry, DEFAULT_MEMORY, default))
+    for folder in sorted(paths.kb_dir.iterdir() if paths.kb_dir.is_dir() else []):
+        own = folder / "knowledge.pl"
+        if not _named_memory(folder) or not own.is_file() or (folder / "fork.json").exists():
+            continue
+        ref = MemoryRef(folder.name, "project")
+        if not registry.exists(ref):
+            registry.create(ref)
+        done.append(_put(registry, folder.name, [(f"kb/{folder.name}/knowledge.pl", _read(own))]))
+    return done
+
+
+def _put(registry: PostgresRegistry, memory: str, files: list[tuple[str, str]]) -> Pushed:
+    changed = registry.put_knowledge(MemoryRef(memory, "project"), files)
+    return Pushed(memory, tuple(name for name, _ in files), changed)
+
+
+def _named_memory(folder: Path) -> bool:
+    return (
+        folder.is_dir()
+        and bool(NAME_PATTERN.match(folder.name))
+        and folder.name not in RESERVED_NAMES
+    )
+
+
+def _read(path: Path) -> str:
+    try:
+        return path.read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError) as error:
+        raise PushFailed(f"{path}: cannot read: {error}") from None
