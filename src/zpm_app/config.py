@@ -40,6 +40,15 @@ Precedence, first that is set:
     [tools]
     enable = ["core", "argue"]
 
+    [serve]
+    http = "127.0.0.1:8765"    # zpm serve --http (zpm_app.http.options)
+
+    [auth]                     # JWT access tokens for zpm serve --http
+    jwks_url = "https://auth.example/.well-known/jwks.json"
+    issuer = "https://auth.example/"
+    audience = "https://zpm.example/mcp"
+    authorization_servers = ["https://auth.example/"]
+
 Empty environment variables count as unset.  This module runs on every CLI
 command: it imports nothing heavy (``tomllib`` only when a config exists).
 """
@@ -71,6 +80,8 @@ _TABLES: dict[str, frozenset[str]] = {
     "engine": frozenset({"name"}),
     "limits": frozenset({"time_s", *_INT_LIMITS}),
     "tools": frozenset({"enable"}),
+    "serve": frozenset({"http"}),
+    "auth": frozenset({"jwks_url", "issuer", "audience", "authorization_servers"}),
 }
 ALL_TOOLS = ("all",)
 
@@ -176,6 +187,14 @@ def _tools(arg: str | None, config: dict[str, Any], path: Path) -> tuple[str, ..
     except UnknownTools as error:
         raise ConfigError(f"{where}: {error}") from None
     return selection
+
+
+def read_table(paths: ProjectPaths, table: str) -> dict[str, Any]:
+    """Table ``table`` of the project's ``.zpm/config.toml`` (empty when absent;
+    ``ConfigError`` for a file that does not read); ``zpm serve --http``
+    reads ``[serve]`` and ``[auth]`` with it."""
+    found: dict[str, Any] = _read_config(paths.config_path).get(table, {})
+    return found
 
 
 def _clock(env: Mapping[str, str]) -> Callable[[], float]:

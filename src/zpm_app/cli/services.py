@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING, Protocol, TypeVar
+from typing import TYPE_CHECKING, Any, Protocol, TypeVar
 
 from zpm_app.catalogue import ToolRunner
 from zpm_domain.errors import ZpmError
@@ -60,6 +60,9 @@ class Services:
     open_forks: Callable[[str | None, str | None], ForkService] | None = None
     """The project's forks for ``zpm forks`` (``None``: not offered); opens
     and fails as ``open_runner`` does."""
+    read_config: Callable[[str | None, str], dict[str, Any]] | None = None
+    """A table of the project's ``.zpm/config.toml`` (``zpm serve --http``
+    reads ``[serve]`` and ``[auth]``; ``None``: no configuration read)."""
     open_tokens: Callable[[str | None], TokenStore] | None = None
     """The project's bearer tokens for ``zpm tokens`` and ``zpm serve --http``
     (``None``: not offered); finds the project as ``open_runner`` does."""
@@ -132,6 +135,9 @@ def default_services() -> Services:
 
         return FileTokens(config.resolve_settings(project=project).paths.zpm_dir)
 
+    def read_config(project: str | None, table: str) -> dict[str, Any]:
+        return config.read_table(config.resolve_settings(project=project).paths, table)
+
     return Services(
         opener(lend_forks=True),
         config.init_project,
@@ -142,4 +148,5 @@ def default_services() -> Services:
         open_server=opener(serving=True),
         open_forks=open_forks,
         open_tokens=open_tokens,
+        read_config=read_config,
     )
