@@ -194,3 +194,21 @@ async def test_no_auth_serves_without_tokens(project: Path) -> None:
     assert answer.content[0].text == "Asserted: p(open)"
     assert "serving without authentication" in server.log
     assert stored(project) == [("p(open)", None)]
+
+
+async def test_a_fork_token_works_in_a_fork_of_its_own(project: Path) -> None:
+    assert run_zpm(project, "remember-fact", "--fact", "p(base)").returncode == 0
+    token = create_token(project, "dana", "--fork")
+    with HttpServer(project) as server:
+        async with sdk_session(server.mcp, token) as session:
+            stored_there = await session.call_tool("remember_fact", {"fact": "p(dana)"})
+            refused = await session.call_tool(
+                "remember_fact", {"fact": "p(x)", "memory": "default"}
+            )
+            seen = await session.call_tool("query_logic", {"goal": "p(X)"})
+    assert stored_there.content[0].text == "Asserted: p(dana)"
+    assert refused.content[0].text == "Memory is read-only: default"
+    assert seen.content[0].text == '[{"X":"base"},{"X":"dana"}]'
+    assert stored(project) == [("p(base)", None)]
+    in_fork = run_zpm(project, "query-logic", "--goal", "p(X)", "--memory", "token_dana")
+    assert in_fork.stdout.strip() == '[{"X":"base"},{"X":"dana"}]'

@@ -194,3 +194,18 @@ def test_outside_a_grant_everything_is_reached(prepared: Toolbox) -> None:
         assert not ask(prepared, "remember_fact", fact="q(b)", memory="other").is_error
     listed = json.loads(ask(prepared, "list_memories").text)["memories"]
     assert {m["name"] for m in listed} == {"default", "f1", "other", "spare"}
+
+
+def test_a_home_that_does_not_exist_is_forked_from_default_on_first_use(
+    prepared: Toolbox,
+) -> None:
+    with granting(Access(home="token_dana")):
+        assert ask(prepared, "query_logic", goal="p(X)").text == '[{"X":"a"}]'
+        assert not ask(prepared, "remember_fact", fact="p(dana)").is_error
+    assert ask(prepared, "query_logic", goal="p(X)").text == '[{"X":"a"}]'
+    in_fork = ask(prepared, "query_logic", goal="p(X)", memory="token_dana").text
+    assert in_fork == '[{"X":"a"},{"X":"dana"}]'
+    listed = json.loads(ask(prepared, "list_memories").text)["memories"]
+    assert {"name": "token_dana", "fork_of": "default"}.items() <= next(
+        m for m in listed if m["name"] == "token_dana"
+    ).items()

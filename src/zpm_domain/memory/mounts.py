@@ -127,6 +127,7 @@ class Memories:
         home memory when its access has one.
         """
         reach = access.current()
+        self._settle_home(reach)
         key = name or reach.home or self.session_fork or DEFAULT_MEMORY
         reach.check_seen(key)
         memory = self._mounted.get(key)
@@ -135,6 +136,24 @@ class Memories:
         if memory is None:
             raise MemoryNotMounted(key)
         return memory
+
+    def _settle_home(self, reach: access.Access) -> None:
+        """Mount the caller's home memory when it is not mounted: the project
+        memory of that name, read-write, or a new fork of ``default`` (both
+        recorded in the manifest, so the home stays the caller's across
+        restarts)."""
+        home = reach.home
+        if home is None or home in self._mounted:
+            return
+        entry = MountEntry(home, "project", "rw")
+        if self._registry.exists(MemoryRef(home, "project")):
+            self._keep(self._open(entry), entry, record=True)
+            log.info("mounted memory %s, a caller's own", home)
+            return
+        check_name(home)
+        with self.default.loading():
+            _, copied = self._forked(home, self.default, record=True)
+        log.info("forked memory %s from default for a caller (%d clauses)", home, copied)
 
     def _lend(self, name: str) -> Memory | None:
         """Fork ``name`` mounted read-write for this process only, if it is one."""
@@ -160,6 +179,7 @@ class Memories:
     def mounted(self) -> list[Memory]:
         """Mounted memories the caller sees: ``default`` first, then by name."""
         reach = access.current()
+        self._settle_home(reach)
         return [memory for memory in self._all_mounted() if reach.sees(memory.name)]
 
     def _all_mounted(self) -> list[Memory]:
@@ -177,6 +197,7 @@ class Memories:
         default, *rest = found
         rest.sort(key=lambda ref: (ref.name, ref.scope))
         reach = access.current()
+        self._settle_home(reach)
         home = reach.home or self.session_fork
         own = MemoryRef(home, "project") if home else None
         return [
