@@ -100,3 +100,11 @@ def test_what_a_token_reaches() -> None:
     forked = TokenRecord("a.b", "d", fork=True)
     assert fork_name(forked) == "token_a_b"
     assert access_of(forked) == Access(home="token_a_b")
+
+
+def test_a_damaged_token_file_is_reported(
+    project: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    (project / ".zpm" / "tokens.json").write_text("{not json")
+    assert zpm(project, "tokens", "list") == 1
+    assert "tokens.json: not a zpm token file" in capsys.readouterr().err

@@ -24,7 +24,7 @@ FILE_NAME = "tokens.json"
 _VERSION = 1
 
 
-class TokenFileDamaged(Exception):
+class TokenFileDamaged(ValueError):
     """``tokens.json`` does not read as a token file; the text says where."""
 
 
