@@ -49,6 +49,15 @@ Precedence, first that is set:
     [tools]
     enable = ["core", "argue"]
 
+    [serve]
+    http = "127.0.0.1:8765"    # zpm serve --http (zpm_app.http.options)
+
+    [auth]                     # JWT access tokens for zpm serve --http
+    jwks_url = "https://auth.example/.well-known/jwks.json"
+    issuer = "https://auth.example/"
+    audience = "https://zpm.example/mcp"
+    authorization_servers = ["https://auth.example/"]
+
     [storage]
     url = "postgresql://zpm@db.example/zpm"
     space = "team"
@@ -85,6 +94,8 @@ _TABLES: dict[str, frozenset[str]] = {
     "engine": frozenset({"name"}),
     "limits": frozenset({"time_s", *_INT_LIMITS}),
     "tools": frozenset({"enable"}),
+    "serve": frozenset({"http"}),
+    "auth": frozenset({"jwks_url", "issuer", "audience", "authorization_servers"}),
     "storage": frozenset({"url", "space", "global_space"}),
 }
 ALL_TOOLS = ("all",)
@@ -271,6 +282,14 @@ def _space(
             f"characters, not {value!r}"
         )
     return value
+
+
+def read_table(paths: ProjectPaths, table: str) -> dict[str, Any]:
+    """Table ``table`` of the project's ``.zpm/config.toml`` (empty when absent;
+    ``ConfigError`` for a file that does not read); ``zpm serve --http``
+    reads ``[serve]`` and ``[auth]`` with it."""
+    found: dict[str, Any] = _read_config(paths.config_path).get(table, {})
+    return found
 
 
 def _clock(env: Mapping[str, str]) -> Callable[[], float]:

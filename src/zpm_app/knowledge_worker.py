@@ -26,6 +26,7 @@ import anyio
 
 from zpm_app.catalogue import ResourceInfo, ToolDefinition, ToolOutcome, ToolRunner
 from zpm_domain.errors import ZpmError
+from zpm_domain.memory.access import Access, granting
 from zpm_domain.progress import Report
 
 T = TypeVar("T")
@@ -101,20 +102,29 @@ class KnowledgeWorker:
         arguments: Mapping[str, Any] | None,
         progress: Report | None = None,
         client: str | None = None,
+        access: Access | None = None,
     ) -> tuple[ToolOutcome, Watched]:
         """Run tool ``name`` for ``client`` once the work before it has ended
-        (``progress`` hears how long work advances); its outcome, and what
-        changed for clients (see :meth:`run`)."""
+        (``progress`` hears how long work advances), reaching what ``access``
+        grants (``None``: everything, see ``zpm_domain.memory.access``); its
+        outcome, and what changed for clients (see :meth:`run`)."""
 
         def work(runner: ToolRunner) -> tuple[ToolOutcome, Watched]:
-            outcome = runner.call(name, arguments, progress, client)
+            with granting(access):
+                outcome = runner.call(name, arguments, progress, client)
             return outcome, self._look(runner)
 
         return await self.run(ticket, work)
 
-    async def read(self, ticket: Ticket, uri: str) -> tuple[str, str]:
-        """``(mime type, text)`` of resource ``uri`` (``ZpmError`` if there is none)."""
-        return await self.run(ticket, lambda runner: runner.read_resource(uri))
+    async def read(self, ticket: Ticket, uri: str, access: Access | None = None) -> tuple[str, str]:
+        """``(mime type, text)`` of resource ``uri`` as ``access`` reaches it
+        (``ZpmError`` if there is none)."""
+
+        def work(runner: ToolRunner) -> tuple[str, str]:
+            with granting(access):
+                return runner.read_resource(uri)
+
+        return await self.run(ticket, work)
 
     async def subscribe(self, ticket: Ticket, uri: str) -> None:
         """Watch resource ``uri`` from its present state (it may not exist yet)."""

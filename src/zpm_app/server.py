@@ -48,6 +48,7 @@ import warnings
 from collections.abc import Callable
 from contextvars import ContextVar
 from typing import Any
+from urllib.parse import unquote
 
 import anyio
 import mcp_types as types
@@ -57,6 +58,7 @@ from mcp.server.models import InitializationOptions
 from mcp.shared.exceptions import MCPDeprecationWarning, MCPError
 from mcp.shared.jsonrpc_dispatcher import JSONRPCDispatcher
 
+from zpm_app.callers import Identify, declared_client
 from zpm_app.catalogue import (
     SERVER_NAME,
     ResourceInfo,
@@ -129,12 +131,15 @@ def build_server(
     worker: KnowledgeWorker,
     logs: LogForwarder | None = None,
     notifier: Notifier | None = None,
+    identify: Identify = declared_client,
 ) -> Server[Any]:
     """A low-level MCP ``Server`` offering the worker's tools and resources,
     run by the worker; with ``logs``, it offers MCP logging (``logging/setLevel``
     sets its level); ``notifier`` sends the resource and progress
-    notifications.  What a call stores names the client that made it (its
-    ``clientInfo``, from ``initialize`` or from the request's envelope)."""
+    notifications.  ``identify`` tells who makes a request: what a call
+    stores names that client, and the call reaches what its access grants
+    (by default the client its ``clientInfo`` names, from ``initialize`` or
+    from the request's envelope, reaching everything)."""
     specs = worker.specs
     names = frozenset(spec.name for spec in specs)
     # The tools as tools/list sends them, rendered once for the server's life;
@@ -154,9 +159,10 @@ def build_server(
             raise MCPError(code=types.INVALID_PARAMS, message=f"Tool not found: {params.name}")
         outcome: ToolOutcome
         report = _progress_report(notifier, params.meta)
+        caller = identify(ctx)
         try:
             outcome, watched = await worker.call(
-                _TICKET.get(), params.name, params.arguments, report, _client_name(ctx)
+                _TICKET.get(), params.name, params.arguments, report, caller.client, caller.access
             )
         except Exception:
             logger.exception("tool %s failed unexpectedly", params.name)
@@ -178,7 +184,9 @@ def build_server(
     async def list_resources(
         ctx: ServerRequestContext[Any], params: types.PaginatedRequestParams | None
     ) -> types.ListResourcesResult:
-        return types.ListResourcesResult(resources=[_sdk_resource(r) for r in worker.resources])
+        access = identify(ctx).access
+        visible = [r for r in worker.resources if access is None or access.sees(_memory_of(r.uri))]
+        return types.ListResourcesResult(resources=[_sdk_resource(r) for r in visible])
 
     async def list_resource_templates(
         ctx: ServerRequestContext[Any], params: types.PaginatedRequestParams | None
@@ -195,7 +203,7 @@ def build_server(
         ctx: ServerRequestContext[Any], params: types.ReadResourceRequestParams
     ) -> types.ReadResourceResult:
         try:
-            mime, text = await worker.read(_TICKET.get(), params.uri)
+            mime, text = await worker.read(_TICKET.get(), params.uri, identify(ctx).access)
         except ZpmError as error:
             raise MCPError(code=RESOURCE_NOT_FOUND, message=error.message) from None
         contents = types.TextResourceContents(uri=params.uri, mime_type=mime, text=text)
@@ -252,9 +260,9 @@ def initialization_options(server: Server[Any]) -> InitializationOptions:
     return server.create_initialization_options(options)
 
 
-def _client_name(ctx: ServerRequestContext[Any]) -> str | None:
-    params = ctx.session.client_params
-    return None if params is None else params.client_info.name
+def _memory_of(uri: str) -> str:
+    """The memory a resource of ``zpm_domain.tools.resources`` belongs to."""
+    return unquote(uri.removeprefix("zpm://memories/").partition("/")[0])
 
 
 def _progress_report(notifier: Notifier | None, meta: Any) -> Report | None:

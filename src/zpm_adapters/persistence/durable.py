@@ -13,9 +13,10 @@ def write_all(fd: int, data: bytes) -> None:
         view = view[os.write(fd, view) :]
 
 
-def write_synced(path: Path, data: bytes) -> None:
-    """Create or truncate ``path``, write ``data`` and fsync it (not its folder)."""
-    fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_TRUNC | os.O_CLOEXEC, 0o644)
+def write_synced(path: Path, data: bytes, mode: int = 0o644) -> None:
+    """Create or truncate ``path`` (created with ``mode``), write ``data`` and
+    fsync it (not its folder)."""
+    fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_TRUNC | os.O_CLOEXEC, mode)
     try:
         write_all(fd, data)
         os.fsync(fd)
@@ -23,11 +24,12 @@ def write_synced(path: Path, data: bytes) -> None:
         os.close(fd)
 
 
-def write_atomically(staged: Path, target: Path, data: bytes) -> None:
-    """Write ``data`` to ``staged``, fsync it, move it over ``target`` and fsync
-    the folder.  On any failure ``staged`` is removed and ``target`` is as it was."""
+def write_atomically(staged: Path, target: Path, data: bytes, mode: int = 0o644) -> None:
+    """Write ``data`` to ``staged`` (created with ``mode``), fsync it, move it
+    over ``target`` and fsync the folder.  On any failure ``staged`` is
+    removed and ``target`` is as it was."""
     try:
-        write_synced(staged, data)
+        write_synced(staged, data, mode)
         os.replace(staged, target)
     except BaseException:
         staged.unlink(missing_ok=True)

@@ -1,17 +1,30 @@
-"""``zpm serve``: the tools over MCP on stdin/stdout."""
+"""``zpm serve``: the tools over MCP on stdin/stdout, or over Streamable HTTP.
+
+``--http HOST:PORT`` (or ``[serve] http`` in ``.zpm/config.toml``) serves
+at ``http://HOST:PORT/mcp`` instead (``zpm_app.http``), with bearer-token
+authentication: zpm tokens (``zpm tokens create``) and, with
+``--jwks-url``/``--issuer``/``--audience`` (or ``[auth]``), JWT access
+tokens.  The start is refused when nothing could authenticate a request,
+unless ``--no-auth`` (``zpm_app.http.options``).
+"""
 
 from __future__ import annotations
 
 import argparse
 import logging
 import shutil
+from collections.abc import Callable
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from zpm_app.catalogue import ToolRunner
+
+if TYPE_CHECKING:
+    from zpm_app.http.options import HttpOptions
 from zpm_app.cli.parsing import add_global_options, command
 from zpm_app.cli.project import create_project
 from zpm_app.cli.services import Services
+from zpm_app.http.options import HttpRefused
 from zpm_app.output import fail
 
 NAME = "serve"
@@ -40,6 +53,50 @@ def add(commands: Any) -> None:
         "merge_memory) and all, and tool names, e.g. core,argue (default: [tools] enable "
         "in .zpm/config.toml, else all)",
     )
+    http = serve.add_argument_group("HTTP (Streamable HTTP at /mcp instead of stdio)")
+    http.add_argument(
+        "--http",
+        metavar="HOST:PORT",
+        help="serve over Streamable HTTP at http://HOST:PORT/mcp (default: [serve] http in "
+        ".zpm/config.toml, else stdio)",
+    )
+    http.add_argument(
+        "--stateless",
+        action="store_true",
+        help="no sessions: each request stands alone (several servers behind a load balancer)",
+    )
+    http.add_argument(
+        "--no-auth",
+        action="store_true",
+        help="serve without authentication (refused otherwise when no token and no JWKS "
+        "is configured)",
+    )
+    http.add_argument(
+        "--allowed-host",
+        action="append",
+        default=[],
+        metavar="HOST[:PORT]",
+        help="accept this Host header too (repeatable; the bound address and localhost are)",
+    )
+    http.add_argument(
+        "--allowed-origin",
+        action="append",
+        default=[],
+        metavar="ORIGIN",
+        help="accept this Origin header too (repeatable)",
+    )
+    http.add_argument("--jwks-url", metavar="URL", help="accept JWTs signed by this JWKS's keys")
+    http.add_argument("--issuer", metavar="URL", help="the JWTs' required iss")
+    http.add_argument(
+        "--audience", metavar="URL", help="the JWTs' required aud: this server's /mcp URL"
+    )
+    http.add_argument(
+        "--authorization-server",
+        action="append",
+        default=[],
+        metavar="URL",
+        help="an authorization server the Protected Resource Metadata names (default: --issuer)",
+    )
     add_global_options(serve, formats=False)
 
 
@@ -65,12 +122,73 @@ def run(ns: argparse.Namespace, services: Services) -> int:
             return services.open_runner(ns.project, ns.engine)
         return open_server(ns.project, ns.engine, ns.tools)
 
+    refused: tuple[type[BaseException], ...] = (
+        services.project_not_found,
+        HttpRefused,
+        ValueError,
+        *services.startup_errors,
+    )
     try:
-        return server.serve(open_runner)
+        http = _http_options(ns, services)
+        if http is None:
+            return server.serve(open_runner)
+        return _serve_http(ns, services, http, open_runner)
     except KeyboardInterrupt:  # interrupted before serving started
         return 0
-    except (services.project_not_found, *services.startup_errors) as error:
+    except refused as error:
         for path in created:  # nothing was served: leave nothing behind
             shutil.rmtree(path, ignore_errors=True)
-        prefix = "" if isinstance(error, services.project_not_found) else "zpm serve: "
+        plain = isinstance(error, (services.project_not_found, HttpRefused))
+        prefix = "" if plain else "zpm serve: "
         return fail(f"{prefix}{error}")
+
+
+def _http_options(ns: argparse.Namespace, services: Services) -> HttpOptions | None:
+    """What ``--http`` and its options (or the config's ``[serve]`` and
+    ``[auth]``) ask for; ``None``: serve on stdio."""
+    serve_table: dict[str, Any] = {}
+    auth_table: dict[str, Any] = {}
+    if services.read_config is not None:
+        serve_table = services.read_config(ns.project, "serve")
+        auth_table = services.read_config(ns.project, "auth") if ns.http or serve_table else {}
+    bind = ns.http or serve_table.get("http")
+    if not bind:
+        return None
+    from zpm_app.http.options import HttpOptions, jwt_settings, parse_bind
+
+    host, port = parse_bind(str(bind))
+    servers = ns.authorization_server or auth_table.get("authorization_servers") or []
+    jwt = jwt_settings(
+        ns.jwks_url or auth_table.get("jwks_url"),
+        ns.issuer or auth_table.get("issuer"),
+        ns.audience or auth_table.get("audience"),
+        tuple(str(s) for s in servers),
+    )
+    return HttpOptions(
+        host,
+        port,
+        stateless=ns.stateless,
+        no_auth=ns.no_auth,
+        allowed_hosts=tuple(ns.allowed_host),
+        allowed_origins=tuple(ns.allowed_origin),
+        jwt=jwt,
+    )
+
+
+def _serve_http(
+    ns: argparse.Namespace,
+    services: Services,
+    options: HttpOptions,
+    open_runner: Callable[[], ToolRunner],
+) -> int:
+    from zpm_app.http.app import serve_http
+    from zpm_app.http.options import check_start
+
+    store = None
+    if not options.no_auth:
+        if services.open_tokens is None:
+            return fail("zpm serve: --http is not available here")
+        store = services.open_tokens(ns.project)
+    for warning in check_start(options, 0 if store is None else len(store.list())):
+        logging.getLogger("zpm").warning("%s", warning)
+    return serve_http(open_runner, options, store)

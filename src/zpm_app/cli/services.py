@@ -10,13 +10,14 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING, Protocol, TypeVar
+from typing import TYPE_CHECKING, Any, Protocol, TypeVar
 
 from zpm_app.catalogue import ToolRunner
 from zpm_domain.errors import ZpmError
 
 if TYPE_CHECKING:  # the forks' service is imported only to open them
     from zpm_app.fork_service import ForkService
+    from zpm_domain.ports.tokens import TokenStore
 
 T = TypeVar("T")
 
@@ -59,6 +60,12 @@ class Services:
     open_forks: Callable[[str | None, str | None], ForkService] | None = None
     """The project's forks for ``zpm forks`` (``None``: not offered); opens
     and fails as ``open_runner`` does."""
+    read_config: Callable[[str | None, str], dict[str, Any]] | None = None
+    """A table of the project's ``.zpm/config.toml`` (``zpm serve --http``
+    reads ``[serve]`` and ``[auth]``; ``None``: no configuration read)."""
+    open_tokens: Callable[[str | None], TokenStore] | None = None
+    """The project's bearer tokens for ``zpm tokens`` and ``zpm serve --http``
+    (``None``: not offered); finds the project as ``open_runner`` does."""
 
     def open_for(
         self, command_name: str, project: str | None, engine: str | None
@@ -123,6 +130,14 @@ def default_services() -> Services:
         except (bootstrap.StartupError, engines.EngineError) as error:
             raise StartupFailed(str(error)) from error
 
+    def open_tokens(project: str | None) -> TokenStore:
+        from zpm_adapters.storage.file_tokens import FileTokens
+
+        return FileTokens(config.resolve_settings(project=project).paths.zpm_dir)
+
+    def read_config(project: str | None, table: str) -> dict[str, Any]:
+        return config.read_table(config.resolve_settings(project=project).paths, table)
+
     return Services(
         opener(lend_forks=True),
         config.init_project,
@@ -132,4 +147,6 @@ def default_services() -> Services:
         open_session=opener(session_fork=True, serving=True),
         open_server=opener(serving=True),
         open_forks=open_forks,
+        open_tokens=open_tokens,
+        read_config=read_config,
     )

@@ -34,7 +34,7 @@ from zpm_domain.beliefs.supports import SECTION, Beliefs
 from zpm_domain.changes.generation import StartFrom
 from zpm_domain.changes.mutations import Mutation
 from zpm_domain.errors import MemoryReadOnly, PersistenceUnavailable
-from zpm_domain.memory import handle_section
+from zpm_domain.memory import access, handle_section
 from zpm_domain.memory import image as images
 from zpm_domain.memory.image import Image, Preloaded
 from zpm_domain.memory.knowledge_files import KnowledgeFiles
@@ -289,6 +289,7 @@ class Memory(Reads):
         return self.snapshots.list()
 
     def _check_writable(self) -> None:
+        access.current().check_change(self.name)  # the caller's reach (zpm_domain.memory.access)
         if self.read_only:
             raise MemoryReadOnly(self.name)
         if not self._writable:

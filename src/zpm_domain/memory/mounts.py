@@ -10,6 +10,13 @@ call (:meth:`Memories.follow_manifest`): a memory one server mounts or
 unmounts is mounted or unmounted on all of them.  A memory named in the
 manifest that cannot be opened at start is reported and left unmounted (it
 stays in the manifest); the default memory failing to open stops the start.
+
+What a tool call reaches is also limited by the caller's access
+(``zpm_domain.memory.access``): a memory the caller does not see resolves
+as not mounted and is left out of :meth:`Memories.mounted` and
+:meth:`Memories.listing`, and creating, mounting, unmounting, forking or
+deleting a memory the caller may not change is refused as for a read-only
+memory.
 """
 
 from __future__ import annotations
@@ -21,6 +28,7 @@ from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 
 from zpm_domain.errors import InvalidArguments, MemoryNotMounted, ZpmError
+from zpm_domain.memory import access
 from zpm_domain.memory.forking import new_fork
 from zpm_domain.memory.journal_health import journal_advice
 from zpm_domain.memory.listing import Listed
@@ -145,15 +153,38 @@ class Memories:
         """The memory a tool targets: absent or empty means ``default``.
 
         Raises ``MemoryNotMounted`` for any name that is not mounted (with
-        ``lend_forks``, a fork on disk is mounted for the call's process).
+        ``lend_forks``, a fork on disk is mounted for the call's process),
+        or that the caller does not see; an omitted name means the caller's
+        home memory when its access has one.
         """
-        key = name or self.session_fork or DEFAULT_MEMORY
+        reach = access.current()
+        self._settle_home(reach)
+        key = name or reach.home or self.session_fork or DEFAULT_MEMORY
+        reach.check_seen(key)
         memory = self._mounted.get(key)
         if memory is None and self._lend_forks:
             memory = self._lend(key)
         if memory is None:
             raise MemoryNotMounted(key)
         return memory
+
+    def _settle_home(self, reach: access.Access) -> None:
+        """Mount the caller's home memory when it is not mounted: the project
+        memory of that name, read-write, or a new fork of ``default`` (both
+        recorded in the manifest, so the home stays the caller's across
+        restarts)."""
+        home = reach.home
+        if home is None or home in self._mounted:
+            return
+        entry = MountEntry(home, "project", "rw")
+        if self._registry.exists(MemoryRef(home, "project")):
+            self._keep(self._open(entry), entry, record=True)
+            log.info("mounted memory %s, a caller's own", home)
+            return
+        check_name(home)
+        with self.default.loading():
+            _, copied = self._forked(home, self.default, record=True)
+        log.info("forked memory %s from default for a caller (%d clauses)", home, copied)
 
     def _lend(self, name: str) -> Memory | None:
         """Fork ``name`` mounted read-write for this process only, if it is one."""
@@ -178,7 +209,12 @@ class Memories:
         return self._mounted[DEFAULT_MEMORY]
 
     def mounted(self) -> list[Memory]:
-        """Mounted memories: ``default`` first, then by name."""
+        """Mounted memories the caller sees: ``default`` first, then by name."""
+        reach = access.current()
+        self._settle_home(reach)
+        return [memory for memory in self._all_mounted() if reach.sees(memory.name)]
+
+    def _all_mounted(self) -> list[Memory]:
         rest = sorted(n for n in self._mounted if n != DEFAULT_MEMORY)
         return [self._mounted[DEFAULT_MEMORY], *(self._mounted[n] for n in rest)]
 
@@ -192,10 +228,14 @@ class Memories:
             found[MemoryRef(memory.name, memory.scope)] = memory.mode
         default, *rest = found
         rest.sort(key=lambda ref: (ref.name, ref.scope))
-        own = MemoryRef(self.session_fork, "project") if self.session_fork else None
+        reach = access.current()
+        self._settle_home(reach)
+        home = reach.home or self.session_fork
+        own = MemoryRef(home, "project") if home else None
         return [
             Listed(ref.name, ref.scope, found[ref], self._fork_of(ref), ref == own)
             for ref in (default, *rest)
+            if reach.sees(ref.name)
         ]
 
     def _fork_of(self, ref: MemoryRef) -> str | None:
@@ -229,6 +269,7 @@ class Memories:
     # -- changes --------------------------------------------------------------
     def create(self, name: str, scope: Scope) -> None:
         """Create memory ``name`` on disk (not mounted)."""
+        access.current().check_change(name)
         check_name(name)
         try:
             self._registry.create(MemoryRef(name, scope))
@@ -237,6 +278,7 @@ class Memories:
 
     def mount(self, name: str, mode: Mode) -> Memory:
         """Mount memory ``name`` (project scope first, then global) and record it."""
+        access.current().check_change(name)
         if name in self._mounted:
             raise MemoryAlreadyMounted(name)
         check_name(name)
@@ -251,12 +293,13 @@ class Memories:
     def unmount(self, name: str) -> None:
         """Unmount memory ``name``; its files stay on disk.  A memory of the
         manifest that failed to mount at start is dropped from the manifest."""
+        access.current().check_change(name)
         if name == DEFAULT_MEMORY:
             raise DefaultNotUnmountable()
         memory = self._mounted.get(name)
         forks = [
             m.name
-            for m in self.mounted()
+            for m in self._all_mounted()
             if m.fork is not None and memory is not None and m.fork.base.name == name
         ]
         if forks:
@@ -292,6 +335,7 @@ class Memories:
         returns it and how many clauses it copied (believed and defeated)."""
         check_name(name)
         base = self.resolve(base_name)
+        access.current().check_change(name)
         if name in self._mounted or any(
             self._registry.exists(MemoryRef(name, scope)) for scope in ("project", "global")
         ):
@@ -317,7 +361,9 @@ class Memories:
     @contextmanager
     def borrow(self, name: str) -> Iterator[Memory]:
         """Memory ``name``: the mounted one, else opened read-only for the
-        block (not mounted, not recorded); ``MemoryNotFound`` when there is none."""
+        block (not mounted, not recorded); ``MemoryNotFound`` when there is none,
+        ``MemoryNotMounted`` when the caller does not see it."""
+        access.current().check_seen(name)
         memory = self._mounted.get(name)
         if memory is not None:
             yield memory
@@ -347,7 +393,9 @@ class Memories:
     def check_deletable(self, ref: MemoryRef) -> None:
         """Raise ``CannotDelete`` when memory ``ref`` must stay: it is
         ``default``, it is mounted (or the manifest mounts it), or forks
-        were made from it (they read its knowledge files)."""
+        were made from it (they read its knowledge files).  Checks the
+        caller's access first."""
+        access.current().check_change(ref.name)
         if ref == MemoryRef(DEFAULT_MEMORY, "project"):
             raise CannotDelete(DEFAULT_MEMORY, "")
         mounted = self._mounted.get(ref.name)
@@ -393,7 +441,7 @@ class Memories:
     def _entries(self, *, without: str) -> list[MountEntry]:
         """The manifest: mounted memories, then those that failed to mount at
         start (kept so that a later start tries them again)."""
-        entries = [MountEntry(m.name, m.scope, m.mode) for m in self.mounted()]
+        entries = [MountEntry(m.name, m.scope, m.mode) for m in self._all_mounted()]
         return [e for e in [*entries, *self._dormant] if e.name != without]
 
     def _keep(self, memory: Memory, entry: MountEntry, *, record: bool) -> None:

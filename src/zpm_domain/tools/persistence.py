@@ -15,6 +15,7 @@ import re
 from typing import Annotated
 
 from zpm_domain.errors import ExecutionFailed, InvalidArguments
+from zpm_domain.memory import access
 from zpm_domain.memory.memory import Memory
 from zpm_domain.tools.definition import (
     CHANGE,
@@ -71,6 +72,7 @@ class PersistenceTools(ToolGroup):
     ) -> str:
         check_snapshot_name(name)
         target = self._memory(memory)
+        access.current().check_change(target.name)  # also for a read-only mount's file
         other = same_but_case(target, name)
         if other is not None:
             raise InvalidArguments(

@@ -1,0 +1,178 @@
+"""The HTTP application: zpm's MCP server at ``/mcp`` under uvicorn.
+
+Routes:
+
+* ``/mcp``: the MCP SDK's Streamable HTTP transport
+  (``StreamableHTTPSessionManager``), stateful sessions or, with
+  ``stateless``, one exchange per request (servers behind a load
+  balancer), running the very server ``zpm_app.server.build_server`` makes
+  for stdio: the same tools, texts and schemas.  Before anything else a
+  request's ``Host`` and ``Origin`` are checked (421 / 403), then its
+  bearer token (401 / 403, ``zpm_app.http.auth``), then its size (413 over
+  ``max_body_bytes``, before it is parsed).
+* ``GET /health``: 200 ``{"status":"ok"}``, without authentication.
+* with JWT settings, the Protected Resource Metadata of RFC 9728 at
+  ``/.well-known/oauth-protected-resource`` (and at that path followed by
+  the resource's own path, as RFC 9728 §3.1 places it).
+
+Tool calls of every client run one at a time on the one knowledge worker.
+The server sends no resource or log notifications over HTTP (stderr keeps
+the log).  SIGTERM and SIGINT stop uvicorn, which ends the sessions; the
+runner is then closed.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import logging
+import signal
+import sys
+from collections.abc import AsyncIterator, Callable
+from types import FrameType
+from urllib.parse import urlparse
+
+from mcp.server.auth.middleware.auth_context import AuthContextMiddleware
+from mcp.server.auth.middleware.bearer_auth import BearerAuthBackend
+from mcp.server.auth.routes import build_resource_metadata_url, create_protected_resource_routes
+from mcp.server.streamable_http_manager import StreamableHTTPASGIApp, StreamableHTTPSessionManager
+from mcp.server.transport_security import TransportSecurityMiddleware, TransportSecuritySettings
+from pydantic import AnyHttpUrl
+from starlette.applications import Starlette
+from starlette.middleware import Middleware
+from starlette.middleware.authentication import AuthenticationMiddleware
+from starlette.requests import Request
+from starlette.responses import JSONResponse, Response
+from starlette.routing import Route
+from starlette.types import ASGIApp, Receive, Scope, Send
+
+from zpm_app.catalogue import ToolRunner, package_version
+from zpm_app.http.auth import SCOPES, RequireBearer, Verifier, ZpmTokens, http_caller
+from zpm_app.http.jwt_tokens import JwtVerifier
+from zpm_app.http.options import HttpOptions
+from zpm_app.knowledge_worker import KnowledgeWorker
+from zpm_app.server import SWITCH_INTERVAL_S, build_server
+from zpm_domain.ports.tokens import TokenStore
+
+log = logging.getLogger("zpm")
+
+MCP_PATH = "/mcp"
+
+
+def build_app(worker: KnowledgeWorker, options: HttpOptions, store: TokenStore | None) -> Starlette:
+    """The application for ``options``; ``store`` holds the zpm tokens
+    (``None`` only with ``no_auth``)."""
+    security = TransportSecuritySettings(
+        enable_dns_rebinding_protection=True,
+        allowed_hosts=options.hosts(),
+        allowed_origins=options.origins(),
+    )
+    manager = StreamableHTTPSessionManager(
+        build_server(worker, identify=http_caller),
+        stateless=options.stateless,
+        security_settings=security,
+        max_request_body_size=options.max_body_bytes,
+    )
+    mcp: ASGIApp = StreamableHTTPASGIApp(manager)
+    routes = [Route("/health", _health, methods=["GET"])]
+    middleware: list[Middleware] = []
+    if not options.no_auth:
+        assert store is not None
+        jwt = None if options.jwt is None else JwtVerifier(options.jwt)
+        metadata = None
+        if options.jwt is not None:
+            resource = AnyHttpUrl(options.jwt.audience)
+            metadata = str(build_resource_metadata_url(resource))
+            servers = [AnyHttpUrl(s) for s in options.jwt.authorization_servers]
+            for route in create_protected_resource_routes(resource, servers, SCOPES, "zpm"):
+                routes.append(route)
+                if route.path != "/.well-known/oauth-protected-resource":
+                    routes.append(
+                        Route(
+                            "/.well-known/oauth-protected-resource",
+                            route.endpoint,
+                            methods=["GET", "OPTIONS"],
+                        )
+                    )
+        mcp = RequireBearer(mcp, metadata)
+        backend = BearerAuthBackend(Verifier(ZpmTokens(store), jwt))
+        middleware = [
+            Middleware(AuthenticationMiddleware, backend=backend),
+            Middleware(AuthContextMiddleware),
+        ]
+    routes.append(Route(MCP_PATH, _Checked(mcp, security), methods=["GET", "POST", "DELETE"]))
+
+    @contextlib.asynccontextmanager
+    async def lifespan(app: Starlette) -> AsyncIterator[None]:
+        async with manager.run():
+            yield
+
+    return Starlette(routes=routes, middleware=middleware, lifespan=lifespan)
+
+
+class _Checked:
+    """Refuses a request whose ``Host`` or ``Origin`` is not allowed before
+    anything else looks at it (DNS-rebinding protection)."""
+
+    def __init__(self, app: ASGIApp, settings: TransportSecuritySettings) -> None:
+        self.app = app
+        self._check = TransportSecurityMiddleware(settings)
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        refused = await self._check.validate_request(Request(scope, receive), is_post=False)
+        if refused is not None:
+            await refused(scope, receive, send)
+            return
+        await self.app(scope, receive, send)
+
+
+async def _health(request: Request) -> Response:
+    return JSONResponse({"status": "ok"})
+
+
+def serve_http(
+    open_runner: Callable[[], ToolRunner], options: HttpOptions, store: TokenStore | None
+) -> int:
+    """Open the runner, serve until SIGTERM or SIGINT, close it; returns 0.
+
+    Errors raised while opening the runner propagate before anything binds.
+    """
+    import uvicorn
+
+    worker = KnowledgeWorker(open_runner)
+    sys.setswitchinterval(SWITCH_INTERVAL_S)
+    try:
+        app = build_app(worker, options, store)
+        config = uvicorn.Config(
+            app,
+            host=options.host,
+            port=options.port,
+            log_config=None,
+            access_log=False,
+            lifespan="on",
+            timeout_graceful_shutdown=10,
+        )
+        url = f"http://{_netloc(options)}{MCP_PATH}"
+        mode = "stateless" if options.stateless else "sessions"
+        log.info("zpm %s serving MCP at %s (%s)", package_version(), url, mode)
+        # uvicorn stops gracefully on SIGTERM/SIGINT, then raises the signal
+        # again under the handlers it found: these make that a no-op, so the
+        # runner is closed and the exit code is 0.
+        previous = {sig: signal.signal(sig, _stopped) for sig in (signal.SIGTERM, signal.SIGINT)}
+        try:
+            uvicorn.Server(config).run()
+        finally:
+            for sig, handler in previous.items():
+                signal.signal(sig, handler)
+        log.info("zpm stopped serving MCP at %s", url)
+    finally:
+        worker.close()
+    return 0
+
+
+def _stopped(signum: int, frame: FrameType | None) -> None:
+    log.info("received %s: stopped", signal.Signals(signum).name)
+
+
+def _netloc(options: HttpOptions) -> str:
+    host = f"[{options.host}]" if ":" in options.host else options.host
+    return urlparse(f"http://{host}:{options.port}").netloc

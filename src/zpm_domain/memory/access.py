@@ -1,0 +1,82 @@
+"""What the caller of a tool may reach: which memories it sees and which it may change.
+
+Whoever runs a tool for an authenticated caller (the HTTP server, through
+the knowledge worker) announces the caller's :class:`Access` with
+:func:`granting`; the memories consult :func:`current` when a tool names a
+memory (``Memories.resolve``), lists them (``Memories.mounted``,
+``Memories.listing``), and before anything is written (``Memory.writing``,
+snapshots, creating, mounting, unmounting, forking and deleting memories).
+
+* A memory the caller does not see answers as if it were not mounted:
+  ``Memory not mounted: <name>``; listings leave it out.
+* A change the caller may not make answers as a read-only memory does:
+  ``Memory is read-only: <name>``.
+
+Outside :func:`granting` (stdio, the command line, tests) the access is
+:data:`EVERYTHING`: every memory is seen, and the mounts' own modes decide
+what may change.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from contextlib import contextmanager
+from contextvars import ContextVar
+from dataclasses import dataclass
+
+from zpm_domain.errors import MemoryNotMounted, MemoryReadOnly
+
+
+@dataclass(frozen=True, slots=True)
+class Access:
+    """A caller's reach.
+
+    ``memories``: the names it sees (``None``: every memory).  ``read_only``:
+    it changes nothing.  ``home``: the memory an omitted ``memory`` argument
+    means (``None``: the process's own choice, ``default`` or the session's
+    fork); when set, it is always seen and it is the only memory the caller
+    may change (a caller that works in a fork of its own).
+    """
+
+    memories: frozenset[str] | None = None
+    read_only: bool = False
+    home: str | None = None
+
+    def sees(self, name: str) -> bool:
+        return self.memories is None or name in self.memories or name == self.home
+
+    def may_change(self, name: str) -> bool:
+        return not self.read_only and (self.home is None or name == self.home)
+
+    def check_seen(self, name: str) -> None:
+        """Raise ``MemoryNotMounted`` when the caller does not see memory ``name``."""
+        if not self.sees(name):
+            raise MemoryNotMounted(name)
+
+    def check_change(self, name: str) -> None:
+        """Raise as :meth:`check_seen`, then ``MemoryReadOnly`` when the caller
+        may not change memory ``name``."""
+        self.check_seen(name)
+        if not self.may_change(name):
+            raise MemoryReadOnly(name)
+
+
+EVERYTHING = Access()
+"""The access outside :func:`granting`: every memory, changes as the mounts allow."""
+
+_ACCESS: ContextVar[Access] = ContextVar("zpm_access", default=EVERYTHING)
+
+
+@contextmanager
+def granting(access: Access | None) -> Iterator[None]:
+    """Within the block, tools run with ``access`` (``None``: :data:`EVERYTHING`)."""
+    token = _ACCESS.set(EVERYTHING if access is None else access)
+    try:
+        yield
+    finally:
+        _ACCESS.reset(token)
+
+
+def current() -> Access:
+    """The access of the tool call in progress."""
+    return _ACCESS.get()

@@ -1,0 +1,214 @@
+"""``zpm serve --http``: the stdio server's tools over Streamable HTTP, behind bearer tokens.
+
+Each test starts a real server process on a free loopback port and talks to
+it with the official Python SDK client or raw HTTP requests.
+"""
+
+from __future__ import annotations
+
+import json
+import subprocess
+from pathlib import Path
+from typing import Any
+
+import pytest
+from http_harness import (
+    HttpServer,
+    create_token,
+    initialize_body,
+    oversized,
+    request,
+    run_zpm,
+    sdk_session,
+    zpm_command,
+)
+
+pytestmark = [pytest.mark.slow, pytest.mark.anyio]
+
+
+def stdio_listing() -> list[dict[str, Any]]:
+    listed = subprocess.run(zpm_command("tools", "--format", "json"), capture_output=True)
+    tools: list[dict[str, Any]] = json.loads(listed.stdout)
+    return tools
+
+
+def stored(project: Path, pattern: str = "p(X)") -> list[tuple[str, str | None]]:
+    """Each clause matching ``pattern`` in ``default``, with its provenance's client."""
+    found = run_zpm(project, "matching", "--pattern", pattern)
+    assert found.returncode == 0, found.stderr
+    rows = json.loads(found.stdout)["rows"]
+    return [(row["sentence"], row["provenance"]["client"]) for row in rows]
+
+
+def bearer(token: str) -> dict[str, str]:
+    return {"Authorization": f"Bearer {token}"}
+
+
+async def test_the_sdk_client_gets_the_stdio_tools_and_stores_as_the_token(
+    project: Path,
+) -> None:
+    token = create_token(project, "alice")
+    with HttpServer(project) as server:
+        async with sdk_session(server.mcp, token) as session:
+            tools = await session.list_tools()
+            listed = [tool.model_dump(by_alias=True, exclude_none=True) for tool in tools.tools]
+            assert [t["name"] for t in listed] == [t["name"] for t in stdio_listing()]
+            assert [t["inputSchema"] for t in listed] == [t["inputSchema"] for t in stdio_listing()]
+            answer = await session.call_tool("remember_fact", {"fact": "p(a)"})
+            assert answer.content[0].text == "Asserted: p(a)"
+            answer = await session.call_tool("query_logic", {"goal": "p(X)"})
+            assert answer.content[0].text == '[{"X":"a"}]'
+        assert server.stop() == 0
+    assert stored(project) == [("p(a)", "alice")]
+
+
+async def test_two_clients_store_under_their_own_token_names(project: Path) -> None:
+    alice, bob = create_token(project, "alice"), create_token(project, "bob")
+    with HttpServer(project) as server:
+        async with sdk_session(server.mcp, alice) as one, sdk_session(server.mcp, bob) as two:
+            await one.call_tool("remember_fact", {"fact": "p(from_alice)"})
+            await two.call_tool("remember_fact", {"fact": "p(from_bob)"})
+            await one.call_tool("remember_fact", {"fact": "p(alice_again)"})
+    assert sorted(stored(project)) == [
+        ("p(alice_again)", "alice"),
+        ("p(from_alice)", "alice"),
+        ("p(from_bob)", "bob"),
+    ]
+
+
+def test_health_needs_no_token(project: Path) -> None:
+    create_token(project, "alice")
+    with HttpServer(project) as server:
+        answer = request(f"{server.url}/health")
+    assert (answer.status, answer.json()) == (200, {"status": "ok"})
+
+
+def hostile_cases(project: Path, server: HttpServer, good: str) -> dict[str, tuple[int, str]]:
+    """Each hostile request's status and ``WWW-Authenticate`` challenge."""
+    revoked = create_token(project, "gone")
+    assert run_zpm(project, "tokens", "revoke", "gone").returncode == 0
+    change = {
+        "jsonrpc": "2.0",
+        "id": 2,
+        "method": "tools/call",
+        "params": {"name": "remember_fact", "arguments": {"fact": "p(hostile)"}},
+    }
+    cases = {
+        "no token": {},
+        "not bearer": {"Authorization": f"Basic {good}"},
+        "wrong token": bearer("zpm_" + "x" * 43),
+        "revoked token": bearer(revoked),
+        "not a zpm token": bearer("eyJhbGciOiJub25lIn0.e30."),
+        "wrong host": {**bearer(good), "Host": "evil.example:80"},
+        "wrong origin": {**bearer(good), "Origin": "http://evil.example"},
+    }
+    found = {}
+    for name, headers in cases.items():
+        for body in (initialize_body(), change):
+            answer = request(server.mcp, body, headers)
+            found[f"{name} {body['method']}"] = (
+                answer.status,
+                answer.headers.get("www-authenticate", ""),
+            )
+    found["oversized body"] = (oversized(server.mcp, 5 << 20, bearer(good)), "")
+    return found
+
+
+def test_hostile_requests_are_refused_and_change_nothing(project: Path) -> None:
+    good = create_token(project, "alice")
+    with HttpServer(project) as server:
+        found = hostile_cases(project, server, good)
+    invalid = (401, 'Bearer error="invalid_token"')
+    expected = {
+        "no token": (401, "Bearer"),
+        "not bearer": (401, 'Bearer error="invalid_token"'),
+        "wrong token": invalid,
+        "revoked token": invalid,
+        "not a zpm token": invalid,
+        "wrong host": (421, ""),
+        "wrong origin": (403, ""),
+    }
+    for name, answer in expected.items():
+        for method in ("initialize", "tools/call"):
+            assert found[f"{name} {method}"] == answer, f"{name} {method}"
+    assert found["oversized body"] == (413, "")
+    assert stored(project) == []
+
+
+async def test_a_token_for_another_memory_reaches_only_that_one(project: Path) -> None:
+    for args in (("create-memory", "--scope", "project"), ("mount-memory",)):
+        assert run_zpm(project, *args, "--name", "notes").returncode == 0
+    token = create_token(project, "limited", "--memory", "notes")
+    with HttpServer(project) as server:
+        async with sdk_session(server.mcp, token) as session:
+            refused = await session.call_tool("remember_fact", {"fact": "p(x)"})
+            listed = await session.call_tool("list_memories", {})
+            kept = await session.call_tool("remember_fact", {"fact": "n(1)", "memory": "notes"})
+    assert (refused.is_error, refused.content[0].text) == (True, "Memory not mounted: default")
+    assert [m["name"] for m in json.loads(listed.content[0].text)["memories"]] == ["notes"]
+    assert kept.content[0].text == "Asserted: n(1)"
+    assert stored(project) == []
+
+
+async def test_a_read_only_token_reads_and_changes_nothing(project: Path) -> None:
+    assert run_zpm(project, "remember-fact", "--fact", "p(a)").returncode == 0
+    token = create_token(project, "reader", "--read-only")
+    with HttpServer(project) as server:
+        async with sdk_session(server.mcp, token) as session:
+            refused = await session.call_tool("remember_fact", {"fact": "p(b)"})
+            read = await session.call_tool("query_logic", {"goal": "p(X)"})
+    assert (refused.is_error, refused.content[0].text) == (True, "Memory is read-only: default")
+    assert read.content[0].text == '[{"X":"a"}]'
+    assert stored(project) == [("p(a)", None)]
+
+
+def test_stateless_mode_answers_each_request_alone(project: Path) -> None:
+    token = create_token(project, "alice")
+    with HttpServer(project, "--stateless") as server:
+        call = {
+            "jsonrpc": "2.0",
+            "id": 7,
+            "method": "tools/call",
+            "params": {"name": "remember_fact", "arguments": {"fact": "p(s)"}},
+        }
+        answer = request(server.mcp, call, {**bearer(token), "MCP-Protocol-Version": "2025-11-25"})
+    assert answer.status == 200, answer.body
+    assert "Mcp-Session-Id" not in answer.headers
+    assert b"Asserted: p(s)" in answer.body
+    assert stored(project) == [("p(s)", "alice")]
+
+
+def test_without_authentication_the_start_is_refused(project: Path) -> None:
+    for address in ("127.0.0.1:0", "0.0.0.0:0"):
+        started = run_zpm(project, "serve", "--http", address)
+        assert started.returncode == 1
+        assert "no authentication is configured" in started.stderr
+        assert "--no-auth" in started.stderr
+        assert started.stdout == ""
+
+
+async def test_no_auth_serves_without_tokens(project: Path) -> None:
+    with HttpServer(project, "--no-auth") as server:
+        async with sdk_session(server.mcp, None) as session:
+            answer = await session.call_tool("remember_fact", {"fact": "p(open)"})
+    assert answer.content[0].text == "Asserted: p(open)"
+    assert "serving without authentication" in server.log
+    assert stored(project) == [("p(open)", None)]
+
+
+async def test_a_fork_token_works_in_a_fork_of_its_own(project: Path) -> None:
+    assert run_zpm(project, "remember-fact", "--fact", "p(base)").returncode == 0
+    token = create_token(project, "dana", "--fork")
+    with HttpServer(project) as server:
+        async with sdk_session(server.mcp, token) as session:
+            stored_there = await session.call_tool("remember_fact", {"fact": "p(dana)"})
+            refused = await session.call_tool(
+                "remember_fact", {"fact": "p(x)", "memory": "default"}
+            )
+            seen = await session.call_tool("query_logic", {"goal": "p(X)"})
+    assert stored_there.content[0].text == "Asserted: p(dana)"
+    assert refused.content[0].text == "Memory is read-only: default"
+    assert seen.content[0].text == '[{"X":"base"},{"X":"dana"}]'
+    assert stored(project) == [("p(base)", None)]
+    in_fork = run_zpm(project, "query-logic", "--goal", "p(X)", "--memory", "token_dana")
+    assert in_fork.stdout.strip() == '[{"X":"base"},{"X":"dana"}]'

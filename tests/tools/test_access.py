@@ -1,0 +1,211 @@
+"""A caller's access (``zpm_domain.memory.access``): what a limited caller sees and changes.
+
+The HTTP server grants each authenticated caller an access; here the
+toolbox is called within :func:`granting` directly, without HTTP.
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+import pytest
+
+from zpm_app.catalogue import TOOLS
+from zpm_app.toolbox import Toolbox, ToolResult
+from zpm_domain.memory.access import Access, granting
+
+READ_ONLY = Access(read_only=True)
+
+
+def ask(box: Toolbox, name: str, **arguments: Any) -> ToolResult:
+    return box.call(name, arguments)
+
+
+@pytest.fixture
+def prepared(box: Toolbox) -> Toolbox:
+    """``default`` with ``p(a)``, an assumption, a snapshot and a fork; ``other``
+    mounted read-write with ``o(1)``; ``spare`` on disk, not mounted."""
+    for name, args in [
+        ("remember_fact", {"fact": "p(a)"}),
+        ("assume_fact", {"fact": "h(x)", "assumption": "a1"}),
+        ("save_snapshot", {"name": "s1"}),
+        ("fork_memory", {"from": "default", "name": "f1"}),
+        ("create_memory", {"name": "other", "scope": "project"}),
+        ("mount_memory", {"name": "other"}),
+        ("remember_fact", {"fact": "o(1)", "memory": "other"}),
+        ("create_memory", {"name": "spare", "scope": "project"}),
+    ]:
+        result = box.call(name, args)
+        assert not result.is_error, (name, result)
+    return box
+
+
+def state(box: Toolbox) -> list[str]:
+    """Everything a write could change, as the tools show it."""
+    return [
+        box.call(name, args).text
+        for name, args in [
+            ("list_memories", {}),
+            ("query_logic", {"goal": "p(X)"}),
+            ("query_logic", {"goal": "o(X)", "memory": "other"}),
+            ("query_logic", {"goal": "q(X)"}),
+            ("list_assumptions", {}),
+            ("list_snapshots", {}),
+            ("get_knowledge_schema", {}),
+            ("get_knowledge_schema", {"memory": "f1"}),
+        ]
+    ]
+
+
+WRITES: dict[str, dict[str, Any]] = {
+    "remember_fact": {"fact": "q(b)"},
+    "define_rule": {"head": "r(X)", "body": "p(X)"},
+    "forget_fact": {"fact": "p(a)"},
+    "clear_context": {"category": "p(_)"},
+    "update_fact": {"old_fact": "p(a)", "new_fact": "p(z)"},
+    "upsert_fact": {"fact": "p(c)"},
+    "save_snapshot": {"name": "s2"},
+    "restore_snapshot": {"name": "s1"},
+    "create_memory": {"name": "newmem", "scope": "project"},
+    "mount_memory": {"name": "spare"},
+    "unmount_memory": {"name": "other"},
+    "delete_memory": {"name": "spare"},
+    "assume_fact": {"fact": "h(y)", "assumption": "a2"},
+    "retract_assumption": {"assumption": "a1"},
+    "retract_assumptions": {"pattern": "a*"},
+    "rename_predicate": {"old_functor": "p", "arity": 1, "new_functor": "pp"},
+    "describe_predicate": {"predicate": "p/1", "description": "a thing"},
+    "assert": {"sentence": "q(d)"},
+    "unassert": {"sentence": "p(a)"},
+    "unassert-handle": {"sentex_handle": 1},
+    "fork_memory": {"from": "default", "name": "f2"},
+    "merge_memory": {"name": "f1"},
+}
+
+
+def test_every_tool_that_changes_something_is_listed_here() -> None:
+    writes = {spec.name for spec in TOOLS if not spec.read_only}
+    assert writes == set(WRITES)
+
+
+@pytest.mark.parametrize("tool", sorted(WRITES))
+def test_a_read_only_caller_changes_nothing(prepared: Toolbox, tool: str) -> None:
+    before = state(prepared)
+    with granting(READ_ONLY):
+        result = prepared.call(tool, WRITES[tool])
+    assert result.is_error, result
+    assert result.text.startswith("Memory is read-only: "), result
+    assert state(prepared) == before
+
+
+def test_a_read_only_caller_reads(prepared: Toolbox) -> None:
+    with granting(READ_ONLY):
+        assert ask(prepared, "query_logic", goal="p(X)") == ToolResult('[{"X":"a"}]', False)
+        listed = ask(prepared, "list_memories")
+    assert not listed.is_error
+    assert {m["name"] for m in json.loads(listed.text)["memories"]} >= {"default", "other"}
+
+
+def test_a_read_only_caller_is_refused_with_the_memorys_name(prepared: Toolbox) -> None:
+    with granting(READ_ONLY):
+        result = ask(prepared, "remember_fact", fact="q(b)", memory="other")
+    assert result == ToolResult("Memory is read-only: other", True)
+
+
+LIMITED = Access(memories=frozenset({"other"}))
+
+
+def test_a_limited_caller_lists_only_its_memories(prepared: Toolbox) -> None:
+    with granting(LIMITED):
+        listed = json.loads(ask(prepared, "list_memories").text)["memories"]
+    assert listed == [{"name": "other", "scope": "project", "mounted": True, "mode": "rw"}]
+
+
+@pytest.mark.parametrize(
+    ("tool", "args", "name"),
+    [
+        ("query_logic", {"goal": "p(X)"}, "default"),
+        ("query_logic", {"goal": "p(X)", "memory": "f1"}, "f1"),
+        ("remember_fact", {"fact": "q(b)"}, "default"),
+        ("get_kb_overview", {}, "default"),
+        ("list_snapshots", {}, "default"),
+        ("mount_memory", {"name": "spare"}, "spare"),
+        ("unmount_memory", {"name": "f1"}, "f1"),
+        ("delete_memory", {"name": "spare"}, "spare"),
+        ("create_memory", {"name": "newmem", "scope": "project"}, "newmem"),
+        ("fork_memory", {"from": "default", "name": "f2"}, "default"),
+        ("fork_memory", {"from": "other", "name": "f2"}, "f2"),
+        ("merge_memory", {"name": "f1"}, "f1"),
+    ],
+)
+def test_other_memories_are_not_mounted_for_a_limited_caller(
+    prepared: Toolbox, tool: str, args: dict[str, Any], name: str
+) -> None:
+    before = state(prepared)
+    with granting(LIMITED):
+        result = prepared.call(tool, args)
+    assert result == ToolResult(f"Memory not mounted: {name}", True)
+    assert state(prepared) == before
+
+
+def test_a_limited_caller_reads_and_writes_its_memories(prepared: Toolbox) -> None:
+    with granting(LIMITED):
+        assert not ask(prepared, "remember_fact", fact="o(2)", memory="other").is_error
+        answers = ask(prepared, "query_logic", goal="o(X)", memory="other")
+        found = ask(prepared, "search_facts", query="o")
+    assert answers == ToolResult('[{"X":1},{"X":2}]', False)
+    assert "default" not in found.text and "other" in found.text
+
+
+def test_resources_of_other_memories_are_hidden(prepared: Toolbox) -> None:
+    with granting(LIMITED):
+        uris = [r.uri for r in prepared.resources()]
+    assert uris == ["zpm://memories/other/predicates", "zpm://memories/other/snapshots"]
+
+
+HOMED = Access(home="f1")
+
+
+def test_a_caller_with_a_home_works_there_and_changes_nothing_else(prepared: Toolbox) -> None:
+    with granting(HOMED):
+        assert ask(prepared, "remember_fact", fact="q(home)") == ToolResult(
+            "Asserted: q(home)", False
+        )
+        refused = ask(prepared, "remember_fact", fact="q(b)", memory="default")
+        listed = json.loads(ask(prepared, "list_memories").text)["memories"]
+    assert refused == ToolResult("Memory is read-only: default", True)
+    assert ask(prepared, "query_logic", goal="q(X)", memory="f1").text == '[{"X":"home"}]'
+    assert ask(prepared, "query_logic", goal="q(X)").text == "[]"
+    assert [m for m in listed if m.get("session")] == [
+        {
+            "name": "f1",
+            "scope": "project",
+            "mounted": True,
+            "mode": "rw",
+            "fork_of": "default",
+            "session": True,
+        }
+    ]
+
+
+def test_outside_a_grant_everything_is_reached(prepared: Toolbox) -> None:
+    with granting(None):
+        assert not ask(prepared, "remember_fact", fact="q(b)", memory="other").is_error
+    listed = json.loads(ask(prepared, "list_memories").text)["memories"]
+    assert {m["name"] for m in listed} == {"default", "f1", "other", "spare"}
+
+
+def test_a_home_that_does_not_exist_is_forked_from_default_on_first_use(
+    prepared: Toolbox,
+) -> None:
+    with granting(Access(home="token_dana")):
+        assert ask(prepared, "query_logic", goal="p(X)").text == '[{"X":"a"}]'
+        assert not ask(prepared, "remember_fact", fact="p(dana)").is_error
+    assert ask(prepared, "query_logic", goal="p(X)").text == '[{"X":"a"}]'
+    in_fork = ask(prepared, "query_logic", goal="p(X)", memory="token_dana").text
+    assert in_fork == '[{"X":"a"},{"X":"dana"}]'
+    listed = json.loads(ask(prepared, "list_memories").text)["memories"]
+    assert {"name": "token_dana", "fork_of": "default"}.items() <= next(
+        m for m in listed if m["name"] == "token_dana"
+    ).items()
