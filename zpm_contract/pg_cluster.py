@@ -92,6 +92,15 @@ class Cluster:
                 continue
         raise ClusterFailed(f"the cluster did not start:\n{self._log_tail()}")
 
+    def crash(self) -> None:
+        """Stop the server as a crash would (``-m immediate``), keeping its
+        files: :meth:`resume` starts it again on the same port."""
+        self._run("pg_ctl", "-D", str(self.data), "-m", "immediate", "-w", "stop")
+
+    def resume(self) -> None:
+        """Start the server again after :meth:`crash`, on the same port."""
+        self._start_server()
+
     def restart(self, *, immediate: bool) -> None:
         """Stop the server (``immediate``: as a crash, without a checkpoint,
         so recovery replays its WAL) and start it again on the same port."""

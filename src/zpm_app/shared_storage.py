@@ -1,5 +1,6 @@
 """Opening a project's space of a database for the commands that manage it
-(``zpm storage``, ``zpm kb push``), without opening its memories."""
+(``zpm storage``, ``zpm kb push``), without opening its memories, and the
+project's token store (in ``.zpm/``, or in its space)."""
 
 from __future__ import annotations
 
@@ -11,6 +12,7 @@ from zpm_app.config import Settings
 
 if TYPE_CHECKING:
     from zpm_adapters.postgres.registry import PostgresRegistry
+    from zpm_domain.ports.tokens import TokenStore
 
 
 class SharedStorageNeeded(Exception):
@@ -41,3 +43,25 @@ def opened_space(settings: Settings, command: str) -> Iterator[PostgresRegistry]
         )
     finally:
         db.close()
+
+
+def open_tokens(settings: Settings) -> TokenStore:
+    """The tokens of the project: ``.zpm/tokens.json``, or its space's rows
+    (the tables and the space made first); the caller closes the store."""
+    if settings.storage.url is None:
+        from zpm_adapters.storage.file_tokens import FileTokens
+
+        return FileTokens(settings.paths.zpm_dir)
+    from zpm_adapters.postgres.database import Database
+    from zpm_adapters.postgres.registry import PostgresRegistry
+    from zpm_adapters.postgres.schema import migrate
+    from zpm_adapters.postgres.tokens import PostgresTokens
+
+    db = Database(settings.storage.url)
+    try:
+        migrate(db)
+        PostgresRegistry(db, settings.storage.space, settings.storage.global_space)
+    except BaseException:
+        db.close()
+        raise
+    return PostgresTokens(db, settings.storage.space, owns=True)

@@ -189,6 +189,10 @@ def _serve_http(
         if services.open_tokens is None:
             return fail("zpm serve: --http is not available here")
         store = services.open_tokens(ns.project)
-    for warning in check_start(options, 0 if store is None else len(store.list())):
-        logging.getLogger("zpm").warning("%s", warning)
-    return serve_http(open_runner, options, store)
+    try:
+        for warning in check_start(options, 0 if store is None else len(store.list())):
+            logging.getLogger("zpm").warning("%s", warning)
+        return serve_http(open_runner, options, store)
+    finally:
+        if store is not None:
+            store.close()

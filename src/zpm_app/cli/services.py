@@ -131,9 +131,9 @@ def default_services() -> Services:
             raise StartupFailed(str(error)) from error
 
     def open_tokens(project: str | None) -> TokenStore:
-        from zpm_adapters.storage.file_tokens import FileTokens
+        from zpm_app.shared_storage import open_tokens as tokens_of
 
-        return FileTokens(config.resolve_settings(project=project).paths.zpm_dir)
+        return tokens_of(config.resolve_settings(project=project))
 
     def read_config(project: str | None, table: str) -> dict[str, Any]:
         return config.read_table(config.resolve_settings(project=project).paths, table)

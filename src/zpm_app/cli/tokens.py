@@ -20,6 +20,7 @@ from zpm_app import tokens
 from zpm_app.cli.parsing import actions, add_global_options, command
 from zpm_app.cli.services import Services
 from zpm_app.output import fail
+from zpm_domain.errors import ZpmError
 from zpm_domain.ports.tokens import TokenExists, TokenRecord
 
 NAME = "tokens"
@@ -71,8 +72,10 @@ def run(ns: argparse.Namespace, services: Services) -> int:
             return fail(f"{where}: no token named {ns.name}")
         print(f"Revoked token {ns.name}")
         return 0
-    except (OSError, ValueError) as error:
+    except (OSError, ValueError, ZpmError) as error:
         return fail(f"{where}: {error}")
+    finally:
+        store.close()
 
 
 def _create(ns: argparse.Namespace, store: Any, where: str) -> int:

@@ -62,6 +62,9 @@ class TokenStore(ABC):
     def touch(self, name: str, when: float) -> None:
         """Record that token ``name`` was used at ``when`` (nothing if it is gone)."""
 
+    def close(self) -> None:  # noqa: B027 (optional hook)
+        """Release what the store holds open (a database connection)."""
+
     def find(self, digest: str) -> TokenRecord | None:
         """The token whose digest is ``digest``, compared in constant time."""
         found = None

@@ -1,0 +1,58 @@
+"""The database going away: calls meanwhile answer ``Storage unavailable``
+and apply nothing; when it is back, the server goes on by itself and
+nothing acknowledged is lost."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+from zpm_app.bootstrap import open_toolbox
+from zpm_app.config import resolve_settings
+from zpm_app.toolbox import Toolbox
+from zpm_contract.pg_cluster import Cluster
+
+
+@pytest.fixture
+def box(cluster: Cluster, space: str, tmp_path: Path) -> Iterator[Toolbox]:
+    env = {
+        "ZPM_STORAGE_URL": cluster.url,
+        "ZPM_SPACE": space,
+        "ZPM_GLOBAL_SPACE": f"g-{space}",
+        "ZPM_ENGINE": "python",
+    }
+    opened = open_toolbox(resolve_settings(cwd=tmp_path, env=env))
+    yield opened
+    opened.close()
+
+
+def test_an_outage_answers_storage_unavailable_and_then_passes(
+    box: Toolbox, cluster: Cluster
+) -> None:
+    assert not box.call("remember_fact", {"fact": "kept(1)"}).is_error
+    cluster.crash()
+    try:
+        for tool, arguments in [
+            ("remember_fact", {"fact": "lost(1)"}),
+            ("query_logic", {"goal": "kept(X)"}),
+        ]:
+            answer = box.call(tool, arguments)
+            assert answer.is_error
+            assert answer.text.startswith(f"Storage unavailable: {cluster.url}: ")
+            assert "password" not in answer.text
+            assert answer.hint is not None and "PostgreSQL server is running" in answer.hint
+    finally:
+        cluster.resume()
+    assert box.call("query_logic", {"goal": "kept(X)"}).text == '[{"X":1}]'
+    assert box.call("query_logic", {"goal": "lost(X)"}).text == "[]"
+    assert not box.call("remember_fact", {"fact": "after(1)"}).is_error
+    assert box.call("query_logic", {"goal": "after(X)"}).text == '[{"X":1}]'
+
+
+def test_a_restart_between_calls_is_not_noticed(box: Toolbox, cluster: Cluster) -> None:
+    assert not box.call("remember_fact", {"fact": "a(1)"}).is_error
+    cluster.restart(immediate=True)
+    assert not box.call("remember_fact", {"fact": "a(2)"}).is_error
+    assert box.call("query_logic", {"goal": "a(X)"}).text == '[{"X":1},{"X":2}]'

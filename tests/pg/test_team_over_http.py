@@ -1,0 +1,56 @@
+"""A team's setup, end to end: one database, one space, tokens, two
+``zpm serve --http`` processes, and two agents whose writes each other sees."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+from pathlib import Path
+
+import pytest
+
+from tests.http.http_harness import HttpServer, sdk_session, zpm_command
+from zpm_app.config import init_project
+from zpm_contract.pg_cluster import Cluster
+
+pytestmark = [pytest.mark.slow, pytest.mark.anyio]
+
+
+@pytest.fixture
+def anyio_backend() -> str:
+    return "asyncio"
+
+
+def zpm(*args: str) -> str:
+    done = subprocess.run(zpm_command(*args), capture_output=True, text=True, timeout=60)
+    assert done.returncode == 0, done.stderr
+    return done.stdout.strip()
+
+
+async def test_two_servers_of_one_space_serve_one_memory(
+    cluster: Cluster, space: str, tmp_path: Path
+) -> None:
+    where = ["--storage", cluster.url, "--space", space]
+    projects = [tmp_path / "alice", tmp_path / "bob"]  # two machines' checkouts
+    for project in projects:
+        project.mkdir()
+        init_project(project)
+    alice = zpm("tokens", "create", "alice", *where)
+    bob = zpm("tokens", "create", "bob", *where)
+    with (
+        HttpServer(projects[0], *where) as first,
+        HttpServer(projects[1], *where) as second,
+    ):
+        async with sdk_session(first.mcp, alice) as a, sdk_session(second.mcp, bob) as b:
+            assert not (await a.call_tool("remember_fact", {"fact": "likes(alice, tea)"})).is_error
+            assert not (await b.call_tool("remember_fact", {"fact": "likes(bob, coffee)"})).is_error
+            for session in (a, b):
+                answer = await session.call_tool("query_logic", {"goal": "likes(X, Y)"})
+                assert answer.content[0].text == (
+                    '[{"X":"alice","Y":"tea"},{"X":"bob","Y":"coffee"}]'
+                )
+            rows = await b.call_tool("matching", {"pattern": "likes(X, Y)"})
+            clients = [
+                row["provenance"]["client"] for row in json.loads(rows.content[0].text)["rows"]
+            ]
+            assert clients == ["alice", "bob"]
