@@ -97,13 +97,24 @@ class PostgresJournal(Journal):
             self._last, self._generation = seq, generation
 
     def read_new(self) -> list[JournalRecord]:
-        with self._lock, self._db.transaction() as conn:
-            rows = conn.execute(
-                "SELECT seq, batch::text, starts FROM zpm_journal WHERE space = %s "
-                "AND memory = %s AND seq >= GREATEST(%s, (SELECT max(seq) FROM zpm_journal "
-                "WHERE space = %s AND memory = %s AND starts AND seq > %s)) ORDER BY seq",
-                (self._space, self._memory, self._last + 1, self._space, self._memory, self._last),
-            ).fetchall()
+        """The batches after the last one read; this handle moves past them
+        only once their transaction has ended well (a connection lost while
+        reading leaves them to the next call)."""
+        with self._lock:
+            with self._db.transaction() as conn:
+                rows = conn.execute(
+                    "SELECT seq, batch::text, starts FROM zpm_journal WHERE space = %s "
+                    "AND memory = %s AND seq >= GREATEST(%s, (SELECT max(seq) FROM zpm_journal "
+                    "WHERE space = %s AND memory = %s AND starts AND seq > %s)) ORDER BY seq",
+                    (
+                        self._space,
+                        self._memory,
+                        self._last + 1,
+                        self._space,
+                        self._memory,
+                        self._last,
+                    ),
+                ).fetchall()
             records = [decode(text, self._label, seq) for seq, text, _ in rows]
             for seq, _, starts in rows:
                 if starts:
