@@ -31,13 +31,29 @@ README = (ROOT / "README.md").read_text(encoding="utf-8")
 PROJECT_PLACEHOLDERS = ("/path/to/your/project", "/path/to/project")
 
 
+def http_configurations() -> dict[str, dict[str, object]]:
+    """Every client configuration in the README that reaches zpm over HTTP (``url``)."""
+    found: dict[str, dict[str, object]] = {}
+    for block in re.findall(r"```json\n(.*?)```", README, flags=re.DOTALL):
+        if "mcpServers" in block:
+            found.update(
+                (name, entry)
+                for name, entry in json.loads(block)["mcpServers"].items()
+                if "url" in entry
+            )
+    return found
+
+
 def configurations() -> list[tuple[str, list[str]]]:
-    """``(where, [command, *args])`` for every client configuration in the README."""
+    """``(where, [command, *args])`` for every client configuration in the README
+    that starts zpm itself (HTTP ones: :func:`http_configurations`)."""
     found: list[tuple[str, list[str]]] = []
     for block in re.findall(r"```json\n(.*?)```", README, flags=re.DOTALL):
         if "mcpServers" not in block:
             continue
         for name, entry in json.loads(block)["mcpServers"].items():
+            if "url" in entry:
+                continue
             argv = [entry["command"], *entry["args"]]
             found.append((f"mcpServers {name}: {entry['command']}", argv))
     for line in re.findall(r"^claude mcp add .*$", README, flags=re.MULTILINE):
@@ -56,6 +72,17 @@ def test_the_readme_shows_a_configuration_for_every_route() -> None:
     assert "/path/to/zpm/.venv/bin/zpm" in commands and "/path/to/zpm/scripts/serve" in commands
     for where, argv in CONFIGURATIONS:
         assert any(p in argv for p in PROJECT_PLACEHOLDERS), where
+
+
+def test_an_http_configuration_sends_a_bearer_token_to_mcp() -> None:
+    found = http_configurations()
+    assert found, "the README shows no configuration for zpm serve --http"
+    for name, entry in found.items():
+        assert entry["type"] == "http", name
+        assert str(entry["url"]).endswith("/mcp"), name
+        headers = entry["headers"]
+        assert isinstance(headers, dict), name
+        assert str(headers["Authorization"]).startswith("Bearer zpm_"), name
 
 
 def real_paths(argv: list[str], project: Path, wheel: Path) -> list[str]:
