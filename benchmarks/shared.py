@@ -82,7 +82,7 @@ def servers(count: int, storage: list[str], root: Path) -> Iterator[list[HttpSer
     """``count`` servers of one project (or space), without authentication (loopback)."""
     project = root / "project"
     if not project.exists():
-        project.mkdir()
+        project.mkdir(parents=True)
         init_project(project)
     started: list[HttpServer] = []
     try:

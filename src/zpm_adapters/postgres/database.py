@@ -55,6 +55,10 @@ def writer_name() -> str:
     return f"{socket.gethostname()}:{os.getpid()}"
 
 
+class LockTimeout(Exception):
+    """Another session held an advisory lock too long (or in a deadlock)."""
+
+
 class Database:
     """A pool of connections to the database at ``url`` (see the module doc)."""
 
@@ -87,6 +91,19 @@ class Database:
             if isinstance(error, psycopg.errors.SerializationFailure):
                 raise
             raise StorageUnavailable(self.where, _reason(error)) from None
+
+    @contextmanager
+    def advisory(self, key: int, timeout_s: float) -> Iterator[None]:
+        """Hold the transaction-scoped advisory lock ``key`` for the block (on
+        a connection of its own, whose transaction ends with the block).
+        ``LockTimeout`` when another session holds it for ``timeout_s``."""
+        with self.transaction() as conn:
+            conn.execute(f"SET LOCAL lock_timeout = '{int(timeout_s * 1000)}ms'")  # a number
+            try:
+                conn.execute("SELECT pg_advisory_xact_lock(%s)", (key,))
+            except (psycopg.errors.LockNotAvailable, psycopg.errors.DeadlockDetected):
+                raise LockTimeout(self.where) from None
+            yield
 
     def check_durability(self) -> None:
         """Warn loudly when the server acknowledges commits before they are

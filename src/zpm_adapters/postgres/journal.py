@@ -3,7 +3,10 @@
 Each batch is a row ``(space, memory, seq, batch, starts, writer, at)``;
 ``seq`` counts 1, 2, 3... without gaps, and the primary key makes sure two
 writers never both add the same one: the writer that loses gets
-``JournalConflict`` and nothing is written.  ``batch`` is the very line a
+``JournalConflict`` and nothing is written.  Writers take turns through an
+advisory lock of the memory (:meth:`PostgresJournal.exclusive`), so that
+under a steady stream of writes from one server another does not lose the
+race again and again; the key stays the guarantee.  ``batch`` is the very line a
 file journal would hold (numbered within its generation, with its
 checksum), so a journal's size, its damage checks and a copy between the
 two storages are the same whichever keeps it.  A row with ``starts`` begins
@@ -16,6 +19,7 @@ detected at ``append``.
 
 from __future__ import annotations
 
+import hashlib
 import threading
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
@@ -24,7 +28,7 @@ from typing import Any
 import psycopg
 
 from zpm_adapters.persistence.wal_format import BadRecord, decode_line, encode_batch
-from zpm_adapters.postgres.database import Database, writer_name
+from zpm_adapters.postgres.database import Database, LockTimeout, writer_name
 from zpm_domain.ports.journal import (
     Journal,
     JournalConflict,
@@ -51,6 +55,17 @@ def decode(text: str, label: str, seq: int) -> JournalRecord:
     return JournalRecord(record.ops, record.ts, seq)
 
 
+TURN_S = 30.0
+"""How long a writer waits for the writer ahead of it on the same memory."""
+
+
+def advisory_key(space: str, memory: str) -> int:
+    """The advisory lock of memory ``memory`` of space ``space``: a signed
+    64-bit hash (another memory sharing it only makes them take turns)."""
+    digest = hashlib.blake2b(f"zpm\0{space}\0{memory}".encode(), digest_size=8).digest()
+    return int.from_bytes(digest, "big", signed=True)
+
+
 class PostgresJournal(Journal):
     """The journal of memory ``memory`` of space ``space``."""
 
@@ -66,6 +81,8 @@ class PostgresJournal(Journal):
         self._generation = 1
         """The seq of the first row of the newest generation this handle knows."""
         self._lock = threading.RLock()
+        self._exclusive = False
+        self._key = advisory_key(space, memory)
         self._writer = writer_name()
 
     @property
@@ -148,6 +165,25 @@ class PostgresJournal(Journal):
     def lock(self) -> Iterator[None]:
         with self._lock:
             yield
+
+    @contextmanager
+    def exclusive(self) -> Iterator[None]:
+        """The process's lock, then the memory's advisory lock in the
+        database (waiting up to :data:`TURN_S` for the writer ahead; longer
+        is ``JournalConflict``).  Re-entrant within one thread."""
+        with self._lock:
+            if self._exclusive:
+                yield
+                return
+            try:
+                with self._db.advisory(self._key, TURN_S):
+                    self._exclusive = True
+                    try:
+                        yield
+                    finally:
+                        self._exclusive = False
+            except LockTimeout:
+                raise JournalConflict(self._label) from None
 
     def close(self) -> None:
         """Nothing to release: the pool belongs to the registry."""

@@ -228,12 +228,13 @@ class Memory(Reads):
     # -- writing --------------------------------------------------------------
     @contextmanager
     def writing(self) -> Iterator[None]:
-        """Hold the journal lock, caught up, while a tool plans and commits a change.
+        """Hold the journal exclusively (``Journal.exclusive``), caught up,
+        while a tool plans and commits a change.
 
         Raises ``MemoryReadOnly`` or ``PersistenceUnavailable`` first.
         """
         self._check_writable()
-        with self.journal.lock():
+        with self.journal.exclusive():
             self._recovery.catch_up()
             yield
 
@@ -305,7 +306,7 @@ class Memory(Reads):
         """
         if not self._writable:
             raise PersistenceUnavailable(self.name, self.storage.location)
-        with self.journal.lock():
+        with self.journal.exclusive():
             self._recovery.catch_up()
             image = self.image()
             self.snapshots.write(name, image.text())

@@ -99,6 +99,14 @@ class Journal(ABC):
         it themselves, so a single call needs no explicit lock.
         """
 
+    def exclusive(self) -> contextlib.AbstractContextManager[None]:
+        """:meth:`lock`, and what keeps other processes' writers out while
+        this one catches up, checks and appends (a shared journal's lock
+        across servers), so that writers take turns instead of racing and
+        none starves.  A writer that gets in anyway (a server of an older
+        zpm) still conflicts at ``append``.  The default is :meth:`lock`."""
+        return self.lock()
+
     @abstractmethod
     def close(self) -> None:
         """Release files and locks (idempotent)."""
