@@ -123,11 +123,19 @@ def project(tmp_path: Path) -> tuple[Path, dict[str, str]]:
     return root, env
 
 
-def _migrate(monkeypatch: pytest.MonkeyPatch, env: dict[str, str], *args: str) -> int:
-    for name in ("ZPM_STORAGE_URL", "ZPM_SPACE", "ZPM_PROJECT_DIR"):
-        monkeypatch.delenv(name, raising=False)
+def _isolate(monkeypatch: pytest.MonkeyPatch, env: dict[str, str]) -> None:
+    """The environment ``env`` for this test alone: ``--storage`` and
+    ``--space`` set ``ZPM_STORAGE_URL`` and ``ZPM_SPACE`` in ``os.environ``,
+    so both are recorded first, to be put back after the test."""
+    for name in ("ZPM_STORAGE_URL", "ZPM_SPACE", "ZPM_GLOBAL_SPACE", "ZPM_PROJECT_DIR"):
+        monkeypatch.setenv(name, "")
+        monkeypatch.delenv(name)
     for name, value in env.items():
         monkeypatch.setenv(name, value)
+
+
+def _migrate(monkeypatch: pytest.MonkeyPatch, env: dict[str, str], *args: str) -> int:
+    _isolate(monkeypatch, env)
     return main(["storage", "migrate", *args])
 
 
@@ -285,8 +293,7 @@ def test_storage_init_makes_the_tables_and_the_space(
     capsys: pytest.CaptureFixture[str],
 ) -> None:
     monkeypatch.chdir(tmp_path)
-    monkeypatch.setenv("ZPM_GLOBAL_SPACE", f"g-{space}")
-    monkeypatch.delenv("ZPM_SPACE", raising=False)
+    _isolate(monkeypatch, {"ZPM_GLOBAL_SPACE": f"g-{space}"})
     assert main(["storage", "init", "--storage", cluster.url]) == 0
     assert main(["storage", "init", "--storage", cluster.url]) == 0
     out = capsys.readouterr().out.splitlines()
@@ -331,6 +338,6 @@ def test_storage_init_refuses_a_file_project(
 ) -> None:
     init_project(tmp_path)
     monkeypatch.chdir(tmp_path)
-    monkeypatch.delenv("ZPM_STORAGE_URL", raising=False)
+    _isolate(monkeypatch, {})
     assert main(["storage", "init"]) == 1
     assert "the project keeps its memories in files" in capsys.readouterr().err
