@@ -234,9 +234,33 @@ SPACE_PATTERN = re.compile(r"[A-Za-z0-9][A-Za-z0-9_-]{0,62}\Z")
 """A space's name: letters, digits, ``_`` and ``-`` (not first), 63 at most."""
 
 
-def _storage(config: dict[str, Any], env: Mapping[str, str], path: Path) -> StorageSettings:
+def resolve_storage(
+    project: str | None = None,
+    cwd: Path | None = None,
+    env: Mapping[str, str] | None = None,
+) -> StorageSettings:
+    """The storage settings alone, as :func:`resolve_settings` resolves them,
+    except that a database needs no space (``space`` is then empty): for
+    ``zpm storage init``, which may make the tables without a space.  A
+    project folder is needed only when ``ZPM_STORAGE_URL`` is not set."""
+    env = os.environ if env is None else env
+    cwd = Path.cwd() if cwd is None else cwd
+    try:
+        root = _project_root(project, cwd, env)
+    except ProjectNotFound:
+        if not env.get("ZPM_STORAGE_URL"):
+            raise
+        root = cwd
+    paths = ProjectPaths.for_root(root)
+    return _storage(_read_config(paths.config_path), env, paths.config_path, need_space=False)
+
+
+def _storage(
+    config: dict[str, Any], env: Mapping[str, str], path: Path, *, need_space: bool = True
+) -> StorageSettings:
     """The storage settings (see the module doc); ``ConfigError`` for a URL
-    that names no database zpm can use, or a missing or malformed space."""
+    that names no database zpm can use, or a missing (unless not
+    ``need_space``) or malformed space."""
     table: dict[str, Any] = config.get("storage", {})
     url, origin = env.get("ZPM_STORAGE_URL"), "ZPM_STORAGE_URL"
     if not url:
@@ -257,12 +281,14 @@ def _storage(config: dict[str, Any], env: Mapping[str, str], path: Path) -> Stor
     global_space = _space(
         env.get("ZPM_GLOBAL_SPACE"), "ZPM_GLOBAL_SPACE", table, "global_space", path
     )
-    if not space:
+    if not space and need_space:
         raise ConfigError(
             f"{origin} names a database: say which space of it is this project's with "
             "ZPM_SPACE or [storage] space in .zpm/config.toml"
         )
     global_space = global_space or "global"
+    if not space:
+        return StorageSettings(url, "", global_space, origin)
     if space == global_space:
         raise ConfigError(
             f"space {space!r} holds the global memories: choose another name for the project's"
@@ -290,6 +316,12 @@ def read_table(paths: ProjectPaths, table: str) -> dict[str, Any]:
     reads ``[serve]`` and ``[auth]`` with it."""
     found: dict[str, Any] = _read_config(paths.config_path).get(table, {})
     return found
+
+
+def clock(env: Mapping[str, str]) -> Callable[[], float]:
+    """The clock of ``env`` (see the module doc), for commands that resolve
+    no project's settings."""
+    return _clock(env)
 
 
 def _clock(env: Mapping[str, str]) -> Callable[[], float]:

@@ -112,6 +112,30 @@ def test_help_exits_0_on_stdout(capsys: pytest.CaptureFixture[str]) -> None:
     assert "zpm" in out and "COMMANDS" in out and "serve" in out
 
 
+def test_help_lists_the_storage_command_and_its_actions(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    code, out, _ = run(capsys, World(), "--help")
+    assert code == 0
+    assert "storage             create a database's zpm tables" in out
+    code, out, _ = run(capsys, World(), "storage", "--help")
+    assert code == 0
+    assert "init" in out and "migrate" in out
+    code, out, _ = run(capsys, World(), "storage", "migrate", "--help")
+    assert code == 0
+    assert "--from" in out and "--to" in out and "--global" in out and "--space" in out
+
+
+def test_storage_migrate_needs_a_folder_and_a_database(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    code, _, err = run(
+        capsys, World(), "storage", "migrate", "--from", str(tmp_path), "--to", str(tmp_path)
+    )
+    assert code == 1
+    assert "copy from a project folder to a database, or from a database to a folder" in err
+
+
 def test_version(capsys: pytest.CaptureFixture[str]) -> None:
     assert run(capsys, World(), "version") == (0, f"zpm {package_version()}\n", "")
     assert package_version() == "0.4.0"

@@ -57,6 +57,7 @@ from zpm_domain.ports.storage import (
     MemoryStorage,
     MountEntry,
     NewFork,
+    Scope,
 )
 
 log = logging.getLogger("zpm")
@@ -141,14 +142,7 @@ class FileRegistry(MemoryRegistry):
         staged = folder.parent / f".{ref.name}.forking-{os.getpid()}"
         staged.mkdir()
         try:
-            info = fork.info
-            record = {
-                "fork_of": info.base.name,
-                "scope": info.base.scope,
-                "base_id": info.base_id,
-                "created": info.created,
-            }
-            write_synced(staged / FORK_INFO, (json.dumps(record) + "\n").encode())
+            write_synced(staged / FORK_INFO, fork_record(fork.info))
             write_synced(staged / FORK_POINT, fork.snapshot.encode())
             FileSnapshotStore(staged / "snapshots").write(fork.seed, fork.snapshot)
             write_synced(staged / "journal.wal", encode_batch(fork.first_batch, int(self._clock())))
@@ -250,9 +244,15 @@ class FileRegistry(MemoryRegistry):
         )
 
     def _memory_ids(self, ref: MemoryRef) -> MemoryIdCounter:
-        if ref.scope == "project":
+        return self.id_counter(ref.scope)
+
+    def id_counter(self, scope: Scope) -> MemoryIdCounter:
+        """The counter of the ids of ``scope``'s memories
+        (``GlobalScopeUnavailable`` for the global scope without a global root)."""
+        if scope == "project":
             return MemoryIdCounter(self.paths.zpm_dir / MEMORY_IDS, "even")
-        assert self.global_root is not None
+        if self.global_root is None:
+            raise GlobalScopeUnavailable()
         return MemoryIdCounter(self.global_root / ("." + MEMORY_IDS), "odd")
 
     # -- the manifest ---------------------------------------------------------
@@ -267,6 +267,13 @@ class FileRegistry(MemoryRegistry):
                 where = where.relative_to(self.paths.root)
             recorded.append((entry, None if where is None else str(where)))
         manifest.write_manifest(self.paths.mounts_path, recorded)
+
+    def folder(self, ref: MemoryRef) -> Path:
+        """The folder named memory ``ref`` has or would have
+        (``GlobalScopeUnavailable`` for a global one without a global root)."""
+        folder = self._folder(ref, required=True)
+        assert folder is not None
+        return folder
 
     # -- internals ------------------------------------------------------------
     def _folder(self, ref: MemoryRef, *, required: bool) -> Path | None:
@@ -285,6 +292,17 @@ class GlobalScopeUnavailable(ZpmError):
             "global memories need a home: set XDG_DATA_HOME or HOME (global memories live "
             "in $XDG_DATA_HOME/zpm/kb, else ~/.local/share/zpm/kb)"
         )
+
+
+def fork_record(info: ForkInfo) -> bytes:
+    """The bytes of a fork's ``fork.json`` (``changed`` is not recorded)."""
+    record = {
+        "fork_of": info.base.name,
+        "scope": info.base.scope,
+        "base_id": info.base_id,
+        "created": info.created,
+    }
+    return (json.dumps(record) + "\n").encode()
 
 
 def _read_fork_info(path: Path) -> ForkInfo | None:

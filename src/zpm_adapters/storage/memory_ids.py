@@ -49,6 +49,19 @@ class MemoryIdCounter:
             write_atomically(staged, self.path, f"{k}\n".encode())
             return memory_id
 
+    def given(self) -> int:
+        """How many ids the counter has given (0 when there is no file);
+        ``CounterDamaged`` when it does not read."""
+        return self._read()
+
+    def set_given(self, count: int) -> None:
+        """Record that ``count`` ids were given (a project copied in keeps
+        its memories' ids, and the next one made gets a new one), atomically."""
+        self.path.parent.mkdir(parents=True, exist_ok=True)
+        with FileLock(self.path.with_name(self.path.name + ".lock")):
+            staged = self.path.with_name(f"{self.path.name}.{os.getpid()}.tmp")
+            write_atomically(staged, self.path, f"{count}\n".encode())
+
     def _read(self) -> int:
         try:
             text = self.path.read_text(encoding="ascii")

@@ -1,7 +1,7 @@
 """The ``zpm`` command line.
 
 Commands: ``init [DIR]``, ``serve``, ``tools``, ``engines``, ``forks``, ``memories``,
-``tokens``,
+``journal``, ``kb``, ``storage``, ``tokens``,
 ``completion SHELL``, ``version`` and one subcommand per catalogue tool in
 kebab case (``zpm remember-fact --fact 'p(a)'``, see ``tool_commands``).
 The options ``--project DIR``, ``--engine NAME`` and ``--format text|json``
@@ -33,7 +33,17 @@ from collections.abc import Callable, Sequence
 from types import ModuleType
 
 from zpm_app.catalogue import TOOLS, ToolDefinition, package_version, tool_listing
-from zpm_app.cli import engines, forks, journal, knowledge, memories, project, serve, tokens
+from zpm_app.cli import (
+    engines,
+    forks,
+    journal,
+    knowledge,
+    memories,
+    project,
+    serve,
+    storage,
+    tokens,
+)
 from zpm_app.cli.parsing import (
     Parser,
     VersionAction,
@@ -58,6 +68,7 @@ COMMANDS: tuple[ModuleType, ...] = (
     memories,
     journal,
     knowledge,
+    storage,
     tokens,
 )
 """The commands that are not tools, in the order ``zpm --help`` lists them."""

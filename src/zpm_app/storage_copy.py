@@ -1,0 +1,154 @@
+"""``zpm storage migrate``: a whole project copied from files into a space of
+a database, or from a space into a project folder.
+
+Each side is a :class:`Side`: the registry of its memories and the
+transfer over it (``zpm_domain.ports.transfer``).  A copy
+
+1. refuses a target that holds anything but an empty default memory (with
+   ``--global``: whose global scope holds any memory), naming what it
+   holds; nothing is written then;
+2. reads every memory of the source first, so a damaged journal stops the
+   copy (naming the journal and line) before anything is written;
+3. writes each memory whole (a transaction, or a folder renamed into
+   place), then the counters of memory ids (never lowered: the next memory
+   made gets an id no copied one has) and the manifest of mounts, as it is.
+
+What is copied of a memory: see ``StoredMemory``.  Global memories are
+copied only with ``--global``: from the files' global root
+(``zpm_app.config.global_root``) or the database's global space, into the
+other's; the mounts are copied as they are either way (a mounted global
+memory the target's global scope lacks is left unmounted at start).
+No server should be using either side while it runs.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Callable, Iterator, Mapping
+from contextlib import contextmanager
+from dataclasses import dataclass
+from pathlib import Path
+
+from zpm_adapters.project import ProjectPaths
+from zpm_adapters.storage.file_storage import FileRegistry
+from zpm_adapters.storage.file_transfer import FileTransfer
+from zpm_app import config
+from zpm_domain.errors import ZpmError
+from zpm_domain.ports.storage import MemoryRef, MemoryRegistry, Scope
+from zpm_domain.ports.transfer import MemoryTransfer
+
+
+class CopyRefused(ZpmError):
+    """The copy cannot be made; nothing was written.  The text says why."""
+
+
+@dataclass(frozen=True)
+class Side:
+    """One side of a copy: its memories' registry and transfer, and how
+    messages name it."""
+
+    registry: MemoryRegistry
+    transfer: MemoryTransfer
+    where: str
+
+
+def is_database(location: str) -> bool:
+    """Whether ``location`` names a PostgreSQL database (a URL or libpq's
+    ``key=value`` form) rather than a project folder."""
+    return location.startswith(("postgresql:", "postgres:")) or (
+        "=" in location and not os.path.exists(location)
+    )
+
+
+def global_space(project: Path | None, env: Mapping[str, str]) -> str:
+    """The database's global space: ``ZPM_GLOBAL_SPACE``, else ``[storage]
+    global_space`` of the project folder of the other side, else ``global``."""
+    chosen = env.get("ZPM_GLOBAL_SPACE")
+    if not chosen and project is not None:
+        table = config.read_table(ProjectPaths.for_root(project), "storage")
+        chosen = table.get("global_space")
+    chosen = chosen or "global"
+    if not isinstance(chosen, str) or not config.SPACE_PATTERN.match(chosen):
+        raise CopyRefused(f"not a space name for the global memories: {chosen!r}")
+    return chosen
+
+
+@contextmanager
+def file_side(
+    folder: Path, *, create: bool, env: Mapping[str, str], clock: Callable[[], float]
+) -> Iterator[Side]:
+    """The project in ``folder``; with ``create`` it is made (``init_project``)
+    when it has no ``.zpm/``, else such a folder is refused."""
+    paths = ProjectPaths.for_root(folder)
+    if not paths.zpm_dir.is_dir():
+        if not create:
+            raise CopyRefused(f"{folder} holds no project (no .zpm/)")
+        folder.mkdir(parents=True, exist_ok=True)
+        config.init_project(folder)
+    registry = FileRegistry(paths, config.global_root(env), clock=clock)
+    yield Side(registry, FileTransfer(registry), str(paths.root))
+
+
+@contextmanager
+def database_side(
+    url: str, space: str, global_name: str, *, create: bool, clock: Callable[[], float]
+) -> Iterator[Side]:
+    """Space ``space`` of the database at ``url`` (tables created or
+    migrated first); with ``create`` the space is made when missing, else
+    such a space is refused."""
+    from zpm_adapters.postgres.database import Database
+    from zpm_adapters.postgres.registry import PostgresRegistry
+    from zpm_adapters.postgres.schema import migrate
+    from zpm_adapters.postgres.transfer import PostgresTransfer, space_exists
+
+    if not config.SPACE_PATTERN.match(space):
+        raise CopyRefused(
+            f"--space must be a space name: letters, digits, '_' and '-', not {space!r}"
+        )
+    if space == global_name:
+        raise CopyRefused(f"space {space!r} holds the global memories: choose another")
+    db = Database(url)
+    try:
+        migrate(db)
+        if not create and not space_exists(db, space):
+            raise CopyRefused(f"{db.where} has no space {space}")
+        registry = PostgresRegistry(db, space, global_name, clock=clock)
+        transfer = PostgresTransfer(registry, clock=clock)
+        yield Side(registry, transfer, transfer.where)
+    finally:
+        db.close()
+
+
+def scopes(with_global: bool) -> tuple[Scope, ...]:
+    return ("project", "global") if with_global else ("project",)
+
+
+def copy_project(source: Side, target: Side, *, with_global: bool) -> list[MemoryRef]:
+    """Copy every memory of ``source`` into ``target`` (see the module doc);
+    the memories copied, in order.  ``CopyRefused`` for a target that holds
+    something; ``JournalCorrupt`` for a damaged journal of the source."""
+    chosen = scopes(with_global)
+    held = [item for scope in chosen for item in target.transfer.holdings(scope)]
+    if held:
+        raise CopyRefused(
+            f"{target.where} already holds {', '.join(held)}: a copy goes only into a "
+            "project or space with no memories yet (nothing was copied)"
+        )
+    memories = [
+        source.transfer.read_memory(ref)
+        for scope in chosen
+        for ref in source.transfer.memories(scope)
+    ]
+    given = {
+        scope: max(source.transfer.ids_given(scope), target.transfer.ids_given(scope))
+        for scope in chosen
+    }
+    for memory in memories:
+        target.transfer.write_memory(memory)
+    for scope, count in given.items():
+        target.transfer.set_ids_given(scope, count)
+    mounts = source.registry.read_manifest()
+    if mounts is not None:
+        target.registry.read_manifest()
+        target.registry.write_manifest(mounts)
+    return [memory.ref for memory in memories]
