@@ -346,11 +346,14 @@ class Engine(ABC):
         under meta-calls (``call/N``, ``findall/3``, ``\\+``...) and in the
         reflection predicates (``current_predicate(M:P)``,
         ``predicate_property(M:H, P)``).  Names in ``namespaces`` that are
-        not namespaces change nothing.  The reach is taken when a solve
-        starts (a solve started before the block keeps its own); blocks
-        nest, the innermost one counts, and the reach before the block is
-        back however it ends.  Nothing but solving is limited: clauses,
-        predicates and changes name their namespace themselves.
+        not namespaces change nothing.  A solve keeps the reach in force
+        when :meth:`solve` (or :meth:`explain`, :meth:`tabled_answers`) was
+        called, also while it is enumerated after the block; blocks nest,
+        the innermost one counts, and the reach before the block is back
+        however it ends.  The reach is the engine's, not a thread's (the
+        app calls an engine from one thread).  Nothing but solving is
+        limited: clauses, predicates and changes name their namespace
+        themselves.
 
         Calls ``_reaching``, the engine's part, on entry and on exit.
         """
