@@ -7,6 +7,11 @@ given (all of them unless a selection says otherwise: ``zpm serve
 calls the group's method with them as keywords and turns every ``ZpmError``
 into an error result with the error's text.  It is blocking and not
 thread-safe: callers serialize calls.
+
+A caller limited to some memories (``zpm_domain.memory.access``) reaches
+no other memory from a goal either: each call and each resource read runs
+within the engine's ``reaching`` (:func:`reached_namespaces`), so ``M:G``
+naming a memory it does not see answers ``Memory not mounted: M``.
 """
 
 from __future__ import annotations
@@ -21,6 +26,7 @@ from zpm_app import instructions
 from zpm_app.arguments import validate_arguments
 from zpm_app.catalogue import GROUPS, TOOLS, ToolDefinition, find_tool
 from zpm_domain.errors import ExecutionFailed, ZpmError
+from zpm_domain.memory import access
 from zpm_domain.memory.conflicts import retried
 from zpm_domain.ports.engine import Engine
 from zpm_domain.ports.journal import JournalCorrupt
@@ -55,6 +61,15 @@ class ToolResult:
     def hint(self) -> str | None:
         """The first note (for an error: its hint), ``None`` when there is none."""
         return self.notes[0] if self.notes else None
+
+
+def reached_namespaces(caller: access.Access) -> frozenset[str] | None:
+    """The engine namespaces the goals of ``caller`` may name: those of the
+    memories it sees, its home included (a memory's namespace is its name,
+    ``Memory.namespace``); ``None`` when it sees every memory."""
+    if caller.memories is None:
+        return None
+    return caller.memories if caller.home is None else caller.memories | {caller.home}
 
 
 class UnknownTool(Exception):
@@ -121,7 +136,8 @@ class Toolbox:
                 with reporting(progress), calling(name, client, self._clock):
                     return handler(**keywords)
 
-            answer = retried(attempt)
+            with self._engine.reaching(reached_namespaces(access.current())):
+                answer = retried(attempt)
             if isinstance(answer, Reply):
                 return ToolResult(answer.text, False, answer.notes, answer.structured)
             if isinstance(answer, Noted):
@@ -163,7 +179,8 @@ class Toolbox:
     def read_resource(self, uri: str) -> tuple[str, str]:
         """``(mime type, text)`` of resource ``uri``; ``UnknownResource`` if none."""
         self.memories.follow_manifest()
-        return resources.read(self.memories, uri)
+        with self._engine.reaching(reached_namespaces(access.current())):
+            return resources.read(self.memories, uri)
 
     def close(self) -> None:
         self._on_close()

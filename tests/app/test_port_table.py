@@ -56,8 +56,9 @@ def engine_parts() -> dict[str, set[str]]:
 def _callers(cell: str) -> set[str]:
     if cell.startswith(NOT_CALLED):
         return set()
-    if cell.startswith(EVERY_TOOL):
-        return set(TOOL_NAMES)
+    if cell.startswith(EVERY_TOOL):  # "every tool (when), other callers"
+        others = re.sub(r"^ \([^)]*\)", "", cell.removeprefix(EVERY_TOOL))
+        return set(TOOL_NAMES) | _callers(others.removeprefix(", ")) if others else set(TOOL_NAMES)
     return {name.strip().strip("`") for name in cell.split(",")}
 
 
@@ -113,6 +114,7 @@ def test_each_row_names_what_the_engine_implements() -> None:
             "add_clauses",
             "copy_clauses",
             "declare_dynamic",
+            "reaching",
             "retract",
             "retract_all",
             "retract_stored",

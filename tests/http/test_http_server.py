@@ -150,6 +150,27 @@ async def test_a_token_for_another_memory_reaches_only_that_one(project: Path) -
     assert stored(project) == []
 
 
+async def test_a_token_for_another_memory_reaches_no_other_through_a_goal(
+    project: Path,
+) -> None:
+    assert run_zpm(project, "remember-fact", "--fact", "p(a)").returncode == 0
+    for args in (("create-memory", "--scope", "project"), ("mount-memory",)):
+        assert run_zpm(project, *args, "--name", "notes").returncode == 0
+    token = create_token(project, "limited", "--memory", "notes")
+    with HttpServer(project) as server:
+        async with sdk_session(server.mcp, token) as session:
+            named = await session.call_tool(
+                "query_logic", {"goal": "default:p(X)", "memory": "notes"}
+            )
+            computed = await session.call_tool(
+                "query_logic", {"goal": "M = default, M:p(X)", "memory": "notes"}
+            )
+            own = await session.call_tool("query_logic", {"goal": "notes:n(X)", "memory": "notes"})
+    for refused in (named, computed):
+        assert (refused.is_error, refused.content[0].text) == (True, "Memory not mounted: default")
+    assert (own.is_error, own.content[0].text) == (False, "[]")
+
+
 async def test_a_read_only_token_reads_and_changes_nothing(project: Path) -> None:
     assert run_zpm(project, "remember-fact", "--fact", "p(a)").returncode == 0
     token = create_token(project, "reader", "--read-only")

@@ -1,18 +1,25 @@
 """A caller's access (``zpm_domain.memory.access``): what a limited caller sees and changes.
 
 The HTTP server grants each authenticated caller an access; here the
-toolbox is called within :func:`granting` directly, without HTTP.
+toolbox is called within :func:`granting` directly, without HTTP.  The
+goals that name a memory run on every selected engine (``--zpm-engine``,
+default: every engine available): the python engine in this process, the
+SWI engines each in a process of its own (``granted_calls``).
 """
 
 from __future__ import annotations
 
 import json
+from collections.abc import Callable
+from pathlib import Path
 from typing import Any
 
 import pytest
+from granted_calls import Call, access, run_calls, run_elsewhere
 
 from zpm_app.catalogue import TOOLS
 from zpm_app.toolbox import Toolbox, ToolResult
+from zpm_contract.targets import EngineTarget
 from zpm_domain.memory.access import Access, granting
 
 READ_ONLY = Access(read_only=True)
@@ -209,3 +216,141 @@ def test_a_home_that_does_not_exist_is_forked_from_default_on_first_use(
     assert {"name": "token_dana", "fork_of": "default"}.items() <= next(
         m for m in listed if m["name"] == "token_dana"
     ).items()
+
+
+# -- goals that name a memory: on every engine ------------------------------
+
+HIDDEN = ToolResult("Memory not mounted: default", True)
+
+CROSSING: list[Call] = [
+    (None, "remember_fact", {"fact": "p(a)"}),
+    (None, "create_memory", {"name": "other", "scope": "project"}),
+    (None, "mount_memory", {"name": "other"}),
+    (None, "remember_fact", {"fact": "o(1)", "memory": "other"}),
+    (None, "define_rule", {"head": "literal(X)", "body": "default:p(X)", "memory": "other"}),
+    (
+        None,
+        "define_rule",
+        {"head": "computed(X)", "body": "M = default, M:p(X)", "memory": "other"},
+    ),
+    (None, "define_rule", {"head": "path(a, X)", "body": "default:p(X)", "memory": "other"}),
+    (
+        None,
+        "define_rule",
+        {"head": "integrity_violation(X)", "body": "default:p(X)", "memory": "other"},
+    ),
+]
+"""``default`` holds ``p(a)``; ``other`` holds ``o(1)`` and rules whose bodies
+name ``default``, literally or through a computed ``M``."""
+
+GOALS_NAMING_DEFAULT = [
+    "default:p(X)",
+    "M = default, M:p(X)",
+    "G = p(X), default:G",
+    "literal(X)",
+    "computed(X)",
+    "call(default:p(X))",
+    "call(default:p, X)",
+    "findall(X, default:p(X), L)",
+    "forall(default:p(X), atom(X))",
+    "\\+ default:p(z)",
+    "maplist(default:p, [X])",
+    "catch(default:p(X), _, true)",
+    "current_predicate(default:P)",
+    "current_predicate(p, default:H)",
+    "predicate_property(default:p(_), P)",
+    "default:current_predicate(P)",
+]
+
+CALLS_NAMING_DEFAULT: list[tuple[str, dict[str, Any]]] = [
+    *(("query_logic", {"goal": goal, "memory": "other"}) for goal in GOALS_NAMING_DEFAULT),
+    ("explain_why", {"fact": "literal(a)", "memory": "other"}),
+    ("trace_dependency", {"start_node": "a", "memory": "other"}),
+    ("verify_consistency", {"memory": "other"}),
+    ("query", {"goal": "literal(X)", "context": "other"}),
+    ("argue", {"closed_goal": "literal(a)", "context": "other"}),
+]
+"""Calls in ``other`` whose goals reach ``default``: a goal naming it, a
+stored rule of ``other`` that names it, meta-calls, reflection, proofs."""
+
+CALLS_IN_REACH: list[tuple[str, dict[str, Any]]] = [
+    ("query_logic", {"goal": "o(X)", "memory": "other"}),
+    ("query_logic", {"goal": "other:o(X)", "memory": "other"}),
+    ("query_logic", {"goal": "M = other, findall(X, M:o(X), L)", "memory": "other"}),
+    ("query_logic", {"goal": "current_predicate(other:P)", "memory": "other"}),
+    ("query_logic", {"goal": "clause(default:p(X), B)", "memory": "other"}),
+]
+"""Calls a caller limited to ``other`` makes as any caller does (``clause/2``
+is refused for everyone)."""
+
+
+@pytest.fixture
+def run(
+    engine_target: EngineTarget, project: Path, open_box: Callable[..., Toolbox]
+) -> Callable[[list[Call]], list[ToolResult]]:
+    """Calls on ``project`` through the engine under test."""
+    if engine_target.name == "python":
+        return lambda calls: run_calls(open_box(), calls)
+    return lambda calls: run_elsewhere(engine_target.name, project, calls)
+
+
+def test_a_limited_caller_reaches_no_other_memory_through_a_goal(
+    run: Callable[[list[Call]], list[ToolResult]],
+) -> None:
+    """Each call answers as usual without a grant, and for a caller limited
+    to ``other``: ``Memory not mounted: default`` when it reaches
+    ``default``, the usual answer otherwise."""
+    calls = CALLS_NAMING_DEFAULT + CALLS_IN_REACH
+    results = run(
+        CROSSING
+        + [(None, tool, args) for tool, args in calls]
+        + [(access(["other"]), tool, args) for tool, args in calls]
+    )[len(CROSSING) :]
+    free = {str(call): result for call, result in zip(calls, results, strict=False)}
+    limited = {str(call): result for call, result in zip(calls, results[len(calls) :], strict=True)}
+    assert [call for call, result in free.items() if result == HIDDEN] == []
+    assert limited == {
+        **{str(call): HIDDEN for call in CALLS_NAMING_DEFAULT},
+        **{str(call): free[str(call)] for call in CALLS_IN_REACH},
+    }
+
+
+def test_a_callers_home_and_its_memories_are_in_reach(
+    run: Callable[[list[Call]], list[ToolResult]],
+) -> None:
+    homed = access(["other"], home="mine")
+    results = run(
+        [
+            *CROSSING,
+            (homed, "remember_fact", {"fact": "m(1)"}),
+            (homed, "query_logic", {"goal": "other:o(X), mine:m(Y)", "memory": "other"}),
+            (homed, "query_logic", {"goal": "p(X), other:o(Y)"}),
+            (homed, "query_logic", {"goal": "default:p(X)"}),
+            (homed, "query_logic", {"goal": "other:literal(X)"}),
+        ]
+    )[len(CROSSING) :]
+    assert results == [
+        ToolResult("Asserted: m(1)", False),
+        ToolResult('[{"X":1,"Y":1}]', False),
+        ToolResult('[{"X":"a","Y":1}]', False),
+        HIDDEN,
+        HIDDEN,
+    ]
+
+
+def test_a_caller_limited_to_no_memories_reaches_every_memory(
+    run: Callable[[list[Call]], list[ToolResult]],
+) -> None:
+    results = run(
+        [
+            *CROSSING,
+            (access(home="mine"), "query_logic", {"goal": "default:p(X), other:literal(Y)"}),
+            (access(), "query_logic", {"goal": "literal(X)", "memory": "other"}),
+            (None, "query_logic", {"goal": "computed(X)", "memory": "other"}),
+        ]
+    )[len(CROSSING) :]
+    assert results == [
+        ToolResult('[{"X":"a","Y":"a"}]', False),
+        ToolResult('[{"X":"a"}]', False),
+        ToolResult('[{"X":"a"}]', False),
+    ]

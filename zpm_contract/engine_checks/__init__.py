@@ -6,6 +6,9 @@ it) and runs, in one process, on it and on the reference python engine:
 
 * ``copies``: ``copy_clauses`` gives exactly what ``add_clauses`` gives, and
   the two namespaces change apart afterwards;
+* ``reach``: within ``reaching``, a goal that names a namespace out of
+  reach (written, computed, in a stored rule, under a meta-call, in
+  reflection) answers ``Memory not mounted``; the reach is put back after;
 * ``probes``: every predicate SWI-Prolog 9 defines, in every goal position,
   answers as the python engine answers it (``probes.run_probes``).
 

@@ -1,6 +1,7 @@
-"""Compare one engine with the python engine: the copy check and the probes.
+"""Compare one engine with the python engine: the copy check, the reach
+check and the probes.
 
-:func:`differences` runs both checks on an engine and the reference and
+:func:`differences` runs the checks on an engine and the reference and
 returns what differs, one readable line each; :func:`main` is the command
 (``python -m zpm_contract.engine_checks NAME``).
 """
@@ -15,6 +16,7 @@ from zpm_adapters.engine_python.engine import PythonEngine
 from zpm_app.engines import EngineError, create_engine
 from zpm_contract.engine_checks.copies import check_copy_clauses
 from zpm_contract.engine_checks.probes import agree, load_table, probe_goals, run_probes
+from zpm_contract.engine_checks.reach import check_reach
 from zpm_domain.ports.engine import Engine
 from zpm_domain.prolog.writer import render
 
@@ -29,6 +31,15 @@ def copy_difference(engine: Engine) -> list[str]:
         check_copy_clauses(engine)
     except AssertionError as error:
         return [f"copy_clauses: {error}"]
+    return []
+
+
+def reach_difference(engine: Engine) -> list[str]:
+    """The reach check's first difference, or nothing."""
+    try:
+        check_reach(engine)
+    except AssertionError as error:
+        return [f"reaching: {error}"]
     return []
 
 
@@ -58,13 +69,13 @@ def probe_differences(engine: Engine, reference: Engine, name: str) -> tuple[int
 
 
 def differences(name: str) -> tuple[int, list[str]]:
-    """Both checks on engine ``name`` (built by name) against the python
-    engine: ``(probes run, differences)``.  Raises ``EngineError`` when the
+    """The checks on engine ``name`` (built by name), the probes against the
+    python engine: ``(probes run, differences)``.  Raises ``EngineError`` when the
     engine cannot be built."""
     engine = create_engine(name)
     reference = PythonEngine()
     try:
-        found = copy_difference(engine)
+        found = copy_difference(engine) + reach_difference(engine)
         probed, probes = probe_differences(engine, reference, name)
     finally:
         engine.close()
@@ -75,8 +86,8 @@ def differences(name: str) -> tuple[int, list[str]]:
 def main(argv: Sequence[str] | None = None) -> int:
     parser = argparse.ArgumentParser(
         prog="python -m zpm_contract.engine_checks",
-        description="Compare an engine with the python engine: copy_clauses and every "
-        "predicate probed in every goal position.",
+        description="Compare an engine with the python engine: copy_clauses, reaching and "
+        "every predicate probed in every goal position.",
     )
     parser.add_argument("engine", metavar="NAME", help="the engine, as `zpm engines` lists it")
     args = parser.parse_args(argv)
@@ -88,7 +99,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     if not found:
         print(
             f"zpm engine checks: {args.engine} answers as {REFERENCE}: copy_clauses equals "
-            f"add_clauses; {probed} probes of {len(load_table())} predicates agree"
+            f"add_clauses; reaching hides the other namespaces; {probed} probes of "
+            f"{len(load_table())} predicates agree"
         )
         return 0
     for line in found[:SHOWN]:

@@ -30,6 +30,12 @@ Behaviour beyond the port's contract:
 * Solutions hold the goal's variables but those named ``_...``
   (``answered_variables``); only the values handed out count against
   ``limits.max_answer_cells``.
+* A solve sees the namespaces of its reach (:meth:`reaching`) through the
+  mapping its machine resolves ``M:G`` in (``goals.resolve_module``,
+  ``builtins.reflection``): every namespace, or only those of the reach
+  and its own.  Qualified calls are always resolved there at run time (the
+  compiler leaves ``M:G`` to the ``QUALIFIED`` instruction), so stored
+  clauses compiled before the reach was set obey it too.
 * :meth:`retract_stored` changes the store's lists in place while no
   :meth:`solve` is open (started and neither exhausted nor closed), and
   copies them while one is, so that it keeps its logical update view.
@@ -87,6 +93,7 @@ class PythonEngine(Engine):
         self._system = system_namespace()
         self._stop = StopFlag()
         self._open_solves = 0
+        self._reach: frozenset[str] | None = None
 
     def version(self) -> str:
         return f"python (zpm pure-Python engine) {VERSION}"
@@ -275,7 +282,7 @@ class PythonEngine(Engine):
 
     # -- solving ------------------------------------------------------------
     def solve(self, ns: str, goal: Term, limits: Limits) -> Iterator[Solution]:
-        machine = self._machine(self._ns(ns), limits)
+        machine = self._machine(self._ns(ns), limits, ns)
         return self._open(_answers(machine, goal))
 
     def _open(self, answers: Iterator[Solution]) -> Iterator[Solution]:
@@ -287,11 +294,20 @@ class PythonEngine(Engine):
         finally:
             self._open_solves -= 1
 
-    def _machine(self, ns: Namespace, limits: Limits) -> Machine:
-        """A solve in ``ns``; ``Interrupted`` at once while an interrupt waits."""
+    def _machine(self, runs_in: Namespace, limits: Limits, own: str) -> Machine:
+        """A solve that runs in ``runs_in`` for namespace ``own`` (the library
+        runs the proof interpreters for it), reaching what :meth:`reaching`
+        allows; ``Interrupted`` at once while an interrupt waits."""
         if self._stop.requested:
             raise Interrupted()
-        return Machine(ns, self._namespaces, self._system, limits, self._stop)
+        reach, namespaces = self._reach, self._namespaces
+        if reach is not None:
+            namespaces = {n: v for n, v in namespaces.items() if n in reach or n == own}
+        return Machine(runs_in, namespaces, self._system, limits, self._stop)
+
+    def _reaching(self, namespaces: frozenset[str] | None) -> frozenset[str] | None:
+        before, self._reach = self._reach, namespaces
+        return before
 
     def interrupt(self) -> None:
         """Solves check the flag every few thousand steps."""
@@ -306,7 +322,7 @@ class PythonEngine(Engine):
     ) -> list[ProofStep] | None:
         """``'$zpm_explain'/4`` of ``prolog/zpm_proofs.pl``, run in the library."""
         self._ns(ns)
-        machine = self._machine(self._system, limits)
+        machine = self._machine(self._system, limits, ns)
         steps = _library_answer(
             machine, "$zpm_explain", (Atom(ns), goal, max_depth), answered_variables(goal)
         )
@@ -321,7 +337,7 @@ class PythonEngine(Engine):
     def tabled_answers(self, ns: str, goal: Term, limits: Limits) -> list[Term]:
         """``'$zpm_trace'/3`` of ``prolog/zpm_proofs.pl``, run in the library."""
         self._ns(ns)
-        machine = self._machine(self._system, limits)
+        machine = self._machine(self._system, limits, ns)
         answers = _library_answer(machine, "$zpm_trace", (Atom(ns), goal))
         return [] if answers is None else list_items(answers)[0]
 

@@ -20,6 +20,10 @@ Behaviour beyond the port's contract, identical to the python engine's:
   (``MemoryNotMounted``, also for ``M:G`` built at run time) are raised
   even when the goal catches exceptions (``catch/3`` runs as
   ``'$zpm_catch'/3``, see ``zpm_catch.pl``);
+* the reach (:meth:`reaching`) goes with each solve: ``zpm_solve/6`` and
+  ``zpm_prove/6`` take the names of the namespaces it reaches (or
+  ``all``), and every ``M:G`` and ``M:Spec`` resolves ``M`` against them
+  (``reachable_namespace/2`` of ``zpm_goals.pl``), as SWI-Prolog runs it;
 * two engines in one process share the embedded SWI-Prolog but not their
   modules; :meth:`close` drops every namespace of an engine.
 
@@ -55,8 +59,8 @@ from zpm_domain.prolog.allowlist import ALLOWED, DENIED
 from zpm_domain.prolog.terms import Atom, Struct, Term, Var, indicator, list_items
 from zpm_domain.stored.clauses import Clause
 
-SOLVE = "zpm_support:zpm_solve(M, T, L, Answers, Status)"
-PROVE = "zpm_support:zpm_prove(M, T, L, Answers, Status)"
+SOLVE = "zpm_support:zpm_solve(M, T, L, R, Answers, Status)"
+PROVE = "zpm_support:zpm_prove(M, T, L, R, Answers, Status)"
 SETTLE = "zpm_support:zpm_settle"
 STACK_LIMIT = "zpm_support:zpm_stack_limit(B, Old)"
 THREAD_ID = "zpm_support:zpm_thread_id(Id)"
@@ -87,6 +91,17 @@ class SwiEngine(SwiClauseStore):
         self._interruption = threading.Lock()
         self._interrupted = False  # since the last resume()
         self._solving: int | None = None  # the Prolog thread of the running solve
+        self._reach: frozenset[str] | None = None
+
+    def _reaching(self, namespaces: frozenset[str] | None) -> frozenset[str] | None:
+        before, self._reach = self._reach, namespaces
+        return before
+
+    def _reach_of(self, ns: str) -> str | list[str]:
+        """What a solve in ``ns`` may reach, as ``zpm_solve/6`` takes it."""
+        if self._reach is None:
+            return "all"
+        return sorted(self._reach | {ns})
 
     # -- solving ------------------------------------------------------------
     def interrupt(self) -> None:
@@ -147,7 +162,7 @@ class SwiEngine(SwiClauseStore):
         )
         found = self._run_solve(
             SOLVE,
-            {"M": namespace.module, "T": tokens, "L": limit_list(limits)},
+            {"M": namespace.module, "T": tokens, "L": limit_list(limits), "R": self._reach_of(ns)},
             limits,
         )
         return solutions(found["Answers"], found["Status"], goal_vars, limits)
@@ -205,7 +220,7 @@ class SwiEngine(SwiClauseStore):
         )
         found = self._run_solve(
             PROVE,
-            {"M": namespace.module, "T": tokens, "L": limit_list(limits)},
+            {"M": namespace.module, "T": tokens, "L": limit_list(limits), "R": self._reach_of(ns)},
             limits,
         )
         answers = solutions(found["Answers"], found["Status"], [result], limits, watched)

@@ -28,7 +28,7 @@ from zpm_domain.prolog.terms import Struct, Var
 
 
 def limit_list(limits: Limits) -> list[float | int]:
-    """The limits of a call as ``zpm_solve/5`` takes them."""
+    """The limits of a call as ``zpm_solve/6`` takes them."""
     return [
         float(limits.time_s),
         int(limits.max_inferences),

@@ -69,13 +69,15 @@ scc_cleanup(M, C) :-
     TimeLeft is max(0.001, Deadline - Now),
     InfLeft is max(1, MaxInf - (I - I0)),
     nb_getval('$zpm_instance', Inst),
-    engine_create(C-R, zpm_support:scc_run(M, C, Inst, TimeLeft, InfLeft, R), E),
+    nb_getval('$zpm_reach', Reach),
+    engine_create(C-R, zpm_support:scc_run(M, C, Inst-Reach, TimeLeft, InfLeft, R), E),
     (   catch(engine_next(E, C1-R1), Ex, R1 = error(Ex)) -> true ; R1 = failed ),
     engine_destroy(E),
     scc_result(R1, C, C1).
 
-scc_run(M, C, Inst, TimeLeft, InfLeft, R) :-
+scc_run(M, C, Inst-Reach, TimeLeft, InfLeft, R) :-
     nb_setval('$zpm_instance', Inst),
+    nb_setval('$zpm_reach', Reach),
     nb_linkval('$zpm_violation', none),
     nb_linkval('$zpm_sandbox', off),
     get_time(T0), Deadline is T0 + TimeLeft, statistics(inferences, I0),

@@ -100,7 +100,7 @@ goal_pi(G, N/A) :- functor(G, N, A).
 qualify(M, _) :- var(M), !,
     throw(error(instantiation_error, context(system:'<meta-call>'/1, _))).
 qualify(M, Mod) :-
-    atom(M), nb_current('$zpm_instance', I), zpm_namespace(I, M, Mod), !.
+    atom(M), reachable_namespace(M, Mod), !.
 qualify(M, _) :- atom(M), !,
     nb_setval('$zpm_violation', not_mounted(M)),  % copied: it outlives the throw
     throw(zpm_not_mounted(M)).
@@ -242,6 +242,17 @@ qualification_walk(G, Seen) :-
     (   member(S, Seen), same_term(S, G) -> true
     ;   qualification_walk(G1, [G|Seen])
     ).
+
+%!  reachable_namespace(+Name, -Module) is semidet.
+%   Module is namespace Name of the running engine ('$zpm_instance'), when
+%   the solve may reach it ('$zpm_reach', set by run_limited/7: all, or the
+%   names it may reach).  Every M:G and M:Spec resolves its M here.
+reachable_namespace(Name, Module) :-
+    nb_current('$zpm_instance', I),
+    zpm_namespace(I, Name, Module),
+    nb_current('$zpm_reach', Reach),
+    (   Reach == all -> true ; memberchk(Name, Reach) ),
+    !.
 
 '$zpm_acyclic'(G) :-
     throw(error(type_error(acyclic_term, G), context(system:'<meta-call>'/1, _))).

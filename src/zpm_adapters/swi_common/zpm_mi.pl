@@ -1,6 +1,6 @@
 /*  Part of zpm_support (included): the SWI engines' primitives of the proof
     interpreters (zpm_adapters/prolog/zpm_proofs.pl, included after this
-    file), and their entry point zpm_prove/5.
+    file), and their entry point zpm_prove/6.
 
     The interpreters run in this module, outside the sandbox: they read
     clauses with clause/3 and keep the trace's tables in dynamic predicates.
@@ -13,16 +13,16 @@
 
 :- dynamic allowed_pi/2, mi_native/2, zpm_mi_rewritten/1, zpm_mi_rules/3.
 
-%!  zpm_prove(+Module, +Tokens, +Limits, -Answers, -Status)
-%   As zpm_solve/5 with one answer (MaxSol of Limits is ignored), for Tokens
+%!  zpm_prove(+Module, +Tokens, +Limits, +Reach, -Answers, -Status)
+%   As zpm_solve/6 with one answer (MaxSol of Limits is ignored), for Tokens
 %   '$ans'(Run, Vars, Watched) where Run is explain(Goal, MaxDepth, Steps) or
 %   trace(Goal, Answers), run by the interpreters in namespace Module, and
 %   Watched holds the variables of Goal an answer must not bind to a cyclic
-%   term (see run_limited/6).
-zpm_prove(Module, Tokens, [TimeS, MaxInf, MaxBytes, _, MaxCells], Answers, Status) :-
+%   term (see run_limited/7).
+zpm_prove(Module, Tokens, [TimeS, MaxInf, MaxBytes, _, MaxCells], Reach, Answers, Status) :-
     decode(Tokens, '$ans'(Run, Vars, Watched)),
     run_limited(Module, zpm_support:mi_run(Module, Run), Watched-Vars,
-                [TimeS, MaxInf, MaxBytes, 1, MaxCells], Answers, Status).
+                [TimeS, MaxInf, MaxBytes, 1, MaxCells], Reach, Answers, Status).
 
 mi_run(Module, explain(Goal, Max, Steps)) :-
     nb_linkval('$zpm_sandbox', off),

@@ -71,15 +71,15 @@ strip_(T0, M0, Q, T) :-
     ).
 
 %   The namespace module of a qualification (already known to be an atom or
-%   unbound): unbound is an instantiation error, an unknown memory the
-%   domain's MemoryNotMounted.
+%   unbound): unbound is an instantiation error, an unknown memory (or one
+%   out of the solve's reach) the domain's MemoryNotMounted.
 namespace_of(none, _, Context, Context).
 namespace_of(some(M), PI, _, Module) :- namespace_of_(M, PI, Module).
 
 namespace_of_(M, PI, _) :- var(M), !,
     throw(error(instantiation_error, context(system:PI, _))).
 namespace_of_(M, _, Module) :-
-    nb_current('$zpm_instance', I), zpm_namespace(I, M, Module), !.
+    reachable_namespace(M, Module), !.
 namespace_of_(M, _, _) :-
     nb_setval('$zpm_violation', not_mounted(M)),
     throw(zpm_not_mounted(M)).

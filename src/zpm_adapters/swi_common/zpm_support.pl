@@ -26,7 +26,7 @@
           [ zpm_init/2, zpm_init/3, zpm_meta/1, zpm_ensure/2, zpm_ensure/3, zpm_drop/1,
             zpm_drop/2, zpm_add/4, zpm_add/5, zpm_add_all/3, zpm_copy_predicate/6, zpm_declared/3, zpm_forget/3, zpm_erase/1, zpm_erase_all/1,
             zpm_rename/4,
-            zpm_solve/5, zpm_prove/5, zpm_stack_limit/2, zpm_version/1, zpm_thread_id/1, zpm_settle/0
+            zpm_solve/6, zpm_prove/6, zpm_stack_limit/2, zpm_version/1, zpm_thread_id/1, zpm_settle/0
           ]).
 :- use_module(library(prolog_wrap)).
 :- use_module(library(time)).
@@ -396,8 +396,10 @@ zpm_erase(Id) :-
     ;   true
     ).
 
-%!  zpm_solve(+Module, +Tokens, +Limits, -Answers, -Status)
-%   Limits is [TimeS, MaxInf, MaxBytes, MaxSol, MaxCells]; the calling
+%!  zpm_solve(+Module, +Tokens, +Limits, +Reach, -Answers, -Status)
+%   Limits is [TimeS, MaxInf, MaxBytes, MaxSol, MaxCells]; Reach is all or
+%   the names of the namespaces M:G may name (reachable_namespace/2: any
+%   other answers as a namespace that does not exist); the calling
 %   thread's stack_limit must be MaxBytes (zpm_stack_limit/2, called on its
 %   own before and after: set in the same query as a goal that raises a
 %   resource error, the flag makes janus lose the error).  Answers: token
@@ -410,17 +412,18 @@ zpm_erase(Id) :-
 %   recorded outside the goal's reach, so catch/3 in the goal cannot hide
 %   it.  The goal's stacks are bounded by MaxBytes (the thread's stack_limit
 %   while it runs).
-zpm_solve(Module, Tokens, Limits, Answers, Status) :-
+zpm_solve(Module, Tokens, Limits, Reach, Answers, Status) :-
     decode(Tokens, Goal0),
     Goal0 = '$ans'(Goal, Vars),
-    run_limited(Module, Module:Goal, '$w'-Vars, Limits, Answers, Status).
+    run_limited(Module, Module:Goal, '$w'-Vars, Limits, Reach, Answers, Status).
 
-%!  run_limited(+Module, +Run, +Watched-Vars, +Limits, -Answers, -Status)
-%   zpm_solve/5 of the goal Run (a query of namespace Module, or an entry of
+%!  run_limited(+Module, +Run, +Watched-Vars, +Limits, +Reach, -Answers, -Status)
+%   zpm_solve/6 of the goal Run (a query of namespace Module, or an entry of
 %   zpm's own interpreters), whose answers are Vars.  Watched ('$w'(W...))
 %   holds variables that are not returned but must not be bound to a cyclic
 %   term either: status [cyclic, I] counts them before the values of Vars.
-run_limited(Module, Run, Returned, Limits, Answers, Status) :-
+run_limited(Module, Run, Returned, Limits, Reach, Answers, Status) :-
+    nb_setval('$zpm_reach', Reach),
     catch(run_interruptible(Module, Run, Returned, Limits, Answers0, Status0),
           zpm_interrupted, (Answers0 = [], Status0 = interrupted)),
     nb_setval('$zpm_interruptible', false),

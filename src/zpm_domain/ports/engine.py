@@ -13,7 +13,8 @@ Contract for every implementation (checked by the contract suite):
   predicate was called (logical update view).
 * Calling a predicate that has no clauses and is not a built-in *fails*.
 * A goal ``M:G`` runs ``G`` in namespace ``M``; an unknown ``M`` raises
-  ``MemoryNotMounted``.
+  ``MemoryNotMounted``.  Within :meth:`Engine.reaching`, so does an ``M``
+  outside the reach.
 * Stored clauses keep their variable names: ``clauses()`` returns terms whose
   ``Var.name`` are those of the clause that was added.
 * Errors: an uncaught Prolog exception → ``PrologError(ball)`` with an ISO
@@ -41,6 +42,7 @@ from __future__ import annotations
 
 from abc import ABC, abstractmethod
 from collections.abc import Callable, Iterator, Sequence
+from contextlib import contextmanager
 from typing import final
 
 from zpm_domain.errors import EngineUnsupported, ZpmError
@@ -330,6 +332,43 @@ class Engine(ABC):
         is raised; a value that is a cyclic term raises ``CyclicAnswer``
         naming its variable.
         """
+
+    @final
+    @contextmanager
+    def reaching(self, namespaces: frozenset[str] | None) -> Iterator[None]:
+        """Within the block, every solve this engine starts (:meth:`solve`,
+        :meth:`explain`, :meth:`tabled_answers`) reaches only the namespaces
+        ``namespaces`` names and its own (``None``: every namespace).
+
+        A namespace out of reach answers exactly as one that does not
+        exist: ``MemoryNotMounted(name)`` for ``M:G`` with ``M`` written or
+        computed at run time, in the goal, in the stored clauses it runs,
+        under meta-calls (``call/N``, ``findall/3``, ``\\+``...) and in the
+        reflection predicates (``current_predicate(M:P)``,
+        ``predicate_property(M:H, P)``).  Names in ``namespaces`` that are
+        not namespaces change nothing.  A solve keeps the reach in force
+        when :meth:`solve` (or :meth:`explain`, :meth:`tabled_answers`) was
+        called, also while it is enumerated after the block; blocks nest,
+        the innermost one counts, and the reach before the block is back
+        however it ends.  The reach is the engine's, not a thread's (the
+        app calls an engine from one thread).  Nothing but solving is
+        limited: clauses, predicates and changes name their namespace
+        themselves.
+
+        Calls ``_reaching``, the engine's part, on entry and on exit.
+        """
+        before = self._reaching(namespaces)
+        try:
+            yield
+        finally:
+            self._reaching(before)
+
+    @abstractmethod
+    def _reaching(self, namespaces: frozenset[str] | None) -> frozenset[str] | None:
+        """Make every solve started from now on reach only ``namespaces``
+        and its own namespace (``None``: every namespace), as
+        :meth:`reaching` says; return the reach this one replaces (``None``
+        at first)."""
 
     def interrupt(self) -> None:  # noqa: B027 (optional hook, a no-op unless overridden)
         """Stop solving: the solve running now, and every solve that starts
