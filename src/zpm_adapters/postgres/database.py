@@ -1,9 +1,10 @@
 """The connection to the database: a pool, transactions, and errors in zpm's terms.
 
-``Database`` owns a psycopg connection pool.  Each unit of work is one
-transaction (:meth:`Database.transaction`), on a connection checked before
-use, so that after the server restarts the next call gets a fresh
-connection by itself.  A failure to reach the server, or a connection lost
+``Database`` owns a psycopg connection pool.  A single statement commits
+on its own (:meth:`Database.statement`, one round trip); a unit of several
+is one transaction (:meth:`Database.transaction`).  A connection idle for a
+while is checked before use, so that after the server restarts the next
+call gets a fresh connection by itself.  A failure to reach the server, or a connection lost
 mid-transaction, is ``StorageUnavailable`` (nothing of the transaction was
 applied, unless it was lost during its commit: then the batch is read back
 by the next catch-up, as any other writer's).  The URL may hold a password:
@@ -15,6 +16,8 @@ from __future__ import annotations
 import logging
 import os
 import socket
+import time
+import weakref
 from collections.abc import Iterator
 from contextlib import contextmanager
 
@@ -28,6 +31,12 @@ log = logging.getLogger("zpm")
 
 WAIT_S = 5.0
 """How long a call waits for a connection before it answers ``StorageUnavailable``."""
+
+CHECK_AFTER_S = 1.0
+"""A pooled connection idle longer than this is checked before it is used."""
+
+LOCK_WAIT_S = 30
+"""How long a statement waits for a lock (a writer for the writer ahead of it)."""
 
 _SHOWN = ("host", "hostaddr", "port", "dbname", "user", "service")
 
@@ -60,50 +69,80 @@ class LockTimeout(Exception):
 
 
 class Database:
-    """A pool of connections to the database at ``url`` (see the module doc)."""
+    """A pool of connections to the database at ``url`` (see the module doc).
+
+    Connections are in autocommit mode: a single statement
+    (:meth:`statement`) is one round trip, and a unit of several
+    (:meth:`transaction`) says so.  A connection is checked before use
+    when it has been idle for :data:`CHECK_AFTER_S` (a server restarted
+    meanwhile has closed it); one used just before is trusted, and if the
+    server went away in between, that call answers ``StorageUnavailable``.
+    """
 
     def __init__(self, url: str, *, max_size: int = 4, wait_s: float = WAIT_S) -> None:
         self.url = url
         self.where = describe(url)
         self._wait_s = wait_s
+        self._used: weakref.WeakKeyDictionary[psycopg.Connection, float] = (
+            weakref.WeakKeyDictionary()
+        )
         self._pool = ConnectionPool(
             url,
             min_size=1,
             max_size=max_size,
             open=False,
-            check=ConnectionPool.check_connection,
-            kwargs={"autocommit": False, "connect_timeout": max(1, int(wait_s))},
+            check=self._check,
+            configure=_configure,
+            kwargs={"autocommit": True, "connect_timeout": max(1, int(wait_s))},
             name="zpm",
         )
         self._pool.open(wait=False)
 
+    def _check(self, conn: psycopg.Connection) -> None:
+        last = self._used.get(conn)
+        if last is None or time.monotonic() - last > CHECK_AFTER_S:
+            ConnectionPool.check_connection(conn)
+
+    @contextmanager
+    def statement(self) -> Iterator[psycopg.Connection]:
+        """A connection for statements that each commit on their own.
+        ``StorageUnavailable`` when the server cannot be reached or the
+        connection breaks."""
+        with self._connection() as conn:
+            yield conn
+
     @contextmanager
     def transaction(self) -> Iterator[psycopg.Connection]:
         """A connection inside one transaction, committed when the block ends
-        normally, rolled back otherwise.  ``StorageUnavailable`` when the
-        server cannot be reached or the connection breaks."""
+        normally, rolled back otherwise; errors as :meth:`statement`."""
+        with self._connection() as conn, conn.transaction():
+            yield conn
+
+    @contextmanager
+    def _connection(self) -> Iterator[psycopg.Connection]:
         try:
             with self._pool.connection(timeout=self._wait_s) as conn:
                 yield conn
+                self._used[conn] = time.monotonic()
         except PoolTimeout as error:
             raise StorageUnavailable(self.where, _reason(error)) from None
         except (psycopg.OperationalError, psycopg.InterfaceError) as error:
-            if isinstance(error, psycopg.errors.SerializationFailure):
-                raise
             raise StorageUnavailable(self.where, _reason(error)) from None
 
     @contextmanager
-    def advisory(self, key: int, timeout_s: float) -> Iterator[None]:
-        """Hold the transaction-scoped advisory lock ``key`` for the block (on
-        a connection of its own, whose transaction ends with the block).
-        ``LockTimeout`` when another session holds it for ``timeout_s``."""
-        with self.transaction() as conn:
-            conn.execute(f"SET LOCAL lock_timeout = '{int(timeout_s * 1000)}ms'")  # a number
+    def advisory(self, key: int) -> Iterator[None]:
+        """Hold the session advisory lock ``key`` for the block, on a
+        connection of its own.  ``LockTimeout`` when another session holds
+        it for :data:`LOCK_WAIT_S` (or in a deadlock)."""
+        with self.statement() as conn:
             try:
-                conn.execute("SELECT pg_advisory_xact_lock(%s)", (key,))
+                conn.execute("SELECT pg_advisory_lock(%s)", (key,))
             except (psycopg.errors.LockNotAvailable, psycopg.errors.DeadlockDetected):
                 raise LockTimeout(self.where) from None
-            yield
+            try:
+                yield
+            finally:
+                conn.execute("SELECT pg_advisory_unlock(%s)", (key,))
 
     def check_durability(self) -> None:
         """Warn loudly when the server acknowledges commits before they are
@@ -126,6 +165,11 @@ class Database:
 
     def close(self) -> None:
         self._pool.close()
+
+
+def _configure(conn: psycopg.Connection) -> None:
+    """Each new connection waits at most :data:`LOCK_WAIT_S` for a lock."""
+    conn.execute(f"SET lock_timeout = '{LOCK_WAIT_S}s'")
 
 
 def _reason(error: Exception) -> str:

@@ -55,10 +55,6 @@ def decode(text: str, label: str, seq: int) -> JournalRecord:
     return JournalRecord(record.ops, record.ts, seq)
 
 
-TURN_S = 30.0
-"""How long a writer waits for the writer ahead of it on the same memory."""
-
-
 def advisory_key(space: str, memory: str) -> int:
     """The advisory lock of memory ``memory`` of space ``space``: a signed
     64-bit hash (another memory sharing it only makes them take turns)."""
@@ -103,7 +99,7 @@ class PostgresJournal(Journal):
             now = self._clock()
             line = encode(ops, int(now), seq - generation + 1)
             try:
-                with self._db.transaction() as conn:
+                with self._db.statement() as conn:
                     conn.execute(
                         "INSERT INTO zpm_journal (space, memory, seq, batch, starts, writer, at) "
                         "VALUES (%s, %s, %s, %s, %s, %s, %s)",
@@ -118,7 +114,7 @@ class PostgresJournal(Journal):
         only once their transaction has ended well (a connection lost while
         reading leaves them to the next call)."""
         with self._lock:
-            with self._db.transaction() as conn:
+            with self._db.statement() as conn:
                 rows = conn.execute(
                     "SELECT seq, batch::text, starts FROM zpm_journal WHERE space = %s "
                     "AND memory = %s AND seq >= GREATEST(%s, (SELECT max(seq) FROM zpm_journal "
@@ -154,7 +150,7 @@ class PostgresJournal(Journal):
             "AND seq >= (SELECT coalesce(max(seq), 0) FROM zpm_journal WHERE space = %s "
             "AND memory = %s AND starts)"
         )
-        with self._db.transaction() as conn:
+        with self._db.statement() as conn:
             row = conn.execute(
                 query,
                 (self._space, self._memory, self._space, self._memory),
@@ -169,14 +165,14 @@ class PostgresJournal(Journal):
     @contextmanager
     def exclusive(self) -> Iterator[None]:
         """The process's lock, then the memory's advisory lock in the
-        database (waiting up to :data:`TURN_S` for the writer ahead; longer
-        is ``JournalConflict``).  Re-entrant within one thread."""
+        database (waiting up to ``database.LOCK_WAIT_S`` for the writer
+        ahead; longer is ``JournalConflict``).  Re-entrant within one thread."""
         with self._lock:
             if self._exclusive:
                 yield
                 return
             try:
-                with self._db.advisory(self._key, TURN_S):
+                with self._db.advisory(self._key):
                     self._exclusive = True
                     try:
                         yield

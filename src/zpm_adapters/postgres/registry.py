@@ -97,7 +97,7 @@ class PostgresRegistry(MemoryRegistry):
 
     # -- memories -------------------------------------------------------------
     def discover(self) -> list[MemoryRef]:
-        with self.db.transaction() as conn:
+        with self.db.statement() as conn:
             rows = conn.execute(
                 "SELECT name, space FROM zpm_memories WHERE space IN (%s, %s)",
                 (self.space, self.global_space),
@@ -173,7 +173,7 @@ class PostgresRegistry(MemoryRegistry):
         if row is None or row["fork_of"] is None:
             return None
         info = _fork_info(row)
-        with self.db.transaction() as conn:
+        with self.db.statement() as conn:
             changed = conn.execute(
                 "SELECT max(at) FROM zpm_journal WHERE space = %s AND memory = %s",
                 (self.space_of(ref.scope), ref.name),
@@ -184,7 +184,7 @@ class PostgresRegistry(MemoryRegistry):
     def remove(self, ref: MemoryRef) -> None:
         if ref.name == DEFAULT_MEMORY and ref.scope == "project":
             raise ValueError("the default memory cannot be removed")
-        with self.db.transaction() as conn:
+        with self.db.statement() as conn:
             gone = conn.execute(
                 "DELETE FROM zpm_memories WHERE space = %s AND name = %s",
                 (self.space_of(ref.scope), ref.name),
@@ -204,7 +204,7 @@ class PostgresRegistry(MemoryRegistry):
         return PostgresStorage(self, ref, fork, clock=self._clock)
 
     def memory_row(self, ref: MemoryRef) -> dict[str, Any] | None:
-        with self.db.transaction() as conn:
+        with self.db.statement() as conn:
             cursor = conn.execute(
                 "SELECT name, memory_id, fork_of, fork_scope, base_id, created "
                 "FROM zpm_memories WHERE space = %s AND name = %s",
@@ -248,7 +248,7 @@ class PostgresRegistry(MemoryRegistry):
 
     # -- the manifest ---------------------------------------------------------
     def read_manifest(self) -> list[MountEntry] | None:
-        with self.db.transaction() as conn:
+        with self.db.statement() as conn:
             row = conn.execute(
                 "SELECT mounts::text, mounts_version FROM zpm_spaces WHERE space = %s",
                 (self.space,),
@@ -264,7 +264,7 @@ class PostgresRegistry(MemoryRegistry):
         """Replace the space's mounts, unless another process did since this
         one last read them (``JournalConflict``: nothing written)."""
         text = json.dumps([{"name": e.name, "scope": e.scope, "mode": e.mode} for e in entries])
-        with self.db.transaction() as conn:
+        with self.db.statement() as conn:
             row = conn.execute(
                 "UPDATE zpm_spaces SET mounts = %s, mounts_version = mounts_version + 1 "
                 "WHERE space = %s AND mounts_version = %s RETURNING mounts_version",
@@ -275,7 +275,7 @@ class PostgresRegistry(MemoryRegistry):
         self._manifest_read = int(row[0])
 
     def manifest_version(self) -> int | None:
-        with self.db.transaction() as conn:
+        with self.db.statement() as conn:
             row = conn.execute(
                 "SELECT mounts_version FROM zpm_spaces WHERE space = %s", (self.space,)
             ).fetchone()
@@ -346,7 +346,7 @@ class PostgresStorage(MemoryStorage):
     def knowledge_files(self) -> list[KnowledgeFile]:
         """The knowledge texts of the memory (a fork's: its base's), by name."""
         source = self._ref if self._fork is None else self._fork.base
-        with self._registry.db.transaction() as conn:
+        with self._registry.db.statement() as conn:
             rows = conn.execute(
                 "SELECT file, text FROM zpm_knowledge WHERE space = %s AND memory = %s",
                 (self._registry.space_of(source.scope), source.name),
@@ -367,7 +367,7 @@ class PostgresStorage(MemoryStorage):
         return self._fork
 
     def read_fork_point(self) -> str:
-        with self._registry.db.transaction() as conn:
+        with self._registry.db.statement() as conn:
             row = conn.execute(
                 "SELECT fork_point FROM zpm_memories WHERE space = %s AND name = %s",
                 (self._space, self._ref.name),
@@ -377,7 +377,7 @@ class PostgresStorage(MemoryStorage):
         return str(row[0])
 
     def write_fork_point(self, text: str) -> None:
-        with self._registry.db.transaction() as conn:
+        with self._registry.db.statement() as conn:
             conn.execute(
                 "UPDATE zpm_memories SET fork_point = %s WHERE space = %s AND name = %s",
                 (text, self._space, self._ref.name),

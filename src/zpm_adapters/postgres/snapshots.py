@@ -22,7 +22,7 @@ class PostgresSnapshots(SnapshotStore):
         self._clock = clock
 
     def write(self, name: str, text: str) -> None:
-        with self._db.transaction() as conn:
+        with self._db.statement() as conn:
             conn.execute(
                 "INSERT INTO zpm_snapshots (space, memory, name, text, written) "
                 "VALUES (%s, %s, %s, %s, %s) ON CONFLICT (space, memory, name) "
@@ -31,7 +31,7 @@ class PostgresSnapshots(SnapshotStore):
             )
 
     def read(self, name: str) -> str:
-        with self._db.transaction() as conn:
+        with self._db.statement() as conn:
             row = conn.execute(
                 "SELECT text FROM zpm_snapshots WHERE space = %s AND memory = %s AND name = %s",
                 (*self._key, name),
@@ -41,7 +41,7 @@ class PostgresSnapshots(SnapshotStore):
         return str(row[0])
 
     def list(self) -> list[SnapshotInfo]:
-        with self._db.transaction() as conn:
+        with self._db.statement() as conn:
             rows = conn.execute(
                 "SELECT name, written FROM zpm_snapshots WHERE space = %s AND memory = %s",
                 self._key,

@@ -35,7 +35,7 @@ class PostgresTokens(TokenStore):
 
     def add(self, record: TokenRecord) -> None:
         try:
-            with self._db.transaction() as conn:
+            with self._db.statement() as conn:
                 conn.execute(
                     "INSERT INTO zpm_tokens (space, name, digest, read_only, memories, fork, "
                     "created, last_used) VALUES (%s, %s, %s, %s, %s, %s, %s, %s)",
@@ -54,7 +54,7 @@ class PostgresTokens(TokenStore):
             raise TokenExists(record.name) from None
 
     def list(self) -> builtins.list[TokenRecord]:
-        with self._db.transaction() as conn:
+        with self._db.statement() as conn:
             rows = conn.execute(
                 f"SELECT {_COLUMNS} FROM zpm_tokens WHERE space = %s",
                 (self._space,),
@@ -62,21 +62,21 @@ class PostgresTokens(TokenStore):
         return sorted((_record(row) for row in rows), key=lambda r: r.name)
 
     def revoke(self, name: str) -> bool:
-        with self._db.transaction() as conn:
+        with self._db.statement() as conn:
             gone = conn.execute(
                 "DELETE FROM zpm_tokens WHERE space = %s AND name = %s", (self._space, name)
             ).rowcount
         return gone > 0
 
     def touch(self, name: str, when: float) -> None:
-        with self._db.transaction() as conn:
+        with self._db.statement() as conn:
             conn.execute(
                 "UPDATE zpm_tokens SET last_used = %s WHERE space = %s AND name = %s",
                 (when, self._space, name),
             )
 
     def find(self, digest: str) -> TokenRecord | None:
-        with self._db.transaction() as conn:
+        with self._db.statement() as conn:
             row = conn.execute(
                 f"SELECT {_COLUMNS} FROM zpm_tokens WHERE space = %s AND digest = %s",
                 (self._space, digest),
