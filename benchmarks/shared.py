@@ -13,7 +13,9 @@ beside them for context.
   one-server rate.
 * **visible**: the time from a write's answer on one server to the first
   answer of another server that shows it, the other server idle, and busy
-  (4 clients writing to it meanwhile); the baseline is one call's latency.
+  (4 clients writing to it meanwhile); the baseline is the latency of one
+  call to that other server in the same state (a busy server answers a
+  call after those queued before it).
 * **start**: ``zpm query-logic`` (a new process: open the project, answer
   one query) on a memory of 100,000 and of 1,000,000 facts held in a
   snapshot (the journal holds only its start), files against a space made
@@ -126,7 +128,8 @@ def writes(ports: list[int], clients: int, seconds: float, tag: str) -> dict[str
 
 def visibility(ports: list[int], busy: bool, rounds: int) -> tuple[float, float]:
     """Median delay (ms) from a write's answer on ``ports[0]`` to a read on
-    ``ports[1]`` that shows it, and the median latency of one call."""
+    ``ports[1]`` that shows it, and the median latency of one call on
+    ``ports[1]`` (a read that waits for nothing), both taken in turn."""
     writer, reader = Client(ports[0]), Client(ports[1])
     stop = threading.Event()
     loaders = []
@@ -146,13 +149,14 @@ def visibility(ports: list[int], busy: bool, rounds: int) -> tuple[float, float]
     try:
         for n in range(rounds):
             fact = f"seen({int(busy)}, {n})"
-            began = time.perf_counter()
             writer.call("remember_fact", {"fact": fact})
             written = time.perf_counter()
-            calls.append(written - began)
             while reader.call("query_logic", {"goal": fact}) != "[{}]":
                 pass
             delays.append(time.perf_counter() - written)
+            began = time.perf_counter()
+            reader.call("query_logic", {"goal": "true"})
+            calls.append(time.perf_counter() - began)
     finally:
         stop.set()
         for thread in loaders:
@@ -248,14 +252,14 @@ def run(root: Path, url: str, args: argparse.Namespace) -> None:
                 f"| {p['rate']:7.0f} {p['p50']:6.1f} {p['p99']:7.1f} "
                 f"| {p['rate'] / f['rate']:5.2f} {p['rate'] / single:4.1f}"
             )
-    print("\nvisible on another server (ms; baseline: one call)")
+    print("\nvisible on another server (ms; baseline: one call to that server)")
     for name, storage in backends.items():
         with servers(2, storage, root / f"{name}_visible") as started:
             ports = [s.port for s in started]
             for busy in (False, True):
                 delay, call = visibility(ports, busy, 30)
                 state = "busy" if busy else "idle"
-                print(f"  {name:8} {state}: {delay:6.1f} ms (one call: {call:5.1f} ms)")
+                print(f"  {name:8} {state}: {delay:6.1f} ms (one call there: {call:5.1f} ms)")
     print("\nstart to first answer from a snapshot (s; ratio postgres / files)")
     for facts in args.facts:
         project = filled(root, facts)
