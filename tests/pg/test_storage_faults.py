@@ -7,8 +7,10 @@ from __future__ import annotations
 from collections.abc import Iterator
 from pathlib import Path
 
+import psycopg
 import pytest
 
+from zpm_adapters.postgres.database import Database
 from zpm_app.bootstrap import open_toolbox
 from zpm_app.config import resolve_settings
 from zpm_app.toolbox import Toolbox
@@ -56,3 +58,22 @@ def test_a_restart_between_calls_is_not_noticed(box: Toolbox, cluster: Cluster) 
     cluster.restart(immediate=True)
     assert not box.call("remember_fact", {"fact": "a(2)"}).is_error
     assert box.call("query_logic", {"goal": "a(X)"}).text == '[{"X":1},{"X":2}]'
+
+
+def test_connections_closed_by_the_server_are_replaced_at_the_first_read(
+    cluster: Cluster,
+) -> None:
+    db = Database(cluster.url, max_size=2)
+    try:
+        with db.statement() as first, db.statement() as second:  # two pooled connections
+            pids = [conn.info.backend_pid for conn in (first, second)]
+        with psycopg.connect(cluster.url, autocommit=True) as admin:
+            for pid in pids:
+                admin.execute("SELECT pg_terminate_backend(%s)", (pid,))
+        # used a moment ago, so not checked before use: the read finds them closed
+        assert db.fetch_one("SELECT 1", ()) == (1,)
+        with db.statement() as conn:  # the other one was replaced meanwhile
+            assert conn.execute("SELECT 2").fetchone() == (2,)
+            assert conn.info.backend_pid not in pids
+    finally:
+        db.close()

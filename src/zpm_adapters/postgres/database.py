@@ -2,9 +2,9 @@
 
 ``Database`` owns a psycopg connection pool.  A single statement commits
 on its own (:meth:`Database.statement`, one round trip); a unit of several
-is one transaction (:meth:`Database.transaction`).  A connection idle for a
-while is checked before use, so that after the server restarts the next
-call gets a fresh connection by itself.  A failure to reach the server, or a connection lost
+is one transaction (:meth:`Database.transaction`).  After the server
+restarts, the next call gets fresh connections by itself (see
+:class:`Database`).  A failure to reach the server, or a connection lost
 mid-transaction, is ``StorageUnavailable`` (nothing of the transaction was
 applied, unless it was lost during its commit: then the batch is read back
 by the next catch-up, as any other writer's).  The URL may hold a password:
@@ -20,6 +20,7 @@ import time
 import weakref
 from collections.abc import Iterator
 from contextlib import contextmanager
+from typing import Any, LiteralString
 
 import psycopg
 from psycopg.conninfo import conninfo_to_dict
@@ -73,10 +74,13 @@ class Database:
 
     Connections are in autocommit mode: a single statement
     (:meth:`statement`) is one round trip, and a unit of several
-    (:meth:`transaction`) says so.  A connection is checked before use
-    when it has been idle for :data:`CHECK_AFTER_S` (a server restarted
-    meanwhile has closed it); one used just before is trusted, and if the
-    server went away in between, that call answers ``StorageUnavailable``.
+    (:meth:`transaction`) says so.  A connection idle for more than
+    :data:`CHECK_AFTER_S` is checked before use; a server restarted while
+    connections were in use is found by the first read of a call
+    (:meth:`fetch_one`), which then has every idle connection checked (the
+    closed ones are replaced) and reads again, so a restart between two
+    calls goes unnoticed.  Nothing is retried after a write was sent: a
+    write whose outcome is unknown must not be made twice.
     """
 
     def __init__(self, url: str, *, max_size: int = 4, wait_s: float = WAIT_S) -> None:
@@ -102,6 +106,23 @@ class Database:
         last = self._used.get(conn)
         if last is None or time.monotonic() - last > CHECK_AFTER_S:
             ConnectionPool.check_connection(conn)
+
+    def fetch_one(self, query: LiteralString, params: tuple[object, ...]) -> tuple[Any, ...] | None:
+        """The first row of a read, read again once on a fresh connection
+        when the connection it used had been closed by the server (which
+        has every idle connection checked first)."""
+        for attempt in (1, 2):
+            lost = False
+            with self._connection() as conn:
+                try:
+                    return conn.execute(query, params).fetchone()
+                except (psycopg.OperationalError, psycopg.InterfaceError):
+                    if attempt == 2 or not conn.broken:
+                        raise
+                    lost = True
+            if lost:
+                self._pool.check()
+        raise AssertionError("unreachable")
 
     @contextmanager
     def statement(self) -> Iterator[psycopg.Connection]:

@@ -275,10 +275,11 @@ class PostgresRegistry(MemoryRegistry):
         self._manifest_read = int(row[0])
 
     def manifest_version(self) -> int | None:
-        with self.db.statement() as conn:
-            row = conn.execute(
-                "SELECT mounts_version FROM zpm_spaces WHERE space = %s", (self.space,)
-            ).fetchone()
+        """The first read of every call (``Memories.follow_manifest``): it
+        also finds a database restarted since the last call."""
+        row = self.db.fetch_one(
+            "SELECT mounts_version FROM zpm_spaces WHERE space = %s", (self.space,)
+        )
         return 0 if row is None else int(row[0])
 
     # -- ids ------------------------------------------------------------------
