@@ -30,6 +30,7 @@ from zpm_domain.memory.names import DEFAULT_MEMORY, NAME_PATTERN, RESERVED_NAMES
 from zpm_domain.ports.journal import Journal, JournalConflict
 from zpm_domain.ports.snapshots import SnapshotStore
 from zpm_domain.ports.storage import (
+    KNOWLEDGE_HEADER,
     ForkInfo,
     KnowledgeFile,
     MemoryExists,
@@ -42,13 +43,6 @@ from zpm_domain.ports.storage import (
     Scope,
 )
 from zpm_domain.stored.handles import MAX_MEMORY_ID
-
-KNOWLEDGE_HEADER = """\
-% Knowledge file of zpm memory '{name}'.
-% Clauses written here are loaded when the memory is mounted. Tools can query
-% them but never change them; declare a predicate with :- dynamic(Name/Arity).
-% to let tools add clauses to it.
-"""
 
 
 def knowledge_name(memory: str) -> str:

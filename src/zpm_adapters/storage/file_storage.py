@@ -49,6 +49,7 @@ from zpm_adapters.storage.memory_ids import MemoryIdCounter
 from zpm_domain.errors import ZpmError
 from zpm_domain.memory.names import DEFAULT_MEMORY, NAME_PATTERN, RESERVED_NAMES
 from zpm_domain.ports.storage import (
+    KNOWLEDGE_HEADER,
     ForkInfo,
     MemoryExists,
     MemoryMissing,
@@ -63,13 +64,6 @@ from zpm_domain.ports.storage import (
 log = logging.getLogger("zpm")
 
 KNOWLEDGE_FILE = "knowledge.pl"
-KNOWLEDGE_HEADER = """\
-% Knowledge file of zpm memory '{name}'.
-% Clauses written here are loaded when the memory is mounted. Tools can query
-% them but never change them; declare a predicate with :- dynamic(Name/Arity).
-% to let tools add clauses to it.
-"""
-
 MEMORY_IDS = "memory-ids"
 """The counter of memory ids (``.zpm/memory-ids``; ``<global root>/.memory-ids``)."""
 MEMORY_ID = "memory-id"

@@ -20,6 +20,16 @@ Scope = Literal["project", "global"]
 Mode = Literal["rw", "ro"]
 
 
+KNOWLEDGE_HEADER = """\
+% Knowledge file of zpm memory '{name}'.
+% Clauses written here are loaded when the memory is mounted. Tools can query
+% them but never change them; declare a predicate with :- dynamic(Name/Arity).
+% to let tools add clauses to it.
+"""
+"""The text of a new memory's knowledge file (``MemoryRegistry.create``), for
+``str.format(name=...)``: the same whichever storage keeps it."""
+
+
 @dataclass(frozen=True, slots=True)
 class MemoryRef:
     """A memory on disk: its name and scope."""
