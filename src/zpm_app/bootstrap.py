@@ -150,21 +150,10 @@ def open_registry(
             )
         registry = FileRegistry(paths, settings.global_root, clock=settings.clock, step=step)
         return OpenedRegistry(registry, _nothing, str(paths.root))
-    from zpm_adapters.postgres.database import Database
-    from zpm_adapters.postgres.registry import PostgresRegistry
-    from zpm_adapters.postgres.schema import migrate
+    from zpm_app.shared_storage import open_space
 
-    db = Database(storage.url)
-    try:
-        before, now = migrate(db)
-        if before != now:
-            log.info("%s: zpm tables at version %d (were at %d)", db.where, now, before)
-        db.check_durability()
-        shared = PostgresRegistry(db, storage.space, storage.global_space, clock=settings.clock)
-    except BaseException:
-        db.close()
-        raise
-    return OpenedRegistry(shared, db.close, f"space {storage.space} of {db.where}")
+    shared = open_space(settings, serving=True)
+    return OpenedRegistry(shared, shared.db.close, f"space {storage.space} of {shared.db.where}")
 
 
 def _nothing() -> None:

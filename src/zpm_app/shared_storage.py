@@ -1,14 +1,17 @@
-"""Opening a project's space of a database for the commands that manage it
-(``zpm storage``, ``zpm kb push``), without opening its memories, and the
-project's token store (in ``.zpm/``, or in its space)."""
+"""Opening a project's space of a database: for a server's start
+(``bootstrap.open_registry``), for the commands that manage it (``zpm kb
+push``), and for the project's token store (in ``.zpm/``, or in its space)."""
 
 from __future__ import annotations
 
+import logging
 from collections.abc import Iterator
 from contextlib import contextmanager
 from typing import TYPE_CHECKING
 
 from zpm_app.config import Settings
+
+log = logging.getLogger("zpm")
 
 if TYPE_CHECKING:
     from zpm_adapters.postgres.registry import PostgresRegistry
@@ -25,24 +28,41 @@ class SharedStorageNeeded(Exception):
         )
 
 
-@contextmanager
-def opened_space(settings: Settings, command: str) -> Iterator[PostgresRegistry]:
-    """The registry of the project's space (its tables created or migrated
-    first), closed at the end; ``SharedStorageNeeded`` for a file project."""
-    if settings.storage.url is None:
-        raise SharedStorageNeeded(command)
+def open_space(settings: Settings, *, serving: bool = False) -> PostgresRegistry:
+    """The registry of the project's space in its database (a new pool),
+    the tables created or migrated first and the space made; with
+    ``serving``, the migration is logged and the database's durability
+    settings checked (a server's start).  The caller closes ``registry.db``."""
     from zpm_adapters.postgres.database import Database
     from zpm_adapters.postgres.registry import PostgresRegistry
     from zpm_adapters.postgres.schema import migrate
 
-    db = Database(settings.storage.url)
+    storage = settings.storage
+    assert storage.url is not None
+    db = Database(storage.url)
     try:
-        migrate(db)
-        yield PostgresRegistry(
-            db, settings.storage.space, settings.storage.global_space, clock=settings.clock
-        )
-    finally:
+        before, now = migrate(db)
+        if serving:
+            if before != now:
+                log.info("%s: zpm tables at version %d (were at %d)", db.where, now, before)
+            db.check_durability()
+        return PostgresRegistry(db, storage.space, storage.global_space, clock=settings.clock)
+    except BaseException:
         db.close()
+        raise
+
+
+@contextmanager
+def opened_space(settings: Settings, command: str) -> Iterator[PostgresRegistry]:
+    """:func:`open_space`, closed at the end; ``SharedStorageNeeded`` for a
+    file project."""
+    if settings.storage.url is None:
+        raise SharedStorageNeeded(command)
+    registry = open_space(settings)
+    try:
+        yield registry
+    finally:
+        registry.db.close()
 
 
 def open_tokens(settings: Settings) -> TokenStore:
@@ -52,16 +72,7 @@ def open_tokens(settings: Settings) -> TokenStore:
         from zpm_adapters.storage.file_tokens import FileTokens
 
         return FileTokens(settings.paths.zpm_dir)
-    from zpm_adapters.postgres.database import Database
-    from zpm_adapters.postgres.registry import PostgresRegistry
-    from zpm_adapters.postgres.schema import migrate
     from zpm_adapters.postgres.tokens import PostgresTokens
 
-    db = Database(settings.storage.url)
-    try:
-        migrate(db)
-        PostgresRegistry(db, settings.storage.space, settings.storage.global_space)
-    except BaseException:
-        db.close()
-        raise
-    return PostgresTokens(db, settings.storage.space, owns=True)
+    registry = open_space(settings)
+    return PostgresTokens(registry.db, settings.storage.space, owns=True)
