@@ -26,6 +26,7 @@ from typing import Any, Protocol
 
 from zpm_app.output_schemas import output_schema
 from zpm_app.schema_refs import with_refs
+from zpm_domain.ports.storage import WriteGroup
 from zpm_domain.progress import Report
 from zpm_domain.tools.argue import ArgueTools
 from zpm_domain.tools.assumptions import AssumptionTools
@@ -193,6 +194,10 @@ class ToolRunner(Protocol):
 
     def interrupt(self) -> None:
         """Stop the call running now; called from another thread while it runs."""
+
+    def write_group(self) -> WriteGroup | None:
+        """A group commit for the calls made until it ends, ``None`` when the
+        storage has none (``zpm_domain.ports.storage.WriteGroup``)."""
 
     def resources(self) -> list[ResourceInfo]:
         """The resources a client may read now."""

@@ -7,6 +7,18 @@ out as requests arrive (:class:`Ticket`).  A cancelled piece of work leaves
 the queue if it has not started, or interrupts the runner and lets it wind
 down before the next starts.
 
+Write calls that follow one another in the queue share one commit when the
+storage offers a group commit (``zpm_domain.ports.storage.WriteGroup``, a
+database): each runs as usual, its change applied and its batch queued, and
+the answers of the whole run wait until the group has committed.  The run
+ends when the queue behind it is empty, when a call that does not write
+(or other work) comes next, or after :data:`MAX_GROUP` calls.  When the
+commit fails, none of the run's changes stays applied (the memories read
+their journal again) and its calls are made again one at a time, each with
+its own commit, so that each gets its own answer.  So nothing is answered
+before it is committed, and a busy server commits once per run instead of
+once per call.
+
 After each tool call the worker also looks at what clients may watch: the
 list of resources, and each subscribed resource (a digest of its text), so
 that the server can tell the client what changed, changes made by other
@@ -17,19 +29,26 @@ from __future__ import annotations
 
 import asyncio
 import hashlib
+import logging
 from collections.abc import Callable, Mapping
-from concurrent.futures import ThreadPoolExecutor
+from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass, field
 from typing import Any, TypeVar
 
 import anyio
 
-from zpm_app.catalogue import ResourceInfo, ToolDefinition, ToolOutcome, ToolRunner
+from zpm_app.catalogue import ResourceInfo, ToolDefinition, ToolOutcome, ToolRunner, find_tool
 from zpm_domain.errors import ZpmError
 from zpm_domain.memory.access import Access, granting
+from zpm_domain.ports.storage import WriteGroup
 from zpm_domain.progress import Report
 
+log = logging.getLogger("zpm")
+
 T = TypeVar("T")
+
+MAX_GROUP = 64
+"""The most write calls one group commit holds."""
 
 
 class Ticket:
@@ -52,6 +71,28 @@ class Ticket:
             self.done.set_result(None)
         else:
             self.before.add_done_callback(lambda _: self.release())
+
+
+@dataclass
+class _Held:
+    """A piece of work done in a group commit, its answer kept until the commit."""
+
+    work: Callable[[ToolRunner], Any]
+    answer: Future[Any]
+    result: Any = None
+    error: BaseException | None = None
+
+    def run(self, runner: ToolRunner) -> None:
+        try:
+            self.result, self.error = self.work(runner), None
+        except BaseException as error:  # delivered to the waiting request
+            self.result, self.error = None, error
+
+    def deliver(self) -> None:
+        if self.error is None:
+            self.answer.set_result(self.result)
+        else:
+            self.answer.set_exception(self.error)
 
 
 @dataclass
@@ -80,6 +121,8 @@ class KnowledgeWorker:
             raise
         self._last: Ticket | None = None
         self._subscribed: dict[str, str | None] = {}  # uri -> digest of its text
+        self._group: WriteGroup | None = None  # worker thread only, as _held
+        self._held: list[_Held] = []
 
     @property
     def specs(self) -> tuple[ToolDefinition, ...]:
@@ -93,7 +136,14 @@ class KnowledgeWorker:
         """The next place in the queue (call on the event loop, in arrival order)."""
         ticket = Ticket(None if self._last is None else self._last.done)
         self._last = ticket
+        ticket.done.add_done_callback(lambda _: self._ended(ticket))
         return ticket
+
+    def _ended(self, ticket: Ticket) -> None:
+        """On the event loop, when ``ticket``'s work has ended: the last in the
+        queue has the answers held by a group commit committed and sent."""
+        if ticket is self._last and self._held:
+            self._executor.submit(self._commit)
 
     async def call(
         self,
@@ -114,7 +164,8 @@ class KnowledgeWorker:
                 outcome = runner.call(name, arguments, progress, client)
             return outcome, self._look(runner)
 
-        return await self.run(ticket, work)
+        spec = find_tool(name)
+        return await self.run(ticket, work, writes=spec is not None and not spec.read_only)
 
     async def read(self, ticket: Ticket, uri: str, access: Access | None = None) -> tuple[str, str]:
         """``(mime type, text)`` of resource ``uri`` as ``access`` reaches it
@@ -137,20 +188,26 @@ class KnowledgeWorker:
     def unsubscribe(self, uri: str) -> None:
         self._subscribed.pop(uri, None)
 
-    async def run(self, ticket: Ticket, work: Callable[[ToolRunner], T]) -> T:
-        """Run ``work(runner)`` on the worker thread once the work before it has ended.
+    async def run(
+        self, ticket: Ticket, work: Callable[[ToolRunner], T], *, writes: bool = False
+    ) -> T:
+        """Run ``work(runner)`` on the worker thread once the work before it
+        has ended; ``writes``: a write call, which may join a group commit
+        (see the module doc).
 
         Cancelled while it waits, the work leaves the queue without running.
         Cancelled while it runs, the runner is interrupted and the
         cancellation propagates once the work has wound down, so the next
-        piece starts on a settled knowledge base.
+        piece starts on a settled knowledge base.  Cancelled once it has run,
+        its change is committed all the same (its answer is dropped).
         """
+        answer: Future[T] = Future()
         try:
             if ticket.before is not None:
                 await asyncio.shield(ticket.before)
-            job = self._executor.submit(work, self.runner)
+            job = self._executor.submit(self._step, work, answer, writes)
             try:
-                return await asyncio.shield(asyncio.wrap_future(job))
+                await asyncio.shield(asyncio.wrap_future(job))
             except anyio.get_cancelled_exc_class():
                 if not job.cancel():
                     self.runner.interrupt()
@@ -159,6 +216,47 @@ class KnowledgeWorker:
                 raise
         finally:
             ticket.release()
+        return await asyncio.wrap_future(answer)
+
+    def _step(self, work: Callable[[ToolRunner], T], answer: Future[T], writes: bool) -> None:
+        """On the worker thread: run ``work``, its answer held by the group
+        commit when one is open (see the module doc), else delivered."""
+        held = _Held(work, answer)
+        if not writes:
+            self._commit()
+            held.run(self.runner)
+            held.deliver()
+            return
+        if self._group is None:
+            self._group = self.runner.write_group()
+        held.run(self.runner)
+        if self._group is None:
+            held.deliver()
+            return
+        self._held.append(held)
+        if self._group.failed() or len(self._held) >= MAX_GROUP:
+            self._commit()
+        elif not self._group.pending() and len(self._held) == 1:
+            self._commit()  # nothing to commit: the locks go back, the answer goes out
+
+    def _commit(self) -> None:
+        """On the worker thread: end the group commit and send the answers it
+        held; if it fails, make each held piece of work again on its own."""
+        group, self._group = self._group, None
+        held, self._held = self._held, []
+        if group is not None:
+            try:
+                group.end()
+            except Exception as error:
+                log.warning(
+                    "%d call(s) could not be stored together (%s); each is made again alone",
+                    len(held),
+                    error,
+                )
+                for piece in held:
+                    piece.run(self.runner)
+        for piece in held:
+            piece.deliver()
 
     def _look(self, runner: ToolRunner) -> Watched:
         """On the worker thread, after a call: the resources and the subscriptions."""
@@ -175,8 +273,10 @@ class KnowledgeWorker:
         return watched
 
     def close(self) -> None:
-        """Wait for running work, close the runner, stop the thread."""
+        """Wait for running work, commit what a group commit holds, close the
+        runner, stop the thread."""
         try:
+            self._executor.submit(self._commit).result()
             self._executor.submit(self.runner.close).result()
         finally:
             self._executor.shutdown(wait=True)

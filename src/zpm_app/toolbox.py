@@ -30,6 +30,7 @@ from zpm_domain.memory import access
 from zpm_domain.memory.conflicts import retried
 from zpm_domain.ports.engine import Engine
 from zpm_domain.ports.journal import JournalCorrupt
+from zpm_domain.ports.storage import WriteGroup
 from zpm_domain.progress import Report, reporting
 from zpm_domain.stored.provenance import Clock, calling
 from zpm_domain.tools import resources
@@ -164,6 +165,12 @@ class Toolbox:
         return instructions.guide(
             frozenset(spec.name for spec in self.specs), self.memories.session_fork
         )
+
+    def write_group(self) -> WriteGroup | None:
+        """A group commit for the calls made until it ends (see
+        ``zpm_domain.ports.storage.WriteGroup``; the caller answers none of
+        them before it ended); ``None`` when the storage has none (files)."""
+        return self.memories.write_group()
 
     def interrupt(self) -> None:
         """Stop the call running now, from another thread: the engine's solves

@@ -89,6 +89,10 @@ class MemoRunner:
             raise UnknownResource(uri)
         return "text/plain", "".join(f"{fact}\n" for fact in self.facts)
 
+    def write_group(self) -> None:
+        """Each call is its own commit (as with files)."""
+        return None
+
     def interrupt(self) -> None:
         """Ends the delay of the running call, which then does nothing."""
         self.interrupted.set()

@@ -223,5 +223,21 @@ def test_three_servers_eight_clients_each_through_faults(
     assert not removed & visible, f"removed facts came back: {sorted(removed & visible)[:5]}"
     assert visible <= attempted, f"facts no client asked for: {sorted(visible - attempted)[:5]}"
     failed = sum(ledger.failures for ledger in ledgers)
-    print(f"load: {len(written)} writes and {len(removed)} removals acknowledged, {failed} failed")
+    rows, commits = journal_commits(cluster, space)
+    print(
+        f"load: {len(written)} writes and {len(removed)} removals acknowledged, {failed} failed; "
+        f"{rows} journal rows in {commits} transactions"
+    )
     assert len(written) > 100, f"too little got through: {len(written)} writes"
+    assert commits < rows, "no two calls of a busy server shared a commit"
+
+
+def journal_commits(cluster: Cluster, space: str) -> tuple[int, int]:
+    """How many journal rows ``space`` has, and how many transactions wrote them."""
+    with psycopg.connect(cluster.url) as conn:
+        row = conn.execute(
+            "SELECT count(*), count(DISTINCT xmin::text) FROM zpm_journal WHERE space = %s",
+            (space,),
+        ).fetchone()
+    assert row is not None
+    return row[0], row[1]

@@ -16,11 +16,12 @@ from __future__ import annotations
 import logging
 import os
 import socket
+import threading
 import time
 import weakref
 from collections.abc import Iterator
 from contextlib import contextmanager
-from typing import Any, LiteralString
+from typing import Any, LiteralString, Protocol
 
 import psycopg
 from psycopg.conninfo import conninfo_to_dict
@@ -69,6 +70,21 @@ class LockTimeout(Exception):
     """Another session held an advisory lock too long (or in a deadlock)."""
 
 
+LOCK_ERRORS = (psycopg.errors.LockNotAvailable, psycopg.errors.DeadlockDetected)
+"""What waiting for a lock ends with when it waited too long (or in a deadlock)."""
+
+
+class Group(Protocol):
+    """A group commit as the database sees it (``zpm_adapters.postgres.group``):
+    rows of its thread that every other statement there commits first."""
+
+    thread: int
+
+    def pending(self) -> bool: ...
+
+    def flush(self) -> None: ...
+
+
 class Database:
     """A pool of connections to the database at ``url`` (see the module doc).
 
@@ -101,6 +117,7 @@ class Database:
             name="zpm",
         )
         self._pool.open(wait=False)
+        self._groups: dict[int, Group] = {}  # by thread
 
     def _check(self, conn: psycopg.Connection) -> None:
         last = self._used.get(conn)
@@ -110,7 +127,9 @@ class Database:
     def fetch_one(self, query: LiteralString, params: tuple[object, ...]) -> tuple[Any, ...] | None:
         """The first row of a read, read again once on a fresh connection
         when the connection it used had been closed by the server (which
-        has every idle connection checked first)."""
+        has every idle connection checked first).  For reads of what a
+        group commit does not write (the manifest's version): the group's
+        rows stay queued."""
         for attempt in (1, 2):
             lost = False
             with self._connection() as conn:
@@ -128,16 +147,64 @@ class Database:
     def statement(self) -> Iterator[psycopg.Connection]:
         """A connection for statements that each commit on their own.
         ``StorageUnavailable`` when the server cannot be reached or the
-        connection breaks."""
+        connection breaks.  The rows of this thread's group commit are
+        committed first (see ``zpm_adapters.postgres.group``)."""
+        self._commit_group()
         with self._connection() as conn:
             yield conn
 
     @contextmanager
     def transaction(self) -> Iterator[psycopg.Connection]:
         """A connection inside one transaction, committed when the block ends
-        normally, rolled back otherwise; errors as :meth:`statement`."""
+        normally, rolled back otherwise; errors and group as :meth:`statement`."""
+        self._commit_group()
         with self._connection() as conn, conn.transaction():
             yield conn
+
+    @contextmanager
+    def reading(self) -> Iterator[psycopg.Connection]:
+        """:meth:`statement` for a read that this thread's group commit does
+        not change (a journal's catch-up), without committing the group."""
+        with self._connection() as conn:
+            yield conn
+
+    # -- group commit (zpm_adapters.postgres.group) ---------------------------
+    def open_group(self, group: Group) -> None:
+        """Make ``group`` the group commit of its thread (it has none open)."""
+        assert group.thread not in self._groups, "one group commit at a time per thread"
+        self._groups[group.thread] = group
+
+    def close_group(self, group: Group) -> None:
+        if self._groups.get(group.thread) is group:
+            del self._groups[group.thread]
+
+    def group(self) -> Group | None:
+        """The group commit open on the calling thread, if any."""
+        return self._groups.get(threading.get_ident())
+
+    def _commit_group(self) -> None:
+        group = self.group()
+        if group is not None and group.pending():
+            group.flush()
+
+    def take(self) -> psycopg.Connection:
+        """A connection of the pool kept until :meth:`give_back` (a group's)."""
+        try:
+            conn = self._pool.getconn(timeout=self._wait_s)
+        except PoolTimeout as error:
+            raise self.unavailable(error) from None
+        if conn.broken or conn.closed:  # pragma: no cover (the pool checks first)
+            self._pool.putconn(conn)
+            raise StorageUnavailable(self.where, "the connection was lost")
+        return conn
+
+    def give_back(self, conn: psycopg.Connection) -> None:
+        self._used[conn] = time.monotonic()
+        self._pool.putconn(conn)
+
+    def unavailable(self, error: Exception) -> StorageUnavailable:
+        """``error`` of the driver or the pool, in zpm's terms."""
+        return StorageUnavailable(self.where, _reason(error))
 
     @contextmanager
     def _connection(self) -> Iterator[psycopg.Connection]:
@@ -145,10 +212,8 @@ class Database:
             with self._pool.connection(timeout=self._wait_s) as conn:
                 yield conn
                 self._used[conn] = time.monotonic()
-        except PoolTimeout as error:
-            raise StorageUnavailable(self.where, _reason(error)) from None
-        except (psycopg.OperationalError, psycopg.InterfaceError) as error:
-            raise StorageUnavailable(self.where, _reason(error)) from None
+        except (PoolTimeout, psycopg.OperationalError, psycopg.InterfaceError) as error:
+            raise self.unavailable(error) from None
 
     @contextmanager
     def advisory(self, key: int) -> Iterator[None]:
@@ -158,7 +223,7 @@ class Database:
         with self.statement() as conn:
             try:
                 conn.execute("SELECT pg_advisory_lock(%s)", (key,))
-            except (psycopg.errors.LockNotAvailable, psycopg.errors.DeadlockDetected):
+            except LOCK_ERRORS:
                 raise LockTimeout(self.where) from None
             try:
                 yield

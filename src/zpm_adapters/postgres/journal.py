@@ -29,6 +29,7 @@ import psycopg
 
 from zpm_adapters.persistence.wal_format import BadRecord, decode_line, encode_batch
 from zpm_adapters.postgres.database import Database, LockTimeout, writer_name
+from zpm_adapters.postgres.group import current
 from zpm_domain.ports.journal import (
     Journal,
     JournalConflict,
@@ -78,6 +79,7 @@ class PostgresJournal(Journal):
         """The seq of the first row of the newest generation this handle knows."""
         self._lock = threading.RLock()
         self._exclusive = False
+        self._rewound = False
         self._key = advisory_key(space, memory)
         self._writer = writer_name()
 
@@ -93,11 +95,20 @@ class PostgresJournal(Journal):
         self._insert(first, starts=True)
 
     def _insert(self, ops: Sequence[JournalOp], *, starts: bool) -> None:
+        """Insert the batch as row ``last + 1``, or queue it in this thread's
+        group commit when that holds the memory's lock (a new generation is
+        inserted at once, the group's rows first)."""
         with self._lock:
             seq = self._last + 1
             generation = seq if starts else self._generation
             now = self._clock()
             line = encode(ops, int(now), seq - generation + 1)
+            group = current(self._db)
+            if group is not None and not starts and group.holds(self._key):
+                row = (self._space, self._memory, seq, line, False, self._writer, now)
+                group.defer(row, self._lose)
+                self._last = seq
+                return
             try:
                 with self._db.statement() as conn:
                     conn.execute(
@@ -109,12 +120,27 @@ class PostgresJournal(Journal):
                 raise JournalConflict(self._label) from None
             self._last, self._generation = seq, generation
 
+    def _lose(self) -> None:
+        """The group commit holding rows of this handle failed: read the
+        newest generation again, from its start (see ``Journal.rewound``)."""
+        with self._lock:
+            self._last, self._generation, self._rewound = 0, 1, True
+
+    def rewound(self) -> bool:
+        return self._rewound
+
     def read_new(self) -> list[JournalRecord]:
         """The batches after the last one read; this handle moves past them
         only once their transaction has ended well (a connection lost while
-        reading leaves them to the next call)."""
+        reading leaves them to the next call).  Nothing, without a read, when
+        this thread's group commit holds the memory's lock and has read
+        since it took it: no other writer can have appended."""
         with self._lock:
-            with self._db.statement() as conn:
+            group = current(self._db)
+            fresh = group.fresh if group is not None and group.holds(self._key) else None
+            if fresh is not None and self._key in fresh and not self._rewound:
+                return []
+            with self._db.reading() as conn:
                 rows = conn.execute(
                     "SELECT seq, batch::text, starts FROM zpm_journal WHERE space = %s "
                     "AND memory = %s AND seq >= GREATEST(%s, (SELECT max(seq) FROM zpm_journal "
@@ -134,6 +160,9 @@ class PostgresJournal(Journal):
                     self._generation = seq
             if rows:
                 self._last = rows[-1][0]
+            self._rewound = False
+            if fresh is not None:
+                fresh.add(self._key)
             return records
 
     def size_bytes(self) -> int:
@@ -166,10 +195,23 @@ class PostgresJournal(Journal):
     def exclusive(self) -> Iterator[None]:
         """The process's lock, then the memory's advisory lock in the
         database (waiting up to ``database.LOCK_WAIT_S`` for the writer
-        ahead; longer is ``JournalConflict``).  Re-entrant within one thread."""
+        ahead; longer is ``JournalConflict``).  Re-entrant within one thread.
+        In a group commit the group takes the lock and keeps it until it
+        commits."""
         with self._lock:
             if self._exclusive:
                 yield
+                return
+            group = current(self._db)
+            if group is not None:
+                group.lock(self._key, self._label)  # held until the group commits
+                group.blocks += 1
+                self._exclusive = True
+                try:
+                    yield
+                finally:
+                    self._exclusive = False
+                    group.blocks -= 1
                 return
             try:
                 with self._db.advisory(self._key):

@@ -24,6 +24,7 @@ from typing import Any
 import psycopg
 
 from zpm_adapters.postgres.database import Database
+from zpm_adapters.postgres.group import PostgresWriteGroup
 from zpm_adapters.postgres.journal import PostgresJournal, encode
 from zpm_adapters.postgres.snapshots import PostgresSnapshots
 from zpm_domain.memory.names import DEFAULT_MEMORY, NAME_PATTERN, RESERVED_NAMES
@@ -267,6 +268,12 @@ class PostgresRegistry(MemoryRegistry):
         if row is None:
             raise JournalConflict(f"{self.db.where} space {self.space}: the mounts")
         self._manifest_read = int(row[0])
+
+    def write_group(self) -> PostgresWriteGroup:
+        """Group commit on the calling thread (``zpm_adapters.postgres.group``)."""
+        group = PostgresWriteGroup(self.db)
+        self.db.open_group(group)
+        return group
 
     def manifest_version(self) -> int | None:
         """The first read of every call (``Memories.follow_manifest``): it

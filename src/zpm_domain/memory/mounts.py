@@ -54,6 +54,7 @@ from zpm_domain.ports.storage import (
     Mode,
     MountEntry,
     Scope,
+    WriteGroup,
 )
 
 log = logging.getLogger("zpm")
@@ -197,6 +198,11 @@ class Memories:
         memory = self._mounted[name] = self._open(MountEntry(name, "project", "rw"))
         self._lent.add(name)
         return memory
+
+    def write_group(self) -> WriteGroup | None:
+        """A group commit of the storage for the calls made until it ends
+        (``ports.storage.WriteGroup``); ``None`` when the storage has none."""
+        return self._registry.write_group()
 
     def sync_all(self) -> None:
         """Catch every mounted memory up with what other processes wrote (a goal

@@ -97,6 +97,8 @@ class Recovery:
         running server's tool (``Origin.TOOL``) afterwards, so every server
         of a shared memory tells a belief's source alike."""
         memory = self._memory
+        if memory.journal.rewound():
+            self._forget()
         records = memory.journal.read_new()
         label = memory.journal.label
         phase = f"{memory.name}: replaying the journal"
@@ -132,13 +134,8 @@ class Recovery:
         """
         memory = self._memory
         self.position = Position(start.generation, 1, 0, start.snapshot)
-        self._drop_stored_clauses()
-        memory.beliefs.reset()
-        memory.history.clear()
-        memory.defeats.clear()
-        memory.descriptions.clear()
+        self._drop_state()
         memory.numbering.raise_to(start.next_number or 1)
-        memory.numbering.unnumbered = False
         if start.snapshot is None:
             return
         source = None
@@ -233,6 +230,28 @@ class Recovery:
             self.position.records += 1
             log.info("memory %s: gave handles to the clauses stored before handles", memory.name)
         self.number_clauses(memory_id, memory.numbering.next)
+
+    def _forget(self) -> None:
+        """Back to the knowledge files alone, before a journal that was
+        rewound (``Journal.rewound``) is read again from its newest
+        generation: what was applied from batches that were then lost goes,
+        handles given included."""
+        log.warning(
+            "memory %s: changes were not stored; reading its journal again", self._memory.name
+        )
+        self.position = Position()
+        self._drop_state()
+        self._memory.numbering.next = 1
+
+    def _drop_state(self) -> None:
+        """Drop the client-stored clauses and everything said about them."""
+        memory = self._memory
+        self._drop_stored_clauses()
+        memory.beliefs.reset()
+        memory.history.clear()
+        memory.defeats.clear()
+        memory.descriptions.clear()
+        memory.numbering.unnumbered = False
 
     def _refusal(self, head: Term) -> PermissionDenied | None:
         try:

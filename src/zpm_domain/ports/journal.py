@@ -40,8 +40,10 @@ class Journal(ABC):
     """Append-only log of batches; one batch per successful tool call.
 
     * ``append`` returns only after the batch is durable (written and
-      fsynced, or committed).  A batch is atomic: after a crash it is either
-      entirely present or entirely absent.
+      fsynced, or committed), or, in a group commit of its storage, once it
+      is queued for the group's commit (``ports.storage.WriteGroup``).  A
+      batch is atomic: after a crash it is either entirely present or
+      entirely absent.
     * ``append`` and ``rotate`` add the batch right after the last one this
       handle has read.  A journal whose ``lock`` excludes other writers (a
       file) always can; a shared journal whose lock is only the process's
@@ -106,6 +108,15 @@ class Journal(ABC):
         none starves.  A writer that gets in anyway (a server of an older
         zpm) still conflicts at ``append``.  The default is :meth:`lock`."""
         return self.lock()
+
+    def rewound(self) -> bool:
+        """Whether batches this handle appended were lost after they had been
+        applied (a group commit that failed, ``ports.storage.WriteGroup``):
+        the reader must drop the state it built and apply everything
+        ``read_new`` returns next, which is then the whole of the newest
+        generation.  Stays true until a ``read_new`` succeeds.  A journal
+        whose ``append`` is durable when it returns is never rewound."""
+        return False
 
     @abstractmethod
     def close(self) -> None:

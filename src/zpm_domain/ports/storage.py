@@ -219,3 +219,45 @@ class MemoryRegistry(ABC):
         ``None`` when each process keeps its own mounts once started (files:
         the manifest is what the next start mounts)."""
         return None
+
+    def write_group(self) -> WriteGroup | None:
+        """Open a group commit on the calling thread (see :class:`WriteGroup`);
+        ``None`` when this storage makes each batch durable on its own
+        (files: one append is one write and one fsync)."""
+        return None
+
+
+class WriteGroup(ABC):
+    """The batches of several calls, made durable together: a shared
+    storage's group commit, which saves a round trip and a commit per call.
+
+    While a group is open on a thread, a batch that a journal appends there
+    inside its ``exclusive`` block is queued, not yet durable, and the
+    journal's writers' lock stays held until the group commits it; every
+    other write to the storage, and every read that could see the
+    difference, commits the queued batches first, so the storage never
+    holds them out of order.  The caller applies each batch as usual and
+    must not let anyone learn the outcome of a call of the group before
+    :meth:`end` has returned: a call is acknowledged only once committed.
+
+    A failed commit stores none of the batches (or, when the connection was
+    lost during the commit itself, perhaps all of them, as with any write
+    whose outcome is unknown).  Every journal that had batches in it is then
+    ``rewound`` (``Journal.rewound``): its memory drops what it applied and
+    reads the journal again at its next catch-up.  From then on the group
+    refuses to queue more; :meth:`end` raises the failure.
+    """
+
+    @abstractmethod
+    def pending(self) -> bool:
+        """Whether batches wait to be committed."""
+
+    @abstractmethod
+    def failed(self) -> bool:
+        """Whether a commit of this group failed (see the class doc)."""
+
+    @abstractmethod
+    def end(self) -> None:
+        """Commit the queued batches in one transaction, release the locks and
+        close the group.  ``StorageUnavailable`` or ``JournalConflict`` when
+        the commit failed now or before (the group is closed all the same)."""

@@ -1,0 +1,133 @@
+"""Group commit on PostgreSQL: the batches of several calls go into one
+transaction; until it commits no other server sees them and no other writer
+gets in; a commit that fails leaves nothing of its calls applied and uses up
+no handle."""
+
+from __future__ import annotations
+
+import json
+import logging
+import threading
+from collections.abc import Iterator
+from pathlib import Path
+
+import psycopg
+import pytest
+
+from zpm_app.bootstrap import open_toolbox
+from zpm_app.config import resolve_settings
+from zpm_app.toolbox import Toolbox
+from zpm_contract.pg_cluster import Cluster
+from zpm_domain.errors import StorageUnavailable
+
+
+@pytest.fixture
+def pair(cluster: Cluster, space: str, tmp_path: Path) -> Iterator[tuple[Toolbox, Toolbox]]:
+    env = {
+        "ZPM_STORAGE_URL": cluster.url,
+        "ZPM_SPACE": space,
+        "ZPM_GLOBAL_SPACE": f"g-{space}",
+        "ZPM_ENGINE": "python",
+    }
+    boxes = [open_toolbox(resolve_settings(cwd=tmp_path, env=env)) for _ in range(2)]
+    yield boxes[0], boxes[1]
+    for box in boxes:
+        box.close()
+
+
+def transactions(cluster: Cluster, space: str) -> list[int]:
+    """How many journal rows of ``space`` each transaction wrote, in order."""
+    with psycopg.connect(cluster.url) as conn:
+        rows = conn.execute(
+            "SELECT count(*) FROM zpm_journal WHERE space = %s GROUP BY xmin::text::bigint "
+            "ORDER BY min(seq)",
+            (space,),
+        ).fetchall()
+    return [n for (n,) in rows]
+
+
+def handle(box: Toolbox, sentence: str) -> int:
+    answer = box.call("assert", {"sentence": sentence})
+    assert not answer.is_error, answer.text
+    number: int = json.loads(answer.text)["handle"]
+    return number
+
+
+def test_the_calls_of_a_group_commit_in_one_transaction(
+    pair: tuple[Toolbox, Toolbox], cluster: Cluster, space: str
+) -> None:
+    first, second = pair
+    group = first.write_group()
+    assert group is not None
+    for i in range(3):
+        assert not first.call("remember_fact", {"fact": f"p({i})"}).is_error
+    assert group.pending()
+    assert first.call("query_logic", {"goal": "p(X)"}).text == '[{"X":0},{"X":1},{"X":2}]'
+    assert second.call("query_logic", {"goal": "p(X)"}).text == "[]"  # not committed yet
+    assert transactions(cluster, space) == []
+    group.end()
+    assert transactions(cluster, space) == [3]
+    assert second.call("query_logic", {"goal": "p(X)"}).text == '[{"X":0},{"X":1},{"X":2}]'
+
+
+def test_another_writer_waits_for_the_group_and_neither_is_lost(
+    pair: tuple[Toolbox, Toolbox], cluster: Cluster, space: str
+) -> None:
+    first, second = pair
+    group = first.write_group()
+    assert group is not None
+    mine = handle(first, "q(mine)")
+    theirs: list[int] = []
+    other = threading.Thread(target=lambda: theirs.append(handle(second, "q(theirs)")))
+    other.start()
+    other.join(0.5)
+    assert other.is_alive()  # the group holds the memory's writers' lock
+    group.end()
+    other.join(10)
+    assert theirs and theirs[0] != mine
+    for box in pair:
+        assert box.call("query_logic", {"goal": "q(X)"}).text == '[{"X":"mine"},{"X":"theirs"}]'
+    assert transactions(cluster, space) == [1, 1]
+
+
+def test_a_group_that_cannot_commit_leaves_nothing_applied(
+    pair: tuple[Toolbox, Toolbox], cluster: Cluster, caplog: pytest.LogCaptureFixture
+) -> None:
+    first, second = pair
+    assert not first.call("remember_fact", {"fact": "kept(1)"}).is_error
+    group = first.write_group()
+    assert group is not None
+    lost = handle(first, "r(lost)")
+    assert not first.call("remember_fact", {"fact": "r(also_lost)"}).is_error
+    with psycopg.connect(cluster.url, autocommit=True) as admin:  # every connection dropped
+        admin.execute(
+            "SELECT pg_terminate_backend(pid) FROM pg_stat_activity "
+            "WHERE datname = current_database() AND pid <> pg_backend_pid()"
+        )
+    with pytest.raises(StorageUnavailable):
+        group.end()
+    assert group.failed()
+    with caplog.at_level(logging.WARNING, logger="zpm"):
+        assert first.call("query_logic", {"goal": "r(X)"}).text == "[]"
+    assert "changes were not stored; reading its journal again" in caplog.text
+    assert first.call("query_logic", {"goal": "kept(X)"}).text == '[{"X":1}]'
+    assert handle(first, "r(again)") == lost  # no handle was used up
+    for box in pair:
+        assert box.call("query_logic", {"goal": "r(X)"}).text == '[{"X":"again"}]'
+
+
+def test_a_group_commits_before_anything_else_is_written(
+    pair: tuple[Toolbox, Toolbox], cluster: Cluster, space: str
+) -> None:
+    first, second = pair
+    group = first.write_group()
+    assert group is not None
+    assert not first.call("remember_fact", {"fact": "s(1)"}).is_error
+    assert not first.call("save_snapshot", {"name": "mid"}).is_error  # commits s(1) first
+    assert not group.pending()
+    assert not first.call("remember_fact", {"fact": "s(2)"}).is_error
+    group.end()
+    assert transactions(cluster, space) == [1, 1, 1]  # s(1); the snapshot's start; s(2)
+    assert not second.call("restore_snapshot", {"name": "mid"}).is_error
+    for box in pair:
+        assert box.call("query_logic", {"goal": "s(X)"}).text == '[{"X":1}]'
