@@ -6,8 +6,10 @@ finds the same ones.  A push stores the default memory's ``kb/*.pl`` and
 each named project memory's ``kb/<name>/knowledge.pl`` (creating the
 memories the space does not have yet; forks have no knowledge files of
 their own and are left alone), each memory's files in one transaction.
-Servers load the texts when they open the memory (at start, or when it is
-mounted).
+A push that changes a memory's texts moves the space's version on: every
+server of the space opens that memory again at its next call (its knowledge
+files, then its snapshot and journal), so all of them decide defeat and
+static predicates by the same texts, as a server started afterwards does.
 """
 
 from __future__ import annotations

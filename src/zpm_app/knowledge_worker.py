@@ -261,7 +261,10 @@ class KnowledgeWorker:
     def _look(self, runner: ToolRunner) -> Watched:
         """On the worker thread, after a call: the resources and the subscriptions."""
         watched = Watched()
-        resources = runner.resources()
+        try:
+            resources = runner.resources()
+        except ZpmError:  # the storage is unavailable: the call said so; nothing to tell
+            return watched
         if resources != self.resources:
             self.resources = resources
             watched.resources_changed = True

@@ -213,7 +213,9 @@ class PostgresRegistry(MemoryRegistry):
 
     def put_knowledge(self, ref: MemoryRef, files: list[tuple[str, str]]) -> bool:
         """Make ``files`` (name, text) memory ``ref``'s knowledge texts, in
-        one transaction; whether they differ from those it had.
+        one transaction; whether they differ from those it had.  A change
+        moves the space's version on (:meth:`manifest_version`), so that the
+        servers of the space open the memory again at their next call.
         ``MemoryMissing`` when the memory is not there."""
         space = self.space_of(ref.scope)
         with self.db.transaction() as conn:
@@ -239,6 +241,10 @@ class PostgresRegistry(MemoryRegistry):
                     "INSERT INTO zpm_knowledge (space, memory, file, text) VALUES (%s, %s, %s, %s)",
                     (space, ref.name, name, text),
                 )
+            conn.execute(  # every server's next call looks (Memories.follow_manifest)
+                "UPDATE zpm_spaces SET mounts_version = mounts_version + 1 WHERE space = %s",
+                (space,),
+            )
         return True
 
     # -- the manifest ---------------------------------------------------------

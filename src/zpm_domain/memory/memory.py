@@ -49,7 +49,7 @@ from zpm_domain.memory.snapshot_format import (
 )
 from zpm_domain.ports.engine import Engine
 from zpm_domain.ports.snapshots import SnapshotInfo
-from zpm_domain.ports.storage import MemoryStorage, Mode, Scope
+from zpm_domain.ports.storage import KnowledgeFile, MemoryStorage, Mode, Scope
 from zpm_domain.prolog.allowlist import is_protected
 from zpm_domain.prolog.errors import PermissionDenied
 from zpm_domain.prolog.terms import Term, indicator
@@ -127,6 +127,7 @@ class Memory(Reads):
         self.preloaded = preloaded
         """The starting snapshot, already in memory, of a memory about to open (a new fork)."""
         self._recovery = Recovery(self)
+        self._knowledge: list[KnowledgeFile] = []
         engine.ensure_namespace(name)
 
     @property
@@ -178,7 +179,9 @@ class Memory(Reads):
         if self.fork is not None and self.fork.base_id is not None:
             self.files.memory_id = self.fork.base_id  # its base's files, under their handles
         with self.loading():
-            for source in self.storage.knowledge_files():
+            sources = self.storage.knowledge_files()
+            self._knowledge = sources
+            for source in sources:
                 if source.text is None:
                     log.warning("failed to load %s: %s", source.label, source.error)
                     continue
@@ -187,6 +190,12 @@ class Memory(Reads):
                 replayed = self._recovery.catch_up()
         self._recovery.opened = True
         return replayed
+
+    def knowledge_changed(self) -> bool:
+        """Whether its storage now holds other knowledge files than those it
+        opened with (``zpm kb push`` into a shared space): then it must be
+        opened again, so that defeat and static predicates follow them."""
+        return self.storage.knowledge_files() != self._knowledge
 
     def _recorded_id(self) -> int:
         """The memory's id, given now if it has none and can record one; else

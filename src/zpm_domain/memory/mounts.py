@@ -91,6 +91,7 @@ class Memories:
         name means; every other memory is read-only for the session."""
         self._manifest_seen: int | None = None
         self._lent: set[str] = set()
+        self._reopening: dict[str, MountEntry] = {}
 
     # -- start and stop -------------------------------------------------------
     def start(self) -> None:
@@ -105,12 +106,18 @@ class Memories:
     def follow_manifest(self) -> None:
         """Mount and unmount what other processes sharing the manifest did
         since this one last looked (nothing when the manifest is not shared,
-        or has not changed).  The session's own fork and lent forks stay."""
+        or has not changed), and open again each memory whose knowledge
+        files were replaced meanwhile (``zpm kb push`` changes the version
+        too).  The session's own fork and lent forks stay.
+
+        A memory that fails to open again (the storage is unavailable) is
+        opened at the start of each later call, which fails until it opens.
+        """
+        self._open_again()
         version = self._registry.manifest_version()
         if version is None or version == self._manifest_seen:
             return
         entries = self._registry.read_manifest() or []
-        self._manifest_seen = version
         wanted = {e.name: self._entry(e.name, e.scope, e.mode) for e in entries}
         for name, memory in list(self._mounted.items()):
             if name in (DEFAULT_MEMORY, self.session_fork) or name in self._lent:
@@ -121,6 +128,20 @@ class Memories:
                 self._release(memory)
         self._dormant = []
         self._mount_entries(entries)
+        for name, memory in list(self._mounted.items()):
+            if memory.knowledge_changed():
+                log.info("memory %s: its knowledge files changed; opening it again", name)
+                del self._mounted[name]
+                self._release(memory)
+                self._reopening[name] = MountEntry(name, memory.scope, memory.mode)
+        self._open_again()
+        self._manifest_seen = version  # only now: a failure above is followed again
+
+    def _open_again(self) -> None:
+        """Open the memories waiting to be opened again (see :meth:`follow_manifest`)."""
+        for name, entry in list(self._reopening.items()):
+            self._mounted[name] = self._open(entry)
+            del self._reopening[name]
 
     def _mount_entries(self, entries: list[MountEntry]) -> None:
         """Mount the memories of ``entries`` that are not mounted; those that

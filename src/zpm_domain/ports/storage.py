@@ -217,7 +217,8 @@ class MemoryRegistry(ABC):
         """What the manifest's version is now, when several processes share
         it (a database: every process on a space mounts the same memories);
         ``None`` when each process keeps its own mounts once started (files:
-        the manifest is what the next start mounts)."""
+        the manifest is what the next start mounts).  Replacing a memory's
+        knowledge files in a shared storage changes the version too."""
         return None
 
     def write_group(self) -> WriteGroup | None:
