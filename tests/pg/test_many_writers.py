@@ -11,6 +11,7 @@ from pathlib import Path
 
 import pytest
 
+from zpm_adapters.postgres.database import Database
 from zpm_adapters.postgres.journal import PostgresJournal
 from zpm_adapters.postgres.registry import PostgresStorage
 from zpm_app.bootstrap import open_toolbox
@@ -156,3 +157,40 @@ def test_a_change_that_conflicts_uses_up_no_handle(pair: tuple[Toolbox, Toolbox]
         with pytest.raises(JournalConflict):
             late.commit([AddClause(Clause(read_term("r(2)")))])
         assert late.numbering.next == before
+
+
+def test_a_save_writes_its_snapshot_and_the_journal_start_together(
+    cluster: Cluster, space: str, tmp_path: Path
+) -> None:
+    env = {"ZPM_STORAGE_URL": cluster.url, "ZPM_SPACE": space, "ZPM_GLOBAL_SPACE": f"g-{space}"}
+    meanwhile: list[PostgresJournal] = []
+
+    def step(name: str) -> None:  # between the snapshot's write and the journal's start
+        if name == "save:written" and meanwhile:
+            meanwhile.pop().append([AddClause(Clause(read_term("p(2)"))).journal_op()])
+
+    box = open_toolbox(
+        resolve_settings(cwd=tmp_path, env=env | {"ZPM_ENGINE": "python"}), step=step
+    )
+    elsewhere = Database(cluster.url)  # another server's connections
+    try:
+        assert not box.call("remember_fact", {"fact": "p(1)"}).is_error
+        other = PostgresJournal(elsewhere, space, "default", "elsewhere", time.time)
+        other.read_new()
+        meanwhile.append(other)
+        with pytest.raises(JournalConflict):
+            box.memories.default.save_snapshot("s1")
+        assert box.memories.default.snapshot_infos() == []  # rolled back with the start
+        assert not box.call("save_snapshot", {"name": "s1"}).is_error
+        assert box.call("query_logic", {"goal": "p(X)"}).text == '[{"X":1},{"X":2}]'
+    finally:
+        box.close()
+        elsewhere.close()
+    again = open_toolbox(resolve_settings(cwd=tmp_path, env=env | {"ZPM_ENGINE": "python"}))
+    try:
+        assert [info.name for info in again.memories.default.snapshot_infos()] == ["s1"]
+        assert again.call("query_logic", {"goal": "p(X)"}).text == '[{"X":1},{"X":2}]'
+        status = again.call("get_persistence_status", {}).text
+        assert "\nlast_snapshot: s1\n" in status
+    finally:
+        again.close()

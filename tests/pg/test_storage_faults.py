@@ -4,6 +4,7 @@ nothing acknowledged is lost."""
 
 from __future__ import annotations
 
+import time
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -15,6 +16,7 @@ from zpm_app.bootstrap import open_toolbox
 from zpm_app.config import resolve_settings
 from zpm_app.toolbox import Toolbox
 from zpm_contract.pg_cluster import Cluster
+from zpm_domain.errors import StorageUnavailable
 
 
 @pytest.fixture
@@ -51,6 +53,29 @@ def test_an_outage_answers_storage_unavailable_and_then_passes(
     assert box.call("query_logic", {"goal": "lost(X)"}).text == "[]"
     assert not box.call("remember_fact", {"fact": "after(1)"}).is_error
     assert box.call("query_logic", {"goal": "after(X)"}).text == '[{"X":1}]'
+
+
+def test_the_first_use_after_a_long_outage_does_not_wait_for_the_pool(
+    cluster: Cluster,
+) -> None:
+    """While the server is down the pool tries to connect again after 1, 2,
+    4, 8... seconds; the first use after the outage must not wait for that
+    (here it waits at most 1 s for a connection)."""
+    db = Database(cluster.url, wait_s=1)
+    try:
+        assert db.fetch_one("SELECT 1", ()) == (1,)
+        cluster.crash()
+        try:
+            outage_ends = time.monotonic() + 7.5
+            while time.monotonic() < outage_ends:
+                with pytest.raises(StorageUnavailable):
+                    db.fetch_one("SELECT 1", ())
+                time.sleep(0.3)
+        finally:
+            cluster.resume()
+        assert db.fetch_one("SELECT 1", ()) == (1,)
+    finally:
+        db.close()
 
 
 def test_a_restart_between_calls_is_not_noticed(box: Toolbox, cluster: Cluster) -> None:

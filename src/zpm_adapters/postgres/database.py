@@ -19,7 +19,7 @@ import socket
 import threading
 import time
 import weakref
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from typing import Any, LiteralString, Protocol
 
@@ -96,7 +96,10 @@ class Database:
     (:meth:`fetch_one`), which then has every idle connection checked (the
     closed ones are replaced) and reads again, so a restart between two
     calls goes unnoticed.  Nothing is retried after a write was sent: a
-    write whose outcome is unknown must not be made twice.
+    write whose outcome is unknown must not be made twice.  After a lost
+    connection the next use first makes sure the server takes a new one:
+    while it is down, calls fail at once; once it is back, they get a fresh
+    pool (:meth:`_back`).
     """
 
     def __init__(self, url: str, *, max_size: int = 4, wait_s: float = WAIT_S) -> None:
@@ -106,18 +109,53 @@ class Database:
         self._used: weakref.WeakKeyDictionary[psycopg.Connection, float] = (
             weakref.WeakKeyDictionary()
         )
-        self._pool = ConnectionPool(
-            url,
+        self._max_size = max_size
+        self._pool = self._new_pool()
+        self._lost = False
+        """A connection failed: the next use makes sure the server is back first."""
+        self._pool_lock = threading.Lock()
+        self._taken: weakref.WeakKeyDictionary[psycopg.Connection, ConnectionPool] = (
+            weakref.WeakKeyDictionary()
+        )
+        self._groups: dict[int, Group] = {}  # by thread
+        self._units: dict[int, tuple[psycopg.Connection, list[Callable[[], None]]]] = {}
+
+    def _new_pool(self) -> ConnectionPool:
+        pool = ConnectionPool(
+            self.url,
             min_size=1,
-            max_size=max_size,
+            max_size=self._max_size,
             open=False,
             check=self._check,
             configure=_configure,
-            kwargs={"autocommit": True, "connect_timeout": max(1, int(wait_s))},
+            kwargs={"autocommit": True, "connect_timeout": self._connect_timeout},
             name="zpm",
         )
-        self._pool.open(wait=False)
-        self._groups: dict[int, Group] = {}  # by thread
+        pool.open(wait=False)
+        return pool
+
+    @property
+    def _connect_timeout(self) -> int:
+        return max(1, int(self._wait_s))
+
+    def _back(self) -> ConnectionPool:
+        """The pool, after a lost connection only once the server answers a
+        new connection again (else ``StorageUnavailable`` at once, not after
+        :data:`WAIT_S`): then a fresh pool, since the pool's own reconnection
+        waits longer and longer between attempts while the server is down."""
+        with self._pool_lock:
+            if not self._lost:
+                return self._pool
+            try:
+                psycopg.connect(
+                    self.url, autocommit=True, connect_timeout=self._connect_timeout
+                ).close()
+            except psycopg.Error as error:
+                raise self.unavailable(error) from None
+            old, self._pool, self._lost = self._pool, self._new_pool(), False
+        old.close(timeout=0)
+        log.info("%s answers again", self.where)
+        return self._pool
 
     def _check(self, conn: psycopg.Connection) -> None:
         last = self._used.get(conn)
@@ -189,30 +227,77 @@ class Database:
 
     def take(self) -> psycopg.Connection:
         """A connection of the pool kept until :meth:`give_back` (a group's)."""
+        pool = self._back()
         try:
-            conn = self._pool.getconn(timeout=self._wait_s)
+            conn = pool.getconn(timeout=self._wait_s)
         except PoolTimeout as error:
+            self._lost = True
             raise self.unavailable(error) from None
-        if conn.broken or conn.closed:  # pragma: no cover (the pool checks first)
-            self._pool.putconn(conn)
-            raise StorageUnavailable(self.where, "the connection was lost")
+        self._taken[conn] = pool
         return conn
 
     def give_back(self, conn: psycopg.Connection) -> None:
+        if conn.broken:
+            self._lost = True
         self._used[conn] = time.monotonic()
-        self._pool.putconn(conn)
+        self._taken.pop(conn, self._pool).putconn(conn)
 
     def unavailable(self, error: Exception) -> StorageUnavailable:
         """``error`` of the driver or the pool, in zpm's terms."""
         return StorageUnavailable(self.where, _reason(error))
 
     @contextmanager
-    def _connection(self) -> Iterator[psycopg.Connection]:
+    def unit(self) -> Iterator[None]:
+        """Every statement of this thread in the block, in one transaction on
+        one connection: committed when the block ends normally, rolled back
+        otherwise, when the callbacks given to :meth:`on_rollback` meanwhile
+        run.  A unit within a unit is part of it."""
+        thread = threading.get_ident()
+        if thread in self._units:
+            yield
+            return
+        self._commit_group()
+        undo: list[Callable[[], None]] = []
         try:
-            with self._pool.connection(timeout=self._wait_s) as conn:
+            with self._connection() as conn, conn.transaction():
+                self._units[thread] = (conn, undo)
+                try:
+                    yield
+                finally:
+                    del self._units[thread]
+        except BaseException:
+            for callback in reversed(undo):
+                callback()
+            raise
+
+    def on_rollback(self, callback: Callable[[], None]) -> None:
+        """Run ``callback`` if this thread's unit (:meth:`unit`) does not
+        commit; nothing when no unit is open (what was written is committed)."""
+        unit = self._units.get(threading.get_ident())
+        if unit is not None:
+            unit[1].append(callback)
+
+    @contextmanager
+    def _connection(self) -> Iterator[psycopg.Connection]:
+        unit = self._units.get(threading.get_ident())
+        if unit is not None:
+            try:
+                yield unit[0]
+            except (psycopg.OperationalError, psycopg.InterfaceError) as error:
+                raise self.unavailable(error) from None
+            return
+        pool = self._back()
+        conn: psycopg.Connection | None = None
+        try:
+            with pool.connection(timeout=self._wait_s) as conn:
                 yield conn
                 self._used[conn] = time.monotonic()
-        except (PoolTimeout, psycopg.OperationalError, psycopg.InterfaceError) as error:
+        except PoolTimeout as error:
+            self._lost = True
+            raise self.unavailable(error) from None
+        except (psycopg.OperationalError, psycopg.InterfaceError) as error:
+            if conn is None or conn.broken:
+                self._lost = True
             raise self.unavailable(error) from None
 
     @contextmanager

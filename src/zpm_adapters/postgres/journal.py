@@ -23,6 +23,7 @@ import hashlib
 import threading
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
+from functools import partial
 from typing import Any
 
 import psycopg
@@ -118,7 +119,13 @@ class PostgresJournal(Journal):
                     )
             except psycopg.errors.UniqueViolation:
                 raise JournalConflict(self._label) from None
+            self._db.on_rollback(partial(self._back_to, self._last, self._generation))
             self._last, self._generation = seq, generation
+
+    def _back_to(self, last: int, generation: int) -> None:
+        """The row this handle inserted was rolled back (``Database.unit``)."""
+        with self._lock:
+            self._last, self._generation = last, generation
 
     def _lose(self) -> None:
         """The group commit holding rows of this handle failed: read the

@@ -16,6 +16,7 @@ so a project copied between backends answers alike; no server reads
 
 from __future__ import annotations
 
+import contextlib
 import json
 import time
 from collections.abc import Callable
@@ -342,6 +343,11 @@ class PostgresStorage(MemoryStorage):
     @property
     def journal(self) -> Journal:
         return self._journal
+
+    def together(self) -> contextlib.AbstractContextManager[None]:
+        """One transaction (``Database.unit``): a save writes its snapshot and
+        the journal's new start at once (architecture §11.5)."""
+        return self._registry.db.unit()
 
     @property
     def snapshots(self) -> SnapshotStore:

@@ -318,12 +318,13 @@ class Memory(Reads):
         with self.journal.exclusive():
             self._recovery.catch_up()
             image = self.image()
-            self.snapshots.write(name, image.text())
-            self._step("save:written")
-            if self.read_only:
-                return
-            start = StartFrom(secrets.token_hex(16), name, image.header.id, self.numbering.next)
-            self.journal.rotate([start.journal_op()])
+            with self.storage.together():
+                self.snapshots.write(name, image.text())
+                self._step("save:written")
+                if self.read_only:
+                    return
+                start = StartFrom(secrets.token_hex(16), name, image.header.id, self.numbering.next)
+                self.journal.rotate([start.journal_op()])
             self._step("save:rotated")
             position = self._recovery.position
             position.generation, position.records = start.generation, 1

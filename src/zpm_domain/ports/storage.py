@@ -9,6 +9,7 @@ The domain never sees a path; the adapters decide the layout.
 
 from __future__ import annotations
 
+import contextlib
 from abc import ABC, abstractmethod
 from dataclasses import dataclass
 from typing import Literal
@@ -127,6 +128,15 @@ class MemoryStorage(ABC):
         global one), recorded durably and returned.  Raises ``OSError``
         when it cannot be recorded.
         """
+
+    def together(self) -> contextlib.AbstractContextManager[None]:
+        """The writes of the block (a snapshot and the journal's rotation
+        to it) become durable together, in one transaction, or none of them
+        does; the handles that wrote forget what they wrote when it fails.
+        The default does nothing: files make each write durable in turn, and
+        recovery handles a crash between them (a snapshot records what it
+        ``covers``)."""
+        return contextlib.nullcontext()
 
     def fork_info(self) -> ForkInfo | None:
         """What the memory was forked from; ``None`` for a memory that is not a fork."""
