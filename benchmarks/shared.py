@@ -10,7 +10,10 @@ beside them for context.
   folder; PostgreSQL: one space), with 1, 4 and 16 clients spread over
   the servers: writes per second, and the p50 and p99 latency of a call.
   The PostgreSQL rate is also given as a multiple of its own one-client,
-  one-server rate.
+  one-server rate, with how busy the machine's CPUs were and the CPU time
+  one write took on the whole machine (clients, servers and database
+  together): when the CPUs are saturated, cores divided by that time bounds
+  the rate, whatever the servers do.
 * **visible**: the time from a write's answer on one server to the first
   answer of another server that shows it, the other server idle, and busy
   (4 clients writing to it meanwhile); the baseline is the latency of one
@@ -112,18 +115,31 @@ def writes(ports: list[int], clients: int, seconds: float, tag: str) -> dict[str
             latencies[index].append(time.perf_counter() - began)
 
     threads = [threading.Thread(target=run, args=(i,)) for i in range(clients)]
+    busy_before = cpu_ticks()
     began = time.monotonic()
     for thread in threads:
         thread.start()
     for thread in threads:
         thread.join()
     elapsed = time.monotonic() - began
+    busy, total = (after - before for after, before in zip(cpu_ticks(), busy_before, strict=True))
     every = sorted(t for ts in latencies for t in ts)
+    cores = os.cpu_count() or 1
     return {
         "rate": len(every) / elapsed,
         "p50": every[len(every) // 2] * 1000,
         "p99": every[min(len(every) - 1, int(len(every) * 0.99))] * 1000,
+        "busy": busy / total if total else 0.0,
+        "cpu_ms": (busy / total) * cores * elapsed / len(every) * 1000 if total else 0.0,
     }
+
+
+def cpu_ticks() -> tuple[int, int]:
+    """The machine's busy and total CPU time so far (``/proc/stat``, in ticks)."""
+    with open("/proc/stat") as stat:
+        fields = [int(v) for v in stat.readline().split()[1:]]
+    idle = fields[3] + fields[4]  # idle and waiting for I/O
+    return sum(fields) - idle, sum(fields)
 
 
 def visibility(ports: list[int], busy: bool, rounds: int) -> tuple[float, float]:
@@ -231,8 +247,12 @@ def main() -> None:
 
 def run(root: Path, url: str, args: argparse.Namespace) -> None:
     backends = {"files": [], "postgres": ["--storage", url, "--space", "bench"]}
-    print(f"writes: {args.seconds:g} s per row; rate in writes/s, latency in ms")
-    print(f"{'servers':>7} {'clients':>7} | {'files':>22} | {'postgres':>22} | ratio  x1")
+    cores = os.cpu_count() or 1
+    print(f"writes: {args.seconds:g} s per row; rate in writes/s, latency in ms; {cores} CPUs")
+    print(
+        f"{'servers':>7} {'clients':>7} | {'files':>22} | {'postgres':>22} | ratio  x1"
+        " | busy  cpu ms/write  bound"
+    )
     single: float | None = None
     for count in (1, 3):
         rows: dict[str, dict[int, dict[str, float]]] = {}
@@ -247,10 +267,12 @@ def run(root: Path, url: str, args: argparse.Namespace) -> None:
             f, p = rows["files"][clients], rows["postgres"][clients]
             if single is None:
                 single = p["rate"]
+            bound = cores / p["cpu_ms"] * 1000 / single if p["cpu_ms"] else 0.0
             print(
                 f"{count:>7} {clients:>7} | {f['rate']:7.0f} {f['p50']:6.1f} {f['p99']:7.1f} "
                 f"| {p['rate']:7.0f} {p['p50']:6.1f} {p['p99']:7.1f} "
                 f"| {p['rate'] / f['rate']:5.2f} {p['rate'] / single:4.1f}"
+                f" | {p['busy'] * 100:3.0f}% {p['cpu_ms']:12.2f}  x{bound:4.1f}"
             )
     print("\nvisible on another server (ms; baseline: one call to that server)")
     for name, storage in backends.items():
