@@ -158,7 +158,8 @@ def build_server(
         if params.name not in names:
             raise MCPError(code=types.INVALID_PARAMS, message=f"Tool not found: {params.name}")
         outcome: ToolOutcome
-        report = _progress_report(notifier, params.meta)
+        progress = notifier if notifier is not None else _request_progress(ctx)
+        report = _progress_report(progress, params.meta)
         caller = identify(ctx)
         try:
             outcome, watched = await worker.call(
@@ -167,8 +168,8 @@ def build_server(
         except Exception:
             logger.exception("tool %s failed unexpectedly", params.name)
             outcome, watched = _ErrorOutcome(), Watched()
+        await progress.drain()  # progress and log lines of the call come before its answer
         if notifier is not None:
-            await notifier.drain()  # progress and log lines of the call come before its answer
             if watched.resources_changed:
                 await notifier.notify("notifications/resources/list_changed", {})
             for uri in watched.updated:
@@ -263,6 +264,23 @@ def initialization_options(server: Server[Any]) -> InitializationOptions:
 def _memory_of(uri: str) -> str:
     """The memory a resource of ``zpm_domain.tools.resources`` belongs to."""
     return unquote(uri.removeprefix("zpm://memories/").partition("/")[0])
+
+
+def _request_progress(ctx: ServerRequestContext[Any]) -> Notifier:
+    """Sends a call's progress on the request's own response stream (the HTTP
+    transport, which has no wire-wide notifier)."""
+    request_id = None if ctx.request_id is None else str(ctx.request_id)
+
+    async def notify(method: str, params: dict[str, Any]) -> None:
+        await ctx.session.send_progress_notification(
+            params["progressToken"],
+            params["progress"],
+            params.get("total"),
+            params.get("message"),
+            related_request_id=request_id,
+        )
+
+    return Notifier(asyncio.get_running_loop(), notify)
 
 
 def _progress_report(notifier: Notifier | None, meta: Any) -> Report | None:

@@ -233,3 +233,56 @@ async def test_a_fork_token_works_in_a_fork_of_its_own(project: Path) -> None:
     assert stored(project) == [("p(base)", None)]
     in_fork = run_zpm(project, "query-logic", "--goal", "p(X)", "--memory", "token_dana")
     assert in_fork.stdout.strip() == '[{"X":"base"},{"X":"dana"}]'
+
+
+async def test_a_long_call_reports_its_progress_on_its_own_stream(project: Path) -> None:
+    token = create_token(project, "alice")
+    with HttpServer(project) as server:
+        async with sdk_session(server.mcp, token) as session:
+            for i in range(300):
+                assert not (
+                    await session.call_tool("remember_fact", {"fact": f"item({i})"})
+                ).is_error
+            assert not (await session.call_tool("save_snapshot", {"name": "all"})).is_error
+            seen: list[tuple[float, float | None, str | None]] = []
+
+            async def heard(progress: float, total: float | None, message: str | None) -> None:
+                seen.append((progress, total, message))
+
+            answer = await session.call_tool(
+                "restore_snapshot", {"name": "all"}, progress_callback=heard
+            )
+            assert not answer.is_error, answer.content
+            quiet = await session.call_tool("query_logic", {"goal": "item(0)"})
+            assert not quiet.is_error
+    assert seen, "no progress arrived"
+    values = [progress for progress, _, _ in seen]
+    assert values == sorted(set(values))
+    assert all(message for _, _, message in seen)
+    assert all(total is None or progress <= total for progress, total, _ in seen)
+
+
+def test_stateless_mode_sends_progress_in_the_answer_stream(project: Path) -> None:
+    token = create_token(project, "alice")
+    headers = {**bearer(token), "MCP-Protocol-Version": "2025-11-25"}
+
+    def call(tool: str, arguments: dict[str, Any], meta: dict[str, Any] | None = None) -> bytes:
+        params: dict[str, Any] = {"name": tool, "arguments": arguments}
+        if meta:
+            params["_meta"] = meta
+        body = {"jsonrpc": "2.0", "id": 1, "method": "tools/call", "params": params}
+        answer = request(server.mcp, body, headers)
+        assert answer.status == 200, answer.body
+        return answer.body
+
+    with HttpServer(project, "--stateless") as server:
+        for i in range(300):
+            call("remember_fact", {"fact": f"item({i})"})
+        call("save_snapshot", {"name": "all"})
+        body = call("restore_snapshot", {"name": "all"}, {"progressToken": "t1"})
+    events = [
+        json.loads(line[5:]) for line in body.decode().splitlines() if line.startswith("data:")
+    ]
+    progress = [e for e in events if e.get("method") == "notifications/progress"]
+    assert progress and {e["params"]["progressToken"] for e in progress} == {"t1"}
+    assert "result" in events[-1]  # the answer comes after its progress

@@ -16,8 +16,10 @@ Routes:
   the resource's own path, as RFC 9728 §3.1 places it).
 
 Tool calls of every client run one at a time on the one knowledge worker.
-The server sends no resource or log notifications over HTTP (stderr keeps
-the log).  SIGTERM and SIGINT stop uvicorn, which ends the sessions; the
+A call's progress (``notifications/progress`` for its ``progressToken``)
+goes on that request's own response stream, in stateless mode too; the
+server sends no resource or log notifications over HTTP (stderr keeps the
+log).  SIGTERM and SIGINT stop uvicorn, which ends the sessions; the
 runner is then closed.
 """
 
