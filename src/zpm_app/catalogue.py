@@ -20,7 +20,7 @@ are implemented.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import replace
 from typing import Any, Protocol
 
@@ -194,6 +194,10 @@ class ToolRunner(Protocol):
 
     def interrupt(self) -> None:
         """Stop the call running now; called from another thread while it runs."""
+
+    def watch(self, changed: Callable[[], None]) -> Callable[[], None] | None:
+        """Call ``changed`` from another thread when another process changes
+        the knowledge base; the function that stops it (``None``: cannot tell)."""
 
     def write_group(self) -> WriteGroup | None:
         """A group commit for the calls made until it ends, ``None`` when the

@@ -121,6 +121,7 @@ class KnowledgeWorker:
             raise
         self._last: Ticket | None = None
         self._subscribed: dict[str, str | None] = {}  # uri -> digest of its text
+        self._stop_watching: Callable[[], None] | None = None
         self._group: WriteGroup | None = None  # worker thread only, as _held
         self._held: list[_Held] = []
 
@@ -187,6 +188,17 @@ class KnowledgeWorker:
 
     def unsubscribe(self, uri: str) -> None:
         self._subscribed.pop(uri, None)
+
+    async def look(self, ticket: Ticket) -> Watched:
+        """What changed for clients since the last look (after a call, or
+        before): the memories catch up with other processes first."""
+        return await self.run(ticket, self._look)
+
+    def watch(self, changed: Callable[[], None]) -> None:
+        """Have ``changed`` called, from another thread, when another process
+        changes the knowledge base (``ToolRunner.watch``; nothing when the
+        storage cannot tell), until :meth:`close`."""
+        self._stop_watching = self._executor.submit(self.runner.watch, changed).result()
 
     async def run(
         self, ticket: Ticket, work: Callable[[ToolRunner], T], *, writes: bool = False
@@ -279,6 +291,8 @@ class KnowledgeWorker:
         """Wait for running work, commit what a group commit holds, close the
         runner, stop the thread."""
         try:
+            if self._stop_watching is not None:
+                self._stop_watching()
             self._executor.submit(self._commit).result()
             self._executor.submit(self.runner.close).result()
         finally:

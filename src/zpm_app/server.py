@@ -58,6 +58,7 @@ from mcp.server.models import InitializationOptions
 from mcp.shared.exceptions import MCPDeprecationWarning, MCPError
 from mcp.shared.jsonrpc_dispatcher import JSONRPCDispatcher
 
+from zpm_app.audience import Audience, Watching, WireAudience
 from zpm_app.callers import Identify, declared_client
 from zpm_app.catalogue import (
     SERVER_NAME,
@@ -72,7 +73,7 @@ from zpm_app.knowledge_worker import KnowledgeWorker, Ticket, Watched
 from zpm_app.log_forwarding import FORWARDED, LogForwarder, forwarding
 from zpm_app.notifier import Notifier
 from zpm_app.wire import StdioWire
-from zpm_domain.errors import ExecutionFailed, ZpmError
+from zpm_domain.errors import ExecutionFailed, MemoryNotMounted, ZpmError
 from zpm_domain.progress import Report
 from zpm_domain.tools.resources import PREDICATE_TEMPLATE, PROLOG
 
@@ -132,14 +133,19 @@ def build_server(
     logs: LogForwarder | None = None,
     notifier: Notifier | None = None,
     identify: Identify = declared_client,
+    audience: Audience | None = None,
 ) -> Server[Any]:
     """A low-level MCP ``Server`` offering the worker's tools and resources,
     run by the worker; with ``logs``, it offers MCP logging (``logging/setLevel``
-    sets its level); ``notifier`` sends the resource and progress
-    notifications.  ``identify`` tells who makes a request: what a call
-    stores names that client, and the call reaches what its access grants
-    (by default the client its ``clientInfo`` names, from ``initialize`` or
-    from the request's envelope, reaching everything)."""
+    sets its level); ``notifier`` sends the progress notifications (else
+    they go on each request's own stream), ``audience`` hears of resource
+    changes (by default the notifier's client, ``zpm_app.audience``).
+    ``identify`` tells who makes a request: what a call stores names that
+    client, and the call reaches what its access grants (by default the
+    client its ``clientInfo`` names, from ``initialize`` or from the
+    request's envelope, reaching everything)."""
+    if audience is None and notifier is not None:
+        audience = WireAudience(notifier)
     specs = worker.specs
     names = frozenset(spec.name for spec in specs)
     # The tools as tools/list sends them, rendered once for the server's life;
@@ -169,11 +175,10 @@ def build_server(
             logger.exception("tool %s failed unexpectedly", params.name)
             outcome, watched = _ErrorOutcome(), Watched()
         await progress.drain()  # progress and log lines of the call come before its answer
-        if notifier is not None:
-            if watched.resources_changed:
-                await notifier.notify("notifications/resources/list_changed", {})
-            for uri in watched.updated:
-                await notifier.notify("notifications/resources/updated", {"uri": uri})
+        if audience is not None:
+            audience.met(ctx)
+            for uri in await audience.tell(watched):
+                worker.unsubscribe(uri)
         texts = [outcome.text, *outcome.notes]
         content: list[types.ContentBlock] = [types.TextContent(type="text", text=t) for t in texts]
         if outcome.structured is None:
@@ -213,13 +218,20 @@ def build_server(
     async def subscribe(
         ctx: ServerRequestContext[Any], params: types.SubscribeRequestParams
     ) -> types.EmptyResult:
+        access = identify(ctx).access
+        memory = _memory_of(params.uri)
+        if access is not None and not access.sees(memory):
+            raise MCPError(code=RESOURCE_NOT_FOUND, message=MemoryNotMounted(memory).message)
         await worker.subscribe(_TICKET.get(), params.uri)
+        if audience is not None:
+            audience.subscribed(ctx, params.uri)
         return types.EmptyResult()
 
     async def unsubscribe(
         ctx: ServerRequestContext[Any], params: types.UnsubscribeRequestParams
     ) -> types.EmptyResult:
-        worker.unsubscribe(params.uri)
+        if audience is None or not audience.unsubscribed(ctx, params.uri):
+            worker.unsubscribe(params.uri)
         return types.EmptyResult()
 
     async def set_logging_level(
@@ -360,9 +372,11 @@ async def serve_wire(worker: KnowledgeWorker, wire: StdioWire) -> None:
 
     notifier = Notifier(asyncio.get_running_loop(), notify)
     logs = LogForwarder(notifier)
-    server = build_server(worker, logs, notifier)
+    audience = WireAudience(notifier)
+    server = build_server(worker, logs, notifier, audience=audience)
     async with wire.running(), server.lifespan(server) as lifespan_state:
         eras = Eras(server, dispatcher, lifespan_state, initialization_options(server))
+        Watching(worker, audience).start()
         with forwarding(logs):
             await eras.run()
 

@@ -166,6 +166,12 @@ class Toolbox:
             frozenset(spec.name for spec in self.specs), self.memories.session_fork
         )
 
+    def watch(self, changed: Callable[[], None]) -> Callable[[], None] | None:
+        """Have ``changed`` called (from another thread) when another process
+        changes the project's memories; the function that stops it, ``None``
+        when the storage cannot tell (files)."""
+        return self.memories.watch(changed)
+
     def write_group(self) -> WriteGroup | None:
         """A group commit for the calls made until it ends (see
         ``zpm_domain.ports.storage.WriteGroup``; the caller answers none of

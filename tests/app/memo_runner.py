@@ -89,6 +89,10 @@ class MemoRunner:
             raise UnknownResource(uri)
         return "text/plain", "".join(f"{fact}\n" for fact in self.facts)
 
+    def watch(self, changed: Any) -> None:
+        """Nothing else changes the memo."""
+        return None
+
     def write_group(self) -> None:
         """Each call is its own commit (as with files)."""
         return None

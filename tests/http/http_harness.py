@@ -191,15 +191,22 @@ class HttpServer:
 
 
 @asynccontextmanager
-async def sdk_session(url: str, token: str | None) -> AsyncIterator[Any]:
-    """An initialized official SDK client session over Streamable HTTP."""
+async def sdk_session(
+    url: str, token: str | None, heard: list[Any] | None = None
+) -> AsyncIterator[Any]:
+    """An initialized official SDK client session over Streamable HTTP; the
+    server's notifications it surfaces are added to ``heard``."""
     import httpx2
     from mcp.client.session import ClientSession
     from mcp.client.streamable_http import streamable_http_client
 
+    async def hear(message: Any) -> None:
+        if heard is not None:
+            heard.append(message)
+
     headers = {} if token is None else {"Authorization": f"Bearer {token}"}
     async with httpx2.AsyncClient(headers=headers, timeout=30) as client:
         async with streamable_http_client(url, http_client=client) as (read, write):
-            async with ClientSession(read, write) as session:
+            async with ClientSession(read, write, message_handler=hear) as session:
                 await session.initialize()
                 yield session

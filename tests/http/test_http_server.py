@@ -286,3 +286,54 @@ def test_stateless_mode_sends_progress_in_the_answer_stream(project: Path) -> No
     progress = [e for e in events if e.get("method") == "notifications/progress"]
     assert progress and {e["params"]["progressToken"] for e in progress} == {"t1"}
     assert "result" in events[-1]  # the answer comes after its progress
+
+
+def updated(heard: list[Any]) -> list[str]:
+    """The URIs of the ``notifications/resources/updated`` among ``heard``."""
+    return [
+        str(message.params.uri)
+        for message in heard
+        if getattr(message, "method", None) == "notifications/resources/updated"
+    ]
+
+
+async def until(condition: Any, seconds: float = 10.0) -> bool:
+    """Whether ``condition()`` holds within ``seconds`` (checked as notifications arrive)."""
+    import anyio
+
+    with anyio.move_on_after(seconds):
+        while not condition():
+            await anyio.sleep(0.05)
+        return True
+    return False
+
+
+@pytest.mark.filterwarnings("ignore:resources/subscribe is removed")  # the era zpm serves
+async def test_a_session_hears_of_changes_to_what_it_subscribed_to(project: Path) -> None:
+    alice, bob = create_token(project, "alice"), create_token(project, "bob")
+    predicates = "zpm://memories/default/predicates"
+    heard: list[Any] = []
+    with HttpServer(project) as server:
+        async with (
+            sdk_session(server.mcp, alice, heard) as watcher,
+            sdk_session(server.mcp, bob) as writer,
+        ):
+            await watcher.subscribe_resource(predicates)
+            assert not (await writer.call_tool("remember_fact", {"fact": "p(new)"})).is_error
+            assert await until(lambda: predicates in updated(heard)), heard
+            await watcher.unsubscribe_resource(predicates)
+            heard.clear()
+            assert not (await writer.call_tool("remember_fact", {"fact": "q(new)"})).is_error
+            assert await watcher.send_ping() is not None  # its stream is still served
+    assert updated(heard) == []
+
+
+@pytest.mark.filterwarnings("ignore:resources/subscribe is removed")  # the era zpm serves
+async def test_a_session_cannot_watch_a_memory_its_token_does_not_reach(project: Path) -> None:
+    assert run_zpm(project, "create-memory", "--name", "secret").returncode == 0
+    assert run_zpm(project, "mount-memory", "--name", "secret").returncode == 0
+    token = create_token(project, "carol", "--memory", "default")
+    with HttpServer(project) as server:
+        async with sdk_session(server.mcp, token) as session:
+            with pytest.raises(Exception, match="Memory not mounted: secret"):
+                await session.subscribe_resource("zpm://memories/secret/predicates")

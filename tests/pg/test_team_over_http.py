@@ -6,6 +6,7 @@ from __future__ import annotations
 import json
 import subprocess
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -54,3 +55,40 @@ async def test_two_servers_of_one_space_serve_one_memory(
                 row["provenance"]["client"] for row in json.loads(rows.content[0].text)["rows"]
             ]
             assert clients == ["alice", "bob"]
+
+
+@pytest.mark.filterwarnings("ignore:resources/subscribe is removed")  # the era zpm serves
+async def test_an_idle_server_tells_its_watchers_of_another_servers_change(
+    cluster: Cluster, space: str, tmp_path: Path
+) -> None:
+    import anyio
+
+    where = ["--storage", cluster.url, "--space", space]
+    projects = [tmp_path / "alice", tmp_path / "bob"]
+    for project in projects:
+        project.mkdir()
+        init_project(project)
+    alice = zpm("tokens", "create", "alice", *where)
+    bob = zpm("tokens", "create", "bob", *where)
+    predicates = "zpm://memories/default/predicates"
+    heard: list[Any] = []
+
+    def updates() -> list[str]:
+        return [
+            str(message.params.uri)
+            for message in heard
+            if getattr(message, "method", None) == "notifications/resources/updated"
+        ]
+
+    with (
+        HttpServer(projects[0], *where) as first,
+        HttpServer(projects[1], *where) as second,
+    ):
+        async with sdk_session(first.mcp, alice, heard) as watcher:
+            await watcher.subscribe_resource(predicates)
+            async with sdk_session(second.mcp, bob) as writer:
+                assert not (await writer.call_tool("remember_fact", {"fact": "p(b)"})).is_error
+            with anyio.move_on_after(10):
+                while predicates not in updates():  # the watcher makes no call meanwhile
+                    await anyio.sleep(0.05)
+            assert updates() == [predicates], heard

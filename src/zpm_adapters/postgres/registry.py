@@ -24,7 +24,8 @@ from typing import Any
 
 import psycopg
 
-from zpm_adapters.postgres.database import Database
+from zpm_adapters.postgres.changes import ChangeListener
+from zpm_adapters.postgres.database import Database, writer_name
 from zpm_adapters.postgres.group import PostgresWriteGroup
 from zpm_adapters.postgres.journal import PostgresJournal, encode
 from zpm_adapters.postgres.snapshots import PostgresSnapshots
@@ -275,6 +276,13 @@ class PostgresRegistry(MemoryRegistry):
         if row is None:
             raise JournalConflict(f"{self.db.where} space {self.space}: the mounts")
         self._manifest_read = int(row[0])
+
+    def watch(self, changed: Callable[[], None]) -> Callable[[], None]:
+        """Listen for the changes of other servers (``zpm_adapters.postgres.changes``)."""
+        listener = ChangeListener(
+            self.db.url, (self.space, self.global_space), writer_name(), changed
+        )
+        return listener.stop
 
     def write_group(self) -> PostgresWriteGroup:
         """Group commit on the calling thread (``zpm_adapters.postgres.group``)."""

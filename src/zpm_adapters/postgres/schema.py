@@ -78,6 +78,24 @@ MIGRATIONS: tuple[tuple[str, ...], ...] = (
             PRIMARY KEY (space, name)
         )""",
     ),
+    (  # 2: changes are announced on channel zpm_changes (zpm_adapters.postgres.changes)
+        """CREATE FUNCTION zpm_journal_announce() RETURNS trigger LANGUAGE plpgsql AS $$
+        BEGIN
+            PERFORM pg_notify('zpm_changes', added.space || ' ' || added.writer)
+            FROM (SELECT DISTINCT space, writer FROM added_rows) AS added;
+            RETURN NULL;
+        END $$""",
+        """CREATE TRIGGER zpm_journal_announce AFTER INSERT ON zpm_journal
+            REFERENCING NEW TABLE AS added_rows
+            FOR EACH STATEMENT EXECUTE FUNCTION zpm_journal_announce()""",
+        """CREATE FUNCTION zpm_space_announce() RETURNS trigger LANGUAGE plpgsql AS $$
+        BEGIN
+            PERFORM pg_notify('zpm_changes', NEW.space);
+            RETURN NULL;
+        END $$""",
+        """CREATE TRIGGER zpm_space_announce AFTER UPDATE OF mounts_version ON zpm_spaces
+            FOR EACH ROW EXECUTE FUNCTION zpm_space_announce()""",
+    ),
 )
 """Each version's statements, in order: version ``n`` is ``MIGRATIONS[n - 1]``."""
 

@@ -17,10 +17,11 @@ Routes:
 
 Tool calls of every client run one at a time on the one knowledge worker.
 A call's progress (``notifications/progress`` for its ``progressToken``)
-goes on that request's own response stream, in stateless mode too; the
-server sends no resource or log notifications over HTTP (stderr keeps the
-log).  SIGTERM and SIGINT stop uvicorn, which ends the sessions; the
-runner is then closed.
+goes on that request's own response stream, in stateless mode too.  A
+session hears of the resources it subscribed to and of the resource list on
+its standing stream (``zpm_app.audience``), changes by other servers of a
+shared storage included; log lines stay on stderr.  SIGTERM and SIGINT
+stop uvicorn, which ends the sessions; the runner is then closed.
 """
 
 from __future__ import annotations
@@ -45,8 +46,9 @@ from starlette.middleware.authentication import AuthenticationMiddleware
 from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
 from starlette.routing import Route
-from starlette.types import ASGIApp, Receive, Scope, Send
+from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
+from zpm_app.audience import SessionAudience, Watching
 from zpm_app.catalogue import ToolRunner, package_version
 from zpm_app.http.auth import SCOPES, RequireBearer, Verifier, ZpmTokens, http_caller
 from zpm_app.http.jwt_tokens import JwtVerifier
@@ -68,13 +70,14 @@ def build_app(worker: KnowledgeWorker, options: HttpOptions, store: TokenStore |
         allowed_hosts=options.hosts(),
         allowed_origins=options.origins(),
     )
+    audience = SessionAudience()
     manager = StreamableHTTPSessionManager(
-        build_server(worker, identify=http_caller),
+        build_server(worker, identify=http_caller, audience=audience),
         stateless=options.stateless,
         security_settings=security,
         max_request_body_size=options.max_body_bytes,
     )
-    mcp: ASGIApp = StreamableHTTPASGIApp(manager)
+    mcp: ASGIApp = _Ending(StreamableHTTPASGIApp(manager), audience)
     routes = [Route("/health", _health, methods=["GET"])]
     middleware: list[Middleware] = []
     if not options.no_auth:
@@ -106,9 +109,34 @@ def build_app(worker: KnowledgeWorker, options: HttpOptions, store: TokenStore |
     @contextlib.asynccontextmanager
     async def lifespan(app: Starlette) -> AsyncIterator[None]:
         async with manager.run():
+            Watching(worker, audience).start()
             yield
 
     return Starlette(routes=routes, middleware=middleware, lifespan=lifespan)
+
+
+class _Ending:
+    """Tells ``audience`` of a session that a ``DELETE`` ended."""
+
+    def __init__(self, app: ASGIApp, audience: SessionAudience) -> None:
+        self.app = app
+        self._audience = audience
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] != "http" or scope["method"] != "DELETE":
+            await self.app(scope, receive, send)
+            return
+        statuses: list[int] = []
+
+        async def sending(message: Message) -> None:
+            if message["type"] == "http.response.start":
+                statuses.append(message["status"])
+            await send(message)
+
+        await self.app(scope, receive, sending)
+        session = Request(scope).headers.get("mcp-session-id")
+        if session is not None and statuses and 200 <= statuses[0] < 300:
+            self._audience.ended(session)
 
 
 class _Checked:

@@ -220,6 +220,11 @@ class Memories:
         self._lent.add(name)
         return memory
 
+    def watch(self, changed: Callable[[], None]) -> Callable[[], None] | None:
+        """Have ``changed`` called when other processes change the memories
+        (``MemoryRegistry.watch``); the function that stops it, or ``None``."""
+        return self._registry.watch(changed)
+
     def write_group(self) -> WriteGroup | None:
         """A group commit of the storage for the calls made until it ends
         (``ports.storage.WriteGroup``); ``None`` when the storage has none."""

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import contextlib
 from abc import ABC, abstractmethod
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Literal
 
@@ -229,6 +230,14 @@ class MemoryRegistry(ABC):
         ``None`` when each process keeps its own mounts once started (files:
         the manifest is what the next start mounts).  Replacing a memory's
         knowledge files in a shared storage changes the version too."""
+        return None
+
+    def watch(self, changed: Callable[[], None]) -> Callable[[], None] | None:
+        """Call ``changed``, from another thread, whenever another process
+        has changed this project's memories or mounts (a wake-up: what
+        changed is read as every call reads it); the function that stops
+        watching.  ``None`` when the storage cannot tell (files: a change by
+        another process is seen at the next call)."""
         return None
 
     def write_group(self) -> WriteGroup | None:

@@ -1,0 +1,87 @@
+"""Waking a server when another one changed its space (architecture §11.4).
+
+The database announces on channel ``zpm_changes`` every committed batch
+(``space writer``) and every change of a space's mounts or knowledge files
+(``space``): triggers of schema version 2 (``zpm_adapters.postgres.schema``).
+A :class:`ChangeListener` keeps one connection of its own listening there,
+on a thread of its own, and calls ``changed`` for the announcements of its
+spaces made by other writers.  An announcement only wakes the server: it
+has no replay, and what changed is read from the journal as by any call.
+A lost connection is made again after a pause, and ``changed`` is called
+then, since what happened meanwhile is unknown.
+"""
+
+from __future__ import annotations
+
+import logging
+import threading
+from collections.abc import Callable, Collection
+
+import psycopg
+
+from zpm_adapters.postgres.database import describe
+
+log = logging.getLogger("zpm")
+
+CHANNEL = "zpm_changes"
+
+PAUSE_S = 1.0
+"""How long the listener waits before it connects again, and how often it
+looks whether it should stop."""
+
+
+class ChangeListener:
+    """Calls ``changed`` (on its own thread) when a writer other than
+    ``writer`` changes one of ``spaces`` in the database at ``url``."""
+
+    def __init__(
+        self, url: str, spaces: Collection[str], writer: str, changed: Callable[[], None]
+    ) -> None:
+        self._url = url
+        self._spaces = frozenset(spaces)
+        self._writer = writer
+        self._changed = changed
+        self._stop = threading.Event()
+        self._thread = threading.Thread(target=self._listen, name="zpm-changes", daemon=True)
+        self._thread.start()
+
+    def stop(self) -> None:
+        """Stop listening (waits for the thread, at most about :data:`PAUSE_S`)."""
+        self._stop.set()
+        self._thread.join(timeout=PAUSE_S * 3)
+
+    def _listen(self) -> None:
+        lost = False
+        while not self._stop.is_set():
+            try:
+                with psycopg.connect(
+                    self._url, autocommit=True, connect_timeout=max(1, int(PAUSE_S * 5))
+                ) as conn:
+                    conn.execute(f"LISTEN {CHANNEL}")
+                    if lost:
+                        log.info("%s: listening for changes again", describe(self._url))
+                        self._tell()
+                        lost = False
+                    while not self._stop.is_set():
+                        for note in conn.notifies(timeout=PAUSE_S):
+                            if self._concerns(note.payload):
+                                self._tell()
+            except psycopg.Error as error:
+                if not lost:
+                    log.warning(
+                        "%s: not listening for changes (%s); trying again",
+                        describe(self._url),
+                        " ".join(str(error).split()),
+                    )
+                lost = True
+                self._stop.wait(PAUSE_S)
+
+    def _concerns(self, payload: str) -> bool:
+        space, _, writer = payload.partition(" ")
+        return space in self._spaces and writer != self._writer
+
+    def _tell(self) -> None:
+        try:
+            self._changed()
+        except Exception:  # the listener must outlive a failing callback
+            log.exception("a change notification could not be handled")
