@@ -308,7 +308,7 @@ async def until(condition: Any, seconds: float = 10.0) -> bool:
     return False
 
 
-@pytest.mark.filterwarnings("ignore:resources/subscribe is removed")  # the era zpm serves
+@pytest.mark.filterwarnings("ignore:resources/(un)?subscribe is removed")  # the era zpm serves
 async def test_a_session_hears_of_changes_to_what_it_subscribed_to(project: Path) -> None:
     alice, bob = create_token(project, "alice"), create_token(project, "bob")
     predicates = "zpm://memories/default/predicates"
@@ -328,7 +328,7 @@ async def test_a_session_hears_of_changes_to_what_it_subscribed_to(project: Path
     assert updated(heard) == []
 
 
-@pytest.mark.filterwarnings("ignore:resources/subscribe is removed")  # the era zpm serves
+@pytest.mark.filterwarnings("ignore:resources/(un)?subscribe is removed")  # the era zpm serves
 async def test_a_session_cannot_watch_a_memory_its_token_does_not_reach(project: Path) -> None:
     assert run_zpm(project, "create-memory", "--name", "secret").returncode == 0
     assert run_zpm(project, "mount-memory", "--name", "secret").returncode == 0

@@ -46,9 +46,10 @@ class ChangeListener:
         self._thread.start()
 
     def stop(self) -> None:
-        """Stop listening (waits for the thread, at most about :data:`PAUSE_S`)."""
+        """Stop listening: nothing is called back from now on, and the thread
+        ends (closing its connection) within about :data:`PAUSE_S`, without
+        being waited for."""
         self._stop.set()
-        self._thread.join(timeout=PAUSE_S * 3)
 
     def _listen(self) -> None:
         lost = False
@@ -81,6 +82,8 @@ class ChangeListener:
         return space in self._spaces and writer != self._writer
 
     def _tell(self) -> None:
+        if self._stop.is_set():
+            return
         try:
             self._changed()
         except Exception:  # the listener must outlive a failing callback

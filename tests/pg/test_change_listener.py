@@ -1,0 +1,85 @@
+"""The database announces changes (``LISTEN``/``NOTIFY``): a listener hears
+those of its spaces made by other writers, and hears again after losing its
+connection."""
+
+from __future__ import annotations
+
+import threading
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+from zpm_adapters.postgres.changes import ChangeListener
+from zpm_adapters.postgres.database import writer_name
+from zpm_app.bootstrap import open_toolbox
+from zpm_app.config import resolve_settings
+from zpm_app.toolbox import Toolbox
+from zpm_contract.pg_cluster import Cluster
+
+
+@pytest.fixture
+def box(cluster: Cluster, space: str, tmp_path: Path) -> Iterator[Toolbox]:
+    env = {
+        "ZPM_STORAGE_URL": cluster.url,
+        "ZPM_SPACE": space,
+        "ZPM_GLOBAL_SPACE": f"g-{space}",
+        "ZPM_ENGINE": "python",
+    }
+    opened = open_toolbox(resolve_settings(cwd=tmp_path, env=env))
+    yield opened
+    opened.close()
+
+
+class Heard:
+    def __init__(self) -> None:
+        self.times = 0
+        self.event = threading.Event()
+
+    def __call__(self) -> None:
+        self.times += 1
+        self.event.set()
+
+    def wait(self) -> bool:
+        heard = self.event.wait(10)
+        self.event.clear()
+        return heard
+
+
+def test_a_listener_hears_other_writers_of_its_spaces(
+    box: Toolbox, cluster: Cluster, space: str
+) -> None:
+    other, own, elsewhere = Heard(), Heard(), Heard()
+    listeners = [
+        ChangeListener(cluster.url, [space], "another-host:1", other),
+        ChangeListener(cluster.url, [space], writer_name(), own),
+        ChangeListener(cluster.url, ["another-space"], "another-host:1", elsewhere),
+    ]
+    try:
+        assert box.call("echo", {"message": "ready"}).text == "ready"
+        threading.Event().wait(1.5)  # every listener is listening by now
+        assert not box.call("remember_fact", {"fact": "p(1)"}).is_error
+        assert other.wait()
+        assert not box.call("create_memory", {"name": "notes"}).is_error
+        assert not box.call("mount_memory", {"name": "notes"}).is_error  # the mounts change
+        assert own.wait() and other.wait()
+        assert own.times == 1  # its own batch was not announced to it
+        assert elsewhere.times == 0
+    finally:
+        for listener in listeners:
+            listener.stop()
+
+
+def test_a_listener_that_lost_its_connection_hears_again(
+    box: Toolbox, cluster: Cluster, space: str
+) -> None:
+    heard = Heard()
+    listener = ChangeListener(cluster.url, [space], "another-host:1", heard)
+    try:
+        threading.Event().wait(1.5)
+        cluster.restart(immediate=True)
+        assert heard.wait()  # what happened meanwhile is unknown: it wakes
+        assert not box.call("remember_fact", {"fact": "p(2)"}).is_error
+        assert heard.wait()
+    finally:
+        listener.stop()
