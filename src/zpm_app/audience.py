@@ -13,9 +13,10 @@ resources whose text changed).  An :class:`Audience` passes that on:
   without one, or a stateless request, hears nothing.
 
 Changes made by other processes (other servers of a shared storage) are
-seen when a call catches up; an idle server learns of them from its
-storage's announcements (``ToolRunner.watch``), upon which :class:`Watching`
-has the worker look, one look at a time, and tells the audience.
+seen when a call catches up; while a client watches a resource, an idle
+server also learns of them from its storage's announcements
+(``ToolRunner.watch``), upon which :class:`Watching` has the worker look,
+one look at a time, and tells the audience.
 """
 
 from __future__ import annotations
@@ -29,6 +30,7 @@ from mcp.server.session import ServerSession
 
 from zpm_app.knowledge_worker import KnowledgeWorker, Watched
 from zpm_app.notifier import Notifier
+from zpm_domain.ports.storage import Change
 
 log = logging.getLogger("zpm")
 
@@ -150,39 +152,60 @@ def _session_id(ctx: ServerRequestContext[Any]) -> str | None:
 
 
 class Watching:
-    """Looks for what other processes changed when woken (:meth:`wake`, from
-    any thread), one look at a time, and tells ``audience``.  Wakes that come
-    during a look lead to one more look after it."""
+    """While some client watches a resource, listens for what other
+    processes change (``KnowledgeWorker.watch``); when woken (:meth:`wake`,
+    from any thread) has the worker look, one look at a time, and tells
+    ``audience``.  Wakes that come during a look lead to one more look after
+    it.  Nobody watching, nothing listens: announcements cost every server
+    of a busy space a wake-up per commit, and the resource list a client
+    sees is looked at after each of its calls anyway."""
 
     def __init__(self, worker: KnowledgeWorker, audience: Audience) -> None:
         self._worker = worker
         self._audience = audience
-        self._loop = asyncio.get_running_loop()
+        self._loop: asyncio.AbstractEventLoop | None = None
+        self._listening = False
         self._again = False
         self._task: asyncio.Task[None] | None = None
 
-    def start(self) -> None:
-        """Be woken by the worker's storage (see ``KnowledgeWorker.watch``)."""
-        self._worker.watch(self.wake)
+    def follow(self) -> None:
+        """On the event loop, after the subscriptions may have changed: listen
+        while a resource is watched, and only then."""
+        self._loop = asyncio.get_running_loop()
+        wanted = self._worker.watching()
+        if wanted and not self._listening:
+            self._worker.watch(self.wake)
+            self._listening = True
+        elif not wanted and self._listening:
+            self._worker.unwatch()
+            self._listening = False
 
-    def wake(self) -> None:
+    async def tell(self, watched: Watched) -> None:
+        """Pass ``watched`` on, then follow the subscriptions that are left."""
+        for uri in await self._audience.tell(watched):
+            self._worker.unsubscribe(uri)
+        self.follow()
+
+    def wake(self, change: Change) -> None:
+        """Another process made ``change`` (from any thread): look."""
+        loop = self._loop
+        if loop is None:
+            return
         try:
-            self._loop.call_soon_threadsafe(self._woken)
+            loop.call_soon_threadsafe(self._woken)
         except RuntimeError:  # the loop is closed: the server is stopping
             pass
 
     def _woken(self) -> None:
         self._again = True
         if self._task is None:
-            self._task = self._loop.create_task(self._look())
+            self._task = asyncio.get_running_loop().create_task(self._look())
 
     async def _look(self) -> None:
         try:
             while self._again:
                 self._again = False
-                watched = await self._worker.look(self._worker.ticket())
-                for uri in await self._audience.tell(watched):
-                    self._worker.unsubscribe(uri)
+                await self.tell(await self._worker.look(self._worker.ticket()))
         except Exception:
             log.exception("looking for changes made elsewhere failed")
         finally:

@@ -26,7 +26,7 @@ from typing import Any, Protocol
 
 from zpm_app.output_schemas import output_schema
 from zpm_app.schema_refs import with_refs
-from zpm_domain.ports.storage import WriteGroup
+from zpm_domain.ports.storage import Change, WriteGroup
 from zpm_domain.progress import Report
 from zpm_domain.tools.argue import ArgueTools
 from zpm_domain.tools.assumptions import AssumptionTools
@@ -195,9 +195,11 @@ class ToolRunner(Protocol):
     def interrupt(self) -> None:
         """Stop the call running now; called from another thread while it runs."""
 
-    def watch(self, changed: Callable[[], None]) -> Callable[[], None] | None:
+    def watch(self, changed: Callable[[Change], None]) -> Callable[[], None] | None:
         """Call ``changed`` from another thread when another process changes
-        the knowledge base; the function that stops it (``None``: cannot tell)."""
+        the knowledge base; the function that stops it (``None``: cannot
+        tell).  Unlike the other methods it may be called from any thread:
+        it touches no engine."""
 
     def write_group(self) -> WriteGroup | None:
         """A group commit for the calls made until it ends, ``None`` when the

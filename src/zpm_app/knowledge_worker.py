@@ -40,7 +40,7 @@ import anyio
 from zpm_app.catalogue import ResourceInfo, ToolDefinition, ToolOutcome, ToolRunner, find_tool
 from zpm_domain.errors import ZpmError
 from zpm_domain.memory.access import Access, granting
-from zpm_domain.ports.storage import WriteGroup
+from zpm_domain.ports.storage import Change, WriteGroup
 from zpm_domain.progress import Report
 
 log = logging.getLogger("zpm")
@@ -194,11 +194,23 @@ class KnowledgeWorker:
         before): the memories catch up with other processes first."""
         return await self.run(ticket, self._look)
 
-    def watch(self, changed: Callable[[], None]) -> None:
+    def watching(self) -> bool:
+        """Whether a client watches some resource (a look after other
+        processes' batches can tell someone something)."""
+        return bool(self._subscribed)
+
+    def watch(self, changed: Callable[[Change], None]) -> None:
         """Have ``changed`` called, from another thread, when another process
         changes the knowledge base (``ToolRunner.watch``; nothing when the
-        storage cannot tell), until :meth:`close`."""
-        self._stop_watching = self._executor.submit(self.runner.watch, changed).result()
+        storage cannot tell), until :meth:`unwatch` or :meth:`close`.  Called
+        on the event loop: it only starts the storage's listener."""
+        self.unwatch()
+        self._stop_watching = self.runner.watch(changed)
+
+    def unwatch(self) -> None:
+        stop, self._stop_watching = self._stop_watching, None
+        if stop is not None:
+            stop()
 
     async def run(
         self, ticket: Ticket, work: Callable[[ToolRunner], T], *, writes: bool = False
@@ -291,8 +303,7 @@ class KnowledgeWorker:
         """Wait for running work, commit what a group commit holds, close the
         runner, stop the thread."""
         try:
-            if self._stop_watching is not None:
-                self._stop_watching()
+            self.unwatch()
             self._executor.submit(self._commit).result()
             self._executor.submit(self.runner.close).result()
         finally:

@@ -146,6 +146,7 @@ def build_server(
     request's envelope, reaching everything)."""
     if audience is None and notifier is not None:
         audience = WireAudience(notifier)
+    watching = None if audience is None else Watching(worker, audience)
     specs = worker.specs
     names = frozenset(spec.name for spec in specs)
     # The tools as tools/list sends them, rendered once for the server's life;
@@ -175,10 +176,9 @@ def build_server(
             logger.exception("tool %s failed unexpectedly", params.name)
             outcome, watched = _ErrorOutcome(), Watched()
         await progress.drain()  # progress and log lines of the call come before its answer
-        if audience is not None:
+        if audience is not None and watching is not None:
             audience.met(ctx)
-            for uri in await audience.tell(watched):
-                worker.unsubscribe(uri)
+            await watching.tell(watched)
         texts = [outcome.text, *outcome.notes]
         content: list[types.ContentBlock] = [types.TextContent(type="text", text=t) for t in texts]
         if outcome.structured is None:
@@ -223,8 +223,9 @@ def build_server(
         if access is not None and not access.sees(memory):
             raise MCPError(code=RESOURCE_NOT_FOUND, message=MemoryNotMounted(memory).message)
         await worker.subscribe(_TICKET.get(), params.uri)
-        if audience is not None:
+        if audience is not None and watching is not None:
             audience.subscribed(ctx, params.uri)
+            watching.follow()
         return types.EmptyResult()
 
     async def unsubscribe(
@@ -232,6 +233,8 @@ def build_server(
     ) -> types.EmptyResult:
         if audience is None or not audience.unsubscribed(ctx, params.uri):
             worker.unsubscribe(params.uri)
+        if watching is not None:
+            watching.follow()
         return types.EmptyResult()
 
     async def set_logging_level(
@@ -376,7 +379,6 @@ async def serve_wire(worker: KnowledgeWorker, wire: StdioWire) -> None:
     server = build_server(worker, logs, notifier, audience=audience)
     async with wire.running(), server.lifespan(server) as lifespan_state:
         eras = Eras(server, dispatcher, lifespan_state, initialization_options(server))
-        Watching(worker, audience).start()
         with forwarding(logs):
             await eras.run()
 

@@ -30,7 +30,7 @@ from zpm_domain.memory import access
 from zpm_domain.memory.conflicts import retried
 from zpm_domain.ports.engine import Engine
 from zpm_domain.ports.journal import JournalCorrupt
-from zpm_domain.ports.storage import WriteGroup
+from zpm_domain.ports.storage import Change, WriteGroup
 from zpm_domain.progress import Report, reporting
 from zpm_domain.stored.provenance import Clock, calling
 from zpm_domain.tools import resources
@@ -166,7 +166,7 @@ class Toolbox:
             frozenset(spec.name for spec in self.specs), self.memories.session_fork
         )
 
-    def watch(self, changed: Callable[[], None]) -> Callable[[], None] | None:
+    def watch(self, changed: Callable[[Change], None]) -> Callable[[], None] | None:
         """Have ``changed`` called (from another thread) when another process
         changes the project's memories; the function that stops it, ``None``
         when the storage cannot tell (files)."""

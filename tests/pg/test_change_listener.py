@@ -33,11 +33,11 @@ def box(cluster: Cluster, space: str, tmp_path: Path) -> Iterator[Toolbox]:
 
 class Heard:
     def __init__(self) -> None:
-        self.times = 0
+        self.changes: list[str] = []
         self.event = threading.Event()
 
-    def __call__(self) -> None:
-        self.times += 1
+    def __call__(self, change: str) -> None:
+        self.changes.append(change)
         self.event.set()
 
     def wait(self) -> bool:
@@ -56,15 +56,17 @@ def test_a_listener_hears_other_writers_of_its_spaces(
         ChangeListener(cluster.url, ["another-space"], "another-host:1", elsewhere),
     ]
     try:
-        assert box.call("echo", {"message": "ready"}).text == "ready"
-        threading.Event().wait(1.5)  # every listener is listening by now
+        for heard in (other, own, elsewhere):  # each says when it listens
+            assert heard.wait() and heard.changes == ["memories"]
+            heard.changes.clear()
         assert not box.call("remember_fact", {"fact": "p(1)"}).is_error
         assert other.wait()
         assert not box.call("create_memory", {"name": "notes"}).is_error
         assert not box.call("mount_memory", {"name": "notes"}).is_error  # the mounts change
         assert own.wait() and other.wait()
-        assert own.times == 1  # its own batch was not announced to it
-        assert elsewhere.times == 0
+        assert other.changes[0] == "batches" and other.changes[-1] == "memories"
+        assert set(own.changes) == {"memories"}  # its own batches are not announced to it
+        assert elsewhere.changes == []
     finally:
         for listener in listeners:
             listener.stop()
@@ -76,10 +78,13 @@ def test_a_listener_that_lost_its_connection_hears_again(
     heard = Heard()
     listener = ChangeListener(cluster.url, [space], "another-host:1", heard)
     try:
-        threading.Event().wait(1.5)
+        assert heard.wait()  # listening
+        heard.changes.clear()
         cluster.restart(immediate=True)
         assert heard.wait()  # what happened meanwhile is unknown: it wakes
+        assert heard.changes == ["memories"]
         assert not box.call("remember_fact", {"fact": "p(2)"}).is_error
         assert heard.wait()
+        assert heard.changes[-1] == "batches"
     finally:
         listener.stop()

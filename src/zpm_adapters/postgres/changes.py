@@ -7,8 +7,9 @@ A :class:`ChangeListener` keeps one connection of its own listening there,
 on a thread of its own, and calls ``changed`` for the announcements of its
 spaces made by other writers.  An announcement only wakes the server: it
 has no replay, and what changed is read from the journal as by any call.
-A lost connection is made again after a pause, and ``changed`` is called
-then, since what happened meanwhile is unknown.
+``changed`` is also called once the listener listens, and again after a
+lost connection was made again (after a pause), since what happened before
+is unknown.
 """
 
 from __future__ import annotations
@@ -20,6 +21,7 @@ from collections.abc import Callable, Collection
 import psycopg
 
 from zpm_adapters.postgres.database import describe
+from zpm_domain.ports.storage import Change
 
 log = logging.getLogger("zpm")
 
@@ -32,10 +34,12 @@ looks whether it should stop."""
 
 class ChangeListener:
     """Calls ``changed`` (on its own thread) when a writer other than
-    ``writer`` changes one of ``spaces`` in the database at ``url``."""
+    ``writer`` changes one of ``spaces`` in the database at ``url``: with
+    ``"batches"`` for journal batches, ``"memories"`` for mounts or
+    knowledge files, and once it listens (again, after a lost connection)."""
 
     def __init__(
-        self, url: str, spaces: Collection[str], writer: str, changed: Callable[[], None]
+        self, url: str, spaces: Collection[str], writer: str, changed: Callable[[Change], None]
     ) -> None:
         self._url = url
         self._spaces = frozenset(spaces)
@@ -61,12 +65,13 @@ class ChangeListener:
                     conn.execute(f"LISTEN {CHANNEL}")
                     if lost:
                         log.info("%s: listening for changes again", describe(self._url))
-                        self._tell()
                         lost = False
+                    self._tell("memories")  # what changed before it listened is unknown
                     while not self._stop.is_set():
                         for note in conn.notifies(timeout=PAUSE_S):
-                            if self._concerns(note.payload):
-                                self._tell()
+                            change = self._change(note.payload)
+                            if change is not None:
+                                self._tell(change)
             except psycopg.Error as error:
                 if not lost:
                     log.warning(
@@ -77,14 +82,17 @@ class ChangeListener:
                 lost = True
                 self._stop.wait(PAUSE_S)
 
-    def _concerns(self, payload: str) -> bool:
+    def _change(self, payload: str) -> Change | None:
+        """What ``payload`` announces to this listener (``None``: nothing)."""
         space, _, writer = payload.partition(" ")
-        return space in self._spaces and writer != self._writer
+        if space not in self._spaces or writer == self._writer:
+            return None
+        return "batches" if writer else "memories"
 
-    def _tell(self) -> None:
+    def _tell(self, change: Change) -> None:
         if self._stop.is_set():
             return
         try:
-            self._changed()
+            self._changed(change)
         except Exception:  # the listener must outlive a failing callback
             log.exception("a change notification could not be handled")

@@ -34,6 +34,7 @@ from zpm_domain.ports.journal import Journal, JournalConflict
 from zpm_domain.ports.snapshots import SnapshotStore
 from zpm_domain.ports.storage import (
     KNOWLEDGE_HEADER,
+    Change,
     ForkInfo,
     KnowledgeFile,
     MemoryExists,
@@ -277,7 +278,7 @@ class PostgresRegistry(MemoryRegistry):
             raise JournalConflict(f"{self.db.where} space {self.space}: the mounts")
         self._manifest_read = int(row[0])
 
-    def watch(self, changed: Callable[[], None]) -> Callable[[], None]:
+    def watch(self, changed: Callable[[Change], None]) -> Callable[[], None]:
         """Listen for the changes of other servers (``zpm_adapters.postgres.changes``)."""
         listener = ChangeListener(
             self.db.url, (self.space, self.global_space), writer_name(), changed

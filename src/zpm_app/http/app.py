@@ -48,7 +48,7 @@ from starlette.responses import JSONResponse, Response
 from starlette.routing import Route
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
-from zpm_app.audience import SessionAudience, Watching
+from zpm_app.audience import SessionAudience
 from zpm_app.catalogue import ToolRunner, package_version
 from zpm_app.http.auth import SCOPES, RequireBearer, Verifier, ZpmTokens, http_caller
 from zpm_app.http.jwt_tokens import JwtVerifier
@@ -109,7 +109,6 @@ def build_app(worker: KnowledgeWorker, options: HttpOptions, store: TokenStore |
     @contextlib.asynccontextmanager
     async def lifespan(app: Starlette) -> AsyncIterator[None]:
         async with manager.run():
-            Watching(worker, audience).start()
             yield
 
     return Starlette(routes=routes, middleware=middleware, lifespan=lifespan)

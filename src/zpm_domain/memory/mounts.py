@@ -46,6 +46,7 @@ from zpm_domain.memory.names import DEFAULT_MEMORY, NAME_PATTERN, check_name
 from zpm_domain.memory.opening import OpenMemory
 from zpm_domain.ports.journal import JournalCorrupt
 from zpm_domain.ports.storage import (
+    Change,
     ForkInfo,
     MemoryExists,
     MemoryMissing,
@@ -220,7 +221,7 @@ class Memories:
         self._lent.add(name)
         return memory
 
-    def watch(self, changed: Callable[[], None]) -> Callable[[], None] | None:
+    def watch(self, changed: Callable[[Change], None]) -> Callable[[], None] | None:
         """Have ``changed`` called when other processes change the memories
         (``MemoryRegistry.watch``); the function that stops it, or ``None``."""
         return self._registry.watch(changed)

@@ -20,6 +20,9 @@ from zpm_domain.ports.snapshots import SnapshotStore
 
 Scope = Literal["project", "global"]
 Mode = Literal["rw", "ro"]
+Change = Literal["batches", "memories"]
+"""What another process changed (``MemoryRegistry.watch``): batches of some
+journals, or the memories themselves (their mounts or knowledge files)."""
 
 
 KNOWLEDGE_HEADER = """\
@@ -232,12 +235,12 @@ class MemoryRegistry(ABC):
         knowledge files in a shared storage changes the version too."""
         return None
 
-    def watch(self, changed: Callable[[], None]) -> Callable[[], None] | None:
+    def watch(self, changed: Callable[[Change], None]) -> Callable[[], None] | None:
         """Call ``changed``, from another thread, whenever another process
-        has changed this project's memories or mounts (a wake-up: what
-        changed is read as every call reads it); the function that stops
-        watching.  ``None`` when the storage cannot tell (files: a change by
-        another process is seen at the next call)."""
+        has changed this project's memories (a wake-up: what changed is read
+        as every call reads it); the function that stops watching.  ``None``
+        when the storage cannot tell (files: a change by another process is
+        seen at the next call)."""
         return None
 
     def write_group(self) -> WriteGroup | None:
