@@ -5,30 +5,11 @@ connection."""
 from __future__ import annotations
 
 import threading
-from collections.abc import Iterator
-from pathlib import Path
-
-import pytest
 
 from zpm_adapters.postgres.changes import ChangeListener
 from zpm_adapters.postgres.database import writer_name
-from zpm_app.bootstrap import open_toolbox
-from zpm_app.config import resolve_settings
 from zpm_app.toolbox import Toolbox
 from zpm_contract.pg_cluster import Cluster
-
-
-@pytest.fixture
-def box(cluster: Cluster, space: str, tmp_path: Path) -> Iterator[Toolbox]:
-    env = {
-        "ZPM_STORAGE_URL": cluster.url,
-        "ZPM_SPACE": space,
-        "ZPM_GLOBAL_SPACE": f"g-{space}",
-        "ZPM_ENGINE": "python",
-    }
-    opened = open_toolbox(resolve_settings(cwd=tmp_path, env=env))
-    yield opened
-    opened.close()
 
 
 class Heard:

@@ -8,31 +8,13 @@ from __future__ import annotations
 import json
 import logging
 import threading
-from collections.abc import Iterator
-from pathlib import Path
 
 import psycopg
 import pytest
 
-from zpm_app.bootstrap import open_toolbox
-from zpm_app.config import resolve_settings
 from zpm_app.toolbox import Toolbox
 from zpm_contract.pg_cluster import Cluster
 from zpm_domain.errors import StorageUnavailable
-
-
-@pytest.fixture
-def pair(cluster: Cluster, space: str, tmp_path: Path) -> Iterator[tuple[Toolbox, Toolbox]]:
-    env = {
-        "ZPM_STORAGE_URL": cluster.url,
-        "ZPM_SPACE": space,
-        "ZPM_GLOBAL_SPACE": f"g-{space}",
-        "ZPM_ENGINE": "python",
-    }
-    boxes = [open_toolbox(resolve_settings(cwd=tmp_path, env=env)) for _ in range(2)]
-    yield boxes[0], boxes[1]
-    for box in boxes:
-        box.close()
 
 
 def transactions(cluster: Cluster, space: str) -> list[int]:

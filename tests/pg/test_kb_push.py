@@ -16,7 +16,6 @@ from tests.http.http_harness import zpm_command
 from zpm_app.bootstrap import open_toolbox
 from zpm_app.config import init_project, resolve_settings
 from zpm_app.toolbox import Toolbox
-from zpm_contract.pg_cluster import Cluster
 
 
 @pytest.fixture
@@ -25,16 +24,6 @@ def project(tmp_path: Path) -> Path:
     root.mkdir()
     init_project(root)
     return root
-
-
-@pytest.fixture
-def env(cluster: Cluster, space: str) -> dict[str, str]:
-    return {
-        "ZPM_STORAGE_URL": cluster.url,
-        "ZPM_SPACE": space,
-        "ZPM_GLOBAL_SPACE": f"g-{space}",
-        "ZPM_ENGINE": "python",
-    }
 
 
 def kb_push(project: Path, env: dict[str, str], *more: str) -> subprocess.CompletedProcess[str]:
@@ -48,12 +37,12 @@ def kb_push(project: Path, env: dict[str, str], *more: str) -> subprocess.Comple
 
 
 @pytest.fixture
-def servers(project: Path, env: dict[str, str]) -> Iterator[list[Toolbox]]:
+def servers(project: Path, space_env: dict[str, str]) -> Iterator[list[Toolbox]]:
     """Two servers of the space, running before anything was pushed."""
     opened: list[Toolbox] = []
     try:
         for _ in range(2):
-            opened.append(open_toolbox(resolve_settings(project=str(project), env=env)))
+            opened.append(open_toolbox(resolve_settings(project=str(project), env=space_env)))
         yield opened
     finally:
         for box in opened:
@@ -67,22 +56,22 @@ def ask(box: Toolbox, goal: str) -> str:
 
 
 def test_a_push_prints_each_memory_and_whether_it_changed(
-    project: Path, env: dict[str, str]
+    project: Path, space_env: dict[str, str]
 ) -> None:
     kb = project / ".zpm" / "kb"
     (kb / "rules.pl").write_text("mortal(X) :- human(X).\n")
     (kb / "notes").mkdir()
     (kb / "notes" / "knowledge.pl").write_text("topic(prolog).\n")
-    first = kb_push(project, env)
+    first = kb_push(project, space_env)
     assert first.returncode == 0, first.stderr
     assert first.stdout.splitlines() == [
         "default: kb/rules.pl (changed)",
         "notes: kb/notes/knowledge.pl (changed)",
     ]
-    again = kb_push(project, env, "--format", "json")
+    again = kb_push(project, space_env, "--format", "json")
     assert again.returncode == 0, again.stderr
     assert json.loads(again.stdout) == {
-        "space": env["ZPM_SPACE"],
+        "space": space_env["ZPM_SPACE"],
         "memories": [
             {"memory": "default", "files": ["kb/rules.pl"], "changed": False},
             {"memory": "notes", "files": ["kb/notes/knowledge.pl"], "changed": False},
@@ -91,20 +80,20 @@ def test_a_push_prints_each_memory_and_whether_it_changed(
 
 
 def test_a_push_refuses_a_file_project_and_an_unreadable_file(
-    project: Path, env: dict[str, str]
+    project: Path, space_env: dict[str, str]
 ) -> None:
-    files_only = {k: v for k, v in env.items() if k not in ("ZPM_STORAGE_URL", "ZPM_SPACE")}
+    files_only = {k: v for k, v in space_env.items() if k not in ("ZPM_STORAGE_URL", "ZPM_SPACE")}
     refused = kb_push(project, files_only | {"ZPM_STORAGE_URL": "", "ZPM_SPACE": ""})
     assert refused.returncode == 1
     assert refused.stderr.startswith("zpm kb push: ")
     (project / ".zpm" / "kb" / "bad.pl").write_bytes(b"p(\xff).\n")
-    unreadable = kb_push(project, env)
+    unreadable = kb_push(project, space_env)
     assert unreadable.returncode == 1
     assert "bad.pl: cannot read" in unreadable.stderr
 
 
 def test_running_servers_follow_a_push_at_their_next_call(
-    project: Path, env: dict[str, str], servers: list[Toolbox]
+    project: Path, space_env: dict[str, str], servers: list[Toolbox]
 ) -> None:
     first, second = servers
     assert not first.call("remember_fact", {"fact": "capital(france, lyon)"}).is_error
@@ -114,9 +103,9 @@ def test_running_servers_follow_a_push_at_their_next_call(
     (project / ".zpm" / "kb" / "geo.pl").write_text(
         ":- functional(capital/2).\ncapital(france, paris).\nfixed(1).\n"
     )
-    pushed = kb_push(project, env)
+    pushed = kb_push(project, space_env)
     assert pushed.returncode == 0, pushed.stderr
-    later = open_toolbox(resolve_settings(project=str(project), env=env))
+    later = open_toolbox(resolve_settings(project=str(project), env=space_env))
     try:
         for box in [*servers, later]:
             assert ask(box, "capital(france, X)") == '[{"X":"paris"}]'  # lyon is defeated

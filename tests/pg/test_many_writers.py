@@ -6,7 +6,6 @@ from __future__ import annotations
 
 import threading
 import time
-from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -25,20 +24,6 @@ from zpm_domain.memory.conflicts import retried
 from zpm_domain.ports.journal import JournalConflict
 from zpm_domain.prolog.reader.api import read_term
 from zpm_domain.stored.clauses import Clause
-
-
-@pytest.fixture
-def pair(cluster: Cluster, space: str, tmp_path: Path) -> Iterator[tuple[Toolbox, Toolbox]]:
-    env = {
-        "ZPM_STORAGE_URL": cluster.url,
-        "ZPM_SPACE": space,
-        "ZPM_GLOBAL_SPACE": f"g-{space}",
-        "ZPM_ENGINE": "python",
-    }
-    boxes = [open_toolbox(resolve_settings(cwd=tmp_path, env=env)) for _ in range(2)]
-    yield boxes[0], boxes[1]
-    for box in boxes:
-        box.close()
 
 
 def intruder(box: Toolbox) -> PostgresJournal:
@@ -160,18 +145,15 @@ def test_a_change_that_conflicts_uses_up_no_handle(pair: tuple[Toolbox, Toolbox]
 
 
 def test_a_save_writes_its_snapshot_and_the_journal_start_together(
-    cluster: Cluster, space: str, tmp_path: Path
+    cluster: Cluster, space: str, space_env: dict[str, str], tmp_path: Path
 ) -> None:
-    env = {"ZPM_STORAGE_URL": cluster.url, "ZPM_SPACE": space, "ZPM_GLOBAL_SPACE": f"g-{space}"}
     meanwhile: list[PostgresJournal] = []
 
     def step(name: str) -> None:  # between the snapshot's write and the journal's start
         if name == "save:written" and meanwhile:
             meanwhile.pop().append([AddClause(Clause(read_term("p(2)"))).journal_op()])
 
-    box = open_toolbox(
-        resolve_settings(cwd=tmp_path, env=env | {"ZPM_ENGINE": "python"}), step=step
-    )
+    box = open_toolbox(resolve_settings(cwd=tmp_path, env=space_env), step=step)
     elsewhere = Database(cluster.url)  # another server's connections
     try:
         assert not box.call("remember_fact", {"fact": "p(1)"}).is_error
@@ -186,7 +168,7 @@ def test_a_save_writes_its_snapshot_and_the_journal_start_together(
     finally:
         box.close()
         elsewhere.close()
-    again = open_toolbox(resolve_settings(cwd=tmp_path, env=env | {"ZPM_ENGINE": "python"}))
+    again = open_toolbox(resolve_settings(cwd=tmp_path, env=space_env))
     try:
         assert [info.name for info in again.memories.default.snapshot_infos()] == ["s1"]
         assert again.call("query_logic", {"goal": "p(X)"}).text == '[{"X":1},{"X":2}]'

@@ -5,31 +5,14 @@ nothing acknowledged is lost."""
 from __future__ import annotations
 
 import time
-from collections.abc import Iterator
-from pathlib import Path
 
 import psycopg
 import pytest
 
 from zpm_adapters.postgres.database import Database
-from zpm_app.bootstrap import open_toolbox
-from zpm_app.config import resolve_settings
 from zpm_app.toolbox import Toolbox
 from zpm_contract.pg_cluster import Cluster
 from zpm_domain.errors import StorageUnavailable
-
-
-@pytest.fixture
-def box(cluster: Cluster, space: str, tmp_path: Path) -> Iterator[Toolbox]:
-    env = {
-        "ZPM_STORAGE_URL": cluster.url,
-        "ZPM_SPACE": space,
-        "ZPM_GLOBAL_SPACE": f"g-{space}",
-        "ZPM_ENGINE": "python",
-    }
-    opened = open_toolbox(resolve_settings(cwd=tmp_path, env=env))
-    yield opened
-    opened.close()
 
 
 def test_an_outage_answers_storage_unavailable_and_then_passes(
