@@ -26,7 +26,7 @@ def add(commands: Any) -> None:
         chosen,
         "push",
         "store kb/*.pl (the default memory) and kb/<memory>/knowledge.pl in the project's "
-        "space; servers load them when they open the memory",
+        "space; running servers open the memories whose files changed again at their next call",
     )
     add_global_options(push)
 
