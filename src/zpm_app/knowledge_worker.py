@@ -19,6 +19,10 @@ its own commit, so that each gets its own answer.  So nothing is answered
 before it is committed, and a busy server commits once per run instead of
 once per call.
 
+Each piece of work runs as received when its ticket was taken
+(``zpm_domain.memory.freshness``): a look at what other processes changed
+that began after that serves it, so calls waiting in the queue share one.
+
 After each tool call the worker also looks at what clients may watch: the
 list of resources, and each subscribed resource (a digest of its text), so
 that the server can tell the client what changed, changes made by other
@@ -30,6 +34,7 @@ from __future__ import annotations
 import asyncio
 import hashlib
 import logging
+import time
 from collections.abc import Callable, Mapping
 from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass, field
@@ -40,6 +45,7 @@ import anyio
 from zpm_app.catalogue import ResourceInfo, ToolDefinition, ToolOutcome, ToolRunner, find_tool
 from zpm_domain.errors import ZpmError
 from zpm_domain.memory.access import Access, granting
+from zpm_domain.memory.freshness import received
 from zpm_domain.ports.storage import Change, WriteGroup
 from zpm_domain.progress import Report
 
@@ -56,10 +62,13 @@ class Ticket:
 
     ``before`` resolves when the previous piece has ended (or left the
     queue); ``done`` resolves when this one has, after ``before``.
+    ``arrived``: when it was taken (``time.monotonic()``, see
+    ``zpm_domain.memory.freshness``).
     """
 
     def __init__(self, before: asyncio.Future[None] | None) -> None:
         self.before = before
+        self.arrived = time.monotonic()
         self.done: asyncio.Future[None] = asyncio.get_running_loop().create_future()
 
     def release(self) -> None:
@@ -79,12 +88,14 @@ class _Held:
 
     work: Callable[[ToolRunner], Any]
     answer: Future[Any]
+    arrived: float
     result: Any = None
     error: BaseException | None = None
 
     def run(self, runner: ToolRunner) -> None:
         try:
-            self.result, self.error = self.work(runner), None
+            with received(self.arrived):
+                self.result, self.error = self.work(runner), None
         except BaseException as error:  # delivered to the waiting request
             self.result, self.error = None, error
 
@@ -229,7 +240,7 @@ class KnowledgeWorker:
         try:
             if ticket.before is not None:
                 await asyncio.shield(ticket.before)
-            job = self._executor.submit(self._step, work, answer, writes)
+            job = self._executor.submit(self._step, _Held(work, answer, ticket.arrived), writes)
             try:
                 await asyncio.shield(asyncio.wrap_future(job))
             except anyio.get_cancelled_exc_class():
@@ -242,10 +253,9 @@ class KnowledgeWorker:
             ticket.release()
         return await asyncio.wrap_future(answer)
 
-    def _step(self, work: Callable[[ToolRunner], T], answer: Future[T], writes: bool) -> None:
-        """On the worker thread: run ``work``, its answer held by the group
-        commit when one is open (see the module doc), else delivered."""
-        held = _Held(work, answer)
+    def _step(self, held: _Held, writes: bool) -> None:
+        """On the worker thread: run ``held``'s work, its answer held by the
+        group commit when one is open (see the module doc), else delivered."""
         if not writes:
             self._commit()
             held.run(self.runner)

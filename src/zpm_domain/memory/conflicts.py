@@ -18,6 +18,7 @@ from collections.abc import Callable
 from typing import TypeVar
 
 from zpm_domain.errors import StorageBusy
+from zpm_domain.memory.freshness import received
 from zpm_domain.ports.journal import JournalConflict
 
 log = logging.getLogger("zpm")
@@ -31,12 +32,16 @@ ATTEMPTS = 12
 def retried(change: Callable[[], T], *, pause: Callable[[float], None] = time.sleep) -> T:
     """``change()``, made again after each ``JournalConflict`` (it must start
     its own ``writing`` block, so that each attempt catches up and checks
-    afresh); ``StorageBusy`` after :data:`ATTEMPTS` conflicts.  Between
-    attempts it pauses a few random milliseconds, growing, so that writers
-    that keep colliding spread out."""
+    afresh; an attempt made again also looks at the shared state for
+    itself, see ``zpm_domain.memory.freshness``); ``StorageBusy`` after
+    :data:`ATTEMPTS` conflicts.  Between attempts it pauses a few random
+    milliseconds, growing, so that writers that keep colliding spread out."""
     for attempt in range(1, ATTEMPTS + 1):
         try:
-            return change()
+            if attempt == 1:
+                return change()
+            with received(None):  # a look shared with earlier calls missed the winner
+                return change()
         except JournalConflict as conflict:
             if attempt == ATTEMPTS:
                 raise StorageBusy(conflict.label, attempt) from conflict

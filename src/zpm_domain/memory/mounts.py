@@ -30,6 +30,7 @@ from contextlib import contextmanager
 from zpm_domain.errors import InvalidArguments, MemoryNotMounted, ZpmError
 from zpm_domain.memory import access
 from zpm_domain.memory.forking import new_fork
+from zpm_domain.memory.freshness import covered
 from zpm_domain.memory.journal_health import journal_advice
 from zpm_domain.memory.listing import Listed
 from zpm_domain.memory.memory import Memory
@@ -91,6 +92,7 @@ class Memories:
         """The fork this session works on, once started: the memory an omitted
         name means; every other memory is read-only for the session."""
         self._manifest_seen: int | None = None
+        self._followed_from: float | None = None  # when the last complete look began
         self._lent: set[str] = set()
         self._reopening: dict[str, MountEntry] = {}
 
@@ -113,10 +115,17 @@ class Memories:
 
         A memory that fails to open again (the storage is unavailable) is
         opened at the start of each later call, which fails until it opens.
+
+        A call received before the last complete look began needs none of
+        its own (``zpm_domain.memory.freshness``).
         """
+        if not self._reopening and covered(self._followed_from):
+            return
+        began = time.monotonic()
         self._open_again()
         version = self._registry.manifest_version()
         if version is None or version == self._manifest_seen:
+            self._followed_from = began
             return
         entries = self._registry.read_manifest() or []
         wanted = {e.name: self._entry(e.name, e.scope, e.mode) for e in entries}
@@ -137,6 +146,7 @@ class Memories:
                 self._reopening[name] = MountEntry(name, memory.scope, memory.mode)
         self._open_again()
         self._manifest_seen = version  # only now: a failure above is followed again
+        self._followed_from = began
 
     def _open_again(self) -> None:
         """Open the memories waiting to be opened again (see :meth:`follow_manifest`)."""
