@@ -114,9 +114,10 @@ def hostile_cases(project: Path, server: HttpServer, good: str) -> dict[str, tup
     return found
 
 
-def test_hostile_requests_are_refused_and_change_nothing(project: Path) -> None:
+@pytest.mark.parametrize("mode", [[], ["--stateless"]], ids=["sessions", "stateless"])
+def test_hostile_requests_are_refused_and_change_nothing(project: Path, mode: list[str]) -> None:
     good = create_token(project, "alice")
-    with HttpServer(project) as server:
+    with HttpServer(project, *mode) as server:
         found = hostile_cases(project, server, good)
     invalid = (401, 'Bearer error="invalid_token"')
     expected = {
@@ -195,7 +196,8 @@ def test_stateless_mode_answers_each_request_alone(project: Path) -> None:
         answer = request(server.mcp, call, {**bearer(token), "MCP-Protocol-Version": "2025-11-25"})
     assert answer.status == 200, answer.body
     assert "Mcp-Session-Id" not in answer.headers
-    assert b"Asserted: p(s)" in answer.body
+    assert answer.headers["content-type"] == "application/json"  # it asked for no progress
+    assert json.loads(answer.body)["result"]["content"][0]["text"] == "Asserted: p(s)"
     assert stored(project) == [("p(s)", "alice")]
 
 
@@ -273,6 +275,8 @@ def test_stateless_mode_sends_progress_in_the_answer_stream(project: Path) -> No
         body = {"jsonrpc": "2.0", "id": 1, "method": "tools/call", "params": params}
         answer = request(server.mcp, body, headers)
         assert answer.status == 200, answer.body
+        streamed = answer.headers["content-type"].startswith("text/event-stream")
+        assert streamed == bool(meta), answer.headers
         return answer.body
 
     with HttpServer(project, "--stateless") as server:

@@ -17,7 +17,9 @@ Routes:
 
 Tool calls of every client run one at a time on the one knowledge worker.
 A call's progress (``notifications/progress`` for its ``progressToken``)
-goes on that request's own response stream, in stateless mode too.  A
+goes on that request's own response stream, in stateless mode too; there a
+request that asks for no progress is answered with one JSON body
+(``zpm_app.http.streams``).  A
 session hears of the resources it subscribed to and of the resource list on
 its standing stream (``zpm_app.audience``), changes by other servers of a
 shared storage included; log lines stay on stderr.  SIGTERM and SIGINT
@@ -53,6 +55,7 @@ from zpm_app.catalogue import ToolRunner, package_version
 from zpm_app.http.auth import SCOPES, RequireBearer, Verifier, ZpmTokens, http_caller
 from zpm_app.http.jwt_tokens import JwtVerifier
 from zpm_app.http.options import HttpOptions
+from zpm_app.http.streams import StreamWhenAsked
 from zpm_app.knowledge_worker import KnowledgeWorker
 from zpm_app.server import SWITCH_INTERVAL_S, build_server
 from zpm_domain.ports.tokens import TokenStore
@@ -71,13 +74,23 @@ def build_app(worker: KnowledgeWorker, options: HttpOptions, store: TokenStore |
         allowed_origins=options.origins(),
     )
     audience = SessionAudience()
-    manager = StreamableHTTPSessionManager(
-        build_server(worker, identify=http_caller, audience=audience),
-        stateless=options.stateless,
-        security_settings=security,
-        max_request_body_size=options.max_body_bytes,
-    )
-    mcp: ASGIApp = _Ending(StreamableHTTPASGIApp(manager), audience)
+    server = build_server(worker, identify=http_caller, audience=audience)
+
+    def manager(json_response: bool) -> StreamableHTTPSessionManager:
+        return StreamableHTTPSessionManager(
+            server,
+            stateless=options.stateless,
+            json_response=json_response,
+            security_settings=security,
+            max_request_body_size=options.max_body_bytes,
+        )
+
+    managers = [manager(json_response=False)]
+    mcp: ASGIApp = StreamableHTTPASGIApp(managers[0])
+    if options.stateless:
+        managers.append(manager(json_response=True))
+        mcp = StreamWhenAsked(mcp, StreamableHTTPASGIApp(managers[1]), options.max_body_bytes)
+    mcp = _Ending(mcp, audience)
     routes = [Route("/health", _health, methods=["GET"])]
     middleware: list[Middleware] = []
     if not options.no_auth:
@@ -108,7 +121,9 @@ def build_app(worker: KnowledgeWorker, options: HttpOptions, store: TokenStore |
 
     @contextlib.asynccontextmanager
     async def lifespan(app: Starlette) -> AsyncIterator[None]:
-        async with manager.run():
+        async with contextlib.AsyncExitStack() as running:
+            for each in managers:
+                await running.enter_async_context(each.run())
             yield
 
     return Starlette(routes=routes, middleware=middleware, lifespan=lifespan)
