@@ -26,10 +26,16 @@ beside them for context.
   snapshot (the journal holds only its start), files against a space made
   from the same folder by ``zpm storage migrate``.
 
+* **writes, the database far away**: the PostgreSQL rows again, with the
+  database reached through a proxy that delays every packet ``--db-delay``
+  ms each way (``delay_proxy.py``), as a team's database on another
+  machine is.  On loopback one client keeps a CPU busy and only CPU time
+  is measured; a round trip per statement is what group commit saves.
+
 The database is a throw-away cluster on a free loopback port
 (``zpm_contract.pg_cluster``), or ``--url`` for an existing one.
 
-    python benchmarks/shared.py [--seconds S] [--facts N ...] [--url URL]
+    python benchmarks/shared.py [--seconds S] [--facts N ...] [--url URL] [--db-delay MS]
 """
 
 from __future__ import annotations
@@ -48,8 +54,10 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
+from urllib.parse import urlsplit, urlunsplit
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from tests.http.http_harness import HttpServer  # noqa: E402
 from zpm_app.config import init_project  # noqa: E402
@@ -228,12 +236,49 @@ def starts(project: Path, storage: list[str], facts: int, runs: int) -> tuple[fl
     return statistics.median(on_files), ratio
 
 
+def round_trip(url: str, times: int = 20) -> float:
+    """The median time (ms) of ``SELECT 1`` on one connection to ``url``."""
+    import psycopg
+
+    with psycopg.connect(url, autocommit=True) as conn:
+        took = []
+        for _ in range(times):
+            began = time.perf_counter()
+            conn.execute("SELECT 1").fetchone()
+            took.append(time.perf_counter() - began)
+    return statistics.median(took) * 1000
+
+
+@contextmanager
+def far_away(url: str, delay_ms: float) -> Iterator[str]:
+    """``url`` reached through a :class:`DelayProxy` of ``delay_ms`` each way."""
+    from delay_proxy import DelayProxy
+
+    parts = urlsplit(url)
+    if parts.scheme not in ("postgresql", "postgres") or parts.port is None:
+        raise SystemExit(f"--db-delay needs a postgresql://HOST:PORT/... URL, not {url!r}")
+    proxy = DelayProxy(parts.hostname or "127.0.0.1", parts.port, delay_ms / 1000)
+    netloc = parts.netloc.rsplit("@", 1)
+    hostport = f"127.0.0.1:{proxy.port}"
+    where = f"{netloc[0]}@{hostport}" if len(netloc) == 2 else hostport
+    try:
+        yield urlunsplit(parts._replace(netloc=where))
+    finally:
+        proxy.close()
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--seconds", type=float, default=5.0)
     parser.add_argument("--facts", type=int, nargs="*", default=[100_000, 1_000_000])
     parser.add_argument("--runs", type=int, default=3)
     parser.add_argument("--url", help="an existing PostgreSQL database (default: a throw-away one)")
+    parser.add_argument(
+        "--db-delay",
+        type=float,
+        default=1.0,
+        help="ms each way to the database for the far-database table (0: no such table)",
+    )
     args = parser.parse_args()
     cluster = None
     url = args.url
@@ -281,6 +326,9 @@ def run(root: Path, url: str, args: argparse.Namespace) -> None:
                 f"| {p['rate'] / f['rate']:5.2f} {p['rate'] / single:4.1f}"
                 f" | {p['busy'] * 100:3.0f}% {p['cpu_ms']:12.2f}  x{bound:4.1f}"
             )
+    if args.db_delay:
+        with far_away(url, args.db_delay) as far:
+            far_writes(root, far, args)
     print("\nvisible on another server (ms; baseline: one call to that server)")
     for name, storage in backends.items():
         with servers(2, storage, root / f"{name}_visible") as started:
@@ -299,6 +347,27 @@ def run(root: Path, url: str, args: argparse.Namespace) -> None:
         zpm("storage", "migrate", "--from", str(project), "--to", url, "--space", f"start{facts}")
         files_s, ratio = starts(project, storage, facts, args.runs)
         print(f"  {facts:>9} facts: files {files_s:6.2f} s, postgres x{ratio:4.2f}")
+
+
+def far_writes(root: Path, url: str, args: argparse.Namespace) -> None:
+    """The PostgreSQL rows of the writes table with the database a network away."""
+    print(
+        f"\nwrites, the database {round_trip(url):.1f} ms away (a round trip;"
+        f" --db-delay {args.db_delay:g} ms each way)"
+    )
+    print(f"{'servers':>7} {'clients':>7} | {'postgres':>22} |   x1 | busy")
+    single: float | None = None
+    for count in (1, 3):
+        storage = ["--storage", url, "--space", f"far{count}"]
+        with servers(count, storage, root / f"far{count}") as started:
+            ports = [s.port for s in started]
+            for clients in (1, 4, 16):
+                p = writes(ports, clients, args.seconds, f"far_{count}_{clients}")
+                single = single or p["rate"]
+                print(
+                    f"{count:>7} {clients:>7} | {p['rate']:7.0f} {p['p50']:6.1f} {p['p99']:7.1f}"
+                    f" | {p['rate'] / single:4.1f} | {p['busy'] * 100:3.0f}%"
+                )
 
 
 if __name__ == "__main__":
