@@ -9,6 +9,14 @@ them all with one statement, one transaction.  While it holds a memory's
 lock no other writer can append to that memory, so a journal holding the
 lock knows there is nothing new to read.
 
+Round trips are what a distant database charges for, so the group sends a
+lock with the statement that needs it: a memory's lock goes in one pipeline
+with the journal's catch-up that follows it (:meth:`PostgresWriteGroup.read`),
+and the commit is one pipeline of ``BEGIN``, the insert, ``COMMIT`` and the
+release of the locks, which PostgreSQL runs in that order, so no other
+writer takes a lock before the rows it guards are committed.  A lone write
+costs two round trips then, besides the manifest's version.
+
 Two rules keep the storage in order and free of deadlocks:
 
 * any statement of the group's thread other than the journal's catch-up
@@ -23,8 +31,8 @@ Two rules keep the storage in order and free of deadlocks:
 from __future__ import annotations
 
 import threading
-from collections.abc import Callable
-from typing import NoReturn
+from collections.abc import Callable, Sequence
+from typing import Any, LiteralString, NoReturn
 
 import psycopg
 
@@ -56,7 +64,12 @@ class PostgresWriteGroup(WriteGroup):
         self._db = db
         self.thread = threading.get_ident()
         self._conn: psycopg.Connection | None = None
-        self._locks: set[int] = set()
+        self._locks: dict[int, str] = {}
+        """The advisory locks the group holds or is about to take, with their journals' labels."""
+        self._unsent: list[int] = []
+        """The locks of :attr:`_locks` not yet sent (they go with the next statement)."""
+        self._sent = False
+        """Whether lock statements went out since the locks were last given back."""
         self.fresh: set[int] = set()
         """The memories (lock keys) read up to date since their lock was taken."""
         self.blocks = 0
@@ -72,27 +85,58 @@ class PostgresWriteGroup(WriteGroup):
         return self._error is not None
 
     def holds(self, key: int) -> bool:
-        """Whether the group holds the advisory lock ``key``."""
+        """Whether the group holds the advisory lock ``key`` (or takes it
+        with its next statement)."""
         return key in self._locks
 
     def lock(self, key: int, label: str) -> None:
-        """Hold the advisory lock ``key`` until the group commits (the journal
-        ``label`` names it in a ``JournalConflict`` when another session
-        holds it too long)."""
+        """Hold the advisory lock ``key`` until the group commits, taken with
+        the group's next statement (the journal ``label`` names it in the
+        ``JournalConflict`` of a lock another session holds too long)."""
         self._refuse_if_failed()
         if key in self._locks:
             return
         if self.blocks == 0 and self._locks:
             self.flush()
+        self._locks[key] = label
+        self._unsent.append(key)
+        self.fresh.discard(key)
+
+    def read(self, query: LiteralString, params: Sequence[object]) -> list[tuple[Any, ...]]:
+        """The rows of ``query`` on the group's connection, sent in one
+        pipeline after the locks not sent yet (a journal's catch-up under
+        its lock).  ``JournalConflict`` when a lock waited too long;
+        ``StorageUnavailable`` when the connection fails."""
+        self._refuse_if_failed()
         conn = self._connection()
+        unsent, self._unsent = self._unsent, []
         try:
-            conn.execute("SELECT pg_advisory_lock(%s)", (key,))
+            with conn.pipeline():
+                self._send_locks(conn, unsent)
+                cursor = conn.execute(query, params)
+            return cursor.fetchall()
         except LOCK_ERRORS:
-            raise JournalConflict(label) from None
+            self._not_taken(conn, unsent)
         except (psycopg.OperationalError, psycopg.InterfaceError) as error:
             self._broken(self._db.unavailable(error))
-        self._locks.add(key)
-        self.fresh.discard(key)
+
+    def _send_locks(self, conn: psycopg.Connection, keys: list[int]) -> None:
+        for key in keys:
+            conn.execute("SELECT pg_advisory_lock(%s)", (key,))
+        self._sent = self._sent or bool(keys)
+
+    def _not_taken(self, conn: psycopg.Connection, keys: list[int]) -> NoReturn:
+        """A lock of ``keys`` waited too long: the group holds none of them
+        (those taken before it in the pipeline are given back)."""
+        label = self._locks[keys[0]]
+        try:
+            for key in keys:
+                conn.execute("SELECT pg_advisory_unlock(%s)", (key,))
+        except (psycopg.OperationalError, psycopg.InterfaceError) as error:
+            self._broken(self._db.unavailable(error))
+        for key in keys:
+            del self._locks[key]
+        raise JournalConflict(label)
 
     def defer(self, row: Row, lost: Callable[[], None]) -> None:
         """Queue ``row`` for the commit; ``lost`` is called if it never gets there."""
@@ -106,19 +150,35 @@ class PostgresWriteGroup(WriteGroup):
         of the rows are rewound and the failure is raised (again by every
         use of the group refuses)."""
         self._refuse_if_failed()
-        if self._conn is None:
+        between = self.blocks == 0  # between calls: the locks go back too
+        if not self._rows:
+            if between:
+                self._give_back()
             return
-        conn = self._conn
+        conn = self._connection()
+        unsent, self._unsent = self._unsent, []
+        columns = [list(column) for column in zip(*self._rows, strict=True)]
         try:
-            if self._rows:
-                conn.execute(INSERT, [list(column) for column in zip(*self._rows, strict=True)])
+            with conn.pipeline():
+                self._send_locks(conn, unsent)
+                if self._rows and between and self._sent:
+                    conn.execute("BEGIN")  # committed before the locks go
+                    conn.execute(INSERT, columns)
+                    conn.execute("COMMIT")
+                elif self._rows:
+                    conn.execute(INSERT, columns)
+                if between and self._sent:
+                    conn.execute("SELECT pg_advisory_unlock_all()")
+                    self._sent = False
         except psycopg.errors.UniqueViolation:
             self._broken(JournalConflict(self._db.where))
+        except LOCK_ERRORS:
+            self._broken(JournalConflict(self._locks[unsent[0]]))
         except (psycopg.OperationalError, psycopg.InterfaceError) as error:
             self._broken(self._db.unavailable(error))
         self._rows.clear()
         self._lost.clear()
-        if self.blocks == 0:
+        if between:
             self._give_back()
 
     def end(self) -> None:
@@ -155,16 +215,21 @@ class PostgresWriteGroup(WriteGroup):
         return self._conn
 
     def _give_back(self) -> None:
-        """Give the connection back to the pool, without locks."""
+        """Give the connection back to the pool, without locks and outside
+        any transaction."""
         conn, self._conn = self._conn, None
-        locks = bool(self._locks)
+        sent, self._sent = self._sent, False
         self._locks.clear()
+        self._unsent.clear()
         self.fresh.clear()
         if conn is None:
             return
-        if locks and not conn.broken:
+        if not conn.broken:
             try:
-                conn.execute("SELECT pg_advisory_unlock_all()")
+                if conn.info.transaction_status != psycopg.pq.TransactionStatus.IDLE:
+                    conn.execute("ROLLBACK")  # what a failed pipeline left open
+                if sent:
+                    conn.execute("SELECT pg_advisory_unlock_all()")
             except psycopg.Error:
                 conn.close()  # a session that may still hold locks never goes back
         self._db.give_back(conn)

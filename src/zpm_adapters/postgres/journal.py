@@ -24,7 +24,7 @@ import threading
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from functools import partial
-from typing import Any
+from typing import Any, LiteralString
 
 import psycopg
 
@@ -55,6 +55,15 @@ def decode(text: str, label: str, seq: int) -> JournalRecord:
     except BadRecord as error:
         raise JournalCorrupt(label, seq, str(error)) from None
     return JournalRecord(record.ops, record.ts, seq)
+
+
+NEW_ROWS: LiteralString = (
+    "SELECT seq, batch::text, starts FROM zpm_journal WHERE space = %s "
+    "AND memory = %s AND seq >= GREATEST(%s, (SELECT max(seq) FROM zpm_journal "
+    "WHERE space = %s AND memory = %s AND starts AND seq > %s)) ORDER BY seq"
+)
+"""The rows a handle has not read: from the one after its last, or from the
+start of a newer generation."""
 
 
 def advisory_key(space: str, memory: str) -> int:
@@ -144,23 +153,16 @@ class PostgresJournal(Journal):
         since it took it: no other writer can have appended."""
         with self._lock:
             group = current(self._db)
-            fresh = group.fresh if group is not None and group.holds(self._key) else None
-            if fresh is not None and self._key in fresh and not self._rewound:
+            if group is not None and not group.holds(self._key):
+                group = None
+            if group is not None and self._key in group.fresh and not self._rewound:
                 return []
-            with self._db.reading() as conn:
-                rows = conn.execute(
-                    "SELECT seq, batch::text, starts FROM zpm_journal WHERE space = %s "
-                    "AND memory = %s AND seq >= GREATEST(%s, (SELECT max(seq) FROM zpm_journal "
-                    "WHERE space = %s AND memory = %s AND starts AND seq > %s)) ORDER BY seq",
-                    (
-                        self._space,
-                        self._memory,
-                        self._last + 1,
-                        self._space,
-                        self._memory,
-                        self._last,
-                    ),
-                ).fetchall()
+            params = (self._space, self._memory, self._last + 1, self._space, self._memory)
+            if group is not None:  # with the lock, in one round trip
+                rows = group.read(NEW_ROWS, (*params, self._last))
+            else:
+                with self._db.reading() as conn:
+                    rows = conn.execute(NEW_ROWS, (*params, self._last)).fetchall()
             records = [decode(text, self._label, seq) for seq, text, _ in rows]
             for seq, _, starts in rows:
                 if starts:
@@ -168,8 +170,8 @@ class PostgresJournal(Journal):
             if rows:
                 self._last = rows[-1][0]
             self._rewound = False
-            if fresh is not None:
-                fresh.add(self._key)
+            if group is not None:
+                group.fresh.add(self._key)
             return records
 
     def size_bytes(self) -> int:
