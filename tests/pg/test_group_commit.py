@@ -12,9 +12,14 @@ import threading
 import psycopg
 import pytest
 
+from zpm_adapters.postgres import database
+from zpm_adapters.postgres.database import Database
+from zpm_adapters.postgres.group import PostgresWriteGroup
+from zpm_adapters.postgres.journal import advisory_key
 from zpm_app.toolbox import Toolbox
 from zpm_contract.pg_cluster import Cluster
 from zpm_domain.errors import StorageUnavailable
+from zpm_domain.ports.journal import JournalConflict
 
 
 def transactions(cluster: Cluster, space: str) -> list[int]:
@@ -113,3 +118,38 @@ def test_a_group_commits_before_anything_else_is_written(
     assert not second.call("restore_snapshot", {"name": "mid"}).is_error
     for box in pair:
         assert box.call("query_logic", {"goal": "s(X)"}).text == '[{"X":1}]'
+
+
+def test_a_lock_that_waits_too_long_is_a_conflict_and_the_group_holds_none_it_sent(
+    cluster: Cluster, space: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(database, "LOCK_WAIT_S", 1)
+    db = Database(cluster.url)
+    free, taken = advisory_key(space, "a"), advisory_key(space, "b")
+
+    def others_may_take(key: int) -> bool:
+        with psycopg.connect(cluster.url, autocommit=True) as probe:
+            row = probe.execute("SELECT pg_try_advisory_lock(%s)", (key,)).fetchone()
+        return row == (True,)  # the probe's lock goes with its connection
+
+    try:
+        with psycopg.connect(cluster.url, autocommit=True) as other:
+            other.execute("SELECT pg_advisory_lock(%s)", (taken,))
+            group = PostgresWriteGroup(db)
+            db.open_group(group)
+            group.blocks += 1  # within a call (``Journal.exclusive``): a second lock
+            group.lock(free, "a")
+            group.lock(taken, "b")
+            with pytest.raises(JournalConflict):
+                group.read("SELECT 1", ())  # both locks go in its pipeline
+            group.blocks -= 1
+            assert not group.holds(free) and not group.holds(taken)
+            assert others_may_take(free)
+            other.execute("SELECT pg_advisory_unlock(%s)", (taken,))
+        group.lock(taken, "b")
+        assert group.read("SELECT 1", ()) == [(1,)]
+        assert not others_may_take(taken)
+        group.end()
+        assert others_may_take(taken)
+    finally:
+        db.close()
