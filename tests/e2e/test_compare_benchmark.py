@@ -1,0 +1,36 @@
+"""``benchmarks/compare.py --smoke``: every row for every subject, at sizes
+too small to time (what CI runs; the figures themselves are not checked)."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+pytestmark = pytest.mark.slow
+
+COMPARE = Path(__file__).resolve().parents[2] / "benchmarks" / "compare.py"
+KEPT = {"flat", "slowest", "p99", "rss", "restart", "restart_rss"}
+
+
+def test_the_smoke_run_measures_every_row_of_every_subject() -> None:
+    other = f"copy={sys.executable} -m zpm_app serve --engine python"
+    done = subprocess.run(
+        [sys.executable, str(COMPARE), "--smoke", "--engine", "python", "--other", other],
+        capture_output=True,
+        text=True,
+        timeout=600,
+    )
+    assert done.returncode == 0, done.stderr
+    figures = json.loads(done.stderr.strip().splitlines()[-1])
+    assert list(figures) == ["bare loop", "sdk", "zpm python", "copy"]
+    for floor in ("bare loop", "sdk"):
+        assert set(figures[floor]) == {"start", "writes", "queries"}
+    assert set(figures["zpm python"]) == {"start", "writes", "queries", "cli"} | KEPT
+    assert set(figures["copy"]) == {"start", "writes", "queries"} | KEPT
+    assert all(value > 0 for row in figures.values() for value in row.values())
+    assert "zpm against sdk" in done.stdout and "zpm against copy" in done.stdout
+    assert "cli query-logic --goal true, ms" in done.stdout
