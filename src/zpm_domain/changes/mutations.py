@@ -26,7 +26,7 @@ from zpm_domain.errors import PrologSyntaxError
 from zpm_domain.ports.engine import Engine
 from zpm_domain.ports.journal import JournalOp
 from zpm_domain.prolog.reader import read_term
-from zpm_domain.prolog.reader.facts import read_canonical_fact
+from zpm_domain.prolog.reader.facts import read_canonical_fact, read_plain_fact
 from zpm_domain.prolog.terms import Atom, Struct, Term, indicator
 from zpm_domain.prolog.unify import unify
 from zpm_domain.prolog.writer import render
@@ -153,7 +153,10 @@ def text_arg(args: Mapping[str, Any], name: str) -> str:
 def _clause_arg(args: Mapping[str, Any]) -> Clause:
     text = text_arg(args, "clause")
     fact = read_canonical_fact(text)
-    clause = Clause(fact) if fact is not None else Clause.from_term(_read(text))
+    if fact is not None:
+        clause = Clause(fact)
+    else:  # a plain ground fact (strings, lists) reads fast too; anything else in full
+        clause = Clause.from_term(read_plain_fact(f"{text}.") or _read(text))
     handle, provenance = stamp_args(args)
     if handle is not None:
         clause = clause.stamped(handle, provenance)
