@@ -286,10 +286,12 @@ def report(subjects: list[Subject], figures: dict[str, Figures], python_pass: fl
         print(f"\nzpm against {other.name} (x > 1: zpm better)")
         for key, label, higher in ROWS:
             theirs = figures[other.name].get(key)
+            if not theirs:
+                continue  # a row the other server has no figure for
             line = ""
             for s in ours:
                 mine = figures[s.name].get(key)
-                if mine is None or not theirs:
+                if mine is None:
                     line += f"{'—':>19}"
                 else:
                     better = mine / theirs if higher else theirs / mine
