@@ -8,6 +8,7 @@ from __future__ import annotations
 import json
 import logging
 import threading
+import time
 
 import psycopg
 import pytest
@@ -15,11 +16,14 @@ import pytest
 from zpm_adapters.postgres import database
 from zpm_adapters.postgres.database import Database
 from zpm_adapters.postgres.group import PostgresWriteGroup
-from zpm_adapters.postgres.journal import advisory_key
+from zpm_adapters.postgres.journal import PostgresJournal, advisory_key
 from zpm_app.toolbox import Toolbox
 from zpm_contract.pg_cluster import Cluster
+from zpm_domain.changes.mutations import AddClause
 from zpm_domain.errors import StorageUnavailable
 from zpm_domain.ports.journal import JournalConflict
+from zpm_domain.prolog.reader.api import read_term
+from zpm_domain.stored.clauses import Clause
 
 
 def transactions(cluster: Cluster, space: str) -> list[int]:
@@ -153,3 +157,26 @@ def test_a_lock_that_waits_too_long_is_a_conflict_and_the_group_holds_none_it_se
         assert others_may_take(taken)
     finally:
         db.close()
+
+
+def test_a_group_whose_commit_conflicts_gives_its_locks_back(
+    pair: tuple[Toolbox, Toolbox], cluster: Cluster, space: str
+) -> None:
+    first, _ = pair
+    assert not first.call("remember_fact", {"fact": "kept(1)"}).is_error
+    group = first.write_group()
+    assert group is not None
+    assert not first.call("remember_fact", {"fact": "r(1)"}).is_error  # queued, locked
+    elsewhere = Database(cluster.url)  # a writer that ignores the lock takes the same seq
+    try:
+        sneaky = PostgresJournal(elsewhere, space, "default", "intruder", time.time)
+        sneaky.read_new()
+        sneaky.append([AddClause(Clause(read_term("r(2)"))).journal_op()])
+    finally:
+        elsewhere.close()
+    with pytest.raises(JournalConflict):
+        group.end()
+    with psycopg.connect(cluster.url, autocommit=True) as probe:
+        key = advisory_key(space, "default")
+        assert probe.execute("SELECT pg_try_advisory_lock(%s)", (key,)).fetchone() == (True,)
+    assert first.call("query_logic", {"goal": "r(X)"}).text == '[{"X":2}]'

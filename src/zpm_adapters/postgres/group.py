@@ -161,15 +161,15 @@ class PostgresWriteGroup(WriteGroup):
         try:
             with conn.pipeline():
                 self._send_locks(conn, unsent)
-                if self._rows and between and self._sent:
+                release = between and self._sent
+                if release:
                     conn.execute("BEGIN")  # committed before the locks go
                     conn.execute(INSERT, columns)
                     conn.execute("COMMIT")
-                elif self._rows:
-                    conn.execute(INSERT, columns)
-                if between and self._sent:
                     conn.execute("SELECT pg_advisory_unlock_all()")
-                    self._sent = False
+                else:
+                    conn.execute(INSERT, columns)
+            self._sent = self._sent and not release
         except psycopg.errors.UniqueViolation:
             self._broken(JournalConflict(self._db.where))
         except LOCK_ERRORS:
