@@ -23,6 +23,11 @@ Each piece of work runs as received when its ticket was taken
 (``zpm_domain.memory.freshness``): a look at what other processes changed
 that began after that serves it, so calls waiting in the queue share one.
 
+In a server, after each piece of work during which a full garbage
+collection ran, what exists is frozen out of the collector's sight
+(``zpm_app.collection``), so that no call stalls for a collection over a
+large memory.
+
 After each tool call the worker also looks at what clients may watch: the
 list of resources, and each subscribed resource (a digest of its text), so
 that the server can tell the client what changed, changes made by other
@@ -42,6 +47,7 @@ from typing import Any, TypeVar
 
 import anyio
 
+from zpm_app import collection
 from zpm_app.catalogue import ResourceInfo, ToolDefinition, ToolOutcome, ToolRunner, find_tool
 from zpm_domain.errors import ZpmError
 from zpm_domain.memory.access import Access, granting
@@ -255,7 +261,15 @@ class KnowledgeWorker:
 
     def _step(self, held: _Held, writes: bool) -> None:
         """On the worker thread: run ``held``'s work, its answer held by the
-        group commit when one is open (see the module doc), else delivered."""
+        group commit when one is open (see the module doc), else delivered;
+        then what survived a full collection meanwhile is frozen
+        (``zpm_app.collection``)."""
+        try:
+            self._run_step(held, writes)
+        finally:
+            collection.after_call()
+
+    def _run_step(self, held: _Held, writes: bool) -> None:
         if not writes:
             self._commit()
             held.run(self.runner)

@@ -58,6 +58,7 @@ from mcp.server.models import InitializationOptions
 from mcp.shared.exceptions import MCPDeprecationWarning, MCPError
 from mcp.shared.jsonrpc_dispatcher import JSONRPCDispatcher
 
+from zpm_app import collection
 from zpm_app.audience import Audience, Watching, WireAudience
 from zpm_app.callers import Identify, declared_client
 from zpm_app.catalogue import (
@@ -394,6 +395,7 @@ def serve(open_runner: Callable[[], ToolRunner]) -> int:
     # A solve of the python engine holds the GIL; the protocol threads get
     # it back every switch interval, and a ping passes through three of them.
     sys.setswitchinterval(SWITCH_INTERVAL_S)
+    collection.settle()  # the memories just opened stay out of the collector's sight
     try:
         with StdioWire.claim() as wire:
             anyio.run(_serve_until_signal, worker, wire)

@@ -50,6 +50,7 @@ from starlette.responses import JSONResponse, Response
 from starlette.routing import Route
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
+from zpm_app import collection
 from zpm_app.audience import SessionAudience
 from zpm_app.catalogue import ToolRunner, package_version
 from zpm_app.http.auth import SCOPES, RequireBearer, Verifier, ZpmTokens, http_caller
@@ -184,6 +185,7 @@ def serve_http(
 
     worker = KnowledgeWorker(open_runner)
     sys.setswitchinterval(SWITCH_INTERVAL_S)
+    collection.settle()  # the memories just opened stay out of the collector's sight
     try:
         app = build_app(worker, options, store)
         config = uvicorn.Config(
