@@ -18,6 +18,7 @@ operation keeps its old name.)
 from __future__ import annotations
 
 import logging
+from collections import deque
 from dataclasses import dataclass
 from typing import Protocol
 
@@ -99,11 +100,13 @@ class Recovery:
         memory = self._memory
         if memory.journal.rewound():
             self._forget()
-        records = memory.journal.read_new()
+        pending = deque(memory.journal.read_new())  # each record let go once applied
+        count = len(pending)
         label = memory.journal.label
         phase = f"{memory.name}: replaying the journal"
-        for done, record in enumerate(records):
-            progress.advance(done, len(records), phase)
+        for done in range(count):
+            record = pending.popleft()
+            progress.advance(done, count, phase)
             mutations = []
             for op in record.ops:
                 try:
@@ -119,11 +122,11 @@ class Recovery:
                 continue
             for mutation in mutations:
                 self._replay(mutation, label, record.line)
-        if records:
-            progress.advance(len(records), len(records), phase)
+        if count:
+            progress.advance(count, count, phase)
         if memory.numbering.unnumbered:
             self._settle_numbering()
-        return len(records)
+        return count
 
     def start_from(self, start: StartFrom, snapshot: Snapshot | None = None) -> None:
         """Make ``start`` the state: knowledge files plus its snapshot.
