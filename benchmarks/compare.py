@@ -55,6 +55,7 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
+from cli_cold_start import timed as median_run  # noqa: E402
 from stdio_roundtrip import BARE_LOOP, SDK_SERVER, Server  # noqa: E402
 
 QUERY_FACTS = 1000
@@ -246,15 +247,6 @@ def cli_start(engine: str, project: Path, runs: int) -> float:
     """Median seconds of ``zpm query-logic --goal true`` in ``project``."""
     command = [sys.executable, "-m", "zpm_app", "query-logic", "--goal", "true"]
     return median_run([*command, "--engine", engine], project, runs)
-
-
-def median_run(command: list[str], cwd: Path, runs: int) -> float:
-    samples = []
-    for _ in range(runs):
-        began = time.perf_counter()
-        subprocess.run(command, cwd=cwd, check=True, capture_output=True)
-        samples.append(time.perf_counter() - began)
-    return statistics.median(samples)
 
 
 def engines_available() -> list[str]:
