@@ -17,7 +17,7 @@ The vocabulary is open: a new kind is a subclass listed in the catalogue
 from __future__ import annotations
 
 from abc import ABC, abstractmethod
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, ClassVar, Protocol
 
@@ -66,6 +66,11 @@ class Target(Protocol):
     def store(self, clause: Clause, origin: Origin) -> Defeat | None:
         """Store a client's clause that came from ``origin`` (a tool call, the
         journal, a snapshot): believed, or defeated (the defeat)."""
+
+    def store_all(self, clauses: Sequence[Clause], origin: Origin) -> None:
+        """:meth:`store` each of ``clauses`` in order, the engine's part in
+        one go (``Engine.add_clauses``); raises the error the first clause
+        the engine refuses would have raised, once the others are stored."""
 
     @property
     def defeats(self) -> Defeats:

@@ -294,6 +294,24 @@ class Memory(Reads):
         self.beliefs.arrived(clause, origin)
         return None
 
+    def store_all(self, clauses: Sequence[Clause], origin: Origin) -> None:
+        """:meth:`store` of each clause, the engine adding the believed ones in
+        one ``add_clauses`` (a journal replay stores its runs of additions
+        this way); the first refusal is raised once the others are stored."""
+        believed: list[Clause] = []
+        for clause in clauses:
+            if self.defeat_of(clause) is None:
+                believed.append(clause)
+            else:
+                self.defeats.add(clause)
+        refused = self.engine.add_clauses(self.namespace, believed)
+        skipped = {index for index, _ in refused}
+        for index, clause in enumerate(believed):
+            if index not in skipped:
+                self.beliefs.arrived(clause, origin)
+        if refused:
+            raise refused[0][1]
+
     def snapshot_infos(self) -> list[SnapshotInfo]:
         """Every snapshot of this memory, sorted by name."""
         return self.snapshots.list()

@@ -25,7 +25,7 @@ from typing import Protocol
 from zpm_domain import progress
 from zpm_domain.changes import from_journal
 from zpm_domain.changes.generation import NumberClauses, StartFrom
-from zpm_domain.changes.mutations import BadOperation, Mutation, Target
+from zpm_domain.changes.mutations import AddClause, BadOperation, Mutation, Target
 from zpm_domain.errors import RecoveryFailed
 from zpm_domain.memory import image as images
 from zpm_domain.memory.image import Preloaded
@@ -104,6 +104,7 @@ class Recovery:
         count = len(pending)
         label = memory.journal.label
         phase = f"{memory.name}: replaying the journal"
+        additions = _Additions(memory, Origin.TOOL if self.opened else Origin.JOURNAL)
         for done in range(count):
             record = pending.popleft()
             progress.advance(done, count, phase)
@@ -114,6 +115,7 @@ class Recovery:
                 except BadOperation as exc:
                     raise JournalCorrupt(label, record.line, str(exc)) from exc
             if mutations and isinstance(mutations[0], StartFrom):
+                additions.store()
                 self.start_from(mutations[0])
                 continue
             self.position.records += 1
@@ -121,7 +123,14 @@ class Recovery:
                 self.position.skip -= 1
                 continue
             for mutation in mutations:
-                self._replay(mutation, label, record.line)
+                if not self._passes(mutation, label, record.line):
+                    continue
+                if isinstance(mutation, AddClause):
+                    additions.add(mutation.clause)
+                else:
+                    additions.store()
+                    mutation.apply(memory, additions.origin)
+        additions.store()
         if count:
             progress.advance(count, count, phase)
         if memory.numbering.unnumbered:
@@ -294,8 +303,9 @@ class Recovery:
             )
         return snapshot
 
-    def _replay(self, mutation: Mutation, label: str, line: int) -> None:
-        """Apply one journaled mutation, unless it no longer passes its check.
+    def _passes(self, mutation: Mutation, label: str, line: int) -> bool:
+        """Whether a journaled mutation still passes its check, so replay
+        applies it.
 
         A record for a predicate that is built in now (a newer zpm protects
         its name) or that a knowledge file now defines is not applied, and
@@ -315,5 +325,34 @@ class Recovery:
                 refusal.indicator,
                 refusal.reason,
             )
+            return False
+        return True
+
+
+class _Additions:
+    """A run of replayed additions, stored together (``Target.store_all``:
+    one engine call for the run, where one per clause would cost the SWI
+    engines a call into Prolog each) before any other change applies.
+
+    Storing a run is the same as applying its ``AddClause`` mutations one
+    by one: whether a clause is defeated depends on the knowledge files
+    alone, and the checks the mutations passed on the predicates' names,
+    which additions do not change.
+    """
+
+    def __init__(self, memory: Target, origin: Origin) -> None:
+        self._memory = memory
+        self.origin = origin
+        self._run: list[Clause] = []
+
+    def add(self, clause: Clause) -> None:
+        self._run.append(clause)
+
+    def store(self) -> None:
+        """Store the run, then number what it stored."""
+        run, self._run = self._run, []
+        if not run:
             return
-        mutation.apply(self._memory, Origin.TOOL if self.opened else Origin.JOURNAL)
+        self._memory.store_all(run, self.origin)
+        for clause in run:
+            self._memory.numbering.saw(clause.handle)
