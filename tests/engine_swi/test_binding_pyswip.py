@@ -27,6 +27,22 @@ else:
     raise AssertionError("no error")
 got = b.once("findall(X, between(1, 1000000, X), L)", {})
 assert got is not None and len(got["L"]) == 1000000 and got["L"][-1] == 1000000
+# long lists go as one JSON text (ffi.LONG_LIST): the same values come back
+odd = ["", "'", '"', "\\", "a\x00b", "\n\t\r\b\f\x01\x7f", "\u2028\u00e9\u4e16\U0001f600",
+       "[1, 2]", "X", "_", "true", "null", "/* c */", "% c", "0'a"]
+nums = [0, -5, 2**63, -(2**64), 10**30, 1.5, -0.0, 1e300, 5e-324, 1e16, 2.0**-1074, 123456789.0]
+long_list = [odd * 5, nums * 6, [[str(i), i] for i in range(100)], odd + nums]
+assert all(len(x) >= 64 for x in long_list[:3])
+got = b.once("X = Y", {"Y": long_list})
+assert got is not None and got["X"] == long_list, got
+assert math.copysign(1.0, got["X"][1][6]) == -1.0
+# what JSON cannot carry exactly goes item by item
+for special in ([math.inf, -math.inf] * 40, [10**5000] * 70):
+    got = b.once("X = Y, length(X, N)", {"Y": special})
+    assert got is not None and got["N"] == len(special), special[:1]
+    assert got["X"][:2] == special[:2], got["X"][:2]
+got = b.once("X = Y", {"Y": [math.nan] * 70})
+assert got is not None and all(math.isnan(x) for x in got["X"])
 results = []
 def work(k):
     results.append(b.once("X is K * 2", {"K": k})["X"])

@@ -13,13 +13,20 @@ integers beyond 64 bits; here values are read and written term by term:
   size), float -> ``float``, proper list -> ``list``; any other term ->
   its ``writeq`` text.
 
-Both directions walk lists with explicit stacks.  All functions here must run
-on the thread that owns the Prolog engine, inside an open foreign frame.
+Both directions walk lists with explicit stacks.  A long list (``LONG_LIST``
+items or more, at any depth) goes to Prolog as one JSON text that SWI-Prolog's
+reader reads as data (``term_string/3`` with ``double_quotes(atom)``: JSON's
+strings, escapes and numbers are Prolog's), the same term the item-by-item
+way builds with two C calls per item; a list JSON cannot carry exactly (a
+float that is not finite, an integer too long for Python's ``str``) goes
+item by item.  All functions here must run on the thread
+that owns the Prolog engine, inside an open foreign frame.
 """
 
 from __future__ import annotations
 
 import ctypes
+import json
 import math
 from ctypes import POINTER, c_char_p, c_double, c_int, c_int64, c_size_t, c_uint, c_void_p
 from typing import Any
@@ -34,6 +41,11 @@ PL_TERM, PL_NIL, PL_BLOB, PL_LIST_PAIR = 7, 8, 9, 10
 CVT_ATOM, CVT_STRING, CVT_INTEGER, CVT_WRITEQ = 0x1, 0x2, 0x8, 0x200
 BUF_DISCARDABLE, REP_UTF8 = 0x0, 0x100000
 PL_Q_NODEBUG, PL_Q_CATCH_EXCEPTION = 0x4, 0x8
+
+QUERY = PL_Q_NODEBUG | PL_Q_CATCH_EXCEPTION
+
+LONG_LIST = 64
+"""Lists of at least this many items go to Prolog as one text (see the module doc)."""
 
 _PROTOTYPES: dict[str, tuple[Any, list[Any]]] = {
     "PL_open_foreign_frame": (c_size_t, []),
@@ -52,6 +64,7 @@ _PROTOTYPES: dict[str, tuple[Any, list[Any]]] = {
     "PL_put_int64": (c_int, [term_t, c_int64]),
     "PL_put_float": (c_int, [term_t, c_double]),
     "PL_put_chars": (c_int, [term_t, c_int, c_size_t, c_char_p]),
+    "PL_put_term": (c_int, [term_t, term_t]),
     "PL_chars_to_term": (c_int, [c_char_p, term_t]),
     "PL_term_type": (c_int, [term_t]),
     "PL_get_nchars": (c_int, [term_t, POINTER(c_size_t), POINTER(c_char_p), c_uint]),
@@ -72,6 +85,7 @@ class Ffi:
             fn.restype = restype
             fn.argtypes = argtypes
             setattr(self, name, fn)
+        self._read_data = self.PL_predicate(b"term_string", 3, b"system")
 
     def open_frame(self) -> tuple[int, int]:
         """Open a foreign frame and mark the string buffers; see :meth:`close_frame`."""
@@ -93,6 +107,8 @@ class Ffi:
         if not isinstance(value, list):
             self._put_scalar(ref, value)
             return
+        if len(value) >= LONG_LIST and self._put_text(ref, value):
+            return
         # Each frame: the items, the next index to take (counting down), the
         # list built so far (a term ref), and where the finished list goes.
         stack: list[tuple[list[Any], list[int], int, int]] = []
@@ -110,6 +126,10 @@ class Ffi:
                 continue
             item = items[i]
             if isinstance(item, list):
+                if len(item) >= LONG_LIST and self._put_text(head, item):
+                    self._check(self.PL_cons_list(acc, head, acc))
+                    index[0] = i - 1
+                    continue
                 inner = self.PL_new_term_ref()
                 self._check(self.PL_put_nil(inner))
                 stack.append((item, [len(item) - 1], inner, acc))
@@ -117,6 +137,23 @@ class Ffi:
             self._put_scalar(head, item)
             self._check(self.PL_cons_list(acc, head, acc))
             index[0] = i - 1
+
+    def _put_text(self, ref: int, items: list[Any]) -> bool:
+        """Put the list ``items`` into ``ref`` as one JSON text read by
+        Prolog; ``False`` (``ref`` untouched) when JSON cannot carry it
+        exactly."""
+        try:
+            data = json.dumps(items, ensure_ascii=False, allow_nan=False).encode("utf-8")
+        except (TypeError, ValueError, UnicodeEncodeError):
+            return False
+        args = self.PL_new_term_refs(3)
+        self._check(self.PL_put_chars(args + 1, PL_STRING | REP_UTF8, len(data), data))
+        self._check(self.PL_chars_to_term(b"[double_quotes(atom)]", args + 2))
+        if not self.PL_call_predicate(None, QUERY, self._read_data, args):
+            self.PL_clear_exception()
+            return False
+        self._check(self.PL_put_term(ref, args))
+        return True
 
     def _put_scalar(self, ref: int, value: Any) -> None:
         if isinstance(value, str):
