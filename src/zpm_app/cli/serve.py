@@ -105,6 +105,9 @@ def run(ns: argparse.Namespace, services: Services) -> int:
     again when the server cannot start."""
     for name in ("zpm", "zpm_app", "zpm_adapters", "zpm_domain"):
         logging.getLogger(name).setLevel(logging.INFO)
+    from zpm_app.sdk_imports import defer_package_initialisers
+
+    defer_package_initialisers()
     from zpm_app import server
 
     created: list[Path] = []
