@@ -30,6 +30,7 @@ from zpm_app.catalogue import TOOLS, UnknownTools, package_version, select_tools
 from zpm_app.config import Settings
 from zpm_app.engines import create_engine
 from zpm_app.fork_service import ProjectForks
+from zpm_app.import_service import ProjectImport
 from zpm_app.toolbox import Toolbox
 from zpm_domain.errors import RecoveryFailed
 from zpm_domain.memory.journal_health import journal_advice
@@ -120,6 +121,13 @@ def open_forks(settings: Settings) -> ProjectForks:
     lent for each read); errors as for :func:`open_toolbox`."""
     box = open_toolbox(settings, lend_forks=True)
     return ProjectForks(box.memories, box.close)
+
+
+def open_import(settings: Settings) -> ProjectImport:
+    """Imports into the project of ``settings`` (``zpm import``), opened as
+    the command line's tool commands open it; errors as for :func:`open_toolbox`."""
+    box = open_toolbox(settings, lend_forks=True)
+    return ProjectImport(box.memories, settings.clock, box.close)
 
 
 @dataclass(frozen=True)

@@ -27,17 +27,23 @@ constants = st.one_of(
     quoted_text.map(lambda t: f"'{t}'"),
     string_text.map(lambda t: f'"{t}"'),
 )
+separators = st.sampled_from([", ", ",", ",  ", ",\t"])  # files other tools write use any
 arguments = st.one_of(
     constants,
     st.just("[]"),
-    st.lists(constants, min_size=1, max_size=4).map(lambda xs: "[" + ", ".join(xs) + "]"),
+    st.builds(
+        lambda xs, sep: "[" + sep.join(xs) + "]",
+        st.lists(constants, min_size=1, max_size=4),
+        separators,
+    ),
 )
 plain_facts = st.one_of(
     names.map(lambda n: f"{n}."),
     st.builds(
-        lambda n, args: f"{n}({', '.join(args)}).",
+        lambda n, args, sep: f"{n}({sep.join(args)}).",
         names,
         st.lists(arguments, min_size=1, max_size=5),
+        separators,
     ),
 )
 

@@ -1,7 +1,7 @@
 """The ``zpm`` command line.
 
 Commands: ``init [DIR]``, ``serve``, ``tools``, ``engines``, ``forks``, ``memories``,
-``journal``, ``kb``, ``storage``, ``tokens``,
+``import``, ``journal``, ``kb``, ``storage``, ``tokens``,
 ``completion SHELL``, ``version`` and one subcommand per catalogue tool in
 kebab case (``zpm remember-fact --fact 'p(a)'``, see ``tool_commands``).
 The options ``--project DIR``, ``--engine NAME`` and ``--format text|json``
@@ -36,6 +36,7 @@ from zpm_app.catalogue import TOOLS, ToolDefinition, package_version, tool_listi
 from zpm_app.cli import (
     engines,
     forks,
+    importing,
     journal,
     knowledge,
     memories,
@@ -66,6 +67,7 @@ COMMANDS: tuple[ModuleType, ...] = (
     engines,
     forks,
     memories,
+    importing,
     journal,
     knowledge,
     storage,

@@ -17,6 +17,7 @@ from zpm_domain.errors import ZpmError
 
 if TYPE_CHECKING:  # the forks' service is imported only to open them
     from zpm_app.fork_service import ForkService
+    from zpm_app.import_service import ImportService
     from zpm_domain.ports.tokens import TokenStore
 
 T = TypeVar("T")
@@ -60,6 +61,9 @@ class Services:
     open_forks: Callable[[str | None, str | None], ForkService] | None = None
     """The project's forks for ``zpm forks`` (``None``: not offered); opens
     and fails as ``open_runner`` does."""
+    open_import: Callable[[str | None, str | None], ImportService] | None = None
+    """Imports into the project's memories for ``zpm import`` (``None``: not
+    offered); opens and fails as ``open_runner`` does."""
     read_config: Callable[[str | None, str], dict[str, Any]] | None = None
     """A table of the project's ``.zpm/config.toml`` (``zpm serve --http``
     reads ``[serve]`` and ``[auth]``; ``None``: no configuration read)."""
@@ -84,6 +88,16 @@ class Services:
         if open_forks is None:
             return f"{command_name}: this zpm cannot reach the project's forks"
         return self._opened(command_name, lambda: open_forks(project, engine))
+
+    def import_for(
+        self, command_name: str, project: str | None, engine: str | None
+    ) -> ImportService | str:
+        """The project's imports for ``command_name``, or the line to print
+        when they cannot be reached (as :meth:`open_for`)."""
+        open_import = self.open_import
+        if open_import is None:
+            return f"{command_name}: this zpm cannot import into the project"
+        return self._opened(command_name, lambda: open_import(project, engine))
 
     def _opened(self, command_name: str, open_it: Callable[[], T]) -> T | str:
         try:
@@ -130,6 +144,15 @@ def default_services() -> Services:
         except (bootstrap.StartupError, engines.EngineError) as error:
             raise StartupFailed(str(error)) from error
 
+    def open_import(project: str | None, engine: str | None) -> ImportService:
+        settings = config.resolve_settings(project=project, engine=engine)
+        from zpm_app import bootstrap, engines
+
+        try:
+            return bootstrap.open_import(settings)
+        except (bootstrap.StartupError, engines.EngineError) as error:
+            raise StartupFailed(str(error)) from error
+
     def open_tokens(project: str | None) -> TokenStore:
         from zpm_app.shared_storage import open_tokens as tokens_of
 
@@ -147,6 +170,7 @@ def default_services() -> Services:
         open_session=opener(session_fork=True, serving=True),
         open_server=opener(serving=True),
         open_forks=open_forks,
+        open_import=open_import,
         open_tokens=open_tokens,
         read_config=read_config,
     )

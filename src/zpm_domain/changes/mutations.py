@@ -23,7 +23,7 @@ from typing import TYPE_CHECKING, Any, ClassVar, Protocol
 
 from zpm_domain.beliefs.supports import Beliefs, Support
 from zpm_domain.errors import PrologSyntaxError
-from zpm_domain.ports.engine import Engine
+from zpm_domain.ports.engine import Engine, Refusals
 from zpm_domain.ports.journal import JournalOp
 from zpm_domain.prolog.reader import read_term
 from zpm_domain.prolog.reader.facts import read_canonical_fact, read_plain_fact
@@ -67,10 +67,10 @@ class Target(Protocol):
         """Store a client's clause that came from ``origin`` (a tool call, the
         journal, a snapshot): believed, or defeated (the defeat)."""
 
-    def store_all(self, clauses: Sequence[Clause], origin: Origin) -> None:
+    def store_all(self, clauses: Sequence[Clause], origin: Origin) -> Refusals:
         """:meth:`store` each of ``clauses`` in order, the engine's part in
-        one go (``Engine.add_clauses``); raises the error the first clause
-        the engine refuses would have raised, once the others are stored."""
+        one go (``Engine.add_clauses``); the clauses the engine refused,
+        ``(index, error)``, the others stored."""
 
     @property
     def defeats(self) -> Defeats:

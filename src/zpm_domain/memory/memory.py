@@ -29,8 +29,10 @@ from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass
 
+from zpm_domain import progress
 from zpm_domain.beliefs import defeat, withdrawals
 from zpm_domain.beliefs.supports import SECTION, Beliefs
+from zpm_domain.changes.assumptions import SupportPlainly
 from zpm_domain.changes.generation import StartFrom
 from zpm_domain.changes.mutations import Mutation
 from zpm_domain.errors import MemoryReadOnly, PersistenceUnavailable
@@ -47,7 +49,7 @@ from zpm_domain.memory.snapshot_format import (
     SnapshotHeader,
     read_snapshot,
 )
-from zpm_domain.ports.engine import Engine
+from zpm_domain.ports.engine import Engine, Refusals
 from zpm_domain.ports.snapshots import SnapshotInfo
 from zpm_domain.ports.storage import KnowledgeFile, MemoryStorage, Mode, Scope
 from zpm_domain.prolog.allowlist import is_protected
@@ -294,23 +296,23 @@ class Memory(Reads):
         self.beliefs.arrived(clause, origin)
         return None
 
-    def store_all(self, clauses: Sequence[Clause], origin: Origin) -> None:
+    def store_all(self, clauses: Sequence[Clause], origin: Origin) -> Refusals:
         """:meth:`store` of each clause, the engine adding the believed ones in
         one ``add_clauses`` (a journal replay stores its runs of additions
-        this way); the first refusal is raised once the others are stored."""
-        believed: list[Clause] = []
-        for clause in clauses:
+        this way); the clauses the engine refused, ``(index in clauses,
+        error)``, the others stored."""
+        believed: list[int] = []
+        for index, clause in enumerate(clauses):
             if self.defeat_of(clause) is None:
-                believed.append(clause)
+                believed.append(index)
             else:
                 self.defeats.add(clause)
-        refused = self.engine.add_clauses(self.namespace, believed)
+        refused = self.engine.add_clauses(self.namespace, [clauses[i] for i in believed])
         skipped = {index for index, _ in refused}
-        for index, clause in enumerate(believed):
-            if index not in skipped:
-                self.beliefs.arrived(clause, origin)
-        if refused:
-            raise refused[0][1]
+        for position, index in enumerate(believed):
+            if position not in skipped:
+                self.beliefs.arrived(clauses[index], origin)
+        return [(believed[position], error) for position, error in refused]
 
     def snapshot_infos(self) -> list[SnapshotInfo]:
         """Every snapshot of this memory, sorted by name."""
@@ -335,19 +337,64 @@ class Memory(Reads):
             raise PersistenceUnavailable(self.name, self.storage.location)
         with self.journal.exclusive():
             self._recovery.catch_up()
-            image = self.image()
-            with self.storage.together():
-                self.snapshots.write(name, image.text())
-                self._step("save:written")
-                if self.read_only:
-                    return
-                start = StartFrom(secrets.token_hex(16), name, image.header.id, self.numbering.next)
-                self.journal.rotate([start.journal_op()])
-            self._step("save:rotated")
-            position = self._recovery.position
-            position.generation, position.records = start.generation, 1
-            position.started_from = name
-            log.info("memory %s: saved snapshot %s; the journal starts afresh", self.name, name)
+            self._save(name)
+
+    def _save(self, name: str) -> None:
+        """:meth:`save_snapshot`'s work, under the exclusive journal lock, caught up."""
+        image = self.image()
+        with self.storage.together():
+            self.snapshots.write(name, image.text())
+            self._step("save:written")
+            if self.read_only:
+                return
+            start = StartFrom(secrets.token_hex(16), name, image.header.id, self.numbering.next)
+            self.journal.rotate([start.journal_op()])
+        self._step("save:rotated")
+        position = self._recovery.position
+        position.generation, position.records = start.generation, 1
+        position.started_from = name
+        log.info("memory %s: saved snapshot %s; the journal starts afresh", self.name, name)
+
+    def import_clauses(self, clauses: Sequence[Clause], snapshot: str) -> Refusals:
+        """Store ``clauses`` (not stamped: each gets a new handle and the
+        provenance of the call in progress) at the end of their predicates,
+        then save the memory as snapshot ``snapshot``, from which the journal
+        starts afresh: the import is durable in one step, as a save is.  A
+        crash before the journal turns to the snapshot leaves the memory as
+        it was before the import.
+
+        A fact that assumptions alone hold becomes plainly held instead of
+        stored again, as ``remember_fact`` does.  Call it inside
+        :meth:`writing`, with clauses that tools may store
+        (:meth:`check_mutable`).  Returns the clauses the engine refused,
+        ``(index, error)``: then nothing is saved.  After a refusal, or any
+        error, this process holds what the storage does not: open the memory
+        again (``Memories.open_again``).
+        """
+        self._check_writable()
+        provenance = provenance_now(self._clock)
+        supported = {key for key in {c.key for c in clauses} if next(self.supported(key), None)}
+        stored: list[Clause] = []
+        positions: list[int] = []  # of each stored clause in clauses
+        phase = f"{self.name}: storing the clauses"
+        progress.advance(0, len(clauses), phase)
+        with self.loading():
+            for position, clause in enumerate(clauses):
+                if clause.key in supported and clause.is_fact:
+                    support = self.support(clause.head)
+                    if support is not None and not support.plain:
+                        SupportPlainly(clause.head).apply(self, Origin.TOOL)
+                        continue
+                stored.append(clause.stamped(self.numbering.allocate(), provenance))
+                positions.append(position)
+            refused = self.store_all(stored, Origin.TOOL)
+        progress.advance(len(clauses), len(clauses), phase)
+        if refused:
+            return [(positions[index], error) for index, error in refused]
+        progress.advance(0, 1, f"{self.name}: saving snapshot {snapshot}")
+        self._save(snapshot)
+        progress.advance(1, 1, f"{self.name}: saving snapshot {snapshot}")
+        return []
 
     def locked_image(self) -> Image:
         """:meth:`image` taken under the journal lock, caught up first."""

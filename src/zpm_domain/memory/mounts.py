@@ -148,6 +148,17 @@ class Memories:
         self._manifest_seen = version  # only now: a failure above is followed again
         self._followed_from = began
 
+    def open_again(self, name: str) -> None:
+        """Drop mounted memory ``name``'s state in this process and open it
+        again from its storage (after a change that failed half-way:
+        ``Memory.import_clauses``).  If it cannot be opened now, it is
+        opened at the start of each later call, as after ``zpm kb push``,
+        and the error is raised."""
+        memory = self._mounted.pop(name)
+        self._release(memory)
+        self._reopening[name] = MountEntry(name, memory.scope, memory.mode)
+        self._open_again()
+
     def _open_again(self) -> None:
         """Open the memories waiting to be opened again (see :meth:`follow_manifest`)."""
         for name, entry in list(self._reopening.items()):

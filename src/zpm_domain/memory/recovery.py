@@ -349,10 +349,14 @@ class _Additions:
         self._run.append(clause)
 
     def store(self) -> None:
-        """Store the run, then number what it stored."""
+        """Store the run, then number what it stored; raises the error of
+        the first clause the engine refused (as storing them one by one
+        would have, once the others are stored)."""
         run, self._run = self._run, []
         if not run:
             return
-        self._memory.store_all(run, self.origin)
+        refused = self._memory.store_all(run, self.origin)
+        if refused:
+            raise refused[0][1]
         for clause in run:
             self._memory.numbering.saw(clause.handle)
