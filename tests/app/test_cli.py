@@ -547,3 +547,56 @@ def test_serve_passes_its_tool_selection_to_the_server(
 def test_serve_tools_needs_a_server_opener(capsys: pytest.CaptureFixture[str]) -> None:
     code, out, err = run(capsys, World(), "serve", "--tools", "core")
     assert (code, out, err) == (1, "", "zpm serve: --tools is not available here\n")
+
+
+@pytest.mark.parametrize(
+    "argv",
+    [
+        ["query-logic", "--goal", "p(X)"],
+        ["--project", "query-logic", "query-logic", "p(X)"],
+        ["--format", "json", "remember-fact", "--fact", "a", "--project", "x"],
+        ["--engine=janus", "serve", "--tools", "core"],
+        ["forks", "diff", "session_1"],
+        ["init", "somewhere"],
+        ["import", "facts.pl", "--memory", "m", "--format", "json"],
+        ["tools", "--format", "json"],
+        ["version"],
+        ["journal", "check", "--memory", "default"],
+    ],
+)
+def test_a_command_parses_alike_with_its_parser_alone(argv: list[str]) -> None:
+    """The CLI builds the named command's parser alone; it must read the
+    arguments exactly as the full parser does."""
+    from zpm_app.cli import _named_command
+
+    only = _named_command(argv, TOOLS)
+    assert only is not None
+    full, alone = build_parser(TOOLS), build_parser(TOOLS, only=only)
+
+    def parsed(parser: Any) -> dict[str, Any]:
+        ns, extras = parser.parse_known_args(argv)
+        values = {k: v for k, v in vars(ns).items() if k != "command_parser"}
+        return {**values, "extras": extras, "parser": ns.command_parser.prog}
+
+    assert parsed(alone) == parsed(full)
+
+
+@pytest.mark.parametrize(
+    ("argv", "only"),
+    [
+        (["query-logic", "p(X)"], "query-logic"),
+        (["--project", "serve", "forks", "list"], "forks"),
+        (["--help"], None),
+        (["query-logic", "--help"], "query-logic"),
+        (["completion", "bash"], None),
+        (["qurey-logic"], None),
+        (["--verbose", "version"], "version"),
+        ([], None),
+    ],
+)
+def test_the_named_command_is_found_past_the_global_options(
+    argv: list[str], only: str | None
+) -> None:
+    from zpm_app.cli import _named_command
+
+    assert _named_command(argv, TOOLS) == only

@@ -107,8 +107,8 @@ def main(
 def _main(
     argv: Sequence[str] | None, services: Services | None, tools: Sequence[ToolDefinition]
 ) -> int:
-    parser = build_parser(tools)
     args = list(sys.argv[1:] if argv is None else argv)
+    parser = build_parser(tools, only=_named_command(args, tools))
     if not args:
         parser.print_help(sys.stderr)
         return USAGE_ERROR
@@ -135,8 +135,13 @@ def _main(
     return run_tool(spec, arguments, ns, services)
 
 
-def build_parser(tools: Sequence[ToolDefinition] = TOOLS) -> argparse.ArgumentParser:
-    """The full parser: built-in commands, then one subcommand per tool."""
+def build_parser(
+    tools: Sequence[ToolDefinition] = TOOLS, only: str | None = None
+) -> argparse.ArgumentParser:
+    """The full parser: built-in commands, then one subcommand per tool; with
+    ``only``, the same parser with that subcommand alone (it parses that
+    command's arguments exactly as the full one does, at a fraction of the
+    cost of building them all)."""
     parser = Parser(
         prog="zpm",
         description="A durable, queryable Prolog knowledge base as memory for AI agents.",
@@ -149,14 +154,46 @@ def build_parser(tools: Sequence[ToolDefinition] = TOOLS) -> argparse.ArgumentPa
         title="COMMANDS", dest="command", metavar="COMMAND", required=True
     )
     for module in COMMANDS:
-        module.add(commands)
-    add_global_options(command(commands, "tools", "list the tools"))
-    completion = command(commands, "completion", "print a shell completion script")
-    completion.add_argument("shell", choices=("bash", "zsh"), metavar="SHELL", help="bash or zsh")
-    command(commands, "version", "print the version")
+        if only in (None, module.NAME):
+            module.add(commands)
+    if only in (None, "tools"):
+        add_global_options(command(commands, "tools", "list the tools"))
+    if only is None:
+        completion = command(commands, "completion", "print a shell completion script")
+        completion.add_argument(
+            "shell", choices=("bash", "zsh"), metavar="SHELL", help="bash or zsh"
+        )
+    if only in (None, "version"):
+        command(commands, "version", "print the version")
     for spec in tools:
-        add_tool_command(commands, spec)
+        if only in (None, spec.cli_name):
+            add_tool_command(commands, spec)
     return parser
+
+
+def _named_command(args: Sequence[str], tools: Sequence[ToolDefinition]) -> str | None:
+    """The subcommand ``args`` name, when the parser needs no other: a
+    command's name as the first argument that is neither an option nor an
+    option's value; ``None`` (the full parser) for anything else: help, no
+    command, an unknown name (the full parser suggests one), ``completion``
+    (its script lists every command)."""
+    probe = argparse.ArgumentParser(add_help=False)
+    add_global_options(probe, top=True)
+    valued = {
+        option for action in probe._actions if action.nargs != 0 for option in action.option_strings
+    }
+    skip = False
+    for arg in args:
+        if skip:
+            skip = False
+        elif arg in ("-h", "--help", "--version"):
+            return None
+        elif arg in valued:
+            skip = True
+        elif not arg.startswith("-"):
+            names = {module.NAME for module in COMMANDS} | {spec.cli_name for spec in tools}
+            return arg if arg in names | {"tools", "version"} else None
+    return None
 
 
 def _tools(tools: Sequence[ToolDefinition], output_format: str) -> int:
