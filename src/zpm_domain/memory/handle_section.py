@@ -16,6 +16,7 @@ from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 
 from zpm_domain.stored.clauses import Clause
+from zpm_domain.stored.clauses import number as number_clause
 from zpm_domain.stored.handles import is_handle
 from zpm_domain.stored.provenance import UNKNOWN, Provenance, shared
 from zpm_domain.stored.sections import SectionDamaged
@@ -91,27 +92,34 @@ class Handles:
             runs.append((first, count, shared(tool, client, at)))
         return cls(next_number, runs)
 
-    def stamp(self, clauses: list[Clause]) -> list[Clause]:
+    def check(self, clauses: int) -> None:
+        """``SectionDamaged`` unless the runs cover exactly ``clauses`` clauses."""
+        covered = sum(count for _, count, _ in self.runs)
+        if covered != clauses:
+            raise SectionDamaged(len(self.runs) + 1, f"{covered} handles for {clauses} clauses")
+
+    def stamp(self, clauses: list[Clause], *, in_place: bool = False) -> list[Clause]:
         """``clauses`` (the snapshot's, in order) with their handles and
         provenance; ``SectionDamaged`` when the runs do not cover them exactly.
         A clause that carries them already is kept itself (the clauses of a
-        memory's own image: a fork copies them)."""
-        covered = sum(count for _, count, _ in self.runs)
-        if covered != len(clauses):
-            raise SectionDamaged(
-                len(self.runs) + 1, f"{covered} handles for {len(clauses)} clauses"
-            )
+        memory's own image: a fork copies them).  ``in_place``: ``clauses``
+        were just read and nothing else holds them, so a clause without a
+        handle is numbered itself (``number``) rather than copied."""
+        self.check(len(clauses))
         stamped: list[Clause] = []
         for first, count, provenance in self.runs:
             part = clauses[len(stamped) : len(stamped) + count]
             if first is None:
                 stamped.extend(part)
-            else:
-                stamped.extend(
-                    c
-                    if c.handle == first + i
-                    and (c.provenance is provenance or c.provenance == provenance)
-                    else c.stamped(first + i, provenance)
-                    for i, c in enumerate(part)
-                )
+                continue
+            for i, c in enumerate(part):
+                if c.handle == first + i and (
+                    c.provenance is provenance or c.provenance == provenance
+                ):
+                    stamped.append(c)
+                elif in_place and c.handle is None:
+                    number_clause(c, first + i, provenance)
+                    stamped.append(c)
+                else:
+                    stamped.append(c.stamped(first + i, provenance))
         return stamped

@@ -110,7 +110,10 @@ def check_sections(snapshot: Snapshot, label: str) -> None:
     """Read every section ``snapshot`` has; ``SnapshotDamaged`` at the first
     that does not read (the handles must also match the clauses)."""
     beliefs_image(snapshot, label)
-    stamped_clauses(snapshot, label)
+    handles = snapshot_handles(snapshot, label)
+    if handles is not None:
+        count = len(snapshot.clauses)
+        read_section(snapshot, label, handle_section.SECTION, lambda _: handles.check(count))
     withdrawn(snapshot, label)
     defeated(snapshot, label)
     described(snapshot, label)
@@ -121,14 +124,19 @@ def snapshot_handles(snapshot: Snapshot, label: str) -> handle_section.Handles |
     return read_section(snapshot, label, handle_section.SECTION, handle_section.Handles.read)
 
 
-def stamped_clauses(snapshot: Snapshot, label: str) -> list[Clause]:
+def stamped_clauses(snapshot: Snapshot, label: str, *, in_place: bool = False) -> list[Clause]:
     """The snapshot's clauses with the handles and provenance of its section
-    (unnumbered when it has none); ``SnapshotDamaged`` when they do not match."""
+    (unnumbered when it has none); ``SnapshotDamaged`` when they do not match.
+    ``in_place``: the snapshot was read for this use alone, its clauses are
+    numbered themselves (``Handles.stamp``)."""
     handles = snapshot_handles(snapshot, label)
     if handles is None:
         return snapshot.clauses
     return read_section(
-        snapshot, label, handle_section.SECTION, lambda _: handles.stamp(snapshot.clauses)
+        snapshot,
+        label,
+        handle_section.SECTION,
+        lambda _: handles.stamp(snapshot.clauses, in_place=in_place),
     )
 
 

@@ -140,7 +140,8 @@ class Recovery:
     def start_from(self, start: StartFrom, snapshot: Snapshot | None = None) -> None:
         """Make ``start`` the state: knowledge files plus its snapshot.
 
-        ``snapshot`` is the start's snapshot already read, if at hand.  A
+        ``snapshot`` is the start's snapshot already read, if at hand (read
+        for this start alone: its clauses become the memory's).  A
         clause the memory refuses now (a name that became built in) is
         reported and left out, the same way every time.
         """
@@ -175,7 +176,9 @@ class Recovery:
                 memory.numbering.saw(None if first is None else first + count - 1)
         loadable: list[Clause] = []
         refusals: dict[tuple[str, int], PermissionDenied | None] = {}
-        clauses = snapshot.clauses if stamped else images.stamped_clauses(snapshot, label)
+        clauses = (
+            snapshot.clauses if stamped else images.stamped_clauses(snapshot, label, in_place=True)
+        )
         for clause in clauses:
             key = clause.key
             if key not in refusals:
