@@ -9,13 +9,22 @@ always sent it: every part inline (``zpm_app.schema_refs`` makes the shared
 parts references again), no titles, closed objects, ``enum`` and ``const``
 without a type, and the keywords in one fixed order (a leading description
 first, for named parts).  The order matters: clients receive these bytes.
+
+Deriving every tool's schema costs a server about 50 ms at each start, so
+the derived schemas are recorded in ``output_schemas.json`` beside this
+module (``python -m zpm_app.output_schemas`` writes it again) and read from
+there; a shape the record lacks is derived.  ``tests/app/test_output_schemas.py``
+fails while the record differs from the derivation.
 """
 
 from __future__ import annotations
 
+import json
 import types
 import typing
+from collections.abc import Iterable
 from functools import cache
+from pathlib import Path
 from typing import Annotated, Any, NotRequired, Required, Union
 
 from zpm_domain.tools.outputs import Doc, Minimum, TypeList
@@ -25,17 +34,48 @@ _TYPE_LIST = "x-zpm-type-list"
 _ORDER = ("type", "properties", "required", "items", "minimum", "anyOf", "const", "enum")
 
 
+RECORD = Path(__file__).with_name("output_schemas.json")
+"""The recorded schemas, by :func:`shape_key`."""
+
+
 @cache
 def output_schema(shape: type) -> dict[str, Any]:
-    """The JSON Schema (2020-12) of the ``TypedDict`` ``shape``, every part inline.
+    """The JSON Schema (2020-12) of the ``TypedDict`` ``shape``, every part
+    inline: as recorded (see the module doc), else as :func:`derive` gives it."""
+    recorded: dict[str, Any] | None = _recorded().get(shape_key(shape))
+    return derive(shape) if recorded is None else recorded
+
+
+def derive(shape: type) -> dict[str, Any]:
+    """:func:`output_schema` of ``shape``, derived now.
 
     Raises ``TypeError`` for a shape pydantic cannot describe, ``ValueError``
     for a schema keyword this module does not place.
     """
-    from pydantic import TypeAdapter  # costly: only when a schema is read
+    from pydantic import TypeAdapter  # costly: only when a schema is derived
 
     raw = TypeAdapter(_Translation().of(shape)).json_schema()
     return _tidy(_inline(raw, raw.get("$defs", {})))
+
+
+def shape_key(shape: type) -> str:
+    """The name a shape's schema is recorded under."""
+    return f"{shape.__module__}.{shape.__qualname__}"
+
+
+def record_text(shapes: Iterable[type]) -> str:
+    """The text of :data:`RECORD` for ``shapes``: each one's schema, derived."""
+    derived = {shape_key(shape): derive(shape) for shape in shapes}
+    return json.dumps(dict(sorted(derived.items())), indent=1, ensure_ascii=False) + "\n"
+
+
+@cache
+def _recorded() -> dict[str, Any]:
+    try:
+        found: dict[str, Any] = json.loads(RECORD.read_text(encoding="utf-8"))
+    except FileNotFoundError:
+        return {}
+    return found
 
 
 class _Translation:
@@ -151,3 +191,12 @@ def _ordered(schema: dict[str, Any], *, lead: bool) -> dict[str, Any]:
     if unplaced:
         raise ValueError(f"output schema keywords without a place: {sorted(unplaced)}")
     return ordered
+
+
+if __name__ == "__main__":  # python -m zpm_app.output_schemas: record them again
+    from zpm_app.catalogue import TOOLS
+
+    RECORD.write_text(
+        record_text({spec.output for spec in TOOLS if spec.output is not None}), encoding="utf-8"
+    )
+    print(f"recorded {RECORD}")

@@ -16,7 +16,7 @@ from typing import Annotated, Any, Literal, NotRequired, TypedDict
 import pytest
 
 from zpm_app.catalogue import TOOLS, tool_listing
-from zpm_app.output_schemas import output_schema
+from zpm_app.output_schemas import RECORD, output_schema, record_text
 from zpm_domain.tools.outputs import TYPE_LIST, Doc, Minimum
 
 RECORDED: dict[str, Any] = json.loads(
@@ -68,3 +68,13 @@ def test_metadata_the_derivation_does_not_know_is_refused() -> None:
 
     with pytest.raises(TypeError, match="no marker"):
         output_schema(Odd)
+
+
+def test_the_recorded_schemas_are_those_derived_now() -> None:
+    """Servers read the schemas from ``src/zpm_app/output_schemas.json``;
+    after a change to a tool's result shape, record them again with
+    ``python -m zpm_app.output_schemas``."""
+    shapes = {spec.output for spec in TOOLS if spec.output is not None}
+    assert RECORD.read_text(encoding="utf-8") == record_text(shapes), (
+        "the recorded output schemas are stale: run python -m zpm_app.output_schemas"
+    )
