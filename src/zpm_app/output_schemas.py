@@ -12,7 +12,7 @@ first, for named parts).  The order matters: clients receive these bytes.
 
 Deriving every tool's schema costs a server about 50 ms at each start, so
 the derived schemas are recorded in ``output_schemas.json`` beside this
-module (``python -m zpm_app.output_schemas`` writes it again) and read from
+module (``tools/record_output_schemas.py`` writes it again) and read from
 there; a shape the record lacks is derived.  ``tests/app/test_output_schemas.py``
 fails while the record differs from the derivation.
 """
@@ -191,12 +191,3 @@ def _ordered(schema: dict[str, Any], *, lead: bool) -> dict[str, Any]:
     if unplaced:
         raise ValueError(f"output schema keywords without a place: {sorted(unplaced)}")
     return ordered
-
-
-if __name__ == "__main__":  # python -m zpm_app.output_schemas: record them again
-    from zpm_app.catalogue import TOOLS
-
-    RECORD.write_text(
-        record_text({spec.output for spec in TOOLS if spec.output is not None}), encoding="utf-8"
-    )
-    print(f"recorded {RECORD}")

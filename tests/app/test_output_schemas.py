@@ -73,8 +73,8 @@ def test_metadata_the_derivation_does_not_know_is_refused() -> None:
 def test_the_recorded_schemas_are_those_derived_now() -> None:
     """Servers read the schemas from ``src/zpm_app/output_schemas.json``;
     after a change to a tool's result shape, record them again with
-    ``python -m zpm_app.output_schemas``."""
+    ``tools/record_output_schemas.py``."""
     shapes = {spec.output for spec in TOOLS if spec.output is not None}
     assert RECORD.read_text(encoding="utf-8") == record_text(shapes), (
-        "the recorded output schemas are stale: run python -m zpm_app.output_schemas"
+        "the recorded output schemas are stale: run .venv/bin/python tools/record_output_schemas.py"
     )
