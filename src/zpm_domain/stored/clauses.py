@@ -58,7 +58,10 @@ class Clause:
     @property
     def key(self) -> tuple[str, int]:
         """Predicate indicator ``(name, arity)`` of the head."""
-        return indicator(self.head)
+        head = self.head
+        if type(head) is Struct:  # the common case, without a call (loads ask it per clause)
+            return head.name, len(head.args)
+        return indicator(head)
 
     def renamed(self, new: str) -> Clause:
         """This clause with its head's name changed to ``new`` (same lineage)."""
