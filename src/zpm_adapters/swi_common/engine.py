@@ -42,8 +42,11 @@ raises ``CyclicAnswer`` naming it, as in the python engine.
 
 from __future__ import annotations
 
+import json
 import threading
 from collections.abc import Iterator, Sequence
+from dataclasses import dataclass
+from pathlib import Path
 from typing import Any
 
 from zpm_adapters.prolog.steps import read_steps, unqualified
@@ -66,17 +69,47 @@ STACK_LIMIT = "zpm_support:zpm_stack_limit(B, Old)"
 THREAD_ID = "zpm_support:zpm_thread_id(Id)"
 
 
-def load_support(binding: Binding) -> None:
-    """Consult ``zpm_support.pl`` and wrap the refused predicates (once per process)."""
+AUTOLOADED = Path(__file__).with_name("autoloaded.json")
+"""What ``autoload_all/0`` defines at start-up on one SWI-Prolog version, in
+order (``tools/record_swi_autoload.py`` writes it; see ``zpm_init/4``)."""
+
+
+@dataclass(frozen=True)
+class Autoloaded:
+    """A record of :data:`AUTOLOADED`: the version, and each predicate as
+    ``(module, name, arity)``; version 0 (no record) matches no version."""
+
+    version: int = 0
+    predicates: tuple[tuple[str, str, int], ...] = ()
+
+    @classmethod
+    def read(cls, path: Path = AUTOLOADED) -> Autoloaded:
+        try:
+            found = json.loads(path.read_text(encoding="utf-8"))
+        except FileNotFoundError:
+            return cls()
+        return cls(found["version"], tuple((m, n, a) for m, n, a in found["predicates"]))
+
+    def text(self) -> str:
+        return json.dumps({"version": self.version, "predicates": self.predicates}) + "\n"
+
+
+def load_support(binding: Binding, autoloaded: Autoloaded | None = None) -> None:
+    """Consult ``zpm_support.pl`` and wrap the refused predicates (once per
+    process).  ``autoloaded``: what ``autoload_all/0`` defines (default:
+    :data:`AUTOLOADED`'s record; see ``zpm_init/4``)."""
+    record = Autoloaded.read() if autoloaded is None else autoloaded
     binding.once("consult(F)", {"F": str(SUPPORT_FILE)})
     binding.once("zpm_support:zpm_meta(S)", {"S": codec.meta_specs()})
     binding.once(
         "findall(_N-_A, member([_N, _A], Al), _Al2), findall(_N-_A, member([_N, _A], De), _De2),"
-        " zpm_support:zpm_init(_Al2, _De2, B)",
+        " zpm_support:zpm_init(_Al2, _De2, B, V-Ps)",
         {
             "Al": [list(pi) for pi in sorted(ALLOWED)],
             "De": [list(pi) for pi in sorted(DENIED)],
             "B": MAX_INTEGER_BITS // 8,
+            "V": record.version,
+            "Ps": [list(p) for p in record.predicates],
         },
     )
 

@@ -23,7 +23,7 @@
     until a client defines them).
 */
 :- module(zpm_support,
-          [ zpm_init/2, zpm_init/3, zpm_meta/1, zpm_ensure/2, zpm_ensure/3, zpm_drop/1,
+          [ zpm_init/2, zpm_init/3, zpm_init/4, autoloaded_now/1, zpm_meta/1, zpm_ensure/2, zpm_ensure/3, zpm_drop/1,
             zpm_drop/2, zpm_add/4, zpm_add/5, zpm_add_all/3, zpm_copy_predicate/6, zpm_declared/3, zpm_forget/3, zpm_erase/1, zpm_erase_all/1,
             zpm_rename/4,
             zpm_solve/6, zpm_prove/6, zpm_stack_limit/2, zpm_version/1, zpm_thread_id/1, zpm_settle/0
@@ -39,7 +39,8 @@
 :- use_module(library(assoc)).
 
 :- dynamic zpm_namespace/3, zpm_ref/3, zpm_next_id/1, zpm_answer/1.
-:- dynamic denied_pi/2, base_ready/0, iso_local/3.
+:- dynamic denied_pi/2, base_ready/0, iso_local/3, recorded_autoload/2, autoloaded_now/1,
+    autoloading/3.
 zpm_next_id(1).
 
 zpm_version(V) :- current_prolog_flag(version, V).
@@ -59,6 +60,18 @@ zpm_init(Allowed, Denied, MaxIntegerBytes) :-
     set_prolog_flag(max_integer_size, MaxIntegerBytes),
     zpm_init(Allowed, Denied).
 
+%!  zpm_init(+Allowed, +Denied, +MaxIntegerBytes, +Autoloaded) is det.
+%   zpm_init/3, given what autoload_all/0 does here on one SWI-Prolog
+%   version: Version-Preds, each [Module, Name, Arity], what it autoloads
+%   in order, then each import there is after it (recorded by
+%   tools/record_swi_autoload.py).  On that version those predicates are
+%   defined directly, without autoload_all/0's walks over all loaded code
+%   (half of a start); on another, autoload_all/0 runs.
+zpm_init(Allowed, Denied, MaxIntegerBytes, Version-Preds) :-
+    retractall(recorded_autoload(_, _)),
+    assertz(recorded_autoload(Version, Preds)),
+    zpm_init(Allowed, Denied, MaxIntegerBytes).
+
 zpm_init(Allowed, Denied) :-
     retractall(denied_pi(_, _)),
     forall(member(N-A, Denied), assertz(denied_pi(N, A))),
@@ -71,10 +84,58 @@ zpm_init(Allowed, Denied) :-
     set_prolog_flag(verbose, silent),
     % Everything is loaded now, so nothing is autoloaded while a query runs:
     % loading calls predicates the sandbox refuses (set_prolog_flag/2...).
-    % It is most of the start-up time (about 0.17 s of 0.3 s).
-    autoload_all,
+    load_autoloaded,
     set_prolog_flag(verbose, Verbose),
     (   base_ready -> true ; make_base(Allowed), assertz(base_ready) ).
+
+%   What autoload_all/0 does, done: on the version of the record, each
+%   recorded predicate defined in its module as a first call would define
+%   it, in order, twice (a module that a later definition loads gets its
+%   own on the second pass), then autoloading off, as autoload_all/0
+%   leaves it.  Else autoload_all/0 itself, noting in autoloaded_now/1 (the
+%   record) what it autoloaded, then every import there is after it.
+%   tests/engine_swi/test_autoload_record.py checks that both end alike.
+load_autoloaded :-
+    current_prolog_flag(version, Version),
+    recorded_autoload(Version, Preds),
+    !,
+    set_prolog_flag(autoload, true),    % as autoload_all/0 has it while it walks
+    forall(member([M, N, A], Preds), define(M, N, A)),
+    forall(member([M, N, A], Preds), define(M, N, A)),
+    set_prolog_flag(autoload, false).
+load_autoloaded :-
+    retractall(autoloading(_, _, _)),
+    setup_call_cleanup(
+        asserta((user:message_hook(autoload(M:N/A, _), _, _) :-
+                     zpm_support:note_autoload(M, N, A)), Ref),
+        autoload_all,
+        erase(Ref)),
+    findall([M, N, A], autoloading(M, N, A), Messages),
+    findall(P, imported(P), Imported),
+    sort(Imported, Resolved),
+    append(Messages, Resolved, Preds),
+    retractall(autoloaded_now(_)),
+    assertz(autoloaded_now(Preds)).
+
+%   M and N come as text (strings from Python, atoms from the record).
+define(M0, N0, A) :-
+    atom_string(M, M0),
+    atom_string(N, N0),
+    functor(H, N, A),
+    (   catch('$define_predicate'(M:H), _, fail)
+    ->  true
+    ;   true
+    ).
+
+note_autoload(M, N, A) :-
+    assertz(autoloading(M, N, A)),
+    fail.                               % other hooks see it too
+
+%   [Module, Name, Arity]: a predicate Module has from another module.
+imported([M, N, A]) :-
+    current_module(M),
+    predicate_property(M:H, imported_from(_)),
+    functor(H, N, A).
 
 make_base(Allowed) :-
     set_module(zpm_base:class(user)),
