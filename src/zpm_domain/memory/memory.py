@@ -56,7 +56,7 @@ from zpm_domain.prolog.allowlist import is_protected
 from zpm_domain.prolog.errors import PermissionDenied
 from zpm_domain.prolog.terms import Term, indicator
 from zpm_domain.stored import descriptions
-from zpm_domain.stored.clauses import Clause, Origin
+from zpm_domain.stored.clauses import Clause, Origin, number
 from zpm_domain.stored.handles import UNRECORDED, Numbering
 from zpm_domain.stored.provenance import Provenance
 from zpm_domain.stored.provenance import now as provenance_now
@@ -356,8 +356,9 @@ class Memory(Reads):
         log.info("memory %s: saved snapshot %s; the journal starts afresh", self.name, name)
 
     def import_clauses(self, clauses: Sequence[Clause], snapshot: str) -> Refusals:
-        """Store ``clauses`` (not stamped: each gets a new handle and the
-        provenance of the call in progress) at the end of their predicates,
+        """Store ``clauses`` (read for this import alone, without handles:
+        each is numbered in place with a new handle and the provenance of the
+        call in progress, ``number``) at the end of their predicates,
         then save the memory as snapshot ``snapshot``, from which the journal
         starts afresh: the import is durable in one step, as a save is.  A
         crash before the journal turns to the snapshot leaves the memory as
@@ -385,7 +386,8 @@ class Memory(Reads):
                     if support is not None and not support.plain:
                         SupportPlainly(clause.head).apply(self, Origin.TOOL)
                         continue
-                stored.append(clause.stamped(self.numbering.allocate(), provenance))
+                number(clause, self.numbering.allocate(), provenance)
+                stored.append(clause)
                 positions.append(position)
             refused = self.store_all(stored, Origin.TOOL)
         progress.advance(len(clauses), len(clauses), phase)
