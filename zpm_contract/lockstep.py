@@ -119,8 +119,11 @@ MASKS: dict[str, Callable[[str], str]] = {
     "get_persistence_status": lambda text: re.sub(r"(?m)^dir: .*$", "dir: <dir>", text),
     "get_kb_overview": lambda text: re.sub(r'"latest_at":"[^"]*"', '"latest_at":"<t>"', text),
 }
-KNOWLEDGE_FILE = re.compile(r"knowledge file /\S+/\.zpm/")
-"""A knowledge file named in an error (its project's folder differs per engine)."""
+KNOWLEDGE_FILE = re.compile(
+    r"knowledge file (?:/\S+/\.zpm/|postgresql://\S+ space \S+ memory \S+, )"
+)
+"""A knowledge file named in an error (its project's folder, or its space in
+a database, differs per engine)."""
 """Machine-specific parts of answers (a project's path, a file's mtime)."""
 
 

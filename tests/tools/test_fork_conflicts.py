@@ -101,9 +101,9 @@ def test_prefer_fork_takes_the_base_change_back(both_updated: Toolbox) -> None:
     assert merged["conflicts"] == [{**CONFLICT, "winner": "fork"}]
     assert [(o["op"], o["sentence"]) for o in merged["operations"]] == [
         ("remove", "owner(x, bob)"),
-        ("store", "pet(tom)"),
         ("store", "owner(x, carol)"),
-    ]
+        ("store", "pet(tom)"),
+    ], "stores in the order the fork made them"
     assert owners(box) == '[{"Y":"carol"}]'
     assert [r["handle"] for r in value(box, "matching", pattern="owner(x, Y)")["rows"]] == [
         FORK + 3

@@ -90,6 +90,7 @@ def test_a_fork_whose_changes_cannot_be_read_is_kept(
 ) -> None:
     box = open_box()
     ok(box, "fork_memory", name="trial")
+    ok(box, "save_snapshot", name="later", memory="trial")  # the fork point file is read then
     ok(box, "unmount_memory", name="trial")
     box.close()
     (project / ".zpm" / "kb" / "trial" / "fork-point.pl").unlink()

@@ -204,6 +204,9 @@ def test_a_damaged_fork_point_is_named_and_nothing_merges(open_box: Open, projec
     ok(box, "remember_fact", fact="p(1)")
     ok(box, "fork_memory", name="trial")
     ok(box, "remember_fact", fact="p(2)", memory="trial")
+    # after a save the fork's journal no longer starts from its fork point:
+    # the fork point file is read
+    ok(box, "save_snapshot", name="later", memory="trial")
     point = project / ".zpm" / "kb" / "trial" / "fork-point.pl"
     kept = point.read_text()
     assert "\np(1).\n" in kept, "the fork point is the snapshot the fork started from"

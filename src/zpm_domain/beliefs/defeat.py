@@ -148,6 +148,12 @@ class Defeats:
         found = self._by_head.get(fact)
         return found[0] if found else None
 
+    def variants_of(self, fact: Term) -> list[Clause]:
+        """Every defeated fact that is a variant of ``fact``, in order."""
+        if variables(fact):
+            return [c for c in self if c.is_fact and variant(c.head, fact)]
+        return list(self._by_head.get(fact, ()))
+
     # -- snapshots ---------------------------------------------------------------------
     def section(self) -> list[str]:
         """One JSON line per defeated clause, in order: ``[handle, clause, tool,

@@ -84,6 +84,12 @@ class _Table:
             return held
         return next((c for c in self.more.get(args, []) if terms_equal(c.head, head)), None)
 
+    def find_all(self, args: Args, head: Term) -> list[Clause]:
+        held = self.first.get(args)
+        if held is None:
+            return []
+        return [c for c in (held, *self.more.get(args, [])) if terms_equal(c.head, head)]
+
 
 class GroundFacts:
     """The stored ground facts of a memory, per predicate (see the module docstring)."""
@@ -103,6 +109,17 @@ class GroundFacts:
         if table is None:
             table = self._tables[key] = _built(stored())
         return table.find(args, fact)
+
+    def variants_of(self, fact: Term, stored: Callable[[], Iterable[Clause]]) -> list[Clause]:
+        """Every stored fact that is a variant of ``fact``, in clause order
+        (the same conditions as :meth:`variant_of`)."""
+        args = ground_args(fact)
+        assert args is not None, "only a ground fact without a NaN is looked up"
+        key = indicator(fact)
+        table = self._tables.get(key)
+        if table is None:
+            table = self._tables[key] = _built(stored())
+        return table.find_all(args, fact)
 
     def added(self, clause: Clause) -> None:
         """``clause`` was stored at the end of its predicate."""

@@ -98,6 +98,10 @@ class Beliefs:
         """The facts ``assumption`` supports, in the order they were first supported."""
         return [s.fact for s in self._supports.values() if assumption in s.assumptions]
 
+    def supports(self) -> list[Support]:
+        """The supports of every supported fact, in the order first supported."""
+        return list(self._supports.values())
+
     def support(self, fact: Term) -> Support | None:
         """The supports of the stored variant of ``fact``, if assumptions hold it."""
         if indicator(fact) not in self._supported_of:
@@ -138,6 +142,12 @@ class Beliefs:
         clauses of its predicate in order, for building their index when it
         has none."""
         return self._facts.variant_of(fact, stored)
+
+    def stored_variants(self, fact: Term, stored: Callable[[], Iterable[Clause]]) -> list[Clause]:
+        """Every client-stored fact that is a variant of ``fact`` (which
+        ``fact_index.ground_args`` keys), in clause order; ``stored`` as for
+        :meth:`stored_variant`."""
+        return self._facts.variants_of(fact, stored)
 
     # -- changes (called by the mutations, after the engine changed) -------------
     def reset(self) -> None:

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 from zpm_domain.changes.assumptions import Assume, RetractAssumption, SupportPlainly
 from zpm_domain.changes.describe import DescribePredicate
+from zpm_domain.changes.fork_point import MoveForkPoint
 from zpm_domain.changes.generation import NumberClauses, StartFrom
 from zpm_domain.changes.merge_ops import RemoveHandle, Unsupport
 from zpm_domain.changes.mutations import AddClause, BadOperation, Mutation, RemoveAll, RemoveClause
@@ -33,6 +34,7 @@ KINDS: tuple[type[Mutation], ...] = (
     Unsupport,
     RenamePredicate,
     DescribePredicate,
+    MoveForkPoint,
 )
 
 _BY_OP: dict[str, type[Mutation]] = {kind.op: kind for kind in KINDS}

@@ -20,6 +20,7 @@ from zpm_domain.changes.mutations import (
     Mutation,
     Stamp,
     Target,
+    copies,
     fact_arg,
     stamp_args,
     stamp_json,
@@ -69,6 +70,9 @@ class Assume(ClauseChange):
             return self
         return replace(self, handle=stamp.new_handle(), provenance=stamp.provenance)
 
+    def footprint(self, target: Target) -> set[int] | None:
+        return _with(copies(target, self.fact), self.handle)
+
     def apply(self, target: Target, origin: Origin) -> None:
         clause = None
         if self.stores:
@@ -109,6 +113,9 @@ class SupportPlainly(ClauseChange):
             return self
         return replace(self, handle=stamp.new_handle(), provenance=stamp.provenance)
 
+    def footprint(self, target: Target) -> set[int] | None:
+        return _with(copies(target, self.fact), self.handle)
+
     def apply(self, target: Target, origin: Origin) -> None:
         target.numbering.saw(self.handle)
         if not target.beliefs.support_plainly(self.fact):
@@ -130,11 +137,21 @@ class RetractAssumption(Mutation):
     def journal_op(self) -> JournalOp:
         return JournalOp(self.op, assumption=self.assumption)
 
+    def footprint(self, target: Target) -> set[int] | None:
+        found: set[int] = set()
+        for fact in target.beliefs.facts_of(self.assumption):
+            found |= copies(target, fact)
+        return found
+
     def apply(self, target: Target, origin: Origin) -> None:
         gone = target.beliefs.withdraw(self.assumption)
         clauses = [support.stored or Clause(support.fact) for support in gone]
         removed = target.engine.retract_variants(target.namespace, clauses)
         target.beliefs.removed(removed, first_copies=False)
+
+
+def _with(handles: set[int], handle: int | None) -> set[int]:
+    return handles if handle is None else handles | {handle}
 
 
 def _stored(fact: Term, handle: int | None, provenance: Provenance | None) -> Clause:

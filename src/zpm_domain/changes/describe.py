@@ -52,6 +52,9 @@ class DescribePredicate(Mutation):
         description = Description(text, None if arguments is None else tuple(arguments))
         return cls(text_arg(args, "name"), arity, description if text else None)
 
+    def footprint(self, target: Target) -> set[int] | None:
+        return set()  # descriptions are compared whole (they are few)
+
     def journal_op(self) -> JournalOp:
         description = self.description
         arguments = None if description is None else description.arguments

@@ -32,12 +32,15 @@ class StartFrom(Mutation):
     knowledge files plus snapshot ``snapshot`` (whose content ``snapshot_id``
     names), and the records that follow in generation ``generation``;
     ``next_number`` is the handle counter when the generation started (a
-    restore never lowers it; ``None`` in journals older than handles)."""
+    restore never lowers it; ``None`` in journals older than handles);
+    ``fork_point``: the snapshot is also the fork point of the fork it
+    starts (the first generation of a new fork)."""
 
     generation: str
     snapshot: str | None
     snapshot_id: str | None
     next_number: int | None = None
+    fork_point: bool = False
     op: ClassVar[str] = "base"
 
     @classmethod
@@ -56,7 +59,10 @@ class StartFrom(Mutation):
             raise BadOperation("'id' must be a string or null")
         if not (next_number is None or _positive(next_number)):
             raise BadOperation("'next' must be a positive integer or null")
-        return cls(generation, snapshot, snapshot_id, next_number)
+        fork_point = args.get("fork_point", False)
+        if not isinstance(fork_point, bool):
+            raise BadOperation("'fork_point' must be true or false")
+        return cls(generation, snapshot, snapshot_id, next_number, fork_point)
 
     def journal_op(self) -> JournalOp:
         args: dict[str, Any] = {
@@ -66,6 +72,8 @@ class StartFrom(Mutation):
         }
         if self.next_number is not None:
             args["next"] = self.next_number
+        if self.fork_point:
+            args["fork_point"] = True
         return JournalOp(self.op, args)
 
     def apply(self, target: Target, origin: Origin) -> None:

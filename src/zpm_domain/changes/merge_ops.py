@@ -17,7 +17,9 @@ from zpm_domain.changes.mutations import (
     BadOperation,
     ClauseChange,
     Target,
+    copies,
     fact_arg,
+    held_copies,
     remove_stored,
     text_arg,
 )
@@ -58,6 +60,10 @@ class RemoveHandle(ClauseChange):
     def journal_op(self) -> JournalOp:
         return JournalOp(self.op, handle=self.clause.handle, clause=render_clause(self.clause))
 
+    def footprint(self, target: Target) -> set[int] | None:
+        assert self.clause.handle is not None
+        return {self.clause.handle} | held_copies(target, self.clause)
+
     def apply(self, target: Target, origin: Origin) -> None:
         assert self.clause.handle is not None
         stored = target.stored_with(self.clause.handle)
@@ -84,6 +90,9 @@ class Unsupport(ClauseChange):
 
     def journal_op(self) -> JournalOp:
         return JournalOp(self.op, fact=render(self.fact), assumption=self.assumption)
+
+    def footprint(self, target: Target) -> set[int] | None:
+        return copies(target, self.fact)
 
     def apply(self, target: Target, origin: Origin) -> None:
         support = target.beliefs.support(self.fact)

@@ -21,13 +21,14 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, ClassVar, Protocol
 
+from zpm_domain.beliefs.fact_index import ground_args
 from zpm_domain.beliefs.supports import Beliefs, Support
 from zpm_domain.errors import PrologSyntaxError
 from zpm_domain.ports.engine import Engine, Refusals
 from zpm_domain.ports.journal import JournalOp
 from zpm_domain.prolog.reader import read_term
 from zpm_domain.prolog.reader.facts import read_canonical_fact, read_plain_fact
-from zpm_domain.prolog.terms import Atom, Struct, Term, indicator
+from zpm_domain.prolog.terms import Atom, Struct, Term, indicator, variant
 from zpm_domain.prolog.unify import unify
 from zpm_domain.prolog.writer import render
 from zpm_domain.stored.clauses import Clause, Origin, PredicateInfo, know_text, render_clause
@@ -133,6 +134,15 @@ class Mutation(ABC):
         clause it may store (the default: it stores none)."""
         return self
 
+    def footprint(self, target: Target) -> set[int] | None:
+        """The handles of the client-stored clauses whose state (text,
+        supports, withdrawal record) applying this mutation to ``target``
+        as it is now may change, new handles included: a superset is
+        harmless, a missing handle is not.  ``None`` when it cannot say
+        (the default): a fork then compares whole states at its next merge
+        (``zpm_domain.memory.since_point``)."""
+        return None
+
     def check(self, target: Target) -> None:  # noqa: B027 (a no-op unless overridden)
         """Raise a ``ZpmError`` if ``target`` may not take this mutation.
 
@@ -207,6 +217,37 @@ def _read(text: str) -> Term:
         raise BadOperation(f"clause does not read: {error.message}") from None
 
 
+def copies(target: Target, fact: Term) -> set[int]:
+    """The handles of every client-stored copy of ``fact``: the stored
+    facts that are variants of it, believed or defeated (a footprint's
+    part for a change of ``fact``'s supports, which its first copy carries)."""
+    key = indicator(fact)
+    if ground_args(fact) is not None:
+        found = target.beliefs.stored_variants(fact, lambda: target.stored_clauses(*key))
+    else:
+        found = [c for c in target.stored_clauses(*key) if c.is_fact and variant(c.head, fact)]
+    found += target.defeats.variants_of(fact)
+    return {clause.handle for clause in found if clause.handle is not None}
+
+
+def held_copies(target: Target, clause: Clause) -> set[int]:
+    """:func:`copies` of a fact (whose supports its removal may take); none
+    for a rule."""
+    return copies(target, clause.head) if clause.is_fact else set()
+
+
+def clause_copies(target: Target, clause: Clause) -> set[int]:
+    """:func:`copies` of a fact; for a rule, every stored rule of its
+    predicate (rules have no index, and a predicate's rules are few)."""
+    if clause.is_fact:
+        return copies(target, clause.head)
+    return {
+        c.handle
+        for c in target.stored_clauses(*clause.key)
+        if not c.is_fact and c.handle is not None
+    }
+
+
 def remove_stored(target: Target, stored: Clause) -> None:
     """Take the client-stored clause ``stored`` (this very object, as the
     memory holds it) out: from the defeated clauses, or from the engine with
@@ -259,6 +300,10 @@ class AddClause(ClauseChange):
             return self
         return AddClause(self.clause.stamped(stamp.new_handle(), stamp.provenance))
 
+    def footprint(self, target: Target) -> set[int] | None:
+        handle = self.clause.handle
+        return None if handle is None else {handle}
+
     def apply(self, target: Target, origin: Origin) -> None:
         target.store(self.clause, origin)
         target.numbering.saw(self.clause.handle)
@@ -282,6 +327,9 @@ class RemoveClause(ClauseChange):
 
     def journal_op(self) -> JournalOp:
         return JournalOp(self.op, clause=render_clause(self.clause))
+
+    def footprint(self, target: Target) -> set[int] | None:
+        return clause_copies(target, self.clause)
 
     def apply(self, target: Target, origin: Origin) -> None:
         removed = target.engine.retract(target.namespace, self.clause)
@@ -307,11 +355,17 @@ class RemoveAll(ClauseChange):
     def journal_op(self) -> JournalOp:
         return JournalOp(self.op, clause=render(self.pattern))
 
-    def apply(self, target: Target, origin: Origin) -> None:
-        doomed = [
+    def footprint(self, target: Target) -> set[int] | None:
+        return {clause.handle for clause in self._doomed(target) if clause.handle is not None}
+
+    def _doomed(self, target: Target) -> list[Clause]:
+        return [
             clause
             for clause in target.stored_clauses(*indicator(self.pattern))
             if unify(self.pattern, clause.head) is not None
         ]
+
+    def apply(self, target: Target, origin: Origin) -> None:
+        doomed = self._doomed(target)
         target.engine.retract_all(target.namespace, self.pattern)
         target.beliefs.removed(doomed)

@@ -14,6 +14,7 @@ from zpm_domain.changes.mutations import (
     ClauseChange,
     Stamp,
     Target,
+    held_copies,
     remove_stored,
     stamp_args,
     stamp_json,
@@ -69,6 +70,10 @@ class Withdraw(ClauseChange):
         if self.record is not None:
             return self
         return replace(self, record=stamp.new_handle(), provenance=stamp.provenance)
+
+    def footprint(self, target: Target) -> set[int] | None:
+        assert self.clause.handle is not None
+        return {self.clause.handle} | held_copies(target, self.clause)
 
     def apply(self, target: Target, origin: Origin) -> None:
         assert self.record is not None and self.clause.handle is not None

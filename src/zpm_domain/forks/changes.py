@@ -27,7 +27,7 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 
 from zpm_domain.beliefs.withdrawals import Withdrawal
-from zpm_domain.forks.state import Held, State
+from zpm_domain.forks.state import Held, State, held_in
 from zpm_domain.memory.memory import Memory
 from zpm_domain.prolog.terms import Struct
 from zpm_domain.prolog.writer import render
@@ -54,8 +54,9 @@ class Change:
 
 def changes(point: State, now: State) -> list[Change]:
     """The fork's changes since its fork point, in the order they apply:
-    removals and withdrawals (in the point's order), stores (in the fork's
-    order), then changes of support."""
+    removals and withdrawals, stores, then changes of support, each by
+    handle (the order handles were given: a fork's new clauses are stored
+    in the order it made them)."""
     found: list[Change] = []
     for handle, held in point.held.items():
         after = now.held.get(handle)
@@ -86,7 +87,14 @@ def changes(point: State, now: State) -> list[Change]:
             for name in before.assumptions
             if name not in held.assumptions
         ]
+    found.sort(key=lambda change: (_GROUPS[change.op], change.handle))
     return found
+
+
+_GROUPS = {"remove": 0, "withdraw": 0, "store": 1, "support": 2, "unsupport": 2}
+"""The order changes apply in: removals and withdrawals, stores, then
+supports; by handle within each (a sort keeps a handle's own changes in
+the order found)."""
 
 
 def slot_of(clause: Clause) -> Slot | None:
@@ -220,16 +228,10 @@ def base_outcome(handle: int, held: Held, base: Memory, new_facts: _BaseSlots) -
     return Outcome("remove")
 
 
-def held_in(memory: Memory, clause: Clause, text: str | None = None) -> Held:
-    """``clause`` of ``memory`` with its supports, as a state holds it."""
-    support = memory.support_of(clause)
-    plain = True if support is None else support.plain
-    names = () if support is None else tuple(support.assumptions)
-    return Held(clause, render_clause(clause) if text is None else text, plain, names)
-
-
 def _new_held(point: State, candidates: Iterable[Held]) -> Iterable[Held]:
-    return (h for h in candidates if h.clause.handle not in point.held)
+    return (
+        h for h in candidates if h.clause.handle is not None and not point.holds(h.clause.handle)
+    )
 
 
 class _SlotIndex:
@@ -284,5 +286,6 @@ class _BaseSlots:
         return [
             held_in(self._base, c)
             for c in self._slot(held)
-            if c.handle not in self._point.held and render_clause(c) != held.text
+            if not (c.handle is not None and self._point.holds(c.handle))
+            and render_clause(c) != held.text
         ]

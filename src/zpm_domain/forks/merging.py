@@ -17,8 +17,11 @@ removed), or the base's (the fork's change of it is skipped).
 
 The applied operations are one journal batch on the base, so a crash
 leaves the base as before or fully merged; then the fork point moves to the
-fork's state, so the next merge applies only what changed since.  A dry run
-plans the same way under the same lock and commits nothing.
+fork's state (a ``fork_point`` record of the fork's journal, appended while
+the merge holds the fork), so the next merge applies only what changed
+since.  A dry run plans the same way under the same locks and commits
+nothing.  The fork's changes are found in proportion to them while the fork
+follows them (``zpm_domain.forks.state``).
 """
 
 from __future__ import annotations
@@ -30,8 +33,7 @@ from zpm_domain.changes import describe
 from zpm_domain.errors import InvalidArguments, MemoryNotMounted, RecoveryFailed
 from zpm_domain.forks.changes import Change, Conflicts, changes, find_conflicts
 from zpm_domain.forks.merge_plan import plan
-from zpm_domain.forks.state import State, point_of, state_of
-from zpm_domain.memory.image import Image
+from zpm_domain.forks.state import State, followed, point_of, state_of
 from zpm_domain.memory.memory import Memory
 from zpm_domain.memory.mount_errors import NotAFork
 from zpm_domain.memory.mounts import Memories
@@ -60,23 +62,27 @@ class Compared:
 
     point: State
     now: State
-    image: Image
     found: list[Change]
 
 
 def compare(fork: Memory) -> Compared:
-    """The fork's changes since its fork point (``RecoveryFailed`` when the
-    fork point is missing, ``SnapshotDamaged`` when it does not read)."""
+    """The fork's changes since its fork point, the fork caught up
+    (``RecoveryFailed`` when the fork point file is needed and missing,
+    ``SnapshotDamaged`` when it does not read)."""
     assert fork.fork is not None
-    label = fork.storage.fork_point_label()
-    try:
-        text = fork.storage.read_fork_point()
-    except KeyError:
-        raise RecoveryFailed(f"{label}: the fork point is missing") from None
-    point = point_of(text, label)
-    image = fork.locked_image()
-    now = state_of(image)
-    return Compared(point, now, image, changes(point, now))
+    with fork.journal.lock():
+        fork.sync()
+        if fork.since.following:
+            point, now = followed(fork)
+            return Compared(point, now, changes(point, now))
+        label = fork.storage.fork_point_label()
+        try:
+            text = fork.storage.read_fork_point()
+        except KeyError:
+            raise RecoveryFailed(f"{label}: the fork point is missing") from None
+        point = point_of(text, label)
+        now = state_of(fork.image())
+        return Compared(point, now, changes(point, now))
 
 
 def merge(
@@ -101,7 +107,7 @@ def merge(
         base = memories.resolve(fork.fork.base.name)
         if base.scope != fork.fork.base.scope:
             raise MemoryNotMounted(fork.fork.base.name)
-        with base.writing(), base.loading():  # two whole states, built at once
+        with base.writing(), fork.holding(), base.loading():  # maybe two whole states
             compared = compare(fork)
             conflicts = find_conflicts(compared.point, compared.now, compared.found, base)
             decide(conflicts, prefer, resolve or {})
@@ -111,7 +117,8 @@ def merge(
             )
             if not dry_run and found.blocked is None:
                 base.commit([*found.mutations, *described])
-                fork.storage.write_fork_point(compared.image.text())
+                if compared.found or described:  # else the fork point is where the fork is
+                    fork.move_fork_point()
         report = found.report(fork.name, base.name, dry_run)
         if described:
             report["described"] = [change.indicator for change in described]

@@ -25,5 +25,7 @@ def new_fork(base: Memory, image: Image, now: float) -> NewFork:
         None if base_id in (None, UNRECORDED) else base_id,
         now,
     )
-    first = StartFrom(secrets.token_hex(16), FORK_SEED, image.header.id, base.numbering.next)
+    first = StartFrom(
+        secrets.token_hex(16), FORK_SEED, image.header.id, base.numbering.next, fork_point=True
+    )
     return NewFork(info, image.text(), FORK_SEED, [first.journal_op()])

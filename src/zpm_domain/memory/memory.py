@@ -33,6 +33,7 @@ from zpm_domain import progress
 from zpm_domain.beliefs import defeat, withdrawals
 from zpm_domain.beliefs.supports import SECTION, Beliefs
 from zpm_domain.changes.assumptions import SupportPlainly
+from zpm_domain.changes.fork_point import MoveForkPoint
 from zpm_domain.changes.generation import StartFrom
 from zpm_domain.changes.mutations import Mutation
 from zpm_domain.errors import MemoryReadOnly, PersistenceUnavailable
@@ -42,6 +43,7 @@ from zpm_domain.memory.image import Image, Preloaded
 from zpm_domain.memory.knowledge_files import KnowledgeFiles
 from zpm_domain.memory.reads import Reads
 from zpm_domain.memory.recovery import Recovery
+from zpm_domain.memory.since_point import SincePoint, point_text
 from zpm_domain.memory.snapshot_format import (
     Covers,
     Snapshot,
@@ -128,6 +130,8 @@ class Memory(Reads):
         self.fork = storage.fork_info()
         self.preloaded = preloaded
         """The starting snapshot, already in memory, of a memory about to open (a new fork)."""
+        self.since = SincePoint()
+        """A fork's changes since its fork point (``zpm_domain.memory.since_point``)."""
         self._recovery = Recovery(self)
         self._knowledge: list[KnowledgeFile] = []
         engine.ensure_namespace(name)
@@ -217,6 +221,21 @@ class Memory(Reads):
         """Number the clauses stored before handles (see ``Recovery.number_clauses``)."""
         self._recovery.number_clauses(memory_id, first)
 
+    def fork_point_moved(self) -> None:
+        """The fork point is this fork's state now (``MoveForkPoint``)."""
+        if self.fork is not None:
+            self.since.restart(self, in_journal=True)
+
+    def keep_fork_point(self, now: Image | None = None) -> None:
+        """Write the fork point file when the fork point is a journal record
+        (``SincePoint.in_journal``), before something makes the following
+        stop: the file is then the fork point.  ``now``: the image of the
+        state now, if at hand."""
+        since = self.since
+        if since.following and since.in_journal:
+            self.storage.write_fork_point(point_text(self, since, now or self.image()))
+            since.in_journal = False
+
     # -- reading --------------------------------------------------------------
     def sync(self) -> None:
         """Apply batches that other processes appended since the last call."""
@@ -249,6 +268,21 @@ class Memory(Reads):
             self._recovery.catch_up()
             yield
 
+    @contextmanager
+    def holding(self) -> Iterator[None]:
+        """Hold the journal exclusively, caught up, whatever the mount's mode
+        (a merge holds the fork it reads while it moves its fork point)."""
+        with self.journal.exclusive():
+            self._recovery.catch_up()
+            yield
+
+    def move_fork_point(self) -> None:
+        """Make the fork point this fork's state now, durably: a
+        ``fork_point`` record (call it inside :meth:`holding`)."""
+        self.journal.append([MoveForkPoint().journal_op()])
+        self._recovery.position.records += 1
+        self.fork_point_moved()
+
     def check_mutable(self, head: Term) -> None:
         """Raise ``PermissionDenied`` if tools may not change ``head``'s predicate."""
         key = indicator(head)
@@ -275,6 +309,8 @@ class Memory(Reads):
         counter = self.numbering.next
         stamp = _Stamp(self.numbering, provenance_now(self._clock))
         mutations = [m.stamped(stamp) for m in mutations]
+        if self.since.in_journal and any(m.footprint(self) is None for m in mutations):
+            self.keep_fork_point()
         try:
             self.journal.append([m.journal_op() for m in mutations])
         except BaseException:
@@ -282,6 +318,7 @@ class Memory(Reads):
             raise
         self._recovery.position.records += 1
         for mutation in mutations:
+            self.since.note(mutation, self)
             mutation.apply(self, Origin.TOOL)
         return mutations
 
@@ -347,8 +384,10 @@ class Memory(Reads):
             self._step("save:written")
             if self.read_only:
                 return
+            self.keep_fork_point(image)
             start = StartFrom(secrets.token_hex(16), name, image.header.id, self.numbering.next)
             self.journal.rotate([start.journal_op()])
+        self.since.stop()
         self._step("save:rotated")
         position = self._recovery.position
         position.generation, position.records = start.generation, 1
@@ -373,6 +412,8 @@ class Memory(Reads):
         again (``Memories.open_again``).
         """
         self._check_writable()
+        self.keep_fork_point()
+        self.since.stop()
         provenance = provenance_now(self._clock)
         supported = {key for key in {c.key for c in clauses} if next(self.supported(key), None)}
         stored: list[Clause] = []
@@ -454,6 +495,7 @@ class Memory(Reads):
             snapshot = self.read_snapshot(name)
             handles = images.snapshot_handles(snapshot, self.snapshots.label(name))
             counter = max(self.numbering.next, handles.next_number if handles else 1)
+            self.keep_fork_point()
             start = StartFrom(secrets.token_hex(16), name, snapshot.header.id, counter)
             self.journal.rotate([start.journal_op()])
             self._step("restore:rotated")

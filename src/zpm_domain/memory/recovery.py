@@ -30,9 +30,11 @@ from zpm_domain.errors import RecoveryFailed
 from zpm_domain.memory import image as images
 from zpm_domain.memory.image import Preloaded
 from zpm_domain.memory.knowledge_files import KnowledgeFiles
+from zpm_domain.memory.since_point import SincePoint
 from zpm_domain.memory.snapshot_format import Snapshot, SnapshotDamaged
 from zpm_domain.ports.journal import Journal, JournalCorrupt
 from zpm_domain.ports.snapshots import SnapshotStore
+from zpm_domain.ports.storage import ForkInfo
 from zpm_domain.prolog.errors import PermissionDenied
 from zpm_domain.prolog.terms import Term, most_general
 from zpm_domain.stored.clauses import Clause, Origin, number, render_clause
@@ -67,6 +69,8 @@ class Recovering(Target, Protocol):
     snapshots: SnapshotStore
     files: KnowledgeFiles
     preloaded: Preloaded | None
+    since: SincePoint
+    fork: ForkInfo | None
 
     @property
     def read_only(self) -> bool: ...
@@ -77,6 +81,10 @@ class Recovering(Target, Protocol):
 
     def read_snapshot(self, name: str) -> Snapshot:
         """Snapshot ``name``, every section checked."""
+
+    def keep_fork_point(self) -> None:
+        """Write a fork's fork point file when it is behind (see
+        ``zpm_domain.memory.since_point``)."""
 
 
 class Recovery:
@@ -126,9 +134,11 @@ class Recovery:
                 if not self._passes(mutation, label, record.line):
                     continue
                 if isinstance(mutation, AddClause):
+                    memory.since.note(mutation, memory)
                     additions.add(mutation.clause)
                 else:
                     additions.store()
+                    memory.since.note(mutation, memory)
                     mutation.apply(memory, additions.origin)
         additions.store()
         if count:
@@ -163,6 +173,8 @@ class Recovery:
         label = memory.snapshots.label(start.snapshot)
         # a preloaded snapshot holds a memory's own image: stamped already
         self._load(snapshot, label, stamped=source is not None, source=source)
+        if start.fork_point and memory.fork is not None:
+            memory.since.restart(memory, in_journal=False)
 
     def _load(self, snapshot: Snapshot, label: str, *, stamped: bool, source: str | None) -> None:
         """Load ``snapshot``'s clauses and sections into the emptied memory."""
@@ -218,6 +230,7 @@ class Recovery:
         """Number the stored clauses that have no handle, or only one given
         for this process (see ``NumberClauses``)."""
         memory = self._memory
+        memory.since.stop()  # renumbered clauses: their handles were not followed
         memory.numbering.memory_id = memory_id
         memory.numbering.raise_to(first)
         for info in memory.predicates():
@@ -241,6 +254,7 @@ class Recovery:
         assert memory_id is not None
         numbering = NumberClauses(memory_id, memory.numbering.next)
         if memory_id != UNRECORDED and not memory.read_only and memory.writable:
+            memory.keep_fork_point()
             memory.journal.append([numbering.journal_op()])
             self.position.records += 1
             log.info("memory %s: gave handles to the clauses stored before handles", memory.name)
@@ -261,6 +275,7 @@ class Recovery:
     def _drop_state(self) -> None:
         """Drop the client-stored clauses and everything said about them."""
         memory = self._memory
+        memory.since.stop()
         self._drop_stored_clauses()
         memory.beliefs.reset()
         memory.history.clear()
