@@ -10,7 +10,9 @@ size, each call run in turn R times, each time with its baseline,
 * ``fork_memory``: a fork of the whole memory (a new one each run; target:
   at most 1 s per 100,000 facts); the table also shows ms per 100,000 facts;
 * ``merge_memory``: a fork with 1,000 changes (500 facts stored, 500
-  withdrawn) merged into its base (a fresh fork each run).
+  withdrawn) merged into its base (a fresh fork each run);
+* ``merge 10``: the same with 10 changes (5 stored, 5 withdrawn): a merge
+  costs in proportion to the changes (target: at most 100 ms at 1,000,000 facts).
 
 The time of each call's first run is shown apart: on the SWI engines the
 first justification that goes through a rule makes SWI-Prolog index the
@@ -49,20 +51,29 @@ def fork(run):
     call("unmount_memory", name=f"bench_fork_{run}")
     return spent
 
-def merge(run):
-    name = f"bench_merge_{run}"
+withdrawn = 0
+
+def merged(label, run, half):
+    global withdrawn
+    name = f"bench_{label}_{run}"
     call("fork_memory", name=name)
-    for i in range(500):
-        box.call("assert", {"sentence": f"added({run}, {i})", "context": name})
-        box.call("unassert-handle", {"sentex_handle": first + 1 + run * 500 + i, "context": name})
+    for i in range(half):
+        box.call("assert", {"sentence": f"added({label}, {run}, {i})", "context": name})
+        withdrawn += 1
+        box.call("unassert-handle", {"sentex_handle": first + withdrawn, "context": name})
     spent, text = call("merge_memory", name=name)
     assert json.loads(text)["applied"] == {
-        "stored": 500, "withdrawn": 500, "removed": 0, "supports": 0
+        "stored": half, "withdrawn": half, "removed": 0, "supports": 0
     }, text
     call("unmount_memory", name=name)
     return spent
 
-calls = {"argue": argue, "fork_memory": fork, "merge_memory": merge}
+calls = {
+    "argue": argue,
+    "fork_memory": fork,
+    "merge_memory": lambda run: merged("merge", run, 500),
+    "merge 10": lambda run: merged("merge10", run, 5),
+}
 for name, run_call in calls.items():
     for run in range(runs):
         spent = run_call(run)
