@@ -34,6 +34,10 @@ the clauses that may match a call whose first argument has that key: the
 clauses with that key and the clauses whose first argument is a variable, in
 clause order.  ``varlist`` holds the latter alone (the candidates for a key
 no clause mentions).
+
+A fork's copy of a predicate (:meth:`Predicate.adopt`) shares the index's
+lists with the original instead of copying each: from then on both change a
+list only after taking a copy of their own (``owned``), once per key.
 """
 
 from __future__ import annotations
@@ -98,6 +102,7 @@ class Predicate:
         "first_seq",
         "by_handle",
         "rules",
+        "owned",
     )
 
     def __init__(self, name: str, arity: int, ns: Namespace) -> None:
@@ -116,6 +121,7 @@ class Predicate:
         self.first_seq = 0  # the seq of the last clause added at the front
         self.by_handle: dict[int, CClause] | None = None  # built by compiled_of
         self.rules = 0  # how many clauses have a body
+        self.owned: set[object] | None = None  # the index keys whose lists are ours (None: all)
 
     # -- reading -------------------------------------------------------------
     def current(self) -> list[CClause]:
@@ -167,7 +173,8 @@ class Predicate:
         self.defined = True
         self.all = list(source.current())
         self.varlist = list(source.varlist)
-        self.index = {key: list(clauses) for key, clauses in source.index.items()}
+        self.index = dict(source.index)  # the lists are shared until either side changes one
+        self.owned, source.owned = set(), set()
         self.last_seq, self.first_seq = source.last_seq, source.first_seq
         self.by_handle = None
 
@@ -193,14 +200,31 @@ class Predicate:
         key = clause.key
         if key is None:
             self.varlist.append(clause)
+            if self.owned is not None:  # every list changes: take them all
+                self.index = {k: list(lst) for k, lst in self.index.items()}
+                self.owned = None
             for lst in self.index.values():
                 lst.append(clause)
             return
-        found = self.index.get(key)
+        found = self._own(key)
         if found is None:
             self.index[key] = [*self.varlist, clause]
+            if self.owned is not None:
+                self.owned.add(key)
         else:
             found.append(clause)
+
+    def _own(self, key: object) -> list[CClause] | None:
+        """The index list of ``key``, made this predicate's own first when
+        it shares it (see the module docstring)."""
+        found = self.index.get(key)
+        if found is not None and self.owned is not None and key not in self.owned:
+            found = self.index[key] = list(found)
+            self.owned.add(key)
+        return found
+
+    def _owns(self, key: object) -> bool:
+        return self.owned is None or key in self.owned
 
     def remove(self, clause: CClause) -> None:
         """Remove ``clause`` (an object of :meth:`current`)."""
@@ -219,11 +243,13 @@ class Predicate:
         key = clause.key
         if key is None:
             self.varlist = _cut(self.varlist, clause, in_place)
-            self.index = {k: _cut(lst, clause, in_place) for k, lst in self.index.items()}
+            self.index = {
+                k: _cut(lst, clause, in_place and self._owns(k)) for k, lst in self.index.items()
+            }
             return
         lst = self.index.get(key)
         if lst is not None:
-            rest = _cut(lst, clause, in_place)
+            rest = _cut(lst, clause, in_place and self._owns(key))
             if len(rest) == len(self.varlist):
                 del self.index[key]  # only variable-first clauses are left
             else:
@@ -280,6 +306,7 @@ class Predicate:
                     found.append(clause)
         self.index = index
         self.varlist = varlist
+        self.owned = None
 
     def __repr__(self) -> str:
         return f"<Predicate {self.ns.name}:{self.name}/{self.arity}>"

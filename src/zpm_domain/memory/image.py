@@ -23,7 +23,7 @@ from zpm_domain.memory.snapshot_format import (
 )
 from zpm_domain.prolog.terms import indicator
 from zpm_domain.stored import descriptions
-from zpm_domain.stored.clauses import Clause, render_clause
+from zpm_domain.stored.clauses import Clause, Runs, render_clause
 
 Predicates = list[tuple[tuple[str, int], list[Clause]]]
 
@@ -32,10 +32,13 @@ Predicates = list[tuple[tuple[str, int], list[Clause]]]
 class Preloaded:
     """The base snapshot of a memory about to open, already in memory (a new
     fork's), and the engine namespace that holds its clauses themselves (the
-    memory it was taken from): the engine may copy them from there."""
+    memory it was taken from): the engine may copy them from there.
+    ``runs``: ``(start, end)`` of each predicate's clauses in the snapshot's,
+    so that a load checks each predicate once (``stored.clauses.Runs``)."""
 
     snapshot: Snapshot
     source: str
+    runs: Runs
 
 
 @dataclass(frozen=True)
@@ -68,7 +71,15 @@ class Image:
 
     def preloaded(self) -> Preloaded:
         """:meth:`snapshot`, to open a memory from (a fork of this one)."""
-        return Preloaded(self.snapshot(), self.namespace)
+        return Preloaded(self.snapshot(), self.namespace, self.runs())
+
+    def runs(self) -> Runs:
+        """``(start, end)`` of each predicate's clauses in :attr:`clauses`."""
+        runs, start = [], 0
+        for _, clauses in self.predicates:
+            runs.append((start, start + len(clauses)))
+            start += len(clauses)
+        return runs
 
     def held(
         self,

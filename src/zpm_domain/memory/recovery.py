@@ -37,7 +37,7 @@ from zpm_domain.ports.snapshots import SnapshotStore
 from zpm_domain.ports.storage import ForkInfo
 from zpm_domain.prolog.errors import PermissionDenied
 from zpm_domain.prolog.terms import Term, most_general
-from zpm_domain.stored.clauses import Clause, Origin, number, render_clause
+from zpm_domain.stored.clauses import Clause, Origin, Runs, number, render_clause
 from zpm_domain.stored.handles import UNRECORDED, memory_of
 from zpm_domain.stored.provenance import UNKNOWN
 
@@ -161,10 +161,11 @@ class Recovery:
         memory.numbering.raise_to(start.next_number or 1)
         if start.snapshot is None:
             return
-        source = None
+        source, runs = None, None
         if snapshot is None and memory.preloaded is not None:
             if memory.preloaded.snapshot.header.id == start.snapshot_id:
                 snapshot, source = memory.preloaded.snapshot, memory.preloaded.source
+                runs = memory.preloaded.runs
             memory.preloaded = None
         if snapshot is None:
             snapshot = self._starting_snapshot(start)
@@ -172,12 +173,21 @@ class Recovery:
             self.position.skip = snapshot.header.covers.records - 1
         label = memory.snapshots.label(start.snapshot)
         # a preloaded snapshot holds a memory's own image: stamped already
-        self._load(snapshot, label, stamped=source is not None, source=source)
+        self._load(snapshot, label, stamped=source is not None, source=source, runs=runs)
         if start.fork_point and memory.fork is not None:
             memory.since.restart(memory, in_journal=False)
 
-    def _load(self, snapshot: Snapshot, label: str, *, stamped: bool, source: str | None) -> None:
-        """Load ``snapshot``'s clauses and sections into the emptied memory."""
+    def _load(
+        self,
+        snapshot: Snapshot,
+        label: str,
+        *,
+        stamped: bool,
+        source: str | None,
+        runs: Runs | None = None,
+    ) -> None:
+        """Load ``snapshot``'s clauses and sections into the emptied memory
+        (``runs``: the clauses' runs of one predicate each, when known)."""
         memory = self._memory
         handles = images.snapshot_handles(snapshot, label)
         if handles is None:
@@ -186,28 +196,16 @@ class Recovery:
             memory.numbering.raise_to(handles.next_number)
             for first, count, _ in handles.runs:
                 memory.numbering.saw(None if first is None else first + count - 1)
-        loadable: list[Clause] = []
-        refusals: dict[tuple[str, int], PermissionDenied | None] = {}
         clauses = (
             snapshot.clauses if stamped else images.stamped_clauses(snapshot, label, in_place=True)
         )
-        for clause in clauses:
-            key = clause.key
-            if key not in refusals:
-                refusals[key] = self._refusal(clause.head)
-            refused = refusals[key]
-            if refused is None:
-                loadable.append(clause)
-            else:
-                log.warning(
-                    "%s: not loaded: %s (%s)", label, render_clause(clause), refused.message
-                )
+        loadable, runs = self._loadable(clauses, label, runs)
         not_loaded: set[int] = set()
         progress.advance(0, len(loadable), f"{memory.name}: loading {label}")
         if source is None:
             failed = memory.engine.add_clauses(memory.namespace, loadable)
         else:
-            failed = memory.engine.copy_clauses(source, memory.namespace, loadable)
+            failed = memory.engine.copy_clauses(source, memory.namespace, loadable, runs)
         for index, error in failed:
             not_loaded.add(index)
             clause = loadable[index]
@@ -225,6 +223,31 @@ class Recovery:
                 memory.numbering.saw(clause.handle)
         for key, description in images.described(snapshot, label).items():
             memory.descriptions.put(key, description)
+
+    def _loadable(
+        self, clauses: list[Clause], label: str, runs: Runs | None
+    ) -> tuple[list[Clause], Runs | None]:
+        """The clauses the memory takes (a name that became built in is
+        refused, reported), and their runs of one predicate each when
+        ``runs`` gave those of ``clauses`` (each run checked once)."""
+        if runs is not None:
+            refused = [(s, e, r) for s, e in runs if (r := self._refusal(clauses[s].head))]
+            if not refused:
+                return clauses, runs
+        loadable: list[Clause] = []
+        refusals: dict[tuple[str, int], PermissionDenied | None] = {}
+        for clause in clauses:
+            key = clause.key
+            if key not in refusals:
+                refusals[key] = self._refusal(clause.head)
+            refusal = refusals[key]
+            if refusal is None:
+                loadable.append(clause)
+            else:
+                log.warning(
+                    "%s: not loaded: %s (%s)", label, render_clause(clause), refusal.message
+                )
+        return loadable, None
 
     def number_clauses(self, memory_id: int, first: int) -> None:
         """Number the stored clauses that have no handle, or only one given

@@ -39,6 +39,7 @@ know, and a snapshot written before a section existed simply has none of it.
 
 from __future__ import annotations
 
+import operator
 import time
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
@@ -46,6 +47,7 @@ from typing import TypeVar
 
 from zpm_domain.errors import ZpmError
 from zpm_domain.prolog.reader import read_clauses
+from zpm_domain.prolog.reader.chars import is_symbol_char
 from zpm_domain.prolog.reader.facts import read_canonical_fact, read_plain_fact
 from zpm_domain.prolog.terms import Atom, Struct, Term
 from zpm_domain.prolog.writer import end_clause, render
@@ -130,12 +132,26 @@ def write_snapshot(
     lines.append("")
     if texts is None:
         texts = [render_clause(c) for _, clauses in predicates for c in clauses]
-    lines.extend(end_clause(text) for text in texts)
+    lines.extend(_clause_lines(texts))
     for name, body in sections:
         lines.append("")
         lines.append(f"{SECTION}{name}")
         lines.extend(f"%% {text}" for text in body)
     return "\n".join(lines) + "\n"
+
+
+def _clause_lines(texts: Sequence[str]) -> list[str]:
+    """Each of ``texts`` ended as a clause (``end_clause``), as lines: at
+    C speed, as one block, when no text ends in a symbol character (the
+    end token then needs no space before it)."""
+    if not texts:
+        return []
+    if "" in texts or any(map(is_symbol_char, set(map(_LAST, texts)))):
+        return [end_clause(text) for text in texts]
+    return [".\n".join(texts) + "."]
+
+
+_LAST = operator.itemgetter(-1)
 
 
 def read_snapshot(text: str, label: str) -> Snapshot:

@@ -57,7 +57,7 @@ from zpm_domain.ports.store_checks import (
     check_change,
 )
 from zpm_domain.prolog.terms import Term, most_general
-from zpm_domain.stored.clauses import Clause, PredicateInfo, by_predicate
+from zpm_domain.stored.clauses import Clause, PredicateInfo, Runs, by_predicate
 
 Lookup = Callable[[str, int], PredicateState | None]
 """An engine's ``lookup(name, arity)``: what it holds for a predicate of
@@ -154,7 +154,9 @@ class Engine(ABC):
         return refused
 
     @final
-    def copy_clauses(self, source: str, ns: str, clauses: Sequence[Clause]) -> Refusals:
+    def copy_clauses(
+        self, source: str, ns: str, clauses: Sequence[Clause], runs: Runs | None = None
+    ) -> Refusals:
         """``add_clauses(ns, clauses)``, for clauses that namespace ``source``
         of this engine stores: a fork copies its base's clauses this way.
 
@@ -162,9 +164,10 @@ class Engine(ABC):
         ``clauses()`` gives it) may be copied from what the engine built for
         it there instead of being built again; any other clause is added as
         ``add_clauses`` adds it.  The result is exactly that of
-        ``add_clauses``.  Checks as ``add_clauses``, then ``_copy_clauses``.
+        ``add_clauses``.  Checks as ``add_clauses`` (each predicate once by
+        the ``runs`` of one predicate each, when given), then ``_copy_clauses``.
         """
-        accepted, refused = check_additions(clauses, self._lookup(ns))
+        accepted, refused = check_additions(clauses, self._lookup(ns), runs)
         refused += self._copy_clauses(source, ns, accepted)
         refused.sort(key=lambda pair: pair[0])
         return refused

@@ -28,6 +28,7 @@ another namespace (``whole_run``).
 
 from __future__ import annotations
 
+import operator
 from collections.abc import Callable, Collection, Sequence
 from typing import Protocol, TypeVar
 
@@ -37,7 +38,7 @@ from zpm_domain.prolog.errors import PermissionDenied
 from zpm_domain.prolog.terms import Struct, Term, Var, variant
 from zpm_domain.prolog.unify import unify
 from zpm_domain.prolog.writer import render
-from zpm_domain.stored.clauses import Clause, is_user_head
+from zpm_domain.stored.clauses import Clause, Runs, is_user_head
 
 
 class PredicateState(Protocol):
@@ -84,7 +85,9 @@ def check_addition(
 
 
 def check_additions(
-    clauses: Sequence[Clause], lookup: Callable[[str, int], PredicateState | None]
+    clauses: Sequence[Clause],
+    lookup: Callable[[str, int], PredicateState | None],
+    runs: Runs | None = None,
 ) -> tuple[list[tuple[int, Clause]], list[tuple[int, ZpmError]]]:
     """``check_addition`` (not static) of each of ``clauses``, in order:
     ``(accepted, refused)``, the clauses that may be added with their index,
@@ -92,8 +95,12 @@ def check_additions(
 
     Each predicate is checked once: adding clauses at run time never changes
     the verdict for their predicate, so a batch of many clauses of a few
-    predicates costs a few checks.
+    predicates costs a few checks.  ``runs``, when given, are the clauses'
+    runs of one predicate each (``stored.clauses.Runs``): each is checked
+    once, by its first clause.
     """
+    if runs is not None:
+        return _check_runs(clauses, lookup, runs)
     accepted: list[tuple[int, Clause]] = []
     refused: list[tuple[int, ZpmError]] = []
     verdicts: dict[tuple[str, int], ZpmError | None] = {}
@@ -113,6 +120,21 @@ def check_additions(
             accepted.append((index, clause))
         else:
             refused.append((index, verdict))
+    return accepted, refused
+
+
+def _check_runs(
+    clauses: Sequence[Clause], lookup: Callable[[str, int], PredicateState | None], runs: Runs
+) -> tuple[list[tuple[int, Clause]], list[tuple[int, ZpmError]]]:
+    accepted: list[tuple[int, Clause]] = []
+    refused: list[tuple[int, ZpmError]] = []
+    for start, end in runs:
+        try:
+            check_addition(clauses[start], lookup, static=False)
+        except ZpmError as error:
+            refused.extend((index, error) for index in range(start, end))
+            continue
+        accepted.extend(zip(range(start, end), clauses[start:end]))
     return accepted, refused
 
 
@@ -161,9 +183,15 @@ def whole_run(stored: Collection[StoredEntry], clauses: Sequence[Clause], start:
     end = start + len(stored)
     if not stored or end > len(clauses):
         return 0
-    if any(e.fixed or e.clause is not c for e, c in zip(stored, clauses[start:end])):
+    if any(map(_FIXED, stored)):
+        return 0
+    if not all(map(operator.is_, map(_CLAUSE, stored), clauses[start:end])):
         return 0
     return len(stored)
+
+
+_FIXED = operator.attrgetter("fixed")
+_CLAUSE = operator.attrgetter("clause")
 
 
 def leaves_definition_order(state: PredicateState) -> bool:

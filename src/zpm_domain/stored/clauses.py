@@ -140,6 +140,12 @@ def is_user_head(term: Term) -> bool:
     return isinstance(term, Struct) or isinstance(term, Atom)
 
 
+Runs = list[tuple[int, int]]
+"""``(start, end)`` of each run of consecutive clauses of one predicate in a
+list of clauses, in order: a load or a copy checks the predicate of a run
+once, not each of its clauses."""
+
+
 def by_predicate(clauses: Sequence[Clause]) -> list[list[Clause]]:
     """``clauses`` grouped by predicate (groups in order of first appearance),
     each group in order."""
