@@ -6,7 +6,7 @@ import math
 import re
 
 import pytest
-from hypothesis import given
+from hypothesis import assume, given
 from hypothesis import strategies as st
 
 from zpm_domain.errors import PrologSyntaxError
@@ -466,3 +466,37 @@ def test_texts_read_as_canonical() -> None:
     for text in ("fact(12,v12)", "mod(1, 2)", "dynamic(a)", "f(-0)", "f(007)", "f(X)", "f"):
         assert read_canonical_fact(text) is None, text
     assert read_canonical_fact("mod(1)") and read_canonical_fact("dynamic(a, b)")
+
+
+_CONSTANTS = st.one_of(
+    st.integers(min_value=-(10**20), max_value=10**20),
+    st.floats(allow_nan=True, allow_infinity=True),
+    st.sampled_from(["a", "hello_World", "A", "[]", "{}", ",", "|", "-", "is", "é", "it's"]).map(
+        Atom
+    ),
+    st.just(NIL),
+    st.text(alphabet="ab \"'\\\n\té∀\x00", max_size=6).map(String),
+)
+_ARGUMENTS = st.one_of(
+    _CONSTANTS,
+    st.lists(_CONSTANTS, max_size=4).map(make_list),
+    st.lists(_CONSTANTS, min_size=1, max_size=3).map(lambda items: make_list(items, Var("T"))),
+    st.lists(st.lists(_CONSTANTS, max_size=2).map(make_list), min_size=1, max_size=2).map(
+        make_list
+    ),
+    st.builds(lambda a: Struct("f", (a,)), _CONSTANTS),
+)
+
+
+@given(
+    st.sampled_from(["fact", "p", "is", "-", "dynamic", "hello_World"]),
+    st.lists(_ARGUMENTS, min_size=1, max_size=4),
+)
+def test_a_fact_of_constants_and_lists_renders_as_the_general_walk_does(
+    name: str, arguments: list[Term]
+) -> None:
+    operator = (len(arguments) == 2 and name in INFIX) or (len(arguments) == 1 and name in PREFIX)
+    assume(not operator)  # written with an operator's layout at the top: no plain fact
+    fact = Struct(name, tuple(arguments))
+    walked = render(Struct("w", (fact,)))  # an argument that is a compound: the walk
+    assert render(fact) == walked[2:-1]

@@ -143,9 +143,10 @@ def _push_compound(term: Struct, max_prec: int, stack: list[_Task]) -> None:
 
 
 def _flat_fact(term: Term) -> str | None:
-    """The text of the commonest stored fact, ``name(a, 1, ...)`` (a plain
-    name in canonical form over plain atoms and integers), without the
-    general walk; ``None`` for any other term.  The text is the walk's."""
+    """The text of the commonest stored facts, ``name(a, 1, "s", [b, 2])`` (a
+    plain name in canonical form over integers, floats, atoms, strings and
+    proper lists of those), without the general walk; ``None`` for any
+    other term.  The text is the walk's."""
     if not isinstance(term, Struct) or not _PLAIN_ATOM.match(term.name):
         return None
     name, args = term.name, term.args
@@ -153,13 +154,42 @@ def _flat_fact(term: Term) -> str | None:
         return None
     parts: list[str] = []
     for arg in args:
-        if type(arg) is int and -_FLAT_INT < arg < _FLAT_INT:
-            parts.append(str(arg))
-        elif isinstance(arg, Atom) and arg is not NIL and _PLAIN_ATOM.match(arg.name):
-            parts.append(arg.name)
-        else:
-            return None
+        text = _flat_argument(arg)
+        if text is None:
+            if type(arg) is not Struct or arg.name != "[|]" or len(arg.args) != 2:
+                return None
+            text = _flat_list(arg)
+            if text is None:
+                return None
+        parts.append(text)
     return f"{name}({', '.join(parts)})"
+
+
+def _flat_argument(arg: Term) -> str | None:
+    """An argument (or list item) that is a constant, as the walk writes
+    it there; ``None`` for any other term."""
+    if isinstance(arg, Atom):
+        return "[]" if arg is NIL else quote_atom_if_needed(arg.name)
+    if isinstance(arg, String):
+        return _quote(arg.value, '"')
+    if isinstance(arg, float):
+        return format_float(arg)
+    if isinstance(arg, int) and -_FLAT_INT < arg < _FLAT_INT:
+        return str(arg)
+    return None
+
+
+def _flat_list(term: Struct) -> str | None:
+    """A proper list of constants, as the walk writes it; ``None`` for any other."""
+    items: list[str] = []
+    tail: Term = term
+    while type(tail) is Struct and tail.name == "[|]" and len(tail.args) == 2:
+        text = _flat_argument(tail.args[0])
+        if text is None:
+            return None
+        items.append(text)
+        tail = tail.args[1]
+    return f"[{', '.join(items)}]" if tail is NIL else None
 
 
 _FLAT_INT = 10**18
