@@ -420,6 +420,18 @@ _ARGUMENTS += [
     "X",
     "_",
     "aB",
+    '"value 1"',
+    '""',
+    '"a\\\\b"',
+    '"é"',
+    '"a\\nb"',
+    "[a, b]",
+    "[a,b]",
+    "[[]]",
+    '[1, "x y", -3]',
+    "[a, [b]]",
+    "[a|b]",
+    "[ ]",
 ]
 
 
@@ -430,7 +442,8 @@ _ARGUMENTS += [
 )
 def test_a_fact_read_as_canonical_is_the_writers(name: str, args: list[str], comma: str) -> None:
     """``read_canonical_fact`` reads what ``read_term`` reads, only texts the
-    writer writes so, and every plain fact the writer writes."""
+    writer writes so, and every fact of plain atoms, integers, strings of
+    printable ASCII and flat lists of those that the writer writes."""
     text = f"{name}({comma.join(args)})"
     fact = read_canonical_fact(text)
     try:
@@ -442,7 +455,8 @@ def test_a_fact_read_as_canonical_is_the_writers(name: str, args: list[str], com
     if fact is not None:
         assert fact == term and written == text
     operator = (len(args) == 2 and name in INFIX) or (len(args) == 1 and name in PREFIX)
-    plain = all(re.fullmatch(r"0|-?[1-9][0-9]{0,17}|[a-z][A-Za-z0-9_]*", arg) for arg in args)
+    item = r'0|-?[1-9][0-9]{0,17}|[a-z][A-Za-z0-9_]*|"[ !#-\[\]-~]*"|\[\]'
+    plain = all(re.fullmatch(rf"{item}|\[(?:{item})(?:, (?:{item}))*\]", arg) for arg in args)
     if written == text and plain and not operator:
         assert fact is not None
 

@@ -25,6 +25,7 @@ deep do not touch the Python stack.
 
 from __future__ import annotations
 
+import functools
 import math
 import re
 
@@ -168,14 +169,14 @@ def _flat_fact(term: Term) -> str | None:
 def _flat_argument(arg: Term) -> str | None:
     """An argument (or list item) that is a constant, as the walk writes
     it there; ``None`` for any other term."""
+    if isinstance(arg, int):
+        return str(arg) if -_FLAT_INT < arg < _FLAT_INT else None
     if isinstance(arg, Atom):
         return "[]" if arg is NIL else quote_atom_if_needed(arg.name)
     if isinstance(arg, String):
         return _quote(arg.value, '"')
     if isinstance(arg, float):
         return format_float(arg)
-    if isinstance(arg, int) and -_FLAT_INT < arg < _FLAT_INT:
-        return str(arg)
     return None
 
 
@@ -231,7 +232,8 @@ def _join(pieces: list[str]) -> str:
 
 def render(term: Term) -> str:
     """``term`` as text, numbering unnamed variables from ``_G1``."""
-    return Renderer().render(term)
+    flat = _flat_fact(term)
+    return flat if flat is not None else Renderer().render(term)
 
 
 def end_clause(text: str) -> str:
@@ -243,6 +245,7 @@ def end_clause(text: str) -> str:
     return text + (" ." if text and is_symbol_char(text[-1]) else ".")
 
 
+@functools.lru_cache(maxsize=4096)
 def quote_atom_if_needed(name: str) -> str:
     """The atom ``name`` as ``writeq`` prints it: bare when it reads back
     unquoted as the same atom (``a``, ``[]`` is the *quoted* ``'[]'``
@@ -257,6 +260,8 @@ def quote_atom_if_needed(name: str) -> str:
 
 
 def _quote(text: str, quote: str) -> str:
+    if text.isprintable() and quote not in text and "\\" not in text:
+        return f"{quote}{text}{quote}"  # nothing to escape
     out = [quote]
     for c in text:
         if c == quote or c == "\\":

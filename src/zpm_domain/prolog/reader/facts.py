@@ -72,21 +72,59 @@ _CANONICAL_ARGUMENT = r"(?:0|-?[1-9][0-9]{0,17}|[a-z][A-Za-z0-9_]*)"
 _CANONICAL_FACT = re.compile(
     rf"([a-z][A-Za-z0-9_]*)\(({_CANONICAL_ARGUMENT}(?:, {_CANONICAL_ARGUMENT})*)\)"
 )
+_CANONICAL_ITEM = rf"""(?:{_CANONICAL_ARGUMENT}|"[ !#-\[\]-~]*"|\[\])"""
+_CANONICAL_LIST = rf"\[{_CANONICAL_ITEM}(?:, {_CANONICAL_ITEM})*\]"
+_CANONICAL_RICH = re.compile(
+    rf"([a-z][A-Za-z0-9_]*)\(((?:{_CANONICAL_ITEM}|{_CANONICAL_LIST})"
+    rf"(?:, (?:{_CANONICAL_ITEM}|{_CANONICAL_LIST}))*)\)"
+)
+_CANONICAL_TOKENS = re.compile(r"""-?[0-9]+|[a-z][A-Za-z0-9_]*|"[^"]*"|\[\]|\[|\]""").findall
 
 
 def read_canonical_fact(text: str) -> Struct | None:
     """The term of ``text`` (no end token) when ``text`` is a plain fact
-    exactly as the writer writes it — a plain name over plain atoms and
-    integers below 10**18 in magnitude, ``name(a, 1)``, the name not an
-    operator of that arity — so ``text`` is the term's canonical text
-    (``zpm_domain.prolog.writer.render``); ``None`` for any other text (which may
-    still be canonical: render to know).  The term is the one ``read_term``
-    gives, read at a fraction of its cost."""
+    exactly as the writer writes it — a plain name over plain atoms,
+    integers below 10**18 in magnitude, strings of printable ASCII without
+    ``"`` or ``\\``, and lists of those, ``name(a, 1, "s", [b, 2])``, the
+    name not an operator of that arity — so ``text`` is the term's canonical
+    text (``zpm_domain.prolog.writer.render``); ``None`` for any other text
+    (which may still be canonical: render to know).  The term is the one
+    ``read_term`` gives, read at a fraction of its cost."""
     match = _CANONICAL_FACT.fullmatch(text)
+    if match is not None:
+        name, arguments = match.groups()
+        parts = arguments.split(", ")
+        if (len(parts) == 2 and name in INFIX) or (len(parts) == 1 and name in PREFIX):
+            return None
+        return Struct(name, tuple(Atom(p) if p[0].isalpha() else int(p) for p in parts))
+    match = _CANONICAL_RICH.fullmatch(text)
     if match is None:
         return None
     name, arguments = match.groups()
-    parts = arguments.split(", ")
-    if (len(parts) == 2 and name in INFIX) or (len(parts) == 1 and name in PREFIX):
+    args: list[Term] = []
+    items: list[Term] | None = None
+    for token in _CANONICAL_TOKENS(arguments):
+        first = token[0]
+        term: Term
+        if first == "[":
+            if token == "[]":
+                term = NIL
+            else:
+                items = []
+                continue
+        elif first == "]":
+            assert items is not None
+            term, items = make_list(items), None
+        elif first == '"':
+            term = String(token[1:-1])
+        elif first.isalpha():
+            term = Atom(token)
+        else:
+            term = int(token)
+        if items is None:
+            args.append(term)
+        else:
+            items.append(term)
+    if (len(args) == 2 and name in INFIX) or (len(args) == 1 and name in PREFIX):
         return None
-    return Struct(name, tuple(Atom(p) if p[0].isalpha() else int(p) for p in parts))
+    return Struct(name, tuple(args))
