@@ -102,24 +102,24 @@ class GroundFacts:
         (whose :func:`ground_args` must not be ``None``); ``stored`` lists the
         stored clauses of ``fact``'s predicate in order, for building its
         table when it has none."""
-        args = ground_args(fact)
-        assert args is not None, "only a ground fact without a NaN is looked up"
-        key = indicator(fact)
-        table = self._tables.get(key)
-        if table is None:
-            table = self._tables[key] = _built(stored())
+        args, table = self._table(fact, stored)
         return table.find(args, fact)
 
     def variants_of(self, fact: Term, stored: Callable[[], Iterable[Clause]]) -> list[Clause]:
         """Every stored fact that is a variant of ``fact``, in clause order
         (the same conditions as :meth:`variant_of`)."""
+        args, table = self._table(fact, stored)
+        return table.find_all(args, fact)
+
+    def _table(self, fact: Term, stored: Callable[[], Iterable[Clause]]) -> tuple[Args, _Table]:
+        """``fact``'s key and its predicate's table (built now when it has none)."""
         args = ground_args(fact)
         assert args is not None, "only a ground fact without a NaN is looked up"
         key = indicator(fact)
         table = self._tables.get(key)
         if table is None:
             table = self._tables[key] = _built(stored())
-        return table.find_all(args, fact)
+        return args, table
 
     def added(self, clause: Clause) -> None:
         """``clause`` was stored at the end of its predicate."""

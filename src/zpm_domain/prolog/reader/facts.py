@@ -35,9 +35,16 @@ def read_plain_fact(line: str) -> Term | None:
     name, arguments = match.groups()
     if arguments is None:
         return Atom(name)
+    args = _arguments(arguments)
+    return None if args is None else Struct(name, tuple(args))
+
+
+def _arguments(text: str) -> list[Term] | None:
+    """The arguments a matched line's argument text holds (``None``: a float
+    that overflows, which the full reader reports)."""
     args: list[Term] = []
     items: list[Term] | None = None
-    for token in _TOKENS(arguments):
+    for token in _TOKENS(text):
         first = token[0]
         term: Term
         if first == "[":
@@ -58,14 +65,14 @@ def read_plain_fact(line: str) -> Term | None:
         elif "." in token:
             term = float(token)
             if math.isinf(term):
-                return None  # the full reader reports the overflow
+                return None
         else:
             term = int(token)
         if items is None:
             args.append(term)
         else:
             items.append(term)
-    return Struct(name, tuple(args))
+    return args
 
 
 _CANONICAL_ARGUMENT = r"(?:0|-?[1-9][0-9]{0,17}|[a-z][A-Za-z0-9_]*)"
@@ -78,7 +85,6 @@ _CANONICAL_RICH = re.compile(
     rf"([a-z][A-Za-z0-9_]*)\(((?:{_CANONICAL_ITEM}|{_CANONICAL_LIST})"
     rf"(?:, (?:{_CANONICAL_ITEM}|{_CANONICAL_LIST}))*)\)"
 )
-_CANONICAL_TOKENS = re.compile(r"""-?[0-9]+|[a-z][A-Za-z0-9_]*|"[^"]*"|\[\]|\[|\]""").findall
 
 
 def read_canonical_fact(text: str) -> Struct | None:
@@ -101,30 +107,8 @@ def read_canonical_fact(text: str) -> Struct | None:
     if match is None:
         return None
     name, arguments = match.groups()
-    args: list[Term] = []
-    items: list[Term] | None = None
-    for token in _CANONICAL_TOKENS(arguments):
-        first = token[0]
-        term: Term
-        if first == "[":
-            if token == "[]":
-                term = NIL
-            else:
-                items = []
-                continue
-        elif first == "]":
-            assert items is not None
-            term, items = make_list(items), None
-        elif first == '"':
-            term = String(token[1:-1])
-        elif first.isalpha():
-            term = Atom(token)
-        else:
-            term = int(token)
-        if items is None:
-            args.append(term)
-        else:
-            items.append(term)
+    args = _arguments(arguments)  # strings here hold no quote, backslash or line break
+    assert args is not None, "no float is canonical here"
     if (len(args) == 2 and name in INFIX) or (len(args) == 1 and name in PREFIX):
         return None
     return Struct(name, tuple(args))
