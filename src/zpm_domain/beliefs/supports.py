@@ -246,14 +246,18 @@ class Beliefs:
     def moved(self, pairs: Iterable[tuple[Clause, Clause]]) -> None:
         """Each ``(before, after)``: a stored clause that the engine now holds
         as ``after`` (renamed); its origin follows it."""
+        origins, by_handle = self._origins, self._by_handle
+        keys: set[Key] = set()
         for before, after in pairs:
-            found = self._origins.pop(id(before), None)
+            found = origins.pop(id(before), None)
             if found is not None:
-                self._origins[id(after)] = (after, found[1])
-            if self._by_handle is not None and after.handle is not None:
-                self._by_handle[after.handle] = after
-            self._facts.forget(before.key)
-            self._facts.forget(after.key)
+                origins[id(after)] = (after, found[1])
+            if by_handle is not None and after.handle is not None:
+                by_handle[after.handle] = after
+            keys.add(before.key)
+            keys.add(after.key)
+        for key in keys:
+            self._facts.forget(key)
 
     def rename_predicate(self, old: str, arity: int, new: str) -> None:
         """The facts of ``old/arity`` became facts of ``new/arity`` (in order):

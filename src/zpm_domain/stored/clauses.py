@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 from enum import Enum
 
 from zpm_domain.prolog.terms import TRUE, Atom, Struct, Term, indicator, renamed_head
@@ -65,11 +65,11 @@ class Clause:
 
     def renamed(self, new: str) -> Clause:
         """This clause with its head's name changed to ``new`` (same lineage)."""
-        return replace(self, head=renamed_head(self.head, new))
+        return Clause(renamed_head(self.head, new), self.body, self.handle, self.provenance)
 
     def with_body(self, body: Term) -> Clause:
         """This clause with body ``body`` (same lineage)."""
-        return replace(self, body=body)
+        return Clause(self.head, body, self.handle, self.provenance)
 
     def stamped(self, handle: int, provenance: Provenance) -> Clause:
         """This clause as stored under ``handle`` (a new object, with the same text)."""
