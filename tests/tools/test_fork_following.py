@@ -13,7 +13,8 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
-from hypothesis import HealthCheck, given, settings
+import pytest
+from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
 from zpm_app.bootstrap import open_toolbox
@@ -124,8 +125,12 @@ def _check(box: Toolbox) -> None:
         changes(in_file, whole_now)  # the file reads
 
 
+@example(  # a second plain copy of a fact assumptions also hold: its first copy keeps them
+    before=[("remember_fact", {"fact": "p(2)", "memory": "default"})],
+    after=[("remember_fact", {"fact": "p(2)", "memory": "trial"})],
+)
 @settings(
-    max_examples=40,
+    max_examples=150,
     deadline=None,
     suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large],
 )
@@ -196,3 +201,34 @@ def _handle_of(box: Toolbox, fact: str) -> int:
     found = json.loads(box.call("assert", {"sentence": fact}).text)["handle"]
     assert isinstance(found, int)
     return found
+
+
+def test_a_save_over_the_forks_first_snapshot_that_crashed_keeps_the_fork_point(
+    tmp_path: Path,
+) -> None:
+    """A save named like the fork's first snapshot that crashed before the
+    journal turned to it leaves that snapshot replaced: the fork then no
+    longer follows from it, and the next merge still finds every change."""
+
+    def crash_at(step: str) -> None:
+        if step == "save:written":
+            raise KeyboardInterrupt("crash")
+
+    init_project(tmp_path)
+    settings = resolve_settings(project=str(tmp_path), env={"ZPM_ENGINE": "python"})
+    box = open_toolbox(settings, step=crash_at)
+    try:
+        box.call("remember_fact", {"fact": "p(1)"})
+        box.call("fork_memory", {"name": "trial"})
+        box.call("remember_fact", {"fact": "p(2)", "memory": "trial"})
+        with pytest.raises(KeyboardInterrupt):
+            box.call("save_snapshot", {"name": "fork_point", "memory": "trial"})
+    finally:
+        box.close()
+    box = _open(tmp_path)
+    try:
+        assert not box.memories.resolve("trial").since.following
+        merged = json.loads(box.call("merge_memory", {"name": "trial", "dry_run": True}).text)
+        assert [(o["op"], o["sentence"]) for o in merged["operations"]] == [("store", "p(2)")]
+    finally:
+        box.close()

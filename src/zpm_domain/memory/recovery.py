@@ -174,7 +174,9 @@ class Recovery:
         label = memory.snapshots.label(start.snapshot)
         # a preloaded snapshot holds a memory's own image: stamped already
         self._load(snapshot, label, stamped=source is not None, source=source, runs=runs)
-        if start.fork_point and memory.fork is not None:
+        if start.fork_point and memory.fork is not None and snapshot.header.id == start.snapshot_id:
+            # the fork's first snapshot itself (not one saved over it, whose
+            # save crashed before the journal turned to it): its fork point
             memory.since.restart(memory, in_journal=False)
 
     def _load(

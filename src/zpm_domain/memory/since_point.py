@@ -36,9 +36,9 @@ from zpm_domain.beliefs import withdrawals
 from zpm_domain.beliefs.supports import SECTION as SUPPORTS
 from zpm_domain.beliefs.supports import Support
 from zpm_domain.beliefs.withdrawals import Withdrawal
-from zpm_domain.changes.mutations import copies
 from zpm_domain.memory import handle_section
 from zpm_domain.memory.snapshot_format import write_snapshot
+from zpm_domain.prolog.terms import indicator, variant
 from zpm_domain.prolog.writer import render
 from zpm_domain.stored import descriptions
 from zpm_domain.stored.clauses import Clause, render_clause
@@ -157,13 +157,15 @@ def point_text(memory: Target, since: SincePoint, now: Image) -> str:
 
 
 def _supports(memory: Target, since: SincePoint) -> list[str]:
-    """The supports section of the fork point: the supports of the facts
-    whose copies were not touched, as they are, and the touched ones' as
-    they were."""
+    """The supports section of the fork point: the supports a clause not
+    touched since carries, as they are, and the touched clauses' as they
+    were.  (A change of a fact's supports touches every copy of it, so a
+    clause not touched that carries supports now carried them there.)"""
     touched = since.before
     facts: list[tuple[str, bool, list[str]]] = []
     for support in memory.beliefs.supports():
-        if not _touched(memory, support, touched):
+        carrier = _carrier(memory, support)
+        if carrier is not None and carrier.handle not in touched:
             facts.append((render(support.fact), support.plain, list(support.assumptions)))
     for handle in sorted(touched):
         before = touched[handle]
@@ -175,8 +177,15 @@ def _supports(memory: Target, since: SincePoint) -> list[str]:
     return lines
 
 
-def _touched(memory: Target, support: Support, touched: dict[int, Before]) -> bool:
-    return any(handle in touched for handle in copies(memory, support.fact))
+def _carrier(memory: Target, support: Support) -> Clause | None:
+    """The stored clause that carries ``support`` (the first copy of its fact)."""
+    if support.stored is not None:
+        return support.stored
+    key = indicator(support.fact)
+    return next(
+        (c for c in memory.stored_clauses(*key) if c.is_fact and variant(c.head, support.fact)),
+        None,
+    )
 
 
 def _json(value: object) -> str:
