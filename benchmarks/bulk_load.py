@@ -56,13 +56,19 @@ def swipl() -> str | None:
     return str(found.swipl) if isinstance(found, SwiInstall) else None
 
 
-def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+def options(doc: str | None) -> tuple[argparse.Namespace, list[str]]:
+    """``--facts N --runs R --engine NAME...`` (described by ``doc``'s first
+    line), and the engines chosen (default: every available one)."""
+    parser = argparse.ArgumentParser(description=(doc or "").splitlines()[0])
     parser.add_argument("--facts", type=int, default=100_000)
     parser.add_argument("--runs", type=int, default=3)
     parser.add_argument("--engine", action="append", help="a zpm engine (default: every one)")
     args = parser.parse_args()
-    engines = args.engine or engines_available()
+    return args, args.engine or engines_available()
+
+
+def main() -> None:
+    args, engines = options(__doc__)
     prolog = swipl()
     with tempfile.TemporaryDirectory() as tmp:
         root = Path(tmp)

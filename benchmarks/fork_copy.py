@@ -17,7 +17,6 @@ find a stored clause by id.  CPU seconds inside SWI-Prolog, medians of R.
 
 from __future__ import annotations
 
-import argparse
 import json
 import statistics
 import subprocess
@@ -27,7 +26,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from bulk_load import ZPM, engines_available, swipl, write_facts  # noqa: E402 (the benchmarks folder)
+from bulk_load import ZPM, options, swipl, write_facts  # noqa: E402 (the benchmarks folder)
 
 FLOOR = r"""
 :- dynamic dst:fact/3, ids:fact/3, zref/3.
@@ -91,12 +90,7 @@ def floor(prolog: str, source: Path, runs: int) -> dict[str, float]:
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--facts", type=int, default=100_000)
-    parser.add_argument("--runs", type=int, default=3)
-    parser.add_argument("--engine", action="append", help="a zpm engine (default: every one)")
-    args = parser.parse_args()
-    engines = args.engine or engines_available()
+    args, engines = options(__doc__)
     prolog = swipl()
     rows: dict[str, float] = {}
     with tempfile.TemporaryDirectory() as tmp:
