@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import operator
+
 from zpm_adapters.engine_python.code import Code
 from zpm_adapters.engine_python.compiler import BodyCompiler
 from zpm_adapters.engine_python.goals import Ctx
@@ -23,6 +25,8 @@ def compile_clause(
     varmap: dict[int, int] = {}
     args: tuple[Term, ...] = head.args if isinstance(head, Struct) else ()
     head_t = tuple(to_template(a, varmap) for a in args)
+    if all(map(operator.is_, head_t, args)):
+        head_t = args  # ground arguments are their own templates: one tuple, not two
     n_head = len(varmap)
     body: Code | None = None
     if clause.body is not TRUE:

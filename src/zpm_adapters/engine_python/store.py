@@ -33,7 +33,10 @@ First-argument index
 the clauses that may match a call whose first argument has that key: the
 clauses with that key and the clauses whose first argument is a variable, in
 clause order.  ``varlist`` holds the latter alone (the candidates for a key
-no clause mentions).
+no clause mentions).  A key whose only candidate is one clause maps to that
+clause itself rather than to a list of it (an :data:`Entry`): predicates
+keyed by an identifier hold one such clause per key, and a list each would
+cost more than the clause.
 
 A fork's copy of a predicate (:meth:`Predicate.adopt`) shares the index's
 lists with the original instead of copying each: from then on both change a
@@ -43,8 +46,9 @@ list only after taking a copy of their own (``owned``), once per key.
 from __future__ import annotations
 
 from bisect import bisect_left
+from collections.abc import Sequence
 from operator import attrgetter
-from typing import Any
+from typing import Any, TypeAlias
 
 from zpm_adapters.engine_python.code import Code
 from zpm_adapters.engine_python.runtime import Ref, RTerm
@@ -56,6 +60,10 @@ NAN_KEY = object()
 """Index key of a NaN first argument (NaN unifies with NaN but not ``==``)."""
 
 _seq = attrgetter("seq")
+
+Entry: TypeAlias = "list[CClause] | CClause"
+"""A value of ``Predicate.index``: the candidates of a key, or the one clause
+that is its only candidate (never a clause whose first argument is a variable)."""
 
 
 def arg_key(t: RTerm) -> object | None:
@@ -113,7 +121,7 @@ class Predicate:
         self.declared_dynamic = False
         self.static = False
         self.all: list[CClause] = []
-        self.index: dict[object, list[CClause]] = {}
+        self.index: dict[object, Entry] = {}
         self.varlist: list[CClause] = []
         self.pending_front: list[CClause] = []
         self.listed = False
@@ -133,15 +141,19 @@ class Predicate:
     def has_clauses(self) -> bool:
         return bool(self.current())
 
-    def candidates(self, first: RTerm) -> list[CClause]:
-        """Clauses that may match a call whose dereferenced first argument is ``first``."""
+    def candidates(self, first: RTerm) -> Sequence[CClause]:
+        """Clauses that may match a call whose dereferenced first argument is
+        ``first`` (a sequence that never changes after it is returned but by
+        additions at its end)."""
         if self.pending_front:
             self._apply_front()
         key = arg_key(first)
         if key is None:
             return self.all
         found = self.index.get(key)
-        return self.varlist if found is None else found
+        if found is None:
+            return self.varlist
+        return (found,) if type(found) is CClause else found  # type: ignore[return-value]
 
     @property
     def clause_count(self) -> int:
@@ -200,28 +212,20 @@ class Predicate:
         key = clause.key
         if key is None:
             self.varlist.append(clause)
-            if self.owned is not None:  # every list changes: take them all
-                self.index = {k: list(lst) for k, lst in self.index.items()}
-                self.owned = None
-            for lst in self.index.values():
-                lst.append(clause)
+            _append_to_all(self.index, clause, self.owned)
+            self.owned = None  # every list is this predicate's own now
             return
-        found = self._own(key)
-        if found is None:
-            self.index[key] = [*self.varlist, clause]
-            if self.owned is not None:
-                self.owned.add(key)
-        else:
-            found.append(clause)
-
-    def _own(self, key: object) -> list[CClause] | None:
-        """The index list of ``key``, made this predicate's own first when
-        it shares it (see the module docstring)."""
         found = self.index.get(key)
-        if found is not None and self.owned is not None and key not in self.owned:
-            found = self.index[key] = list(found)
+        if found is None:
+            self.index[key] = [*self.varlist, clause] if self.varlist else clause
+        elif isinstance(found, CClause):
+            self.index[key] = [found, clause]
+        elif self._owns(key):
+            found.append(clause)
+        else:
+            self.index[key] = [*found, clause]
+        if self.owned is not None:
             self.owned.add(key)
-        return found
 
     def _owns(self, key: object) -> bool:
         return self.owned is None or key in self.owned
@@ -241,14 +245,19 @@ class Predicate:
             self.rules -= 1
         self.all = _cut(self.all, clause, in_place)
         key = clause.key
-        if key is None:
+        if key is None:  # a lone entry never is such a clause
             self.varlist = _cut(self.varlist, clause, in_place)
             self.index = {
-                k: _cut(lst, clause, in_place and self._owns(k)) for k, lst in self.index.items()
+                k: lst
+                if isinstance(lst, CClause)
+                else _cut(lst, clause, in_place and self._owns(k))
+                for k, lst in self.index.items()
             }
             return
         lst = self.index.get(key)
-        if lst is not None:
+        if lst is clause:
+            del self.index[key]
+        elif lst is not None and not isinstance(lst, CClause):
             rest = _cut(lst, clause, in_place and self._owns(key))
             if len(rest) == len(self.varlist):
                 del self.index[key]  # only variable-first clauses are left
@@ -283,25 +292,27 @@ class Predicate:
         for c in front:
             groups.setdefault(c.key, []).append(c)
         for key, group in groups.items():
-            self.index[key] = group + self.index.get(key, self.varlist)
+            found = self.index.get(key, self.varlist)
+            self.index[key] = group + ([found] if isinstance(found, CClause) else found)
 
     def _rebuild(self, clauses: list[CClause]) -> None:
         self.all = clauses
         self.pending_front = []
         self.by_handle = None
         self.rules = sum(1 for clause in clauses if clause.body is not None)
-        index: dict[object, list[CClause]] = {}
+        index: dict[object, Entry] = {}
         varlist: list[CClause] = []
         for clause in clauses:
             key = clause.key
             if key is None:
                 varlist.append(clause)
-                for lst in index.values():
-                    lst.append(clause)
+                _append_to_all(index, clause, None)
             else:
                 found = index.get(key)
                 if found is None:
-                    index[key] = [*varlist, clause]
+                    index[key] = [*varlist, clause] if varlist else clause
+                elif isinstance(found, CClause):
+                    index[key] = [found, clause]
                 else:
                     found.append(clause)
         self.index = index
@@ -310,6 +321,18 @@ class Predicate:
 
     def __repr__(self) -> str:
         return f"<Predicate {self.ns.name}:{self.name}/{self.arity}>"
+
+
+def _append_to_all(index: dict[object, Entry], clause: CClause, owned: set[object] | None) -> None:
+    """Append ``clause`` (its first argument a variable) to every entry of
+    ``index``: lists it ``owned`` (``None``: all) in place, the others as copies."""
+    for key, entry in index.items():  # values change, keys do not
+        if isinstance(entry, CClause):
+            index[key] = [entry, clause]
+        elif owned is None or key in owned:
+            entry.append(clause)
+        else:
+            index[key] = [*entry, clause]
 
 
 def _cut(lst: list[CClause], clause: CClause, in_place: bool) -> list[CClause]:
