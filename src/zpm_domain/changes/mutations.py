@@ -28,7 +28,7 @@ from zpm_domain.ports.engine import Engine, Refusals
 from zpm_domain.ports.journal import JournalOp
 from zpm_domain.prolog.reader import read_term
 from zpm_domain.prolog.reader.facts import read_canonical_fact, read_plain_fact
-from zpm_domain.prolog.terms import Atom, Struct, Term, indicator, variant
+from zpm_domain.prolog.terms import TRUE, Atom, Struct, Term, indicator, variant
 from zpm_domain.prolog.unify import unify
 from zpm_domain.prolog.writer import render
 from zpm_domain.stored.clauses import Clause, Origin, PredicateInfo, know_text, render_clause
@@ -167,17 +167,16 @@ def text_arg(args: Mapping[str, Any], name: str) -> str:
 
 def _clause_arg(args: Mapping[str, Any]) -> Clause:
     text = text_arg(args, "clause")
+    handle, provenance = stamp_args(args)
+    stamp = None if handle is None else provenance
     fact = read_canonical_fact(text)
     if fact is not None:
-        clause = Clause(fact)
-    else:  # a plain ground fact (strings, lists) reads fast too; anything else in full
-        clause = Clause.from_term(read_plain_fact(f"{text}.") or _read(text))
-    handle, provenance = stamp_args(args)
-    if handle is not None:
-        clause = clause.stamped(handle, provenance)
-    if fact is not None:
+        clause = Clause(fact, TRUE, handle, stamp)
         know_text(clause, text)
-    return clause
+        return clause
+    # a plain ground fact (strings, lists) reads fast too; anything else in full
+    read = Clause.from_term(read_plain_fact(f"{text}.") or _read(text))
+    return Clause(read.head, read.body, handle, stamp)
 
 
 def stamp_args(args: Mapping[str, Any]) -> tuple[int | None, Provenance]:
