@@ -11,7 +11,17 @@ call at a time, waiting for each answer):
   available one), in a fresh project;
 * ``--other NAME=COMMAND``: any other stdio MCP server that offers zpm's
   ``remember_fact`` and ``query_logic`` (the original zpm, say); ``{project}``
-  in COMMAND is the fresh project's folder, which is also its working one.
+  in COMMAND is the fresh project's folder, which is also its working one;
+* ``--memory-server NAME=COMMAND``: a server with the tools of the official
+  MCP memory server (``@modelcontextprotocol/server-memory``): a fact is
+  stored as an entity named by its text (``create_entities``), a point
+  query opens one by name (``open_nodes``).  That server rewrites its whole
+  file at every write, so its scale rows stop at ``MEMORY_SERVER_SCALE``
+  facts (the table says so).  For instance, after ``npm install
+  @modelcontextprotocol/server-memory`` in ``DIR``::
+
+      --memory-server 'memory=env MEMORY_FILE_PATH={project}/memory.jsonl
+          node DIR/node_modules/@modelcontextprotocol/server-memory/dist/index.js'
 
 Rows (the floors answer each call at once and keep nothing, so rows about
 what is kept are left empty for them):
@@ -35,7 +45,8 @@ as ratios to the SDK's and to each other server's.  ``--smoke`` runs every row a
 small to time, for CI.
 
     python benchmarks/compare.py [--engine NAME ...] [--other NAME=COMMAND ...]
-        [--runs R] [--writes N] [--queries N] [--scale N] [--smoke]
+        [--memory-server NAME=COMMAND ...] [--runs R] [--writes N] [--queries N]
+        [--scale N] [--smoke]
 """
 
 from __future__ import annotations
@@ -64,6 +75,42 @@ QUERY_FACTS = 1000
 WARM_UP = 50
 """Untimed calls a server answers before its rates are timed."""
 
+MEMORY_SERVER_SCALE = 10_000
+"""The most facts the scale rows write to a memory-server subject."""
+
+Call = tuple[str, dict[str, Any]]
+"""A tool's name and its arguments."""
+
+
+@dataclass(frozen=True)
+class Dialect:
+    """How a server's tools say the benchmark's calls: ``probe`` answers at
+    once (the first answer, the warm-up), ``store`` keeps a fact given as
+    Prolog text, ``lookup(i)`` finds the ``i``-th fact of the query row
+    (``QUERY_FACT``) by its key."""
+
+    probe: Call
+    store: Callable[[str], Call]
+    lookup: Callable[[int], Call]
+
+
+QUERY_FACT = "q({i}, v{i})"
+
+ZPM_TOOLS = Dialect(
+    probe=("query_logic", {"goal": "true"}),
+    store=lambda fact: ("remember_fact", {"fact": fact}),
+    lookup=lambda i: ("query_logic", {"goal": f"q({i}, V)"}),
+)
+
+MEMORY_TOOLS = Dialect(
+    probe=("open_nodes", {"names": ["none"]}),
+    store=lambda fact: (
+        "create_entities",
+        {"entities": [{"name": fact, "entityType": "fact", "observations": []}]},
+    ),
+    lookup=lambda i: ("open_nodes", {"names": [QUERY_FACT.format(i=i)]}),
+)
+
 
 @dataclass(frozen=True)
 class Subject:
@@ -75,6 +122,8 @@ class Subject:
     handshake: bool = True
     keeps: bool = True
     engine: str | None = None
+    tools: Dialect = ZPM_TOOLS
+    scale_limit: int | None = None
 
 
 Figures = dict[str, float | None]
@@ -103,15 +152,19 @@ def zpm_subject(engine: str) -> Subject:
     return Subject(f"zpm {engine}", command, engine=engine)
 
 
-def other_subject(spec: str) -> Subject:
+def other_subject(spec: str, tools: Dialect = ZPM_TOOLS, scale_limit: int | None = None) -> Subject:
     name, _, line = spec.partition("=")
     if not name or not line:
-        raise SystemExit(f"--other wants NAME=COMMAND, not {spec!r}")
+        raise SystemExit(f"--other and --memory-server want NAME=COMMAND, not {spec!r}")
 
     def command(project: Path) -> list[str]:
         return shlex.split(line.replace("{project}", str(project)))
 
-    return Subject(name, command)
+    return Subject(name, command, tools=tools, scale_limit=scale_limit)
+
+
+def memory_server_subject(spec: str) -> Subject:
+    return other_subject(spec, MEMORY_TOOLS, MEMORY_SERVER_SCALE)
 
 
 BARE = Subject(
@@ -132,12 +185,12 @@ def start(subject: Subject, project: Path) -> Server:
     return Server(project, command=subject.command(project), handshake=subject.handshake)
 
 
-def ask(server: Server, subject: Subject, tool: str, arguments: dict[str, Any]) -> None:
+def ask(server: Server, subject: Subject, call: Call) -> None:
     """One tool call, its answer checked (a floor answers anything)."""
+    tool, arguments = call
+    answer = server.request("tools/call", {"name": tool, "arguments": arguments})
     if subject.handshake:
-        server.call(tool, arguments)
-    else:
-        server.request("tools/call", {"name": tool, "arguments": arguments})
+        assert "result" in answer and not answer["result"].get("isError"), answer
 
 
 def first_answer(subject: Subject, project: Path) -> tuple[float, Server]:
@@ -145,14 +198,14 @@ def first_answer(subject: Subject, project: Path) -> tuple[float, Server]:
     ``tools/call`` answer, and the running server."""
     began = time.perf_counter()
     server = start(subject, project)
-    ask(server, subject, "query_logic", {"goal": "true"})
+    ask(server, subject, subject.tools.probe)
     return time.perf_counter() - began, server
 
 
 def warm(server: Server, subject: Subject) -> None:
     """Calls that are not timed: the first calls of a process are slower."""
     for _ in range(WARM_UP):
-        ask(server, subject, "query_logic", {"goal": "true"})
+        ask(server, subject, subject.tools.probe)
 
 
 def rss_mb(server: Server) -> float:
@@ -169,12 +222,12 @@ def rate(seconds: list[float]) -> float:
 
 
 def timed_calls(
-    server: Server, subject: Subject, tool: str, arguments: Callable[[int], dict[str, Any]], n: int
+    server: Server, subject: Subject, call: Callable[[int], Call], n: int
 ) -> list[float]:
     times = []
     for i in range(n):
         began = time.perf_counter()
-        ask(server, subject, tool, arguments(i))
+        ask(server, subject, call(i))
         times.append(time.perf_counter() - began)
     return times
 
@@ -182,6 +235,7 @@ def timed_calls(
 def measure(subject: Subject, root: Path, args: argparse.Namespace) -> Figures:
     """Every row for ``subject`` (see the module doc)."""
     values: Figures = {}
+    tools = subject.tools
     starts = []
     for _ in range(args.runs):
         took, server = first_answer(subject, fresh_project(root, subject.name))
@@ -194,21 +248,13 @@ def measure(subject: Subject, root: Path, args: argparse.Namespace) -> Figures:
     try:
         warm(server, subject)
         writes = timed_calls(
-            server,
-            subject,
-            "remember_fact",
-            lambda i: {"fact": f'w({i}, "value {i}")'},
-            args.writes,
+            server, subject, lambda i: tools.store(f'w({i}, "value {i}")'), args.writes
         )
         values["writes"] = rate(writes)
         for i in range(QUERY_FACTS):
-            ask(server, subject, "remember_fact", {"fact": f"q({i}, v{i})"})
+            ask(server, subject, tools.store(QUERY_FACT.format(i=i)))
         queries = timed_calls(
-            server,
-            subject,
-            "query_logic",
-            lambda i: {"goal": f"q({i * 7919 % QUERY_FACTS}, V)"},
-            args.queries,
+            server, subject, lambda i: tools.lookup(i * 7919 % QUERY_FACTS), args.queries
         )
         values["queries"] = rate(queries)
     finally:
@@ -223,9 +269,8 @@ def measure(subject: Subject, root: Path, args: argparse.Namespace) -> Figures:
         scale = timed_calls(
             server,
             subject,
-            "remember_fact",
-            lambda i: {"fact": f'fact({i}, "value {i}", [a, b, {i}])'},
-            args.scale,
+            lambda i: tools.store(f'fact({i}, "value {i}", [a, b, {i}])'),
+            min(args.scale, subject.scale_limit or args.scale),
         )
         tenth = max(1, len(scale) // 10)
         values["flat"] = rate(scale[-tenth:]) / rate(scale[:tenth])
@@ -295,6 +340,9 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--engine", action="append", help="a zpm engine (default: every available)")
     parser.add_argument("--other", action="append", default=[], help="NAME=COMMAND")
+    parser.add_argument(
+        "--memory-server", action="append", default=[], help="NAME=COMMAND (its tools)"
+    )
     parser.add_argument("--runs", type=int, default=5)
     parser.add_argument("--writes", type=int, default=2000)
     parser.add_argument("--queries", type=int, default=1000)
@@ -304,7 +352,13 @@ def main() -> None:
     if args.smoke:
         args.runs, args.writes, args.queries, args.scale = 1, 20, 20, 50
     engines = args.engine or engines_available()
-    subjects = [BARE, SDK, *(zpm_subject(e) for e in engines), *map(other_subject, args.other)]
+    subjects = [
+        BARE,
+        SDK,
+        *(zpm_subject(e) for e in engines),
+        *map(other_subject, args.other),
+        *map(memory_server_subject, args.memory_server),
+    ]
     figures: dict[str, Figures] = {}
     with tempfile.TemporaryDirectory(prefix="zpm-compare-") as tmp:
         root = Path(tmp)
@@ -317,6 +371,9 @@ def main() -> None:
         f" median of {args.runs} starts"
     )
     report(subjects, figures, python_pass)
+    for subject in subjects:
+        if subject.keeps and subject.scale_limit and subject.scale_limit < args.scale:
+            print(f"({subject.name}: the scale and restart rows at {subject.scale_limit} facts)")
     if args.smoke:
         print(json.dumps(figures), file=sys.stderr)
 

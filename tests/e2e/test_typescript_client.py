@@ -19,6 +19,7 @@ from pathlib import Path
 
 import pytest
 from mcp_harness import zpm
+from npm_package import installed
 
 from zpm_app.catalogue import TOOLS
 
@@ -32,20 +33,7 @@ PROMPT_MS = 5000
 @pytest.fixture(scope="module")
 def client(tmp_path_factory: pytest.TempPathFactory) -> Path:
     """The check script with its locked dependencies installed."""
-    folder = tmp_path_factory.mktemp("ts_client")
-    for name in ("package.json", "package-lock.json", "check.mjs"):
-        shutil.copy(CLIENT / name, folder / name)
-    npm = shutil.which("npm")
-    assert npm is not None, "npm is missing: run scripts/provision-node"
-    done = subprocess.run(
-        [npm, "ci", "--no-audit", "--no-fund"],
-        cwd=folder,
-        capture_output=True,
-        text=True,
-        timeout=600,
-    )
-    assert done.returncode == 0, done.stdout[-2000:] + done.stderr[-2000:]
-    return folder
+    return installed(CLIENT, tmp_path_factory.mktemp("ts_client"), "check.mjs")
 
 
 @pytest.mark.parametrize("engine", ["python", "janus", "pyswip"])
