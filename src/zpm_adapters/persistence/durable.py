@@ -1,9 +1,16 @@
-"""Writing files so that a crash leaves them whole: old or new, never half."""
+"""Writing files so that a crash leaves them whole: old or new, never half.
+
+Before anything is made durable here, the journal batches that a group
+commit open on the calling thread holds are (``file_group.settle``): no
+file may hold a change whose earlier batches a crash could still take.
+"""
 
 from __future__ import annotations
 
 import os
 from pathlib import Path
+
+from zpm_adapters.persistence.file_group import settle
 
 
 def write_all(fd: int, data: bytes) -> None:
@@ -16,6 +23,7 @@ def write_all(fd: int, data: bytes) -> None:
 def write_synced(path: Path, data: bytes, mode: int = 0o644) -> None:
     """Create or truncate ``path`` (created with ``mode``), write ``data`` and
     fsync it (not its folder)."""
+    settle()
     fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_TRUNC | os.O_CLOEXEC, mode)
     try:
         write_all(fd, data)
@@ -39,6 +47,7 @@ def write_atomically(staged: Path, target: Path, data: bytes, mode: int = 0o644)
 
 def fsync_directory(directory: Path) -> None:
     """Make a rename or a new entry in ``directory`` durable."""
+    settle()
     fd = os.open(directory, os.O_RDONLY | os.O_DIRECTORY | os.O_CLOEXEC)
     try:
         os.fsync(fd)

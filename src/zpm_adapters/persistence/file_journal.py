@@ -22,7 +22,12 @@ processes may share one journal:
   and leaves the handle unchanged;
 * every handle holds a shared ``flock`` on the journal file it has open,
   for as long as it has it open, so ``zpm journal salvage`` (which takes an
-  exclusive one, see ``wal_salvage``) knows when a process uses the file.
+  exclusive one, see ``wal_salvage``) knows when a process uses the file;
+* in a group commit open on the appending thread (``file_group``), an
+  append writes its line and leaves the ``fsync`` to the group, which keeps
+  the journal's lock until it has made it; a journal cut back after the
+  group's ``fsync`` failed is ``rewound`` and reads its file again from the
+  start.
 """
 
 from __future__ import annotations
@@ -36,6 +41,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from zpm_adapters.persistence import file_group
 from zpm_adapters.persistence.durable import fsync_directory, write_all, write_synced
 from zpm_adapters.persistence.file_lock import FileLock, cannot_write
 from zpm_adapters.persistence.wal_format import Batch, encode_batch
@@ -89,6 +95,10 @@ class FileJournal(Journal):
         self._cur: _Cursor | None = None
         self._backlog: list[JournalRecord] = []
         self._closed = False
+        self._grouped: int | None = None
+        """Where the file ended before the first batch that the open group
+        commit has not made durable yet."""
+        self._rewound = False
 
     # -- port ---------------------------------------------------------------
     @property
@@ -97,6 +107,7 @@ class FileJournal(Journal):
 
     def lock(self) -> contextlib.AbstractContextManager[None]:
         self._check_open()
+        file_group.settle_before_locking(self)
         return self._lock
 
     def append(self, ops: Sequence[JournalOp]) -> None:
@@ -105,11 +116,15 @@ class FileJournal(Journal):
         A failed write is cut back off the file.  Unread batches of other
         processes are buffered for the next ``read_new`` first; if one of
         them is corrupt, ``JournalCorrupt`` is raised and nothing is written.
+        In a group commit open on this thread the group makes the ``fsync``
+        (see the module doc); ``OSError`` when the group failed before.
         """
         if not ops:
             return
         batch = Batch(ops, int(self._clock()))
         self._check_open()
+        group = file_group.current()
+        file_group.settle_before_locking(self)
         with self._lock:
             cur = self._sync(create=True)
             if cur is None:
@@ -120,9 +135,14 @@ class FileJournal(Journal):
             start = cur.offset
             seq = max(cur.seq, cur.lines) + 1
             data = batch.line(seq)
+            if group is not None:
+                group.join(self)
+                if self._grouped is None:
+                    self._grouped = start
             try:
                 write_all(cur.fd, data)
-                os.fsync(cur.fd)
+                if group is None:
+                    os.fsync(cur.fd)
             except OSError:
                 with contextlib.suppress(OSError):
                     os.ftruncate(cur.fd, start)
@@ -134,7 +154,9 @@ class FileJournal(Journal):
     def read_new(self) -> list[JournalRecord]:
         self._check_open()
         if self._cur is None and not self._backlog and not self.path.exists():
+            self._rewound = False
             return []
+        file_group.settle_before_locking(self)
         with self._lock:
             cur = self._sync(create=False)
             if cur is not None:
@@ -144,7 +166,11 @@ class FileJournal(Journal):
             if cur is not None:
                 records.extend(cur.buffered)
                 cur.buffered = []
+            self._rewound = False
             return records
+
+    def rewound(self) -> bool:
+        return self._rewound
 
     def size_bytes(self) -> int:
         try:
@@ -156,6 +182,7 @@ class FileJournal(Journal):
         self._check_open()
         if not self.path.exists():
             return 0
+        file_group.settle_before_locking(self)
         with self._lock:
             cur = self._sync(create=False)
             if cur is None:
@@ -177,6 +204,7 @@ class FileJournal(Journal):
         """
         data = encode_batch(first, int(self._clock()))
         self._check_open()
+        file_group.settle()
         with self._lock:
             cur = self._sync(create=False)
             if cur is not None:
@@ -198,6 +226,8 @@ class FileJournal(Journal):
             self._prune_archives()
 
     def close(self) -> None:
+        if not self._closed:
+            file_group.settle()  # what this thread's group holds is made durable first
         with self._lock.mutex:
             if self._closed:
                 return
@@ -206,6 +236,31 @@ class FileJournal(Journal):
                 os.close(self._cur.fd)
                 self._cur = None
             self._lock.close()
+
+    # -- a group commit's member (``file_group.Member``) ------------------------
+    def hold(self) -> None:
+        self._lock.__enter__()
+
+    def release(self) -> None:
+        self._lock.__exit__(None, None, None)
+
+    def sync(self) -> None:
+        if self._cur is not None:
+            os.fsync(self._cur.fd)
+        self._grouped = None
+
+    def lose(self) -> None:
+        grouped, self._grouped = self._grouped, None
+        cur = self._cur
+        if grouped is not None and cur is not None:
+            with contextlib.suppress(OSError):
+                os.ftruncate(cur.fd, grouped)
+                os.fsync(cur.fd)
+        if cur is not None:
+            os.close(cur.fd)
+            self._cur = None
+        self._backlog = []
+        self._rewound = True
 
     # -- internals (all called with the lock held) --------------------------
     def _sync(self, *, create: bool) -> _Cursor | None:

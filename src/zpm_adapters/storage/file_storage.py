@@ -21,6 +21,10 @@ Layout (architecture §9)::
 Deleting a memory renames its folder to ``.<name>.removing-<pid>`` beside
 it (an atomic step; hidden folders are never listed), then deletes that.
 
+Calls that write one after another may share their journals' ``fsync``
+(``write_group``, a ``file_group.FileWriteGroup``): every change of these
+files made on the group's thread commits the group first.
+
 The global root is ``$XDG_DATA_HOME/zpm/kb``, else ``~/.local/share/zpm/kb``
 (``zpm_app.config`` decides); without one, global memories cannot be
 created or mounted.
@@ -38,6 +42,7 @@ from dataclasses import replace
 from pathlib import Path
 
 from zpm_adapters.persistence.durable import fsync_directory, write_synced
+from zpm_adapters.persistence.file_group import FileWriteGroup, settle
 from zpm_adapters.persistence.file_snapshots import FileSnapshotStore
 from zpm_adapters.persistence.wal_format import encode_batch
 from zpm_adapters.project import ProjectPaths, knowledge_files
@@ -88,6 +93,11 @@ class FileRegistry(MemoryRegistry):
         self._clock = clock
         self._step = step
 
+    def write_group(self) -> FileWriteGroup:
+        """A group commit on the calling thread: the batches its calls append
+        are made durable by one ``fsync`` per journal (``file_group``)."""
+        return FileWriteGroup()
+
     # -- memories -------------------------------------------------------------
     def discover(self) -> list[MemoryRef]:
         found = [MemoryRef(name, "project") for name in _memory_dirs(self.paths.kb_dir)]
@@ -102,6 +112,7 @@ class FileRegistry(MemoryRegistry):
         return folder is not None and folder.is_dir()
 
     def create(self, ref: MemoryRef) -> None:
+        settle()
         if self.exists(ref):
             raise MemoryExists(ref.name)
         folder = self._folder(ref, required=True)
@@ -126,6 +137,7 @@ class FileRegistry(MemoryRegistry):
         """Write the fork in a hidden folder beside its place, then rename it
         into place: a crash leaves either no fork or all of it (a hidden
         folder left behind is ignored, and removed by the next fork)."""
+        settle()
         if self.exists(ref):
             raise MemoryExists(ref.name)
         folder = self._folder(ref, required=True)
@@ -171,6 +183,7 @@ class FileRegistry(MemoryRegistry):
         a crash before the rename leaves the memory whole, after it leaves no
         memory, and a folder left aside is deleted by the next removal in
         that scope.  ``MemoryMissing`` when the memory is not there."""
+        settle()
         if ref.name == DEFAULT_MEMORY and ref.scope == "project":
             raise ValueError("the default memory cannot be removed")
         folder = self._folder(ref, required=True)

@@ -245,14 +245,14 @@ class MemoryRegistry(ABC):
 
     def write_group(self) -> WriteGroup | None:
         """Open a group commit on the calling thread (see :class:`WriteGroup`);
-        ``None`` when this storage makes each batch durable on its own
-        (files: one append is one write and one fsync)."""
+        ``None`` when this storage makes each batch durable on its own."""
         return None
 
 
 class WriteGroup(ABC):
-    """The batches of several calls, made durable together: a shared
-    storage's group commit, which saves a round trip and a commit per call.
+    """The batches of several calls, made durable together: a group commit,
+    which saves a database's round trip and commit, or a file's ``fsync``,
+    per call.
 
     While a group is open on a thread, a batch that a journal appends there
     inside its ``exclusive`` block is queued, not yet durable, and the
@@ -282,5 +282,6 @@ class WriteGroup(ABC):
     @abstractmethod
     def end(self) -> None:
         """Commit the queued batches in one transaction, release the locks and
-        close the group.  ``StorageUnavailable`` or ``JournalConflict`` when
-        the commit failed now or before (the group is closed all the same)."""
+        close the group.  ``StorageUnavailable`` or ``JournalConflict`` (a
+        database) or ``OSError`` (files) when the commit failed now or before
+        (the group is closed all the same)."""
