@@ -94,13 +94,13 @@ class _Held:
 
     work: Callable[[ToolRunner], Any]
     answer: Future[Any]
-    arrived: float
+    ticket: Ticket
     result: Any = None
     error: BaseException | None = None
 
     def run(self, runner: ToolRunner) -> None:
         try:
-            with received(self.arrived):
+            with received(self.ticket.arrived):
                 self.result, self.error = self.work(runner), None
         except BaseException as error:  # delivered to the waiting request
             self.result, self.error = None, error
@@ -137,6 +137,9 @@ class KnowledgeWorker:
             self._executor.shutdown(wait=True)
             raise
         self._last: Ticket | None = None
+        """The newest ticket (set on the event loop; the worker thread only
+        compares it with a ticket: one taken a moment later waits for the
+        next commit, as when it arrives after it)."""
         self._subscribed: dict[str, str | None] = {}  # uri -> digest of its text
         self._stop_watching: Callable[[], None] | None = None
         self._group: WriteGroup | None = None  # worker thread only, as _held
@@ -246,7 +249,7 @@ class KnowledgeWorker:
         try:
             if ticket.before is not None:
                 await asyncio.shield(ticket.before)
-            job = self._executor.submit(self._step, _Held(work, answer, ticket.arrived), writes)
+            job = self._executor.submit(self._step, _Held(work, answer, ticket), writes)
             try:
                 await asyncio.shield(asyncio.wrap_future(job))
             except anyio.get_cancelled_exc_class():
@@ -286,6 +289,8 @@ class KnowledgeWorker:
             self._commit()
         elif not self._group.pending() and len(self._held) == 1:
             self._commit()  # nothing to commit: the locks go back, the answer goes out
+        elif self._last is held.ticket:
+            self._commit()  # nobody queued behind it yet: no call to wait for
 
     def _commit(self) -> None:
         """On the worker thread: end the group commit and send the answers it
