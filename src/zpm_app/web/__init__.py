@@ -1,0 +1,1 @@
+"""The review page: server-rendered HTML for the people behind the agents."""
