@@ -22,10 +22,11 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import replace
-from typing import Any, Protocol
+from typing import Any, Protocol, TypeVar
 
 from zpm_app.output_schemas import output_schema
 from zpm_app.schema_refs import with_refs
+from zpm_domain.memory.mounts import Memories
 from zpm_domain.ports.storage import Change, WriteGroup
 from zpm_domain.progress import Report
 from zpm_domain.tools.argue import ArgueTools
@@ -50,6 +51,8 @@ from zpm_domain.tools.recall import RecallTools
 from zpm_domain.tools.refactor import RefactorTools
 from zpm_domain.tools.resources import Resource as ResourceInfo
 from zpm_domain.tools.verbs import VerbTools
+
+T = TypeVar("T")
 
 __all__ = [
     "MEMORY_DESCRIPTION",
@@ -204,6 +207,11 @@ class ToolRunner(Protocol):
     def write_group(self) -> WriteGroup | None:
         """A group commit for the calls made until it ends, ``None`` when the
         storage has none (``zpm_domain.ports.storage.WriteGroup``)."""
+
+    def review(self, read: Callable[[Memories], T]) -> T:
+        """``read(memories)`` for a person's review page, as a call reads:
+        the manifest followed, within the caller's reach
+        (``zpm_domain.memory.access``); what ``read`` raises propagates."""
 
     def resources(self) -> list[ResourceInfo]:
         """The resources a client may read now."""

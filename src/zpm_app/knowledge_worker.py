@@ -52,6 +52,7 @@ from zpm_app.catalogue import ResourceInfo, ToolDefinition, ToolOutcome, ToolRun
 from zpm_domain.errors import ZpmError
 from zpm_domain.memory.access import Access, granting
 from zpm_domain.memory.freshness import received
+from zpm_domain.memory.mounts import Memories
 from zpm_domain.ports.storage import Change, WriteGroup
 from zpm_domain.progress import Report
 
@@ -195,6 +196,18 @@ class KnowledgeWorker:
         def work(runner: ToolRunner) -> tuple[str, str]:
             with granting(access):
                 return runner.read_resource(uri)
+
+        return await self.run(ticket, work)
+
+    async def review(
+        self, ticket: Ticket, read: Callable[[Memories], T], access: Access | None = None
+    ) -> T:
+        """``read(memories)`` for a person's review page, reaching what
+        ``access`` grants (``ToolRunner.review``)."""
+
+        def work(runner: ToolRunner) -> T:
+            with granting(access):
+                return runner.review(read)
 
         return await self.run(ticket, work)
 

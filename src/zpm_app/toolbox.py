@@ -20,7 +20,7 @@ import logging
 import time
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, TypeVar
 
 from zpm_app import instructions
 from zpm_app.arguments import validate_arguments
@@ -28,6 +28,7 @@ from zpm_app.catalogue import GROUPS, TOOLS, ToolDefinition, find_tool
 from zpm_domain.errors import ExecutionFailed, ZpmError
 from zpm_domain.memory import access
 from zpm_domain.memory.conflicts import retried
+from zpm_domain.memory.mounts import Memories
 from zpm_domain.ports.engine import Engine
 from zpm_domain.ports.journal import JournalCorrupt
 from zpm_domain.ports.storage import Change, WriteGroup
@@ -40,6 +41,7 @@ from zpm_domain.tools.resources import Resource
 log = logging.getLogger("zpm")
 
 Handler = Callable[..., str | Reply[Any] | Noted]
+T = TypeVar("T")
 
 
 @dataclass(frozen=True)
@@ -157,6 +159,14 @@ class Toolbox:
         except Exception:  # a bug must not take the server down; keep the trace
             log.exception("%s failed unexpectedly", name)
             return ToolResult(ExecutionFailed().message, True)
+
+    def review(self, read: Callable[[Memories], T]) -> T:
+        """``read(memories)`` for a person's review page, as a call reads: the
+        manifest followed, goals within the caller's reach."""
+        self._engine.resume()
+        self.memories.follow_manifest()
+        with self._engine.reaching(reached_namespaces(access.current())):
+            return read(self.memories)
 
     @property
     def instructions(self) -> str:

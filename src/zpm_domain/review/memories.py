@@ -1,0 +1,66 @@
+"""The memories as the review page lists them: every memory the caller sees,
+mounted or not, with its size when mounted and, for a fork, how many
+changes wait to be merged."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from zpm_domain.forks.review import UNREADABLE, waiting
+from zpm_domain.memory.mounts import Memories
+
+
+@dataclass(frozen=True, slots=True)
+class MemoryRow:
+    """One memory: ``mode`` is ``None`` when it is not mounted; ``clauses``
+    (the believed clauses of its dynamic predicates) is ``None`` then too;
+    ``waiting`` is a fork's unmerged changes (``None`` for a memory that is
+    no fork, or when they cannot be read: ``problem`` says why)."""
+
+    name: str
+    scope: str
+    mode: str | None
+    fork_of: str | None
+    session: bool
+    clauses: int | None
+    waiting: int | None
+    problem: str | None = None
+
+    @property
+    def mounted(self) -> bool:
+        return self.mode is not None
+
+
+def memory_rows(memories: Memories) -> list[MemoryRow]:
+    """Every memory the current caller sees (``Memories.listing``'s order)."""
+    mounted = {(memory.name, memory.scope): memory for memory in memories.mounted()}
+    rows = []
+    for listed in memories.listing():
+        memory = mounted.get((listed.name, listed.scope)) if listed.mounted else None
+        clauses = None
+        if memory is not None:
+            memory.sync()
+            clauses = sum(
+                info.clause_count
+                for info in memory.predicates()
+                if not memory.files.is_static(info.key)
+            )
+        count, problem = None, None
+        if listed.fork_of is not None and listed.scope == "project":
+            try:
+                count = waiting(memories, listed.name)
+            except UNREADABLE as error:
+                problem = str(error)
+        rows.append(
+            MemoryRow(
+                listed.name,
+                listed.scope,
+                listed.mode,
+                listed.fork_of,
+                listed.session,
+                clauses,
+                count,
+                problem,
+            )
+        )
+    return rows
