@@ -40,7 +40,8 @@ def test_the_sdist_and_the_wheel_hold_the_whole_package(zpm_dist: Path) -> None:
     sources = {
         str(path.relative_to(ROOT / "src"))
         for path in (ROOT / "src").rglob("*")
-        if path.suffix in (".py", ".pl", ".json") and "__pycache__" not in path.parts
+        if path.suffix in (".py", ".pl", ".json", ".html", ".css", ".js")
+        and "__pycache__" not in path.parts
     }
     assert sources <= shipped, sorted(sources - shipped)
     assert "zpm_contract/plugin.py" in shipped

@@ -11,6 +11,9 @@ Routes:
   bearer token (401 / 403, ``zpm_app.http.auth``), then its size (413 over
   ``max_body_bytes``, before it is parsed).
 * ``GET /health``: 200 ``{"status":"ok"}``, without authentication.
+* everything else: the review page for people (``zpm_app.web``), signed in
+  with the tokens ``/mcp`` accepts, behind the same ``Host``/``Origin``
+  checks.
 * with JWT settings, the Protected Resource Metadata of RFC 9728 at
   ``/.well-known/oauth-protected-resource`` (and at that path followed by
   the resource's own path, as RFC 9728 §3.1 places it).
@@ -31,6 +34,7 @@ from __future__ import annotations
 import contextlib
 import logging
 import signal
+import socket
 import sys
 from collections.abc import AsyncIterator, Callable
 from types import FrameType
@@ -47,18 +51,27 @@ from starlette.middleware import Middleware
 from starlette.middleware.authentication import AuthenticationMiddleware
 from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
-from starlette.routing import Route
+from starlette.routing import BaseRoute, Mount, Route
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from zpm_app import collection
 from zpm_app.audience import SessionAudience
 from zpm_app.catalogue import ToolRunner, package_version
-from zpm_app.http.auth import SCOPES, RequireBearer, Verifier, ZpmTokens, http_caller
+from zpm_app.http.auth import (
+    SCOPES,
+    RequireBearer,
+    Verifier,
+    ZpmTokens,
+    http_caller,
+    signing_in,
+)
 from zpm_app.http.jwt_tokens import JwtVerifier
 from zpm_app.http.options import HttpOptions
 from zpm_app.http.streams import StreamWhenAsked
 from zpm_app.knowledge_worker import KnowledgeWorker
 from zpm_app.server import SWITCH_INTERVAL_S, build_server
+from zpm_app.web.pages import Review, review_routes
+from zpm_app.web.sessions import Sessions
 from zpm_domain.ports.tokens import TokenStore
 
 log = logging.getLogger("zpm")
@@ -66,9 +79,15 @@ log = logging.getLogger("zpm")
 MCP_PATH = "/mcp"
 
 
-def build_app(worker: KnowledgeWorker, options: HttpOptions, store: TokenStore | None) -> Starlette:
+def build_app(
+    worker: KnowledgeWorker,
+    options: HttpOptions,
+    store: TokenStore | None,
+    sessions: Sessions | None = None,
+) -> Starlette:
     """The application for ``options``; ``store`` holds the zpm tokens
-    (``None`` only with ``no_auth``)."""
+    (``None`` only with ``no_auth``); ``sessions``: the review page's
+    (``zpm ui`` keeps them to make its one-time link)."""
     security = TransportSecuritySettings(
         enable_dns_rebinding_protection=True,
         allowed_hosts=options.hosts(),
@@ -92,11 +111,14 @@ def build_app(worker: KnowledgeWorker, options: HttpOptions, store: TokenStore |
         managers.append(manager(json_response=True))
         mcp = StreamWhenAsked(mcp, StreamableHTTPASGIApp(managers[1]), options.max_body_bytes)
     mcp = _Ending(mcp, audience)
-    routes = [Route("/health", _health, methods=["GET"])]
+    routes: list[BaseRoute] = [Route("/health", _health, methods=["GET"])]
     middleware: list[Middleware] = []
+    sign_in = None
     if not options.no_auth:
         assert store is not None
         jwt = None if options.jwt is None else JwtVerifier(options.jwt)
+        verifier = Verifier(ZpmTokens(store), jwt)
+        sign_in = signing_in(verifier)
         metadata = None
         if options.jwt is not None:
             resource = AnyHttpUrl(options.jwt.audience)
@@ -113,12 +135,14 @@ def build_app(worker: KnowledgeWorker, options: HttpOptions, store: TokenStore |
                         )
                     )
         mcp = RequireBearer(mcp, metadata)
-        backend = BearerAuthBackend(Verifier(ZpmTokens(store), jwt))
+        backend = BearerAuthBackend(verifier)
         middleware = [
             Middleware(AuthenticationMiddleware, backend=backend),
             Middleware(AuthContextMiddleware),
         ]
     routes.append(Route(MCP_PATH, _Checked(mcp, security), methods=["GET", "POST", "DELETE"]))
+    review = Review(worker, sessions or Sessions(), sign_in)
+    routes.append(Mount("/", _Checked(Starlette(routes=review_routes(review)), security)))
 
     @contextlib.asynccontextmanager
     async def lifespan(app: Starlette) -> AsyncIterator[None]:
@@ -175,11 +199,19 @@ async def _health(request: Request) -> Response:
 
 
 def serve_http(
-    open_runner: Callable[[], ToolRunner], options: HttpOptions, store: TokenStore | None
+    open_runner: Callable[[], ToolRunner],
+    options: HttpOptions,
+    store: TokenStore | None,
+    *,
+    sessions: Sessions | None = None,
+    bound: socket.socket | None = None,
 ) -> int:
     """Open the runner, serve until SIGTERM or SIGINT, close it; returns 0.
 
     Errors raised while opening the runner propagate before anything binds.
+    ``sessions``: the review page's (``zpm ui`` made a one-time link in
+    them); ``bound``: a socket already bound to the options' address, to
+    serve on instead of binding one.
     """
     import uvicorn
 
@@ -187,7 +219,7 @@ def serve_http(
     sys.setswitchinterval(SWITCH_INTERVAL_S)
     collection.settle()  # the memories just opened stay out of the collector's sight
     try:
-        app = build_app(worker, options, store)
+        app = build_app(worker, options, store, sessions)
         config = uvicorn.Config(
             app,
             host=options.host,
@@ -205,7 +237,7 @@ def serve_http(
         # runner is closed and the exit code is 0.
         previous = {sig: signal.signal(sig, _stopped) for sig in (signal.SIGTERM, signal.SIGINT)}
         try:
-            uvicorn.Server(config).run()
+            uvicorn.Server(config).run(sockets=None if bound is None else [bound])
         finally:
             for sig, handler in previous.items():
                 signal.signal(sig, handler)

@@ -28,6 +28,7 @@ from __future__ import annotations
 import json
 import logging
 import time
+from collections.abc import Awaitable, Callable
 from typing import Any
 
 import anyio.to_thread
@@ -153,8 +154,26 @@ def http_caller(ctx: ServerRequestContext[Any]) -> Caller:
     user = request.scope.get("user") if isinstance(request, Request) else None
     if not isinstance(user, AuthenticatedUser):
         return Caller(None)
-    token = user.access_token
+    return caller_of(user.access_token)
+
+
+def caller_of(token: AccessToken) -> Caller:
+    """The caller an accepted token stands for: its name, and the access its
+    record (a zpm token) or its scopes (a JWT) give."""
     granted = (token.claims or {}).get("zpm_access")
     if isinstance(granted, Access):
         return Caller(token.subject or token.client_id, granted)
     return Caller(token.subject or token.client_id, Access(read_only=WRITE not in token.scopes))
+
+
+def signing_in(verifier: Verifier) -> Callable[[str], Awaitable[Caller | None]]:
+    """The review page's sign-in: the caller of a token that ``/mcp`` would
+    accept (verified by ``verifier``, with a zpm scope), else ``None``."""
+
+    async def sign_in(token: str) -> Caller | None:
+        accepted = await verifier.verify_token(token) if token else None
+        if accepted is None or not set(accepted.scopes) & set(SCOPES):
+            return None
+        return caller_of(accepted)
+
+    return sign_in

@@ -1,0 +1,226 @@
+"""The review page's routes: HTML rendered on the server, beside ``/mcp``.
+
+A person signs in with a token the server accepts for ``/mcp``
+(``POST /login``), or with the one-time link ``zpm ui`` prints
+(``GET /login?once=…``); the browser then holds a session cookie
+(``zpm_app.web.sessions``): ``HttpOnly``, ``SameSite=Strict``, ``Secure``
+over HTTPS.  Every page reads through the knowledge worker as the session's
+caller, so it sees what the token sees and a read-only token gets a
+read-only page.  Without authentication (``zpm serve --http --no-auth``)
+every visitor is an anonymous caller who reaches everything, as on
+``/mcp``.
+
+Every form that changes something carries the session's CSRF secret, and
+a ``POST`` whose ``Origin`` names another site is refused (403).  Pages are
+sent with a strict Content Security Policy (scripts and styles from the
+server alone), ``Referrer-Policy: no-referrer`` (a one-time link never
+leaks), ``X-Content-Type-Options: nosniff`` and ``Cache-Control:
+no-store``; every value shown is escaped by the templates.
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Awaitable, Callable
+from dataclasses import dataclass
+from typing import Any
+from urllib.parse import urlsplit
+
+from jinja2 import Environment, PackageLoader, select_autoescape
+from starlette.requests import Request
+from starlette.responses import HTMLResponse, RedirectResponse, Response
+from starlette.routing import BaseRoute, Mount, Route
+from starlette.staticfiles import StaticFiles
+
+from zpm_app.callers import Caller
+from zpm_app.knowledge_worker import KnowledgeWorker
+from zpm_app.web.sessions import Sessions, WebSession
+from zpm_domain.errors import ZpmError
+from zpm_domain.review.memories import memory_rows
+
+log = logging.getLogger("zpm")
+
+COOKIE = "zpm_session"
+HEADERS = {
+    "Content-Security-Policy": (
+        "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self' data:; "
+        "form-action 'self'; frame-ancestors 'none'; base-uri 'none'"
+    ),
+    "Referrer-Policy": "no-referrer",
+    "X-Content-Type-Options": "nosniff",
+    "Cache-Control": "no-store",
+}
+
+SignIn = Callable[[str], Awaitable[Caller | None]]
+"""The caller a token stands for (as ``/mcp`` would take it), ``None`` when refused."""
+
+
+@dataclass
+class Review:
+    """What the pages need: the worker they read through, the sessions,
+    ``sign_in`` (``None``: no authentication, every visitor reaches all)."""
+
+    worker: KnowledgeWorker
+    sessions: Sessions
+    sign_in: SignIn | None
+
+
+def review_routes(review: Review) -> list[BaseRoute]:
+    """The page's routes, to serve at the root of the HTTP application."""
+    templates = Environment(
+        loader=PackageLoader("zpm_app.web", "templates"),
+        autoescape=select_autoescape(default=True, default_for_string=True),
+    )
+    templates.globals["static"] = lambda name: f"/static/{name}"
+    pages = _Pages(review, templates)
+    return [
+        Route("/", pages.memories, methods=["GET"]),
+        Route("/login", pages.login_form, methods=["GET"]),
+        Route("/login", pages.login, methods=["POST"]),
+        Route("/logout", pages.logout, methods=["POST"]),
+        Mount("/static", StaticFiles(packages=[("zpm_app.web", "static")]), name="static"),
+    ]
+
+
+class _Pages:
+    def __init__(self, review: Review, templates: Environment) -> None:
+        self._review = review
+        self._templates = templates
+
+    # -- signing in and out -------------------------------------------------------
+    async def login_form(self, request: Request) -> Response:
+        once = request.query_params.get("once")
+        if once is not None:
+            caller = self._review.sessions.redeem(once)
+            if caller is None:
+                return self._page(
+                    "login.html",
+                    {"problem": "This sign-in link was used already or has expired."},
+                    status=403,
+                )
+            return self._signed_in(request, caller)
+        if self._review.sign_in is None or self._session(request) is not None:
+            return RedirectResponse("/", status_code=303)
+        return self._page("login.html", {})
+
+    async def login(self, request: Request) -> Response:
+        refused = _foreign(request)
+        if refused is not None:
+            return refused
+        if self._review.sign_in is None:
+            return RedirectResponse("/", status_code=303)
+        form = await request.form()
+        token = form.get("token")
+        caller = await self._review.sign_in(token.strip()) if isinstance(token, str) else None
+        if caller is None:
+            problem = "This token is not accepted here (unknown, revoked or expired)."
+            return self._page("login.html", {"problem": problem}, status=401)
+        return self._signed_in(request, caller)
+
+    async def logout(self, request: Request) -> Response:
+        session = await self._checked_post(request)
+        if isinstance(session, Response):
+            return session
+        self._review.sessions.close(request.cookies.get(COOKIE))
+        response = RedirectResponse("/login", status_code=303)
+        response.delete_cookie(COOKIE, path="/")
+        return response
+
+    # -- pages ------------------------------------------------------------------
+    async def memories(self, request: Request) -> Response:
+        session = self._reader(request)
+        if isinstance(session, Response):
+            return session
+        rows, problem = [], None
+        try:
+            rows = await self._read(session, memory_rows)
+        except ZpmError as error:
+            problem = error.message
+        return self._page("memories.html", {"memories": rows, "problem": problem}, session)
+
+    # -- helpers ----------------------------------------------------------------
+    async def _read(self, session: WebSession, read: Callable[[Any], Any]) -> Any:
+        worker = self._review.worker
+        ticket = worker.ticket()
+        try:
+            return await worker.review(ticket, read, session.caller.access)
+        finally:
+            ticket.release()
+
+    def _session(self, request: Request) -> WebSession | None:
+        return self._review.sessions.find(request.cookies.get(COOKIE))
+
+    def _reader(self, request: Request) -> WebSession | Response:
+        """The request's session; without authentication one is opened for an
+        anonymous caller; otherwise a visitor without one goes to sign in."""
+        session = self._session(request)
+        if session is not None:
+            return session
+        if self._review.sign_in is None:
+            return self._signed_in(request, Caller(None), to=request.url.path)
+        return RedirectResponse("/login", status_code=303)
+
+    async def _checked_post(self, request: Request) -> WebSession | Response:
+        """The session of a ``POST`` that may change something: same site,
+        signed in, and carrying the session's CSRF secret (else 403)."""
+        refused = _foreign(request)
+        if refused is not None:
+            return refused
+        session = self._session(request)
+        if session is None:
+            return self._problem("Not signed in", "Sign in first.", 403)
+        form = await request.form()
+        csrf = form.get("csrf")
+        if not session.csrf_matches(csrf if isinstance(csrf, str) else None):
+            return self._problem(
+                "Refused", "This form is stale or did not come from this page.", 403
+            )
+        return session
+
+    def _signed_in(self, request: Request, caller: Caller, to: str = "/") -> Response:
+        sid, _ = self._review.sessions.open(caller)
+        response = RedirectResponse(to, status_code=303)
+        response.set_cookie(
+            COOKIE,
+            sid,
+            httponly=True,
+            samesite="strict",
+            secure=request.url.scheme == "https",
+            path="/",
+        )
+        _secure(response)
+        return response
+
+    def _page(
+        self,
+        template: str,
+        values: dict[str, Any],
+        session: WebSession | None = None,
+        status: int = 200,
+    ) -> Response:
+        signed_in = self._review.sign_in is not None
+        html = self._templates.get_template(template).render(
+            session=session, signed_in=signed_in, **values
+        )
+        return _secure(HTMLResponse(html, status_code=status))
+
+    def _problem(self, heading: str, problem: str, status: int) -> Response:
+        return self._page("problem.html", {"heading": heading, "problem": problem}, status=status)
+
+
+def _foreign(request: Request) -> Response | None:
+    """403 for a ``POST`` whose ``Origin`` is another site than this one."""
+    origin = request.headers.get("origin")
+    if origin is None:  # a browser sends one with every cross-site POST
+        return None
+    here = f"{request.url.scheme}://{request.url.netloc}"
+    parts = urlsplit(origin)
+    if f"{parts.scheme}://{parts.netloc}" == here:
+        return None
+    return _secure(Response("Refused: this form was sent from another site.", status_code=403))
+
+
+def _secure(response: Response) -> Response:
+    for name, value in HEADERS.items():
+        response.headers[name] = value
+    return response

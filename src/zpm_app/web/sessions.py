@@ -1,0 +1,114 @@
+"""Who is looking at the review page: browser sessions, their CSRF secrets,
+and the one-time links of ``zpm ui``.
+
+A person signs in once with a token the server accepts for ``/mcp`` (or
+through a one-time link); the server then knows the browser by a session
+cookie: a random id that names a :class:`WebSession` held in this process
+alone, so every session ends with the process.  A session carries the
+caller it was opened for (name and access, exactly as the token gives them
+to an MCP client) and its own CSRF secret, which every form that changes
+something must send back.
+
+Sessions end after :data:`IDLE_S` without use, and beyond :data:`MOST`
+sessions the one used longest ago goes.  A one-time link is accepted once,
+within :data:`LINK_S` of being made.
+"""
+
+from __future__ import annotations
+
+import hmac
+import secrets
+import threading
+import time
+from collections import OrderedDict
+from collections.abc import Callable
+from dataclasses import dataclass, field
+
+from zpm_app.callers import Caller
+
+IDLE_S = 12 * 3600.0
+"""A session unused this long is forgotten."""
+MOST = 1000
+"""Sessions kept at most; beyond, the one used longest ago is forgotten."""
+LINK_S = 600.0
+"""How long a one-time link stays valid, in seconds."""
+
+
+@dataclass
+class WebSession:
+    """One signed-in browser: who it acts as, and its CSRF secret."""
+
+    caller: Caller
+    csrf: str = field(default_factory=lambda: secrets.token_urlsafe(32))
+    used: float = 0.0
+
+    @property
+    def read_only(self) -> bool:
+        """Whether the caller may only read (no form that changes anything)."""
+        access = self.caller.access
+        return access is not None and access.read_only
+
+    def csrf_matches(self, given: str | None) -> bool:
+        """Whether ``given`` is this session's CSRF secret (in constant time)."""
+        return given is not None and hmac.compare_digest(given.encode(), self.csrf.encode())
+
+
+class Sessions:
+    """The sessions of one server process (thread-safe)."""
+
+    def __init__(self, clock: Callable[[], float] = time.monotonic) -> None:
+        self._clock = clock
+        self._lock = threading.Lock()
+        self._sessions: OrderedDict[str, WebSession] = OrderedDict()
+        self._links: dict[str, tuple[Caller, float]] = {}
+
+    def open(self, caller: Caller) -> tuple[str, WebSession]:
+        """A new session for ``caller``: its id (the cookie's value) and itself."""
+        sid = secrets.token_urlsafe(32)
+        session = WebSession(caller, used=self._clock())
+        with self._lock:
+            self._sessions[sid] = session
+            while len(self._sessions) > MOST:
+                self._sessions.popitem(last=False)
+        return sid, session
+
+    def find(self, sid: str | None) -> WebSession | None:
+        """The live session named ``sid`` (its use recorded), else ``None``."""
+        if not sid:
+            return None
+        now = self._clock()
+        with self._lock:
+            session = self._sessions.get(sid)
+            if session is None:
+                return None
+            if now - session.used > IDLE_S:
+                del self._sessions[sid]
+                return None
+            session.used = now
+            self._sessions.move_to_end(sid)
+            return session
+
+    def close(self, sid: str | None) -> None:
+        """Forget session ``sid`` (signing out); nothing when there is none."""
+        if sid:
+            with self._lock:
+                self._sessions.pop(sid, None)
+
+    def link(self, caller: Caller) -> str:
+        """A one-time secret that opens a session for ``caller`` (``zpm ui``)."""
+        secret = secrets.token_urlsafe(32)
+        with self._lock:
+            self._links[secret] = (caller, self._clock())
+        return secret
+
+    def redeem(self, secret: str | None) -> Caller | None:
+        """The caller of one-time link ``secret``, which stops working now;
+        ``None`` when it is unknown, used or too old."""
+        if not secret:
+            return None
+        with self._lock:
+            found = self._links.pop(secret, None)
+        if found is None:
+            return None
+        caller, made = found
+        return caller if self._clock() - made <= LINK_S else None

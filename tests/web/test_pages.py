@@ -1,0 +1,171 @@
+"""The review page over HTTP, against real server processes: signing in with
+a token or with ``zpm ui``'s one-time link, what a token sees, CSRF and
+cross-site refusals, the security headers.  (The browser tests drive the
+same pages in Chromium.)"""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import time
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+from plain_client import Client
+
+from tests.http.http_harness import HttpServer, create_token, free_port, run_zpm, zpm_command
+from zpm_app.config import init_project
+
+
+@pytest.fixture
+def project(tmp_path: Path) -> Path:
+    init_project(tmp_path)
+    assert run_zpm(tmp_path, "remember-fact", "--fact", "likes(ann, tea)").returncode == 0
+    assert run_zpm(tmp_path, "create-memory", "--name", "other").returncode == 0
+    assert run_zpm(tmp_path, "mount-memory", "--name", "other").returncode == 0
+    return tmp_path
+
+
+@pytest.fixture
+def server(project: Path) -> Iterator[HttpServer]:
+    create_token(project, "boot")  # a server with no token at all does not start
+    with HttpServer(project) as running:
+        yield running
+
+
+def client(server: HttpServer) -> Client:
+    return Client(server.url)
+
+
+def sign_in(server: HttpServer, token: str) -> Client:
+    browser = client(server)
+    answer = browser.post("/login", data={"token": token})
+    assert answer.status_code == 303 and answer.headers["location"] == "/", answer.text
+    cookie = answer.headers["set-cookie"]
+    assert "HttpOnly" in cookie and "SameSite=strict" in cookie.replace("Strict", "strict")
+    return browser
+
+
+def csrf_of(page: str) -> str:
+    marker = 'name="csrf" value="'
+    start = page.index(marker) + len(marker)
+    return page[start : page.index('"', start)]
+
+
+def test_without_a_session_the_page_asks_to_sign_in(server: HttpServer) -> None:
+    browser = client(server)
+    answer = browser.get("/")
+    assert answer.status_code == 303 and answer.headers["location"] == "/login"
+    form = browser.get("/login")
+    assert form.status_code == 200 and 'name="token"' in form.text
+    assert "script-src 'self'" in form.headers["content-security-policy"]
+    assert form.headers["referrer-policy"] == "no-referrer"
+    assert form.headers["x-content-type-options"] == "nosniff"
+
+
+def test_a_token_signs_in_and_the_page_shows_what_it_sees(
+    project: Path, server: HttpServer
+) -> None:
+    everything = sign_in(server, create_token(project, "ann")).get("/")
+    assert everything.status_code == 200
+    assert 'data-memory="default"' in everything.text and 'data-memory="other"' in everything.text
+    assert ">ann<" in everything.text
+    limited = sign_in(server, create_token(project, "bob", "--memory", "other")).get("/")
+    assert 'data-memory="other"' in limited.text and 'data-memory="default"' not in limited.text
+
+
+def test_a_read_only_token_gets_a_read_only_page(project: Path, server: HttpServer) -> None:
+    page = sign_in(server, create_token(project, "reader", "--read-only")).get("/")
+    assert "read-only" in page.text
+
+
+def test_a_token_that_is_not_accepted_opens_no_session(project: Path, server: HttpServer) -> None:
+    token = create_token(project, "gone")
+    assert run_zpm(project, "tokens", "revoke", "gone").returncode == 0
+    for refused in (token, "zpm_forged", ""):
+        answer = client(server).post("/login", data={"token": refused})
+        assert answer.status_code == 401 and "set-cookie" not in answer.headers
+
+
+def test_a_form_without_the_session_secret_or_from_another_site_is_refused(
+    project: Path, server: HttpServer
+) -> None:
+    browser = sign_in(server, create_token(project, "ann"))
+    secret = csrf_of(browser.get("/").text)
+    assert browser.post("/logout", data={}).status_code == 403
+    assert browser.post("/logout", data={"csrf": secret + "x"}).status_code == 403
+    foreign = browser.post(
+        "/logout", data={"csrf": secret}, headers={"Origin": "http://evil.example"}
+    )
+    assert foreign.status_code == 403
+    assert browser.get("/").status_code == 200  # still signed in
+    out = browser.post("/logout", data={"csrf": secret}, headers={"Origin": server.url})
+    assert out.status_code == 303 and out.headers["location"] == "/login"
+    assert browser.get("/").status_code == 303
+
+
+def test_a_foreign_host_is_refused_before_anything(project: Path, server: HttpServer) -> None:
+    answer = client(server).get("/login", headers={"Host": "evil.example"})
+    assert answer.status_code == 421
+
+
+def test_without_authentication_every_visitor_reaches_everything(project: Path) -> None:
+    with HttpServer(project, "--no-auth") as running:
+        browser = Client(running.url)
+        first = browser.get("/")
+        assert first.status_code == 303 and first.headers["location"] == "/"
+        page = browser.get("/")
+        assert page.status_code == 200 and 'data-memory="other"' in page.text
+        assert "anonymous" in page.text
+
+
+class Ui:
+    """A ``zpm ui --no-browser`` process and the link it printed."""
+
+    def __init__(self, project: Path, port: int) -> None:
+        self.url = f"http://127.0.0.1:{port}"
+        self.process = subprocess.Popen(
+            zpm_command("ui", "--no-browser", "--port", str(port), "--project", str(project)),
+            stdout=subprocess.PIPE,
+            stderr=subprocess.DEVNULL,
+            text=True,
+            env={**os.environ, "ZPM_ENGINE": "python"},
+        )
+        assert self.process.stdout is not None
+        self.link = self.process.stdout.readline().strip()
+        assert self.link.startswith(f"{self.url}/login?once="), self.link
+        deadline = time.monotonic() + 60
+        while True:
+            assert self.process.poll() is None, "zpm ui ended"
+            try:
+                Client(self.url).get("/health")
+                return
+            except OSError:
+                assert time.monotonic() < deadline, "zpm ui did not answer"
+                time.sleep(0.1)
+
+    def stop(self) -> None:
+        self.process.terminate()
+        assert self.process.wait(timeout=30) == 0
+
+
+def test_the_ui_link_signs_in_once_and_dies_with_its_process(project: Path) -> None:
+    port = free_port()
+    ui = Ui(project, port)
+    try:
+        browser = Client(ui.url)
+        first = browser.get(ui.link)
+        assert first.status_code == 303 and "zpm_session=" in first.headers["set-cookie"]
+        page = browser.get("/")
+        assert page.status_code == 200 and 'data-memory="default"' in page.text
+        again = Client(ui.url).get(ui.link)
+        assert again.status_code == 403 and "set-cookie" not in again.headers
+    finally:
+        ui.stop()
+    later = Ui(project, port)  # the same port, a new process: the old link is unknown
+    try:
+        assert Client(ui.url).get(ui.link).status_code == 403
+        assert Client(ui.url).get(later.link).status_code == 303
+    finally:
+        later.stop()
