@@ -1,7 +1,7 @@
 """The ``zpm`` command line.
 
 Commands: ``init [DIR]``, ``serve``, ``tools``, ``engines``, ``forks``, ``memories``,
-``import``, ``journal``, ``kb``, ``storage``, ``tokens``,
+``import``, ``journal``, ``kb``, ``storage``, ``tokens``, ``ui``,
 ``completion SHELL``, ``version`` and one subcommand per catalogue tool in
 kebab case (``zpm remember-fact --fact 'p(a)'``, see ``tool_commands``).
 The options ``--project DIR``, ``--engine NAME`` and ``--format text|json``
@@ -44,6 +44,7 @@ from zpm_app.cli import (
     serve,
     storage,
     tokens,
+    ui,
 )
 from zpm_app.cli.parsing import (
     Parser,
@@ -72,6 +73,7 @@ COMMANDS: tuple[ModuleType, ...] = (
     knowledge,
     storage,
     tokens,
+    ui,
 )
 """The commands that are not tools, in the order ``zpm --help`` lists them."""
 
