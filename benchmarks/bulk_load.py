@@ -7,7 +7,9 @@ One file of N facts (``fact(I, "value I", [a, b, I]).``), then per engine
   open the project, read, check and store the facts, save the snapshot),
   as facts per second;
 * ``start``: ``zpm query-logic`` in that project afterwards (a new process
-  that loads the import's snapshot and answers one query).
+  that loads the import's snapshot and answers one query), with the memory
+  it takes per fact: its peak resident memory less that of the same query
+  in an empty project, divided by N.
 
 The floor, measured in the same run: the provisioned ``swipl`` consulting
 the same file (``load_files/2``, then ``halt``), and ``swipl`` halting at
@@ -21,6 +23,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import statistics
 import subprocess
 import sys
@@ -38,9 +41,21 @@ def write_facts(path: Path, count: int) -> None:
 
 
 def seconds(command: list[str], cwd: Path | None = None) -> float:
+    return measured(command, cwd)[0]
+
+
+def measured(command: list[str], cwd: Path | None = None) -> tuple[float, int]:
+    """Seconds ``command`` takes, and its peak resident memory in bytes."""
     began = time.perf_counter()
-    subprocess.run(command, cwd=cwd, check=True, capture_output=True)
-    return time.perf_counter() - began
+    process = subprocess.Popen(
+        command, cwd=cwd, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL
+    )
+    _, status, usage = os.wait4(process.pid, 0)
+    took = time.perf_counter() - began
+    process.returncode = os.waitstatus_to_exitcode(status)
+    if process.returncode != 0:
+        raise subprocess.CalledProcessError(process.returncode, command)
+    return took, usage.ru_maxrss * 1024  # kilobytes on Linux
 
 
 def engines_available() -> list[str]:
@@ -75,6 +90,7 @@ def main() -> None:
         source = root / "facts.pl"
         write_facts(source, args.facts)
         rows: dict[str, list[float]] = {}
+        per_fact: dict[str, list[float]] = {}
         for run in range(args.runs):
             if prolog is not None:
                 load = f"load_files('{source}', [])"
@@ -91,14 +107,22 @@ def main() -> None:
                 rows.setdefault(f"{engine}: import", []).append(
                     seconds([*ZPM, "import", str(source), *flags])
                 )
-                query = [*ZPM, "query-logic", "--goal", "fact(0, V, L)", *flags]
-                rows.setdefault(f"{engine}: start", []).append(seconds(query))
+                query = [*ZPM, "query-logic", "--goal", "fact(0, V, L)"]
+                took, peak = measured([*query, *flags])
+                rows.setdefault(f"{engine}: start", []).append(took)
+                empty = root / f"{engine}-{run}-empty"
+                subprocess.run([*ZPM, "init", str(empty)], check=True, capture_output=True)
+                _, bare = measured([*query, "--project", str(empty), "--engine", engine])
+                per_fact.setdefault(engine, []).append((peak - bare) / args.facts)
     medians = {name: statistics.median(times) for name, times in rows.items()}
     floor = medians.get("swipl consult")
     print(f"{args.facts:,} facts, median of {args.runs} runs")
     for name, value in medians.items():
         rate = f"{args.facts / value:10,.0f} facts/s" if name.endswith("import") else " " * 18
         ratio = f"x{value / floor:5.2f} of the consult" if floor else ""
+        engine, _, step = name.partition(": ")
+        if step == "start":
+            ratio += f"  {statistics.median(per_fact[engine]):6,.0f} bytes/fact at its peak"
         print(f"  {name:<18} {value * 1000:9.0f} ms {rate}  {ratio}")
     print(json.dumps({name: round(value, 3) for name, value in medians.items()}))
 
