@@ -169,3 +169,30 @@ def test_the_ui_link_signs_in_once_and_dies_with_its_process(project: Path) -> N
         assert Client(ui.url).get(later.link).status_code == 303
     finally:
         later.stop()
+
+
+def test_predicates_and_clauses_are_pages_and_every_clause_is_escaped(
+    project: Path, server: HttpServer
+) -> None:
+    hostile = "note('<script>alert(1)</script>', \"&\")"
+    assert run_zpm(project, "remember-fact", "--fact", hostile).returncode == 0
+    browser = sign_in(server, create_token(project, "ann", "--read-only"))
+    memories = browser.get("/")
+    assert 'href="/m/default"' in memories.text
+    predicates = browser.get("/m/default")
+    assert predicates.status_code == 200
+    for listed in ("likes/2", "note/2"):
+        assert f'data-predicate="{listed}"' in predicates.text
+    page = browser.get("/m/default/predicate?name=note&arity=2")
+    assert page.status_code == 200
+    assert "<script>" not in page.text
+    assert "note(&#39;&lt;script&gt;alert(1)&lt;/script&gt;&#39;, &#34;&amp;&#34;)" in page.text
+    assert browser.get("/m/default/predicate?name=note").status_code == 400
+
+
+def test_a_token_limited_to_a_memory_cannot_read_another(project: Path, server: HttpServer) -> None:
+    browser = sign_in(server, create_token(project, "bob", "--memory", "other"))
+    assert browser.get("/m/other").status_code == 200
+    refused = browser.get("/m/default")
+    assert refused.status_code == 404 and "Memory not mounted: default" in refused.text
+    assert browser.get("/m/default/predicate?name=likes&arity=2").status_code == 404

@@ -24,7 +24,7 @@ import logging
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from typing import Any
-from urllib.parse import urlsplit
+from urllib.parse import quote, urlencode, urlsplit
 
 from jinja2 import Environment, PackageLoader, select_autoescape
 from starlette.requests import Request
@@ -36,6 +36,7 @@ from zpm_app.callers import Caller
 from zpm_app.knowledge_worker import KnowledgeWorker
 from zpm_app.web.sessions import Sessions, WebSession
 from zpm_domain.errors import ZpmError
+from zpm_domain.review.clauses import PAGE, clause_page, predicate_rows
 from zpm_domain.review.memories import memory_rows
 
 log = logging.getLogger("zpm")
@@ -65,6 +66,14 @@ class Review:
     sign_in: SignIn | None
 
 
+def clause_url(memory: str, name: str, arity: int, after: int | None = None) -> str:
+    """The page of ``name/arity``'s clauses in ``memory`` (after handle ``after``)."""
+    query = {"name": name, "arity": str(arity)}
+    if after is not None:
+        query["after"] = str(after)
+    return f"/m/{quote(memory, safe='')}/predicate?{urlencode(query)}"
+
+
 def review_routes(review: Review) -> list[BaseRoute]:
     """The page's routes, to serve at the root of the HTTP application."""
     templates = Environment(
@@ -72,9 +81,13 @@ def review_routes(review: Review) -> list[BaseRoute]:
         autoescape=select_autoescape(default=True, default_for_string=True),
     )
     templates.globals["static"] = lambda name: f"/static/{name}"
+    templates.globals["clause_url"] = clause_url
+    templates.globals["page_size"] = PAGE
     pages = _Pages(review, templates)
     return [
         Route("/", pages.memories, methods=["GET"]),
+        Route("/m/{memory}", pages.predicates, methods=["GET"]),
+        Route("/m/{memory}/predicate", pages.clauses, methods=["GET"]),
         Route("/login", pages.login_form, methods=["GET"]),
         Route("/login", pages.login, methods=["POST"]),
         Route("/logout", pages.logout, methods=["POST"]),
@@ -135,8 +148,41 @@ class _Pages:
         try:
             rows = await self._read(session, memory_rows)
         except ZpmError as error:
-            problem = error.message
+            problem = _said(error)
         return self._page("memories.html", {"memories": rows, "problem": problem}, session)
+
+    async def predicates(self, request: Request) -> Response:
+        session = self._reader(request)
+        if isinstance(session, Response):
+            return session
+        memory = request.path_params["memory"]
+        try:
+            rows = await self._read(session, lambda memories: predicate_rows(memories, memory))
+        except ZpmError as error:
+            return self._problem("Cannot show this memory", _said(error), 404, session)
+        return self._page("predicates.html", {"memory": memory, "predicates": rows}, session)
+
+    async def clauses(self, request: Request) -> Response:
+        session = self._reader(request)
+        if isinstance(session, Response):
+            return session
+        memory = request.path_params["memory"]
+        query = request.query_params
+        try:
+            name = query["name"]
+            arity = int(query["arity"])
+            after = int(query["after"]) if "after" in query else None
+        except (KeyError, ValueError):
+            return self._problem(
+                "Not a predicate", "The address names no predicate (name and arity).", 400, session
+            )
+        try:
+            page = await self._read(
+                session, lambda memories: clause_page(memories, memory, name, arity, after)
+            )
+        except ZpmError as error:
+            return self._problem("Cannot show these clauses", _said(error), 404, session)
+        return self._page("clauses.html", {"page": page, "after": after}, session)
 
     # -- helpers ----------------------------------------------------------------
     async def _read(self, session: WebSession, read: Callable[[Any], Any]) -> Any:
@@ -204,8 +250,11 @@ class _Pages:
         )
         return _secure(HTMLResponse(html, status_code=status))
 
-    def _problem(self, heading: str, problem: str, status: int) -> Response:
-        return self._page("problem.html", {"heading": heading, "problem": problem}, status=status)
+    def _problem(
+        self, heading: str, problem: str, status: int, session: WebSession | None = None
+    ) -> Response:
+        values = {"heading": heading, "problem": problem}
+        return self._page("problem.html", values, session, status=status)
 
 
 def _foreign(request: Request) -> Response | None:
@@ -218,6 +267,11 @@ def _foreign(request: Request) -> Response | None:
     if f"{parts.scheme}://{parts.netloc}" == here:
         return None
     return _secure(Response("Refused: this form was sent from another site.", status_code=403))
+
+
+def _said(error: ZpmError) -> str:
+    """An error as a person reads it: the tool's text, then its hint."""
+    return error.message if error.hint is None else f"{error.message}: {error.hint}"
 
 
 def _secure(response: Response) -> Response:

@@ -1,0 +1,108 @@
+"""The review page's reads of predicates and clauses (``zpm_domain.review``)
+through a real toolbox, on every engine: pages in clause order by a handle
+cursor, each clause's state and provenance, what the caller may see."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from zpm_app.bootstrap import open_toolbox
+from zpm_app.config import init_project, resolve_settings
+from zpm_app.toolbox import Toolbox
+from zpm_domain.errors import InvalidArguments, MemoryNotMounted
+from zpm_domain.memory.access import Access, granting
+from zpm_domain.review.clauses import ClausePage, clause_page, predicate_rows
+
+ENGINES = ["python", "janus"]
+"""pyswip cannot share a process with janus (one libswipl); the contract suite
+compares the two through the tools that read clauses (``matching``, ``query``)."""
+
+
+@pytest.fixture(params=ENGINES)
+def box(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[Toolbox]:
+    init_project(tmp_path)
+    (tmp_path / ".zpm" / "kb" / "colours.pl").write_text(
+        ":- dynamic(colour/1).\ncolour(red).\ncolour(green).\n", encoding="utf-8"
+    )
+    toolbox = open_toolbox(
+        resolve_settings(project=str(tmp_path), env={"ZPM_ENGINE": request.param})
+    )
+    yield toolbox
+    toolbox.close()
+
+
+def call(box: Toolbox, tool: str, **arguments: Any) -> Any:
+    result = box.call(tool, arguments)
+    assert not result.is_error, result.text
+    return result
+
+
+def page(box: Toolbox, name: str, arity: int, after: int | None = None) -> ClausePage:
+    return box.review(lambda memories: clause_page(memories, "default", name, arity, after))
+
+
+def test_pages_follow_the_clause_order_by_a_handle_cursor(box: Toolbox) -> None:
+    for i in range(250):
+        call(box, "remember_fact", fact=f"p({i})")
+    call(box, "remember_fact", fact="p(first)")  # clause order is not handle order
+    box.call("assert", {"sentence": "p(front)"})
+    seen: list[str] = []
+    after = None
+    sizes = []
+    while True:
+        shown = page(box, "p", 1, after)
+        sizes.append(len(shown.rows))
+        seen += [row.text for row in shown.rows]
+        if shown.next_after is None:
+            break
+        assert shown.next_after == shown.rows[-1].handle
+        after = shown.next_after
+    assert sizes == [100, 100, 52]
+    expected = [f"p({i})" for i in range(250)] + ["p(first)", "p(front)"]
+    assert seen == expected
+    assert all(row.state == "believed" and row.provenance.tool for row in page(box, "p", 1).rows)
+
+
+def test_each_clause_says_its_state_and_what_holds_it(box: Toolbox) -> None:
+    call(box, "remember_fact", fact="colour(blue)")
+    call(box, "assume_fact", fact="colour(grey)", assumption="guess")
+    call(box, "remember_fact", fact="colour(pink)")
+    call(box, "unassert", sentence="colour(pink)")
+    shown = page(box, "colour", 1)
+    assert [(r.text, r.state, r.where) for r in shown.files] == [
+        ("colour(red)", "file", "kb/colours.pl:2"),
+        ("colour(green)", "file", "kb/colours.pl:3"),
+    ]
+    assert [(r.text, r.assumptions) for r in shown.rows] == [
+        ("colour(blue)", ()),
+        ("colour(grey)", ("guess",)),
+    ]
+    assert [(r.text, r.state) for r in shown.withdrawn] == [("colour(pink)", "withdrawn")]
+    assert shown.withdrawn[0].withdrawn_by is not None
+    assert shown.withdrawn[0].withdrawn_by.tool == "unassert"
+    rows = {(r.name, r.arity): r for r in box.review(lambda m: predicate_rows(m, "default"))}
+    assert rows[("colour", 1)].clauses == 4 and rows[("colour", 1)].from_files == 2
+
+
+def test_a_cursor_whose_clause_went_asks_to_start_again(box: Toolbox) -> None:
+    for i in range(3):
+        call(box, "remember_fact", fact=f"q({i})")
+    gone = page(box, "q", 1).rows[1].handle
+    call(box, "forget_fact", fact="q(1)")
+    with pytest.raises(InvalidArguments) as raised:
+        page(box, "q", 1, gone)
+    assert "start again" in (raised.value.hint or "")
+
+
+def test_a_memory_the_caller_does_not_see_is_not_there(box: Toolbox) -> None:
+    call(box, "create_memory", name="secret")
+    call(box, "mount_memory", name="secret")
+    with granting(Access(memories=frozenset({"default"}))):
+        with pytest.raises(MemoryNotMounted):
+            box.review(lambda memories: predicate_rows(memories, "secret"))
+        with pytest.raises(MemoryNotMounted):
+            box.review(lambda memories: clause_page(memories, "secret", "p", 1))
