@@ -26,7 +26,6 @@ from typing import Any, Protocol, TypeVar
 
 from zpm_app.output_schemas import output_schema
 from zpm_app.schema_refs import with_refs
-from zpm_domain.memory.mounts import Memories
 from zpm_domain.ports.storage import Change, WriteGroup
 from zpm_domain.progress import Report
 from zpm_domain.tools.argue import ArgueTools
@@ -35,6 +34,7 @@ from zpm_domain.tools.definition import (
     CORE,
     MEMORY_DESCRIPTION,
     VERBS,
+    ToolContext,
     ToolDefinition,
     ToolGroup,
     definitions,
@@ -208,10 +208,11 @@ class ToolRunner(Protocol):
         """A group commit for the calls made until it ends, ``None`` when the
         storage has none (``zpm_domain.ports.storage.WriteGroup``)."""
 
-    def review(self, read: Callable[[Memories], T]) -> T:
-        """``read(memories)`` for a person's review page, as a call reads:
-        the manifest followed, within the caller's reach
-        (``zpm_domain.memory.access``); what ``read`` raises propagates."""
+    def review(self, read: Callable[[ToolContext], T]) -> T:
+        """``read(context)`` for a person's review page (the memories and the
+        limits the tools have), as a call reads: the manifest followed,
+        within the caller's reach (``zpm_domain.memory.access``); what
+        ``read`` raises propagates."""
 
     def resources(self) -> list[ResourceInfo]:
         """The resources a client may read now."""

@@ -52,9 +52,9 @@ from zpm_app.catalogue import ResourceInfo, ToolDefinition, ToolOutcome, ToolRun
 from zpm_domain.errors import ZpmError
 from zpm_domain.memory.access import Access, granting
 from zpm_domain.memory.freshness import received
-from zpm_domain.memory.mounts import Memories
 from zpm_domain.ports.storage import Change, WriteGroup
 from zpm_domain.progress import Report
+from zpm_domain.tools.definition import ToolContext
 
 log = logging.getLogger("zpm")
 
@@ -200,9 +200,9 @@ class KnowledgeWorker:
         return await self.run(ticket, work)
 
     async def review(
-        self, ticket: Ticket, read: Callable[[Memories], T], access: Access | None = None
+        self, ticket: Ticket, read: Callable[[ToolContext], T], access: Access | None = None
     ) -> T:
-        """``read(memories)`` for a person's review page, reaching what
+        """``read(context)`` for a person's review page, reaching what
         ``access`` grants (``ToolRunner.review``)."""
 
         def work(runner: ToolRunner) -> T:

@@ -28,7 +28,6 @@ from zpm_app.catalogue import GROUPS, TOOLS, ToolDefinition, find_tool
 from zpm_domain.errors import ExecutionFailed, ZpmError
 from zpm_domain.memory import access
 from zpm_domain.memory.conflicts import retried
-from zpm_domain.memory.mounts import Memories
 from zpm_domain.ports.engine import Engine
 from zpm_domain.ports.journal import JournalCorrupt
 from zpm_domain.ports.storage import Change, WriteGroup
@@ -160,13 +159,13 @@ class Toolbox:
             log.exception("%s failed unexpectedly", name)
             return ToolResult(ExecutionFailed().message, True)
 
-    def review(self, read: Callable[[Memories], T]) -> T:
-        """``read(memories)`` for a person's review page, as a call reads: the
+    def review(self, read: Callable[[ToolContext], T]) -> T:
+        """``read(context)`` for a person's review page, as a call reads: the
         manifest followed, goals within the caller's reach."""
         self._engine.resume()
         self.memories.follow_manifest()
         with self._engine.reaching(reached_namespaces(access.current())):
-            return read(self.memories)
+            return read(self.context)
 
     @property
     def instructions(self) -> str:

@@ -196,3 +196,20 @@ def test_a_token_limited_to_a_memory_cannot_read_another(project: Path, server: 
     refused = browser.get("/m/default")
     assert refused.status_code == 404 and "Memory not mounted: default" in refused.text
     assert browser.get("/m/default/predicate?name=likes&arity=2").status_code == 404
+
+
+def test_search_query_and_proof_pages(project: Path, server: HttpServer) -> None:
+    rule = run_zpm(project, "define-rule", "--head", "happy(X)", "--body", "likes(X, tea)")
+    assert rule.returncode == 0
+    assert run_zpm(project, "remember-fact", "--fact", "likes('<b>x</b>', tea)").returncode == 0
+    browser = sign_in(server, create_token(project, "ann", "--read-only"))
+    found = browser.get("/m/default/search?q=likes")
+    assert found.status_code == 200 and "likes(ann, tea)" in found.text
+    answered = browser.get("/m/default/query?goal=happy(X)")
+    assert answered.status_code == 200 and '<td class="prolog">ann</td>' in answered.text
+    assert "<b>x</b>" not in answered.text and "&lt;b&gt;x&lt;/b&gt;" in answered.text
+    assert "/m/default/explain?goal=happy%28ann%29" in answered.text
+    proof = browser.get("/m/default/explain?goal=happy(ann)")
+    assert proof.status_code == 200 and proof.text.count('<details open class="proof">') == 2
+    refused = browser.get("/m/default/query?goal=shell(ls)")
+    assert "Not allowed in a query" in refused.text

@@ -13,9 +13,10 @@ import pytest
 from zpm_app.bootstrap import open_toolbox
 from zpm_app.config import init_project, resolve_settings
 from zpm_app.toolbox import Toolbox
-from zpm_domain.errors import InvalidArguments, MemoryNotMounted
+from zpm_domain.errors import InvalidArguments, MemoryNotMounted, ZpmError
 from zpm_domain.memory.access import Access, granting
 from zpm_domain.review.clauses import ClausePage, clause_page, predicate_rows
+from zpm_domain.review.queries import query_answers
 
 ENGINES = ["python", "janus"]
 """pyswip cannot share a process with janus (one libswipl); the contract suite
@@ -42,7 +43,7 @@ def call(box: Toolbox, tool: str, **arguments: Any) -> Any:
 
 
 def page(box: Toolbox, name: str, arity: int, after: int | None = None) -> ClausePage:
-    return box.review(lambda memories: clause_page(memories, "default", name, arity, after))
+    return box.review(lambda context: clause_page(context, "default", name, arity, after))
 
 
 def test_pages_follow_the_clause_order_by_a_handle_cursor(box: Toolbox) -> None:
@@ -84,7 +85,8 @@ def test_each_clause_says_its_state_and_what_holds_it(box: Toolbox) -> None:
     assert [(r.text, r.state) for r in shown.withdrawn] == [("colour(pink)", "withdrawn")]
     assert shown.withdrawn[0].withdrawn_by is not None
     assert shown.withdrawn[0].withdrawn_by.tool == "unassert"
-    rows = {(r.name, r.arity): r for r in box.review(lambda m: predicate_rows(m, "default"))}
+    listed = box.review(lambda context: predicate_rows(context, "default"))
+    rows = {(r.name, r.arity): r for r in listed}
     assert rows[("colour", 1)].clauses == 4 and rows[("colour", 1)].from_files == 2
 
 
@@ -103,6 +105,23 @@ def test_a_memory_the_caller_does_not_see_is_not_there(box: Toolbox) -> None:
     call(box, "mount_memory", name="secret")
     with granting(Access(memories=frozenset({"default"}))):
         with pytest.raises(MemoryNotMounted):
-            box.review(lambda memories: predicate_rows(memories, "secret"))
+            box.review(lambda context: predicate_rows(context, "secret"))
         with pytest.raises(MemoryNotMounted):
-            box.review(lambda memories: clause_page(memories, "secret", "p", 1))
+            box.review(lambda context: clause_page(context, "secret", "p", 1))
+
+
+def test_a_query_answers_as_query_logic_with_each_answer_s_proved_goal(box: Toolbox) -> None:
+    call(box, "remember_fact", fact="likes(ann, tea)")
+    call(box, "remember_fact", fact="likes(bob, [a, 'B c'])")
+    call(box, "define_rule", head="happy(X)", body="likes(X, _)")
+    answers = box.review(lambda context: query_answers(context, "default", "likes(Who, What)"))
+    assert answers.columns == ["Who", "What"]
+    assert answers.rows == [["ann", "tea"], ["bob", "[a, 'B c']"]]
+    assert answers.proved == ["likes(ann, tea)", "likes(bob, [a, 'B c'])"]
+    assert not answers.truncated
+    free = box.review(lambda context: query_answers(context, "default", "happy(P), Q = P"))
+    assert free.columns == ["P", "Q"] and free.proved[0] == "happy(ann), ann = ann"
+    with pytest.raises(ZpmError, match="Not allowed in a query"):
+        box.review(lambda context: query_answers(context, "default", "shell(ls)"))
+    with pytest.raises(ZpmError, match="Invalid Prolog syntax"):
+        box.review(lambda context: query_answers(context, "default", "likes("))

@@ -20,6 +20,7 @@ no-store``; every value shown is escaped by the templates.
 
 from __future__ import annotations
 
+import json
 import logging
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
@@ -38,10 +39,15 @@ from zpm_app.web.sessions import Sessions, WebSession
 from zpm_domain.errors import ZpmError
 from zpm_domain.review.clauses import PAGE, clause_page, predicate_rows
 from zpm_domain.review.memories import memory_rows
+from zpm_domain.review.queries import query_answers
 
 log = logging.getLogger("zpm")
 
 COOKIE = "zpm_session"
+SEARCHED = 20
+"""Search results per page."""
+PROOF_DEPTH = 60
+"""How deep a proof the page draws (nested boxes); deeper nodes say they were cut off."""
 HEADERS = {
     "Content-Security-Policy": (
         "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self' data:; "
@@ -88,6 +94,9 @@ def review_routes(review: Review) -> list[BaseRoute]:
         Route("/", pages.memories, methods=["GET"]),
         Route("/m/{memory}", pages.predicates, methods=["GET"]),
         Route("/m/{memory}/predicate", pages.clauses, methods=["GET"]),
+        Route("/m/{memory}/search", pages.search, methods=["GET"]),
+        Route("/m/{memory}/query", pages.query, methods=["GET"]),
+        Route("/m/{memory}/explain", pages.explain, methods=["GET"]),
         Route("/login", pages.login_form, methods=["GET"]),
         Route("/login", pages.login, methods=["POST"]),
         Route("/logout", pages.logout, methods=["POST"]),
@@ -157,7 +166,7 @@ class _Pages:
             return session
         memory = request.path_params["memory"]
         try:
-            rows = await self._read(session, lambda memories: predicate_rows(memories, memory))
+            rows = await self._read(session, lambda context: predicate_rows(context, memory))
         except ZpmError as error:
             return self._problem("Cannot show this memory", _said(error), 404, session)
         return self._page("predicates.html", {"memory": memory, "predicates": rows}, session)
@@ -178,13 +187,82 @@ class _Pages:
             )
         try:
             page = await self._read(
-                session, lambda memories: clause_page(memories, memory, name, arity, after)
+                session, lambda context: clause_page(context, memory, name, arity, after)
             )
         except ZpmError as error:
             return self._problem("Cannot show these clauses", _said(error), 404, session)
         return self._page("clauses.html", {"page": page, "after": after}, session)
 
+    async def search(self, request: Request) -> Response:
+        session = self._reader(request)
+        if isinstance(session, Response):
+            return session
+        memory = request.path_params["memory"]
+        words = request.query_params.get("q", "").strip()
+        values: dict[str, Any] = {"memory": memory, "words": words}
+        if words:
+            arguments: dict[str, Any] = {"query": words, "memory": memory, "limit": SEARCHED}
+            cursor = request.query_params.get("cursor")
+            if cursor is not None and cursor.isdigit():
+                arguments["cursor"] = int(cursor)
+            found, problem = await self._tool(session, "search_facts", arguments)
+            values.update(found=found, problem=problem)
+        return self._page("search.html", values, session)
+
+    async def query(self, request: Request) -> Response:
+        session = self._reader(request)
+        if isinstance(session, Response):
+            return session
+        memory = request.path_params["memory"]
+        goal = request.query_params.get("goal", "").strip()
+        values: dict[str, Any] = {"memory": memory, "goal": goal}
+        if goal:
+            try:
+                values["answers"] = await self._read(
+                    session, lambda context: query_answers(context, memory, goal)
+                )
+            except ZpmError as error:
+                values["problem"] = _said(error)
+        return self._page("query.html", values, session)
+
+    async def explain(self, request: Request) -> Response:
+        session = self._reader(request)
+        if isinstance(session, Response):
+            return session
+        memory = request.path_params["memory"]
+        goal = request.query_params.get("goal", "").strip()
+        values: dict[str, Any] = {"memory": memory, "goal": goal}
+        if goal:
+            explained, problem = await self._tool(
+                session,
+                "explain_why",
+                {"fact": goal, "memory": memory, "max_depth": PROOF_DEPTH},
+                tree=True,
+            )
+            values.update(explained=explained, problem=problem)
+        return self._page("explain.html", values, session)
+
     # -- helpers ----------------------------------------------------------------
+    async def _tool(
+        self, session: WebSession, name: str, arguments: dict[str, Any], *, tree: bool = False
+    ) -> tuple[dict[str, Any] | None, str | None]:
+        """Tool ``name`` called as the session's caller: its structured
+        answer (``tree``: its text's JSON, the proof as a tree rather than
+        the structured list of nodes), or the text of its error (with its
+        notes)."""
+        worker = self._review.worker
+        ticket = worker.ticket()
+        try:
+            caller = session.caller
+            outcome, _ = await worker.call(
+                ticket, name, arguments, None, caller.client, caller.access
+            )
+        finally:
+            ticket.release()
+        if outcome.is_error:
+            return None, ": ".join([outcome.text, *outcome.notes])
+        return (json.loads(outcome.text) if tree else outcome.structured), None
+
     async def _read(self, session: WebSession, read: Callable[[Any], Any]) -> Any:
         worker = self._review.worker
         ticket = worker.ticket()

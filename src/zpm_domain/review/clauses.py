@@ -17,9 +17,9 @@ from itertools import islice
 
 from zpm_domain.errors import InvalidArguments
 from zpm_domain.memory.memory import Memory
-from zpm_domain.memory.mounts import Memories
 from zpm_domain.stored.clauses import Clause, render_clause
 from zpm_domain.stored.provenance import UNKNOWN, Provenance
+from zpm_domain.tools.definition import ToolContext
 
 PAGE = 100
 """Stored clauses per page."""
@@ -71,11 +71,11 @@ class ClausePage:
     withdrawn: list[ClauseRow]
 
 
-def predicate_rows(memories: Memories, memory_name: str) -> list[PredicateRow]:
+def predicate_rows(context: ToolContext, memory_name: str) -> list[PredicateRow]:
     """Every predicate of memory ``memory_name`` with clauses or declared,
     in order of first definition (``MemoryNotMounted`` when the caller does
     not see it)."""
-    memory = memories.resolve(memory_name)
+    memory = context.memories.resolve(memory_name)
     memory.sync()
     rows = []
     for info in memory.predicates():
@@ -94,7 +94,7 @@ def predicate_rows(memories: Memories, memory_name: str) -> list[PredicateRow]:
 
 
 def clause_page(
-    memories: Memories,
+    context: ToolContext,
     memory_name: str,
     name: str,
     arity: int,
@@ -104,7 +104,7 @@ def clause_page(
     """The page of ``name/arity``'s stored clauses that follows the clause
     with handle ``after`` (``None``: the first page).  ``InvalidArguments``
     when that clause is no longer there (the page was read before it went)."""
-    memory = memories.resolve(memory_name)
+    memory = context.memories.resolve(memory_name)
     memory.sync()
     key = (name, arity)
     stored: Iterator[Clause] = islice(

@@ -7,7 +7,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from zpm_domain.forks.review import UNREADABLE, waiting
-from zpm_domain.memory.mounts import Memories
+from zpm_domain.tools.definition import ToolContext
 
 
 @dataclass(frozen=True, slots=True)
@@ -31,8 +31,9 @@ class MemoryRow:
         return self.mode is not None
 
 
-def memory_rows(memories: Memories) -> list[MemoryRow]:
+def memory_rows(context: ToolContext) -> list[MemoryRow]:
     """Every memory the current caller sees (``Memories.listing``'s order)."""
+    memories = context.memories
     mounted = {(memory.name, memory.scope): memory for memory in memories.mounted()}
     rows = []
     for listed in memories.listing():
