@@ -5,6 +5,7 @@ same pages in Chromium.)"""
 
 from __future__ import annotations
 
+import json
 import os
 import subprocess
 import time
@@ -213,3 +214,66 @@ def test_search_query_and_proof_pages(project: Path, server: HttpServer) -> None
     assert proof.status_code == 200 and proof.text.count('<details open class="proof">') == 2
     refused = browser.get("/m/default/query?goal=shell(ls)")
     assert "Not allowed in a query" in refused.text
+
+
+def forked_with_a_conflict(project: Path) -> int:
+    """Fork ``try`` of default; both change ``likes(ann, tea)``; the conflict's handle."""
+    steps = [
+        ("fork-memory", "--name", "try", "--from", "default"),
+        ("update-fact", "--old-fact", "likes(ann, tea)", "--new-fact", "likes(ann, coffee)"),
+        ("update-fact", "--old-fact", "likes(ann, tea)", "--new-fact", "likes(ann, milk)")
+        + ("--memory", "try"),
+        ("remember-fact", "--fact", "likes(bob, juice)", "--memory", "try"),
+    ]
+    for step in steps:
+        done = run_zpm(project, *step)
+        assert done.returncode == 0, done.stderr
+    listed = run_zpm(project, "matching", "--pattern", "likes(ann, X)", "--format", "json")
+    assert listed.returncode == 0, listed.stderr
+    diff = run_zpm(project, "forks", "diff", "try", "--format", "json")
+    (conflict,) = json.loads(diff.stdout)["conflicts"]
+    return int(conflict["handle"])
+
+
+def test_a_fork_is_reviewed_its_conflict_resolved_and_merged(
+    project: Path, server: HttpServer
+) -> None:
+    handle = forked_with_a_conflict(project)
+    browser = sign_in(server, create_token(project, "ann"))
+    listed = browser.get("/")
+    assert 'href="/forks/try"' in listed.text
+    review = browser.get("/forks/try")
+    assert review.status_code == 200 and f'data-handle="{handle}"' in review.text
+    assert "likes(ann, coffee)" in review.text and "likes(ann, milk)" in review.text
+    undecided = browser.get("/forks/try/preview")
+    assert "has no winner" in undecided.text and 'id="merge"' not in undecided.text
+    preview = browser.get(f"/forks/try/preview?side-{handle}=fork")
+    assert 'id="merge"' in preview.text and "The merge would apply" in preview.text
+    secret = csrf_of(preview.text)
+    assert browser.post("/forks/try/merge", {f"side-{handle}": "fork"}).status_code == 403
+    merged = browser.post("/forks/try/merge", {"csrf": secret, f"side-{handle}": "fork"})
+    assert merged.status_code == 200 and "Merged try into default" in merged.text
+    facts = browser.get("/m/default/query?goal=likes(ann,X)")
+    assert '<td class="prolog">milk</td>' in facts.text
+    assert '<td class="prolog">coffee</td>' not in facts.text
+    assert "likes(bob, juice)" in browser.get("/m/default/predicate?name=likes&arity=2").text
+
+
+def test_a_read_only_page_shows_the_fork_but_cannot_merge(
+    project: Path, server: HttpServer
+) -> None:
+    handle = forked_with_a_conflict(project)
+    browser = sign_in(server, create_token(project, "reader", "--read-only"))
+    review = browser.get("/forks/try")
+    assert review.status_code == 200 and "likes(ann, milk)" in review.text
+    assert "Preview the merge" not in review.text and 'type="radio"' not in review.text
+    # merge_memory refuses a read-only caller even a dry run
+    preview = browser.get(f"/forks/try/preview?side-{handle}=base")
+    assert preview.status_code == 409 and "Memory is read-only: default" in preview.text
+    assert 'id="merge"' not in preview.text
+    refused = browser.post(
+        "/forks/try/merge", {"csrf": csrf_of(review.text), f"side-{handle}": "base"}
+    )
+    assert refused.status_code == 403
+    unchanged = browser.get("/m/default/query?goal=likes(ann,X)")
+    assert '<td class="prolog">coffee</td>' in unchanged.text

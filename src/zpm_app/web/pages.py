@@ -38,6 +38,7 @@ from zpm_app.knowledge_worker import KnowledgeWorker
 from zpm_app.web.sessions import Sessions, WebSession
 from zpm_domain.errors import ZpmError
 from zpm_domain.review.clauses import PAGE, clause_page, predicate_rows
+from zpm_domain.review.forks import fork_diff, resolve_argument
 from zpm_domain.review.memories import memory_rows
 from zpm_domain.review.queries import query_answers
 
@@ -97,6 +98,9 @@ def review_routes(review: Review) -> list[BaseRoute]:
         Route("/m/{memory}/search", pages.search, methods=["GET"]),
         Route("/m/{memory}/query", pages.query, methods=["GET"]),
         Route("/m/{memory}/explain", pages.explain, methods=["GET"]),
+        Route("/forks/{fork}", pages.fork, methods=["GET"]),
+        Route("/forks/{fork}/preview", pages.preview, methods=["GET"]),
+        Route("/forks/{fork}/merge", pages.merge, methods=["POST"]),
         Route("/login", pages.login_form, methods=["GET"]),
         Route("/login", pages.login, methods=["POST"]),
         Route("/logout", pages.logout, methods=["POST"]),
@@ -242,6 +246,50 @@ class _Pages:
             values.update(explained=explained, problem=problem)
         return self._page("explain.html", values, session)
 
+    async def fork(self, request: Request) -> Response:
+        session = self._reader(request)
+        if isinstance(session, Response):
+            return session
+        fork = request.path_params["fork"]
+        values: dict[str, Any] = {"fork": fork}
+        try:
+            values["diff"] = await self._read(session, lambda context: fork_diff(context, fork))
+        except ZpmError as error:
+            return self._problem(f"Cannot show fork {fork}", _said(error), 404, session)
+        return self._page("fork.html", values, session)
+
+    async def preview(self, request: Request) -> Response:
+        """What merging the fork with the chosen sides would do (a dry run),
+        with the form that merges (for a session that may write)."""
+        session = self._reader(request)
+        if isinstance(session, Response):
+            return session
+        return await self._merging(request, session, request.query_params, dry_run=True)
+
+    async def merge(self, request: Request) -> Response:
+        session = await self._checked_post(request)
+        if isinstance(session, Response):
+            return session
+        if session.read_only:
+            refused = "This page is read-only: it cannot merge."
+            return self._problem("Refused", refused, 403, session)
+        return await self._merging(request, session, await request.form(), dry_run=False)
+
+    async def _merging(
+        self, request: Request, session: WebSession, fields: Any, *, dry_run: bool
+    ) -> Response:
+        fork = request.path_params["fork"]
+        sides = _sides(fields)
+        if sides is None:
+            return self._problem("Not a choice", "Each conflict is won by base or fork.", 400)
+        arguments: dict[str, Any] = {"name": fork, "dry_run": dry_run}
+        resolve = resolve_argument(sides)
+        if resolve is not None:
+            arguments["resolve"] = resolve
+        merged, problem = await self._tool(session, "merge_memory", arguments)
+        values = {"fork": fork, "merged": merged, "problem": problem, "sides": sides}
+        return self._page("merge.html", values, session, status=200 if merged else 409)
+
     # -- helpers ----------------------------------------------------------------
     async def _tool(
         self, session: WebSession, name: str, arguments: dict[str, Any], *, tree: bool = False
@@ -345,6 +393,20 @@ def _foreign(request: Request) -> Response | None:
     if f"{parts.scheme}://{parts.netloc}" == here:
         return None
     return _secure(Response("Refused: this form was sent from another site.", status_code=403))
+
+
+def _sides(fields: Any) -> dict[int, str] | None:
+    """The conflicts' winners a form chose (``side-<handle>``: ``base`` or
+    ``fork``); ``None`` when one is not such a choice."""
+    sides: dict[int, str] = {}
+    for key, value in fields.items():
+        if not key.startswith("side-"):
+            continue
+        handle = key.removeprefix("side-")
+        if not handle.isdigit() or value not in ("base", "fork"):
+            return None
+        sides[int(handle)] = value
+    return sides
 
 
 def _said(error: ZpmError) -> str:
