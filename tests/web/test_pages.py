@@ -277,3 +277,20 @@ def test_a_read_only_page_shows_the_fork_but_cannot_merge(
     assert refused.status_code == 403
     unchanged = browser.get("/m/default/query?goal=likes(ann,X)")
     assert '<td class="prolog">coffee</td>' in unchanged.text
+
+
+def test_pictures_of_the_rules_and_of_a_relation(project: Path, server: HttpServer) -> None:
+    for fact in ("dep(a, b)", "dep(b, '<c>')"):
+        assert run_zpm(project, "remember-fact", "--fact", fact).returncode == 0
+    rule = run_zpm(project, "define-rule", "--head", "on(X, Y)", "--body", "dep(X, Y)")
+    assert rule.returncode == 0
+    browser = sign_in(server, create_token(project, "ann", "--read-only"))
+    uses = browser.get("/m/default/graph")
+    assert uses.status_code == 200 and '<svg xmlns="http://www.w3.org/2000/svg"' in uses.text
+    assert 'data-from="on/2" data-to="dep/2"' in uses.text
+    assert 'href="/m/default/predicate?name=dep&amp;arity=2"' in uses.text
+    relation = browser.get("/m/default/relation?name=dep&from=a&depth=3")
+    assert '<g class="node focus" data-name="a">' in relation.text
+    assert "<c>" not in relation.text and 'data-name="&#39;&lt;c&gt;&#39;"' in relation.text
+    refused = browser.get("/m/default/relation?name=halt&from=a")
+    assert "halt/2 is not a predicate of memory default" in refused.text

@@ -15,7 +15,9 @@ from zpm_app.config import init_project, resolve_settings
 from zpm_app.toolbox import Toolbox
 from zpm_domain.errors import InvalidArguments, MemoryNotMounted, ZpmError
 from zpm_domain.memory.access import Access, granting
+from zpm_domain.review import graphs
 from zpm_domain.review.clauses import ClausePage, clause_page, predicate_rows
+from zpm_domain.review.graphs import dependency_graph, relation_graph
 from zpm_domain.review.queries import query_answers
 
 ENGINES = ["python", "janus"]
@@ -125,3 +127,28 @@ def test_a_query_answers_as_query_logic_with_each_answer_s_proved_goal(box: Tool
         box.review(lambda context: query_answers(context, "default", "shell(ls)"))
     with pytest.raises(ZpmError, match="Invalid Prolog syntax"):
         box.review(lambda context: query_answers(context, "default", "likes("))
+
+
+def test_the_pictures_data_rules_to_predicates_and_a_relation_around_a_node(
+    box: Toolbox, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    for fact in ("dep(a, b)", "dep(b, c)", "dep(c, a)", "dep(c, d)", "dep(d, e)"):
+        call(box, "remember_fact", fact=fact)
+    call(box, "define_rule", head="reach(X, Y)", body="dep(X, Y)")
+    call(box, "define_rule", head="reach(X, Z)", body="dep(X, Y), reach(Y, Z)")
+    call(box, "define_rule", head="ok(X)", body="reach(X, _), \\+ other:dep(X, X), X \\== z")
+    uses = box.review(lambda context: dependency_graph(context, "default"))
+    assert uses.nodes == ["reach/2", "dep/2", "ok/1"] and not uses.cut
+    assert uses.edges == [("reach/2", "dep/2"), ("reach/2", "reach/2"), ("ok/1", "reach/2")]
+    near = box.review(lambda context: relation_graph(context, "default", "dep", "a", 2))
+    assert near.nodes == ["a", "b", "c"] and near.edges == [("a", "b"), ("b", "c")]
+    far = box.review(lambda context: relation_graph(context, "default", "dep", "a", 4))
+    assert far.nodes == ["a", "b", "c", "d", "e"] and ("c", "a") in far.edges
+    derived = box.review(lambda context: relation_graph(context, "default", "reach", "d", 1))
+    assert derived.edges == [("d", "e")]
+    monkeypatch.setattr(graphs, "MOST_NODES", 3)
+    cut = box.review(lambda context: relation_graph(context, "default", "dep", "a", 4))
+    assert cut.cut and len(cut.nodes) == 3
+    for name, start in (("shell", "a"), ("dep", "X"), ("dep", "a(")):
+        with pytest.raises(ZpmError):
+            box.review(lambda context, n=name, s=start: relation_graph(context, "default", n, s, 2))

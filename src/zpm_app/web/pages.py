@@ -28,6 +28,7 @@ from typing import Any
 from urllib.parse import quote, urlencode, urlsplit
 
 from jinja2 import Environment, PackageLoader, select_autoescape
+from markupsafe import Markup
 from starlette.requests import Request
 from starlette.responses import HTMLResponse, RedirectResponse, Response
 from starlette.routing import BaseRoute, Mount, Route
@@ -35,10 +36,19 @@ from starlette.staticfiles import StaticFiles
 
 from zpm_app.callers import Caller
 from zpm_app.knowledge_worker import KnowledgeWorker
+from zpm_app.web.graph_svg import Graph, render_svg
 from zpm_app.web.sessions import Sessions, WebSession
 from zpm_domain.errors import ZpmError
 from zpm_domain.review.clauses import PAGE, clause_page, predicate_rows
 from zpm_domain.review.forks import fork_diff, resolve_argument
+from zpm_domain.review.graphs import (
+    MOST_DEPTH,
+    MOST_NODES,
+    GraphData,
+    dependency_graph,
+    relation_graph,
+    relation_names,
+)
 from zpm_domain.review.memories import memory_rows
 from zpm_domain.review.queries import query_answers
 
@@ -98,6 +108,8 @@ def review_routes(review: Review) -> list[BaseRoute]:
         Route("/m/{memory}/search", pages.search, methods=["GET"]),
         Route("/m/{memory}/query", pages.query, methods=["GET"]),
         Route("/m/{memory}/explain", pages.explain, methods=["GET"]),
+        Route("/m/{memory}/graph", pages.graph, methods=["GET"]),
+        Route("/m/{memory}/relation", pages.relation, methods=["GET"]),
         Route("/forks/{fork}", pages.fork, methods=["GET"]),
         Route("/forks/{fork}/preview", pages.preview, methods=["GET"]),
         Route("/forks/{fork}/merge", pages.merge, methods=["POST"]),
@@ -246,6 +258,61 @@ class _Pages:
             values.update(explained=explained, problem=problem)
         return self._page("explain.html", values, session)
 
+    async def graph(self, request: Request) -> Response:
+        """Which of the memory's predicates its rules use, as a picture."""
+        session = self._reader(request)
+        if isinstance(session, Response):
+            return session
+        memory = request.path_params["memory"]
+        values: dict[str, Any] = {"memory": memory, "heading": "Which rules use which predicates"}
+        try:
+            drawn, relations = await self._read(
+                session,
+                lambda context: (
+                    dependency_graph(context, memory),
+                    relation_names(context, memory),
+                ),
+            )
+        except ZpmError as error:
+            return self._problem("Cannot draw this memory", _said(error), 404, session)
+        values.update(relations=relations, **_picture(drawn, lambda node: _predicate(memory, node)))
+        return self._page("graph.html", values, session)
+
+    async def relation(self, request: Request) -> Response:
+        """A binary relation from a node, as a picture (and the form that asks for it)."""
+        session = self._reader(request)
+        if isinstance(session, Response):
+            return session
+        memory = request.path_params["memory"]
+        query = request.query_params
+        name = query.get("name", "")
+        start = query.get("from", "").strip()
+        depth = int(query["depth"]) if query.get("depth", "").isdigit() else 2
+        values: dict[str, Any] = {
+            "memory": memory,
+            "heading": f"{name}/2",
+            "relation": name,
+            "relation_form": True,
+            "start": start,
+            "depth": depth,
+            "most_depth": MOST_DEPTH,
+        }
+        if start:
+            try:
+                drawn = await self._read(
+                    session, lambda context: relation_graph(context, memory, name, start, depth)
+                )
+            except ZpmError as error:
+                values["problem"] = _said(error)
+            else:
+
+                def follow(node: str) -> str:
+                    again = {"name": name, "from": node, "depth": str(depth)}
+                    return f"/m/{quote(memory, safe='')}/relation?{urlencode(again)}"
+
+                values.update(_picture(drawn, follow, focus=drawn.nodes[0]))
+        return self._page("graph.html", values, session)
+
     async def fork(self, request: Request) -> Response:
         session = self._reader(request)
         if isinstance(session, Response):
@@ -393,6 +460,21 @@ def _foreign(request: Request) -> Response | None:
     if f"{parts.scheme}://{parts.netloc}" == here:
         return None
     return _secure(Response("Refused: this form was sent from another site.", status_code=403))
+
+
+def _picture(
+    drawn: GraphData, link: Callable[[str], str | None], focus: str | None = None
+) -> dict[str, Any]:
+    """The page's values for graph ``drawn``: its SVG (every label escaped by
+    ``graph_svg``) and whether the limit cut it."""
+    graph = Graph(tuple(drawn.nodes), tuple(drawn.edges), focus)
+    return {"svg": Markup(render_svg(graph, link)), "cut": drawn.cut, "most_nodes": MOST_NODES}
+
+
+def _predicate(memory: str, node: str) -> str | None:
+    """The clause page of a dependency graph's node ``name/arity``."""
+    name, _, arity = node.rpartition("/")
+    return clause_url(memory, name, int(arity)) if arity.isdigit() else None
 
 
 def _sides(fields: Any) -> dict[int, str] | None:
