@@ -61,7 +61,7 @@ def test_without_a_session_the_page_asks_to_sign_in(server: HttpServer) -> None:
     form = browser.get("/login")
     assert form.status_code == 200 and 'name="token"' in form.text
     assert "script-src 'self'" in form.headers["content-security-policy"]
-    assert form.headers["referrer-policy"] == "no-referrer"
+    assert form.headers["referrer-policy"] == "same-origin"
     assert form.headers["x-content-type-options"] == "nosniff"
 
 

@@ -13,9 +13,11 @@ every visitor is an anonymous caller who reaches everything, as on
 Every form that changes something carries the session's CSRF secret, and
 a ``POST`` whose ``Origin`` names another site is refused (403).  Pages are
 sent with a strict Content Security Policy (scripts and styles from the
-server alone), ``Referrer-Policy: no-referrer`` (a one-time link never
-leaks), ``X-Content-Type-Options: nosniff`` and ``Cache-Control:
-no-store``; every value shown is escaped by the templates.
+server alone), ``Referrer-Policy: same-origin`` (no address, a one-time
+link's included, reaches another site; ``no-referrer`` would make the
+browser send ``Origin: null`` with the page's own forms),
+``X-Content-Type-Options: nosniff`` and ``Cache-Control: no-store``; every
+value shown is escaped by the templates.
 """
 
 from __future__ import annotations
@@ -49,8 +51,9 @@ from zpm_domain.review.graphs import (
     relation_graph,
     relation_names,
 )
-from zpm_domain.review.memories import memory_rows
+from zpm_domain.review.memories import memory_changes, memory_rows
 from zpm_domain.review.queries import query_answers
+from zpm_domain.tools.definition import ToolContext
 
 log = logging.getLogger("zpm")
 
@@ -62,9 +65,10 @@ PROOF_DEPTH = 60
 HEADERS = {
     "Content-Security-Policy": (
         "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self' data:; "
+        "connect-src 'self'; "
         "form-action 'self'; frame-ancestors 'none'; base-uri 'none'"
     ),
-    "Referrer-Policy": "no-referrer",
+    "Referrer-Policy": "same-origin",
     "X-Content-Type-Options": "nosniff",
     "Cache-Control": "no-store",
 }
@@ -105,6 +109,7 @@ def review_routes(review: Review) -> list[BaseRoute]:
         Route("/", pages.memories, methods=["GET"]),
         Route("/m/{memory}", pages.predicates, methods=["GET"]),
         Route("/m/{memory}/predicate", pages.clauses, methods=["GET"]),
+        Route("/m/{memory}/changes", pages.changes, methods=["GET"]),
         Route("/m/{memory}/search", pages.search, methods=["GET"]),
         Route("/m/{memory}/query", pages.query, methods=["GET"]),
         Route("/m/{memory}/explain", pages.explain, methods=["GET"]),
@@ -182,10 +187,13 @@ class _Pages:
             return session
         memory = request.path_params["memory"]
         try:
-            rows = await self._read(session, lambda context: predicate_rows(context, memory))
+            rows, live = await self._read(
+                session, lambda context: (predicate_rows(context, memory), _live(context, memory))
+            )
         except ZpmError as error:
             return self._problem("Cannot show this memory", _said(error), 404, session)
-        return self._page("predicates.html", {"memory": memory, "predicates": rows}, session)
+        values = {"memory": memory, "predicates": rows, "live": live}
+        return self._page("predicates.html", values, session)
 
     async def clauses(self, request: Request) -> Response:
         session = self._reader(request)
@@ -202,12 +210,28 @@ class _Pages:
                 "Not a predicate", "The address names no predicate (name and arity).", 400, session
             )
         try:
-            page = await self._read(
-                session, lambda context: clause_page(context, memory, name, arity, after)
+            page, live = await self._read(
+                session,
+                lambda context: (
+                    clause_page(context, memory, name, arity, after),
+                    _live(context, memory),
+                ),
             )
         except ZpmError as error:
             return self._problem("Cannot show these clauses", _said(error), 404, session)
-        return self._page("clauses.html", {"page": page, "after": after}, session)
+        return self._page("clauses.html", {"page": page, "after": after, "live": live}, session)
+
+    async def changes(self, request: Request) -> Response:
+        """Where the memory stands (``Memory.changes``), for ``live.js``."""
+        session = self._session(request)
+        if session is None:
+            return _secure(Response("sign in first", status_code=401, media_type="text/plain"))
+        memory = request.path_params["memory"]
+        try:
+            now = await self._read(session, lambda context: memory_changes(context, memory))
+        except ZpmError as error:
+            return _secure(Response(_said(error), status_code=404, media_type="text/plain"))
+        return _secure(Response(now, media_type="text/plain"))
 
     async def search(self, request: Request) -> Response:
         session = self._reader(request)
@@ -460,6 +484,12 @@ def _foreign(request: Request) -> Response | None:
     if f"{parts.scheme}://{parts.netloc}" == here:
         return None
     return _secure(Response("Refused: this form was sent from another site.", status_code=403))
+
+
+def _live(context: ToolContext, memory: str) -> dict[str, str]:
+    """What ``live.js`` needs to keep a page of ``memory`` current."""
+    url = f"/m/{quote(memory, safe='')}/changes"
+    return {"url": url, "changes": memory_changes(context, memory)}
 
 
 def _picture(

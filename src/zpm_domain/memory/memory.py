@@ -22,6 +22,7 @@ so tools do not search its storage themselves.
 from __future__ import annotations
 
 import gc
+import itertools
 import logging
 import secrets
 import time
@@ -64,6 +65,9 @@ from zpm_domain.stored.provenance import Provenance
 from zpm_domain.stored.provenance import now as provenance_now
 
 log = logging.getLogger("zpm")
+
+_OPENINGS = itertools.count(1)
+"""Numbers each opening of a memory in this process (``Memory.changes``)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -133,6 +137,7 @@ class Memory(Reads):
         self.since = SincePoint()
         """A fork's changes since its fork point (``zpm_domain.memory.since_point``)."""
         self._recovery = Recovery(self)
+        self._opened = next(_OPENINGS)
         self._knowledge: list[KnowledgeFile] = []
         engine.ensure_namespace(name)
 
@@ -241,6 +246,15 @@ class Memory(Reads):
         """Apply batches that other processes appended since the last call."""
         with self.journal.lock():
             self._recovery.catch_up()
+
+    @property
+    def changes(self) -> str:
+        """Where the memory stands as of its last catch-up: a text that
+        differs after every change applied (a batch, a new journal
+        generation) and for every opening of the memory (knowledge files
+        read again), so a page can tell it must show the memory again."""
+        position = self._recovery.position
+        return f"{self._opened}:{position.generation}:{position.records}"
 
     def status(self) -> PersistenceStatus:
         """``journal_records`` counts the batches since the journal generation

@@ -65,3 +65,11 @@ def memory_rows(context: ToolContext) -> list[MemoryRow]:
             )
         )
     return rows
+
+
+def memory_changes(context: ToolContext, memory_name: str) -> str:
+    """Where memory ``memory_name`` stands now, caught up (``Memory.changes``):
+    a page that showed it with another value shows it again."""
+    memory = context.memories.resolve(memory_name)
+    memory.sync()
+    return memory.changes
