@@ -152,3 +152,21 @@ def test_any_op_name_is_stored_the_domain_decides_what_it_means(opener: Opener) 
 def test_an_op_the_format_cannot_hold_is_rejected(opener: Opener) -> None:
     with pytest.raises(ValueError):
         opener().append([JournalOp("")])
+
+
+def test_the_generation_is_every_batch_since_the_last_rotation_read_again(
+    opener: Opener,
+) -> None:
+    writer, reader = opener(), opener()
+    assert writer.generation() == []
+    writer.append([op("a(1)")])
+    writer.append([op("a(2)"), op("a(3)")])
+    assert clauses(writer.generation()) == ["a(1)", "a(2)", "a(3)"]
+    assert clauses(reader.generation()) == ["a(1)", "a(2)", "a(3)"]
+    assert clauses(reader.read_new()) == ["a(1)", "a(2)", "a(3)"]  # reading it moved nothing
+    writer.rotate([BASE])
+    writer.append([op("b(1)")])
+    again = reader.generation()
+    assert [o.op for r in again for o in r.ops] == ["base", "assert"]
+    assert [r.line for r in again] == [1, 2]
+    assert [o.op for r in reader.read_new() for o in r.ops] == ["base", "assert"]

@@ -108,3 +108,16 @@ def test_size_counts_the_current_generation(journals: list[Journal]) -> None:
         encode_batch(start, 1764457000, 1) + encode_batch([op("c")], 1764457000, 2)
     )
     assert writer.pending() == 2
+
+
+def test_the_generation_is_read_again_from_its_start(journals: list[Journal]) -> None:
+    writer, reader, _ = journals
+    writer.append([op("a(1)")])
+    writer.append([op("a(2)")])
+    assert clauses(reader.generation()) == ["a(1)", "a(2)"]
+    assert clauses(reader.read_new()) == ["a(1)", "a(2)"]  # reading it moved nothing
+    writer.rotate([JournalOp("base", snapshot="s")])
+    writer.append([op("b(1)")])
+    again = reader.generation()
+    assert [o.op for r in again for o in r.ops] == ["base", "assert"]
+    assert [o.op for r in reader.read_new() for o in r.ops] == ["base", "assert"]

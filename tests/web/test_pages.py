@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import subprocess
 import time
 from collections.abc import Iterator
@@ -294,3 +295,24 @@ def test_pictures_of_the_rules_and_of_a_relation(project: Path, server: HttpServ
     assert "<c>" not in relation.text and 'data-name="&#39;&lt;c&gt;&#39;"' in relation.text
     refused = browser.get("/m/default/relation?name=halt&from=a")
     assert "halt/2 is not a predicate of memory default" in refused.text
+
+
+def test_the_history_of_a_predicate_and_of_a_clause(project: Path, server: HttpServer) -> None:
+    for step in (
+        ("update-fact", "--old-fact", "likes(ann, tea)", "--new-fact", "likes(ann, '<i>')"),
+        ("unassert", "--sentence", "likes(ann, '<i>')"),
+    ):
+        assert run_zpm(project, *step).returncode == 0
+    browser = sign_in(server, create_token(project, "ann", "--read-only"))
+    clauses = browser.get("/m/default/predicate?name=likes&arity=2")
+    assert "/m/default/history?name=likes&amp;arity=2" in clauses.text
+    past = browser.get("/m/default/history?name=likes&arity=2")
+    assert past.status_code == 200
+    for what in ("stored", "removed", "withdrawn"):
+        assert f"<td>{what}</td>" in past.text
+    assert "<i>" not in past.text and "likes(ann, &#39;&lt;i&gt;&#39;)" in past.text
+    handle = re.search(r"history\?handle=(\d+)", past.text)
+    assert handle is not None
+    one = browser.get(f"/m/default/history?handle={handle.group(1)}")
+    assert one.status_code == 200 and "likes(ann, tea)" in one.text
+    assert browser.get("/m/default/history").status_code == 400

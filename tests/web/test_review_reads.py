@@ -18,6 +18,7 @@ from zpm_domain.memory.access import Access, granting
 from zpm_domain.review import graphs
 from zpm_domain.review.clauses import ClausePage, clause_page, predicate_rows
 from zpm_domain.review.graphs import dependency_graph, relation_graph
+from zpm_domain.review.history import history
 from zpm_domain.review.queries import query_answers
 
 ENGINES = ["python", "janus"]
@@ -152,3 +153,28 @@ def test_the_pictures_data_rules_to_predicates_and_a_relation_around_a_node(
     for name, start in (("shell", "a"), ("dep", "X"), ("dep", "a(")):
         with pytest.raises(ZpmError):
             box.review(lambda context, n=name, s=start: relation_graph(context, "default", n, s, 2))
+
+
+def test_the_history_of_a_predicate_follows_it_through_a_rename(box: Toolbox) -> None:
+    call(box, "remember_fact", fact="likes(ann, tea)")
+    call(box, "remember_fact", fact="likes(bob, tea)")
+    call(box, "unassert", sentence="likes(bob, tea)")
+    call(box, "save_snapshot", name="s1")
+    call(box, "update_fact", old_fact="likes(ann, tea)", new_fact="likes(ann, milk)")
+    call(box, "describe_predicate", predicate="likes/2", description="who likes what")
+    call(box, "rename_predicate", old_functor="likes", new_functor="enjoys", arity=2)
+    call(box, "remember_fact", fact="other(1)")
+    past = box.review(lambda context: history(context, "default", ("enjoys", 2)))
+    assert past.since == "s1"
+    assert [(e.what, e.text) for e in past.events] == [
+        ("withdrawn", "likes(bob, tea)"),  # before the snapshot: from the withdrawal history
+        ("removed", "likes(ann, tea)"),
+        ("stored", "likes(ann, milk)"),
+        ("described", "likes/2: who likes what"),
+        ("renamed", "likes/2 → enjoys/2"),
+    ]
+    assert past.events[0].tool == "unassert" and past.events[2].tool == "update_fact"
+    stored = past.events[2].handle
+    assert stored is not None
+    one = box.review(lambda context: history(context, "default", handle=stored))
+    assert [(e.what, e.text) for e in one.events] == [("stored", "likes(ann, milk)")]

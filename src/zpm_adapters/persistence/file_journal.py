@@ -172,6 +172,22 @@ class FileJournal(Journal):
     def rewound(self) -> bool:
         return self._rewound
 
+    def generation(self) -> list[JournalRecord]:
+        """The active file's batches, read from its start on a descriptor of
+        their own (this handle's offset stays where it is)."""
+        self._check_open()
+        file_group.settle_before_locking(self)
+        with self._lock:
+            try:
+                fd = os.open(self.path, os.O_RDONLY | os.O_CLOEXEC)
+            except FileNotFoundError:
+                return []
+            try:
+                data = _read_from(fd, 0)
+            finally:
+                os.close(fd)
+        return scan(data, path=str(self.path), offset=0, lines=0, seq=0).records
+
     def size_bytes(self) -> int:
         try:
             return self.path.stat().st_size

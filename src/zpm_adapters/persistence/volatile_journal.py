@@ -79,6 +79,11 @@ class VolatileJournal(Journal):
             records, self._buffered = self._buffered, []
             return records
 
+    def generation(self) -> list[JournalRecord]:
+        self._check_open()
+        with self.store.lock:
+            return list(self.store.active)
+
     def size_bytes(self) -> int:
         with self.store.lock:
             return self.store.sizes[-1]

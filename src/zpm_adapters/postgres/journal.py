@@ -174,6 +174,19 @@ class PostgresJournal(Journal):
                 group.fresh.add(self._key)
             return records
 
+    def generation(self) -> list[JournalRecord]:
+        """The rows from the newest one that starts a generation, in order."""
+        query = (
+            "SELECT seq, batch::text FROM zpm_journal WHERE space = %s AND memory = %s "
+            "AND seq >= (SELECT coalesce(max(seq), 0) FROM zpm_journal WHERE space = %s "
+            "AND memory = %s AND starts) ORDER BY seq"
+        )
+        with self._db.statement() as conn:
+            rows = conn.execute(
+                query, (self._space, self._memory, self._space, self._memory)
+            ).fetchall()
+        return [decode(text, self._label, seq) for seq, text in rows]
+
     def size_bytes(self) -> int:
         """The bytes of the current generation as a file would hold it."""
         return int(self._in_generation("sum(octet_length(batch::text) + 1)"))

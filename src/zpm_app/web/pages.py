@@ -51,6 +51,7 @@ from zpm_domain.review.graphs import (
     relation_graph,
     relation_names,
 )
+from zpm_domain.review.history import history
 from zpm_domain.review.memories import memory_changes, memory_rows
 from zpm_domain.review.queries import query_answers
 from zpm_domain.tools.definition import ToolContext
@@ -110,6 +111,7 @@ def review_routes(review: Review) -> list[BaseRoute]:
         Route("/m/{memory}", pages.predicates, methods=["GET"]),
         Route("/m/{memory}/predicate", pages.clauses, methods=["GET"]),
         Route("/m/{memory}/changes", pages.changes, methods=["GET"]),
+        Route("/m/{memory}/history", pages.history, methods=["GET"]),
         Route("/m/{memory}/search", pages.search, methods=["GET"]),
         Route("/m/{memory}/query", pages.query, methods=["GET"]),
         Route("/m/{memory}/explain", pages.explain, methods=["GET"]),
@@ -220,6 +222,34 @@ class _Pages:
         except ZpmError as error:
             return self._problem("Cannot show these clauses", _said(error), 404, session)
         return self._page("clauses.html", {"page": page, "after": after, "live": live}, session)
+
+    async def history(self, request: Request) -> Response:
+        """What happened to a predicate (``name``, ``arity``) or a clause (``handle``)."""
+        session = self._reader(request)
+        if isinstance(session, Response):
+            return session
+        memory = request.path_params["memory"]
+        query = request.query_params
+        key: tuple[str, int] | None = None
+        handle: int | None = None
+        if query.get("handle", "").isdigit():
+            handle = int(query["handle"])
+            subject = f"the clause {handle}"
+        elif "name" in query and query.get("arity", "").isdigit():
+            key = (query["name"], int(query["arity"]))
+            subject = f"{key[0]}/{key[1]}"
+        else:
+            return self._problem(
+                "Not a predicate", "The address names no predicate or clause.", 400, session
+            )
+        values: dict[str, Any] = {"memory": memory, "subject": subject}
+        try:
+            values["past"] = await self._read(
+                session, lambda context: history(context, memory, key, handle)
+            )
+        except ZpmError as error:
+            return self._problem("Cannot show this history", _said(error), 404, session)
+        return self._page("history.html", values, session)
 
     async def changes(self, request: Request) -> Response:
         """Where the memory stands (``Memory.changes``), for ``live.js``."""

@@ -70,6 +70,13 @@ class Journal(ABC):
         """Batches appended since the last ``read_new``/``append`` of this handle."""
 
     @abstractmethod
+    def generation(self) -> list[JournalRecord]:
+        """Every batch of the current generation (from its first batch, which
+        starts it, to the newest), for a person reading the history; what
+        ``read_new`` returns next does not change.  A torn final batch is
+        left out; ``JournalCorrupt`` as for ``read_new``."""
+
+    @abstractmethod
     def size_bytes(self) -> int:
         """Current size of the active journal file."""
 

@@ -107,4 +107,3 @@ def relation_names(context: ToolContext, memory_name: str) -> list[str]:
     """The memory's predicates of arity 2, the relations one may draw."""
     memory = context.memories.resolve(memory_name)
     return [info.name for info in memory.predicates() if info.arity == 2]
-
