@@ -72,7 +72,9 @@ def run(ns: argparse.Namespace, services: Services) -> int:
     port = bound.getsockname()[1]
     sessions = Sessions()
     link = f"http://{HOST}:{port}/login?once={sessions.link(Caller(_person()))}"
-    print("zpm ui: sign in with this link (it works once):", file=sys.stderr, flush=True)
+    logging.getLogger("zpm").info(
+        "the review page of this project: sign in with the link printed on stdout (it works once)"
+    )
     print(link, flush=True)
     if not ns.no_browser and _graphical():
         webbrowser.open(link)
