@@ -102,6 +102,12 @@ def test_a_form_without_the_session_secret_or_from_another_site_is_refused(
     )
     assert foreign.status_code == 403
     assert browser.get("/").status_code == 200  # still signed in
+    stranger = client(server).post(
+        "/login",
+        data={"token": create_token(project, "planted")},
+        headers={"Origin": "http://evil.example"},
+    )
+    assert stranger.status_code == 403 and "set-cookie" not in stranger.headers
     out = browser.post("/logout", data={"csrf": secret}, headers={"Origin": server.url})
     assert out.status_code == 303 and out.headers["location"] == "/login"
     assert browser.get("/").status_code == 303
