@@ -16,28 +16,12 @@ from pathlib import Path
 import pytest
 from http_harness import HttpServer, create_token, run_zpm
 
+from tests.e2e.npm_package import installed
+
 pytestmark = pytest.mark.slow
 
 CLIENT = Path(__file__).parents[1] / "e2e" / "ts_client"
 INSPECTOR = Path(__file__).parent / "inspector"
-
-
-def installed(source: Path, folder: Path, *files: str) -> Path:
-    """``source``'s npm package (``files`` besides its manifest and lock)
-    installed by ``npm ci`` into ``folder``."""
-    for name in ("package.json", "package-lock.json", *files):
-        shutil.copy(source / name, folder / name)
-    npm = shutil.which("npm")
-    assert npm is not None, "npm is missing: run scripts/provision-node"
-    done = subprocess.run(
-        [npm, "ci", "--no-audit", "--no-fund"],
-        cwd=folder,
-        capture_output=True,
-        text=True,
-        timeout=600,
-    )
-    assert done.returncode == 0, done.stdout[-2000:] + done.stderr[-2000:]
-    return folder
 
 
 @pytest.fixture(scope="module")

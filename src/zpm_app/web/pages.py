@@ -74,6 +74,9 @@ HEADERS = {
     "Cache-Control": "no-store",
 }
 
+Page = Callable[[Request, WebSession], Awaitable[Response]]
+"""A page's handler: the request and the session it is shown to."""
+
 SignIn = Callable[[str], Awaitable[Caller | None]]
 """The caller a token stands for (as ``/mcp`` would take it), ``None`` when refused."""
 
@@ -107,18 +110,18 @@ def review_routes(review: Review) -> list[BaseRoute]:
     templates.globals["page_size"] = PAGE
     pages = _Pages(review, templates)
     return [
-        Route("/", pages.memories, methods=["GET"]),
-        Route("/m/{memory}", pages.predicates, methods=["GET"]),
-        Route("/m/{memory}/predicate", pages.clauses, methods=["GET"]),
+        Route("/", pages.reading(pages.memories), methods=["GET"]),
+        Route("/m/{memory}", pages.reading(pages.predicates), methods=["GET"]),
+        Route("/m/{memory}/predicate", pages.reading(pages.clauses), methods=["GET"]),
         Route("/m/{memory}/changes", pages.changes, methods=["GET"]),
-        Route("/m/{memory}/history", pages.history, methods=["GET"]),
-        Route("/m/{memory}/search", pages.search, methods=["GET"]),
-        Route("/m/{memory}/query", pages.query, methods=["GET"]),
-        Route("/m/{memory}/explain", pages.explain, methods=["GET"]),
-        Route("/m/{memory}/graph", pages.graph, methods=["GET"]),
-        Route("/m/{memory}/relation", pages.relation, methods=["GET"]),
-        Route("/forks/{fork}", pages.fork, methods=["GET"]),
-        Route("/forks/{fork}/preview", pages.preview, methods=["GET"]),
+        Route("/m/{memory}/history", pages.reading(pages.history), methods=["GET"]),
+        Route("/m/{memory}/search", pages.reading(pages.search), methods=["GET"]),
+        Route("/m/{memory}/query", pages.reading(pages.query), methods=["GET"]),
+        Route("/m/{memory}/explain", pages.reading(pages.explain), methods=["GET"]),
+        Route("/m/{memory}/graph", pages.reading(pages.graph), methods=["GET"]),
+        Route("/m/{memory}/relation", pages.reading(pages.relation), methods=["GET"]),
+        Route("/forks/{fork}", pages.reading(pages.fork), methods=["GET"]),
+        Route("/forks/{fork}/preview", pages.reading(pages.preview), methods=["GET"]),
         Route("/forks/{fork}/merge", pages.merge, methods=["POST"]),
         Route("/login", pages.login_form, methods=["GET"]),
         Route("/login", pages.login, methods=["POST"]),
@@ -172,10 +175,7 @@ class _Pages:
         return response
 
     # -- pages ------------------------------------------------------------------
-    async def memories(self, request: Request) -> Response:
-        session = self._reader(request)
-        if isinstance(session, Response):
-            return session
+    async def memories(self, request: Request, session: WebSession) -> Response:
         rows, problem = [], None
         try:
             rows = await self._read(session, memory_rows)
@@ -183,10 +183,7 @@ class _Pages:
             problem = _said(error)
         return self._page("memories.html", {"memories": rows, "problem": problem}, session)
 
-    async def predicates(self, request: Request) -> Response:
-        session = self._reader(request)
-        if isinstance(session, Response):
-            return session
+    async def predicates(self, request: Request, session: WebSession) -> Response:
         memory = request.path_params["memory"]
         try:
             rows, live = await self._read(
@@ -197,10 +194,7 @@ class _Pages:
         values = {"memory": memory, "predicates": rows, "live": live}
         return self._page("predicates.html", values, session)
 
-    async def clauses(self, request: Request) -> Response:
-        session = self._reader(request)
-        if isinstance(session, Response):
-            return session
+    async def clauses(self, request: Request, session: WebSession) -> Response:
         memory = request.path_params["memory"]
         query = request.query_params
         try:
@@ -223,11 +217,8 @@ class _Pages:
             return self._problem("Cannot show these clauses", _said(error), 404, session)
         return self._page("clauses.html", {"page": page, "after": after, "live": live}, session)
 
-    async def history(self, request: Request) -> Response:
+    async def history(self, request: Request, session: WebSession) -> Response:
         """What happened to a predicate (``name``, ``arity``) or a clause (``handle``)."""
-        session = self._reader(request)
-        if isinstance(session, Response):
-            return session
         memory = request.path_params["memory"]
         query = request.query_params
         key: tuple[str, int] | None = None
@@ -263,10 +254,7 @@ class _Pages:
             return _secure(Response(_said(error), status_code=404, media_type="text/plain"))
         return _secure(Response(now, media_type="text/plain"))
 
-    async def search(self, request: Request) -> Response:
-        session = self._reader(request)
-        if isinstance(session, Response):
-            return session
+    async def search(self, request: Request, session: WebSession) -> Response:
         memory = request.path_params["memory"]
         words = request.query_params.get("q", "").strip()
         values: dict[str, Any] = {"memory": memory, "words": words}
@@ -279,10 +267,7 @@ class _Pages:
             values.update(found=found, problem=problem)
         return self._page("search.html", values, session)
 
-    async def query(self, request: Request) -> Response:
-        session = self._reader(request)
-        if isinstance(session, Response):
-            return session
+    async def query(self, request: Request, session: WebSession) -> Response:
         memory = request.path_params["memory"]
         goal = request.query_params.get("goal", "").strip()
         values: dict[str, Any] = {"memory": memory, "goal": goal}
@@ -295,10 +280,7 @@ class _Pages:
                 values["problem"] = _said(error)
         return self._page("query.html", values, session)
 
-    async def explain(self, request: Request) -> Response:
-        session = self._reader(request)
-        if isinstance(session, Response):
-            return session
+    async def explain(self, request: Request, session: WebSession) -> Response:
         memory = request.path_params["memory"]
         goal = request.query_params.get("goal", "").strip()
         values: dict[str, Any] = {"memory": memory, "goal": goal}
@@ -312,11 +294,8 @@ class _Pages:
             values.update(explained=explained, problem=problem)
         return self._page("explain.html", values, session)
 
-    async def graph(self, request: Request) -> Response:
+    async def graph(self, request: Request, session: WebSession) -> Response:
         """Which of the memory's predicates its rules use, as a picture."""
-        session = self._reader(request)
-        if isinstance(session, Response):
-            return session
         memory = request.path_params["memory"]
         values: dict[str, Any] = {"memory": memory, "heading": "Which rules use which predicates"}
         try:
@@ -332,11 +311,8 @@ class _Pages:
         values.update(relations=relations, **_picture(drawn, lambda node: _predicate(memory, node)))
         return self._page("graph.html", values, session)
 
-    async def relation(self, request: Request) -> Response:
+    async def relation(self, request: Request, session: WebSession) -> Response:
         """A binary relation from a node, as a picture (and the form that asks for it)."""
-        session = self._reader(request)
-        if isinstance(session, Response):
-            return session
         memory = request.path_params["memory"]
         query = request.query_params
         name = query.get("name", "")
@@ -367,10 +343,7 @@ class _Pages:
                 values.update(_picture(drawn, follow, focus=drawn.nodes[0]))
         return self._page("graph.html", values, session)
 
-    async def fork(self, request: Request) -> Response:
-        session = self._reader(request)
-        if isinstance(session, Response):
-            return session
+    async def fork(self, request: Request, session: WebSession) -> Response:
         fork = request.path_params["fork"]
         values: dict[str, Any] = {"fork": fork}
         try:
@@ -379,12 +352,9 @@ class _Pages:
             return self._problem(f"Cannot show fork {fork}", _said(error), 404, session)
         return self._page("fork.html", values, session)
 
-    async def preview(self, request: Request) -> Response:
+    async def preview(self, request: Request, session: WebSession) -> Response:
         """What merging the fork with the chosen sides would do (a dry run),
         with the form that merges (for a session that may write)."""
-        session = self._reader(request)
-        if isinstance(session, Response):
-            return session
         return await self._merging(request, session, request.query_params, dry_run=True)
 
     async def merge(self, request: Request) -> Response:
@@ -412,6 +382,18 @@ class _Pages:
         return self._page("merge.html", values, session, status=200 if merged else 409)
 
     # -- helpers ----------------------------------------------------------------
+    def reading(self, page: Page) -> Callable[[Request], Awaitable[Response]]:
+        """``page`` as an endpoint: it runs with the request's session
+        (:meth:`_reader`), or the visitor is sent to sign in."""
+
+        async def endpoint(request: Request) -> Response:
+            session = self._reader(request)
+            if isinstance(session, Response):
+                return session
+            return await page(request, session)
+
+        return endpoint
+
     async def _tool(
         self, session: WebSession, name: str, arguments: dict[str, Any], *, tree: bool = False
     ) -> tuple[dict[str, Any] | None, str | None]:
