@@ -6,13 +6,12 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from zpm_domain.prolog.sandbox import check_goal
-from zpm_domain.prolog.terms import Var, variables
+from zpm_domain.prolog.terms import variables
 from zpm_domain.prolog.unify import substitute
 from zpm_domain.prolog.writer import Renderer
 from zpm_domain.tools.answers import reported_variables
 from zpm_domain.tools.definition import ToolContext
-from zpm_domain.tools.inputs import parse_term
+from zpm_domain.tools.query import first_answers
 
 
 @dataclass(frozen=True, slots=True)
@@ -31,12 +30,7 @@ def query_answers(context: ToolContext, memory_name: str, goal: str) -> Answers:
     """The answers of ``goal`` in memory ``memory_name``, as ``query_logic``
     finds them (``PrologSyntaxError``, a sandbox refusal, ``MemoryNotMounted``
     and limit errors as it raises them)."""
-    names: dict[str, Var] = {}
-    term = parse_term(goal, "goal", names)
-    check_goal(term)
-    memory = context.memories.resolve(memory_name)
-    context.memories.sync_all()
-    solutions = memory.first_solutions(term, context.limits)
+    term, solutions = first_answers(context.memories, context.limits, goal, memory_name)
     shown = reported_variables(variables(term))
     rows, proved = [], []
     for solution in solutions:

@@ -8,8 +8,9 @@ from typing import Annotated, Any, cast
 from zpm_domain.limits import Limits
 from zpm_domain.memory.memory import Memory
 from zpm_domain.memory.mounts import Memories
+from zpm_domain.ports.solutions import Solution
 from zpm_domain.prolog.sandbox import check_goal
-from zpm_domain.prolog.terms import Var, variables
+from zpm_domain.prolog.terms import Term, variables
 from zpm_domain.prolog.writer import Renderer
 from zpm_domain.tools import outputs
 from zpm_domain.tools.answers import encode_answers
@@ -48,12 +49,7 @@ class QueryTools(ToolGroup):
 
         Enumeration stops at the cap, so infinite generators are fine.
         """
-        names: dict[str, Var] = {}
-        term = parse_term(goal, "goal", names)
-        check_goal(term)
-        kb = self._memories.resolve(memory)
-        self._memories.sync_all()
-        solutions = kb.first_solutions(term, self._limits)
+        term, solutions = first_answers(self._memories, self._limits, goal, memory)
         rows = encode_answers(variables(term), solutions, Renderer())
         truncated = len(rows) >= self._limits.max_solutions
         return Reply(dumps(rows), {"answers": rows, "truncated": truncated})
@@ -72,6 +68,19 @@ class QueryTools(ToolGroup):
         entries = schema_entries(kb)
         predicates = cast(list[outputs.KnowledgePredicate], entries)
         return Reply.of({"predicates": predicates, "total": len(entries)})
+
+
+def first_answers(
+    memories: Memories, limits: Limits, goal: str, memory: str | None
+) -> tuple[Term, list[Solution]]:
+    """``goal`` read (``PrologSyntaxError``) and checked against the sandbox,
+    and its first answers (at most ``limits.max_solutions``) in ``memory``,
+    every mounted memory caught up first: what ``query_logic`` answers."""
+    term = parse_term(goal, "goal", {})
+    check_goal(term)
+    kb = memories.resolve(memory)
+    memories.sync_all()
+    return term, kb.first_solutions(term, limits)
 
 
 def schema_entries(kb: Memory) -> list[dict[str, Any]]:
