@@ -9,6 +9,8 @@ import http.client
 import json
 import threading
 import time
+from collections.abc import Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -137,3 +139,27 @@ def check_ledgers(seen: list[list[str]], ledgers: list[Ledger]) -> set[str]:
     assert not removed & visible, f"removed facts came back: {sorted(removed & visible)[:5]}"
     assert visible <= attempted, f"facts no client asked for: {sorted(visible - attempted)[:5]}"
     return written
+
+
+@contextmanager
+def loading(ports: list[int], token: str, per_server: int) -> Iterator[list[Ledger]]:
+    """``per_server`` clients per port (``c<server>_<client>``) working until
+    the block ends; their ledgers, complete once it has."""
+    stop = threading.Event()
+    ledgers: list[Ledger] = []
+    threads = []
+    try:
+        for s, port in enumerate(ports):
+            for c in range(per_server):
+                ledger = Ledger()
+                ledgers.append(ledger)
+                thread = threading.Thread(
+                    target=work, args=(Client(port, token), f"c{s}_{c}", ledger, stop), daemon=True
+                )
+                threads.append(thread)
+                thread.start()
+        yield ledgers
+    finally:
+        stop.set()
+        for thread in threads:
+            thread.join(timeout=60)

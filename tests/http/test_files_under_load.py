@@ -15,14 +15,13 @@ from __future__ import annotations
 
 import signal
 import subprocess
-import threading
 import time
 from pathlib import Path
 
 import pytest
 
 from tests.http.http_harness import HttpServer, zpm_command
-from tests.http.load_clients import Client, Ledger, check_ledgers, facts_on, work
+from tests.http.load_clients import check_ledgers, facts_on, loading
 from zpm_app.config import init_project
 
 pytestmark = pytest.mark.slow
@@ -44,21 +43,7 @@ def test_three_servers_of_one_project_eight_clients_each_through_a_kill(tmp_path
     servers = [HttpServer(tmp_path, "--stateless") for _ in range(SERVERS)]
     for server in servers:
         server.__enter__()
-    stop = threading.Event()
-    ledgers: list[Ledger] = []
-    threads = []
-    try:
-        for s, server in enumerate(servers):
-            for c in range(CLIENTS_PER_SERVER):
-                ledger = Ledger()
-                ledgers.append(ledger)
-                thread = threading.Thread(
-                    target=work,
-                    args=(Client(server.port, token), f"c{s}_{c}", ledger, stop),
-                    daemon=True,
-                )
-                threads.append(thread)
-                thread.start()
+    with loading([server.port for server in servers], token, CLIENTS_PER_SERVER) as ledgers:
         time.sleep(LOAD_S / 2)
         victim = servers[1]
         assert victim._process is not None
@@ -68,10 +53,6 @@ def test_three_servers_of_one_project_eight_clients_each_through_a_kill(tmp_path
         servers[1] = HttpServer(tmp_path, "--stateless", port=victim.port)
         servers[1].__enter__()
         time.sleep(LOAD_S / 2)
-    finally:
-        stop.set()
-        for thread in threads:
-            thread.join(timeout=60)
     try:
         seen = [sorted(facts_on(server.port, token)) for server in servers]
     finally:

@@ -14,7 +14,6 @@ from __future__ import annotations
 
 import os
 import signal
-import threading
 import time
 from pathlib import Path
 
@@ -22,7 +21,7 @@ import psycopg
 import pytest
 
 from tests.http.http_harness import HttpServer, zpm_command
-from tests.http.load_clients import Client, Ledger, check_ledgers, facts_on, work
+from tests.http.load_clients import check_ledgers, facts_on, loading
 from zpm_app.config import init_project
 from zpm_contract.pg_cluster import Cluster
 
@@ -63,21 +62,7 @@ def test_three_servers_eight_clients_each_through_faults(
     servers = [HttpServer(p, "--stateless", *where) for p in projects]
     for server in servers:
         server.__enter__()
-    stop = threading.Event()
-    ledgers: list[Ledger] = []
-    threads = []
-    try:
-        for s, server in enumerate(servers):
-            for c in range(CLIENTS_PER_SERVER):
-                ledger = Ledger()
-                ledgers.append(ledger)
-                thread = threading.Thread(
-                    target=work,
-                    args=(Client(server.port, token), f"c{s}_{c}", ledger, stop),
-                    daemon=True,
-                )
-                threads.append(thread)
-                thread.start()
+    with loading([server.port for server in servers], token, CLIENTS_PER_SERVER) as ledgers:
         time.sleep(LOAD_S / 4)
         victim = servers[1]
         assert victim._process is not None
@@ -91,10 +76,6 @@ def test_three_servers_eight_clients_each_through_faults(
         time.sleep(LOAD_S / 4)
         drop_connections(cluster)
         time.sleep(LOAD_S / 4)
-    finally:
-        stop.set()
-        for thread in threads:
-            thread.join(timeout=60)
     try:
         seen = [sorted(facts_on(server.port, token)) for server in servers]
     finally:
