@@ -7,6 +7,7 @@ import pytest
 from zpm_domain.errors import PrologSyntaxError
 from zpm_domain.prolog.reader import read_term
 from zpm_domain.prolog.reader.parser import MAX_DEPTH
+from zpm_domain.prolog.terms import Atom, String, Struct, Term
 
 POSITIONED = [
     # text, description, offset, line, column
@@ -97,9 +98,18 @@ def test_unpositioned_errors(text: str, description: str) -> None:
     assert str(caught.value) == description
 
 
-@pytest.mark.parametrize("text", ["f('(')", "f(0'()", 'f("[")', "f(a) % )", "f(a /* ] */)"])
-def test_brackets_in_quotes_and_comments_do_not_count(text: str) -> None:
-    read_term(text)
+@pytest.mark.parametrize(
+    ("text", "read"),
+    [
+        ("f('(')", Struct("f", (Atom("("),))),
+        ("f(0'()", Struct("f", (40,))),
+        ('f("[")', Struct("f", (String("["),))),
+        ("f(a) % )", Struct("f", (Atom("a"),))),
+        ("f(a /* ] */)", Struct("f", (Atom("a"),))),
+    ],
+)
+def test_brackets_in_quotes_and_comments_do_not_count(text: str, read: Term) -> None:
+    assert read_term(text) == read
 
 
 def test_balance_is_checked_before_parsing() -> None:

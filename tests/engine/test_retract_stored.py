@@ -1,9 +1,8 @@
 """``retract_stored`` on the python engine: the port's checks, the logical update
-view it keeps while a solve is open, and its cost on a large predicate."""
+view it keeps while a solve is open, and withdrawals from a large predicate."""
 
 from __future__ import annotations
 
-import time
 from collections.abc import Generator
 
 from stored_removal import check_retract_stored, stored
@@ -46,22 +45,20 @@ def test_an_open_solve_keeps_its_view_and_a_closed_one_lets_lists_change() -> No
     assert answers(engine, "p(X)") == ["X = 0"]
 
 
-def test_removing_one_clause_does_not_pass_over_the_predicate() -> None:
-    """A withdrawal from a predicate of 200,000 clauses costs about what one
-    from a predicate of 2,000 does (generously bounded: the machine may be busy)."""
-
-    def cost(size: int) -> float:
-        engine = engine_with()
-        clauses = [Clause(Struct("f", (i,)), handle=1 + i) for i in range(size)]
-        engine.add_clauses(NS, clauses)
-        assert engine.retract_stored(NS, clauses[-1])  # builds the index by handle
-        started = time.perf_counter()
-        for clause in clauses[size // 2 : size // 2 + 200]:
-            assert engine.retract_stored(NS, clause)
-        return time.perf_counter() - started
-
-    small, large = cost(2_000), cost(200_000)
-    assert large < 20 * small + 0.05, (small, large)
+def test_withdrawals_from_a_large_predicate_take_exactly_their_clauses() -> None:
+    """200 withdrawals from the middle of a predicate of 200,000 clauses take
+    those clauses and no others (their cost, which must not grow with the
+    predicate, is measured by ``benchmarks/engine_ops.py``)."""
+    size = 200_000
+    engine = engine_with()
+    clauses = [Clause(Struct("f", (i,)), handle=1 + i) for i in range(size)]
+    engine.add_clauses(NS, clauses)
+    assert engine.retract_stored(NS, clauses[-1])
+    for clause in clauses[size // 2 : size // 2 + 200]:
+        assert engine.retract_stored(NS, clause)
+        assert not engine.retract_stored(NS, clause)
+    kept = [c.head.args[0] for c in engine.clauses(NS, "f", 1)]  # type: ignore[union-attr]
+    assert kept == [*range(size // 2), *range(size // 2 + 200, size - 1)]
 
 
 def test_a_rule_is_removed_and_its_variant_kept() -> None:

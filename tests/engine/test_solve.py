@@ -174,29 +174,16 @@ def test_a_finished_solve_holds_no_reference_cycle(query: str, limits: Limits) -
             gc.enable()
 
 
-def test_a_list_of_millions_is_built_and_measured_without_interpreting_it() -> None:
-    # numlist/3, length/2 and the answer's size check walk three million
-    # cells without interpreting them: the answer is refused for its size,
-    # as on SWI-Prolog, within the default 5 s limit (about 2.5 s of CPU on
-    # an idle machine).  Measured against plain Python building three
-    # million pairs in the same process (CPU time), so that a busy machine
-    # does not decide: about 5 times that here, 25 times when each cell was
-    # visited by general-purpose walks.
+def test_a_list_of_millions_is_built_and_measured_and_refused_for_its_size() -> None:
+    """numlist/3 and length/2 build and measure three million cells, and the
+    answer is refused for its size, as on SWI-Prolog (its cost, within the
+    default 5 s limit, is measured by ``benchmarks/engine_ops.py``)."""
     engine = engine_with()
-    collecting = gc.isenabled()
-    gc.disable()
-    started = time.process_time()
-    pairs = None
-    for i in range(3_000_000):
-        pairs = (i, pairs)
-    del pairs
-    baseline = time.process_time() - started
-    if collecting:
-        gc.enable()
-    started = time.process_time()
-    with pytest.raises(AnswersTooLarge):
+    with pytest.raises(AnswersTooLarge) as caught:
         answers(engine, "numlist(1, 3000000, L), length(L, N)", limits=Limits(time_s=60))
-    assert time.process_time() - started < 12 * baseline
+    assert str(caught.value) == (
+        "Resource limit exceeded: the answers are too large to return; narrow the query"
+    )
 
 
 def test_depth_limit_for_runaway_recursion() -> None:
@@ -317,16 +304,34 @@ def test_meta_predicates_of_the_library_call_closures_in_the_callers_namespace()
 
 def test_engine_is_usable_after_every_kind_of_error() -> None:
     engine = engine_with(COUNT)
-    failures = [
-        ("repeat, fail", Limits(time_s=0.05)),
-        ("count(100000)", Limits(max_inferences=10)),
-        ("throw(x)", Limits()),
-        ("call(halt)", Limits()),
-        ("nowhere:true", Limits()),
+    within = "Limit exceeded: the goal did not finish within"
+    failures: list[tuple[str, Limits, type[ZpmError], str]] = [
+        (
+            "repeat, fail",
+            Limits(time_s=0.05),
+            TimeLimitExceeded,
+            f"{within} 0.05 s, 100000000 inferences and 128 MB of memory",
+        ),
+        (
+            "count(100000)",
+            Limits(max_inferences=10),
+            InferenceLimitExceeded,
+            f"{within} 5 s, 10 inferences and 128 MB of memory",
+        ),
+        ("throw(x)", Limits(), PrologError, "Unhandled exception: x"),
+        (
+            "call(halt)",
+            Limits(),
+            SandboxViolation,
+            "Not allowed in a query or rule body: halt/0 (only pure built-ins and "
+            "knowledge-base predicates may be called)",
+        ),
+        ("nowhere:true", Limits(), MemoryNotMounted, "Memory not mounted: nowhere"),
     ]
-    for query, limits in failures:
-        with pytest.raises(Exception):  # noqa: B017 - each raises its own error
+    for query, limits, error, message in failures:
+        with pytest.raises(error) as caught:
             answers(engine, query, limits=limits)
+        assert type(caught.value) is error and str(caught.value) == message
         assert answers(engine, "count(10), X = ok") == ["X = ok"]
     assert [str(p) for p in engine.predicates(NS)] == ["count/1"]
 

@@ -37,10 +37,26 @@ def python_engine() -> Iterator[None]:
 
 @pytest.fixture
 def zpm(project: Path, capsys: pytest.CaptureFixture[str]) -> Callable[..., str]:
-    def run(*args: str, code: int = 0) -> str:
+    """Run a zpm command on the project: its stdout, after it exits 0."""
+
+    def run(*args: str) -> str:
         capsys.readouterr()
-        assert main([*args, "--project", str(project)]) == code
+        assert main([*args, "--project", str(project)]) == 0
         return capsys.readouterr().out
+
+    return run
+
+
+@pytest.fixture
+def zpm_refused(project: Path, capsys: pytest.CaptureFixture[str]) -> Callable[..., str]:
+    """Run a zpm command on the project: its stderr, after it exits 1 with nothing on stdout."""
+
+    def run(*args: str) -> str:
+        capsys.readouterr()
+        assert main([*args, "--project", str(project)]) == 1
+        out, err = capsys.readouterr()
+        assert out == ""
+        return err
 
     return run
 
@@ -165,7 +181,8 @@ def test_diff_shows_the_changes_as_prolog_and_the_conflicts(
     assert "): unmerged, 9 changes waiting; it is mounted" in listed
 
 
-def test_diff_of_what_is_not_a_fork(open_box: Open, zpm: Callable[..., str]) -> None:
+def test_diff_of_what_is_not_a_fork(open_box: Open, zpm_refused: Callable[..., str]) -> None:
     open_box().close()
-    zpm("forks", "diff", "default", code=1)
-    zpm("forks", "diff", "nowhere", code=1)
+    refused = zpm_refused("forks", "diff", "default")
+    assert refused == "zpm forks diff: Memory 'default' is not a fork\n"
+    assert zpm_refused("forks", "diff", "nowhere") == "zpm forks diff: Memory not found: nowhere\n"
