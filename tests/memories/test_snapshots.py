@@ -9,6 +9,8 @@ from zpm_adapters.storage.volatile_storage import VolatileDisk
 from zpm_domain.memory.snapshot_format import read_snapshot
 from zpm_domain.ports.journal import JournalOp
 from zpm_domain.ports.storage import KnowledgeFile
+from zpm_domain.prolog.reader import read_term
+from zpm_domain.stored.clauses import Clause
 
 
 def stocked() -> World:
@@ -181,6 +183,42 @@ def test_another_process_sees_a_restore_at_its_next_call() -> None:
     assert first.query("human(X)") == '[{"X":"socrates"},{"X":"plato"},{"X":"late"}]'
 
 
+def test_another_process_moves_on_past_a_save_of_what_it_holds() -> None:
+    """A save by another process of the state this one holds already: it
+    moves on to the new journal without reading the snapshot, and tells a
+    belief's source as the saving process does."""
+    first = stocked()
+    second = first.restart()
+    first.call("assume_fact", fact="human(zeno)", assumption="plan")
+    interactive = '{"status":"in","justifications":["plan"],"source":"interactive"}'
+    assert second.call("get_belief_status", fact="human(zeno)") == interactive
+    first.call("save_snapshot", name="s1")
+    del first.disk.files("default").snapshots.texts["s1"]  # not read again
+    for world in (first, second):
+        assert world.call("get_belief_status", fact="human(zeno)") == interactive
+    second.call("remember_fact", fact="human(late)")
+    expected = '[{"X":"socrates"},{"X":"plato"},{"X":"zeno"},{"X":"late"}]'
+    assert first.query("human(X)") == expected
+    assert second.call("get_persistence_status").splitlines()[2] == "last_snapshot: s1"
+
+
+def test_another_process_loads_a_save_of_more_than_it_holds() -> None:
+    """It loads the snapshot when it had not applied everything the save
+    holds: the start after a restart, and an import's save (which holds
+    clauses its journal never had)."""
+    first = stocked()
+    first.call("assume_fact", fact="human(zeno)", assumption="plan")
+    first.call("save_snapshot", name="s1")
+    from_snapshot = '{"status":"in","justifications":["plan"],"source":"snapshot"}'
+    second = first.restart()
+    assert second.call("get_belief_status", fact="human(zeno)") == from_snapshot
+    memory = first.memories.default
+    with memory.writing():
+        assert memory.import_clauses([Clause(read_term("city(athens)"))], "imported") == []
+    assert second.query("city(X)") == '[{"X":"athens"}]'
+    assert second.call("get_belief_status", fact="human(zeno)") == from_snapshot
+
+
 def test_a_missing_base_snapshot_stops_recovery_with_its_name() -> None:
     world = stocked()
     world.call("save_snapshot", name="s1")
@@ -189,10 +227,21 @@ def test_a_missing_base_snapshot_stops_recovery_with_its_name() -> None:
         world.restart()
 
 
-def test_a_journal_base_record_with_bad_arguments_is_corruption() -> None:
+@pytest.mark.parametrize(
+    ("arguments", "message"),
+    [
+        ({"generation": 3}, "'generation' must be a string"),
+        ({"generation": "g", "saved_at": "g"}, "'saved_at' must be \\[generation, records\\]"),
+        ({"generation": "g", "saved_at": ["g", -1]}, "'saved_at' must be"),
+        ({"generation": "g", "saved_at": ["g", 1, 2]}, "'saved_at' must be"),
+    ],
+)
+def test_a_journal_base_record_with_bad_arguments_is_corruption(
+    arguments: dict[str, object], message: str
+) -> None:
     world = stocked()
     world.disk.files("default").journal.active[0] = type(
         world.disk.files("default").journal.active[0]
-    )(ops=(JournalOp("base", generation=3),), ts=1, line=1)
-    with pytest.raises(Exception, match="'generation' must be a string"):
+    )(ops=(JournalOp("base", **arguments),), ts=1, line=1)
+    with pytest.raises(Exception, match=message):
         world.restart()

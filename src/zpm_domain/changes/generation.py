@@ -34,13 +34,18 @@ class StartFrom(Mutation):
     ``next_number`` is the handle counter when the generation started (a
     restore never lowers it; ``None`` in journals older than handles);
     ``fork_point``: the snapshot is also the fork point of the fork it
-    starts (the first generation of a new fork)."""
+    starts (the first generation of a new fork); ``saved_at``: the journal
+    position (generation, records) whose state the snapshot holds, no more
+    and no less, when it was saved from that state alone (a save, not an
+    import nor a restore; ``None`` otherwise): a memory that stands there
+    already holds the snapshot."""
 
     generation: str
     snapshot: str | None
     snapshot_id: str | None
     next_number: int | None = None
     fork_point: bool = False
+    saved_at: tuple[str, int] | None = None
     op: ClassVar[str] = "base"
 
     @classmethod
@@ -62,7 +67,16 @@ class StartFrom(Mutation):
         fork_point = args.get("fork_point", False)
         if not isinstance(fork_point, bool):
             raise BadOperation("'fork_point' must be true or false")
-        return cls(generation, snapshot, snapshot_id, next_number, fork_point)
+        saved_at = args.get("saved_at")
+        if saved_at is not None and not (
+            isinstance(saved_at, list)
+            and len(saved_at) == 2
+            and isinstance(saved_at[0], str)
+            and (_positive(saved_at[1]) or (saved_at[1] == 0 and type(saved_at[1]) is int))
+        ):
+            raise BadOperation("'saved_at' must be [generation, records] or null")
+        at = None if saved_at is None else (saved_at[0], saved_at[1])
+        return cls(generation, snapshot, snapshot_id, next_number, fork_point, at)
 
     def journal_op(self) -> JournalOp:
         args: dict[str, Any] = {
@@ -74,6 +88,8 @@ class StartFrom(Mutation):
             args["next"] = self.next_number
         if self.fork_point:
             args["fork_point"] = True
+        if self.saved_at is not None:
+            args["saved_at"] = list(self.saved_at)
         return JournalOp(self.op, args)
 
     def apply(self, target: Target, origin: Origin) -> None:

@@ -388,10 +388,12 @@ class Memory(Reads):
             raise PersistenceUnavailable(self.name, self.storage.location)
         with self.journal.exclusive():
             self._recovery.catch_up()
-            self._save(name)
+            self._save(name, journaled=True)
 
-    def _save(self, name: str) -> None:
-        """:meth:`save_snapshot`'s work, under the exclusive journal lock, caught up."""
+    def _save(self, name: str, *, journaled: bool) -> None:
+        """:meth:`save_snapshot`'s work, under the exclusive journal lock,
+        caught up; ``journaled``: the memory holds what its journal does, no
+        more (a save, not an import), so the new generation says where."""
         image = self.image()
         with self.storage.together():
             self.snapshots.write(name, image.text())
@@ -399,7 +401,14 @@ class Memory(Reads):
             if self.read_only:
                 return
             self.keep_fork_point(image)
-            start = StartFrom(secrets.token_hex(16), name, image.header.id, self.numbering.next)
+            covers = image.header.covers
+            start = StartFrom(
+                secrets.token_hex(16),
+                name,
+                image.header.id,
+                self.numbering.next,
+                saved_at=(covers.generation, covers.records) if journaled else None,
+            )
             self.journal.rotate([start.journal_op()])
         self.since.stop()
         self._step("save:rotated")
@@ -449,7 +458,7 @@ class Memory(Reads):
         if refused:
             return [(positions[index], error) for index, error in refused]
         progress.advance(0, 1, f"{self.name}: saving snapshot {snapshot}")
-        self._save(snapshot)
+        self._save(snapshot, journaled=False)
         progress.advance(1, 1, f"{self.name}: saving snapshot {snapshot}")
         return []
 

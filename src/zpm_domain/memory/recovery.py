@@ -124,7 +124,7 @@ class Recovery:
                     raise JournalCorrupt(label, record.line, str(exc)) from exc
             if mutations and isinstance(mutations[0], StartFrom):
                 additions.store()
-                self.start_from(mutations[0])
+                self._start(mutations[0])
                 continue
             self.position.records += 1
             if self.position.skip:
@@ -146,6 +146,21 @@ class Recovery:
         if memory.numbering.unnumbered:
             self._settle_numbering()
         return count
+
+    def _start(self, start: StartFrom) -> None:
+        """Begin the generation ``start`` begins.  A save of the state this
+        memory holds (another server's ``save_snapshot`` of a shared memory,
+        read while catching up) only moves it on to the new generation: it
+        keeps what it holds, as the server that saved does, beliefs'
+        sources included, and reads no snapshot.  Any other start loads its
+        snapshot (``start_from``)."""
+        position = self.position
+        if start.saved_at is None or start.saved_at != (position.generation, position.records):
+            self.start_from(start)
+            return
+        self._memory.since.stop()  # a save stops following a fork's changes
+        self.position = Position(start.generation, 1, 0, start.snapshot)
+        self._memory.numbering.raise_to(start.next_number or 1)
 
     def start_from(self, start: StartFrom, snapshot: Snapshot | None = None) -> None:
         """Make ``start`` the state: knowledge files plus its snapshot.
