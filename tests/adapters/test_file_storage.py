@@ -306,6 +306,23 @@ def test_a_snapshot_write_leaves_only_the_snapshot(
     assert os.listdir(paths.kb_dir / "default/snapshots") == ["s.pl"]
 
 
+def test_a_snapshot_is_written_at_the_time_the_clock_tells(paths: ProjectPaths) -> None:
+    """Its file's modification time, which ``list`` gives, is the clock's:
+    two saves within one tick of a test's fixed clock are listed as written
+    together, as the journal and the other storages record them."""
+    registry = FileRegistry(paths, None, clock=lambda: 1764585731.5)
+    storage = registry.storage(DEFAULT)
+    try:
+        storage.snapshots.write("b", "% b\n")
+        storage.snapshots.write("a", "% a\n")
+        assert [(i.name, i.written) for i in storage.snapshots.list()] == [
+            ("a", 1764585731.5),
+            ("b", 1764585731.5),
+        ]
+    finally:
+        storage.close()
+
+
 @pytest.mark.parametrize("failing", ["write", "fsync", "replace"])
 def test_a_failed_snapshot_write_keeps_the_old_snapshot_whole(
     paths: ProjectPaths,

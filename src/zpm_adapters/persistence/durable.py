@@ -20,24 +20,29 @@ def write_all(fd: int, data: bytes) -> None:
         view = view[os.write(fd, view) :]
 
 
-def write_synced(path: Path, data: bytes, mode: int = 0o644) -> None:
-    """Create or truncate ``path`` (created with ``mode``), write ``data`` and
+def write_synced(path: Path, data: bytes, mode: int = 0o644, mtime: float | None = None) -> None:
+    """Create or truncate ``path`` (created with ``mode``), write ``data``,
+    set its modification time to ``mtime`` (unix seconds; ``None``: now) and
     fsync it (not its folder)."""
     settle()
     fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_TRUNC | os.O_CLOEXEC, mode)
     try:
         write_all(fd, data)
+        if mtime is not None:
+            os.utime(fd, (mtime, mtime))
         os.fsync(fd)
     finally:
         os.close(fd)
 
 
-def write_atomically(staged: Path, target: Path, data: bytes, mode: int = 0o644) -> None:
-    """Write ``data`` to ``staged`` (created with ``mode``), fsync it, move it
-    over ``target`` and fsync the folder.  On any failure ``staged`` is
-    removed and ``target`` is as it was."""
+def write_atomically(
+    staged: Path, target: Path, data: bytes, mode: int = 0o644, mtime: float | None = None
+) -> None:
+    """Write ``data`` to ``staged`` (created with ``mode``, modified at
+    ``mtime`` when given), fsync it, move it over ``target`` and fsync the
+    folder.  On any failure ``staged`` is removed and ``target`` is as it was."""
     try:
-        write_synced(staged, data, mode)
+        write_synced(staged, data, mode, mtime)
         os.replace(staged, target)
     except BaseException:
         staged.unlink(missing_ok=True)

@@ -2,14 +2,18 @@
 
 A snapshot is written to a temporary file in the same folder, fsynced,
 moved over ``<name>.pl`` (``os.replace``) and the folder is fsynced: after a crash the
-file holds the old text or the new one, whole.  The folder is created on the
-first write.  Names come validated from the domain (letters, digits, ``_``,
+file holds the old text or the new one, whole; its modification time, which
+``list`` gives as the time it was written, is the store's clock's (the
+system's, or a test's fixed time, as the journal's).  The folder is created
+on the first write.  Names come validated from the domain (letters, digits, ``_``,
 ``-`` and inner dots: never a path, never a hidden file).
 """
 
 from __future__ import annotations
 
 import os
+import time
+from collections.abc import Callable
 from pathlib import Path
 
 from zpm_adapters.persistence.durable import write_atomically
@@ -19,8 +23,9 @@ SUFFIX = ".pl"
 
 
 class FileSnapshotStore(SnapshotStore):
-    def __init__(self, directory: Path) -> None:
+    def __init__(self, directory: Path, clock: Callable[[], float] = time.time) -> None:
         self.directory = Path(directory)
+        self._clock = clock
 
     def path(self, name: str) -> Path:
         return self.directory / f"{name}{SUFFIX}"
@@ -30,7 +35,7 @@ class FileSnapshotStore(SnapshotStore):
         target = self.path(name)
         staged = self.directory / f".{name}{SUFFIX}.tmp-{os.getpid()}"
         data = text.encode("utf-8", "surrogatepass")
-        write_atomically(staged, target, data)
+        write_atomically(staged, target, data, mtime=self._clock())
 
     def read(self, name: str) -> str:
         try:

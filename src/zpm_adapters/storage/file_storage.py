@@ -150,7 +150,7 @@ class FileRegistry(MemoryRegistry):
         try:
             write_synced(staged / FORK_INFO, fork_record(fork.info))
             write_synced(staged / FORK_POINT, fork.snapshot.encode())
-            FileSnapshotStore(staged / "snapshots").write(fork.seed, fork.snapshot)
+            FileSnapshotStore(staged / "snapshots", self._clock).write(fork.seed, fork.snapshot)
             write_synced(staged / "journal.wal", encode_batch(fork.first_batch, int(self._clock())))
             fsync_directory(staged)
             try:

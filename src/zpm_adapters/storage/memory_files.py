@@ -48,7 +48,7 @@ class FileStorage(MemoryStorage):
     ) -> None:
         self.layout = layout
         self._journal = FileJournal(layout.journal, clock=clock, step=step)
-        self._snapshots = FileSnapshotStore(layout.snapshots)
+        self._snapshots = FileSnapshotStore(layout.snapshots, clock)
 
     @property
     def journal(self) -> Journal:
