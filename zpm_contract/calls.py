@@ -138,11 +138,12 @@ def open_facts(draw: st.DrawFn) -> str:
     return f"{name}({', '.join(args)})"
 
 
-def call_of(name: str, arity: int, first: int = 0) -> str:
-    """``name(V<first>, ..., )`` with fresh variables (bare ``name`` at arity 0)."""
+def call_of(name: str, arity: int, first: int = 0, prefix: str = "V") -> str:
+    """``name(V<first>, ..., )`` with fresh variables (bare ``name`` at arity
+    0); ``prefix="_V"``: variables that answers do not show."""
     if arity == 0:
         return name
-    return f"{name}({', '.join(f'V{first + i}' for i in range(arity))})"
+    return f"{name}({', '.join(f'{prefix}{first + i}' for i in range(arity))})"
 
 
 def open_call(fact: str) -> str:
@@ -403,3 +404,8 @@ DESCRIPTIONS = ("who likes whom", "items on the shelf", "the meaning of p", "")
 """Descriptions given to predicates (the empty one removes a description)."""
 vocabulary = st.sampled_from([("shelf_item", 2), ("atom_length", 2)])
 """Predicates described without clauses (vocabulary first), and a built-in (refused)."""
+
+echo_messages = st.sampled_from(
+    ["hello", "", " ", "héllo wörld ✓", "two\nlines", "tab\there", "'quoted' \"both\"", "x" * 300]
+)
+"""``echo`` messages: empty, blank, non-ASCII, control characters, quotes, long."""

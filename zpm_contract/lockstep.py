@@ -15,12 +15,21 @@ Three parts of an answer are machine-specific and masked before comparing
 (``MASKS``): the ``dir:`` line of ``get_persistence_status``, the
 ``latest_at`` time of ``get_kb_overview`` and, in any answer, the project
 folder of a knowledge file that an error names (``KNOWLEDGE_FILE``).
-After every step the invariants compare ``get_knowledge_schema`` and the
-answers of every predicate that was given clauses, in every mounted memory,
-across engines the same way; after a removal, the predicate's whole listing
-(``matching``, handles included) too.  A failure can be replayed:
-``replay(machine, calls)`` and ``shortest_reproduction`` (the calls of a
-divergence, left out chunk by chunk while it still diverges).
+After every step that may have changed memories (a call that succeeded, of
+a tool not annotated read-only) the invariant compares, in each of them,
+``get_knowledge_schema``, ``list_assumptions`` and the answers of every
+predicate that was given clauses, across engines the same way; after a
+removal, the predicate's whole listing (``matching``, handles included) too.
+A failure can be replayed: ``replay(machine, calls)`` and
+``shortest_reproduction`` (the calls of a divergence, left out chunk by
+chunk while it still diverges).
+
+Rules have weights, and each case also tours every rule once
+(``zpm_contract.rule_schedule``); the machine counts, over a run, the calls
+of every tool made by rules, those made by checks, the runs of every rule
+and the restarts (``coverage``, a ``zpm_contract.coverage.Coverage`` per
+``lockstep_machine``), and the test compares them with its profile's
+minimums.  Every tool of the catalogue has a rule that calls it.
 
 Generated calls: series of facts of one predicate whose first arguments
 repeat and interleave (one opens every case; then perhaps the repeated fact
@@ -58,10 +67,11 @@ was changed in a fork and in its base, so merges meet conflicts, won by
 either side for all or per handle) and deleted; snapshots from a small pool
 (names with ``-``, an inner dot, and two that differ only in case) are saved,
 restored and listed in any mounted memory; the overview and the
-persistence status are compared.  Now and then every server is stopped —
-all the same way, by closing stdin or by SIGKILL — and started again on the
-same project: what every mounted memory answered before must be answered
-after (``LostOnRestart`` otherwise).
+persistence status are compared, and ``echo`` echoes.  In three cases of four
+(and now and then in others) every server is stopped — all the same way, by
+closing stdin or by SIGKILL — and started again on the same project: what
+every mounted memory answered before must be answered after
+(``LostOnRestart`` otherwise).
 Rules ``rK`` only call facts, ``reach`` and rules ``rJ`` with ``J < K`` of
 their own memory, and facts of another memory (``alpha:p(V0)``), so no
 generated program loops.  The reasoning tools: ``path/2`` is defined over
@@ -80,24 +90,19 @@ import re
 import tempfile
 import time
 from collections import defaultdict
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from concurrent.futures import Future, ThreadPoolExecutor
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Any, ClassVar
 
 from hypothesis import strategies as st
-from hypothesis.stateful import (
-    Bundle,
-    RuleBasedStateMachine,
-    initialize,
-    invariant,
-    multiple,
-    precondition,
-    rule,
-)
+from hypothesis.stateful import Bundle, initialize, invariant, multiple
 
 from zpm_contract import calls, storage
+from zpm_contract.coverage import Coverage
 from zpm_contract.replicas import Replicas
+from zpm_contract.rule_schedule import ScheduledMachine, rule, with_weights
 from zpm_contract.server import ServerProcess, ToolOutcome, init_project
 from zpm_contract.targets import EngineTarget
 
@@ -105,11 +110,17 @@ Predicate = tuple[str, int]
 Observation = list[tuple[str, ToolOutcome]]
 
 DEFAULT = "default"
+ALL = "*"
+"""Every memory, where a set of memory names is expected."""
 RESTART_SPACING = 60
 """Calls (invariants included) before a restart and between two restarts."""
-RESTARTS_PER_CASE = 2
-"""At most this many restarts per test case: a restart costs as much as
-starting the servers (a second or more each), so they stay rare."""
+RESTARTS_PER_CASE = 3
+"""At most this many restarts per test case, the planned one included: a
+restart costs as much as starting the servers (a second or more each), so
+they stay rare."""
+PLANNED_RESTART_BY = 50
+"""The planned restart of a case comes after a rule run drawn from 1 to this
+(the tour's runs count: a step runs one or two rules)."""
 
 SIDE_CHANGES = ("update", "update", "upsert", "unassert", "forget")
 """What ``change_both_sides`` does to a fact on each side."""
@@ -196,10 +207,14 @@ LIMIT_GOALS = st.one_of(
 change their answer."""
 
 
-class LockstepMachine(RuleBasedStateMachine):
-    """The state machine; ``targets`` is set by ``lockstep_machine``."""
+@with_weights
+class LockstepMachine(ScheduledMachine):
+    """The state machine; ``targets`` and ``coverage`` are set by ``lockstep_machine``."""
 
     targets: ClassVar[tuple[EngineTarget, ...]] = ()
+    coverage: ClassVar[Coverage] = Coverage()
+    read_only: ClassVar[frozenset[str]] = frozenset()
+    """The tools whose annotations say they change nothing (from the first case)."""
 
     facts = Bundle("facts")
     predicates = Bundle("predicates")
@@ -239,6 +254,33 @@ class LockstepMachine(RuleBasedStateMachine):
         """Each fork made (and not deleted) -> the memory it was forked from."""
         self.last_restart = 0
         self.restarts = 0
+        self.planned_restart: tuple[int, bool] | None = None
+        """The rule step after which every server restarts, and whether by SIGKILL."""
+        self.rule_steps = 0
+        """Rules run in this case (the tour's included)."""
+        self._checking = False
+        """Whether the calls made now are checks (invariants, a restart's observations)."""
+        self.changed: set[str] = {ALL}
+        """The memories that calls may have changed since the last check
+        (``ALL``: any): those of calls that succeeded, of tools not annotated
+        read-only (an error changes nothing; if it did, the next check of
+        its memory would show it)."""
+        self._catalogue()
+        self.coverage.cases += 1
+
+    def _catalogue(self) -> None:
+        """The tools of the catalogue, and those that change nothing, once per run."""
+        if self.coverage.catalogue:
+            return
+        tools = self.servers[0].list_tools()
+        type(self).coverage.catalogue = frozenset(tool["name"] for tool in tools)
+        type(self).read_only = frozenset(
+            tool["name"] for tool in tools if (tool.get("annotations") or {}).get("readOnlyHint")
+        )
+
+    def rule_ran(self, name: str) -> None:
+        self.rule_steps += 1
+        self.coverage.rules[name] += 1
 
     def _start_all(self, futures: list[Future[ServerProcess | Replicas]]) -> None:
         """Make the servers that ``futures`` start ``self.servers``; when one
@@ -268,6 +310,10 @@ class LockstepMachine(RuleBasedStateMachine):
         self.step += 1
         self.history.append(describe(tool, arguments))
         self.calls.append((tool, arguments))
+        if self._checking:
+            self.coverage.checks[tool] += 1
+        else:
+            self.coverage.calls[tool] += 1
         outcomes: list[ToolOutcome] = [
             masked(tool, outcome)
             for outcome in self._pool.map(lambda s: s.call(tool, arguments), self.servers)
@@ -283,6 +329,8 @@ class LockstepMachine(RuleBasedStateMachine):
                     self.step,
                     tuple(self.calls),
                 )
+        if not (self._checking or first.is_error or tool in self.read_only):
+            self.changed |= _touched(tool, arguments)
         return first
 
     def _calls_so_far(self) -> str:
@@ -312,7 +360,7 @@ class LockstepMachine(RuleBasedStateMachine):
         self.populated[memory or DEFAULT].add((name, calls.FACT_ARITY[name]))
         return fact
 
-    @rule(target=facts, fact=calls.facts(), memory=calls.memory_targets)
+    @rule(weight=2, target=facts, fact=calls.facts(), memory=calls.memory_targets)
     def remember_fact(self, fact: str, memory: str | None = None) -> str:
         self.apply("remember_fact", calls.with_memory({"fact": fact}, memory))
         return self._added(fact, memory)
@@ -352,6 +400,7 @@ class LockstepMachine(RuleBasedStateMachine):
         return self.store_series(name, firsts, data, tool, None)
 
     @rule(
+        weight=2,
         target=facts,
         name=st.sampled_from(calls.SERIES_PREDICATES),
         firsts=calls.series_firsts,
@@ -410,7 +459,7 @@ class LockstepMachine(RuleBasedStateMachine):
             goal = goal.replace("V0", first, 1) if "'" not in first else goal
         self.apply("query_logic", calls.with_memory({"goal": goal}, memory))
 
-    @rule(target=predicates, data=st.data(), memory=calls.memory_targets)
+    @rule(weight=2, target=predicates, data=st.data(), memory=calls.memory_targets)
     def define_rule(self, data: st.DataObject, memory: str | None = None) -> Predicate:
         """A rule ``rK(V0)`` in ``memory`` over facts (of this memory or, by
         ``m:G``, of another), ``reach`` and the rules ``rJ``, ``J < K``, defined there."""
@@ -434,6 +483,7 @@ class LockstepMachine(RuleBasedStateMachine):
         return (head, 1)
 
     @rule(
+        weight=2,
         first=predicates,
         second=predicates,
         shape=st.sampled_from(calls.QUERY_SHAPES),
@@ -455,6 +505,7 @@ class LockstepMachine(RuleBasedStateMachine):
         self.apply("query_logic", calls.with_memory({"goal": goal}, memory))
 
     @rule(
+        weight=2,
         first=predicates,
         second=predicates,
         shape=st.sampled_from(calls.QUERY_SHAPES),
@@ -478,7 +529,7 @@ class LockstepMachine(RuleBasedStateMachine):
         options = calls.with_present(include_justification=justify)
         self.apply("query", calls.with_context({"goal": goal, **options}, memory))
 
-    @rule(goal=calls.term_goals())
+    @rule(weight=2, goal=calls.term_goals())
     def query_terms(self, goal: str) -> None:
         """Cyclic and finite terms through unification, comparison, copying,
         the term built-ins and meta-calls."""
@@ -494,7 +545,7 @@ class LockstepMachine(RuleBasedStateMachine):
         else:
             self.apply("query_logic", {"goal": goal})
 
-    @rule(fact=facts, pattern=st.booleans(), memory=calls.memory_targets)
+    @rule(weight=2, fact=facts, pattern=st.booleans(), memory=calls.memory_targets)
     def forget_fact(self, fact: str, pattern: bool, memory: str | None = None) -> None:
         listed = fact
         if pattern:
@@ -503,12 +554,12 @@ class LockstepMachine(RuleBasedStateMachine):
         self._listing(listed, memory)
 
     # -- the verb tools ------------------------------------------------------------
-    @rule(target=facts, fact=calls.facts(), memory=calls.memory_targets)
+    @rule(weight=2, target=facts, fact=calls.facts(), memory=calls.memory_targets)
     def assert_sentence(self, fact: str, memory: str | None = None) -> str:
         self.apply("assert", calls.with_context({"sentence": fact}, memory))
         return self._added(fact, memory)
 
-    @rule(fact=facts, pattern=st.booleans(), memory=calls.memory_targets)
+    @rule(weight=2, fact=facts, pattern=st.booleans(), memory=calls.memory_targets)
     def unassert(self, fact: str, pattern: bool, memory: str | None = None) -> None:
         listed = fact
         if pattern:
@@ -530,6 +581,7 @@ class LockstepMachine(RuleBasedStateMachine):
         return [] if outcome.is_error else list(json.loads(outcome.text)["rows"])
 
     @rule(
+        weight=2,
         predicate=predicates,
         memory=calls.memory_targets,
         limit=calls.match_limits,
@@ -568,6 +620,7 @@ class LockstepMachine(RuleBasedStateMachine):
             self.apply(tool, calls.with_memory({"fact": denial}, memory))
 
     @rule(
+        weight=3,
         first=facts,
         second=st.one_of(st.none(), facts),
         across=calls.qualifiers,
@@ -582,6 +635,7 @@ class LockstepMachine(RuleBasedStateMachine):
         self.apply("argue", calls.with_context({"closed_goal": goal}, memory))
 
     @rule(
+        weight=2,
         predicate=predicates,
         memory=calls.memory_targets,
         choice=st.sampled_from(["first", "second", "middle", "repeat", "repeat", "none"]),
@@ -608,45 +662,50 @@ class LockstepMachine(RuleBasedStateMachine):
         self.apply("unassert-handle", arguments)
         self._rows(pattern, memory, limit=1000)
 
-    @rule(predicate=predicates, memory=calls.memory_targets)
+    @rule(weight=2, predicate=predicates, memory=calls.memory_targets)
     def clear_context(self, predicate: Predicate, memory: str | None = None) -> None:
         category = calls.pattern_of(*predicate)
         self.apply("clear_context", calls.with_memory({"category": category}, memory))
         self._rows(calls.call_of(*predicate), memory, limit=1000)
 
-    @rule(target=facts, old=facts, new=calls.facts(), memory=calls.memory_targets)
+    @rule(weight=2, target=facts, old=facts, new=calls.facts(), memory=calls.memory_targets)
     def update_fact(self, old: str, new: str, memory: str | None = None) -> str:
         self.apply("update_fact", calls.with_memory({"old_fact": old, "new_fact": new}, memory))
         self._listing(old, memory)
         return self._added(new, memory)
 
-    @rule(target=facts, fact=calls.facts(), memory=calls.memory_targets)
+    @rule(weight=2, target=facts, fact=calls.facts(), memory=calls.memory_targets)
     def upsert_fact(self, fact: str, memory: str | None = None) -> str:
         self.apply("upsert_fact", calls.with_memory({"fact": fact}, memory))
         return self._added(fact, memory)
 
-    @rule(
-        report=st.sampled_from(["schema", "schema", "overview", "status"]),
-        memory=calls.memory_targets,
-        sample_size=calls.sample_sizes,
-    )
-    def reports(self, report: str, memory: str | None, sample_size: int | None) -> None:
-        """get_knowledge_schema of a memory, get_kb_overview (``latest_at``
-        masked) or get_persistence_status (``dir:`` masked)."""
-        if report == "schema":
-            self.apply("get_knowledge_schema", calls.with_memory({}, memory))
-        elif report == "overview":
-            self.apply("get_kb_overview", calls.with_present(sample_size=sample_size))
-        else:
-            self.apply("get_persistence_status", {})
+    @rule(weight=2, memory=calls.memory_targets)
+    def knowledge_schema(self, memory: str | None) -> None:
+        self.apply("get_knowledge_schema", calls.with_memory({}, memory))
 
-    @rule(call=st.sampled_from(calls.BAD_CALLS))
+    @rule(weight=3, sample_size=calls.sample_sizes)
+    def kb_overview(self, sample_size: int | None) -> None:
+        """get_kb_overview (``latest_at`` masked), with samples of any size."""
+        self.apply("get_kb_overview", calls.with_present(sample_size=sample_size))
+
+    @rule(weight=3)
+    def persistence_status(self) -> None:
+        """get_persistence_status (``dir:`` masked)."""
+        self.apply("get_persistence_status", {})
+
+    @rule(weight=2, message=calls.echo_messages)
+    def echo(self, message: str) -> None:
+        """The connectivity check echoes any text, the empty one included."""
+        self.apply("echo", {"message": message})
+
+    @rule(weight=2, call=st.sampled_from(calls.BAD_CALLS))
     def bad_input(self, call: tuple[str, dict[str, Any]]) -> None:
         outcome = self.apply(*call)
         assert outcome.is_error, f"bad input accepted: {describe(*call)} -> {outcome}"
 
     # -- truth maintenance, references and renames ---------------------------------
     @rule(
+        weight=3,
         target=facts,
         fact=st.one_of(facts, calls.facts()),
         assumption=st.sampled_from(calls.ASSUMPTION_NAMES),
@@ -660,6 +719,7 @@ class LockstepMachine(RuleBasedStateMachine):
         return self._added(fact, memory)
 
     @rule(
+        weight=3,
         fact=facts,
         pattern=st.booleans(),
         assumption=calls.assumption_names,
@@ -674,21 +734,18 @@ class LockstepMachine(RuleBasedStateMachine):
         self.apply("get_justification", calls.with_memory({"assumption": assumption}, memory))
         self.apply("list_assumptions", calls.with_memory({}, memory))
 
-    @rule(
-        assumption=calls.assumption_names,
-        glob=calls.globs,
-        by_glob=st.booleans(),
-        memory=calls.memory_targets,
-    )
-    def retract_assumptions(
-        self, assumption: str, glob: str, by_glob: bool, memory: str | None
-    ) -> None:
-        if by_glob:
-            self.apply("retract_assumptions", calls.with_memory({"pattern": glob}, memory))
-        else:
-            self.apply("retract_assumption", calls.with_memory({"assumption": assumption}, memory))
+    @rule(weight=3, assumption=calls.assumption_names, memory=calls.memory_targets)
+    def retract_assumption(self, assumption: str, memory: str | None) -> None:
+        """Retract an assumption by name (facts that others still support stay)."""
+        self.apply("retract_assumption", calls.with_memory({"assumption": assumption}, memory))
+
+    @rule(weight=3, glob=calls.globs, memory=calls.memory_targets)
+    def retract_assumptions(self, glob: str, memory: str | None) -> None:
+        """Retract every assumption whose name a glob matches."""
+        self.apply("retract_assumptions", calls.with_memory({"pattern": glob}, memory))
 
     @rule(
+        weight=2,
         predicate=predicates,
         with_arity=st.booleans(),
         scope=calls.reference_scopes,
@@ -706,6 +763,7 @@ class LockstepMachine(RuleBasedStateMachine):
         self.apply("find_predicate_references", arguments)
 
     @rule(
+        weight=2,
         target=predicates,
         predicate=predicates,
         data=st.data(),
@@ -750,6 +808,7 @@ class LockstepMachine(RuleBasedStateMachine):
 
     # -- recall: predicate descriptions and keyword search -------------------------
     @rule(
+        weight=3,
         predicate=st.one_of(predicates, calls.vocabulary),
         text=st.sampled_from(calls.DESCRIPTIONS),
         names=st.sampled_from(["none", "right", "right", "wrong"]),
@@ -770,6 +829,7 @@ class LockstepMachine(RuleBasedStateMachine):
         self.apply("describe_predicate", calls.with_memory(call, memory))
 
     @rule(
+        weight=3,
         query=calls.search_queries,
         memory=calls.search_memories,
         limit=calls.search_limits,
@@ -794,8 +854,9 @@ class LockstepMachine(RuleBasedStateMachine):
         for head, body in [*calls.PATH_RULES[shape], *calls.VIOLATION_RULES]:
             self.apply("define_rule", {"head": head, "body": body})
 
-    @precondition(_reasoning)
     @rule(
+        weight=3,
+        when=_reasoning,
         predicate=predicates,
         fact=facts,
         ground=st.booleans(),
@@ -816,15 +877,14 @@ class LockstepMachine(RuleBasedStateMachine):
         arguments = calls.with_present(fact=goal, max_depth=max_depth)
         self.apply("explain_why", calls.with_memory(arguments, memory))
 
-    @precondition(_reasoning)
-    @rule(fact=facts, memory=calls.memory_targets)
+    @rule(weight=3, when=_reasoning, fact=facts, memory=calls.memory_targets)
     def trace_dependency(self, fact: str, memory: str | None = None) -> None:
         """Nodes reachable through path/2 (cyclic likes/2 graphs included) from
         the first argument of a stored fact."""
         start = fact.split("(", 1)[1].split(",", 1)[0].rstrip(")")
         self.apply("trace_dependency", calls.with_memory({"start_node": start}, memory))
 
-    @rule(scope=calls.violation_scopes, memory=calls.memory_targets)
+    @rule(weight=3, scope=calls.violation_scopes, memory=calls.memory_targets)
     def verify_consistency(self, scope: str | None, memory: str | None = None) -> None:
         self.apply("verify_consistency", calls.with_memory(calls.with_present(scope=scope), memory))
 
@@ -836,26 +896,27 @@ class LockstepMachine(RuleBasedStateMachine):
         if not self.apply("mount_memory", calls.with_present(name=name, mode=mode)).is_error:
             self.mounted.add(name)
 
-    @rule(
-        action=st.sampled_from(["create", "mount", "mount", "unmount", "list"]),
-        name=calls.memory_names,
-        scope=calls.scopes,
-        mode=calls.modes,
-    )
-    def manage_memories(self, action: str, name: str, scope: str | None, mode: str | None) -> None:
-        """create_memory (either scope), mount_memory (rw or ro), unmount_memory
-        or list_memories; names from a small pool, plus ``default`` and ``ghost``."""
-        if action == "create":
-            self._create(name, scope)
-        elif action == "mount":
-            self._mount(name, mode)
-        elif action == "unmount":
-            if not self.apply("unmount_memory", {"name": name}).is_error:
-                self.mounted.discard(name)
-        else:
-            self.apply("list_memories", {})
+    @rule(weight=3, name=calls.memory_names, scope=calls.scopes)
+    def create_memory(self, name: str, scope: str | None) -> None:
+        """create_memory in either scope; names from a small pool, plus
+        ``default`` and ``ghost``."""
+        self._create(name, scope)
 
-    @rule(name=calls.fork_names, base=calls.memory_targets)
+    @rule(weight=3, name=calls.memory_names, mode=calls.modes)
+    def mount_memory(self, name: str, mode: str | None) -> None:
+        """mount_memory (rw or ro) of a name from the pool."""
+        self._mount(name, mode)
+
+    @rule(weight=2, name=calls.memory_names)
+    def unmount_memory(self, name: str) -> None:
+        if not self.apply("unmount_memory", {"name": name}).is_error:
+            self.mounted.discard(name)
+
+    @rule(weight=2)
+    def list_memories(self) -> None:
+        self.apply("list_memories", {})
+
+    @rule(weight=2, name=calls.fork_names, base=calls.memory_targets)
     def fork_memory(self, name: str, base: str | None) -> None:
         """Fork ``default``, a named memory or a fork (names from a small pool:
         taken ones are refused)."""
@@ -865,6 +926,7 @@ class LockstepMachine(RuleBasedStateMachine):
             self.fork_bases[name] = base or DEFAULT
 
     @rule(
+        weight=2,
         name=calls.fork_names,
         fact=facts,
         tool=st.sampled_from(["remember_fact", "assert", "unassert", "assume_fact", "forget"]),
@@ -883,6 +945,7 @@ class LockstepMachine(RuleBasedStateMachine):
             self.apply(tool, {"fact": fact, "memory": name})
 
     @rule(
+        weight=2,
         target=facts,
         name=calls.fork_names,
         fact=facts,
@@ -927,7 +990,7 @@ class LockstepMachine(RuleBasedStateMachine):
             self._merge(name, data)
         return _revalued(fact, values[1])
 
-    @rule(name=st.one_of(calls.fork_names, calls.memory_names), data=st.data())
+    @rule(weight=2, name=st.one_of(calls.fork_names, calls.memory_names), data=st.data())
     def merge_memory(self, name: str, data: st.DataObject) -> None:
         """Merge a fork into its base, or preview it (see ``_merge``); a
         memory that is not a fork, or an unknown name, is refused."""
@@ -961,6 +1024,7 @@ class LockstepMachine(RuleBasedStateMachine):
         self.apply("merge_memory", arguments)
 
     @rule(
+        weight=3,
         unmount_first=st.sampled_from([True, True, True, False]),
         scope=st.sampled_from([None, None, None, "project", "global"]),
         data=st.data(),
@@ -978,33 +1042,68 @@ class LockstepMachine(RuleBasedStateMachine):
             self.fork_bases.pop(name, None)
 
     @rule(
-        tool=st.sampled_from(["save_snapshot", "save_snapshot", "restore_snapshot"]),
-        saved=calls.snapshot_names,
-        restored=calls.restored_names,
+        weight=3,
+        name=calls.snapshot_names,
         memory=calls.memory_targets,
         then_list=st.booleans(),
     )
-    def snapshots(
-        self, tool: str, saved: str, restored: str, memory: str | None, then_list: bool
-    ) -> None:
-        """Save a snapshot of the pool or restore one (``nope`` is never saved)
-        in any memory, and list the memory's snapshots after it now and then."""
-        name = saved if tool == "save_snapshot" else restored
-        self.apply(tool, calls.with_memory({"name": name}, memory))
+    def save_snapshot(self, name: str, memory: str | None, then_list: bool) -> None:
+        """Save a snapshot of the pool in any memory, and list the memory's
+        snapshots after it now and then."""
+        self.apply("save_snapshot", calls.with_memory({"name": name}, memory))
+        if then_list:
+            self.apply("list_snapshots", calls.with_memory({}, memory))
+
+    @rule(memory=calls.memory_targets)
+    def list_snapshots(self, memory: str | None) -> None:
+        self.apply("list_snapshots", calls.with_memory({}, memory))
+
+    @rule(
+        weight=2,
+        name=calls.restored_names,
+        memory=calls.memory_targets,
+        then_list=st.booleans(),
+    )
+    def restore_snapshot(self, name: str, memory: str | None, then_list: bool) -> None:
+        """Restore a snapshot of the pool (``nope`` is never saved) in any
+        memory, and list the memory's snapshots after it now and then."""
+        self.apply("restore_snapshot", calls.with_memory({"name": name}, memory))
         if then_list:
             self.apply("list_snapshots", calls.with_memory({}, memory))
 
     # -- restarts ----------------------------------------------------------------
+    @initialize(
+        planned=st.sampled_from([True, True, True, False]),
+        after=st.integers(1, PLANNED_RESTART_BY),
+        kill=st.booleans(),
+    )
+    def plan_restart(self, planned: bool, after: int, kill: bool) -> None:
+        """Three cases in four restart every server once, after a rule run
+        drawn here (``restart_when_planned``), so that a run restarts about
+        as often whichever rules its cases leave out (the ``restart`` rule
+        adds more)."""
+        self.planned_restart = (after, kill) if planned else None
+
     def _may_restart(self) -> bool:
         return (
             self.restarts < RESTARTS_PER_CASE and self.step - self.last_restart >= RESTART_SPACING
         )
 
-    @precondition(_may_restart)
-    @rule(kill=st.booleans())
+    @rule(when=_may_restart, toured=False, kill=st.booleans())
     def restart(self, kill: bool) -> None:
         """Stop every server the same way (SIGKILL, or stdin closed) and serve
         the same projects again: every acknowledged change must still be there."""
+        self._restart(kill)
+
+    @invariant()
+    def restart_when_planned(self) -> None:
+        """The restart ``plan_restart`` drew, once its rule step has run."""
+        if self.planned_restart is not None and self.rule_steps >= self.planned_restart[0]:
+            kill = self.planned_restart[1]
+            self.planned_restart = None
+            self._restart(kill)
+
+    def _restart(self, kill: bool) -> None:
         before = self.observe()
         how = "killed (SIGKILL)" if kill else "stopped (stdin closed)"
         self.history.append(f"-- every server {how} and started again")
@@ -1019,50 +1118,92 @@ class LockstepMachine(RuleBasedStateMachine):
                 )
         self.last_restart = self.step
         self.restarts += 1
+        self.coverage.restarts += 1
 
     def observe(self) -> Observation:
         """What a restart must keep: the memories, the persistence status, and
         per mounted memory its snapshots, its schema and the answers
-        of every predicate given clauses in it."""
+        of every predicate given clauses in it (calls counted as checks)."""
         seen: Observation = []
 
-        def record(tool: str, arguments: dict[str, Any]) -> None:
-            seen.append((describe(tool, arguments), self.apply(tool, arguments)))
+        def record(tool: str, arguments: dict[str, Any]) -> ToolOutcome:
+            outcome = self.apply(tool, arguments)
+            seen.append((describe(tool, arguments), outcome))
+            return outcome
 
-        record("list_memories", {})
-        record("get_persistence_status", {})
-        record("search_facts", {"query": RECALLED, "limit": 100})
-        for memory in self._memories():
-            record("list_snapshots", calls.with_memory({}, memory))
-            record("list_assumptions", calls.with_memory({}, memory))
-            for name in calls.ASSUMPTION_NAMES:
-                record("get_justification", calls.with_memory({"assumption": name}, memory))
-            record("get_knowledge_schema", calls.with_memory({}, memory))
-            for arguments in self._content_queries(memory):
-                record("query_logic", arguments)
+        with self._check():
+            record("list_memories", {})
+            record("get_persistence_status", {})
+            record("search_facts", {"query": RECALLED, "limit": 100})
+            for memory in self._memories():
+                record("list_snapshots", calls.with_memory({}, memory))
+                record("list_assumptions", calls.with_memory({}, memory))
+                for name in calls.ASSUMPTION_NAMES:
+                    record("get_justification", calls.with_memory({"assumption": name}, memory))
+                record("get_knowledge_schema", calls.with_memory({}, memory))
+                self._contents(memory, record)
         return seen
 
-    def _content_queries(self, memory: str | None) -> list[dict[str, Any]]:
-        """``query_logic`` arguments that list every predicate given clauses in ``memory``."""
-        return [
-            calls.with_memory({"goal": calls.call_of(*predicate)}, memory)
-            for predicate in sorted(self.populated[memory or DEFAULT])
-        ]
+    def _contents(
+        self, memory: str | None, call: Callable[[str, dict[str, Any]], ToolOutcome]
+    ) -> None:
+        """The answers of every predicate given clauses in ``memory``, made
+        with ``call``: all of them in one ``query_logic`` (a ``findall/3`` per
+        predicate, in one conjunction), or, when that one is an error (a
+        rule that calls a memory not mounted, an answer too large), one
+        query per predicate."""
+        predicates = sorted(self.populated[memory or DEFAULT])
+        if not predicates:
+            return
+        goal = ", ".join(
+            f"findall({goal}, {goal}, {name.capitalize()}_{arity})"
+            for name, arity in predicates
+            for goal in [calls.call_of(name, arity, prefix="_V")]
+        )
+        if not call("query_logic", calls.with_memory({"goal": goal}, memory)).is_error:
+            return
+        for predicate in predicates:
+            call("query_logic", calls.with_memory({"goal": calls.call_of(*predicate)}, memory))
+
+    @contextmanager
+    def _check(self) -> Iterator[None]:
+        """Calls made within are checks: counted apart, and they change nothing."""
+        checking, self._checking = self._checking, True
+        try:
+            yield
+        finally:
+            self._checking = checking
 
     # -- invariants ----------------------------------------------------------------
     @invariant()
-    def same_schema(self) -> None:
-        for memory in self._memories():
-            self.apply("get_knowledge_schema", calls.with_memory({}, memory))
-            self.apply("list_assumptions", calls.with_memory({}, memory))
+    def same_state(self) -> None:
+        """After calls that may have changed memories (``changed``): each
+        such memory's schema and assumptions, and the answers of every
+        predicate given clauses in it (``_contents``), in the same order, on
+        every engine.
+        (Reads change nothing, so the state they leave is the one checked
+        last; a rule of another memory that calls one of these, ``m:G``,
+        answers from a state checked here.)"""
+        changed, self.changed = self.changed, set()
+        with self._check():
+            for memory in self._memories():
+                if ALL not in changed and (memory or DEFAULT) not in changed:
+                    continue
+                self.apply("get_knowledge_schema", calls.with_memory({}, memory))
+                self.apply("list_assumptions", calls.with_memory({}, memory))
+                self._contents(memory, self.apply)
 
-    @invariant()
-    def same_contents(self) -> None:
-        """Every predicate that was given clauses answers the same, in the same
-        order, in every mounted memory."""
-        for memory in self._memories():
-            for arguments in self._content_queries(memory):
-                self.apply("query_logic", arguments)
+
+def _touched(tool: str, arguments: dict[str, Any]) -> set[str]:
+    """The memories a call of ``tool`` may change: the one it names
+    (``memory``, ``context`` or, for the memory tools, ``name``; ``default``
+    when none), or ``ALL`` for the tools that change several (a merge, a
+    rename that may propagate, a deletion)."""
+    if tool in ("merge_memory", "rename_predicate", "delete_memory"):
+        return {ALL}
+    if tool in ("fork_memory", "create_memory", "mount_memory", "unmount_memory"):
+        return {str(arguments.get("name"))}
+    return {str(arguments.get("memory") or arguments.get("context") or DEFAULT)}
 
 
 def _revalued(fact: str, value: str) -> str:
@@ -1136,7 +1277,23 @@ def _restarts(calls: Sequence[Call]) -> int:
 
 
 def lockstep_machine(targets: list[EngineTarget]) -> type[LockstepMachine]:
-    """A ``LockstepMachine`` subclass bound to ``targets`` (labels must differ)."""
+    """A ``LockstepMachine`` subclass bound to ``targets`` (labels must
+    differ), with a ``coverage`` of its own: what its runs exercised."""
     labels = [t.label for t in targets]
     assert len(set(labels)) == len(labels), f"duplicate engine labels: {labels}"
-    return type("Lockstep_" + "_".join(labels), (LockstepMachine,), {"targets": tuple(targets)})
+    return type(
+        "Lockstep_" + "_".join(labels),
+        (LockstepMachine,),
+        {"targets": tuple(targets), "coverage": Coverage()},
+    )
+
+
+REASONING_TOOLS = frozenset({"explain_why", "trace_dependency"})
+"""The tools the machine calls only when every target has ``reasoning``."""
+
+
+def excused_tools(targets: Sequence[EngineTarget]) -> frozenset[str]:
+    """The tools of the catalogue that a run on ``targets`` need not call:
+    those that need a capability one of them lacks."""
+    reasoning = all("reasoning" in target.capabilities for target in targets)
+    return frozenset() if reasoning else REASONING_TOOLS

@@ -36,8 +36,9 @@ says what it lacks and how many tests that skipped
 (``zpm contract: engine NAME lacks reasoning: 6 tests skipped``, or
 ``zpm contract: engine NAME: every capability``).
 
-Hypothesis profiles are chosen in ``zpm_contract/conftest.py``, so that
-installing this plugin changes nothing for other test suites.
+The lockstep machine's Hypothesis profiles (``zpm_contract.profiles``) have
+names of their own and apply to it only, so installing this plugin changes
+nothing for other test suites.
 """
 
 from __future__ import annotations

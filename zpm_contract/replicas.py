@@ -38,6 +38,10 @@ class Replicas:
         chosen = self.servers[self._choice.randrange(2)]
         return chosen.call(tool, arguments, timeout)
 
+    def list_tools(self) -> list[dict[str, Any]]:
+        """The tools the first server offers (both run the same build)."""
+        return self.servers[0].list_tools()
+
     def restart(self, *, kill: bool) -> Replicas:
         """Both servers stopped (``kill``: SIGKILL) and started again."""
         first, second = self.servers

@@ -254,6 +254,17 @@ class ServerProcess:
         notes = tuple(item["text"] for item in content[1:])
         return ToolOutcome(content[0]["text"], failed, notes)
 
+    def list_tools(self) -> list[dict[str, Any]]:
+        """The tools the server offers (``tools/list``, every page)."""
+        tools: list[dict[str, Any]] = []
+        cursor: str | None = None
+        while True:
+            page = self._request("tools/list", {} if cursor is None else {"cursor": cursor})
+            tools += page.get("tools", [])
+            cursor = page.get("nextCursor")
+            if not cursor:
+                return tools
+
     def stderr(self) -> str:
         """What the server wrote to stderr so far ("" once it is closed)."""
         if self._stderr.closed:

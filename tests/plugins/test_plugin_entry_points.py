@@ -166,16 +166,17 @@ def test_selecting_an_engine_of_a_broken_plugin_names_its_problem(
 
 @pytest.mark.timeout(900)
 def test_the_example_plugin_engine_passes_the_contract_suite(
-    example_root: Path, tmp_path: Path
+    example_root: Path, tmp_path: Path, request: pytest.FixtureRequest
 ) -> None:
     """The plugin author's one command, with the python engine as the reference.
 
     The plugin engine is the python engine under another name, so what
     this shows is the plumbing: the suite finds the plugin, walks every
     spec example on it (and not on the reference) and runs the lockstep
-    comparison against the python engine (``-k``); every other contract
-    test runs on the python engine in this suite already.
+    comparison against the python engine (``-k``), from this run's seed;
+    every other contract test runs on the python engine in this suite already.
     """
+    run_seed = request.config.getoption("hypothesis_seed", None)
     command = [
         *(
             "-m",
@@ -190,6 +191,7 @@ def test_the_example_plugin_engine_passes_the_contract_suite(
         ),
         *("--zpm-reference", "python", "--zpm-engine", "example"),
         *("-k", "lockstep or test_spec_examples"),
+        *([] if run_seed is None else [f"--hypothesis-seed={run_seed}"]),
     ]
     done = subprocess.run(
         [sys.executable, *command],
