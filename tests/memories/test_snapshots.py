@@ -202,6 +202,16 @@ def test_another_process_moves_on_past_a_save_of_what_it_holds() -> None:
     assert second.call("get_persistence_status").splitlines()[2] == "last_snapshot: s1"
 
 
+def test_the_persistence_status_names_another_process_s_last_save() -> None:
+    first = stocked()
+    second = first.restart()
+    first.call("save_snapshot", name="s1")
+    assert second.call("get_persistence_status").splitlines()[2] == "last_snapshot: s1"
+    first.call("restore_snapshot", name="s1")
+    first.call("save_snapshot", name="s2")
+    assert second.call("get_persistence_status").splitlines()[2] == "last_snapshot: s2"
+
+
 def test_another_process_loads_a_save_of_more_than_it_holds() -> None:
     """It loads the snapshot when it had not applied everything the save
     holds: the start after a restart, and an import's save (which holds

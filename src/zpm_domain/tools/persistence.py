@@ -117,7 +117,10 @@ class PersistenceTools(ToolGroup):
         "mode, persistence directory, last snapshot, and journal size.",
     )
     def get_persistence_status(self) -> str:
-        status = self.context.memories.resolve(None).status()  # default, or the session's fork
+        """Caught up first: the last snapshot may be another process's save."""
+        memory = self.context.memories.resolve(None)  # default, or the session's fork
+        memory.sync()
+        status = memory.status()
         return (
             f"status: {status.status}\n"
             f"dir: {status.location}\n"
