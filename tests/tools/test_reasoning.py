@@ -92,9 +92,7 @@ def test_trace_ends_on_a_cycle_with_every_reachable_node_once(call: Call, name: 
 graphs = st.lists(st.tuples(st.integers(0, 7), st.integers(0, 7)), max_size=18)
 
 
-@settings(
-    max_examples=40, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture]
-)
+@settings(deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
 @given(edges=graphs, name=st.sampled_from(sorted(DEFINITIONS)), start=st.integers(0, 7))
 def test_trace_finds_exactly_the_reachable_nodes_of_random_cyclic_graphs(
     call: Call, edges: list[tuple[int, int]], name: str, start: int

@@ -86,7 +86,7 @@ def reference(memories: list[Memory], matcher: Matcher) -> list[Found]:
     return [entry[3] for entry in scored]
 
 
-@settings(max_examples=40, deadline=None, suppress_health_check=list(HealthCheck))
+@settings(deadline=None, suppress_health_check=list(HealthCheck))
 @given(
     stored=st.lists(clauses(), min_size=1, max_size=25),
     described=st.lists(
