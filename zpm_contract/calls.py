@@ -112,7 +112,8 @@ FACT_RULES = {
     "item(V0, V1, V2)": "likes(V0, V1), V2 = derived",
 }
 """Rules for predicates that have facts: ``p`` calls ``q``, ``q`` and
-``likes`` call ``link``, ``item`` calls ``likes``, so no generated program loops."""
+``likes`` call ``link``, ``item`` calls ``likes``, so no generated program loops
+(until a rename gives one of them another's name: ``p`` renamed ``q``)."""
 
 
 def rule_head(name: str) -> str:

@@ -74,7 +74,9 @@ every mounted memory answered before must be answered after
 (``LostOnRestart`` otherwise).
 Rules ``rK`` only call facts, ``reach`` and rules ``rJ`` with ``J < K`` of
 their own memory, and facts of another memory (``alpha:p(V0)``), so no
-generated program loops.  The reasoning tools: ``path/2`` is defined over
+generated program loops until a rename gives a predicate the name of one it
+calls (a check then leaves out, for the rest of the case, a predicate whose
+listing ran out of its budget: ``runaway``).  The reasoning tools: ``path/2`` is defined over
 ``likes/2`` (often cyclic) in one of ``calls.PATH_RULES``' shapes and traced
 from random nodes; explain_why proves goals of the known predicates and
 stored facts (never ``path/2``: a failing search of a dense cyclic graph may
@@ -137,6 +139,9 @@ KNOWLEDGE_FILE = re.compile(
 a database, differs per engine)."""
 """Machine-specific parts of answers (a project's path, a file's mtime)."""
 
+
+OUT_OF_BUDGET = "Limit exceeded: the goal did not finish within"
+"""How a query that ran out of time, inferences or memory answers."""
 
 RECALLED = "who likes tea item meaning shelf hello link capital reach"
 """The words of a search that a restart must answer the same (descriptions included)."""
@@ -260,6 +265,11 @@ class LockstepMachine(ScheduledMachine):
         """Rules run in this case (the tour's included)."""
         self._checking = False
         """Whether the calls made now are checks (invariants, a restart's observations)."""
+        self.runaway: dict[str, set[Predicate]] = defaultdict(set)
+        """Per memory, the predicates whose listing ran out of its budget (a
+        rename can make a rule call itself) in a check: left out of later
+        checks of the case (each would cost the time limit again; the schema
+        still counts their clauses)."""
         self.changed: set[str] = {ALL}
         """The memories that calls may have changed since the last check
         (``ALL``: any): those of calls that succeeded, of tools not annotated
@@ -535,15 +545,18 @@ class LockstepMachine(ScheduledMachine):
         the term built-ins and meta-calls."""
         self.apply("query_logic", {"goal": goal})
 
-    @rule(goal=LIMIT_GOALS, explain=st.integers(0, 3))
-    def query_limits(self, goal: str, explain: int) -> None:
+    @rule(goal=LIMIT_GOALS)
+    def query_limits(self, goal: str) -> None:
         """Goals at the limits every engine shares: integers near the integer
-        limit, the memory budget, the answers' size, cyclic answers (of
-        query_logic, and now and then of explain_why)."""
-        if explain == 0:
-            self.apply("explain_why", {"fact": goal})
-        else:
-            self.apply("query_logic", {"goal": goal})
+        limit, the memory budget, the answers' size, cyclic answers."""
+        self.apply("query_logic", {"goal": goal})
+
+    @rule(toured=False, goal=LIMIT_GOALS)
+    def explain_limits(self, goal: str) -> None:
+        """The same goals' proofs (left out of the tour: the proof of an
+        integer just below the limit shows its 300,000 digits, which every
+        engine takes seconds to write)."""
+        self.apply("explain_why", {"fact": goal})
 
     @rule(weight=2, fact=facts, pattern=st.booleans(), memory=calls.memory_targets)
     def forget_fact(self, fact: str, pattern: bool, memory: str | None = None) -> None:
@@ -1141,18 +1154,27 @@ class LockstepMachine(ScheduledMachine):
                 for name in calls.ASSUMPTION_NAMES:
                     record("get_justification", calls.with_memory({"assumption": name}, memory))
                 record("get_knowledge_schema", calls.with_memory({}, memory))
-                self._contents(memory, record)
+                self._contents(memory, record, learn=False)
         return seen
 
     def _contents(
-        self, memory: str | None, call: Callable[[str, dict[str, Any]], ToolOutcome]
+        self,
+        memory: str | None,
+        call: Callable[[str, dict[str, Any]], ToolOutcome],
+        *,
+        learn: bool = True,
     ) -> None:
-        """The answers of every predicate given clauses in ``memory``, made
-        with ``call``: all of them in one ``query_logic`` (a ``findall/3`` per
-        predicate, in one conjunction), or, when that one is an error (a
-        rule that calls a memory not mounted, an answer too large), one
-        query per predicate."""
-        predicates = sorted(self.populated[memory or DEFAULT])
+        """The answers of every predicate given clauses in ``memory`` (but
+        those of ``runaway``), made with ``call``: all of them in one
+        ``query_logic`` (a ``findall/3`` per predicate, in one conjunction),
+        or, when that one is an error (a rule that calls a memory not
+        mounted, an answer too large, a rename that made a rule call
+        itself), one query per predicate.  ``learn``: a predicate whose
+        query ran out of its budget joins ``runaway`` (never within a
+        restart's observations, which must list the same calls before and
+        after)."""
+        key = memory or DEFAULT
+        predicates = sorted(self.populated[key] - self.runaway[key])
         if not predicates:
             return
         goal = ", ".join(
@@ -1163,7 +1185,10 @@ class LockstepMachine(ScheduledMachine):
         if not call("query_logic", calls.with_memory({"goal": goal}, memory)).is_error:
             return
         for predicate in predicates:
-            call("query_logic", calls.with_memory({"goal": calls.call_of(*predicate)}, memory))
+            arguments = calls.with_memory({"goal": calls.call_of(*predicate)}, memory)
+            outcome = call("query_logic", arguments)
+            if learn and outcome.is_error and outcome.text.startswith(OUT_OF_BUDGET):
+                self.runaway[key].add(predicate)
 
     @contextmanager
     def _check(self) -> Iterator[None]:

@@ -1,7 +1,9 @@
 """The lockstep machine's profiles: how many cases and steps, how long, what a run must reach.
 
-Three profiles, chosen by ``ZPM_CONTRACT_PROFILE`` (else ``ci`` when
-``CI=true``, else ``dev``).  Each is registered with Hypothesis under a name
+Four profiles, chosen by ``ZPM_CONTRACT_PROFILE`` (else ``ci`` when
+``CI=true``, else ``dev``): ``smoke`` (whether the suite runs against an
+engine at all: two cases, every tool called in each), ``ci``, ``dev`` and
+``thorough``.  Each is registered with Hypothesis under a name
 of its own (``zpm-contract-ci``...), with Hypothesis's ``default`` profile
 as its parent, so neither the active profile of the run nor a profile that a
 library registers under a common name (Hypothesis's own ``ci``) changes it,
@@ -68,6 +70,7 @@ class LockstepProfile:
 PROFILES = {
     profile.name: profile
     for profile in (
+        LockstepProfile("smoke", examples=2, steps=30, timeout_s=300, calls_per_tool=1, restarts=0),
         LockstepProfile("ci", examples=12, steps=30, timeout_s=900, calls_per_tool=8, restarts=3),
         LockstepProfile(
             "dev", examples=25, steps=40, timeout_s=1800, calls_per_tool=15, restarts=5

@@ -173,8 +173,10 @@ def test_the_example_plugin_engine_passes_the_contract_suite(
     The plugin engine is the python engine under another name, so what
     this shows is the plumbing: the suite finds the plugin, walks every
     spec example on it (and not on the reference) and runs the lockstep
-    comparison against the python engine (``-k``), from this run's seed;
-    every other contract test runs on the python engine in this suite already.
+    comparison against the python engine (``-k``), under the ``smoke``
+    profile (two cases: the lockstep's depth is the business of its own
+    test) and from this run's seed; every other contract test runs on the
+    python engine in this suite already.
     """
     run_seed = request.config.getoption("hypothesis_seed", None)
     command = [
@@ -195,7 +197,7 @@ def test_the_example_plugin_engine_passes_the_contract_suite(
     ]
     done = subprocess.run(
         [sys.executable, *command],
-        env=plugin_env(example_root, CI="true"),
+        env=plugin_env(example_root, CI="true", ZPM_CONTRACT_PROFILE="smoke"),
         cwd=tmp_path,
         capture_output=True,
         text=True,
