@@ -202,6 +202,20 @@ def test_another_process_moves_on_past_a_save_of_what_it_holds() -> None:
     assert second.call("get_persistence_status").splitlines()[2] == "last_snapshot: s1"
 
 
+def test_another_process_behind_reads_the_rest_then_moves_on_past_the_save() -> None:
+    """A process that had not read the last changes before another one
+    saved reads them first: it then holds what the save holds, and moves on
+    the same way, beliefs' sources included."""
+    first = stocked()
+    second = first.restart()
+    first.call("assume_fact", fact="human(zeno)", assumption="plan")
+    first.call("save_snapshot", name="s1")
+    del first.disk.files("default").snapshots.texts["s1"]  # not read again
+    interactive = '{"status":"in","justifications":["plan"],"source":"interactive"}'
+    assert second.call("get_belief_status", fact="human(zeno)") == interactive
+    assert second.call("get_persistence_status").splitlines()[2] == "last_snapshot: s1"
+
+
 def test_the_persistence_status_names_another_process_s_last_save() -> None:
     first = stocked()
     second = first.restart()

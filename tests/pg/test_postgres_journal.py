@@ -92,6 +92,31 @@ def test_a_new_reader_starts_at_the_last_generation(journals: list[Journal]) -> 
     assert [r.ops[0].args.get("snapshot") for r in records][:1] == ["s2"]
 
 
+def test_a_reader_behind_reads_the_rest_of_its_generation_first(
+    journals: list[Journal],
+) -> None:
+    """As a file journal's reader reads the rest of the file it has open:
+    the rows of its own generation it has not read, then the newest
+    generation from its start (one in between is skipped)."""
+    writer, reader, _ = journals
+    writer.append([op("a")])
+    assert clauses(reader.read_new()) == ["a"]
+    writer.append([op("b")])
+    writer.rotate([JournalOp("base", snapshot="s1")])
+    writer.append([op("c")])
+    records = reader.read_new()
+    assert [(r.ops[0].op, r.line) for r in records] == [("assert", 2), ("base", 3), ("assert", 4)]
+    writer.append([op("d")])
+    writer.rotate([JournalOp("base", snapshot="s2")])
+    writer.append([op("e")])
+    writer.rotate([JournalOp("base", snapshot="s3")])
+    records = reader.read_new()
+    assert [r.ops[0].args.get("clause", r.ops[0].args.get("snapshot")) for r in records] == [
+        "d",
+        "s3",
+    ]
+
+
 def test_size_counts_the_current_generation(journals: list[Journal]) -> None:
     writer = journals[0]
     assert writer.size_bytes() == 0

@@ -31,7 +31,7 @@ Two rules keep the storage in order and free of deadlocks:
 from __future__ import annotations
 
 import threading
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any, LiteralString, NoReturn
 
 import psycopg
@@ -102,7 +102,9 @@ class PostgresWriteGroup(WriteGroup):
         self._unsent.append(key)
         self.fresh.discard(key)
 
-    def read(self, query: LiteralString, params: Sequence[object]) -> list[tuple[Any, ...]]:
+    def read(
+        self, query: LiteralString, params: Sequence[object] | Mapping[str, object]
+    ) -> list[tuple[Any, ...]]:
         """The rows of ``query`` on the group's connection, sent in one
         pipeline after the locks not sent yet (a journal's catch-up under
         its lock).  ``JournalConflict`` when a lock waited too long;

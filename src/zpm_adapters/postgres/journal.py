@@ -11,7 +11,11 @@ file journal would hold (numbered within its generation, with its
 checksum), so a journal's size, its damage checks and a copy between the
 two storages are the same whichever keeps it.  A row with ``starts`` begins
 a journal generation (what ``rotate`` writes): a handle that has not read
-past it reads from it, since it replaces the whole state before it.  Rows
+past it reads the rest of its own generation, then from the newest start
+(as a file journal's handle reads the rest of the file it has open before
+the file now in its place), since that replaces the whole state before it;
+so a save of the very state the handle's rows build (another server's
+``save_snapshot``) moves its memory on without loading the snapshot.  Rows
 of earlier generations stay (they are history, and ``zpm storage migrate``
 does not need them).  ``lock`` is the process's only: other processes are
 detected at ``append``.
@@ -58,12 +62,17 @@ def decode(text: str, label: str, seq: int) -> JournalRecord:
 
 
 NEW_ROWS: LiteralString = (
-    "SELECT seq, batch::text, starts FROM zpm_journal WHERE space = %s "
-    "AND memory = %s AND seq >= GREATEST(%s, (SELECT max(seq) FROM zpm_journal "
-    "WHERE space = %s AND memory = %s AND starts AND seq > %s)) ORDER BY seq"
+    "WITH later AS (SELECT min(seq) AS first, max(seq) AS newest FROM zpm_journal "
+    "WHERE space = %(space)s AND memory = %(memory)s AND starts AND seq > %(last)s) "
+    "SELECT seq, batch::text, starts FROM zpm_journal, later "
+    "WHERE space = %(space)s AND memory = %(memory)s AND seq > %(last)s "
+    "AND (later.newest IS NULL OR seq >= later.newest "
+    "OR (%(last)s > 0 AND seq < later.first)) ORDER BY seq"
 )
-"""The rows a handle has not read: from the one after its last, or from the
-start of a newer generation."""
+"""The rows a handle has not read after row ``last``: all of them while no
+newer generation started; else the rest of the handle's generation (none
+for a handle that has read nothing, or reads again from the start) and the
+newest generation from its start."""
 
 
 def advisory_key(space: str, memory: str) -> int:
@@ -157,12 +166,12 @@ class PostgresJournal(Journal):
                 group = None
             if group is not None and self._key in group.fresh and not self._rewound:
                 return []
-            params = (self._space, self._memory, self._last + 1, self._space, self._memory)
+            params = {"space": self._space, "memory": self._memory, "last": self._last}
             if group is not None:  # with the lock, in one round trip
-                rows = group.read(NEW_ROWS, (*params, self._last))
+                rows = group.read(NEW_ROWS, params)
             else:
                 with self._db.reading() as conn:
-                    rows = conn.execute(NEW_ROWS, (*params, self._last)).fetchall()
+                    rows = conn.execute(NEW_ROWS, params).fetchall()
             records = [decode(text, self._label, seq) for seq, text, _ in rows]
             for seq, _, starts in rows:
                 if starts:
