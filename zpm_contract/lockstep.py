@@ -17,8 +17,9 @@ Three parts of an answer are machine-specific and masked before comparing
 folder of a knowledge file that an error names (``KNOWLEDGE_FILE``).
 After every step that may have changed memories (a call that succeeded, of
 a tool not annotated read-only) the invariant compares, in each of them,
-``get_knowledge_schema``, ``list_assumptions`` and the answers of every
-predicate that was given clauses, across engines the same way; after a
+``get_knowledge_schema``, ``list_assumptions`` (once the case has made an
+assumption) and the answers of every predicate that was given clauses,
+across engines the same way; after a
 removal, the predicate's whole listing (``matching``, handles included) too.
 A failure can be replayed: ``replay(machine, calls)`` and
 ``shortest_reproduction`` (the calls of a divergence, left out chunk by
@@ -116,11 +117,11 @@ ALL = "*"
 """Every memory, where a set of memory names is expected."""
 RESTART_SPACING = 60
 """Calls (invariants included) before a restart and between two restarts."""
-RESTARTS_PER_CASE = 3
+RESTARTS_PER_CASE = 2
 """At most this many restarts per test case, the planned one included: a
 restart costs as much as starting the servers (a second or more each), so
 they stay rare."""
-PLANNED_RESTART_BY = 50
+PLANNED_RESTART_BY = 80
 """The planned restart of a case comes after a rule run drawn from 1 to this
 (the tour's runs count: a step runs one or two rules)."""
 
@@ -270,6 +271,15 @@ class LockstepMachine(ScheduledMachine):
         rename can make a rule call itself) in a check: left out of later
         checks of the case (each would cost the time limit again; the schema
         still counts their clauses)."""
+        self.alone: dict[str, set[Predicate]] = defaultdict(set)
+        """Per memory, the predicates whose query was an error in a check
+        (a rule that calls a memory not mounted, an answer too large): each
+        is queried on its own in later checks, so that it does not turn the
+        query of all the others into one query each."""
+        self.assumed: set[str] = set()
+        """The assumption names of this case's ``assume_fact`` calls: no
+        memory holds any other (a case starts with none), so the checks ask
+        for these only, and for none before the first."""
         self.changed: set[str] = {ALL}
         """The memories that calls may have changed since the last check
         (``ALL``: any): those of calls that succeeded, of tools not annotated
@@ -341,6 +351,8 @@ class LockstepMachine(ScheduledMachine):
                 )
         if not (self._checking or first.is_error or tool in self.read_only):
             self.changed |= _touched(tool, arguments)
+        if tool == "assume_fact":
+            self.assumed.add(arguments["assumption"])
         return first
 
     def _calls_so_far(self) -> str:
@@ -1085,17 +1097,13 @@ class LockstepMachine(ScheduledMachine):
             self.apply("list_snapshots", calls.with_memory({}, memory))
 
     # -- restarts ----------------------------------------------------------------
-    @initialize(
-        planned=st.sampled_from([True, True, True, False]),
-        after=st.integers(1, PLANNED_RESTART_BY),
-        kill=st.booleans(),
-    )
-    def plan_restart(self, planned: bool, after: int, kill: bool) -> None:
-        """Three cases in four restart every server once, after a rule run
-        drawn here (``restart_when_planned``), so that a run restarts about
-        as often whichever rules its cases leave out (the ``restart`` rule
-        adds more)."""
-        self.planned_restart = (after, kill) if planned else None
+    @initialize(after=st.integers(1, PLANNED_RESTART_BY), kill=st.booleans())
+    def plan_restart(self, after: int, kill: bool) -> None:
+        """Every case restarts every server once, after a rule run drawn
+        here (``restart_when_planned``), so that a run restarts as often
+        whichever rules its cases leave out (the ``restart`` rule may add
+        one more)."""
+        self.planned_restart = (after, kill)
 
     def _may_restart(self) -> bool:
         return (
@@ -1150,8 +1158,9 @@ class LockstepMachine(ScheduledMachine):
             record("search_facts", {"query": RECALLED, "limit": 100})
             for memory in self._memories():
                 record("list_snapshots", calls.with_memory({}, memory))
-                record("list_assumptions", calls.with_memory({}, memory))
-                for name in calls.ASSUMPTION_NAMES:
+                if self.assumed:
+                    record("list_assumptions", calls.with_memory({}, memory))
+                for name in sorted(self.assumed):
                     record("get_justification", calls.with_memory({"assumption": name}, memory))
                 record("get_knowledge_schema", calls.with_memory({}, memory))
                 self._contents(memory, record, learn=False)
@@ -1165,30 +1174,32 @@ class LockstepMachine(ScheduledMachine):
         learn: bool = True,
     ) -> None:
         """The answers of every predicate given clauses in ``memory`` (but
-        those of ``runaway``), made with ``call``: all of them in one
-        ``query_logic`` (a ``findall/3`` per predicate, in one conjunction),
-        or, when that one is an error (a rule that calls a memory not
-        mounted, an answer too large, a rename that made a rule call
-        itself), one query per predicate.  ``learn``: a predicate whose
-        query ran out of its budget joins ``runaway`` (never within a
-        restart's observations, which must list the same calls before and
-        after)."""
+        those of ``runaway``), made with ``call``: those of ``alone`` one
+        query each, the others in one ``query_logic`` (a ``findall/3`` per
+        predicate, in one conjunction), or, when that one is an error (a
+        rule that calls a memory not mounted, an answer too large, a rename
+        that made a rule call itself), one query each too.  ``learn``: a
+        predicate whose query was an error joins ``alone``, and ``runaway``
+        when it ran out of its budget (never within a restart's
+        observations, which must list the same calls before and after)."""
         key = memory or DEFAULT
-        predicates = sorted(self.populated[key] - self.runaway[key])
-        if not predicates:
-            return
+        predicates = self.populated[key] - self.runaway[key]
+        together = sorted(predicates - self.alone[key])
+        apart = sorted(predicates & self.alone[key])
         goal = ", ".join(
             f"findall({goal}, {goal}, {name.capitalize()}_{arity})"
-            for name, arity in predicates
+            for name, arity in together
             for goal in [calls.call_of(name, arity, prefix="_V")]
         )
-        if not call("query_logic", calls.with_memory({"goal": goal}, memory)).is_error:
-            return
-        for predicate in predicates:
+        if together and call("query_logic", calls.with_memory({"goal": goal}, memory)).is_error:
+            apart = sorted(predicates)
+        for predicate in apart:
             arguments = calls.with_memory({"goal": calls.call_of(*predicate)}, memory)
             outcome = call("query_logic", arguments)
-            if learn and outcome.is_error and outcome.text.startswith(OUT_OF_BUDGET):
-                self.runaway[key].add(predicate)
+            if learn and outcome.is_error:
+                self.alone[key].add(predicate)
+                if outcome.text.startswith(OUT_OF_BUDGET):
+                    self.runaway[key].add(predicate)
 
     @contextmanager
     def _check(self) -> Iterator[None]:
@@ -1215,7 +1226,8 @@ class LockstepMachine(ScheduledMachine):
                 if ALL not in changed and (memory or DEFAULT) not in changed:
                     continue
                 self.apply("get_knowledge_schema", calls.with_memory({}, memory))
-                self.apply("list_assumptions", calls.with_memory({}, memory))
+                if self.assumed:
+                    self.apply("list_assumptions", calls.with_memory({}, memory))
                 self._contents(memory, self.apply)
 
 

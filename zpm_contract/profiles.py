@@ -71,12 +71,12 @@ PROFILES = {
     profile.name: profile
     for profile in (
         LockstepProfile("smoke", examples=2, steps=30, timeout_s=300, calls_per_tool=1, restarts=0),
-        LockstepProfile("ci", examples=12, steps=30, timeout_s=900, calls_per_tool=8, restarts=3),
+        LockstepProfile("ci", examples=4, steps=100, timeout_s=900, calls_per_tool=8, restarts=3),
         LockstepProfile(
-            "dev", examples=25, steps=40, timeout_s=1800, calls_per_tool=15, restarts=5
+            "dev", examples=10, steps=100, timeout_s=1800, calls_per_tool=20, restarts=8
         ),
         LockstepProfile(
-            "thorough", examples=200, steps=100, timeout_s=7200, calls_per_tool=100, restarts=50
+            "thorough", examples=60, steps=100, timeout_s=7200, calls_per_tool=120, restarts=50
         ),
     )
 }

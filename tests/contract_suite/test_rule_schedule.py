@@ -7,7 +7,7 @@ from typing import ClassVar
 
 from hypothesis import HealthCheck, Phase, seed, settings
 from hypothesis import strategies as st
-from hypothesis.stateful import Bundle, initialize, run_state_machine_as_test
+from hypothesis.stateful import Bundle, RuleStrategy, initialize, run_state_machine_as_test
 
 from zpm_contract.rule_schedule import ScheduledMachine, rule, rule_specs, with_weights
 
@@ -75,6 +75,26 @@ def test_every_case_runs_every_toured_rule_under_its_own_name() -> None:
     # (Hypothesis also makes machines for tries it drops before their first rule.)
     cases = [ran for ran in Counting.cases if ran]
     assert len(cases) >= 20
+    toured = ("add", "use", "nested", "after_add")
     for ran in cases:
-        assert {"add", "use", "nested", "after_add"} <= set(ran), ran
-        assert set(ran) <= {"add", "use", "nested", "after_add", "rare"}, ran
+        assert all(ran[name] >= Counting.tour_rounds for name in toured), ran
+        assert set(ran) <= {*toured, "rare"}, ran
+
+
+def test_the_first_case_is_the_tour_alone() -> None:
+    """Hypothesis's first case takes the first rule of its order at every
+    step: ``_tour_only``, so the case runs each toured rule as many times
+    as the tour makes sure of, and no more."""
+    rules, _, _ = RuleStrategy._setup_for(Counting)
+    assert rules[0].function.__name__ == "_tour_only"
+    Counting.cases.clear()
+    chosen = settings(
+        max_examples=1,
+        stateful_step_count=12,
+        database=None,
+        phases=[Phase.generate],
+        suppress_health_check=list(HealthCheck),
+    )
+    run_state_machine_as_test(seed(5)(Counting), settings=chosen, _min_steps=12)
+    first = next(ran for ran in Counting.cases if ran)
+    assert first == dict.fromkeys(("add", "use", "nested", "after_add"), Counting.tour_rounds)
