@@ -157,11 +157,10 @@ class ScheduledMachine(RuleBasedStateMachine):
     def rule_ran(self, name: str) -> None:
         """Called as the rule ``name`` starts (not when another rule calls its method)."""
 
-    @hypothesis_rule(zpm_tour_data=st.data())
+    @hypothesis_rule(zpm_tour_data=st.data())  # the argument ``_TOUR_DATA`` names
     def _tour_only(self, zpm_tour_data: st.DataObject) -> None:
         """A step that runs nothing but the tour (see the module docstring)."""
-        for _ in range(self.tour_per_step):
-            self._run_next_of_tour(zpm_tour_data)
+        self._tour_step(zpm_tour_data)
 
     def run_rule(self, spec: RuleSpec, kwargs: dict[str, Any], data: st.DataObject) -> Any:
         """Run ``spec``'s method with ``kwargs``; then, unless within another
@@ -169,8 +168,7 @@ class ScheduledMachine(RuleBasedStateMachine):
         if self._running is not None:
             return spec.method(self, **kwargs)
         result = self._run(spec, kwargs)
-        for _ in range(self.tour_per_step):
-            self._run_next_of_tour(data)
+        self._tour_step(data)
         return result
 
     def _run(self, spec: RuleSpec, kwargs: dict[str, Any]) -> Any:
@@ -181,6 +179,11 @@ class ScheduledMachine(RuleBasedStateMachine):
             return spec.method(self, **kwargs)
         finally:
             self._running = None
+
+    def _tour_step(self, data: st.DataObject) -> None:
+        """The tour's part of a step: up to ``tour_per_step`` rules."""
+        for _ in range(self.tour_per_step):
+            self._run_next_of_tour(data)
 
     def _run_next_of_tour(self, data: st.DataObject) -> None:
         due = [

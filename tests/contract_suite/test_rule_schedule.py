@@ -62,18 +62,25 @@ def test_a_weighted_rule_is_several_rules_with_names_of_their_own() -> None:
     assert specs["add"].weight == 3 and not specs["rare"].toured
 
 
-def test_every_case_runs_every_toured_rule_under_its_own_name() -> None:
+def run_cases(examples: int, steps: int, run_seed: int) -> list[Counter[str]]:
+    """``Counting``'s runs per rule in each case of a run (``examples``
+    cases of ``steps`` steps each, drawn from ``run_seed``), in order.
+    (Hypothesis also makes machines for tries it drops before their first
+    rule: those are left out.)"""
     Counting.cases.clear()
     chosen = settings(
-        max_examples=20,
-        stateful_step_count=8,
+        max_examples=examples,
+        stateful_step_count=steps,
         database=None,
         phases=[Phase.generate],
         suppress_health_check=list(HealthCheck),
     )
-    run_state_machine_as_test(seed(3)(Counting), settings=chosen, _min_steps=8)
-    # (Hypothesis also makes machines for tries it drops before their first rule.)
-    cases = [ran for ran in Counting.cases if ran]
+    run_state_machine_as_test(seed(run_seed)(Counting), settings=chosen, _min_steps=steps)
+    return [ran for ran in Counting.cases if ran]
+
+
+def test_every_case_runs_every_toured_rule_under_its_own_name() -> None:
+    cases = run_cases(20, 8, 3)
     assert len(cases) >= 20
     toured = ("add", "use", "nested", "after_add")
     for ran in cases:
@@ -87,14 +94,5 @@ def test_the_first_case_is_the_tour_alone() -> None:
     as the tour makes sure of, and no more."""
     rules, _, _ = RuleStrategy._setup_for(Counting)
     assert rules[0].function.__name__ == "_tour_only"
-    Counting.cases.clear()
-    chosen = settings(
-        max_examples=1,
-        stateful_step_count=12,
-        database=None,
-        phases=[Phase.generate],
-        suppress_health_check=list(HealthCheck),
-    )
-    run_state_machine_as_test(seed(5)(Counting), settings=chosen, _min_steps=12)
-    first = next(ran for ran in Counting.cases if ran)
+    first = run_cases(1, 12, 5)[0]
     assert first == dict.fromkeys(("add", "use", "nested", "after_add"), Counting.tour_rounds)
