@@ -15,7 +15,10 @@ ends when the queue behind it is empty, when a call that does not write
 (or other work) comes next, or after :data:`MAX_GROUP` calls.  When the
 commit fails, none of the run's changes stays applied (the memories read
 their journal again) and its calls are made again one at a time, each with
-its own commit, so that each gets its own answer.  So nothing is answered
+its own commit, so that each gets its own answer; but when the storage
+cannot tell whether a commit whose connection was lost was made, each call
+answers so (``StorageOutcomeUnknown``) and none is made again, since it may
+be stored already.  So nothing is answered
 before it is committed, and a busy server commits once per run instead of
 once per call.
 
@@ -49,7 +52,8 @@ import anyio
 
 from zpm_app import collection
 from zpm_app.catalogue import ResourceInfo, ToolDefinition, ToolOutcome, ToolRunner, find_tool
-from zpm_domain.errors import ZpmError
+from zpm_app.toolbox import failure
+from zpm_domain.errors import StorageOutcomeUnknown, ZpmError
 from zpm_domain.memory.access import Access, granting
 from zpm_domain.memory.freshness import received
 from zpm_domain.ports.storage import Change, WriteGroup
@@ -96,6 +100,9 @@ class _Held:
     work: Callable[[ToolRunner], Any]
     answer: Future[Any]
     ticket: Ticket
+    failed: Callable[[ZpmError], Any] | None = None
+    """The answer of the work when its commit failed with an error (``None``:
+    the error itself is raised to the request)."""
     result: Any = None
     error: BaseException | None = None
 
@@ -105,6 +112,13 @@ class _Held:
                 self.result, self.error = self.work(runner), None
         except BaseException as error:  # delivered to the waiting request
             self.result, self.error = None, error
+
+    def fail(self, error: ZpmError) -> None:
+        """Answer ``error`` instead of what the work answered."""
+        if self.failed is None:
+            self.result, self.error = None, error
+        else:
+            self.result, self.error = self.failed(error), None
 
     def deliver(self) -> None:
         if self.error is None:
@@ -186,8 +200,12 @@ class KnowledgeWorker:
                 outcome = runner.call(name, arguments, progress, client)
             return outcome, self._look(runner)
 
+        def failed(error: ZpmError) -> tuple[ToolOutcome, Watched]:
+            return failure(error), Watched()
+
         spec = find_tool(name)
-        return await self.run(ticket, work, writes=spec is not None and not spec.read_only)
+        writes = spec is not None and not spec.read_only
+        return await self.run(ticket, work, writes=writes, failed=failed)
 
     async def read(self, ticket: Ticket, uri: str, access: Access | None = None) -> tuple[str, str]:
         """``(mime type, text)`` of resource ``uri`` as ``access`` reaches it
@@ -246,11 +264,17 @@ class KnowledgeWorker:
             stop()
 
     async def run(
-        self, ticket: Ticket, work: Callable[[ToolRunner], T], *, writes: bool = False
+        self,
+        ticket: Ticket,
+        work: Callable[[ToolRunner], T],
+        *,
+        writes: bool = False,
+        failed: Callable[[ZpmError], T] | None = None,
     ) -> T:
         """Run ``work(runner)`` on the worker thread once the work before it
         has ended; ``writes``: a write call, which may join a group commit
-        (see the module doc).
+        (see the module doc), answered ``failed(error)`` if that commit may
+        or may not have been made (``None``: ``error`` is raised).
 
         Cancelled while it waits, the work leaves the queue without running.
         Cancelled while it runs, the runner is interrupted and the
@@ -262,7 +286,7 @@ class KnowledgeWorker:
         try:
             if ticket.before is not None:
                 await asyncio.shield(ticket.before)
-            job = self._executor.submit(self._step, _Held(work, answer, ticket), writes)
+            job = self._executor.submit(self._step, _Held(work, answer, ticket, failed), writes)
             try:
                 await asyncio.shield(asyncio.wrap_future(job))
             except anyio.get_cancelled_exc_class():
@@ -307,12 +331,21 @@ class KnowledgeWorker:
 
     def _commit(self) -> None:
         """On the worker thread: end the group commit and send the answers it
-        held; if it fails, make each held piece of work again on its own."""
+        held; if it fails, make each held piece of work again on its own,
+        unless the commit may have been made: then each answers the error."""
         group, self._group = self._group, None
         held, self._held = self._held, []
         if group is not None:
             try:
                 group.end()
+            except StorageOutcomeUnknown as error:
+                log.warning(
+                    "%d call(s) may or may not have been stored (%s); each answers so",
+                    len(held),
+                    error,
+                )
+                for piece in held:
+                    piece.fail(error)
             except Exception as error:
                 log.warning(
                     "%d call(s) could not be stored together (%s); each is made again alone",

@@ -65,6 +65,11 @@ class ToolResult:
         return self.notes[0] if self.notes else None
 
 
+def failure(error: ZpmError) -> ToolResult:
+    """The answer of a call that failed with ``error``: its message, its hint as a note."""
+    return ToolResult(error.message, True, () if error.hint is None else (error.hint,))
+
+
 def reached_namespaces(caller: access.Access) -> frozenset[str] | None:
     """The engine namespaces the goals of ``caller`` may name: those of the
     memories it sees, its home included (a memory's namespace is its name,
@@ -148,7 +153,7 @@ class Toolbox:
         except ZpmError as exc:
             if isinstance(exc, ExecutionFailed) and exc.detail:
                 log.error("%s failed: %s", name, exc.detail)
-            return ToolResult(exc.message, True, () if exc.hint is None else (exc.hint,))
+            return failure(exc)
         except JournalCorrupt as exc:
             log.error("%s", exc)
             return ToolResult(ExecutionFailed().message, True)

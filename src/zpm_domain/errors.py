@@ -184,6 +184,25 @@ class StorageUnavailable(ZpmError):
         )
 
 
+class StorageOutcomeUnknown(StorageUnavailable):
+    """The connection to the storage was lost while a call's change was
+    being committed, and the storage could not tell afterwards whether the
+    commit was made: the change may be stored.  The call must not be made
+    again blindly (a fact remembered twice is two clauses); the memory
+    reads its journal again at its next call, whatever the outcome."""
+
+    def __init__(self, where: str, detail: str) -> None:
+        super().__init__(where, f"{detail}; whether this call was stored is not known")
+
+    @property
+    def hint(self) -> str | None:
+        return (
+            "The connection to the database was lost while this call was being committed. "
+            "Read the memory (query_logic or matching) before making the call again: it may "
+            "have been stored. zpm reconnects by itself."
+        )
+
+
 class StorageBusy(ZpmError):
     """A change lost the race to another writer of the same memory too many
     times in a row (each time it caught up and checked again): nothing of it

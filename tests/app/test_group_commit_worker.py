@@ -18,7 +18,7 @@ import anyio
 
 from tests.app.memo_runner import MemoRunner
 from zpm_app.knowledge_worker import MAX_GROUP, KnowledgeWorker
-from zpm_domain.errors import StorageUnavailable
+from zpm_domain.errors import StorageOutcomeUnknown, StorageUnavailable
 from zpm_domain.ports.storage import WriteGroup
 
 
@@ -37,6 +37,11 @@ class MemoGroup(WriteGroup):
         runner = self._runner
         runner.group = None
         held = len(runner.facts) - len(runner.stored)
+        if runner.fail_next and runner.outcome_unknown:  # made, but nobody could tell
+            runner.fail_next = False
+            runner.stored = list(runner.facts)
+            runner.commits.append(("unknown", held))
+            raise StorageOutcomeUnknown("memo", "the connection was lost")
         if runner.fail_next:
             runner.fail_next = False
             runner.facts[:] = runner.stored  # what was applied goes
@@ -53,6 +58,8 @@ class GroupingRunner(MemoRunner):
     commits: list[tuple[str, int]] = field(default_factory=list)
     group: MemoGroup | None = None
     fail_next: bool = False
+    outcome_unknown: bool = False
+    """The failing commit is made, and reports that whether it was is not known."""
 
     def write_group(self) -> MemoGroup:  # type: ignore[override]
         self.group = MemoGroup(self)
@@ -116,6 +123,32 @@ def test_a_failed_commit_makes_each_call_again_alone() -> None:
     assert runner.stored == ["p(0)", "p(1)", "p(2)"]  # each made again, durable alone
     assert [text for text, _ in answers] == [f"Asserted: p({i})" for i in range(3)]
     assert runner.calls.count(("remember_fact", {"fact": "p(0)"})) == 2
+
+
+def test_a_commit_that_may_have_been_made_is_answered_so_and_no_call_is_made_again() -> None:
+    runner = GroupingRunner(fail_next=True, outcome_unknown=True)
+    worker = KnowledgeWorker(lambda: runner)
+    calls = [remember(f"p({i})") for i in range(3)]
+
+    async def send() -> list[Any]:
+        tickets = [worker.ticket() for _ in calls]
+        return list(
+            await asyncio.gather(*(worker.call(t, *c) for t, c in zip(tickets, calls, strict=True)))
+        )
+
+    try:
+        outcomes = [outcome for outcome, _ in anyio.run(send)]
+    finally:
+        worker.close()
+    assert runner.commits == [("unknown", 3)]
+    assert runner.stored == ["p(0)", "p(1)", "p(2)"]  # stored once: no call was made again
+    assert all(runner.calls.count(call) == 1 for call in calls)
+    expected = StorageOutcomeUnknown("memo", "the connection was lost")
+    for outcome in outcomes:
+        assert outcome.is_error
+        assert outcome.text == expected.message
+        assert outcome.notes == (expected.hint,)
+    assert "whether this call was stored is not known" in expected.message
 
 
 def test_a_run_is_bounded() -> None:

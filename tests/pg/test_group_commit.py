@@ -5,22 +5,30 @@ no handle."""
 
 from __future__ import annotations
 
+import asyncio
 import json
 import logging
 import threading
 import time
+from pathlib import Path
 
+import anyio
 import psycopg
 import pytest
 
 from zpm_adapters.postgres import database
+from zpm_adapters.postgres import group as group_module
 from zpm_adapters.postgres.database import Database
 from zpm_adapters.postgres.group import PostgresWriteGroup
 from zpm_adapters.postgres.journal import PostgresJournal, advisory_key
+from zpm_app.bootstrap import open_toolbox
+from zpm_app.catalogue import ToolOutcome
+from zpm_app.config import resolve_settings
+from zpm_app.knowledge_worker import KnowledgeWorker
 from zpm_app.toolbox import Toolbox
 from zpm_contract.pg_cluster import Cluster
 from zpm_domain.changes.mutations import AddClause
-from zpm_domain.errors import StorageUnavailable
+from zpm_domain.errors import StorageOutcomeUnknown, StorageUnavailable
 from zpm_domain.ports.journal import JournalConflict
 from zpm_domain.prolog.reader.api import read_term
 from zpm_domain.stored.clauses import Clause
@@ -180,3 +188,87 @@ def test_a_group_whose_commit_conflicts_gives_its_locks_back(
         key = advisory_key(space, "default")
         assert probe.execute("SELECT pg_try_advisory_lock(%s)", (key,)).fetchone() == (True,)
     assert first.call("query_logic", {"goal": "r(X)"}).text == '[{"X":2}]'
+
+
+CUT_AFTER_COMMIT = "SELECT pg_advisory_unlock_all(), pg_terminate_backend(pg_backend_pid())"
+"""The end of a group's commit pipeline whose session is cut off once it committed."""
+
+
+def send_at_once(worker: KnowledgeWorker, facts: list[str]) -> list[ToolOutcome]:
+    """``remember_fact`` of each fact, queued at once on ``worker`` (so they
+    share a group commit); their answers."""
+
+    async def send() -> list[ToolOutcome]:
+        tickets = [worker.ticket() for _ in facts]
+        answers = await asyncio.gather(
+            *(
+                worker.call(ticket, "remember_fact", {"fact": fact})
+                for ticket, fact in zip(tickets, facts, strict=True)
+            )
+        )
+        return [outcome for outcome, _ in answers]
+
+    return anyio.run(send)
+
+
+def test_a_commit_whose_connection_is_lost_once_made_answers_its_calls_and_stores_each_once(
+    pair: tuple[Toolbox, Toolbox], cluster: Cluster, space: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    first, second = pair
+    assert not first.call("remember_fact", {"fact": "kept(1)"}).is_error
+    worker = KnowledgeWorker(lambda: first)
+    try:
+        monkeypatch.setattr(group_module, "RELEASE", CUT_AFTER_COMMIT)
+        answers = send_at_once(worker, [f"p({i})" for i in range(4)])
+        assert [a.text for a in answers] == [f"Asserted: p({i})" for i in range(4)]
+        assert transactions(cluster, space) == [1, 4]  # kept(1); the run's commit, made once
+        monkeypatch.undo()
+        assert [a.text for a in send_at_once(worker, ["p(4)"])] == ["Asserted: p(4)"]
+    finally:
+        worker.close()
+    assert transactions(cluster, space) == [1, 4, 1]
+    every = '[{"X":0},{"X":1},{"X":2},{"X":3},{"X":4}]'
+    assert second.call("query_logic", {"goal": "p(X)"}).text == every
+
+
+def test_a_commit_whose_outcome_cannot_be_told_fails_as_perhaps_stored(
+    cluster: Cluster,
+    space: str,
+    space_env: dict[str, str],
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    monkeypatch.setattr(database, "LOCK_WAIT_S", 1)  # for the connections opened from here on
+    monkeypatch.setattr(group_module, "RELEASE", CUT_AFTER_COMMIT)
+    box = open_toolbox(resolve_settings(cwd=tmp_path, env=space_env))
+    key = advisory_key(space, "default")
+
+    def next_in_line() -> None:
+        """Queues for the memory's lock behind the group, then keeps it
+        longer than the group waits for it to tell whether it committed."""
+        with psycopg.connect(cluster.url, autocommit=True) as other:
+            other.execute("SET lock_timeout = '30s'")
+            other.execute("SELECT pg_advisory_lock(%s)", (key,))
+            time.sleep(3)
+
+    try:
+        group = box.write_group()
+        assert group is not None
+        assert not box.call("remember_fact", {"fact": "p(1)"}).is_error  # the group holds the lock
+        other = threading.Thread(target=next_in_line)
+        other.start()
+        with psycopg.connect(cluster.url, autocommit=True) as probe:
+            deadline = time.monotonic() + 10
+            while not probe.execute(
+                "SELECT count(*) FROM pg_locks WHERE locktype = 'advisory' AND NOT granted"
+            ).fetchone() == (1,):
+                assert time.monotonic() < deadline, "the other session never waited for the lock"
+                time.sleep(0.01)
+        with pytest.raises(StorageOutcomeUnknown) as raised:
+            group.end()
+        assert "whether this call was stored is not known" in raised.value.message
+        other.join(10)
+        assert transactions(cluster, space) == [1]  # it was made
+        assert box.call("query_logic", {"goal": "p(X)"}).text == '[{"X":1}]'  # read again, once
+    finally:
+        box.close()

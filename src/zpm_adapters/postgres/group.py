@@ -30,19 +30,38 @@ Two rules keep the storage in order and free of deadlocks:
 
 from __future__ import annotations
 
+import logging
 import threading
+import time
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any, LiteralString, NoReturn
 
 import psycopg
 
 from zpm_adapters.postgres.database import LOCK_ERRORS, Database
-from zpm_domain.errors import StorageUnavailable
+from zpm_domain.errors import StorageOutcomeUnknown, StorageUnavailable
 from zpm_domain.ports.journal import JournalConflict
 from zpm_domain.ports.storage import WriteGroup
 
+log = logging.getLogger("zpm")
+
 Row = tuple[str, str, int, str, bool, str, float]
 """``(space, memory, seq, batch, starts, writer, at)`` of ``zpm_journal``."""
+
+RELEASE: LiteralString = "SELECT pg_advisory_unlock_all()"
+"""What gives the group's locks back at the end of its commit's pipeline."""
+
+FIND_ROW: LiteralString = (
+    "SELECT 1 FROM zpm_journal WHERE space = %s AND memory = %s AND seq = %s "
+    "AND writer = %s AND at = %s"
+)
+"""A row of this process, as it was queued."""
+
+SETTLE_S = 5.0
+"""How long a group whose connection was lost during its commit asks the
+database whether the commit was made, while the database does not answer."""
+
+SETTLE_PAUSE_S = 0.25
 
 INSERT = (
     "INSERT INTO zpm_journal (space, memory, seq, batch, starts, writer, at) "
@@ -75,6 +94,8 @@ class PostgresWriteGroup(WriteGroup):
         self.blocks = 0
         """How many ``exclusive`` blocks are open now (0: between calls)."""
         self._rows: list[Row] = []
+        self._row_locks: list[int] = []
+        """The advisory lock of each row's memory."""
         self._lost: list[Callable[[], None]] = []
         self._error: StorageUnavailable | JournalConflict | None = None
 
@@ -140,10 +161,12 @@ class PostgresWriteGroup(WriteGroup):
             del self._locks[key]
         raise JournalConflict(label)
 
-    def defer(self, row: Row, lost: Callable[[], None]) -> None:
-        """Queue ``row`` for the commit; ``lost`` is called if it never gets there."""
+    def defer(self, key: int, row: Row, lost: Callable[[], None]) -> None:
+        """Queue ``row`` of the memory whose lock is ``key`` (the group holds
+        it) for the commit; ``lost`` is called if it never gets there."""
         self._refuse_if_failed()
         self._rows.append(row)
+        self._row_locks.append(key)
         self._lost.append(lost)
 
     def flush(self) -> None:
@@ -168,7 +191,7 @@ class PostgresWriteGroup(WriteGroup):
                     conn.execute("BEGIN")  # committed before the locks go
                     conn.execute(INSERT, columns)
                     conn.execute("COMMIT")
-                    conn.execute("SELECT pg_advisory_unlock_all()")
+                    conn.execute(RELEASE)
                 else:
                     conn.execute(INSERT, columns)
             self._sent = self._sent and not release
@@ -177,11 +200,56 @@ class PostgresWriteGroup(WriteGroup):
         except LOCK_ERRORS:
             self._broken(JournalConflict(self._locks[unsent[0]]))
         except (psycopg.OperationalError, psycopg.InterfaceError) as error:
-            self._broken(self._db.unavailable(error))
-        self._rows.clear()
-        self._lost.clear()
+            self._settle(self._db.unavailable(error))
+        self._clear_rows()
         if between:
             self._give_back()
+
+    def _clear_rows(self) -> None:
+        self._rows.clear()
+        self._row_locks.clear()
+        self._lost.clear()
+
+    def _settle(self, lost: StorageUnavailable) -> None:
+        """The connection was lost while the queued rows were being
+        committed (``lost``): they may be in the journal or not.  Committed,
+        the group goes on as after any commit, without the connection and
+        the locks, which went with the session; not committed, it fails with
+        ``lost`` (its calls are made again); when the storage cannot tell,
+        it fails with ``StorageOutcomeUnknown``, so that no call is made
+        twice."""
+        found = self._find_first_row()
+        if found is None:
+            self._broken(StorageOutcomeUnknown(lost.where, lost.detail))
+        if not found:
+            self._broken(lost)
+        log.warning("%s: the connection was lost once the group had committed", self._db.where)
+
+    def _find_first_row(self) -> bool | None:
+        """Whether the first queued row is in the journal, read on another
+        connection once the lost session has ended: its lock on the row's
+        memory is waited for (:data:`database.LOCK_WAIT_S` at most), since a
+        session cut off from this process may still be committing.  A
+        database that does not answer is asked again for :data:`SETTLE_S`;
+        ``None`` when it cannot tell."""
+        space, memory, seq, _, _, writer, at = self._rows[0]
+        key = self._row_locks[0]
+        self._give_back()
+        deadline = time.monotonic() + SETTLE_S
+        while True:
+            try:
+                with self._db.reading() as conn:
+                    try:
+                        conn.execute("SELECT pg_advisory_lock(%s)", (key,))
+                    except LOCK_ERRORS:
+                        return None
+                    row = conn.execute(FIND_ROW, (space, memory, seq, writer, at)).fetchone()
+                    conn.execute("SELECT pg_advisory_unlock(%s)", (key,))
+                return row is not None
+            except StorageUnavailable:
+                if time.monotonic() >= deadline:
+                    return None
+                time.sleep(SETTLE_PAUSE_S)
 
     def end(self) -> None:
         try:
@@ -199,8 +267,8 @@ class PostgresWriteGroup(WriteGroup):
         self._give_back()
         if self._rows:
             self._error = error
-            self._rows.clear()
-            lost, self._lost = self._lost, []
+            lost = self._lost[:]
+            self._clear_rows()
             for rewind in lost:
                 rewind()
         raise error

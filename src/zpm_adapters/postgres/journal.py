@@ -125,7 +125,7 @@ class PostgresJournal(Journal):
             group = current(self._db)
             if group is not None and not starts and group.holds(self._key):
                 row = (self._space, self._memory, seq, line, False, self._writer, now)
-                group.defer(row, self._lose)
+                group.defer(self._key, row, self._lose)
                 self._last = seq
                 return
             try:

@@ -263,9 +263,12 @@ class WriteGroup(ABC):
     must not let anyone learn the outcome of a call of the group before
     :meth:`end` has returned: a call is acknowledged only once committed.
 
-    A failed commit stores none of the batches (or, when the connection was
-    lost during the commit itself, perhaps all of them, as with any write
-    whose outcome is unknown).  Every journal that had batches in it is then
+    A failed commit stores none of the batches.  When the connection was
+    lost during the commit itself, the group first finds out whether the
+    commit was made: made, the group goes on as after any commit; not made,
+    it has failed; and when the storage cannot tell, it fails with
+    ``StorageOutcomeUnknown``: the batches may be stored, so the calls must
+    not be made again.  Every journal that had batches in a failed commit is
     ``rewound`` (``Journal.rewound``): its memory drops what it applied and
     reads the journal again at its next catch-up.  From then on the group
     refuses to queue more; :meth:`end` raises the failure.
@@ -284,4 +287,5 @@ class WriteGroup(ABC):
         """Commit the queued batches in one transaction, release the locks and
         close the group.  ``StorageUnavailable`` or ``JournalConflict`` (a
         database) or ``OSError`` (files) when the commit failed now or before
-        (the group is closed all the same)."""
+        (nothing of it is stored), ``StorageOutcomeUnknown`` when it may be
+        stored; the group is closed all the same."""
