@@ -45,7 +45,7 @@ from __future__ import annotations
 
 import itertools
 from collections import Counter
-from collections.abc import Callable, Iterator, Mapping
+from collections.abc import Callable, Generator, Iterator, Mapping
 from pathlib import Path
 
 import pytest
@@ -203,8 +203,27 @@ class _Summary:
         return f"zpm contract: engine {target.name} lacks {lacks}: {count} {tests} skipped"
 
 
+FAILED: pytest.StashKey[bool] = pytest.StashKey()
+"""Set on a test whose call failed."""
+
+
+@pytest.hookimpl(wrapper=True)
+def pytest_runtest_makereport(
+    item: pytest.Item, call: pytest.CallInfo[None]
+) -> Generator[None, pytest.TestReport, pytest.TestReport]:
+    report = yield
+    if report.when == "call" and report.failed:
+        item.stash[FAILED] = True
+    return report
+
+
 @pytest.fixture
-def start_server(engine_target: EngineTarget, tmp_path: Path) -> Iterator[StartServer]:
+def start_server(
+    engine_target: EngineTarget, tmp_path: Path, request: pytest.FixtureRequest
+) -> Iterator[StartServer]:
+    """Starts servers for the test (the test's engine, a new project unless
+    one is given); each is stopped cleanly at the end, or killed when the
+    test failed: a server that failed may never end the call it is in."""
     servers: list[ServerProcess] = []
     counter = itertools.count(1)
 
@@ -221,5 +240,9 @@ def start_server(engine_target: EngineTarget, tmp_path: Path) -> Iterator[StartS
         return server
 
     yield start
+    failed = request.node.stash.get(FAILED, False)
     for server in servers:
-        server.close()
+        if failed:
+            server.kill()
+        else:
+            server.close()

@@ -24,7 +24,6 @@ from __future__ import annotations
 import json
 import os
 import subprocess
-import sys
 import tempfile
 import threading
 import time
@@ -64,15 +63,12 @@ class ServerFailed(AssertionError):
 
 
 def init_project(directory: Path) -> Path:
-    """Run ``zpm init`` in ``directory`` (created if missing); returns it."""
+    """Make ``directory`` (created if missing) a project as ``zpm init``
+    does, in this process (a Python start less per project); returns it."""
+    from zpm_app.config import init_project as make_project
+
     directory.mkdir(parents=True, exist_ok=True)
-    subprocess.run(
-        [sys.executable, "-m", "zpm_app", "init"],
-        cwd=directory,
-        check=True,
-        capture_output=True,
-        timeout=60,
-    )
+    make_project(directory)
     return directory
 
 
