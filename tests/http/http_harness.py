@@ -55,9 +55,30 @@ def run_zpm(project: Path, *args: str) -> subprocess.CompletedProcess[str]:
 
 
 def create_token(project: Path, name: str, *options: str) -> str:
-    made = run_zpm(project, "tokens", "create", name, *options)
-    assert made.returncode == 0, made.stderr
-    return made.stdout.strip()
+    """A new token of ``project``, as ``zpm tokens create NAME OPTIONS`` makes
+    it (``--read-only``, ``--memory M`` ..., ``--fork``), made in this
+    process: the command itself is tested in ``test_tokens.py``."""
+    from zpm_app import config, tokens
+    from zpm_app.shared_storage import open_tokens
+
+    memories = [options[i + 1] for i, option in enumerate(options) if option == "--memory"]
+    unknown = set(options) - {"--read-only", "--fork", "--memory", *memories}
+    assert not unknown, f"create_token: unknown options {sorted(unknown)}"
+    token = tokens.new_token()
+    record = tokens.make(
+        name,
+        token,
+        read_only="--read-only" in options,
+        memories=memories,
+        fork="--fork" in options,
+        now=time.time(),
+    )
+    store = open_tokens(config.resolve_settings(project=str(project)))
+    try:
+        store.add(record)
+    finally:
+        store.close()
+    return token
 
 
 @dataclass

@@ -7,6 +7,7 @@ write without a reload.  Each page is kept as a screenshot
 
 from __future__ import annotations
 
+import os
 import re
 from collections.abc import Iterator
 from dataclasses import dataclass
@@ -17,7 +18,8 @@ from browser import screenshot
 from playwright.sync_api import Page, expect
 
 from tests.http.http_harness import HttpServer, create_token, run_zpm
-from zpm_app.config import init_project
+from zpm_app.bootstrap import open_toolbox
+from zpm_app.config import init_project, resolve_settings
 
 FACTS = 100_000
 
@@ -40,18 +42,25 @@ def site(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Site]:
             out.write(f'item({i}, "item {i}", [tag, {i % 7}]).\n')
     imported = run_zpm(project, "import", str(facts))
     assert imported.returncode == 0, imported.stderr
-    steps = [
-        ("remember-fact", "--fact", "likes(ann, tea)"),
-        ("define-rule", "--head", "happy(X)", "--body", "likes(X, _)"),
-        ("fork-memory", "--name", "try", "--from", "default"),
-        ("update-fact", "--old-fact", "likes(ann, tea)", "--new-fact", "likes(ann, coffee)"),
-        ("update-fact", "--old-fact", "likes(ann, tea)", "--new-fact", "likes(ann, milk)")
-        + ("--memory", "try"),
-        ("remember-fact", "--fact", "likes(bob, tea)", "--memory", "try"),
+    steps: list[tuple[str, dict[str, str]]] = [
+        ("remember_fact", {"fact": "likes(ann, tea)"}),
+        ("define_rule", {"head": "happy(X)", "body": "likes(X, _)"}),
+        ("fork_memory", {"name": "try", "from": "default"}),
+        ("update_fact", {"old_fact": "likes(ann, tea)", "new_fact": "likes(ann, coffee)"}),
+        (
+            "update_fact",
+            {"old_fact": "likes(ann, tea)", "new_fact": "likes(ann, milk)", "memory": "try"},
+        ),
+        ("remember_fact", {"fact": "likes(bob, tea)", "memory": "try"}),
     ]
-    for step in steps:
-        done = run_zpm(project, *step)
-        assert done.returncode == 0, done.stderr
+    env = {**os.environ, "ZPM_ENGINE": "python"}
+    box = open_toolbox(resolve_settings(project=str(project), env=env), lend_forks=True)
+    try:
+        for tool, arguments in steps:  # one process, not one per step, each loading the memory
+            answer = box.call(tool, arguments)
+            assert not answer.is_error, (tool, answer)
+    finally:
+        box.close()
     diff = run_zpm(project, "forks", "diff", "try", "--format", "json")
     conflict = int(re.search(r'"conflicts": \[\{"handle": (\d+)', diff.stdout).group(1))  # type: ignore[union-attr]
     token = create_token(project, "ann")

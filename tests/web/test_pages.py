@@ -17,15 +17,26 @@ import pytest
 from plain_client import Client
 
 from tests.http.http_harness import HttpServer, create_token, free_port, run_zpm, zpm_command
-from zpm_app.config import init_project
+from zpm_app.bootstrap import open_toolbox
+from zpm_app.config import init_project, resolve_settings
 
 
 @pytest.fixture
 def project(tmp_path: Path) -> Path:
+    """A project with one fact and a second memory, mounted (made in this process)."""
     init_project(tmp_path)
-    assert run_zpm(tmp_path, "remember-fact", "--fact", "likes(ann, tea)").returncode == 0
-    assert run_zpm(tmp_path, "create-memory", "--name", "other").returncode == 0
-    assert run_zpm(tmp_path, "mount-memory", "--name", "other").returncode == 0
+    env = {**os.environ, "ZPM_ENGINE": "python"}
+    box = open_toolbox(resolve_settings(project=str(tmp_path), env=env))
+    try:
+        for tool, arguments in [
+            ("remember_fact", {"fact": "likes(ann, tea)"}),
+            ("create_memory", {"name": "other"}),
+            ("mount_memory", {"name": "other"}),
+        ]:
+            answer = box.call(tool, arguments)
+            assert not answer.is_error, answer
+    finally:
+        box.close()
     return tmp_path
 
 
