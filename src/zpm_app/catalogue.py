@@ -208,6 +208,11 @@ class ToolRunner(Protocol):
         """A group commit for the calls made until it ends, ``None`` when the
         storage has none (``zpm_domain.ports.storage.WriteGroup``)."""
 
+    def storage_unavailable(self) -> str | None:
+        """Why the storage cannot be used now, ``None`` when it answers (the
+        health route's check).  Like :meth:`watch`, it may be called from
+        any thread: it touches no engine."""
+
     def review(self, read: Callable[[ToolContext], T]) -> T:
         """``read(context)`` for a person's review page (the memories and the
         limits the tools have), as a call reads: the manifest followed,

@@ -192,6 +192,10 @@ class Toolbox:
         them before it ended); ``None`` when the storage has none (files)."""
         return self.memories.write_group()
 
+    def storage_unavailable(self) -> str | None:
+        """Why the storage cannot be used now, ``None`` when it answers; from any thread."""
+        return self.memories.unavailable()
+
     def interrupt(self) -> None:
         """Stop the call running now, from another thread: the engine's solves
         end with ``Interrupted`` until the next call starts.  A call that does

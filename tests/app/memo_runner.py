@@ -97,6 +97,10 @@ class MemoRunner:
         """Each call is its own commit (as with files)."""
         return None
 
+    def storage_unavailable(self) -> None:
+        """The memo is always there."""
+        return None
+
     def interrupt(self) -> None:
         """Ends the delay of the running call, which then does nothing."""
         self.interrupted.set()

@@ -80,7 +80,9 @@ def test_health_needs_no_token(project: Path) -> None:
     create_token(project, "alice")
     with HttpServer(project) as server:
         answer = request(f"{server.url}/health")
-    assert (answer.status, answer.json()) == (200, {"status": "ok"})
+        alive = request(f"{server.url}/health?ready=0")
+    assert (answer.status, answer.json()) == (200, {"status": "ok", "storage": "ok"})
+    assert (alive.status, alive.json()) == (200, {"status": "ok"})
 
 
 def hostile_cases(project: Path, server: HttpServer, good: str) -> dict[str, tuple[int, str]]:

@@ -29,6 +29,7 @@ from zpm_adapters.postgres.database import Database, writer_name
 from zpm_adapters.postgres.group import PostgresWriteGroup
 from zpm_adapters.postgres.journal import PostgresJournal, encode
 from zpm_adapters.postgres.snapshots import PostgresSnapshots
+from zpm_domain.errors import StorageUnavailable
 from zpm_domain.memory.names import DEFAULT_MEMORY, NAME_PATTERN, RESERVED_NAMES
 from zpm_domain.ports.journal import Journal, JournalConflict
 from zpm_domain.ports.snapshots import SnapshotStore
@@ -290,6 +291,14 @@ class PostgresRegistry(MemoryRegistry):
         group = PostgresWriteGroup(self.db)
         self.db.open_group(group)
         return group
+
+    def unavailable(self) -> str | None:
+        """Why the database cannot be used now (one ``SELECT 1``), ``None`` when it answers."""
+        try:
+            self.db.fetch_one("SELECT 1", ())
+        except StorageUnavailable as error:
+            return str(error.detail)
+        return None
 
     def manifest_version(self) -> int | None:
         """The first read of every call (``Memories.follow_manifest``): it

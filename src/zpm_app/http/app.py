@@ -10,7 +10,9 @@ Routes:
   request's ``Host`` and ``Origin`` are checked (421 / 403), then its
   bearer token (401 / 403, ``zpm_app.http.auth``), then its size (413 over
   ``max_body_bytes``, before it is parsed).
-* ``GET /health``: 200 ``{"status":"ok"}``, without authentication.
+* ``GET /health``, without authentication: 200 ``{"status":"ok","storage":"ok"}``,
+  or 503 with the reason while the storage does not answer;
+  ``/health?ready=0``: 200 ``{"status":"ok"}`` while the process serves.
 * everything else: the review page for people (``zpm_app.web``), signed in
   with the tokens ``/mcp`` accepts, behind the same ``Host``/``Origin``
   checks.
@@ -36,10 +38,11 @@ import logging
 import signal
 import socket
 import sys
-from collections.abc import AsyncIterator, Callable
+from collections.abc import AsyncIterator, Awaitable, Callable
 from types import FrameType
 from urllib.parse import urlparse
 
+import anyio.to_thread
 from mcp.server.auth.middleware.auth_context import AuthContextMiddleware
 from mcp.server.auth.middleware.bearer_auth import BearerAuthBackend
 from mcp.server.auth.routes import build_resource_metadata_url, create_protected_resource_routes
@@ -64,9 +67,11 @@ from zpm_app.http.auth import (
     ZpmTokens,
     http_caller,
     signing_in,
+    storage_down,
 )
 from zpm_app.http.jwt_tokens import JwtVerifier
 from zpm_app.http.options import HttpOptions
+from zpm_app.http.outage import RETRY_AFTER_S, Outage
 from zpm_app.http.streams import StreamWhenAsked
 from zpm_app.knowledge_worker import KnowledgeWorker
 from zpm_app.server import SWITCH_INTERVAL_S, build_server
@@ -111,13 +116,14 @@ def build_app(
         managers.append(manager(json_response=True))
         mcp = StreamWhenAsked(mcp, StreamableHTTPASGIApp(managers[1]), options.max_body_bytes)
     mcp = _Ending(mcp, audience)
-    routes: list[BaseRoute] = [Route("/health", _health, methods=["GET"])]
+    outage = Outage()
+    routes: list[BaseRoute] = [Route("/health", _health(worker, outage), methods=["GET"])]
     middleware: list[Middleware] = []
     sign_in = None
     if not options.no_auth:
         assert store is not None
         jwt = None if options.jwt is None else JwtVerifier(options.jwt)
-        verifier = Verifier(ZpmTokens(store), jwt)
+        verifier = Verifier(ZpmTokens(store, outage), jwt)
         sign_in = signing_in(verifier)
         metadata = None
         if options.jwt is not None:
@@ -137,7 +143,7 @@ def build_app(
         mcp = RequireBearer(mcp, metadata)
         backend = BearerAuthBackend(verifier)
         middleware = [
-            Middleware(AuthenticationMiddleware, backend=backend),
+            Middleware(AuthenticationMiddleware, backend=backend, on_error=storage_down),
             Middleware(AuthContextMiddleware),
         ]
     routes.append(Route(MCP_PATH, _Checked(mcp, security), methods=["GET", "POST", "DELETE"]))
@@ -194,8 +200,26 @@ class _Checked:
         await self.app(scope, receive, send)
 
 
-async def _health(request: Request) -> Response:
-    return JSONResponse({"status": "ok"})
+def _health(worker: KnowledgeWorker, outage: Outage) -> Callable[[Request], Awaitable[Response]]:
+    """``GET /health``: 200 ``{"status":"ok","storage":"ok"}`` when the
+    storage answers, 503 ``{"status":"unavailable","storage":REASON}`` when
+    it does not (a load balancer then sends the traffic elsewhere);
+    ``?ready=0`` asks only whether the process serves (liveness): 200
+    ``{"status":"ok"}``.  Neither needs a token nor waits for the calls."""
+
+    async def health(request: Request) -> Response:
+        if request.query_params.get("ready") == "0":
+            return JSONResponse({"status": "ok"})
+        reason = await anyio.to_thread.run_sync(worker.runner.storage_unavailable)
+        if reason is None:
+            outage.answered()
+            return JSONResponse({"status": "ok", "storage": "ok"})
+        outage.failed(reason)
+        headers = {"Retry-After": str(RETRY_AFTER_S)}
+        body = {"status": "unavailable", "storage": reason}
+        return JSONResponse(body, status_code=503, headers=headers)
+
+    return health
 
 
 def serve_http(

@@ -17,6 +17,9 @@ header → 401 ``WWW-Authenticate: Bearer``; a token that is not accepted
 ``Bearer error="invalid_token"``; a token with neither zpm scope → 403
 ``Bearer error="insufficient_scope"``.  With JWT settings each challenge
 also names the Protected Resource Metadata (``resource_metadata="<url>"``).
+A token store that does not answer (a database away) makes the request a
+503 with ``Storage unavailable: …`` (``zpm_app.http.outage``): the token is
+neither accepted nor refused.
 
 The caller (:func:`http_caller`) is the authenticated identity, never the
 ``clientInfo`` the client declares: it is the provenance ``client`` of what
@@ -35,11 +38,15 @@ import anyio.to_thread
 from mcp.server.auth.middleware.bearer_auth import AuthenticatedUser
 from mcp.server.auth.provider import AccessToken, TokenVerifier
 from mcp.server.context import ServerRequestContext
-from starlette.requests import Request
+from starlette.authentication import AuthenticationError
+from starlette.requests import HTTPConnection, Request
+from starlette.responses import Response
 from starlette.types import ASGIApp, Receive, Scope, Send
 
 from zpm_app import tokens
 from zpm_app.callers import Caller
+from zpm_app.http.outage import Outage, unavailable
+from zpm_domain.errors import StorageUnavailable
 from zpm_domain.memory.access import Access
 from zpm_domain.ports.tokens import TokenStore
 
@@ -52,18 +59,39 @@ TOUCH_EVERY_S = 60.0
 """A token's last use is recorded at most this often (each record rewrites the store)."""
 
 
-class ZpmTokens:
-    """The SDK's ``TokenVerifier`` for the tokens of ``store``."""
+class StorageDown(AuthenticationError):
+    """The token store cannot be read now: the request is answered 503
+    (:func:`storage_down`), neither accepted nor refused."""
 
-    def __init__(self, store: TokenStore) -> None:
+    def __init__(self, error: StorageUnavailable) -> None:
+        super().__init__(error.message)
+        self.error = error
+
+
+def storage_down(conn: HTTPConnection, error: AuthenticationError) -> Response:
+    """``AuthenticationMiddleware``'s answer when the token check could not run."""
+    return unavailable(str(error))
+
+
+class ZpmTokens:
+    """The SDK's ``TokenVerifier`` for the tokens of ``store``; a store that
+    does not answer raises :class:`StorageDown` and is told to ``outage``."""
+
+    def __init__(self, store: TokenStore, outage: Outage | None = None) -> None:
         self._store = store
+        self._outage = outage or Outage()
         self._touched: dict[str, float] = {}
 
     async def verify_token(self, token: str) -> AccessToken | None:
         return await anyio.to_thread.run_sync(self._verify, token)
 
     def _verify(self, token: str) -> AccessToken | None:
-        record = self._store.find(tokens.digest(token))
+        try:
+            record = self._store.find(tokens.digest(token))
+        except StorageUnavailable as error:
+            self._outage.failed(error.detail)
+            raise StorageDown(error) from None
+        self._outage.answered()
         if record is None:
             return None
         now = time.time()
@@ -71,6 +99,8 @@ class ZpmTokens:
             self._touched[record.name] = now
             try:
                 self._store.touch(record.name, now)
+            except StorageUnavailable as error:  # the token was read: the request goes on
+                self._outage.failed(error.detail)
             except OSError as error:
                 log.warning("cannot record the use of token %s: %s", record.name, error)
         access = tokens.access_of(record)
@@ -168,10 +198,14 @@ def caller_of(token: AccessToken) -> Caller:
 
 def signing_in(verifier: Verifier) -> Callable[[str], Awaitable[Caller | None]]:
     """The review page's sign-in: the caller of a token that ``/mcp`` would
-    accept (verified by ``verifier``, with a zpm scope), else ``None``."""
+    accept (verified by ``verifier``, with a zpm scope), else ``None``;
+    ``StorageUnavailable`` when the tokens cannot be read now."""
 
     async def sign_in(token: str) -> Caller | None:
-        accepted = await verifier.verify_token(token) if token else None
+        try:
+            accepted = await verifier.verify_token(token) if token else None
+        except StorageDown as down:
+            raise down.error from None
         if accepted is None or not set(accepted.scopes) & set(SCOPES):
             return None
         return caller_of(accepted)

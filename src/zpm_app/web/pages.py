@@ -40,7 +40,7 @@ from zpm_app.callers import Caller
 from zpm_app.knowledge_worker import KnowledgeWorker
 from zpm_app.web.graph_svg import Graph, render_svg
 from zpm_app.web.sessions import Sessions, WebSession
-from zpm_domain.errors import ZpmError
+from zpm_domain.errors import StorageUnavailable, ZpmError
 from zpm_domain.review.clauses import PAGE, clause_page, predicate_rows
 from zpm_domain.review.forks import fork_diff, resolve_argument
 from zpm_domain.review.graphs import (
@@ -159,7 +159,10 @@ class _Pages:
             return RedirectResponse("/", status_code=303)
         form = await request.form()
         token = form.get("token")
-        caller = await self._review.sign_in(token.strip()) if isinstance(token, str) else None
+        try:
+            caller = await self._review.sign_in(token.strip()) if isinstance(token, str) else None
+        except ZpmError as error:  # the tokens cannot be read now
+            return self._page("login.html", {"problem": _said(error)}, status=_status(error))
         if caller is None:
             problem = "This token is not accepted here (unknown, revoked or expired)."
             return self._page("login.html", {"problem": problem}, status=401)
@@ -176,12 +179,13 @@ class _Pages:
 
     # -- pages ------------------------------------------------------------------
     async def memories(self, request: Request, session: WebSession) -> Response:
-        rows, problem = [], None
+        rows, problem, status = [], None, 200
         try:
             rows = await self._read(session, memory_rows)
         except ZpmError as error:
-            problem = _said(error)
-        return self._page("memories.html", {"memories": rows, "problem": problem}, session)
+            problem, status = _said(error), _status(error, 200)
+        values = {"memories": rows, "problem": problem}
+        return self._page("memories.html", values, session, status=status)
 
     async def predicates(self, request: Request, session: WebSession) -> Response:
         memory = request.path_params["memory"]
@@ -190,7 +194,7 @@ class _Pages:
                 session, lambda context: (predicate_rows(context, memory), _live(context, memory))
             )
         except ZpmError as error:
-            return self._problem("Cannot show this memory", _said(error), 404, session)
+            return self._problem("Cannot show this memory", _said(error), _status(error), session)
         values = {"memory": memory, "predicates": rows, "live": live}
         return self._page("predicates.html", values, session)
 
@@ -214,7 +218,7 @@ class _Pages:
                 ),
             )
         except ZpmError as error:
-            return self._problem("Cannot show these clauses", _said(error), 404, session)
+            return self._problem("Cannot show these clauses", _said(error), _status(error), session)
         return self._page("clauses.html", {"page": page, "after": after, "live": live}, session)
 
     async def history(self, request: Request, session: WebSession) -> Response:
@@ -239,7 +243,7 @@ class _Pages:
                 session, lambda context: history(context, memory, key, handle)
             )
         except ZpmError as error:
-            return self._problem("Cannot show this history", _said(error), 404, session)
+            return self._problem("Cannot show this history", _said(error), _status(error), session)
         return self._page("history.html", values, session)
 
     async def changes(self, request: Request) -> Response:
@@ -251,7 +255,8 @@ class _Pages:
         try:
             now = await self._read(session, lambda context: memory_changes(context, memory))
         except ZpmError as error:
-            return _secure(Response(_said(error), status_code=404, media_type="text/plain"))
+            status = _status(error)
+            return _secure(Response(_said(error), status_code=status, media_type="text/plain"))
         return _secure(Response(now, media_type="text/plain"))
 
     async def search(self, request: Request, session: WebSession) -> Response:
@@ -307,7 +312,7 @@ class _Pages:
                 ),
             )
         except ZpmError as error:
-            return self._problem("Cannot draw this memory", _said(error), 404, session)
+            return self._problem("Cannot draw this memory", _said(error), _status(error), session)
         values.update(relations=relations, **_picture(drawn, lambda node: _predicate(memory, node)))
         return self._page("graph.html", values, session)
 
@@ -349,7 +354,7 @@ class _Pages:
         try:
             values["diff"] = await self._read(session, lambda context: fork_diff(context, fork))
         except ZpmError as error:
-            return self._problem(f"Cannot show fork {fork}", _said(error), 404, session)
+            return self._problem(f"Cannot show fork {fork}", _said(error), _status(error), session)
         return self._page("fork.html", values, session)
 
     async def preview(self, request: Request, session: WebSession) -> Response:
@@ -531,6 +536,12 @@ def _sides(fields: Any) -> dict[int, str] | None:
             return None
         sides[int(handle)] = value
     return sides
+
+
+def _status(error: ZpmError, otherwise: int = 404) -> int:
+    """The status of a page that ``error`` stopped: 503 while the storage is
+    away (a person may try again soon), else ``otherwise``."""
+    return 503 if isinstance(error, StorageUnavailable) else otherwise
 
 
 def _said(error: ZpmError) -> str:

@@ -252,6 +252,11 @@ class Memories:
         (``ports.storage.WriteGroup``); ``None`` when the storage has none."""
         return self._registry.write_group()
 
+    def unavailable(self) -> str | None:
+        """Why the storage cannot be used now (``MemoryRegistry.unavailable``);
+        safe to call from any thread."""
+        return self._registry.unavailable()
+
     def sync_all(self) -> None:
         """Catch every mounted memory up with what other processes wrote (a goal
         ``m:G`` may reach any of them)."""

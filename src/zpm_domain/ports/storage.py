@@ -248,6 +248,12 @@ class MemoryRegistry(ABC):
         ``None`` when this storage makes each batch durable on its own."""
         return None
 
+    def unavailable(self) -> str | None:
+        """Why the storage cannot be used now, ``None`` when it answers: a
+        health check, cheap and safe to call from any thread.  Files are
+        always there (a failing disk shows in the calls themselves)."""
+        return None
+
 
 class WriteGroup(ABC):
     """The batches of several calls, made durable together: a group commit,
