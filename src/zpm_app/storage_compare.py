@@ -8,8 +8,8 @@ journaled).  Compared, in this order: its state as a snapshot holds it
 withdrawals, defeated clauses, descriptions; the header without its
 ``saved`` time and ``id``, which name the moment, not the state), its
 knowledge files, its snapshots' names and texts, its fork point and its
-memory id; then the manifests of mounts.  The first difference ends the
-comparison.
+memory id; then the manifests of mounts, and the bearer tokens.  The first
+difference ends the comparison.
 """
 
 from __future__ import annotations
@@ -102,6 +102,18 @@ def compare_mounts(source: Side, target: Side) -> str | None:
     return (
         f"the mounts differ: {_mounts(mine)} in {source.where}, {_mounts(theirs)} in {target.where}"
     )
+
+
+def compare_tokens(source: Side, target: Side) -> tuple[int, str | None]:
+    """How many tokens the source has, and the first of them the target
+    does not hold as it is (``None``: every one is there, the same)."""
+    mine = source.tokens.list()
+    theirs = {record.name: record for record in target.tokens.list()}
+    for record in mine:
+        if theirs.get(record.name) != record:
+            where = f"{target.where} as it is in {source.where}"
+            return len(mine), f"token {record.name} is not in {where}"
+    return len(mine), None
 
 
 def _look(side: Side, ref: MemoryRef, engine: Engine, clock: Callable[[], float]) -> _Look:

@@ -11,7 +11,10 @@ transfer over it (``zpm_domain.ports.transfer``).  A copy
    copy (naming the journal and line) before anything is written;
 3. writes each memory whole (a transaction, or a folder renamed into
    place), then the counters of memory ids (never lowered: the next memory
-   made gets an id no copied one has) and the manifest of mounts, as it is.
+   made gets an id no copied one has), the manifest of mounts, as it is,
+   and the bearer tokens of ``zpm serve --http`` (digests, scopes, names,
+   when made and last used: a server on the target accepts the same
+   tokens; a target holding a token of the same name is refused in step 1).
 
 What is copied of a memory: see ``StoredMemory``.  Global memories are
 copied only with ``--global``: from the files' global root
@@ -31,10 +34,12 @@ from pathlib import Path
 
 from zpm_adapters.project import ProjectPaths
 from zpm_adapters.storage.file_storage import FileRegistry
+from zpm_adapters.storage.file_tokens import FileTokens
 from zpm_adapters.storage.file_transfer import FileTransfer
 from zpm_app import config
 from zpm_domain.errors import ZpmError
 from zpm_domain.ports.storage import MemoryRef, MemoryRegistry, Scope
+from zpm_domain.ports.tokens import TokenStore
 from zpm_domain.ports.transfer import MemoryTransfer
 
 
@@ -49,6 +54,7 @@ class Side:
 
     registry: MemoryRegistry
     transfer: MemoryTransfer
+    tokens: TokenStore
     where: str
 
 
@@ -86,7 +92,11 @@ def file_side(
         folder.mkdir(parents=True, exist_ok=True)
         config.init_project(folder)
     registry = FileRegistry(paths, config.global_root(env), clock=clock)
-    yield Side(registry, FileTransfer(registry), str(paths.root))
+    tokens = FileTokens(paths.zpm_dir)
+    try:
+        yield Side(registry, FileTransfer(registry), tokens, str(paths.root))
+    finally:
+        tokens.close()
 
 
 @contextmanager
@@ -99,6 +109,7 @@ def database_side(
     from zpm_adapters.postgres.database import Database
     from zpm_adapters.postgres.registry import PostgresRegistry
     from zpm_adapters.postgres.schema import migrate
+    from zpm_adapters.postgres.tokens import PostgresTokens
     from zpm_adapters.postgres.transfer import PostgresTransfer, space_exists
 
     if not config.SPACE_PATTERN.match(space):
@@ -114,7 +125,7 @@ def database_side(
             raise CopyRefused(f"{db.where} has no space {space}")
         registry = PostgresRegistry(db, space, global_name, clock=clock)
         transfer = PostgresTransfer(registry, clock=clock)
-        yield Side(registry, transfer, transfer.where)
+        yield Side(registry, transfer, PostgresTokens(db, space), transfer.where)
     finally:
         db.close()
 
@@ -134,6 +145,12 @@ def copy_project(source: Side, target: Side, *, with_global: bool) -> list[Memor
             f"{target.where} already holds {', '.join(held)}: a copy goes only into a "
             "project or space with no memories yet (nothing was copied)"
         )
+    tokens = source.tokens.list()
+    taken = sorted({r.name for r in target.tokens.list()} & {r.name for r in tokens})
+    if taken:
+        raise CopyRefused(
+            f"{target.where} already has tokens named {', '.join(taken)} (nothing was copied)"
+        )
     memories = [
         source.transfer.read_memory(ref)
         for scope in chosen
@@ -151,4 +168,6 @@ def copy_project(source: Side, target: Side, *, with_global: bool) -> list[Memor
     if mounts is not None:
         target.registry.read_manifest()
         target.registry.write_manifest(mounts)
+    for record in tokens:
+        target.tokens.add(record)
     return [memory.ref for memory in memories]

@@ -13,8 +13,13 @@ from typing import Any
 
 import pytest
 
-from zpm_adapters.postgres.database import describe
-from zpm_adapters.postgres.schema import VERSION
+from tests.http.http_harness import HttpServer, request
+from zpm_adapters.postgres.database import Database, describe
+from zpm_adapters.postgres.registry import PostgresRegistry
+from zpm_adapters.postgres.schema import VERSION, migrate
+from zpm_adapters.postgres.tokens import PostgresTokens
+from zpm_adapters.storage.file_tokens import FileTokens
+from zpm_app import tokens
 from zpm_app.bootstrap import open_toolbox
 from zpm_app.cli import main
 from zpm_app.config import init_project, resolve_settings
@@ -23,6 +28,7 @@ from zpm_app.storage_copy import database_side, file_side
 from zpm_app.toolbox import Toolbox
 from zpm_contract.pg_cluster import Cluster
 from zpm_domain.ports.storage import MemoryRef
+from zpm_domain.ports.tokens import TokenRecord, TokenStore
 
 KNOWLEDGE = """\
 :- dynamic(capital/2).
@@ -163,9 +169,10 @@ def test_a_project_goes_into_a_space_and_back_answering_alike(
         "review",
         "shared (global)",
         "mounts",
+        "tokens",
     ]
     assert "2 snapshots" in lines[1] and "1 withdrawals" in lines[1]
-    assert lines[-1] == "mounts: 4 entries: identical"
+    assert lines[-2:] == ["mounts: 4 entries: identical", "tokens: 0: identical"]
 
     with _open(env, root) as files_box:
         expected = _answers(files_box)
@@ -194,6 +201,7 @@ def test_a_project_goes_into_a_space_and_back_answering_alike(
     assert report["identical"] is True
     assert [row["memory"] for row in report["memories"]] == ["default", "notes", "review", "shared"]
     assert report["mounts"] == {"entries": 4, "identical": True}
+    assert report["tokens"] == {"count": 0, "identical": True}
     with _open(back_env, back) as back_box:
         assert _answers(back_box) == expected
     for journal in ("data/journal.wal", "kb/notes/journal.wal", "kb/review/journal.wal"):
@@ -215,7 +223,7 @@ def test_the_fixture_of_every_operation_goes_into_a_space_alike(
     code = _migrate(monkeypatch, env, "--from", str(root), "--to", cluster.url, "--space", space)
     printed = capsys.readouterr()
     assert code == 0, printed.err
-    assert printed.out.count(": identical") == 4
+    assert printed.out.count(": identical") == 5  # three memories, the mounts, the tokens
 
 
 def test_a_space_that_holds_memories_is_refused_and_left_alone(
@@ -341,3 +349,118 @@ def test_storage_init_refuses_a_file_project(
     _isolate(monkeypatch, {})
     assert main(["storage", "init"]) == 1
     assert "the project keeps its memories in files" in capsys.readouterr().err
+
+
+def call_tool(
+    server: HttpServer, token: str, tool: str, arguments: dict[str, Any]
+) -> tuple[str, bool]:
+    """One tool call to a stateless server: its text and error flag."""
+    body = {
+        "jsonrpc": "2.0",
+        "id": 1,
+        "method": "tools/call",
+        "params": {"name": tool, "arguments": arguments},
+    }
+    headers = {"Authorization": f"Bearer {token}", "MCP-Protocol-Version": "2025-11-25"}
+    answer = request(server.mcp, body, headers)
+    assert answer.status == 200, answer
+    raw = answer.body.decode()
+    if not raw.lstrip().startswith("{"):  # one server-sent event
+        raw = next(line[5:] for line in raw.splitlines() if line.startswith("data:"))
+    result = json.loads(raw)["result"]
+    return result["content"][0]["text"], bool(result.get("isError"))
+
+
+def _tokens(folder: Path | None, cluster: Cluster, space: str) -> list[TokenRecord]:
+    """The tokens of the project in ``folder``, or (``None``) of ``space``."""
+    if folder is not None:
+        store: TokenStore = FileTokens(folder / ".zpm")
+    else:
+        store = PostgresTokens(Database(cluster.url), space, owns=True)
+    try:
+        return store.list()
+    finally:
+        store.close()
+
+
+def test_the_tokens_go_along_and_a_server_of_the_space_accepts_them(
+    cluster: Cluster,
+    space: str,
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    root = tmp_path / "project"
+    root.mkdir()
+    init_project(root)
+    made: dict[str, str] = {}
+    store = FileTokens(root / ".zpm")
+    for name, read_only, memories, used in [
+        ("alice", False, (), 1_700_000_123.25),
+        ("reader", True, ("default",), None),
+    ]:
+        made[name] = tokens.new_token()
+        record = tokens.make(
+            name, made[name], read_only=read_only, memories=memories, fork=False, now=1.7e9
+        )
+        store.add(record)
+        if used is not None:
+            store.touch(name, used)
+    store.close()
+    before = _tokens(root, cluster, space)
+    env = {"ZPM_ENGINE": "python", "XDG_DATA_HOME": str(tmp_path / "data")}
+    code = _migrate(monkeypatch, env, "--from", str(root), "--to", cluster.url, "--space", space)
+    printed = capsys.readouterr()
+    assert code == 0, printed.err
+    assert printed.out.splitlines()[-1] == "tokens: 2: identical"
+    assert _tokens(None, cluster, space) == before
+    assert before[0].last_used == 1_700_000_123.25
+
+    where = ["--storage", cluster.url, "--space", space, "--stateless"]
+    elsewhere = tmp_path / "elsewhere"
+    elsewhere.mkdir()
+    init_project(elsewhere)
+    with HttpServer(elsewhere, *where) as server:
+        stored = call_tool(server, made["alice"], "remember_fact", {"fact": "moved(yes)"})
+        refused = call_tool(server, made["reader"], "remember_fact", {"fact": "moved(no)"})
+    assert stored == ("Asserted: moved(yes)", False)
+    assert refused == ("Memory is read-only: default", True)
+
+    back = tmp_path / "back"
+    code = _migrate(monkeypatch, env, "--from", cluster.url, "--space", space, "--to", str(back))
+    assert code == 0, capsys.readouterr().err
+    after = _tokens(None, cluster, space)
+    assert _tokens(back, cluster, space) == after
+    assert [r.name for r in after] == ["alice", "reader"]
+
+
+def test_a_target_with_a_token_of_the_same_name_is_refused(
+    cluster: Cluster,
+    space: str,
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    root = tmp_path / "project"
+    root.mkdir()
+    init_project(root)
+    mine, theirs = (
+        tokens.make("alice", tokens.new_token(), read_only=ro, memories=(), fork=False, now=now)
+        for ro, now in ((False, 1.0), (True, 2.0))
+    )
+    folder_store = FileTokens(root / ".zpm")
+    folder_store.add(mine)
+    folder_store.close()
+    registry_db = Database(cluster.url)
+    try:
+        migrate(registry_db)
+        PostgresRegistry(registry_db, space, f"g-{space}")
+        PostgresTokens(registry_db, space).add(theirs)
+    finally:
+        registry_db.close()
+    env = {"ZPM_ENGINE": "python", "XDG_DATA_HOME": str(tmp_path / "data")}
+    code = _migrate(monkeypatch, env, "--from", str(root), "--to", cluster.url, "--space", space)
+    printed = capsys.readouterr()
+    assert code == 1
+    assert "already has tokens named alice (nothing was copied)" in printed.err
+    assert _tokens(None, cluster, space) == [theirs]

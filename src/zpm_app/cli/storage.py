@@ -12,8 +12,9 @@ folder (``zpm_app.storage_copy``; ``--global`` copies the global memories
 too).  Then both sides are opened and every memory compared
 (``zpm_app.storage_compare``): one line per memory, ``default: 12
 clauses, 1 assumptions, 3 snapshots, 0 withdrawals: identical``, then the
-mounts'.  Exits 1 at the first difference (named on stderr), and for a
-copy refused or failed, with the reason on stderr.
+mounts', then the tokens' (``tokens: 2: identical``).  Exits 1 at the
+first difference (named on stderr), and for a copy refused or failed, with
+the reason on stderr.
 """
 
 from __future__ import annotations
@@ -140,7 +141,7 @@ def _copy_and_compare(ns: argparse.Namespace, space: str) -> int:
     from contextlib import ExitStack
 
     from zpm_app import config
-    from zpm_app.storage_compare import compare_memories, compare_mounts
+    from zpm_app.storage_compare import compare_memories, compare_mounts, compare_tokens
     from zpm_app.storage_copy import (
         copy_project,
         database_side,
@@ -163,6 +164,7 @@ def _copy_and_compare(ns: argparse.Namespace, space: str) -> int:
         compared = compare_memories(source, target, copied, clock=clock)
         mounts = compare_mounts(source, target) if len(compared) == len(copied) else None
         entries = source.registry.read_manifest() or []
+        tokens, tokens_differ = compare_tokens(source, target)
     differs = next((c for c in compared if c.difference is not None), None)
     if ns.format == "json":
         print(
@@ -172,7 +174,8 @@ def _copy_and_compare(ns: argparse.Namespace, space: str) -> int:
                     "to": target.where,
                     "memories": [_row(c) for c in compared],
                     "mounts": {"entries": len(entries), "identical": mounts is None},
-                    "identical": differs is None and mounts is None,
+                    "tokens": {"count": tokens, "identical": tokens_differ is None},
+                    "identical": differs is None and mounts is None and tokens_differ is None,
                 }
             )
         )
@@ -182,11 +185,14 @@ def _copy_and_compare(ns: argparse.Namespace, space: str) -> int:
             print(item.line())
         if differs is None:
             print(f"mounts: {len(entries)} entries: {mounts or 'identical'}")
+            print(f"tokens: {tokens}: {tokens_differ or 'identical'}")
     sys.stdout.flush()
     if differs is not None:
         return fail(f"zpm storage migrate: {differs.label}: {differs.difference}")
     if mounts is not None:
         return fail(f"zpm storage migrate: {mounts}")
+    if tokens_differ is not None:
+        return fail(f"zpm storage migrate: {tokens_differ}")
     return 0
 
 
