@@ -39,11 +39,17 @@ class ImportService(Protocol):
     ``ZpmError`` or ``OSError`` (the text says what is wrong)."""
 
     def import_file(
-        self, path: Path, memory: str | None, snapshot: str | None, report: Report | None
+        self,
+        path: Path,
+        memory: str | None,
+        snapshot: str | None,
+        report: Report | None,
+        client: str | None = None,
     ) -> Imported:
         """Import the clauses of ``path`` into ``memory`` (``None``:
         ``default``), saved as snapshot ``snapshot`` (``None``: named after
-        the time, ``import-YYYYMMDD-HHMMSS``); ``report`` hears the progress."""
+        the time, ``import-YYYYMMDD-HHMMSS``); ``report`` hears the progress;
+        ``client`` is who the clauses are recorded as stored by."""
 
     def close(self) -> None:
         """Release the project."""
@@ -63,7 +69,12 @@ class ProjectImport:
         self._on_close = on_close
 
     def import_file(
-        self, path: Path, memory: str | None, snapshot: str | None, report: Report | None
+        self,
+        path: Path,
+        memory: str | None,
+        snapshot: str | None,
+        report: Report | None,
+        client: str | None = None,
     ) -> Imported:
         suffix = path.suffix.lower()
         if suffix not in PROLOG_SUFFIXES + JSON_LINES_SUFFIXES:
@@ -76,7 +87,7 @@ class ProjectImport:
         except UnicodeDecodeError as error:
             raise InvalidArguments(f"{path}: not UTF-8 text ({error.reason})") from None
         name = snapshot or default_snapshot(self._clock())
-        with reporting(report), calling(PROVENANCE_TOOL, None, self._clock):
+        with reporting(report), calling(PROVENANCE_TOOL, client, self._clock):
             read = read_import(text, str(path), json_lines=suffix in JSON_LINES_SUFFIXES)
             target = import_into(self._memories, memory, read, name, str(path))
         return Imported(target, len(read), name if read else None)

@@ -3,8 +3,10 @@
 from __future__ import annotations
 
 import dataclasses
+import getpass
 import io
 import json
+import socket
 import subprocess
 import sys
 import textwrap
@@ -64,10 +66,18 @@ class RecordingRunner:
 
     specs: tuple[ToolDefinition, ...] = ()
     calls: list[tuple[str, dict[str, Any]]] = field(default_factory=list)
+    clients: list[str | None] = field(default_factory=list)
     closed: bool = False
 
-    def call(self, name: str, arguments: Mapping[str, Any] | None) -> Outcome:
+    def call(
+        self,
+        name: str,
+        arguments: Mapping[str, Any] | None,
+        progress: Any = None,
+        client: str | None = None,
+    ) -> Outcome:
         self.calls.append((name, dict(arguments or {})))
+        self.clients.append(client)
         return Outcome(json.dumps(arguments), False)
 
     def close(self) -> None:
@@ -379,7 +389,13 @@ def test_a_runner_exception_is_reported_and_the_runner_closed(
     capsys: pytest.CaptureFixture[str],
 ) -> None:
     class Failing(RecordingRunner):
-        def call(self, name: str, arguments: Mapping[str, Any] | None) -> Outcome:
+        def call(
+            self,
+            name: str,
+            arguments: Mapping[str, Any] | None,
+            progress: Any = None,
+            client: str | None = None,
+        ) -> Outcome:
             raise ExecutionFailed("disk full")
 
     world = World(runner=Failing())
@@ -600,3 +616,21 @@ def test_the_named_command_is_found_past_the_global_options(
     from zpm_app.cli import _named_command
 
     assert _named_command(argv, TOOLS) == only
+
+
+def test_a_command_writes_as_the_account_and_machine_or_as_the_name_given(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    world = World(runner=RecordingRunner())
+    assert run(capsys, world, "remember-fact", "--fact", "p(1)")[0] == 0
+    assert run(capsys, world, "remember-fact", "--fact", "p(2)", "--as", "release-bot")[0] == 0
+    assert run(capsys, world, "--as", "ann", "remember-fact", "--fact", "p(3)")[0] == 0
+    user, host = getpass.getuser(), socket.gethostname()
+    assert world.runner.clients == [f"cli:{user}@{host}", "release-bot", "ann"]
+    code, out, err = run(capsys, world, "remember-fact", "--fact", "p(4)", "--as", "a\tb")
+    assert (code, out) == (1, "")
+    assert (
+        err
+        == "zpm remember-fact: --as 'a\\tb': give 1 to 128 printable characters, such as a name\n"
+    )
+    assert len(world.runner.calls) == 3  # refused before the project was opened

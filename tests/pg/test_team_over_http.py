@@ -92,3 +92,18 @@ async def test_an_idle_server_tells_its_watchers_of_another_servers_change(
                 while predicates not in updates():  # the watcher makes no call meanwhile
                     await anyio.sleep(0.05)
             assert updates() == [predicates], heard
+
+
+def test_a_write_from_the_shell_is_recorded_as_its_account_or_the_name_given(
+    cluster: Cluster, space: str, tmp_path: Path
+) -> None:
+    import getpass
+    import socket
+
+    where = ["--storage", cluster.url, "--space", space, "--project", str(tmp_path)]
+    init_project(tmp_path)
+    zpm("remember-fact", "--fact", "likes(ann, tea)", *where)
+    zpm("remember-fact", "--fact", "likes(bob, tea)", "--as", "release-bot", *where)
+    rows = json.loads(zpm("matching", "--pattern", "likes(X, Y)", "--format", "json", *where))
+    clients = [row["provenance"]["client"] for row in rows["rows"]]
+    assert clients == [f"cli:{getpass.getuser()}@{socket.gethostname()}", "release-bot"]

@@ -15,6 +15,7 @@ import time
 from pathlib import Path
 from typing import Any
 
+from zpm_app.cli.identity import BadIdentity, cli_client
 from zpm_app.cli.parsing import add_global_options, command
 from zpm_app.cli.services import Services
 from zpm_app.output import fail
@@ -44,13 +45,17 @@ def run(ns: argparse.Namespace, services: Services) -> int:
     path = Path(ns.file)
     if not path.is_file():
         return fail(f"zpm import: no such file: {ns.file}")
+    try:
+        client = cli_client(getattr(ns, "as_name", None))
+    except BadIdentity as error:
+        return fail(f"zpm import: {error}")
     importer = services.import_for("zpm import", ns.project, ns.engine)
     if isinstance(importer, str):
         return fail(importer)
     began = time.monotonic()
     shown = _Progress()
     try:
-        done = importer.import_file(path, ns.memory, ns.snapshot, shown.report)
+        done = importer.import_file(path, ns.memory, ns.snapshot, shown.report, client)
     except ZpmError as error:
         shown.end()
         detail = f": {error.hint}" if error.hint else ""

@@ -50,7 +50,8 @@ def actions(parser: argparse.ArgumentParser, dest: str) -> Any:
 def add_global_options(
     parser: argparse.ArgumentParser, *, top: bool = False, formats: bool = True
 ) -> None:
-    """``--project``, ``--engine`` and ``--format``: on the top-level parser with
+    """``--project``, ``--engine``, ``--storage``, ``--space``, ``--as`` and
+    ``--format``: on the top-level parser with
     their defaults, on a subcommand without (so a value given before the
     subcommand holds unless given again after it)."""
     default: Any = None if top else argparse.SUPPRESS
@@ -78,6 +79,13 @@ def add_global_options(
         metavar="NAME",
         default=default,
         help="the project's space in the database of --storage (stands for ZPM_SPACE)",
+    )
+    parser.add_argument(
+        "--as",
+        dest="as_name",
+        metavar="NAME",
+        default=default,
+        help="the client what this command stores is recorded under (default: cli:USER@HOST)",
     )
     if formats:
         parser.add_argument(

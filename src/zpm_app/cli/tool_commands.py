@@ -17,6 +17,7 @@ import sys
 from typing import IO, Any
 
 from zpm_app.catalogue import ToolDefinition
+from zpm_app.cli.identity import BadIdentity, cli_client
 from zpm_app.cli.parsing import (
     add_global_options,
     boolean,
@@ -154,15 +155,20 @@ def run_tool(
     services: Services,
     command_name: str | None = None,
 ) -> int:
-    """Open the project, run the tool once, print its outcome; the exit code.
-    Errors are prefixed with ``command_name`` (default: ``zpm`` and the
-    tool's command)."""
+    """Open the project, run the tool once as the shell's client
+    (``zpm_app.cli.identity``), print its outcome; the exit code.  Errors
+    are prefixed with ``command_name`` (default: ``zpm`` and the tool's
+    command)."""
     command_name = command_name or f"zpm {spec.cli_name}"
+    try:
+        client = cli_client(getattr(ns, "as_name", None))
+    except BadIdentity as error:
+        return fail(f"{command_name}: {error}")
     runner = services.open_for(command_name, ns.project, ns.engine)
     if isinstance(runner, str):
         return fail(runner)
     try:
-        outcome = runner.call(spec.name, arguments)
+        outcome = runner.call(spec.name, arguments, client=client)
     except ZpmError as error:
         return fail(f"{command_name}: {error}")
     finally:
