@@ -107,3 +107,45 @@ def test_a_write_from_the_shell_is_recorded_as_its_account_or_the_name_given(
     rows = json.loads(zpm("matching", "--pattern", "likes(X, Y)", "--format", "json", *where))
     clients = [row["provenance"]["client"] for row in rows["rows"]]
     assert clients == [f"cli:{getpass.getuser()}@{socket.gethostname()}", "release-bot"]
+
+
+def test_serve_init_of_a_space_leaves_no_folder_behind(
+    cluster: Cluster, space: str, tmp_path: Path
+) -> None:
+    import os
+
+    env = {**os.environ, "ZPM_STORAGE_URL": cluster.url, "ZPM_SPACE": space}
+    env["ZPM_ENGINE"] = "python"
+    env.pop("ZPM_PROJECT_DIR", None)
+    messages = [
+        {
+            "jsonrpc": "2.0",
+            "id": 1,
+            "method": "initialize",
+            "params": {
+                "protocolVersion": "2025-11-25",
+                "capabilities": {},
+                "clientInfo": {"name": "t", "version": "1"},
+            },
+        },
+        {"jsonrpc": "2.0", "method": "notifications/initialized"},
+        {
+            "jsonrpc": "2.0",
+            "id": 2,
+            "method": "tools/call",
+            "params": {"name": "remember_fact", "arguments": {"fact": "here(yes)"}},
+        },
+    ]
+    done = subprocess.run(
+        zpm_command("serve", "--init"),
+        input="".join(json.dumps(m) + "\n" for m in messages),
+        capture_output=True,
+        text=True,
+        cwd=tmp_path,
+        env=env,
+        timeout=60,
+    )
+    assert done.returncode == 0, done.stderr
+    answers = [json.loads(line) for line in done.stdout.splitlines()]
+    assert answers[-1]["result"]["content"][0]["text"] == "Asserted: here(yes)"
+    assert list(tmp_path.iterdir()) == []

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import argparse
 import logging
+import os
 import shutil
 from collections.abc import Callable
 from pathlib import Path
@@ -36,7 +37,8 @@ def add(commands: Any) -> None:
         "--init",
         action="store_true",
         help="create the project (the folder and .zpm/) when missing; "
-        "what was created is removed again if the server cannot start",
+        "what was created is removed again if the server cannot start (nothing is "
+        "created for memories kept in a database)",
     )
     serve.add_argument(
         "--fork",
@@ -111,7 +113,7 @@ def run(ns: argparse.Namespace, services: Services) -> int:
     from zpm_app import server
 
     created: list[Path] = []
-    if ns.init:
+    if ns.init and not _in_a_database():
         try:
             created = create_project(services, services.project_dir(ns.project))
         except OSError as error:
@@ -144,6 +146,13 @@ def run(ns: argparse.Namespace, services: Services) -> int:
         plain = isinstance(error, (services.project_not_found, HttpRefused))
         prefix = "" if plain else "zpm serve: "
         return fail(f"{prefix}{error}")
+
+
+def _in_a_database() -> bool:
+    """Whether the memories are kept in a database (``--storage`` or
+    ``ZPM_STORAGE_URL``): then ``--init`` makes no ``.zpm/``, which a server
+    of a space does not need."""
+    return os.environ.get("ZPM_STORAGE_URL", "file") not in ("", "file")
 
 
 def _http_options(ns: argparse.Namespace, services: Services) -> HttpOptions | None:
