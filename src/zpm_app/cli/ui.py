@@ -2,9 +2,10 @@
 local project, for the person at this machine.
 
 It serves the page (and ``/mcp``, with the project's tokens) on a loopback
-port (``--port``, else one the system picks) and prints a one-time link that
-signs the browser in as the user running it, with full access; the link
-works once, and no longer once the process ends.  The browser is opened on
+port (``--port``, else one the system picks) and, once the project is open
+and the port accepts connections, prints a one-time link that signs the
+browser in as the user running it, with full access; the link works once,
+and no longer once the process ends.  The browser is opened on
 it unless ``--no-browser``.  Ctrl-C stops it.
 """
 
@@ -26,6 +27,8 @@ from zpm_app.output import fail
 
 NAME = "ui"
 HOST = "127.0.0.1"
+BACKLOG = 128
+"""Connections the socket holds until the server takes them (uvicorn's own default)."""
 
 
 def add(commands: Any) -> None:
@@ -72,16 +75,23 @@ def run(ns: argparse.Namespace, services: Services) -> int:
     port = bound.getsockname()[1]
     sessions = Sessions()
     link = f"http://{HOST}:{port}/login?once={sessions.link(Caller(_person()))}"
-    logging.getLogger("zpm").info(
-        "the review page of this project: sign in with the link printed on stdout (it works once)"
-    )
-    print(link, flush=True)
-    if not ns.no_browser and _graphical():
-        webbrowser.open(link)
+
+    def ready() -> None:
+        """The project is open and the socket listens: a browser sent to the
+        link now waits at most for the server's first accept, never refused."""
+        bound.listen(BACKLOG)
+        logging.getLogger("zpm").info(
+            "the review page of this project: sign in with the link printed on stdout "
+            "(it works once)"
+        )
+        print(link, flush=True)
+        if not ns.no_browser and _graphical():
+            webbrowser.open(link)
+
     store = services.open_tokens(ns.project)
     try:
         return serve_http(
-            open_runner, HttpOptions(HOST, port), store, sessions=sessions, bound=bound
+            open_runner, HttpOptions(HOST, port), store, sessions=sessions, bound=bound, ready=ready
         )
     except (services.project_not_found, *services.startup_errors) as error:
         return fail(f"zpm ui: {error}")

@@ -229,13 +229,15 @@ def serve_http(
     *,
     sessions: Sessions | None = None,
     bound: socket.socket | None = None,
+    ready: Callable[[], None] | None = None,
 ) -> int:
     """Open the runner, serve until SIGTERM or SIGINT, close it; returns 0.
 
     Errors raised while opening the runner propagate before anything binds.
     ``sessions``: the review page's (``zpm ui`` made a one-time link in
     them); ``bound``: a socket already bound to the options' address, to
-    serve on instead of binding one.
+    serve on instead of binding one; ``ready``: called once the runner is
+    open and the application built, right before the server starts.
     """
     import uvicorn
 
@@ -261,6 +263,8 @@ def serve_http(
         # runner is closed and the exit code is 0.
         previous = {sig: signal.signal(sig, _stopped) for sig in (signal.SIGTERM, signal.SIGINT)}
         try:
+            if ready is not None:
+                ready()
             uvicorn.Server(config).run(sockets=None if bound is None else [bound])
         finally:
             for sig, handler in previous.items():
