@@ -84,6 +84,9 @@ def test_browse_search_query_and_a_proof(page: Page, site: Site) -> None:
     expect(page.locator('tr[data-predicate="item/3"] td.num')).to_have_text(f"{FACTS:,}")
     screenshot(page, "2-predicates")
     page.click('tr[data-predicate="item/3"] a')
+    size = "e => parseFloat(getComputedStyle(e).fontSize)"
+    title, crumbs = page.locator("h1").evaluate(size), page.locator("p.crumbs").evaluate(size)
+    assert title > 1.3 * crumbs, (title, crumbs)  # a heading, though set in Prolog's type
     rows = page.locator("table.clauses tbody tr")
     expect(rows).to_have_count(100)
     expect(rows.first.locator("td.prolog")).to_have_text('item(0, "item 0", [tag, 0])')

@@ -90,6 +90,12 @@ def test_a_token_signs_in_and_the_page_shows_what_it_sees(
 def test_a_read_only_token_gets_a_read_only_page(project: Path, server: HttpServer) -> None:
     page = sign_in(server, create_token(project, "reader", "--read-only")).get("/")
     assert "read-only" in page.text
+    modes = re.findall(
+        r'<tr data-memory="(\w+)">.*?<td>(?:project|global)</td>\s*<td>(\w+)</td>', page.text, re.S
+    )
+    assert modes == [("default", "ro"), ("other", "ro")], modes
+    writer = sign_in(server, create_token(project, "writer")).get("/")
+    assert re.search(r'<tr data-memory="default">.*?<td>rw</td>', writer.text, re.S)
 
 
 def test_a_token_that_is_not_accepted_opens_no_session(project: Path, server: HttpServer) -> None:
@@ -252,11 +258,16 @@ def test_a_fork_is_reviewed_its_conflict_resolved_and_merged(
     browser = sign_in(server, create_token(project, "ann"))
     listed = browser.get("/")
     assert 'href="/forks/try"' in listed.text
+    assert "(1 in conflict with default)" in listed.text
     review = browser.get("/forks/try")
     assert review.status_code == 200 and f'data-handle="{handle}"' in review.text
     assert "likes(ann, coffee)" in review.text and "likes(ann, milk)" in review.text
     undecided = browser.get("/forks/try/preview")
     assert "has no winner" in undecided.text and 'id="merge"' not in undecided.text
+    kept = browser.get(f"/forks/try/preview?side-{handle}=base")
+    skipped = kept.text[kept.text.index('id="skipped"') :]
+    assert '<td class="prolog">likes(ann, milk)</td>' in skipped
+    assert "conflict: default&#39;s change kept" in skipped
     preview = browser.get(f"/forks/try/preview?side-{handle}=fork")
     assert 'id="merge"' in preview.text and "The merge would apply" in preview.text
     secret = csrf_of(preview.text)

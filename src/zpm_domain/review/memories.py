@@ -6,7 +6,9 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from zpm_domain.forks.review import UNREADABLE, waiting
+from zpm_domain.forks.review import UNREADABLE, diff, waiting
+from zpm_domain.memory import access
+from zpm_domain.memory.mounts import Memories
 from zpm_domain.tools.definition import ToolContext
 
 
@@ -25,6 +27,9 @@ class MemoryRow:
     clauses: int | None
     waiting: int | None
     problem: str | None = None
+    conflicts: int | None = None
+    """How many of a fork's waiting changes conflict with its base (``None``:
+    no fork, or its base cannot be read)."""
 
     @property
     def mounted(self) -> bool:
@@ -32,9 +37,11 @@ class MemoryRow:
 
 
 def memory_rows(context: ToolContext) -> list[MemoryRow]:
-    """Every memory the current caller sees (``Memories.listing``'s order)."""
+    """Every memory the current caller sees (``Memories.listing``'s order),
+    with the mode it has for that caller (``ro`` for one it may not change)."""
     memories = context.memories
     mounted = {(memory.name, memory.scope): memory for memory in memories.mounted()}
+    caller = access.current()
     rows = []
     for listed in memories.listing():
         memory = mounted.get((listed.name, listed.scope)) if listed.mounted else None
@@ -46,25 +53,37 @@ def memory_rows(context: ToolContext) -> list[MemoryRow]:
                 for info in memory.predicates()
                 if not memory.files.is_static(info.key)
             )
-        count, problem = None, None
+        count, conflicts, problem = None, None, None
         if listed.fork_of is not None and listed.scope == "project":
             try:
-                count = waiting(memories, listed.name)
+                count, conflicts = _unmerged(memories, listed.name)
             except UNREADABLE as error:
                 problem = str(error)
         rows.append(
             MemoryRow(
                 listed.name,
                 listed.scope,
-                listed.mode,
+                "ro" if listed.mode == "rw" and not caller.may_change(listed.name) else listed.mode,
                 listed.fork_of,
                 listed.session,
                 clauses,
                 count,
                 problem,
+                conflicts,
             )
         )
     return rows
+
+
+def _unmerged(memories: Memories, name: str) -> tuple[int, int | None]:
+    """Fork ``name``'s changes waiting to be merged, and how many of them
+    conflict with its base (``None`` when the base cannot be read: the
+    count of changes needs the fork alone)."""
+    try:
+        found = diff(memories, name)
+    except UNREADABLE:
+        return waiting(memories, name), None
+    return len(found["changes"]), len(found["conflicts"])
 
 
 def memory_changes(context: ToolContext, memory_name: str) -> str:
