@@ -135,6 +135,8 @@ def build_server(
     notifier: Notifier | None = None,
     identify: Identify = declared_client,
     audience: Audience | None = None,
+    *,
+    hears_changes: bool = True,
 ) -> Server[Any]:
     """A low-level MCP ``Server`` offering the worker's tools and resources,
     run by the worker; with ``logs``, it offers MCP logging (``logging/setLevel``
@@ -144,7 +146,11 @@ def build_server(
     ``identify`` tells who makes a request: what a call stores names that
     client, and the call reaches what its access grants (by default the
     client its ``clientInfo`` names, from ``initialize`` or from the
-    request's envelope, reaching everything)."""
+    request's envelope, reaching everything).  Without ``hears_changes`` (a
+    stateless HTTP server: no request outlives its answer) it offers no
+    ``resources/subscribe`` and announces no change notifications; else
+    ``initialize`` announces ``listChanged`` for tools and resources, and
+    ``resources.subscribe``, whichever transport asks (:class:`_ZpmServer`)."""
     if audience is None and notifier is not None:
         audience = WireAudience(notifier)
     watching = None if audience is None else Watching(worker, audience)
@@ -252,7 +258,8 @@ def build_server(
         # The SDK marks logging deprecated for the protocol of 2026-07-28;
         # the versions clients negotiate today define it.
         warnings.simplefilter("ignore", MCPDeprecationWarning)
-        server: Server[Any] = Server(
+        server: Server[Any] = _ZpmServer(
+            NotificationOptions(tools_changed=hears_changes, resources_changed=hears_changes),
             SERVER_NAME,
             version=package_version(),
             instructions=worker.instructions,
@@ -261,20 +268,38 @@ def build_server(
             on_list_resources=list_resources,
             on_list_resource_templates=list_resource_templates,
             on_read_resource=read_resource,
-            on_subscribe_resource=subscribe,
-            on_unsubscribe_resource=unsubscribe,
+            on_subscribe_resource=subscribe if hears_changes else None,
+            on_unsubscribe_resource=unsubscribe if hears_changes else None,
             on_set_logging_level=None if logs is None else set_logging_level,
         )
     server.middleware.extend([_Queueing(worker), _WireShape(listing)])
     return server
 
 
+class _ZpmServer(Server[Any]):
+    """The SDK's server, whose ``initialize`` answer announces the change
+    notifications zpm sends (``notifications``) also where the transport asks
+    for the options without naming them (the HTTP session manager)."""
+
+    def __init__(self, notifications: NotificationOptions, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self._notifications = notifications
+
+    def create_initialization_options(
+        self,
+        notification_options: NotificationOptions | None = None,
+        experimental_capabilities: dict[str, dict[str, Any]] | None = None,
+        extensions: dict[str, dict[str, Any]] | None = None,
+    ) -> InitializationOptions:
+        return super().create_initialization_options(
+            notification_options or self._notifications, experimental_capabilities, extensions
+        )
+
+
 def initialization_options(server: Server[Any]) -> InitializationOptions:
-    """The ``initialize`` answer's options: tools and resources with
-    ``listChanged: true`` (resources also with ``subscribe: true``), and the
-    server's ``instructions``."""
-    options = NotificationOptions(tools_changed=True, resources_changed=True)
-    return server.create_initialization_options(options)
+    """The ``initialize`` answer's options: the change notifications the
+    server sends (:func:`build_server`), and its ``instructions``."""
+    return server.create_initialization_options()
 
 
 def _memory_of(uri: str) -> str:

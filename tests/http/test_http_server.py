@@ -23,6 +23,8 @@ from http_harness import (
     zpm_command,
 )
 
+from zpm_app.cli.identity import cli_client
+
 pytestmark = [pytest.mark.slow, pytest.mark.anyio]
 
 
@@ -183,7 +185,7 @@ async def test_a_read_only_token_reads_and_changes_nothing(project: Path) -> Non
             read = await session.call_tool("query_logic", {"goal": "p(X)"})
     assert (refused.is_error, refused.content[0].text) == (True, "Memory is read-only: default")
     assert read.content[0].text == '[{"X":"a"}]'
-    assert stored(project) == [("p(a)", None)]
+    assert stored(project) == [("p(a)", cli_client(None))]  # written from the shell
 
 
 def test_stateless_mode_answers_each_request_alone(project: Path) -> None:
@@ -201,6 +203,40 @@ def test_stateless_mode_answers_each_request_alone(project: Path) -> None:
     assert answer.headers["content-type"] == "application/json"  # it asked for no progress
     assert json.loads(answer.body)["result"]["content"][0]["text"] == "Asserted: p(s)"
     assert stored(project) == [("p(s)", "alice")]
+
+
+def test_each_mode_announces_the_changes_it_delivers(project: Path) -> None:
+    """A session hears of the resource list and of subscribed resources
+    (the audience sends both on its standing stream); a stateless request
+    outlives nothing, so it is offered neither."""
+    token = create_token(project, "alice")
+    heard: dict[str, Any] = {}
+    for mode in ("sessions", "stateless"):
+        args = ("--stateless",) if mode == "stateless" else ()
+        with HttpServer(project, *args) as server:
+            opened = request(server.mcp, initialize_body(), bearer(token))
+            heard[mode] = json.loads(_data(opened.body.decode()))["result"]["capabilities"]
+            if mode == "stateless":
+                subscribe = {
+                    "jsonrpc": "2.0",
+                    "id": 2,
+                    "method": "resources/subscribe",
+                    "params": {"uri": "zpm://memories/default/predicates"},
+                }
+                headers = {**bearer(token), "MCP-Protocol-Version": "2025-11-25"}
+                refused = json.loads(_data(request(server.mcp, subscribe, headers).body.decode()))
+    assert heard["sessions"]["resources"] == {"subscribe": True, "listChanged": True}
+    assert heard["sessions"]["tools"] == {"listChanged": True}
+    assert heard["stateless"]["resources"] == {"subscribe": False, "listChanged": False}
+    assert heard["stateless"]["tools"] == {"listChanged": False}
+    assert refused["error"]["code"] == -32601, refused
+
+
+def _data(raw: str) -> str:
+    """The JSON of an answer sent as JSON or as one server-sent event."""
+    if raw.lstrip().startswith("{"):
+        return raw
+    return next(line[5:].strip() for line in raw.splitlines() if line.startswith("data:"))
 
 
 def test_without_authentication_the_start_is_refused(project: Path) -> None:
@@ -234,7 +270,7 @@ async def test_a_fork_token_works_in_a_fork_of_its_own(project: Path) -> None:
     assert stored_there.content[0].text == "Asserted: p(dana)"
     assert refused.content[0].text == "Memory is read-only: default"
     assert seen.content[0].text == '[{"X":"base"},{"X":"dana"}]'
-    assert stored(project) == [("p(base)", None)]
+    assert stored(project) == [("p(base)", cli_client(None))]
     in_fork = run_zpm(project, "query-logic", "--goal", "p(X)", "--memory", "token_dana")
     assert in_fork.stdout.strip() == '[{"X":"base"},{"X":"dana"}]'
 

@@ -99,7 +99,9 @@ def build_app(
         allowed_origins=options.origins(),
     )
     audience = SessionAudience()
-    server = build_server(worker, identify=http_caller, audience=audience)
+    server = build_server(
+        worker, identify=http_caller, audience=audience, hears_changes=not options.stateless
+    )
 
     def manager(json_response: bool) -> StreamableHTTPSessionManager:
         return StreamableHTTPSessionManager(
