@@ -24,6 +24,7 @@ from http_harness import (
 )
 
 from zpm_app.cli.identity import cli_client
+from zpm_app.eras import SPOKEN_VERSIONS
 
 pytestmark = [pytest.mark.slow, pytest.mark.anyio]
 
@@ -230,6 +231,37 @@ def test_each_mode_announces_the_changes_it_delivers(project: Path) -> None:
     assert heard["stateless"]["resources"] == {"subscribe": False, "listChanged": False}
     assert heard["stateless"]["tools"] == {"listChanged": False}
     assert refused["error"]["code"] == -32601, refused
+
+
+def test_what_the_transport_cannot_take_is_refused_with_its_status(project: Path) -> None:
+    token = create_token(project, "alice")
+    ping = b'{"jsonrpc":"2.0","id":1,"method":"ping"}'
+    found: dict[str, list[tuple[int, Any, dict[str, str]]]] = {}
+    for mode in ("sessions", "stateless"):
+        args = ("--stateless",) if mode == "stateless" else ()
+        with HttpServer(project, *args) as server:
+            answers = [
+                request(server.mcp, method="PUT", raw=b"{}", headers=bearer(token)),
+                request(
+                    server.mcp, raw=ping, headers={**bearer(token), "Content-Type": "text/plain"}
+                ),
+                request(
+                    server.mcp,
+                    raw=ping,
+                    headers={**bearer(token), "MCP-Protocol-Version": "2099-01-01"},
+                ),
+                request(server.mcp, raw=ping, headers={**bearer(token), "Accept": "text/html"}),
+            ]
+        found[mode] = [
+            (a.status, a.json()["error"], {k.lower(): v for k, v in a.headers.items()})
+            for a in answers
+        ]
+    for mode, [put, plain, future, html] in found.items():
+        assert put[0] == 405 and put[2]["allow"] == "GET, POST, DELETE", (mode, put)
+        assert (plain[0], plain[1]["code"]) == (415, -32600), (mode, plain)
+        assert (future[0], future[1]["code"]) == (400, -32022), (mode, future)
+        assert future[1]["data"] == {"supported": list(SPOKEN_VERSIONS), "requested": "2099-01-01"}
+        assert html[0] == 406 and "mcp-session-id" not in html[2], (mode, html)
 
 
 def _data(raw: str) -> str:

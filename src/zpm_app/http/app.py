@@ -8,8 +8,10 @@ Routes:
   balancer), running the very server ``zpm_app.server.build_server`` makes
   for stdio: the same tools, texts and schemas.  Before anything else a
   request's ``Host`` and ``Origin`` are checked (421 / 403), then its
-  bearer token (401 / 403, ``zpm_app.http.auth``), then its size (413 over
-  ``max_body_bytes``, before it is parsed).
+  method, media type and protocol revision (405 / 415 / 400,
+  ``zpm_app.http.refusals``), then its bearer token (401 / 403,
+  ``zpm_app.http.auth``), then its size (413 over ``max_body_bytes``,
+  before it is parsed).
 * ``GET /health``, without authentication: 200 ``{"status":"ok","storage":"ok"}``,
   or 503 with the reason while the storage does not answer;
   ``/health?ready=0``: 200 ``{"status":"ok"}`` while the process serves.
@@ -72,6 +74,7 @@ from zpm_app.http.auth import (
 from zpm_app.http.jwt_tokens import JwtVerifier
 from zpm_app.http.options import HttpOptions
 from zpm_app.http.outage import RETRY_AFTER_S, Outage
+from zpm_app.http.refusals import McpRefusals
 from zpm_app.http.streams import StreamWhenAsked
 from zpm_app.knowledge_worker import KnowledgeWorker
 from zpm_app.server import SWITCH_INTERVAL_S, build_server
@@ -148,7 +151,8 @@ def build_app(
             Middleware(AuthenticationMiddleware, backend=backend, on_error=storage_down),
             Middleware(AuthContextMiddleware),
         ]
-    routes.append(Route(MCP_PATH, _Checked(mcp, security), methods=["GET", "POST", "DELETE"]))
+    # every method reaches the route (else the review page's mount would answer 404)
+    routes.append(Route(MCP_PATH, _Checked(McpRefusals(mcp), security)))
     review = Review(worker, sessions or Sessions(), sign_in)
     routes.append(Mount("/", _Checked(Starlette(routes=review_routes(review)), security)))
 
