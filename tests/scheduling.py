@@ -19,18 +19,20 @@ import pytest
 
 LONGEST_FIRST = (
     "zpm_contract/test_tools.py",
-    "tests/contract_suite/test_mutants_lockstep.py",
     "zpm_contract/test_lockstep.py",
-    "tests/contract_suite/test_mutants_tests.py",
+    "tests/contract_suite/test_mutants_lockstep.py",
     "tests/engine_classes/test_classes.py",
-    "tests/e2e/test_compare_benchmark.py",
-    "tests/plugins/test_engine_checks.py",
-    "tests/web/test_in_browser.py",
-    "tests/web/test_pages.py",
-    "tests/http/test_other_clients.py",
-    "zpm_contract/test_official_client.py",
+    "tests/http/test_conformance.py",
     "tests/http/test_http_server.py",
+    "tests/plugins/test_engine_checks.py",
+    "tests/http/test_other_clients.py",
+    "tests/tools/test_denials.py",
+    "tests/contract_suite/test_mutants_tests.py",
+    "tests/web/test_pages.py",
     "tests/e2e/test_first_start.py",
+    "tests/e2e/test_compare_benchmark.py",
+    "zpm_contract/test_official_client.py",
+    "tests/web/test_in_browser.py",
 )
 """Files of a minute or so and more, longest first."""
 
