@@ -31,20 +31,26 @@ APPLICABLE = [
     "resources-list",
     "resources-subscribe",
     "resources-unsubscribe",
-    "server-sse-polling",
     "server-sse-multiple-streams",
     "dns-rebinding-protection",
 ]
-"""The scenarios run in both modes (in stateless mode but the subscriptions:
-see :data:`SESSIONS_ONLY`)."""
+"""The scenarios that must pass, in both modes (in stateless mode but those
+of :data:`SESSIONS_ONLY`)."""
 
 SESSIONS_ONLY = {
     "resources-subscribe": "a stateless server offers no resources/subscribe: no request "
     "outlives its answer, so none could hear an update (it announces subscribe: false)",
     "resources-unsubscribe": "as resources-subscribe",
+    "server-sse-multiple-streams": "a stateless server keeps no stream open past an answer: "
+    "the scenario finds no standing stream to check (it warns, and a baseline run counts "
+    "that as a failure)",
 }
 
 NOT_APPLICABLE = {
+    "server-sse-polling": "checks that a stream can be resumed (a priming event with an id, "
+    "a retry field, resuming after a disconnect): zpm keeps no event store, so its streams "
+    "are not resumable; the scenario only warns (SHOULD), which a baseline run counts as a "
+    "failure",
     "logging-set-level": "zpm offers MCP logging on stdio; over HTTP its log stays on stderr "
     "and it announces no logging capability",
     "completion-complete": "zpm offers no completions",
@@ -96,19 +102,26 @@ def test_every_scenario_of_the_suite_is_judged(conformance: list[str]) -> None:
 def test_every_applicable_scenario_passes(
     conformance: list[str], mode: str, tmp_path: Path
 ) -> None:
-    init_project(tmp_path)
+    """Every scenario of the suite (``--suite all``: its pending ones too) in
+    one run, those judged not applicable given to it as expected failures:
+    any other failure fails the run."""
+    project = tmp_path / "project"
+    project.mkdir()
+    init_project(project)
     args = ["--no-auth"] + (["--stateless"] if mode == "stateless" else [])
-    scenarios = [s for s in APPLICABLE if mode == "sessions" or s not in SESSIONS_ONLY]
-    failed = []
-    with HttpServer(tmp_path, *args) as server:
-        for scenario in scenarios:
-            run = subprocess.run(
-                [*conformance, "server", "--url", server.mcp, "--scenario", scenario],
-                capture_output=True,
-                text=True,
-                timeout=300,
-            )
-            summary = re.search(r"Passed: (\d+)/(\d+), (\d+) failed", run.stdout)
-            if run.returncode != 0 or summary is None or summary.group(3) != "0":
-                failed.append(f"{scenario}:\n{run.stdout[-1500:]}{run.stderr[-500:]}")
-    assert not failed, "\n\n".join(failed)
+    expected = [*NOT_APPLICABLE, *(SESSIONS_ONLY if mode == "stateless" else ())]
+    baseline = tmp_path / "expected.yaml"
+    baseline.write_text("server:\n" + "".join(f"  - {name}\n" for name in expected))
+    with HttpServer(project, *args) as server:
+        run = subprocess.run(
+            [*conformance, "server", "--url", server.mcp, "--suite", "all"]
+            + ["--expected-failures", str(baseline)],
+            capture_output=True,
+            text=True,
+            timeout=600,
+        )
+    shown = run.stdout[-4000:] + run.stderr[-1000:]
+    assert run.returncode == 0, shown
+    assert "Baseline check passed: all failures are expected." in run.stdout, shown
+    ran = set(re.findall(r"=== Running scenario: ([\w-]+) ===", run.stdout))
+    assert set(APPLICABLE) - set(expected) <= ran, shown
