@@ -110,6 +110,27 @@ def request(
         return Response(error.code, dict(error.headers), error.read())
 
 
+def tool_call(
+    url: str, token: str, tool: str, arguments: Mapping[str, Any], number: int = 1
+) -> Response:
+    """One ``tools/call`` to a stateless server at ``url``, bearing ``token``."""
+    body = {
+        "jsonrpc": "2.0",
+        "id": number,
+        "method": "tools/call",
+        "params": {"name": tool, "arguments": dict(arguments)},
+    }
+    headers = {"Authorization": f"Bearer {token}", "MCP-Protocol-Version": PROTOCOL_VERSION}
+    return request(url, body, headers)
+
+
+def message_of(raw: str) -> Any:
+    """The JSON-RPC message of an answer sent as JSON or as one server-sent event."""
+    if not raw.lstrip().startswith("{"):
+        raw = next(line[5:] for line in raw.splitlines() if line.startswith("data:"))
+    return json.loads(raw)
+
+
 def oversized(url: str, size: int, headers: Mapping[str, str]) -> int:
     """The status of a POST that declares a ``size``-byte body and sends its first KiB
     (a server that refuses it need not read the rest)."""

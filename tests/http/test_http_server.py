@@ -16,6 +16,7 @@ from http_harness import (
     HttpServer,
     create_token,
     initialize_body,
+    message_of,
     oversized,
     request,
     run_zpm,
@@ -216,7 +217,7 @@ def test_each_mode_announces_the_changes_it_delivers(project: Path) -> None:
         args = ("--stateless",) if mode == "stateless" else ()
         with HttpServer(project, *args) as server:
             opened = request(server.mcp, initialize_body(), bearer(token))
-            heard[mode] = json.loads(_data(opened.body.decode()))["result"]["capabilities"]
+            heard[mode] = message_of(opened.body.decode())["result"]["capabilities"]
             if mode == "stateless":
                 subscribe = {
                     "jsonrpc": "2.0",
@@ -225,7 +226,7 @@ def test_each_mode_announces_the_changes_it_delivers(project: Path) -> None:
                     "params": {"uri": "zpm://memories/default/predicates"},
                 }
                 headers = {**bearer(token), "MCP-Protocol-Version": "2025-11-25"}
-                refused = json.loads(_data(request(server.mcp, subscribe, headers).body.decode()))
+                refused = message_of(request(server.mcp, subscribe, headers).body.decode())
     assert heard["sessions"]["resources"] == {"subscribe": True, "listChanged": True}
     assert heard["sessions"]["tools"] == {"listChanged": True}
     assert heard["stateless"]["resources"] == {"subscribe": False, "listChanged": False}
@@ -262,13 +263,6 @@ def test_what_the_transport_cannot_take_is_refused_with_its_status(project: Path
         assert (future[0], future[1]["code"]) == (400, -32022), (mode, future)
         assert future[1]["data"] == {"supported": list(SPOKEN_VERSIONS), "requested": "2099-01-01"}
         assert html[0] == 406 and "mcp-session-id" not in html[2], (mode, html)
-
-
-def _data(raw: str) -> str:
-    """The JSON of an answer sent as JSON or as one server-sent event."""
-    if raw.lstrip().startswith("{"):
-        return raw
-    return next(line[5:].strip() for line in raw.splitlines() if line.startswith("data:"))
 
 
 def test_without_authentication_the_start_is_refused(project: Path) -> None:

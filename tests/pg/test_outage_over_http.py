@@ -6,7 +6,6 @@ back, every call answers again without a restart of the server."""
 
 from __future__ import annotations
 
-import json
 import subprocess
 import threading
 import time
@@ -15,7 +14,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.http.http_harness import HttpServer, request, zpm_command
+from tests.http.http_harness import HttpServer, message_of, request, tool_call, zpm_command
 from tests.web.plain_client import Client
 from zpm_app.config import init_project
 from zpm_contract.pg_cluster import Cluster
@@ -39,24 +38,14 @@ class Answer:
 
 def call(url: str, token: str, number: int, fact: str) -> Answer:
     sent = time.monotonic()
-    body = {
-        "jsonrpc": "2.0",
-        "id": number,
-        "method": "tools/call",
-        "params": {"name": "remember_fact", "arguments": {"fact": fact}},
-    }
-    headers = {"Authorization": f"Bearer {token}", "MCP-Protocol-Version": "2025-11-25"}
-    answer = request(url, body, headers)
+    answer = tool_call(url, token, "remember_fact", {"fact": fact}, number)
     if answer.status != 200:
         try:
             text = str(answer.json().get("error_description"))
         except ValueError:
             text = answer.body.decode(errors="replace")
         return Answer(sent, answer.status, True, text)
-    raw = answer.body.decode()
-    if not raw.lstrip().startswith("{"):  # one server-sent event
-        raw = next(line[5:] for line in raw.splitlines() if line.startswith("data:"))
-    result = json.loads(raw)["result"]
+    result = message_of(answer.body.decode())["result"]
     return Answer(sent, 200, bool(result.get("isError")), result["content"][0]["text"])
 
 

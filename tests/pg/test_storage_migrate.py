@@ -13,7 +13,7 @@ from typing import Any
 
 import pytest
 
-from tests.http.http_harness import HttpServer, request
+from tests.http.http_harness import HttpServer, message_of, tool_call
 from zpm_adapters.postgres.database import Database, describe
 from zpm_adapters.postgres.registry import PostgresRegistry
 from zpm_adapters.postgres.schema import VERSION, migrate
@@ -355,19 +355,9 @@ def call_tool(
     server: HttpServer, token: str, tool: str, arguments: dict[str, Any]
 ) -> tuple[str, bool]:
     """One tool call to a stateless server: its text and error flag."""
-    body = {
-        "jsonrpc": "2.0",
-        "id": 1,
-        "method": "tools/call",
-        "params": {"name": tool, "arguments": arguments},
-    }
-    headers = {"Authorization": f"Bearer {token}", "MCP-Protocol-Version": "2025-11-25"}
-    answer = request(server.mcp, body, headers)
+    answer = tool_call(server.mcp, token, tool, arguments)
     assert answer.status == 200, answer
-    raw = answer.body.decode()
-    if not raw.lstrip().startswith("{"):  # one server-sent event
-        raw = next(line[5:] for line in raw.splitlines() if line.startswith("data:"))
-    result = json.loads(raw)["result"]
+    result = message_of(answer.body.decode())["result"]
     return result["content"][0]["text"], bool(result.get("isError"))
 
 
