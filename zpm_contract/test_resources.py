@@ -59,6 +59,7 @@ def test_memories_are_browsable_as_resources(start_server: StartServer) -> None:
     for missing in (f"{DEFAULT}/predicates/ghost/1", "zpm://memories/nope/predicates", "x:y"):
         _, message = server.answer(server.send("resources/read", {"uri": missing}))
         assert message["error"]["code"] == -32002, message
+        assert message["error"]["data"] == {"uri": missing}, message
 
 
 def test_the_client_hears_of_new_memories_and_changed_resources(

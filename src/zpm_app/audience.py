@@ -12,6 +12,9 @@ resources whose text changed).  An :class:`Audience` passes that on:
   both go on its standing stream (a ``GET`` of the session), so a session
   without one, or a stateless request, hears nothing.
 
+Clients of the 2026-07-28 revision hear of changes on the streams they open
+with ``subscriptions/listen`` (``zpm_app.listening``), on either transport.
+
 Changes made by other processes (other servers of a shared storage) are
 seen when a call catches up; while a client watches a resource, an idle
 server also learns of them from its storage's announcements
@@ -45,6 +48,9 @@ class Audience(Protocol):
     def met(self, ctx: ServerRequestContext[Any]) -> None:
         """The client of ``ctx`` made a call (it hears of resource list changes)."""
 
+    def watches(self, uri: str) -> bool:
+        """Whether some client watches ``uri``."""
+
     async def tell(self, watched: Watched) -> list[str]:
         """Pass ``watched`` on; the resources nobody watches any more."""
 
@@ -54,15 +60,20 @@ class WireAudience:
 
     def __init__(self, notifier: Notifier) -> None:
         self._notifier = notifier
+        self._watched: set[str] = set()
 
     def subscribed(self, ctx: ServerRequestContext[Any], uri: str) -> None:
-        pass
+        self._watched.add(uri)
 
     def unsubscribed(self, ctx: ServerRequestContext[Any], uri: str) -> bool:
+        self._watched.discard(uri)
         return False
 
     def met(self, ctx: ServerRequestContext[Any]) -> None:
         pass
+
+    def watches(self, uri: str) -> bool:
+        return uri in self._watched
 
     async def tell(self, watched: Watched) -> list[str]:
         if watched.resources_changed:
@@ -100,6 +111,9 @@ class SessionAudience:
 
     def met(self, ctx: ServerRequestContext[Any]) -> None:
         self._meet(ctx)
+
+    def watches(self, uri: str) -> bool:
+        return bool(self._watching.get(uri))
 
     def ended(self, session: str) -> None:
         """Session ``session`` ended: forget it."""

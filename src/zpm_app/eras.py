@@ -14,12 +14,14 @@ decides it for the connection:
   served on its own born-ready SDK connection, as the SDK's dual-era loop
   does; the server sends no requests to the client and no connection-wide
   notifications except progress (log lines are opt-in per request at this
-  revision, and zpm keeps them on stderr; resource change notifications
-  need ``subscriptions/listen``, which zpm does not serve).
+  revision, and zpm keeps them on stderr; changes are told only on the
+  streams the client opens with ``subscriptions/listen``, ``zpm_app.listening``).
 
 A request whose envelope names a revision zpm does not speak gets ``-32022``
-(unsupported protocol version) with every revision zpm speaks, and decides
-nothing, so the client may go on in either era.  Once the era is decided, a
+(unsupported protocol version), and decides nothing, so the client may go on
+in either era: its message names every revision zpm speaks, its data the
+ones the envelope may name (those ``server/discover`` lists), for the client
+to retry with.  Once the era is decided, a
 request of the other era is refused: ``initialize`` on a 2026-07-28
 connection with ``-32022``, an enveloped request on an initialized one with
 ``-32600``.
@@ -50,6 +52,7 @@ from mcp.shared.dispatcher import DispatchContext
 from mcp.shared.exceptions import MCPError
 from mcp.shared.inbound import InboundLadderRejection, classify_inbound_request
 from mcp.shared.jsonrpc_dispatcher import JSONRPCDispatcher
+from mcp.shared.subscriptions import LISTEN_STREAM_METHODS
 from mcp.shared.transport_context import TransportContext
 from mcp_types.methods import CLIENT_REQUESTS, SPEC_CLIENT_METHODS
 from mcp_types.version import (
@@ -63,6 +66,13 @@ logger = logging.getLogger(__name__)
 
 SPOKEN_VERSIONS = (*HANDSHAKE_PROTOCOL_VERSIONS, *MODERN_PROTOCOL_VERSIONS)
 """Every protocol revision zpm speaks, oldest first."""
+
+SPEAKS = (
+    f"zpm speaks {', '.join(SPOKEN_VERSIONS)} "
+    f"({', '.join(MODERN_PROTOCOL_VERSIONS)} with the _meta envelope, "
+    "the others through initialize)"
+)
+"""What an unsupported-version error says of the revisions zpm speaks."""
 
 _BEFORE_INITIALIZE = frozenset({"initialize", "ping"})
 """The requests of the handshake era that may come before ``initialize``."""
@@ -138,7 +148,7 @@ class Eras:
         """Send a server notification, if the connection's era lets it reach the client."""
         try:
             if self.modern:
-                if method != "notifications/message":
+                if method != "notifications/message" and method not in LISTEN_STREAM_METHODS:
                     await self._modern_outbound.notify(method, params)
             elif self.legacy.initialize_accepted:
                 await self.legacy.notify(method, params)
@@ -167,10 +177,8 @@ class Eras:
             if route.code == types.UNSUPPORTED_PROTOCOL_VERSION:
                 raise MCPError(
                     code=route.code,
-                    message=f"{route.message}: zpm speaks {', '.join(SPOKEN_VERSIONS)} "
-                    f"({LATEST_MODERN_VERSION} with the _meta envelope, the others "
-                    "through initialize)",
-                    data=_unsupported(params, SPOKEN_VERSIONS),
+                    message=f"{route.message}: {SPEAKS}",
+                    data=_unsupported(params, MODERN_PROTOCOL_VERSIONS),
                 )
             raise MCPError(code=route.code, message=route.message, data=route.data)
         self.modern = True

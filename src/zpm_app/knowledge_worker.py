@@ -229,11 +229,12 @@ class KnowledgeWorker:
 
         return await self.run(ticket, work)
 
-    async def subscribe(self, ticket: Ticket, uri: str) -> None:
-        """Watch resource ``uri`` from its present state (it may not exist yet)."""
+    async def subscribe(self, ticket: Ticket, *uris: str) -> None:
+        """Watch resources ``uris`` from their present state (they may not exist yet)."""
 
         def work(runner: ToolRunner) -> None:
-            self._subscribed[uri] = _digest(runner, uri)
+            for uri in uris:
+                self._subscribed[uri] = _digest(runner, uri)
 
         await self.run(ticket, work)
 

@@ -9,7 +9,9 @@ Built on the MCP SDK's low-level ``Server``.  What a client sees:
 * ``initialize``: the SDK negotiates the protocol version (``2025-11-25``
   for current clients); ``serverInfo`` is ``zpm`` with the package version;
   ``instructions`` is the runner's guide (``zpm_app.instructions``);
-  ``capabilities.tools.listChanged`` is true, and ``logging`` is offered:
+  ``capabilities.tools.listChanged`` is false (the tools never change while
+  it runs), ``resources`` announce ``listChanged`` and ``subscribe`` (at
+  2026-07-28, through ``subscriptions/listen``), and ``logging`` is offered:
   zpm's log lines go to the client as ``notifications/message`` (see
   ``log_forwarding``).
 * ``tools/list``: every tool of the runner's catalogue with its input schema
@@ -57,9 +59,10 @@ from mcp.server.lowlevel.server import NotificationOptions, Server
 from mcp.server.models import InitializationOptions
 from mcp.shared.exceptions import MCPDeprecationWarning, MCPError
 from mcp.shared.jsonrpc_dispatcher import JSONRPCDispatcher
+from mcp_types.version import MODERN_PROTOCOL_VERSIONS as MODERN
 
 from zpm_app import collection
-from zpm_app.audience import Audience, Watching, WireAudience
+from zpm_app.audience import Watching, WireAudience
 from zpm_app.callers import Identify, declared_client
 from zpm_app.catalogue import (
     SERVER_NAME,
@@ -71,6 +74,7 @@ from zpm_app.catalogue import (
 )
 from zpm_app.eras import Eras
 from zpm_app.knowledge_worker import KnowledgeWorker, Ticket, Watched
+from zpm_app.listening import Listening
 from zpm_app.log_forwarding import FORWARDED, LogForwarder, forwarding
 from zpm_app.notifier import Notifier
 from zpm_app.wire import StdioWire
@@ -82,7 +86,10 @@ logger = logging.getLogger(__name__)
 
 SWITCH_INTERVAL_S = 0.0005
 RESOURCE_NOT_FOUND = -32002
-"""The MCP error code of a read of a resource that does not exist."""
+"""The MCP error code of a read of a resource that does not exist (its data:
+the resource's ``uri``), before 2026-07-28; from that revision on it is
+:data:`INVALID_PARAMS_SINCE_2026`."""
+INVALID_PARAMS_SINCE_2026 = types.INVALID_PARAMS
 
 
 _TICKET: ContextVar[Ticket] = ContextVar("zpm_ticket")
@@ -131,18 +138,20 @@ class _ErrorOutcome:
 
 def build_server(
     worker: KnowledgeWorker,
+    listening: Listening,
     logs: LogForwarder | None = None,
     notifier: Notifier | None = None,
     identify: Identify = declared_client,
-    audience: Audience | None = None,
     *,
     hears_changes: bool = True,
 ) -> Server[Any]:
     """A low-level MCP ``Server`` offering the worker's tools and resources,
     run by the worker; with ``logs``, it offers MCP logging (``logging/setLevel``
     sets its level); ``notifier`` sends the progress notifications (else
-    they go on each request's own stream), ``audience`` hears of resource
-    changes (by default the notifier's client, ``zpm_app.audience``).
+    they go on each request's own stream), ``listening`` hears of resource
+    changes: the clients of the handshake era its audience tells
+    (``zpm_app.audience``), and the ``subscriptions/listen`` streams of
+    2026-07-28 clients (``zpm_app.listening``, served in every mode).
     ``identify`` tells who makes a request: what a call stores names that
     client, and the call reaches what its access grants (by default the
     client its ``clientInfo`` names, from ``initialize`` or from the
@@ -151,9 +160,7 @@ def build_server(
     ``resources/subscribe`` and announces no change notifications; else
     ``initialize`` announces ``listChanged`` for tools and resources, and
     ``resources.subscribe``, whichever transport asks (:class:`_ZpmServer`)."""
-    if audience is None and notifier is not None:
-        audience = WireAudience(notifier)
-    watching = None if audience is None else Watching(worker, audience)
+    watching = Watching(worker, listening)
     specs = worker.specs
     names = frozenset(spec.name for spec in specs)
     # The tools as tools/list sends them, rendered once for the server's life;
@@ -183,9 +190,8 @@ def build_server(
             logger.exception("tool %s failed unexpectedly", params.name)
             outcome, watched = _ErrorOutcome(), Watched()
         await progress.drain()  # progress and log lines of the call come before its answer
-        if audience is not None and watching is not None:
-            audience.met(ctx)
-            await watching.tell(watched)
+        listening.met(ctx)
+        await watching.tell(watched)
         texts = [outcome.text, *outcome.notes]
         content: list[types.ContentBlock] = [types.TextContent(type="text", text=t) for t in texts]
         if outcome.structured is None:
@@ -218,7 +224,10 @@ def build_server(
         try:
             mime, text = await worker.read(_TICKET.get(), params.uri, identify(ctx).access)
         except ZpmError as error:
-            raise MCPError(code=RESOURCE_NOT_FOUND, message=error.message) from None
+            code = (
+                INVALID_PARAMS_SINCE_2026 if ctx.protocol_version in MODERN else RESOURCE_NOT_FOUND
+            )
+            raise MCPError(code=code, message=error.message, data={"uri": params.uri}) from None
         contents = types.TextResourceContents(uri=params.uri, mime_type=mime, text=text)
         return types.ReadResourceResult(contents=[contents])
 
@@ -230,19 +239,39 @@ def build_server(
         if access is not None and not access.sees(memory):
             raise MCPError(code=RESOURCE_NOT_FOUND, message=MemoryNotMounted(memory).message)
         await worker.subscribe(_TICKET.get(), params.uri)
-        if audience is not None and watching is not None:
-            audience.subscribed(ctx, params.uri)
-            watching.follow()
+        listening.subscribed(ctx, params.uri)
+        watching.follow()
         return types.EmptyResult()
 
     async def unsubscribe(
         ctx: ServerRequestContext[Any], params: types.UnsubscribeRequestParams
     ) -> types.EmptyResult:
-        if audience is None or not audience.unsubscribed(ctx, params.uri):
+        if not listening.unsubscribed(ctx, params.uri):
             worker.unsubscribe(params.uri)
-        if watching is not None:
-            watching.follow()
+        watching.follow()
         return types.EmptyResult()
+
+    async def listen(
+        ctx: ServerRequestContext[Any], params: types.SubscriptionsListenRequestParams
+    ) -> types.SubscriptionsListenResult:
+        access = identify(ctx).access
+        asked = params.notifications.resource_subscriptions or []
+        uris = [u for u in asked if access is None or access.sees(_memory_of(u))]
+        ticket = worker.ticket()  # before any await: its place is its arrival's
+
+        async def watch() -> None:
+            try:
+                await worker.subscribe(ticket, *uris)
+            finally:
+                ticket.release()
+            watching.follow()
+
+        try:
+            return await listening.stream(ctx, params, uris, watch)
+        finally:
+            for uri in listening.unwatched(uris):
+                worker.unsubscribe(uri)
+            watching.follow()
 
     async def set_logging_level(
         ctx: ServerRequestContext[Any], params: types.SetLevelRequestParams
@@ -259,7 +288,7 @@ def build_server(
         # the versions clients negotiate today define it.
         warnings.simplefilter("ignore", MCPDeprecationWarning)
         server: Server[Any] = _ZpmServer(
-            NotificationOptions(tools_changed=hears_changes, resources_changed=hears_changes),
+            NotificationOptions(tools_changed=False, resources_changed=hears_changes),
             SERVER_NAME,
             version=package_version(),
             instructions=worker.instructions,
@@ -271,6 +300,7 @@ def build_server(
             on_subscribe_resource=subscribe if hears_changes else None,
             on_unsubscribe_resource=unsubscribe if hears_changes else None,
             on_set_logging_level=None if logs is None else set_logging_level,
+            on_subscriptions_listen=listen,
         )
     server.middleware.extend([_Queueing(worker), _WireShape(listing)])
     return server
@@ -279,11 +309,32 @@ def build_server(
 class _ZpmServer(Server[Any]):
     """The SDK's server, whose ``initialize`` answer announces the change
     notifications zpm sends (``notifications``) also where the transport asks
-    for the options without naming them (the HTTP session manager)."""
+    for the options without naming them (the HTTP session manager), and whose
+    capabilities never announce tool list changes: zpm's tools are the same
+    for the life of the server (the SDK announces them at 2026-07-28 with
+    ``subscriptions/listen``)."""
 
     def __init__(self, notifications: NotificationOptions, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         self._notifications = notifications
+
+    def get_capabilities(
+        self,
+        notification_options: NotificationOptions | None = None,
+        experimental_capabilities: dict[str, dict[str, Any]] | None = None,
+        extensions: dict[str, dict[str, Any]] | None = None,
+        *,
+        protocol_version: str | None = None,
+    ) -> types.ServerCapabilities:
+        offered = super().get_capabilities(
+            notification_options,
+            experimental_capabilities,
+            extensions,
+            protocol_version=protocol_version,
+        )
+        if offered.tools is not None:
+            offered.tools.list_changed = False
+        return offered
 
     def create_initialization_options(
         self,
@@ -401,9 +452,13 @@ async def serve_wire(worker: KnowledgeWorker, wire: StdioWire) -> None:
 
     notifier = Notifier(asyncio.get_running_loop(), notify)
     logs = LogForwarder(notifier)
-    audience = WireAudience(notifier)
-    server = build_server(worker, logs, notifier, audience=audience)
-    async with wire.running(), server.lifespan(server) as lifespan_state:
+    listening = Listening(WireAudience(notifier))
+    server = build_server(worker, listening, logs, notifier)
+    streams = frozenset({"subscriptions/listen"})
+    async with (
+        wire.running(streams, listening.close),
+        server.lifespan(server) as lifespan_state,
+    ):
         eras = Eras(server, dispatcher, lifespan_state, initialization_options(server))
         with forwarding(logs):
             await eras.run()

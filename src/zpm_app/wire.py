@@ -7,7 +7,9 @@ transport does not give:
 * **drain at EOF**: when stdin ends, the dispatcher's input is closed only
   after every request read before EOF has been answered (requests the
   client cancelled excepted), so a client that pipes its requests and
-  closes stdin gets every answer;
+  closes stdin gets every answer.  Requests that last until they are ended
+  (``lasting`` methods: a change stream) are ended once every other one is
+  answered, by the ``at_end`` callback, and then waited for too;
 * **prompt shutdown**: stdin is read by a daemon thread, so cancelling the
   server (on a signal) never waits for input;
 * **clean errors**: a line that is not JSON gets a ``-32700`` parse error, a
@@ -29,7 +31,7 @@ import os
 import queue
 import sys
 import threading
-from collections.abc import AsyncIterator, Coroutine, Iterator
+from collections.abc import AsyncIterator, Callable, Coroutine, Iterator
 from contextlib import asynccontextmanager, contextmanager
 from typing import Any
 
@@ -61,6 +63,9 @@ class StdioWire:
         self.write_stream, self._outbound = anyio.create_memory_object_stream[SessionMessage](0)
         self._pending: dict[types.RequestId, int] = {}
         self._answered: anyio.Event | None = None
+        self._lasting: dict[types.RequestId, int] = {}  # the pending ones of lasting methods
+        self._lasting_methods: frozenset[str] = frozenset()
+        self._at_end: Callable[[], None] = lambda: None
         self._lines: queue.SimpleQueue[bytes | None] = queue.SimpleQueue()
         self._writer = threading.Thread(target=self._write_loop, name="zpm-stdout", daemon=True)
         self._writer.start()
@@ -98,9 +103,16 @@ class StdioWire:
         return self._reader is not None and self._reader.is_alive()
 
     @asynccontextmanager
-    async def running(self) -> AsyncIterator[None]:
-        """Start reading and writing; on exit, every produced message is queued for output."""
+    async def running(
+        self, lasting: frozenset[str] = frozenset(), at_end: Callable[[], None] = lambda: None
+    ) -> AsyncIterator[None]:
+        """Start reading and writing; on exit, every produced message is queued
+        for output.  Requests of the ``lasting`` methods would never end by
+        themselves: at end of input, once every other request is answered,
+        ``at_end`` is called to end them."""
         self._answered = anyio.Event()
+        self._lasting_methods = lasting
+        self._at_end = at_end
         loop = asyncio.get_running_loop()
         self._reader = threading.Thread(
             target=self._read_loop, args=(loop,), name="zpm-stdin", daemon=True
@@ -171,17 +183,25 @@ class StdioWire:
             return
         if isinstance(message, types.JSONRPCRequest):
             self._pending[message.id] = self._pending.get(message.id, 0) + 1
+            if message.method in self._lasting_methods:
+                self._lasting[message.id] = self._lasting.get(message.id, 0) + 1
         elif isinstance(message, types.JSONRPCNotification):
             if message.method == "notifications/cancelled" and message.params:
                 self._settle(message.params.get("requestId"))
         await self._inbound_send.send(SessionMessage(message))
 
     async def _end_of_input(self) -> None:
-        while self._pending:
+        await self._settled(lambda: sum(self._pending.values()) > sum(self._lasting.values()))
+        self._at_end()
+        await self._settled(lambda: bool(self._pending))
+        await self._inbound_send.aclose()
+
+    async def _settled(self, waiting: Callable[[], bool]) -> None:
+        """Wait for answers while ``waiting()``."""
+        while waiting():
             assert self._answered is not None
             await self._answered.wait()
             self._answered = anyio.Event()
-        await self._inbound_send.aclose()
 
     def _reject(self, line: bytes) -> None:
         try:
@@ -205,6 +225,11 @@ class StdioWire:
             self._pending[request_id] = count - 1
         else:
             del self._pending[request_id]
+        lasting = self._lasting.get(request_id, 0)
+        if lasting > 1:
+            self._lasting[request_id] = lasting - 1
+        elif lasting:
+            del self._lasting[request_id]
         if self._answered is not None:
             self._answered.set()
 

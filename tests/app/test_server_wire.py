@@ -73,7 +73,7 @@ def test_initialize_announces_zpm_with_its_capabilities() -> None:
     answer = by_id(exchange(MemoRunner(), []))[0]["result"]
     assert answer["protocolVersion"] == "2025-11-25"
     assert answer["serverInfo"] == {"name": "zpm", "version": "0.4.0"}
-    assert answer["capabilities"]["tools"] == {"listChanged": True}
+    assert answer["capabilities"]["tools"] == {"listChanged": False}
     assert answer["capabilities"]["resources"] == {"subscribe": True, "listChanged": True}
     assert answer["capabilities"]["logging"] == {}
 

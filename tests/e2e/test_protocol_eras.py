@@ -171,8 +171,10 @@ def test_an_unsupported_revision_gets_the_versions_zpm_speaks_and_decides_nothin
     for request_id in (1, 2):
         error = run.answer(request_id)["error"]
         assert error["code"] == -32022
-        assert error["data"] == {"supported": SPOKEN, "requested": "2099-01-01"}
-        assert "zpm speaks 2024-11-05" in error["message"]
+        assert error["data"] == {"supported": [MODERN_VERSION], "requested": "2099-01-01"}
+        assert (
+            f"zpm speaks {', '.join(SPOKEN)} ({MODERN_VERSION} with the _meta" in error["message"]
+        )
     assert run.answer(3)["result"]["protocolVersion"] == "2025-11-25"
     assert run.text(4) == "after"
 
@@ -229,3 +231,81 @@ async def test_the_sdk_client_pinned_to_2026_07_28_lists_and_calls(zpm_project: 
         assert [item.text for item in stored.content] == ["Asserted: p(1)"]
         answer = await client.call_tool("query_logic", {"goal": "p(X)"})
         assert answer.structured_content == {"answers": [{"X": 1}], "truncated": False}
+
+
+@pytest.mark.anyio
+async def test_a_2026_client_hears_changes_on_its_listen_stream(zpm_project: Path) -> None:
+    """At 2026-07-28 changes are told on the client's ``subscriptions/listen``
+    stream: the resources it watches and the resource list, whatever call
+    changed them; the stream ends when the client cancels it."""
+    import anyio
+    from mcp.client import Client
+    from mcp.client.stdio import StdioServerParameters
+    from mcp.shared.subscriptions import ResourcesListChanged, ResourceUpdated
+
+    predicates = "zpm://memories/default/predicates"
+    command = zpm("serve", "--engine", "python")
+    server = StdioServerParameters(command=command[0], args=command[1:], cwd=zpm_project)
+    heard: list[Any] = []
+    async with Client(server, mode=MODERN_VERSION) as client:
+        async with client.listen(
+            resources_list_changed=True, resource_subscriptions=[predicates]
+        ) as stream:
+            assert stream.honored.resource_subscriptions == [predicates]
+            for call in [
+                ("remember_fact", {"fact": "p(1)"}),
+                ("create_memory", {"name": "notes"}),
+                ("mount_memory", {"name": "notes"}),
+            ]:
+                assert not (await client.call_tool(*call)).is_error, call
+            with anyio.move_on_after(10):
+                async for event in stream:
+                    heard.append(event)
+                    if ResourcesListChanged() in heard and ResourceUpdated(predicates) in heard:
+                        break
+        answer = await client.call_tool("query_logic", {"goal": "p(X)"})
+        assert answer.structured_content == {"answers": [{"X": 1}], "truncated": False}
+    assert ResourceUpdated(predicates) in heard and ResourcesListChanged() in heard, heard
+
+
+GHOST = "zpm://memories/default/predicates/ghost/1"
+
+
+def test_a_listen_stream_is_the_only_way_a_2026_client_hears_of_changes(zpm_project: Path) -> None:
+    """Every change notification a 2026-07-28 client gets is on a stream it
+    opened, marked with the stream's id; ``server/discover`` offers them; at
+    end of input the stream ends with its answer, so the server exits.  A
+    resource that does not exist is an invalid parameter at this revision."""
+    listen = {"resourcesListChanged": True, "resourceSubscriptions": []}
+    run = run_piped(
+        [
+            modern(1, "server/discover"),
+            modern_call(2, "create_memory", {"name": "notes"}),
+            modern(3, "subscriptions/listen", {"notifications": listen}),
+            modern_call(4, "mount_memory", {"name": "notes"}),
+            modern_call(5, "remember_fact", {"fact": "p(1)"}),
+            modern(6, "resources/read", {"uri": GHOST}),
+        ],
+        command=zpm("serve", "--engine", "python"),
+        cwd=zpm_project,
+        handshake=False,
+    )
+    assert run.returncode == 0, run.stderr
+    offered = run.answer(1)["result"]["capabilities"]
+    assert offered["resources"] == {"listChanged": True, "subscribe": True}
+    assert offered["tools"] == {"listChanged": False}
+    stream = {"io.modelcontextprotocol/subscriptionId": 3}
+    notified = [m for m in run.messages if "id" not in m]
+    assert [m["method"] for m in notified] == [
+        "notifications/subscriptions/acknowledged",
+        "notifications/resources/list_changed",
+    ], notified
+    assert all(m["params"]["_meta"] == stream for m in notified), notified
+    assert run.answer(3)["result"]["_meta"]["io.modelcontextprotocol/subscriptionId"] == 3
+    missing = run.answer(6)["error"]  # SEP-2164: -32602 from 2026-07-28 on (-32002 before)
+    assert (missing["code"], missing["data"]) == (-32602, {"uri": GHOST}), missing
+    assert [run.text(i) for i in (2, 4, 5)] == [
+        "Created memory 'notes' (project scope)",
+        "Mounted memory 'notes' (rw)",
+        "Asserted: p(1)",
+    ]

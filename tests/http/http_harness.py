@@ -252,3 +252,18 @@ async def sdk_session(
             async with ClientSession(read, write, message_handler=hear) as session:
                 await session.initialize()
                 yield session
+
+
+@asynccontextmanager
+async def modern_client(url: str, token: str | None) -> AsyncIterator[Any]:
+    """The official SDK's ``Client`` over Streamable HTTP, pinned to the
+    2026-07-28 revision (no handshake: a ``_meta`` envelope on every request)."""
+    import httpx2
+    from mcp.client import Client
+    from mcp.client.streamable_http import streamable_http_client
+
+    headers = {} if token is None else {"Authorization": f"Bearer {token}"}
+    async with httpx2.AsyncClient(headers=headers, timeout=30) as http:
+        transport = streamable_http_client(url, http_client=http)
+        async with Client(transport, mode="2026-07-28") as client:
+            yield client

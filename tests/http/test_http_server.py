@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import json
 import subprocess
+import time
 from pathlib import Path
 from typing import Any
 
@@ -17,6 +18,7 @@ from http_harness import (
     create_token,
     initialize_body,
     message_of,
+    modern_client,
     oversized,
     request,
     run_zpm,
@@ -228,15 +230,90 @@ def test_each_mode_announces_the_changes_it_delivers(project: Path) -> None:
                 headers = {**bearer(token), "MCP-Protocol-Version": "2025-11-25"}
                 refused = message_of(request(server.mcp, subscribe, headers).body.decode())
     assert heard["sessions"]["resources"] == {"subscribe": True, "listChanged": True}
-    assert heard["sessions"]["tools"] == {"listChanged": True}
+    assert heard["sessions"]["tools"] == {"listChanged": False}
     assert heard["stateless"]["resources"] == {"subscribe": False, "listChanged": False}
     assert heard["stateless"]["tools"] == {"listChanged": False}
     assert refused["error"]["code"] == -32601, refused
 
 
+@pytest.mark.parametrize("mode", ["sessions", "stateless"])
+def test_a_2025_03_26_client_may_send_batches(project: Path, mode: str) -> None:
+    """Protocol 2025-03-26 has JSON-RPC batches: each message is served, the
+    answers come back as one array in the batch's order (an ``initialize``
+    or a message that is not one gets its own ``-32600``); a batch of
+    notifications only is answered 202; later revisions have no batches."""
+    token = create_token(project, "alice")
+
+    def call(number: int, tool: str, arguments: dict[str, Any]) -> dict[str, Any]:
+        params = {"name": tool, "arguments": arguments}
+        return {"jsonrpc": "2.0", "id": number, "method": "tools/call", "params": params}
+
+    args = ("--stateless",) if mode == "stateless" else ()
+    with HttpServer(project, *args) as server:
+        opening = initialize_body()
+        opening["params"]["protocolVersion"] = "2025-03-26"
+        opened = request(server.mcp, opening, bearer(token))
+        assert message_of(opened.body.decode())["result"]["protocolVersion"] == "2025-03-26"
+        session = opened.headers.get("mcp-session-id") or opened.headers.get("Mcp-Session-Id")
+        headers = {**bearer(token), **({"Mcp-Session-Id": session} if session else {})}
+        initialized = [{"jsonrpc": "2.0", "method": "notifications/initialized"}]
+        told = request(server.mcp, initialized, headers)
+        batch = [
+            {"jsonrpc": "2.0", "id": "first", "method": "ping"},
+            call(2, "remember_fact", {"fact": "p(1)"}),
+            {"jsonrpc": "2.0", "id": 3, "method": "initialize", "params": opening["params"]},
+            {"id": 4, "method": "ping"},
+            {"jsonrpc": "2.0", "method": "notifications/cancelled", "params": {"requestId": 9}},
+        ]
+        answered = request(server.mcp, batch, headers)
+        later = request(server.mcp, batch[:1], {**headers, "MCP-Protocol-Version": "2025-06-18"})
+        asked = request(server.mcp, [call(5, "query_logic", {"goal": "p(X)"})], headers)
+    assert (told.status, told.body) == (202, b"")
+    assert answered.status == 200, answered.body
+    assert answered.headers["content-type"] == "application/json"
+    first, stored, initialize, nameless = answered.json()
+    assert first == {"jsonrpc": "2.0", "id": "first", "result": {}}
+    assert stored["id"] == 2 and stored["result"]["content"][0]["text"] == "Asserted: p(1)"
+    assert initialize["id"] == 3 and initialize["error"]["code"] == -32600
+    assert "initialize cannot be batched" in initialize["error"]["message"]
+    assert nameless["id"] == 4 and nameless["error"]["code"] == -32600
+    (query,) = asked.json()
+    assert query["result"]["structuredContent"]["answers"] == [{"X": 1}]
+    assert later.status == 400
+    assert later.json()["error"] == {
+        "code": -32600,
+        "message": "Invalid Request: no JSON-RPC batches at protocol 2025-06-18",
+    }
+
+
+def test_a_body_that_is_not_a_json_rpc_message_is_an_invalid_request(project: Path) -> None:
+    token = create_token(project, "alice")
+    bodies = [
+        (b'{"foo": 1}', None, '"jsonrpc" must be "2.0"'),
+        (b"42", None, "not a JSON-RPC message object"),
+        (b"[]", None, "an empty batch"),
+        (b'{"jsonrpc": "2.0", "id": 7}', 7, "neither a request nor a response"),
+        (b'{"jsonrpc": "2.0", "id": 8, "method": 5}', 8, "the method is a string"),
+        (b'{"jsonrpc": "2.0", "id": 9, "method": "ping", "params": [1]}', 9, "params are"),
+        (b'{"jsonrpc": "2.0", "id": 1.5, "method": "ping"}', None, "an id is a string"),
+    ]
+    with HttpServer(project) as server:
+        answers = [request(server.mcp, raw=body, headers=bearer(token)) for body, _, _ in bodies]
+    for (body, request_id, why), answer in zip(bodies, answers, strict=True):
+        assert answer.status == 400, (body, answer.body)
+        message = answer.json()
+        assert message["id"] == request_id and message["error"]["code"] == -32600, body
+        assert message["error"]["message"].startswith("Invalid Request: "), body
+        assert why in message["error"]["message"], body
+
+
 def test_what_the_transport_cannot_take_is_refused_with_its_status(project: Path) -> None:
     token = create_token(project, "alice")
     ping = b'{"jsonrpc":"2.0","id":1,"method":"ping"}'
+    meta = {"io.modelcontextprotocol/protocolVersion": "2099-01-01"}
+    discover = json.dumps(
+        {"jsonrpc": "2.0", "id": 7, "method": "server/discover", "params": {"_meta": meta}}
+    ).encode()
     found: dict[str, list[tuple[int, Any, dict[str, str]]]] = {}
     for mode in ("sessions", "stateless"):
         args = ("--stateless",) if mode == "stateless" else ()
@@ -252,17 +329,26 @@ def test_what_the_transport_cannot_take_is_refused_with_its_status(project: Path
                     headers={**bearer(token), "MCP-Protocol-Version": "2099-01-01"},
                 ),
                 request(server.mcp, raw=ping, headers={**bearer(token), "Accept": "text/html"}),
+                request(
+                    server.mcp,
+                    raw=discover,
+                    headers={**bearer(token), "MCP-Protocol-Version": "2099-01-01"},
+                ),
             ]
         found[mode] = [
-            (a.status, a.json()["error"], {k.lower(): v for k, v in a.headers.items()})
-            for a in answers
+            (a.status, a.json(), {k.lower(): v for k, v in a.headers.items()}) for a in answers
         ]
-    for mode, [put, plain, future, html] in found.items():
+        found[mode] = [(status, m.get("error"), h, m.get("id")) for status, m, h in found[mode]]
+    for mode, [put, plain, future, html, modern] in found.items():
         assert put[0] == 405 and put[2]["allow"] == "GET, POST, DELETE", (mode, put)
         assert (plain[0], plain[1]["code"]) == (415, -32600), (mode, plain)
         assert (future[0], future[1]["code"]) == (400, -32022), (mode, future)
         assert future[1]["data"] == {"supported": list(SPOKEN_VERSIONS), "requested": "2099-01-01"}
+        assert future[3] == 1, "the answer names the request"
         assert html[0] == 406 and "mcp-session-id" not in html[2], (mode, html)
+        # a 2026-07-28 request may name that era's revisions only (as server/discover lists them)
+        assert (modern[0], modern[1]["code"], modern[3]) == (400, -32022, 7), (mode, modern)
+        assert modern[1]["data"] == {"supported": ["2026-07-28"], "requested": "2099-01-01"}
 
 
 def test_without_authentication_the_start_is_refused(project: Path) -> None:
@@ -394,6 +480,61 @@ async def test_a_session_hears_of_changes_to_what_it_subscribed_to(project: Path
             assert not (await writer.call_tool("remember_fact", {"fact": "q(new)"})).is_error
             assert await watcher.send_ping() is not None  # its stream is still served
     assert updated(heard) == []
+
+
+@pytest.mark.parametrize("mode", ["sessions", "stateless"])
+async def test_a_2026_client_hears_changes_on_its_listen_stream(project: Path, mode: str) -> None:
+    """At 2026-07-28 a client hears of changes on the stream it opens with
+    ``subscriptions/listen``, in either mode: the resources it watches,
+    whoever changed them, and the resource list; a resource of a memory its
+    token does not reach is left out of the stream's acknowledgment.  A
+    server that stops ends the stream (it does not wait for the client)."""
+    import anyio
+    from mcp.shared.subscriptions import ResourcesListChanged, ResourceUpdated
+
+    assert run_zpm(project, "create-memory", "--name", "secret").returncode == 0
+    assert run_zpm(project, "mount-memory", "--name", "secret").returncode == 0
+    carol = create_token(project, "carol", "--memory", "default")
+    bob = create_token(project, "bob")
+    predicates = "zpm://memories/default/predicates"
+    hidden = "zpm://memories/secret/predicates"
+    args = ("--stateless",) if mode == "stateless" else ()
+    with HttpServer(project, *args) as server:
+        async with (
+            modern_client(server.mcp, carol) as listener,
+            modern_client(server.mcp, bob) as writer,
+        ):
+            discovered = await listener.session.send_discover("2026-07-28")
+            offered = discovered["capabilities"]
+            assert offered["resources"] == {"subscribe": True, "listChanged": True}
+            assert offered["tools"] == {"listChanged": False}
+            watched = [predicates, hidden]
+            async with listener.listen(
+                resources_list_changed=True, resource_subscriptions=watched
+            ) as stream:
+                assert stream.honored.resource_subscriptions == [predicates]
+                assert stream.honored.resources_list_changed is True
+                heard: list[Any] = []
+                for call in [
+                    ("remember_fact", {"fact": "p(new)"}),
+                    ("remember_fact", {"fact": "p(other)", "memory": "secret"}),
+                    ("create_memory", {"name": "shared"}),
+                    ("mount_memory", {"name": "shared"}),
+                ]:
+                    assert not (await writer.call_tool(*call)).is_error, call
+                with anyio.move_on_after(10):
+                    async for event in stream:
+                        heard.append(event)
+                        if ResourcesListChanged() in heard and ResourceUpdated(predicates) in heard:
+                            break
+                stopping = time.monotonic()
+                assert await anyio.to_thread.run_sync(server.stop) == 0
+                stopped = time.monotonic() - stopping
+                async for event in stream:  # ended by the server: no SubscriptionLost
+                    heard.append(event)
+    assert ResourceUpdated(predicates) in heard and ResourcesListChanged() in heard, heard
+    assert ResourceUpdated(hidden) not in heard, heard
+    assert stopped < 5, f"an open stream held the server's stop for {stopped:.1f} s"
 
 
 @pytest.mark.filterwarnings("ignore:resources/(un)?subscribe is removed")  # the era zpm serves

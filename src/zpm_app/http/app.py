@@ -41,7 +41,9 @@ import signal
 import socket
 import sys
 from collections.abc import AsyncIterator, Awaitable, Callable
+from dataclasses import dataclass
 from types import FrameType
+from typing import TYPE_CHECKING
 from urllib.parse import urlparse
 
 import anyio.to_thread
@@ -71,20 +73,35 @@ from zpm_app.http.auth import (
     signing_in,
     storage_down,
 )
+from zpm_app.http.batches import JsonRpcBodies
 from zpm_app.http.jwt_tokens import JwtVerifier
 from zpm_app.http.options import HttpOptions
 from zpm_app.http.outage import RETRY_AFTER_S, Outage
 from zpm_app.http.refusals import McpRefusals
 from zpm_app.http.streams import StreamWhenAsked
 from zpm_app.knowledge_worker import KnowledgeWorker
+from zpm_app.listening import Listening
 from zpm_app.server import SWITCH_INTERVAL_S, build_server
 from zpm_app.web.pages import Review, review_routes
 from zpm_app.web.sessions import Sessions
 from zpm_domain.ports.tokens import TokenStore
 
+if TYPE_CHECKING:
+    import uvicorn
+
 log = logging.getLogger("zpm")
 
 MCP_PATH = "/mcp"
+
+
+@dataclass(frozen=True)
+class HttpApp:
+    """The ASGI application, and what ends its streams that would not end by
+    themselves (the 2026-07-28 clients' change streams), for a server that
+    stops: uvicorn waits for open responses before it stops the application."""
+
+    asgi: Starlette
+    stopping: Callable[[], None]
 
 
 def build_app(
@@ -92,7 +109,7 @@ def build_app(
     options: HttpOptions,
     store: TokenStore | None,
     sessions: Sessions | None = None,
-) -> Starlette:
+) -> HttpApp:
     """The application for ``options``; ``store`` holds the zpm tokens
     (``None`` only with ``no_auth``); ``sessions``: the review page's
     (``zpm ui`` keeps them to make its one-time link)."""
@@ -102,8 +119,9 @@ def build_app(
         allowed_origins=options.origins(),
     )
     audience = SessionAudience()
+    listening = Listening(audience)
     server = build_server(
-        worker, identify=http_caller, audience=audience, hears_changes=not options.stateless
+        worker, listening, identify=http_caller, hears_changes=not options.stateless
     )
 
     def manager(json_response: bool) -> StreamableHTTPSessionManager:
@@ -120,7 +138,7 @@ def build_app(
     if options.stateless:
         managers.append(manager(json_response=True))
         mcp = StreamWhenAsked(mcp, StreamableHTTPASGIApp(managers[1]), options.max_body_bytes)
-    mcp = _Ending(mcp, audience)
+    mcp = JsonRpcBodies(_Ending(mcp, audience), options.max_body_bytes)
     outage = Outage()
     routes: list[BaseRoute] = [Route("/health", _health(worker, outage), methods=["GET"])]
     middleware: list[Middleware] = []
@@ -152,7 +170,7 @@ def build_app(
             Middleware(AuthContextMiddleware),
         ]
     # every method reaches the route (else the review page's mount would answer 404)
-    routes.append(Route(MCP_PATH, _Checked(McpRefusals(mcp), security)))
+    routes.append(Route(MCP_PATH, _Checked(McpRefusals(mcp, options.max_body_bytes), security)))
     review = Review(worker, sessions or Sessions(), sign_in)
     routes.append(Mount("/", _Checked(Starlette(routes=review_routes(review)), security)))
 
@@ -163,7 +181,8 @@ def build_app(
                 await running.enter_async_context(each.run())
             yield
 
-    return Starlette(routes=routes, middleware=middleware, lifespan=lifespan)
+    app = Starlette(routes=routes, middleware=middleware, lifespan=lifespan)
+    return HttpApp(app, listening.close)
 
 
 class _Ending:
@@ -253,7 +272,7 @@ def serve_http(
     try:
         app = build_app(worker, options, store, sessions)
         config = uvicorn.Config(
-            app,
+            app.asgi,
             host=options.host,
             port=options.port,
             log_config=None,
@@ -271,7 +290,7 @@ def serve_http(
         try:
             if ready is not None:
                 ready()
-            uvicorn.Server(config).run(sockets=None if bound is None else [bound])
+            _stopping_server(config, app.stopping).run(sockets=None if bound is None else [bound])
         finally:
             for sig, handler in previous.items():
                 signal.signal(sig, handler)
@@ -279,6 +298,18 @@ def serve_http(
     finally:
         worker.close()
     return 0
+
+
+def _stopping_server(config: uvicorn.Config, stopping: Callable[[], None]) -> uvicorn.Server:
+    """uvicorn's server, which calls ``stopping`` as it begins to stop."""
+    import uvicorn
+
+    class Server(uvicorn.Server):
+        async def shutdown(self, sockets: list[socket.socket] | None = None) -> None:
+            stopping()
+            await super().shutdown(sockets)
+
+    return Server(config)
 
 
 def _stopped(signum: int, frame: FrameType | None) -> None:

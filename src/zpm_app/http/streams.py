@@ -19,7 +19,9 @@ answers 413.
 
 from __future__ import annotations
 
-from starlette.types import ASGIApp, Message, Receive, Scope, Send
+from starlette.types import ASGIApp, Receive, Scope, Send
+
+from zpm_app.http.bodies import read_body
 
 PROGRESS = b'"progressToken"'
 
@@ -35,38 +37,9 @@ class StreamWhenAsked:
         self._limit = limit
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
-        if scope["type"] != "http" or scope["method"] != "POST" or self._too_large(scope):
+        if scope["type"] != "http" or scope["method"] != "POST":
             await self.streaming(scope, receive, send)
             return
-        read: list[Message] = []
-        size, complete = 0, False
-        while not complete and size <= self._limit:
-            message = await receive()
-            read.append(message)
-            if message["type"] != "http.request":  # the client went away
-                break
-            size += len(message.get("body", b""))
-            complete = not message.get("more_body", False)
-        body = b"".join(m.get("body", b"") for m in read if m["type"] == "http.request")
-        plain = complete and PROGRESS not in body
-        await (self.plain if plain else self.streaming)(scope, _replaying(read, receive), send)
-
-    def _too_large(self, scope: Scope) -> bool:
-        """Whether the request declares a body larger than the limit (the
-        streaming side refuses it without reading it)."""
-        for name, value in scope["headers"]:
-            if name == b"content-length":
-                return not value.isdigit() or int(value) > self._limit
-        return False
-
-
-def _replaying(read: list[Message], receive: Receive) -> Receive:
-    """``receive``, after giving back the messages already ``read`` from it."""
-    pending = list(read)
-
-    async def replayed() -> Message:
-        if pending:
-            return pending.pop(0)
-        return await receive()
-
-    return replayed
+        body, receive = await read_body(scope, receive, self._limit)
+        plain = body is not None and PROGRESS not in body
+        await (self.plain if plain else self.streaming)(scope, receive, send)
