@@ -44,7 +44,7 @@ PL_Q_NODEBUG, PL_Q_CATCH_EXCEPTION = 0x4, 0x8
 
 QUERY = PL_Q_NODEBUG | PL_Q_CATCH_EXCEPTION
 
-LONG_LIST = 64
+LONG_LIST = 16
 """Lists of at least this many items go to Prolog as one text (see the module doc)."""
 
 _PROTOTYPES: dict[str, tuple[Any, list[Any]]] = {
