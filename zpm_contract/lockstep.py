@@ -23,7 +23,8 @@ across engines the same way; after a
 removal, the predicate's whole listing (``matching``, handles included) too.
 A failure can be replayed: ``replay(machine, calls)`` and
 ``shortest_reproduction`` (the calls of a divergence, left out chunk by
-chunk while it still diverges).
+chunk while it still diverges).  ``hunt`` runs a machine for a bug known to
+be there, and ends the run at the first divergence or loss on restart.
 
 Rules have weights, and each case also tours every rule once
 (``zpm_contract.rule_schedule``); the machine counts, over a run, the calls
@@ -104,6 +105,7 @@ from hypothesis.stateful import Bundle, initialize, invariant, multiple
 
 from zpm_contract import calls, storage
 from zpm_contract.coverage import Coverage
+from zpm_contract.profiles import LockstepProfile
 from zpm_contract.replicas import Replicas
 from zpm_contract.rule_schedule import ScheduledMachine, rule, with_weights
 from zpm_contract.server import ServerProcess, ToolOutcome, init_project
@@ -172,6 +174,17 @@ class LostOnRestart(AssertionError):
     """A server answered differently after a restart than before it."""
 
 
+class Found(BaseException):
+    """The first ``Divergence`` or ``LostOnRestart`` of a hunt (``failure``),
+    on its way out of Hypothesis: not an ``Exception``, so Hypothesis ends
+    the run at once, as for an interrupt, instead of keeping the failure and
+    running its case again to report it."""
+
+    def __init__(self, failure: Divergence | LostOnRestart) -> None:
+        super().__init__(str(failure))
+        self.failure = failure
+
+
 def describe(tool: str, arguments: dict[str, Any]) -> str:
     return f"{tool} {json.dumps(arguments, ensure_ascii=False)}"
 
@@ -221,6 +234,8 @@ class LockstepMachine(ScheduledMachine):
     coverage: ClassVar[Coverage] = Coverage()
     read_only: ClassVar[frozenset[str]] = frozenset()
     """The tools whose annotations say they change nothing (from the first case)."""
+    hunting: ClassVar[bool] = False
+    """Whether a divergence or a loss on restart raises ``Found`` (``hunt``)."""
 
     facts = Bundle("facts")
     predicates = Bundle("predicates")
@@ -341,19 +356,25 @@ class LockstepMachine(ScheduledMachine):
         first = outcomes[0]
         for server, outcome in zip(self.servers[1:], outcomes[1:]):
             if outcome != first:
-                raise Divergence(
-                    f"engines {self.servers[0].target.label} and {server.target.label} "
-                    f"disagree on step {self.step}: {describe(tool, arguments)}\n"
-                    f"  {self.servers[0].target.label}: {first}\n"
-                    f"  {server.target.label}: {outcome}\n" + self._calls_so_far(),
-                    self.step,
-                    tuple(self.calls),
+                raise self._failed(
+                    Divergence(
+                        f"engines {self.servers[0].target.label} and {server.target.label} "
+                        f"disagree on step {self.step}: {describe(tool, arguments)}\n"
+                        f"  {self.servers[0].target.label}: {first}\n"
+                        f"  {server.target.label}: {outcome}\n" + self._calls_so_far(),
+                        self.step,
+                        tuple(self.calls),
+                    )
                 )
         if not (self._checking or first.is_error or tool in self.read_only):
             self.changed |= _touched(tool, arguments)
         if tool == "assume_fact":
             self.assumed.add(arguments["assumption"])
         return first
+
+    def _failed(self, failure: Divergence | LostOnRestart) -> BaseException:
+        """What to raise for ``failure``: itself, or ``Found`` in a hunt."""
+        return Found(failure) if self.hunting else failure
 
     def _calls_so_far(self) -> str:
         return "calls of this test case:\n" + "\n".join(
@@ -1133,9 +1154,11 @@ class LockstepMachine(ScheduledMachine):
         after = self.observe()
         for (call, was), (_, now) in zip(before, after):
             if was != now:
-                raise LostOnRestart(
-                    f"after the servers were {how}, {call} answers differently\n"
-                    f"  before: {was}\n  after:  {now}\n" + self._calls_so_far()
+                raise self._failed(
+                    LostOnRestart(
+                        f"after the servers were {how}, {call} answers differently\n"
+                        f"  before: {was}\n  after:  {now}\n" + self._calls_so_far()
+                    )
                 )
         self.last_restart = self.step
         self.restarts += 1
@@ -1311,6 +1334,21 @@ def shortest_reproduction(
 
 def _restarts(calls: Sequence[Call]) -> int:
     return sum(1 for tool, _ in calls if tool == RESTART)
+
+
+def hunt(machine: type[LockstepMachine], profile: LockstepProfile, run_seed: int | str) -> None:
+    """Run ``machine``'s cases under ``profile`` from ``run_seed`` (without an
+    example database), the same cases in the same order as ``profile.run``,
+    until the first ``Divergence`` or ``LostOnRestart``, and raise it; return
+    when every case agreed.  The failing case is not run a second time:
+    Hypothesis would, only to report it (it shrinks nothing here), and a hunt
+    for a bug known to be there needs the failure alone.  Any other error
+    takes Hypothesis's usual way out."""
+    hunter = type(machine.__name__, (machine,), {"hunting": True})
+    try:
+        profile.run(hunter, run_seed, database=None)
+    except Found as found:
+        raise found.failure from None
 
 
 def lockstep_machine(targets: list[EngineTarget]) -> type[LockstepMachine]:

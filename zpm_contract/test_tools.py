@@ -1,20 +1,28 @@
 """Every tool through ``zpm serve --engine NAME``: examples, errors, limits, sandbox.
 
-Parametrized by the selected engines (``--zpm-engine``); each test starts its
-own server(s) in a fresh project.  Servers that may create global memories
-get their own ``XDG_DATA_HOME`` under the test's temporary directory.
+Parametrized by the selected engines (``--zpm-engine``).  A test that needs
+a fresh project (a walk of examples that starts from an empty one, a
+restart, a project of its own) starts its own server(s) in one.  The others
+share a server per engine (``shared_server``; ``time_limited_server`` with a
+time limit of 0.5 s): each either changes nothing or writes only into a
+memory of its own (``_own_memory``), so it passes or fails alone, in any
+order; a shared server whose test failed is killed, and the next test gets a
+new one.  Every server gets its own ``XDG_DATA_HOME`` where it may create
+global memories.
 """
 
 from __future__ import annotations
 
+import itertools
 import json
 import time
+from collections.abc import Iterator, Mapping
 from pathlib import Path
 
 import pytest
 
 from zpm_contract import storage
-from zpm_contract.plugin import StartServer
+from zpm_contract.plugin import FAILED, StartServer
 from zpm_contract.scenarios import (
     ABSOLUTE_NAME,
     ARGUE_EXAMPLES,
@@ -48,11 +56,105 @@ from zpm_contract.scenarios import (
     refusal_text,
 )
 from zpm_contract.server import ServerProcess, ToolOutcome, init_project
+from zpm_contract.targets import EngineTarget
 
 PROMPT_S = 5.0
 """How soon a call that its limits must end has to answer: far above the
 limits these tests set, far below the server's usual patience (the call is
 waited for that long, and no longer)."""
+TIME_LIMIT = "0.5"
+"""The ``ZPM_TIME_LIMIT`` of ``time_limited_server``, in seconds."""
+TRACED_SHAPES: dict[str, list[tuple[str, str]]] = {
+    "right": [("path(X, Y)", "e(X, Y)"), ("path(X, Y)", "e(X, Z), path(Z, Y)")],
+    "left": [("path(X, Y)", "path(X, Z), e(Z, Y)"), ("path(X, Y)", "e(X, Y)")],
+    "double": [("path(X, Y)", "e(X, Y)"), ("path(X, Y)", "path(X, Z), path(Z, Y)")],
+}
+"""Right-, left- and doubly-recursive ``path/2`` over ``e/2``."""
+
+
+class SharedServers:
+    """The servers this module's tests share: one per engine and environment,
+    each in a project and a data folder of its own under ``root``, started
+    when a test first asks for it and stopped cleanly by ``close``."""
+
+    def __init__(self, root: Path) -> None:
+        self._root = root
+        self._servers: dict[tuple[str, tuple[tuple[str, str], ...]], ServerProcess] = {}
+        self._homes = itertools.count(1)
+
+    def server(self, target: EngineTarget, env: Mapping[str, str]) -> ServerProcess:
+        """The running server of ``target`` with ``env``, started on first use."""
+        key = (target.label, tuple(sorted(env.items())))
+        if key not in self._servers:
+            home = self._root / f"server{next(self._homes)}"
+            data = {"XDG_DATA_HOME": str(home / "data")}
+            self._servers[key] = ServerProcess(
+                target, init_project(home / "project"), env={**data, **env}
+            )
+        return self._servers[key]
+
+    def kill(self, server: ServerProcess) -> None:
+        """Stop ``server`` with SIGKILL and forget it: the next test that asks
+        for its engine and environment gets a new one."""
+        server.kill()
+        self._servers = {key: kept for key, kept in self._servers.items() if kept is not server}
+
+    def close(self) -> None:
+        """Stop every server cleanly."""
+        for server in self._servers.values():
+            server.close()
+        self._servers.clear()
+
+
+@pytest.fixture(scope="module")
+def shared_servers(tmp_path_factory: pytest.TempPathFactory) -> Iterator[SharedServers]:
+    """The module's ``SharedServers``, stopped cleanly after its last test."""
+    servers = SharedServers(tmp_path_factory.mktemp("shared"))
+    yield servers
+    servers.close()
+
+
+def _lent(
+    servers: SharedServers,
+    target: EngineTarget,
+    env: Mapping[str, str],
+    request: pytest.FixtureRequest,
+) -> Iterator[ServerProcess]:
+    """The shared server of ``target`` with ``env``, for one test; killed
+    when the test failed (a server that failed may never end the call it
+    is in, and may hold what the test left half done)."""
+    server = servers.server(target, env)
+    yield server
+    if request.node.stash.get(FAILED, False):
+        servers.kill(server)
+
+
+@pytest.fixture
+def shared_server(
+    engine_target: EngineTarget, shared_servers: SharedServers, request: pytest.FixtureRequest
+) -> Iterator[ServerProcess]:
+    """The test's engine's shared server, with the default limits."""
+    yield from _lent(shared_servers, engine_target, {}, request)
+
+
+@pytest.fixture
+def time_limited_server(
+    engine_target: EngineTarget, shared_servers: SharedServers, request: pytest.FixtureRequest
+) -> Iterator[ServerProcess]:
+    """The test's engine's shared server with ``ZPM_TIME_LIMIT`` set to ``TIME_LIMIT``."""
+    yield from _lent(shared_servers, engine_target, {"ZPM_TIME_LIMIT": TIME_LIMIT}, request)
+
+
+def _own_memory(server: ServerProcess, name: str) -> dict[str, str]:
+    """Create memory ``name`` in ``server``'s project and mount it read-write;
+    the ``memory`` argument that keeps a test's writes there."""
+    for tool, arguments in [
+        ("create_memory", {"name": name, "scope": "project"}),
+        ("mount_memory", {"name": name, "mode": "rw"}),
+    ]:
+        answer = server.call(tool, arguments)
+        assert not answer.is_error, f"{tool} {json.dumps(arguments)}: {answer}"
+    return {"memory": name}
 
 
 def _walk(server: ServerProcess, steps: list[Step]) -> None:
@@ -79,6 +181,7 @@ def _walk_failure(steps: list[Step], index: int, outcome: ToolOutcome) -> str:
 
 
 def _run(start_server: StartServer, steps: list[Step]) -> None:
+    """Walk ``steps`` on a server of its own, in a fresh project."""
     _walk(start_server(), steps)
 
 
@@ -104,40 +207,41 @@ class TestToolContracts:
     def test_spec_examples(self, start_server: StartServer) -> None:
         _run(start_server, SPEC_EXAMPLES)
 
-    def test_bad_input_fails_closed(self, start_server: StartServer) -> None:
-        _run(start_server, BAD_INPUT)
+    def test_bad_input_fails_closed(self, shared_server: ServerProcess) -> None:
+        _walk(shared_server, BAD_INPUT)
 
-    def test_builtins_and_prolog_errors(self, start_server: StartServer) -> None:
-        _run(start_server, QUERIES)
+    def test_builtins_and_prolog_errors(self, shared_server: ServerProcess) -> None:
+        _walk(shared_server, QUERIES)
 
-    def test_recursion_and_negation(self, start_server: StartServer) -> None:
-        server = start_server()
+    def test_recursion_and_negation(self, shared_server: ServerProcess) -> None:
+        server = shared_server
+        mine = _own_memory(server, "recursion")
         for fact in ("edge(a, b)", "edge(b, c)", "edge(c, d)", "blocked(b)"):
-            assert not server.call("remember_fact", {"fact": fact}).is_error
+            assert not server.call("remember_fact", {"fact": fact, **mine}).is_error
         rules = [
             ("path(X, Y)", "edge(X, Y)"),
             ("path(X, Y)", "edge(X, Z), path(Z, Y)"),
             ("open_node(X)", "edge(X, _), \\+ blocked(X)"),
         ]
         for head, body in rules:
-            assert not server.call("define_rule", {"head": head, "body": body}).is_error
-        answer = server.call("query_logic", {"goal": "open_node(X)"})
+            assert not server.call("define_rule", {"head": head, "body": body, **mine}).is_error
+        answer = server.call("query_logic", {"goal": "open_node(X)", **mine})
         assert answer == ToolOutcome('[{"X":"a"},{"X":"c"}]', False)
-        answer = server.call("query_logic", {"goal": "setof(Y, path(a, Y), L)"})
+        answer = server.call("query_logic", {"goal": "setof(Y, path(a, Y), L)", **mine})
         assert answer == ToolOutcome('[{"Y":"_G1","L":["b","c","d"]}]', False)
 
-    def test_answers_stop_at_the_solution_cap(self, start_server: StartServer) -> None:
-        answer = start_server().call("query_logic", {"goal": "between(1, inf, X)"})
+    def test_answers_stop_at_the_solution_cap(self, shared_server: ServerProcess) -> None:
+        answer = shared_server.call("query_logic", {"goal": "between(1, inf, X)"})
         assert not answer.is_error
         assert json.loads(answer.text) == [{"X": n} for n in range(1, 101)]
 
 
 class TestSandbox:
-    def test_side_effects_are_refused(self, start_server: StartServer) -> None:
+    def test_side_effects_are_refused(self, shared_server: ServerProcess) -> None:
         """Each goal of ``SANDBOX_REFUSALS`` is refused, one after the other
         on one server (a refusal leaves nothing that changes the next);
         every goal answered otherwise is listed."""
-        server = start_server()
+        server = shared_server
         wrong = [
             f"{goal}: {answer}"
             for goal, indicator in SANDBOX_REFUSALS
@@ -146,8 +250,10 @@ class TestSandbox:
         ]
         assert not wrong, "not refused as expected:\n" + "\n".join(wrong)
 
-    def test_refused_rule_body_leaves_nothing_behind(self, start_server: StartServer) -> None:
-        server = start_server()
+    def test_refused_rule_body_leaves_nothing_behind(self, shared_server: ServerProcess) -> None:
+        """The shared server's default memory is empty (tests that share it
+        write elsewhere), and a refused rule leaves it so."""
+        server = shared_server
         answer = server.call("define_rule", {"head": "p(X)", "body": "assertz(q(X))"})
         assert answer == ToolOutcome(refusal_text("assertz/1"), True)
         schema = server.call("get_knowledge_schema", {})
@@ -157,13 +263,13 @@ class TestSandbox:
 class TestLimitsAndDurability:
     @pytest.mark.zpm_requires("time_limit")
     def test_runaway_query_hits_the_time_limit_and_the_server_goes_on(
-        self, start_server: StartServer
+        self, time_limited_server: ServerProcess
     ) -> None:
-        server = start_server(env={"ZPM_TIME_LIMIT": "0.5"})
+        server = time_limited_server
         assert not server.call("remember_fact", {"fact": "kept(yes)"}).is_error
         started = time.monotonic()
         answer = server.call("query_logic", {"goal": "repeat, fail"}, timeout=PROMPT_S)
-        assert answer == ToolOutcome(budget("0.5"), True, (BUDGET_HINT,))
+        assert answer == ToolOutcome(budget(TIME_LIMIT), True, (BUDGET_HINT,))
         assert time.monotonic() - started < PROMPT_S
         assert server.call("query_logic", {"goal": "kept(X)"}) == ToolOutcome(
             '[{"X":"yes"}]', False
@@ -190,8 +296,8 @@ class TestLimitsAndDurability:
             '[{"X":"yes"}]', False
         )
 
-    def test_limits_read_the_same_on_every_engine(self, start_server: StartServer) -> None:
-        _run(start_server, LIMIT_EXAMPLES)
+    def test_limits_read_the_same_on_every_engine(self, shared_server: ServerProcess) -> None:
+        _walk(shared_server, LIMIT_EXAMPLES)
 
     @pytest.mark.zpm_requires("persistence")
     def test_knowledge_survives_a_restart(self, start_server: StartServer) -> None:
@@ -318,19 +424,21 @@ class TestTruthMaintenance:
         assert second.call("query_logic", {"goal": "up(X)"}).text == '[{"X":"web"}]'
 
     def test_clearing_a_pattern_unifies_with_the_occurs_check(
-        self, start_server: StartServer
+        self, shared_server: ServerProcess
     ) -> None:
         """``p(X, f(X))`` unifies with ``p(a, f(a))`` but not, under the occurs
         check the bookkeeping uses, with ``p(Y, Y)``: ``clear_context`` removes
         the first alone, and the second is still there to query and forget."""
-        server = start_server()
+        server = shared_server
+        mine = _own_memory(server, "occurs_check")
         for fact in ("p(Y, Y)", "p(a, f(a))"):
-            assert not server.call("remember_fact", {"fact": fact}).is_error
-        assert not server.call("clear_context", {"category": "p(X, f(X))"}).is_error
-        answer = server.call("query_logic", {"goal": "p(A, B)"})
+            assert not server.call("remember_fact", {"fact": fact, **mine}).is_error
+        assert not server.call("clear_context", {"category": "p(X, f(X))", **mine}).is_error
+        answer = server.call("query_logic", {"goal": "p(A, B)", **mine})
         assert answer == ToolOutcome('[{"A":"_G1","B":"_G1"}]', False)
-        assert server.call("forget_fact", {"fact": "p(Z, Z)"}).text == "Retracted: p(Z, Z)"
-        assert server.call("query_logic", {"goal": "p(A, B)"}).text == "[]"
+        answer = server.call("forget_fact", {"fact": "p(Z, Z)", **mine})
+        assert answer.text == "Retracted: p(Z, Z)"
+        assert server.call("query_logic", {"goal": "p(A, B)", **mine}).text == "[]"
 
 
 class TestVerbTools:
@@ -380,25 +488,20 @@ class TestReasoningTools:
     def test_reasoning_examples(self, start_server: StartServer) -> None:
         _run(start_server, REASONING_EXAMPLES)
 
-    @pytest.mark.parametrize(
-        "rules",
-        [
-            [("path(X, Y)", "e(X, Y)"), ("path(X, Y)", "e(X, Z), path(Z, Y)")],
-            [("path(X, Y)", "path(X, Z), e(Z, Y)"), ("path(X, Y)", "e(X, Y)")],
-            [("path(X, Y)", "e(X, Y)"), ("path(X, Y)", "path(X, Z), path(Z, Y)")],
-        ],
-        ids=["right", "left", "double"],
-    )
+    @pytest.mark.parametrize("shape", list(TRACED_SHAPES))
     def test_trace_ends_on_cycles_with_each_reachable_node_once(
-        self, start_server: StartServer, rules: list[tuple[str, str]]
+        self, shared_server: ServerProcess, shape: str
     ) -> None:
-        server = start_server()
+        """``path/2`` of one of ``TRACED_SHAPES`` over a cyclic graph, in a
+        memory of its own."""
+        server = shared_server
+        mine = _own_memory(server, f"trace_{shape}")
         edges = [(0, 1), (1, 2), (2, 0), (2, 3), (3, 4), (4, 2), (5, 0)]
         for a, b in edges:
-            assert not server.call("remember_fact", {"fact": f"e(n{a}, n{b})"}).is_error
-        for head, body in rules:
-            assert not server.call("define_rule", {"head": head, "body": body}).is_error
-        answer = server.call("trace_dependency", {"start_node": "n0"})
+            assert not server.call("remember_fact", {"fact": f"e(n{a}, n{b})", **mine}).is_error
+        for head, body in TRACED_SHAPES[shape]:
+            assert not server.call("define_rule", {"head": head, "body": body, **mine}).is_error
+        answer = server.call("trace_dependency", {"start_node": "n0", **mine})
         assert not answer.is_error, answer
         nodes = json.loads(answer.text)
         assert len(nodes) == len(set(nodes))
@@ -406,17 +509,23 @@ class TestReasoningTools:
 
     @pytest.mark.zpm_requires("time_limit")
     def test_runaway_reasoning_hits_the_time_limit_and_the_server_goes_on(
-        self, start_server: StartServer
+        self, time_limited_server: ServerProcess
     ) -> None:
-        server = start_server(env={"ZPM_TIME_LIMIT": "0.5"})
-        assert not server.call("remember_fact", {"fact": "kept(yes)"}).is_error
+        """Each of ``RUNAWAY_CALLS`` over ``RUNAWAY_REASONING``, in a memory of
+        its own, ends at the time limit, and the memory still answers."""
+        server = time_limited_server
+        mine = _own_memory(server, "runaway")
+        assert not server.call("remember_fact", {"fact": "kept(yes)", **mine}).is_error
         for head, body in RUNAWAY_REASONING:
-            assert not server.call("define_rule", {"head": head, "body": body}).is_error
+            assert not server.call("define_rule", {"head": head, "body": body, **mine}).is_error
         for tool, arguments in RUNAWAY_CALLS:
             started = time.monotonic()
-            answer = server.call(tool, arguments, timeout=PROMPT_S)
-            assert answer == ToolOutcome(budget("0.5"), True, (BUDGET_HINT,)), (tool, arguments)
+            answer = server.call(tool, {**arguments, **mine}, timeout=PROMPT_S)
+            assert answer == ToolOutcome(budget(TIME_LIMIT), True, (BUDGET_HINT,)), (
+                tool,
+                arguments,
+            )
             assert time.monotonic() - started < PROMPT_S
-        assert server.call("query_logic", {"goal": "kept(X)"}) == ToolOutcome(
+        assert server.call("query_logic", {"goal": "kept(X)", **mine}) == ToolOutcome(
             '[{"X":"yes"}]', False
         )

@@ -4,8 +4,8 @@ Each mutant (``zpm_contract.mutants``) is the python engine with one
 realistic bug; it is installed as a plugin through a ``zpm`` entry point and
 run in lockstep with the python engine for the ci profile's cases and
 steps (from one fixed seed, so a run is repeatable; not shrunk: the
-divergence message already lists every call).  The test fails unless the machine finds
-a divergence.
+divergence message already lists every call), until the first divergence
+(``hunt``).  The test fails unless the machine finds a divergence.
 """
 
 from __future__ import annotations
@@ -14,7 +14,7 @@ from pathlib import Path
 
 import pytest
 
-from zpm_contract.lockstep import Divergence, LostOnRestart, lockstep_machine
+from zpm_contract.lockstep import Divergence, LostOnRestart, hunt, lockstep_machine
 from zpm_contract.mutants import LOCKSTEP, MUTANTS, mutant_target
 from zpm_contract.profiles import lockstep_profile
 from zpm_contract.targets import EngineTarget
@@ -33,4 +33,4 @@ def site(tmp_path_factory: pytest.TempPathFactory) -> Path:
 def test_the_lockstep_machine_catches_the_mutant(name: str, site: Path) -> None:
     machine = lockstep_machine([EngineTarget("python"), mutant_target(site, name)])
     with pytest.raises((Divergence, LostOnRestart), match=rf"python and {name}|{name}"):
-        lockstep_profile("ci").run(machine, HUNT_SEED, database=None)
+        hunt(machine, lockstep_profile("ci"), HUNT_SEED)
