@@ -77,7 +77,9 @@ SESSIONS_ONLY = {
 NOT_APPLICABLE = {
     "server-sse-polling": "checks that a stream can be resumed (a priming event with an id, "
     "a retry field, resuming after a disconnect): zpm keeps no event store, so its streams "
-    "are not resumable; the scenario only warns (SHOULD)",
+    "are not resumable (the SDK hands one store every session's events, keyed by stream ids "
+    "that repeat across sessions: a store would have to keep sessions apart itself, or one "
+    "client could replay another's); the scenario only warns (SHOULD)",
     "logging-set-level": "zpm offers MCP logging on stdio; over HTTP its log stays on stderr "
     "and it announces no logging capability",
     "completion-complete": "zpm offers no completions",
