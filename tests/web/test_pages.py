@@ -106,6 +106,23 @@ def test_a_token_that_is_not_accepted_opens_no_session(project: Path, server: Ht
         assert answer.status_code == 401 and "set-cookie" not in answer.headers
 
 
+def test_revoking_a_token_ends_its_page_sessions_at_once(project: Path, server: HttpServer) -> None:
+    """A page session belongs to its token: once ``zpm tokens revoke`` has
+    run, its next page, its live updates and its forms are refused, and the
+    session is gone; another token's session goes on."""
+    victim = sign_in(server, create_token(project, "victim"))
+    other = sign_in(server, create_token(project, "other"))
+    secret = csrf_of(victim.get("/").text)
+    assert victim.get("/m/default/changes").status_code == 200
+    assert run_zpm(project, "tokens", "revoke", "victim").returncode == 0
+    merge = victim.post("/forks/default/merge", data={"csrf": secret})
+    assert merge.status_code == 403 and "Not signed in" in merge.text
+    page = victim.get("/")
+    assert page.status_code == 303 and page.headers["location"] == "/login"
+    assert victim.get("/m/default/changes").status_code == 401
+    assert other.get("/").status_code == 200
+
+
 def test_a_form_without_the_session_secret_or_from_another_site_is_refused(
     project: Path, server: HttpServer
 ) -> None:

@@ -147,7 +147,11 @@ class _Pages:
                     status=403,
                 )
             return self._signed_in(request, caller)
-        if self._review.sign_in is None or self._session(request) is not None:
+        try:
+            signed_in = await self._session(request)
+        except ZpmError as error:  # the tokens cannot be read now
+            return self._page("login.html", {"problem": _said(error)}, status=_status(error))
+        if self._review.sign_in is None or signed_in is not None:
             return RedirectResponse("/", status_code=303)
         return self._page("login.html", {})
 
@@ -166,7 +170,8 @@ class _Pages:
         if caller is None:
             problem = "This token is not accepted here (unknown, revoked or expired)."
             return self._page("login.html", {"problem": problem}, status=401)
-        return self._signed_in(request, caller)
+        assert isinstance(token, str)
+        return self._signed_in(request, caller, token=token.strip())
 
     async def logout(self, request: Request) -> Response:
         session = await self._checked_post(request)
@@ -248,7 +253,12 @@ class _Pages:
 
     async def changes(self, request: Request) -> Response:
         """Where the memory stands (``Memory.changes``), for ``live.js``."""
-        session = self._session(request)
+        try:
+            session = await self._session(request)
+        except ZpmError as error:
+            return _secure(
+                Response(_said(error), status_code=_status(error), media_type="text/plain")
+            )
         if session is None:
             return _secure(Response("sign in first", status_code=401, media_type="text/plain"))
         memory = request.path_params["memory"]
@@ -392,7 +402,7 @@ class _Pages:
         (:meth:`_reader`), or the visitor is sent to sign in."""
 
         async def endpoint(request: Request) -> Response:
-            session = self._reader(request)
+            session = await self._reader(request)
             if isinstance(session, Response):
                 return session
             return await page(request, session)
@@ -427,13 +437,26 @@ class _Pages:
         finally:
             ticket.release()
 
-    def _session(self, request: Request) -> WebSession | None:
-        return self._review.sessions.find(request.cookies.get(COOKIE))
+    async def _session(self, request: Request) -> WebSession | None:
+        """The request's session, if its token is still accepted: a session
+        whose token was revoked or has expired is ended (``ZpmError`` when
+        the tokens cannot be read now)."""
+        sid = request.cookies.get(COOKIE)
+        session = self._review.sessions.find(sid)
+        if session is None or session.token is None or self._review.sign_in is None:
+            return session
+        if await self._review.sign_in(session.token) is None:
+            self._review.sessions.close(sid)
+            return None
+        return session
 
-    def _reader(self, request: Request) -> WebSession | Response:
+    async def _reader(self, request: Request) -> WebSession | Response:
         """The request's session; without authentication one is opened for an
         anonymous caller; otherwise a visitor without one goes to sign in."""
-        session = self._session(request)
+        try:
+            session = await self._session(request)
+        except ZpmError as error:
+            return self._problem("Cannot show this page", _said(error), _status(error))
         if session is not None:
             return session
         if self._review.sign_in is None:
@@ -446,7 +469,10 @@ class _Pages:
         refused = _foreign(request)
         if refused is not None:
             return refused
-        session = self._session(request)
+        try:
+            session = await self._session(request)
+        except ZpmError as error:
+            return self._problem("Cannot do this now", _said(error), _status(error))
         if session is None:
             return self._problem("Not signed in", "Sign in first.", 403)
         form = await request.form()
@@ -457,8 +483,10 @@ class _Pages:
             )
         return session
 
-    def _signed_in(self, request: Request, caller: Caller, to: str = "/") -> Response:
-        sid, _ = self._review.sessions.open(caller)
+    def _signed_in(
+        self, request: Request, caller: Caller, to: str = "/", token: str | None = None
+    ) -> Response:
+        sid, _ = self._review.sessions.open(caller, token)
         response = RedirectResponse(to, status_code=303)
         response.set_cookie(
             COOKIE,

@@ -6,8 +6,9 @@ through a one-time link); the server then knows the browser by a session
 cookie: a random id that names a :class:`WebSession` held in this process
 alone, so every session ends with the process.  A session carries the
 caller it was opened for (name and access, exactly as the token gives them
-to an MCP client) and its own CSRF secret, which every form that changes
-something must send back.
+to an MCP client), the token itself (the pages check it is still accepted
+at each request: a revoked or expired token ends its sessions), and its own
+CSRF secret, which every form that changes something must send back.
 
 Sessions end after :data:`IDLE_S` without use, and beyond :data:`MOST`
 sessions the one used longest ago goes.  A one-time link is accepted once,
@@ -36,9 +37,11 @@ LINK_S = 600.0
 
 @dataclass
 class WebSession:
-    """One signed-in browser: who it acts as, and its CSRF secret."""
+    """One signed-in browser: who it acts as, the token it signed in with
+    (``None``: a one-time link, or no authentication), and its CSRF secret."""
 
     caller: Caller
+    token: str | None = None
     csrf: str = field(default_factory=lambda: secrets.token_urlsafe(32))
     used: float = 0.0
 
@@ -62,10 +65,11 @@ class Sessions:
         self._sessions: OrderedDict[str, WebSession] = OrderedDict()
         self._links: dict[str, tuple[Caller, float]] = {}
 
-    def open(self, caller: Caller) -> tuple[str, WebSession]:
-        """A new session for ``caller``: its id (the cookie's value) and itself."""
+    def open(self, caller: Caller, token: str | None = None) -> tuple[str, WebSession]:
+        """A new session for ``caller``, signed in with ``token``: its id (the
+        cookie's value) and itself."""
         sid = secrets.token_urlsafe(32)
-        session = WebSession(caller, used=self._clock())
+        session = WebSession(caller, token, used=self._clock())
         with self._lock:
             self._sessions[sid] = session
             while len(self._sessions) > MOST:
