@@ -99,11 +99,22 @@ def test_a_read_only_token_gets_a_read_only_page(project: Path, server: HttpServ
 
 
 def test_a_token_that_is_not_accepted_opens_no_session(project: Path, server: HttpServer) -> None:
+    """Each refused sign-in is logged in one line, without the token."""
     token = create_token(project, "gone")
     assert run_zpm(project, "tokens", "revoke", "gone").returncode == 0
     for refused in (token, "zpm_forged", ""):
         answer = client(server).post("/login", data={"token": refused})
         assert answer.status_code == 401 and "set-cookie" not in answer.headers
+    assert server.stop() == 0
+    logged = [line for line in server.log.splitlines() if "sign-in" in line]
+    assert len(logged) == 3 and all("from 127.0.0.1 was refused" in line for line in logged)
+    assert token not in server.log and "zpm_forged" not in server.log
+
+
+def test_a_form_larger_than_the_body_limit_is_refused_unread(server: HttpServer) -> None:
+    answer = client(server).post("/login", data={"token": "x" * (5 * 1024 * 1024)})
+    assert answer.status_code == 413, answer.text
+    assert client(server).get("/login").status_code == 200
 
 
 def test_revoking_a_token_ends_its_page_sessions_at_once(project: Path, server: HttpServer) -> None:
@@ -144,6 +155,27 @@ def test_a_form_without_the_session_secret_or_from_another_site_is_refused(
     out = browser.post("/logout", data={"csrf": secret}, headers={"Origin": server.url})
     assert out.status_code == 303 and out.headers["location"] == "/login"
     assert browser.get("/").status_code == 303
+
+
+def test_behind_a_proxy_that_says_https_a_browser_signs_in_with_a_secure_cookie(
+    project: Path,
+) -> None:
+    """The README's proxy recipe: ``X-Forwarded-Proto: https`` from the proxy
+    on loopback makes the page's own origin https, so the sign-in of a
+    browser on https passes the same-site check and gets a ``Secure``
+    cookie; without the header the same sign-in is refused."""
+    token = create_token(project, "ann")
+    proxied = {"Host": "zpm.example", "Origin": "https://zpm.example"}
+    with HttpServer(
+        project, "--allowed-host", "zpm.example", "--allowed-origin", "https://zpm.example"
+    ) as server:
+        forwarded = client(server).post(
+            "/login", data={"token": token}, headers={**proxied, "X-Forwarded-Proto": "https"}
+        )
+        bare = client(server).post("/login", data={"token": token}, headers=proxied)
+    assert forwarded.status_code == 303, forwarded.text
+    assert "Secure" in forwarded.headers["set-cookie"]
+    assert bare.status_code == 403 and "another site" in bare.text
 
 
 def test_a_foreign_host_is_refused_before_anything(project: Path, server: HttpServer) -> None:

@@ -74,6 +74,7 @@ from zpm_app.http.auth import (
     storage_down,
 )
 from zpm_app.http.batches import JsonRpcBodies
+from zpm_app.http.bodies import BodyLimit
 from zpm_app.http.jwt_tokens import JwtVerifier
 from zpm_app.http.options import HttpOptions
 from zpm_app.http.outage import RETRY_AFTER_S, Outage
@@ -172,7 +173,8 @@ def build_app(
     # every method reaches the route (else the review page's mount would answer 404)
     routes.append(Route(MCP_PATH, _Checked(McpRefusals(mcp, options.max_body_bytes), security)))
     review = Review(worker, sessions or Sessions(), sign_in)
-    routes.append(Mount("/", _Checked(Starlette(routes=review_routes(review)), security)))
+    pages = BodyLimit(Starlette(routes=review_routes(review)), options.max_body_bytes)
+    routes.append(Mount("/", _Checked(pages, security)))
 
     @contextlib.asynccontextmanager
     async def lifespan(app: Starlette) -> AsyncIterator[None]:

@@ -1,8 +1,9 @@
-"""Reading a request body ahead of the MCP transport, and giving it back."""
+"""Reading a request body ahead of the application, and giving it back;
+refusing one that is too large."""
 
 from __future__ import annotations
 
-from starlette.types import Message, Receive, Scope
+from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 
 async def read_body(scope: Scope, receive: Receive, limit: int) -> tuple[bytes | None, Receive]:
@@ -36,3 +37,26 @@ def _replaying(read: list[Message], receive: Receive) -> Receive:
         return await receive()
 
     return replayed
+
+
+class BodyLimit:
+    """413 for a ``POST`` whose body is larger than ``limit`` bytes (declared
+    or found), before ``app`` reads any of it; ``/mcp``'s transport has a
+    limit of its own, this one is for the review page's forms."""
+
+    def __init__(self, app: ASGIApp, limit: int) -> None:
+        self.app = app
+        self._limit = limit
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] != "http" or scope["method"] != "POST":
+            await self.app(scope, receive, send)
+            return
+        body, receive = await read_body(scope, receive, self._limit)
+        if body is not None:
+            await self.app(scope, receive, send)
+            return
+        text = f"Payload Too Large: at most {self._limit} bytes".encode()
+        headers = [(b"content-type", b"text/plain"), (b"content-length", str(len(text)).encode())]
+        await send({"type": "http.response.start", "status": 413, "headers": headers})
+        await send({"type": "http.response.body", "body": text})

@@ -168,6 +168,8 @@ class _Pages:
         except ZpmError as error:  # the tokens cannot be read now
             return self._page("login.html", {"problem": _said(error)}, status=_status(error))
         if caller is None:
+            peer = request.client.host if request.client is not None else "an unknown address"
+            log.warning("review page: a sign-in from %s was refused (token not accepted)", peer)
             problem = "This token is not accepted here (unknown, revoked or expired)."
             return self._page("login.html", {"problem": problem}, status=401)
         assert isinstance(token, str)
