@@ -351,6 +351,49 @@ def test_what_the_transport_cannot_take_is_refused_with_its_status(project: Path
         assert modern[1]["data"] == {"supported": ["2026-07-28"], "requested": "2099-01-01"}
 
 
+def test_a_connection_that_sends_no_complete_headers_in_time_is_closed(project: Path) -> None:
+    """A connection that sends nothing, or half a request, is closed once
+    ``--headers-timeout`` has passed; one that sends its request in time is
+    served."""
+    import socket
+
+    create_token(project, "alice")  # a server with no token does not start
+
+    def closed_within(connection: socket.socket, seconds: float) -> bool:
+        connection.settimeout(seconds)
+        try:
+            return connection.recv(1024) == b""
+        except TimeoutError:
+            return False
+        finally:
+            connection.close()
+
+    with HttpServer(project, "--headers-timeout", "1") as server:
+        silent = socket.create_connection(("127.0.0.1", server.port))
+        halting = socket.create_connection(("127.0.0.1", server.port))
+        halting.sendall(b"GET /health HTTP/1.1\r\nHost: 127.0.0.1")
+        started = time.monotonic()
+        assert closed_within(silent, 10) and closed_within(halting, 10)
+        waited = time.monotonic() - started
+        assert request(f"{server.url}/health").status == 200
+        assert answered_after(server, 0.5)
+    assert 0.9 < waited < 5, waited
+
+
+def answered_after(server: HttpServer, seconds: float) -> bool:
+    """Whether a request whose headers come ``seconds`` after its connection
+    opened (within the deadline) is answered."""
+    import socket
+
+    with socket.create_connection(("127.0.0.1", server.port)) as connection:
+        time.sleep(seconds)
+        connection.sendall(
+            f"GET /health HTTP/1.1\r\nHost: 127.0.0.1:{server.port}\r\n\r\n".encode()
+        )
+        connection.settimeout(10)
+        return connection.recv(1024).startswith(b"HTTP/1.1 200")
+
+
 def test_without_authentication_the_start_is_refused(project: Path) -> None:
     for address in ("127.0.0.1:0", "0.0.0.0:0"):
         started = run_zpm(project, "serve", "--http", address)

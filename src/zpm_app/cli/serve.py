@@ -87,6 +87,12 @@ def add(commands: Any) -> None:
         metavar="ORIGIN",
         help="accept this Origin header too (repeatable)",
     )
+    http.add_argument(
+        "--headers-timeout",
+        type=float,
+        metavar="SECONDS",
+        help="close a connection whose request headers take longer (default 10)",
+    )
     http.add_argument("--jwks-url", metavar="URL", help="accept JWTs signed by this JWKS's keys")
     http.add_argument("--issuer", metavar="URL", help="the JWTs' required iss")
     http.add_argument(
@@ -166,9 +172,11 @@ def _http_options(ns: argparse.Namespace, services: Services) -> HttpOptions | N
     bind = ns.http or serve_table.get("http")
     if not bind:
         return None
-    from zpm_app.http.options import HttpOptions, jwt_settings, parse_bind
+    from zpm_app.http.options import HttpOptions, HttpRefused, jwt_settings, parse_bind
 
     host, port = parse_bind(str(bind))
+    if ns.headers_timeout is not None and not 0 < ns.headers_timeout < float("inf"):
+        raise HttpRefused(f"--headers-timeout {ns.headers_timeout}: expected seconds above 0")
     servers = ns.authorization_server or auth_table.get("authorization_servers") or []
     jwt = jwt_settings(
         ns.jwks_url or auth_table.get("jwks_url"),
@@ -184,6 +192,7 @@ def _http_options(ns: argparse.Namespace, services: Services) -> HttpOptions | N
         allowed_hosts=tuple(ns.allowed_host),
         allowed_origins=tuple(ns.allowed_origin),
         jwt=jwt,
+        **({} if ns.headers_timeout is None else {"headers_s": ns.headers_timeout}),
     )
 
 

@@ -268,6 +268,8 @@ def serve_http(
     """
     import uvicorn
 
+    from zpm_app.http.deadlines import deadline_protocol
+
     worker = KnowledgeWorker(open_runner)
     sys.setswitchinterval(SWITCH_INTERVAL_S)
     collection.settle()  # the memories just opened stay out of the collector's sight
@@ -281,6 +283,7 @@ def serve_http(
             access_log=False,
             lifespan="on",
             timeout_graceful_shutdown=10,
+            http=deadline_protocol(options.headers_s),
         )
         url = f"http://{_netloc(options)}{MCP_PATH}"
         mode = "stateless" if options.stateless else "sessions"

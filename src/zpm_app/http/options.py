@@ -21,6 +21,8 @@ import ipaddress
 from dataclasses import dataclass
 
 MAX_BODY_BYTES = 4 * 1024 * 1024
+HEADERS_S = 10.0
+"""How long a connection may take to send a request's headers (``--headers-timeout``)."""
 """A request body larger than this is refused with 413 before it is parsed."""
 
 
@@ -48,6 +50,7 @@ class HttpOptions:
     allowed_origins: tuple[str, ...] = ()
     jwt: JwtSettings | None = None
     max_body_bytes: int = MAX_BODY_BYTES
+    headers_s: float = HEADERS_S
 
     @property
     def loopback(self) -> bool:
