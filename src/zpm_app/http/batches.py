@@ -25,6 +25,7 @@ of them at the revision that has batches.
 from __future__ import annotations
 
 import json
+from dataclasses import dataclass
 from typing import Any
 
 import anyio
@@ -101,16 +102,15 @@ class JsonRpcBodies:
         body = json.dumps(message).encode()
         headers = [(k, v) for k, v in scope["headers"] if k != b"content-length"]
         headers.append((b"content-length", str(len(body)).encode()))
-        given = anyio.Event()
+        unread = [body]
         status = 500
         chunks: list[bytes] = []
         kept: list[tuple[bytes, bytes]] = []
         media = b""
 
         async def receive() -> Message:
-            if not given.is_set():
-                given.set()
-                return {"type": "http.request", "body": body, "more_body": False}
+            if unread:
+                return {"type": "http.request", "body": unread.pop(), "more_body": False}
             await anyio.sleep_forever()
             raise AssertionError("unreachable")
 
@@ -136,13 +136,13 @@ class JsonRpcBodies:
         return _Answer(status, replies, kept)
 
 
+@dataclass(frozen=True)
 class _Answer:
     """What the transport answered to one message of a batch."""
 
-    def __init__(self, status: int, replies: list[Any], headers: list[tuple[bytes, bytes]]):
-        self.status = status
-        self.replies = replies
-        self.headers = headers
+    status: int
+    replies: list[Any]
+    headers: list[tuple[bytes, bytes]]
 
 
 def invalid(value: Any) -> dict[str, Any] | None:
@@ -151,10 +151,10 @@ def invalid(value: Any) -> dict[str, Any] | None:
     if not isinstance(value, dict):
         return _error(None, "Invalid Request: not a JSON-RPC message object")
     request_id = value.get("id")
-    usable = request_id if _usable_id(request_id) else None
+    usable = request_id if usable_id(request_id) else None
     if value.get("jsonrpc") != "2.0":
         return _error(usable, 'Invalid Request: "jsonrpc" must be "2.0"')
-    if "id" in value and not _usable_id(request_id):
+    if "id" in value and not usable_id(request_id):
         return _error(None, "Invalid Request: an id is a string or an integer")
     if "method" in value:
         if not isinstance(value["method"], str):
@@ -167,7 +167,8 @@ def invalid(value: Any) -> dict[str, Any] | None:
     return _error(usable, "Invalid Request: neither a request nor a response")
 
 
-def _usable_id(value: Any) -> bool:
+def usable_id(value: Any) -> bool:
+    """Whether ``value`` may be a JSON-RPC request's id (a string or an integer)."""
     return isinstance(value, str) or (isinstance(value, int) and not isinstance(value, bool))
 
 

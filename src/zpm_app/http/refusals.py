@@ -25,6 +25,7 @@ from starlette.datastructures import Headers
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from zpm_app.eras import SPEAKS, SPOKEN_VERSIONS
+from zpm_app.http.batches import usable_id
 from zpm_app.http.bodies import read_body
 
 ALLOWED = ("GET", "POST", "DELETE")
@@ -90,9 +91,7 @@ def _request_of(body: bytes | None) -> tuple[str | int | None, bool]:
         value = None
     if not isinstance(value, dict):
         return None, False
-    request_id = value.get("id")
-    if isinstance(request_id, bool) or not isinstance(request_id, str | int):
-        request_id = None
+    request_id = value.get("id") if usable_id(value.get("id")) else None
     params = value.get("params")
     meta = params.get("_meta") if isinstance(params, dict) else None
     enveloped = isinstance(meta, dict) and PROTOCOL_VERSION_META_KEY in meta
