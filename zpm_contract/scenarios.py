@@ -1198,6 +1198,12 @@ INTEGER = "Resource limit exceeded: an integer of more than 1000000 bits"
 TOO_LARGE = "Resource limit exceeded: the answers are too large to return; narrow the query"
 
 
+def _thrown(functor: str | None) -> str:
+    """The error of an uncaught ball over the answer limits."""
+    told = "" if functor is None else f" ({functor})"
+    return f"Resource limit exceeded: the goal threw a term too large to return{told}"
+
+
 def _cyclic(variable: str) -> str:
     return (
         f"Resource limit exceeded: the answer binds {variable} to a cyclic term, "
@@ -1227,6 +1233,62 @@ LIMIT_EXAMPLES: list[Step] = [
     ("query_logic", {"goal": "X is 1 << 134217728"}, BUDGET, ERR),
     ("query_logic", {"goal": "numlist(1, 10000000, _L)"}, BUDGET, ERR),
     ("query_logic", {"goal": "catch(numlist(1, 10000000, _L), _, true)"}, BUDGET, ERR),
+    # the text a solve makes counts against its memory, made or about to be
+    ("query_logic", {"goal": 'format(atom(_A), "~*c", [100000000, 0\'a])'}, BUDGET, ERR),
+    ("query_logic", {"goal": 'format(atom(_A), "~*c", [2000000000, 0\'a])'}, BUDGET, ERR),
+    (
+        "query_logic",
+        {"goal": 'catch(format(atom(_A), "~t~2000000000|", []), _, true)'},
+        BUDGET,
+        ERR,
+    ),
+    (
+        "query_logic",
+        {
+            "goal": 'format(atom(_A), "~*c", [1000000, 0\'a]), length(_L, 200), '
+            "maplist(=(_A), _L), atomic_list_concat(_L, _B)"
+        },
+        BUDGET,
+        ERR,
+    ),
+    (
+        "query_logic",
+        {"goal": '(between(1, 300, _), format(atom(_), "~*c", [1000000, 0\'a]), fail ; true)'},
+        BUDGET,
+        ERR,
+    ),
+    (
+        "query_logic",
+        {
+            "goal": 'format(atom(_A), "~*c", [1000000, 0\'a]), '
+            "atom_concat(_A, _A, _B), atom_length(_B, N)"
+        },
+        '[{"N":2000000}]',
+        OK,
+    ),
+    # the answers' characters count, each time they appear
+    ("query_logic", {"goal": 'format(atom(A), "~*c", [9000000, 0\'a])'}, TOO_LARGE, ERR),
+    (
+        "query_logic",
+        {"goal": 'format(string(_S), "~*c", [1000000, 0\'a]), length(L, 9), maplist(=(_S), L)'},
+        TOO_LARGE,
+        ERR,
+    ),
+    # an uncaught ball over the answer limits is told by its functor only
+    ("query_logic", {"goal": "length(L, 2000000), throw(L)"}, _thrown("'[|]'/2"), ERR),
+    (
+        "query_logic",
+        {"goal": "numlist(1, 300000, L), atom_length(f(L), _)"},
+        _thrown("error(type_error/2, _)"),
+        ERR,
+    ),
+    (
+        "query_logic",
+        {"goal": 'format(atom(A), "~*c", [9000000, 0\'a]), throw(A)'},
+        _thrown(None),
+        ERR,
+    ),
+    ("query_logic", {"goal": "catch(throw(small), B, true)"}, '[{"B":"small"}]', OK),
     # the size of the answers: only the answered variables count
     ("query_logic", {"goal": "numlist(1, 500000, _L), length(_L, N)"}, '[{"N":500000}]', OK),
     ("query_logic", {"goal": "numlist(1, 300000, L), length(L, N)"}, TOO_LARGE, ERR),

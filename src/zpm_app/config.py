@@ -13,8 +13,8 @@ Precedence, first that is set:
   ``time_s`` (5), ``max_inferences`` (100000000), ``max_memory_mb`` (128:
   the terms and stacks of one solve), ``max_depth`` (2000000),
   ``max_solutions`` (100), ``max_answer_cells`` (200000),
-  ``max_input_bytes`` (65536).  A goal that runs out of time, inferences,
-  memory or depth gets one text naming time, inferences and memory,
+  ``max_answer_chars`` (8000000), ``max_input_bytes`` (65536).  A goal that
+  runs out of time, inferences, memory or depth gets one text naming time, inferences and memory,
   whichever ran out (which one does depends on the engine's speed);
 * the tools ``zpm serve`` offers: the ``--tools`` argument, ``.zpm/config.toml``
   ``[tools] enable`` (a list of tool sets and tool names, or one string of
@@ -88,6 +88,7 @@ _INT_LIMITS = (
     "max_memory_mb",
     "max_depth",
     "max_answer_cells",
+    "max_answer_chars",
     "max_input_bytes",
 )
 _TABLES: dict[str, frozenset[str]] = {

@@ -341,6 +341,26 @@ class CyclicAnswer(ResourceLimitExceeded):
         )
 
 
+class ThrownTooLarge(ResourceLimitExceeded):
+    """The goal threw a ball, and did not catch it, larger than the answer
+    limits (``max_answer_cells``, ``max_answer_chars``).  Only ``functor``
+    is told (``name/arity`` as ``writeq/1`` writes it: the ball's, or for an
+    ISO error ``error(Formal, _)`` the formal's; ``None`` when the ball is
+    atomic or its name too long to tell)."""
+
+    def __init__(self, functor: str | None) -> None:
+        told = "" if functor is None else f" ({functor})"
+        super().__init__(f"the goal threw a term too large to return{told}")
+        self.functor = functor
+
+    @property
+    def hint(self) -> str | None:
+        return (
+            "Catch it inside the goal (catch/3) and keep what you need of it, or throw a "
+            "smaller term."
+        )
+
+
 class CyclicBall(ResourceLimitExceeded):
     """The goal threw a cyclic term, which has no finite text to return."""
 

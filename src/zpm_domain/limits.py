@@ -13,9 +13,9 @@ Two kinds of limit, and why their errors read as they do:
   limit set in ``.zpm/config.toml`` keeps its meaning: a small
   ``max_inferences`` stops a goal after that many inferences (as the engine
   counts them), and the text shows the configured numbers.
-* The *size* limits — ``MAX_INTEGER_BITS`` and ``max_answer_cells`` — depend
-  on the goal's results only, so every engine refuses the same goals with the
-  same ``ResourceLimitExceeded`` text.
+* The *size* limits — ``MAX_INTEGER_BITS``, ``max_answer_cells`` and
+  ``max_answer_chars`` — depend on the goal's results only, so every engine
+  refuses the same goals with the same ``ResourceLimitExceeded`` text.
 """
 
 from __future__ import annotations
@@ -50,7 +50,11 @@ class Limits:
       as the solving thread's ``stack_limit`` (set around the call and
       restored after it); the python engine counts the terms its built-ins
       build as SWI-Prolog stores them (8-byte words, 3 per list cell) and
-      refuses one that would not fit.
+      refuses one that would not fit.  The text a solve makes counts too,
+      on every engine, before it is made: the atoms (and, on the python
+      engine, the strings) its built-ins build and the numeric arguments of
+      ``format/3``'s directives (``~Nc``, ``~N|``, ``~*c`` ...), one byte per
+      character, all of them together, never given back within the solve.
     * ``max_depth`` — frames on the python engine's goal and choice stacks
       (its guard against deep recursion; SWI-Prolog's is ``max_memory_mb``).
     * ``max_solutions`` — answers query_logic returns; enumeration stops there.
@@ -60,6 +64,11 @@ class Limits:
       leave the engine (not those of ``_``-named variables, and not the
       terms the goal builds on the way).  Beyond it the solve stops with
       ``ResourceLimitExceeded`` ("the answers are too large to return").
+    * ``max_answer_chars`` — the characters of all the answers of one solve
+      together: those of every atom, string and functor name (not the list
+      cell's), each time it appears.  Beyond it: the same error.  A ball the
+      goal throws and does not catch is held to both answer limits on its
+      own; beyond them its error names only its functor (``ThrownTooLarge``).
     * ``max_input_bytes`` — size of one string argument of a tool.
 
     Running out of time, inferences, memory or depth raises
@@ -72,6 +81,7 @@ class Limits:
     max_depth: int = 2_000_000
     max_solutions: int = 100
     max_answer_cells: int = 200_000
+    max_answer_chars: int = 8_000_000
     max_input_bytes: int = 64 * 1024
 
     @property

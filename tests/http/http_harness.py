@@ -2,7 +2,7 @@
 loopback port, raw HTTP requests, and the official Python SDK client.
 
 * ``HttpServer(project, *args)``: starts ``zpm serve --http 127.0.0.1:PORT``
-  (python engine) and waits for ``/health``; leaving the block sends SIGTERM
+  (python engine, or ``engine=``) and waits for ``/health``; leaving the block sends SIGTERM
   and records the exit code (``returncode``) and stderr (``log``).
 * ``request(url, body=..., headers=...)``: one HTTP request, its status,
   headers and body, whatever the status (stdlib only).
@@ -165,8 +165,11 @@ def initialize_body(request_id: int = 1) -> dict[str, Any]:
 class HttpServer:
     """A running ``zpm serve --http`` (see the module docstring)."""
 
-    def __init__(self, project: Path, *args: str, port: int | None = None) -> None:
+    def __init__(
+        self, project: Path, *args: str, port: int | None = None, engine: str = "python"
+    ) -> None:
         self.project = project
+        self.engine = engine
         self.port = port or free_port()
         self.url = f"http://127.0.0.1:{self.port}"
         self.mcp = f"{self.url}/mcp"
@@ -186,7 +189,7 @@ class HttpServer:
             stdout=subprocess.PIPE,
             stderr=self._errors,
             text=True,
-            env={**os.environ, "ZPM_ENGINE": "python"},
+            env={**os.environ, "ZPM_ENGINE": self.engine},
         )
         deadline = time.monotonic() + 60
         while time.monotonic() < deadline:
@@ -200,6 +203,11 @@ class HttpServer:
                 time.sleep(0.1)
         self.stop()
         raise AssertionError(f"the server did not answer /health: {self.log}")
+
+    @property
+    def pid(self) -> int:
+        assert self._process is not None
+        return self._process.pid
 
     def stop(self) -> int:
         """SIGTERM, then wait for the exit; the exit code."""

@@ -51,7 +51,7 @@ from zpm_adapters.engine_python.builtins.cycles import is_acyclic
 from zpm_adapters.engine_python.cclause import compile_clause
 from zpm_adapters.engine_python.library import system_namespace
 from zpm_adapters.engine_python.machine import Machine, StopFlag
-from zpm_adapters.engine_python.rterms import to_answer
+from zpm_adapters.engine_python.rterms import AnswerBudget, to_answer
 from zpm_adapters.engine_python.runtime import (
     PrologThrow,
     Ref,
@@ -63,7 +63,7 @@ from zpm_adapters.engine_python.runtime import (
 from zpm_adapters.engine_python.store import CClause, Namespace, Predicate
 from zpm_adapters.engine_python.templates import unify_head
 from zpm_adapters.prolog.steps import read_steps
-from zpm_domain.errors import CyclicAnswer, CyclicBall, Interrupted, ZpmError
+from zpm_domain.errors import AnswersTooLarge, CyclicAnswer, CyclicBall, Interrupted, ZpmError
 from zpm_domain.limits import Limits
 from zpm_domain.ports.engine import Engine, Lookup, Refusals
 from zpm_domain.ports.proofs import ProofStep
@@ -76,7 +76,7 @@ from zpm_domain.ports.store_checks import (
     unifies,
     whole_run,
 )
-from zpm_domain.prolog.errors import PrologError
+from zpm_domain.prolog.errors import PrologError, thrown_too_large
 from zpm_domain.prolog.terms import Atom, Struct, Term, Var, indicator, list_items
 from zpm_domain.stored.clauses import Clause, PredicateInfo
 
@@ -346,7 +346,7 @@ def _answers(machine: Machine, goal: Term) -> Iterator[Solution]:
     mapping: dict[int, object] = {}
     runtime_goal = to_runtime(goal, mapping)  # type: ignore[arg-type]
     goal_vars = answered_variables(goal)
-    budget = [machine.limits.max_answer_cells]
+    budget = AnswerBudget(machine.limits)
     try:
         with closing(machine.solutions(runtime_goal)) as solutions:
             for _ in solutions:
@@ -359,15 +359,32 @@ def _answers(machine: Machine, goal: Term) -> Iterator[Solution]:
                         raise CyclicAnswer(v.name) from None
                 yield answer
     except PrologThrow as exc:
-        raise _thrown(exc.ball) from None
+        raise _thrown(exc.ball, machine.limits) from None
 
 
-def _thrown(ball: RTerm) -> ZpmError:
-    """The error an uncaught ``ball`` is reported as."""
+def _thrown(ball: RTerm, limits: Limits) -> ZpmError:
+    """The error an uncaught ``ball`` is reported as: held to the answer
+    limits on its own, so a huge ball costs a walk of at most
+    ``max_answer_cells`` compound terms and no copy."""
     try:
-        return PrologError(to_answer(ball, {}))
+        return PrologError(to_answer(ball, {}, AnswerBudget(limits)))
     except CyclicAnswer:
         return CyclicBall()
+    except AnswersTooLarge:
+        shown = deref(ball)
+        formal = iso_formal_of(shown)
+        if formal is not None:
+            shown = formal
+        if type(shown) is Struct:
+            return thrown_too_large(shown.name, len(shown.args), formal is not None)
+        return thrown_too_large(None, 0, formal is not None)
+
+
+def iso_formal_of(ball: RTerm) -> RTerm | None:
+    """The formal term of a runtime ball ``error(Formal, _)``, else ``None``."""
+    if type(ball) is Struct and ball.name == "error" and len(ball.args) == 2:
+        return deref(ball.args[0])
+    return None
 
 
 def _library_answer(
@@ -380,7 +397,7 @@ def _library_answer(
     result = Ref()
     mapping: dict[int, Ref] = {}
     goal = Struct(name, (*(to_runtime(t, mapping) for t in args), result))
-    budget = [machine.limits.max_answer_cells]
+    budget = AnswerBudget(machine.limits)
     try:
         with closing(machine.solutions(goal)) as solutions:
             for _ in solutions:
@@ -389,7 +406,7 @@ def _library_answer(
                         raise CyclicAnswer(v.name)
                 return to_answer(result, {}, budget)
     except PrologThrow as exc:
-        raise _thrown(exc.ball) from None
+        raise _thrown(exc.ball, machine.limits) from None
     return None
 
 

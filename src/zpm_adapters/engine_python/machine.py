@@ -59,6 +59,7 @@ from zpm_domain.errors import (
     DepthLimitExceeded,
     InferenceLimitExceeded,
     Interrupted,
+    MemoryLimitExceeded,
     TimeLimitExceeded,
 )
 from zpm_domain.limits import Limits
@@ -116,6 +117,7 @@ class Machine:
         self.guards: list[int] = []
         self.steps = 0
         self.deadline = time.monotonic() + limits.time_s
+        self.text_left = limits.max_memory_bytes
         self.next_check = min(_CHECK_EVERY, limits.max_inferences + 1)
         self.fr: tuple[Any, ...] | None = None
         self.proofs: Any = None  # the proof interpreters' state (see ``proofs``)
@@ -133,6 +135,17 @@ class Machine:
             raise TimeLimitExceeded(self.limits)
         if self.steps > self.limits.max_inferences:
             raise InferenceLimitExceeded(self.limits)
+
+    def charge_text(self, chars: int) -> None:
+        """Count ``chars`` characters of text the solve makes (an atom, a
+        string, a column of ``format/3``) against its memory budget, before
+        they are made: all of them together, one byte per character, may
+        not exceed ``limits.max_memory_mb`` (``MemoryLimitExceeded``).
+        Nothing is given back on backtracking, as SWI-Prolog's atoms outlive
+        it too."""
+        self.text_left -= chars
+        if self.text_left < 0:
+            raise MemoryLimitExceeded(self.limits)
 
     def _periodic(self, steps: int, fr: tuple[Any, ...]) -> None:
         self.steps = steps

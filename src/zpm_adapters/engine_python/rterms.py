@@ -17,16 +17,30 @@ from zpm_adapters.engine_python.builtins.cycles import is_acyclic
 from zpm_adapters.engine_python.builtins.order import compare_terms as compare
 from zpm_adapters.engine_python.runtime import Ref, RTerm, Trail
 from zpm_domain.errors import AnswersTooLarge, CyclicAnswer, ZpmError
-from zpm_domain.prolog.terms import Struct, Term, Var
+from zpm_domain.limits import Limits
+from zpm_domain.prolog.terms import NIL, Atom, String, Struct, Term, Var
 
 
-def resolve(term: RTerm, leaf: Callable[[Ref], Any], budget: list[int] | None = None) -> Any:
+class AnswerBudget:
+    """What is left of a solve's answer limits: ``cells`` (compound terms,
+    and 64-bit words of big integers: ``limits.max_answer_cells``) and
+    ``chars`` (characters of atoms, strings and functor names other than
+    the list cell's: ``limits.max_answer_chars``)."""
+
+    __slots__ = ("cells", "chars")
+
+    def __init__(self, limits: Limits) -> None:
+        self.cells = limits.max_answer_cells
+        self.chars = limits.max_answer_chars
+
+
+def resolve(term: RTerm, leaf: Callable[[Ref], Any], budget: AnswerBudget | None = None) -> Any:
     """``term`` with every binding resolved and each unbound ``Ref`` replaced by ``leaf(ref)``.
 
     Raises ``CyclicAnswer(None)`` for a cyclic term (``X = f(X)``), which
-    has no finite copy.  With a ``budget`` (a one-element list, shared
-    between calls), the size of ``term`` is charged to it first
-    (:func:`charge_answer_size`), and nothing is built when it does not fit.
+    has no finite copy.  With a ``budget`` (shared between calls), the size
+    of ``term`` is charged to it first (:func:`charge_answer_size`), and
+    nothing is built when it does not fit.
     """
     if budget is not None:
         charge_answer_size(term, budget)  # within the budget: acyclic
@@ -62,15 +76,17 @@ def resolve(term: RTerm, leaf: Callable[[Ref], Any], budget: list[int] | None = 
     return values[0]
 
 
-def charge_answer_size(term: RTerm, budget: list[int]) -> None:
-    """Subtract the size of the answer value ``term`` from ``budget[0]``:
-    one per compound term (list cells included) and one per 64 bits of an
-    integer of 64 bits or more, counted over its unfolding, as SWI-Prolog's
-    engines count it.  Below zero: ``AnswersTooLarge``, or
-    ``CyclicAnswer(None)`` when ``term`` is cyclic (whose unfolding never
-    fits), and ``budget`` is left as it was.  The walk builds nothing and
-    visits at most ``budget[0] + 1`` compound terms."""
-    left = budget[0]
+def charge_answer_size(term: RTerm, budget: AnswerBudget) -> None:
+    """Charge the size of the answer value ``term`` to ``budget``, as
+    SWI-Prolog's engines count it (zpm_support.pl, ``answer_size/5``), over
+    its unfolding: a cell per compound term (list cells included) and per 64
+    bits of an integer of 64 bits or more; a character per character of an
+    atom, a string, or a functor name other than ``'[|]'``.  Either below
+    zero: ``AnswersTooLarge``, or ``CyclicAnswer(None)`` when ``term`` is
+    cyclic (whose unfolding never fits), and ``budget`` is left as it was.
+    The walk builds nothing and visits at most ``budget.cells + 1``
+    compound terms."""
+    cells, chars = budget.cells, budget.chars
     stack = [term]
     pop, push = stack.pop, stack.extend
     while stack:
@@ -80,15 +96,26 @@ def charge_answer_size(term: RTerm, budget: list[int]) -> None:
                 break
             t = t.ref
         if type(t) is Struct:
-            left -= 1
-            if left < 0:
+            cells -= 1
+            if t.name != "[|]" or len(t.args) != 2:
+                chars -= len(t.name)
+            if cells < 0 or chars < 0:
                 raise _too_large(term)
             push(t.args)
-        elif type(t) is int and not -_BIG < t < _BIG:
-            left -= abs(t).bit_length() >> 6
-            if left < 0:
+        elif type(t) is Atom:
+            if t is not NIL:
+                chars -= len(t.name)
+                if chars < 0:
+                    raise _too_large(term)
+        elif type(t) is String:
+            chars -= len(t.value)
+            if chars < 0:
                 raise _too_large(term)
-    budget[0] = left
+        elif type(t) is int and not -_BIG < t < _BIG:
+            cells -= abs(t).bit_length() >> 6
+            if cells < 0:
+                raise _too_large(term)
+    budget.cells, budget.chars = cells, chars
 
 
 _BIG = 2**63
@@ -111,7 +138,7 @@ def copy_resolved(term: RTerm, mapping: dict[int, Ref] | None = None) -> RTerm:
     return copy_term(term, mapping)
 
 
-def to_answer(term: RTerm, names: dict[int, Var], budget: list[int] | None = None) -> Term:
+def to_answer(term: RTerm, names: dict[int, Var], budget: AnswerBudget | None = None) -> Term:
     """The domain term of an answer; each unbound ``Ref`` becomes one anonymous ``Var``
     (the same ``Var`` for the same cell, tracked in ``names``).  ``budget``
     bounds the compound terms copied, as in :func:`resolve`."""

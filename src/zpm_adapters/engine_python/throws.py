@@ -22,9 +22,9 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from zpm_adapters.engine_python import code as op
+from zpm_adapters.engine_python.builtins.copying import copy_term
 from zpm_adapters.engine_python.code import CP_CATCH
 from zpm_adapters.engine_python.goals import Ctx
-from zpm_adapters.engine_python.rterms import copy_resolved
 from zpm_adapters.engine_python.runtime import PrologThrow, Ref, RTerm, deref, unify
 from zpm_domain.prolog.terms import Atom, Struct
 
@@ -40,8 +40,14 @@ class Unhandled(PrologThrow):
 
 
 def handle_throw(m: Machine, thrown: RTerm, fr: Any) -> Any:
-    """The frame that goes on after ``thrown`` was raised with continuation ``fr``."""
-    ball = copy_resolved(thrown)
+    """The frame that goes on after ``thrown`` was raised with continuation ``fr``.
+
+    A ball nothing can catch or clean up after leaves as it is; otherwise
+    it is copied first, and the copy counts against the solve's time like
+    any other work (a ball of millions of cells takes seconds here)."""
+    if not m.guards and not any(cp[0] is CP_CATCH for cp in m.cps):
+        raise Unhandled(thrown)  # it leaves the solve with the bindings of now: no copy
+    ball = copy_term(thrown, None, lambda _copied: m.check_limits())
     target = find_catcher(m, ball, fr)
     return unwind(m, ball, fr, target, _inside(m, fr, target))
 

@@ -23,7 +23,7 @@ from zpm_domain.errors import (
 )
 from zpm_domain.limits import Limits
 from zpm_domain.ports.solutions import Solution
-from zpm_domain.prolog.errors import PrologError, SandboxViolation
+from zpm_domain.prolog.errors import PrologError, SandboxViolation, thrown_too_large
 from zpm_domain.prolog.terms import Struct, Var
 
 
@@ -35,6 +35,7 @@ def limit_list(limits: Limits) -> list[float | int]:
         int(limits.max_memory_bytes),
         int(limits.max_solutions),
         int(limits.max_answer_cells),
+        int(limits.max_answer_chars),
     ]
 
 
@@ -86,4 +87,9 @@ def raise_status(status: Any, limits: Limits, goal_vars: Sequence[Var] = ()) -> 
         raise MemoryNotMounted(codec._text(rest[0]))
     if kind == "error":
         raise PrologError(codec.decode(rest[0]))
+    if kind == "ball_too_large":
+        formal = codec._text(rest[0]) == "formal"
+        if len(rest) == 3:
+            raise thrown_too_large(codec._text(rest[1]), int(rest[2]), formal)
+        raise thrown_too_large(None, 0, formal)
     raise ExecutionFailed(f"unknown solve status {kind}")

@@ -18,10 +18,14 @@ recover(B, M, R) :-
     ).
 
 %   Errors that SWI-Prolog raises while a query runs are scrubbed of zpm's
-%   rewritings and module names (scrub/2) before any catcher sees them.
+%   rewritings and module names (scrub/2) before any catcher sees them;
+%   those over the answer limits are not (it would take as long as the
+%   term is large, and such a ball is reported by its functor only).
 :- multifile prolog:prolog_exception_hook/5.
 prolog:prolog_exception_hook(E0, E, _, _, _) :-
     nb_current('$zpm_sandbox', on),
+    nb_current('$zpm_answer_limits', Limits),
+    zpm_support:term_size_within([E0], Limits, _),
     zpm_support:zpm_scrub_error(E0, E).
 
 %!  zpm_scrub_error(+Ball0, -Ball) is semidet.

@@ -12,10 +12,15 @@
 
     Errors are SWI-Prolog's own: the call runs first as it is, into a fresh
     sink of the same kind, and only its text is made again with the named
-    variables.
+    variables.  Its text counts against the solve's memory (zpm_text.pl).
 */
 
 zpm_format(Sink, Format, Args) :-
+    format_charge(Sink, Format, Args),
+    format_text(Sink, Format, Args),
+    sink_charge(Sink).
+
+format_text(Sink, Format, Args) :-
     (   catch(text_to_string(Format, Text), _, fail),
         sub_string(Text, Before, _, _, "~"),
         extra_directive(Text, Before, D)

@@ -19,10 +19,11 @@
 %   trace(Goal, Answers), run by the interpreters in namespace Module, and
 %   Watched holds the variables of Goal an answer must not bind to a cyclic
 %   term (see run_limited/7).
-zpm_prove(Module, Tokens, [TimeS, MaxInf, MaxBytes, _, MaxCells], Reach, Answers, Status) :-
+zpm_prove(Module, Tokens, [TimeS, MaxInf, MaxBytes, _, MaxCells, MaxChars], Reach, Answers,
+          Status) :-
     decode(Tokens, '$ans'(Run, Vars, Watched)),
     run_limited(Module, zpm_support:mi_run(Module, Run), Watched-Vars,
-                [TimeS, MaxInf, MaxBytes, 1, MaxCells], Reach, Answers, Status).
+                [TimeS, MaxInf, MaxBytes, 1, MaxCells, MaxChars], Reach, Answers, Status).
 
 mi_run(Module, explain(Goal, Max, Steps)) :-
     nb_linkval('$zpm_sandbox', off),

@@ -181,6 +181,31 @@ iso_local_in(Module, N, A, undefined) :-
 %   context module of these transparent definitions), see zpm_reflect.pl.
 own_version(succ(X, Y), zpm_support:zpm_succ(X, Y)).
 own_version(format(S, F, A), zpm_support:zpm_format(S, F, A)).
+%   The built-ins that make text count it (zpm_text.pl).
+own_version(atom_concat(A, B, C), zpm_support:zpm_concat(atom_concat(A, B, C))).
+own_version(string_concat(A, B, C), zpm_support:zpm_concat(string_concat(A, B, C))).
+own_version(atomic_list_concat(L, A),
+            zpm_support:zpm_list_concat(atomic_list_concat(L, A), L, '', A)).
+own_version(atomic_list_concat(L, S, A),
+            zpm_support:zpm_list_concat(atomic_list_concat(L, S, A), L, S, A)).
+own_version(split_string(S, Sep, Pad, Subs),
+            zpm_support:zpm_split(split_string(S, Sep, Pad, Subs), Subs)).
+own_version(atom_codes(A, L), zpm_support:zpm_made(atom_codes(A, L), [A])).
+own_version(atom_chars(A, L), zpm_support:zpm_made(atom_chars(A, L), [A])).
+own_version(atom_number(A, N), zpm_support:zpm_made(atom_number(A, N), [A])).
+own_version(atom_string(A, S), zpm_support:zpm_made(atom_string(A, S), [A, S])).
+own_version(string_to_atom(S, A),
+            zpm_support:zpm_made(backward_compatibility:string_to_atom(S, A), [S, A])).
+own_version(number_string(N, S), zpm_support:zpm_made(number_string(N, S), [S])).
+own_version(string_chars(S, L), zpm_support:zpm_made(string_chars(S, L), [S])).
+own_version(string_codes(S, L), zpm_support:zpm_made(string_codes(S, L), [S])).
+own_version(upcase_atom(A, U), zpm_support:zpm_made(upcase_atom(A, U), [U])).
+own_version(downcase_atom(A, D), zpm_support:zpm_made(downcase_atom(A, D), [D])).
+own_version(string_upper(S, U), zpm_support:zpm_made(string_upper(S, U), [U])).
+own_version(string_lower(S, D), zpm_support:zpm_made(string_lower(S, D), [D])).
+own_version(sub_atom(A, B, L, F, Sub), zpm_support:zpm_made(sub_atom(A, B, L, F, Sub), [Sub])).
+own_version(sub_string(S, B, L, F, Sub),
+            zpm_support:zpm_made(sub_string(S, B, L, F, Sub), [Sub])).
 own_version(current_predicate(S), '$zpm_current_predicate'(S)).
 own_version(current_predicate(N, H), '$zpm_current_predicate'(N, H)).
 own_version(predicate_property(H, P), '$zpm_predicate_property'(H, P)).
@@ -458,18 +483,22 @@ zpm_erase(Id) :-
     ).
 
 %!  zpm_solve(+Module, +Tokens, +Limits, +Reach, -Answers, -Status)
-%   Limits is [TimeS, MaxInf, MaxBytes, MaxSol, MaxCells]; Reach is all or
+%   Limits is [TimeS, MaxInf, MaxBytes, MaxSol, MaxCells, MaxChars]; Reach is all or
 %   the names of the namespaces M:G may name (reachable_namespace/2: any
 %   other answers as a namespace that does not exist); the calling
 %   thread's stack_limit must be MaxBytes (zpm_stack_limit/2, called on its
 %   own before and after: set in the same query as a goal that raises a
 %   resource error, the flag makes janus lose the error).  Answers: token
 %   lists of '$ans'(Vars...) in order (at most MaxSol; an answer that would
-%   take the size of all answers over MaxCells, or binds a variable to a
-%   cyclic term, is not encoded and ends the run).  Status: ok, time,
-%   inferences, memory, integer, [cyclic, I] (the I-th variable of Vars is
-%   bound to a cyclic term), cyclic_ball, too_large, [denied, Name, Arity],
-%   [not_mounted, Name] or [error, Tokens].  A limit or a refusal is
+%   take the size of all answers over MaxCells or MaxChars, or binds a
+%   variable to a cyclic term, is not encoded and ends the run).  Status:
+%   ok, time, inferences, memory, integer, [cyclic, I] (the I-th variable of
+%   Vars is bound to a cyclic term), cyclic_ball, too_large, [denied, Name,
+%   Arity], [not_mounted, Name], [error, Tokens], or [ball_too_large, Kind |
+%   Functor] for an uncaught ball over MaxCells or MaxChars on its own (Kind
+%   formal or ball: whose functor Name, Arity follows; nothing follows for
+%   an atomic one).  The text the goal makes counts against MaxBytes
+%   (zpm_text.pl).  A limit or a refusal is
 %   recorded outside the goal's reach, so catch/3 in the goal cannot hide
 %   it.  The goal's stacks are bounded by MaxBytes (the thread's stack_limit
 %   while it runs).
@@ -493,23 +522,37 @@ run_limited(Module, Run, Returned, Limits, Reach, Answers, Status) :-
 run_interruptible(_, _, _, _, [], interrupted) :-
     nb_setval('$zpm_interruptible', true),
     nb_current('$zpm_interrupt', true), !.
-run_interruptible(Module, Run, Returned, [TimeS, MaxInf, _MaxBytes, MaxSol, MaxCells], Answers,
-                  Status) :-
+run_interruptible(Module, Run, Returned, [TimeS, MaxInf, MaxBytes, MaxSol, MaxCells, MaxChars],
+                  Answers, Status) :-
     retractall(zpm_answer(_)),
     zpm_namespace(Inst, _, Module), !,
     nb_setval('$zpm_instance', Inst),
     nb_linkval('$zpm_violation', none),
     nb_setval('$zpm_cyclic', none),
+    nb_setval('$zpm_text_left', MaxBytes),
+    nb_setval('$zpm_answer_limits', MaxCells-MaxChars),
     get_time(T0), Deadline is T0 + TimeS, statistics(inferences, I0),
     nb_setval('$zpm_limits', limits(Deadline, I0, MaxInf)),
     catch(with_alarm(TimeS,
-              call_with_inference_limit(collect(Run, Returned, MaxSol, MaxCells),
+              call_with_inference_limit(collect(Run, Returned, MaxSol, MaxCells-MaxChars),
                                         MaxInf, R)),
           E, true),
     nb_linkval('$zpm_sandbox', off),
+    reclaim_text(MaxBytes),
     findall(A, retract(zpm_answer(A)), Answers0),
     nb_getval('$zpm_violation', Violation),
     status(Violation, E, R, Answers0, Answers, Status).
+
+%   After a solve that made more than 16 MB of text, the atoms nothing
+%   refers to any more are reclaimed at once: SWI-Prolog collects atoms
+%   when many have been made since the last time (10,000 by default),
+%   and a few huge ones would otherwise stay until then.
+reclaim_text(MaxBytes) :-
+    (   nb_current('$zpm_text_left', Left),
+        MaxBytes - Left > 16 * 1024 * 1024
+    ->  garbage_collect_atoms
+    ;   true
+    ).
 
 %!  zpm_stack_limit(+Bytes, -Old) is det.
 %   Bounds the stacks of the calling thread (its memory for terms and
@@ -562,6 +605,7 @@ status(not_mounted(M), _, _, As, As, [not_mounted, S]) :- !, atom_string(M, S).
 status(time, _, _, As, As, time) :- !.
 status(interrupted, _, _, _, [], interrupted) :- !.
 status(inferences, _, _, As, As, inferences) :- !.
+status(memory, _, _, As, As, memory) :- !.
 status(_, E, _, As, As, St) :- nonvar(E), !, error_status(E, St).
 status(_, _, inference_limit_exceeded, As, As, inferences) :- !.
 status(_, _, _, As0, As, St) :- last_status(As0, As, St).
@@ -577,7 +621,20 @@ error_status(inference_limit_exceeded, inferences) :- !.
 error_status(E, memory) :- memory_error(E), !.
 error_status(E, integer) :- integer_size_error(E), !.
 error_status(E, cyclic_ball) :- \+ acyclic_term(E), !.
-error_status(E0, [error, Tokens]) :- scrub(E0, E), encode(E, Tokens, _).
+error_status(E0, St) :-
+    nb_getval('$zpm_answer_limits', Limits),
+    (   term_size_within([E0], Limits, _)
+    ->  scrub(E0, E), encode(E, Tokens, _), St = [error, Tokens]
+    ;   too_large_ball(E0, St)
+    ).
+
+%   The status of a ball too large to return: its formal's functor for an
+%   ISO error, else its own (none for an atomic term).
+too_large_ball(error(F, _), [ball_too_large, formal|Functor]) :- !, told_functor(F, Functor).
+too_large_ball(E, [ball_too_large, ball|Functor]) :- told_functor(E, Functor).
+
+told_functor(T, [Name, A]) :- compound(T), !, compound_name_arity(T, N, A), name_text(N, Name).
+told_functor(_, []).
 
 %   The stacks outgrew the stack_limit of the call (its memory budget).
 memory_error(error(resource_error(R), _)) :- stack_resource(R).
@@ -592,21 +649,22 @@ stack_resource(memory).
 %   An integer beyond the flag max_integer_size (zpm_init/3 sets it).
 integer_size_error(error(resource_error(tripwire(max_integer_size, _)), _)).
 
-collect(Run, Watched-Vars, MaxSol, MaxCells) :-
-    State = state(0, MaxCells),
+collect(Run, Watched-Vars, MaxSol, MaxCells-MaxChars) :-
+    State = state(0, MaxCells, MaxChars),
     nb_linkval('$zpm_sandbox', on),
     (   MaxSol > 0,
         call(Run),
         nb_linkval('$zpm_sandbox', off),
         (   \+ nb_getval('$zpm_violation', none)
         ->  true
-        ;   arg(2, State, B0),
+        ;   arg(2, State, Cells0),
+            arg(3, State, Chars0),
             Watched =.. [_|Ws],
             Vars =.. [_|Values],
             (   nth1(I, Ws, W), \+ acyclic_term(W)
             ->  Size = cyclic(I)
             ;   length(Ws, NW), I0 is NW + 1,
-                answer_size(Values, I0, 0, B0, Size)
+                answer_size(Values, I0, Cells0-Chars0, Size)
             ),
             keep_answer(Size, Vars, State, MaxSol)
         )
@@ -618,7 +676,7 @@ collect(Run, Watched-Vars, MaxSol, MaxCells) :-
 push_answer(A) :- assertz(zpm_answer(A)).
 
 %   keep_answer(+Size, +Vars, !State, +MaxSol) is semidet: records the
-%   answer Vars of answer_size/5 Size (or why it cannot be returned, which
+%   answer Vars of answer_size/4 Size (or why it cannot be returned, which
 %   ends the run); fails to ask for the next answer while fewer than MaxSol
 %   are recorded.
 keep_answer(cyclic(I), _, _, _) :-
@@ -626,48 +684,68 @@ keep_answer(cyclic(I), _, _, _) :-
     push_answer(cyclic).
 keep_answer(too_large, _, _, _) :-
     push_answer(too_large).
-keep_answer(size(Cells), Vars, State, MaxSol) :-
+keep_answer(left(Cells, Chars), Vars, State, MaxSol) :-
     encode(Vars, Enc, _),
     push_answer(Enc),
     arg(1, State, N0), N is N0 + 1, nb_setarg(1, State, N),
-    arg(2, State, B0), B is B0 - Cells, nb_setarg(2, State, B),
+    nb_setarg(2, State, Cells),
+    nb_setarg(3, State, Chars),
     (   N >= MaxSol -> true
     ;   nb_linkval('$zpm_sandbox', on), fail
     ).
 
-%!  answer_size(+Values, +I, +Count0, +Max, -Result) is det.
+%!  answer_size(+Values, +I, +Left0, -Result) is det.
 %   The values of an answer, from the I-th variable on, in order: Result is
 %   cyclic(J) when the J-th is a cyclic term (checked before its size, as
-%   the python engine does), too_large when they take more than Max - Count0
-%   of the answer budget, else size(Count) with Count0 + their size.  The
-%   size counts each compound term (list cells included) and each 64 bits
-%   of an integer of 64 bits or more; it is found without encoding,
-%   visiting at most Max + 1 compounds, so an answer far over the budget
-%   costs little.
-answer_size([], _, C, _, size(C)).
-answer_size([V|Vs], I, C0, Max, Result) :-
+%   the python engine does), too_large when they do not fit in what is left
+%   of the answer limits, Left0 (Cells-Chars), else left(Cells, Chars),
+%   what is left after them (term_size_within/3).
+answer_size([], _, Cells-Chars, left(Cells, Chars)).
+answer_size([V|Vs], I, Left0, Result) :-
     (   \+ acyclic_term(V)
     ->  Result = cyclic(I)
-    ;   term_size_at_most([V], C0, Max, C)
+    ;   term_size_within([V], Left0, Left)
     ->  I1 is I + 1,
-        answer_size(Vs, I1, C, Max, Result)
+        answer_size(Vs, I1, Left, Result)
     ;   Result = too_large
     ).
 
-term_size_at_most([], C, _, C).
-term_size_at_most([T|Ts], C0, Max, C) :-
+%!  term_size_within(+Terms, +Left0, -Left) is semidet.
+%   Terms fit in Left0 (Cells-Chars), leaving Left: a cell per compound term
+%   (list cells included) and per 64 bits of an integer of 64 bits or more,
+%   a character per character of an atom, a string or a functor name other
+%   than '[|]' (rterms.charge_answer_size of the python engine).  Found
+%   without encoding, visiting at most Cells + 1 compounds, so a term far
+%   over the limits costs little (a cyclic one never fits).
+term_size_within([], Left, Left).
+term_size_within([T|Ts], Cells0-Chars0, Left) :-
     (   compound(T)
-    ->  C1 is C0 + 1,
-        C1 =< Max,
+    ->  Cells is Cells0 - 1,
+        Cells >= 0,
+        compound_name_arity(T, N, A),
+        (   N == '[|]', A =:= 2 -> Chars = Chars0 ; name_chars(N, Chars0, Chars) ),
         T =.. [_|Args],
         append(Args, Ts, Ts1),
-        term_size_at_most(Ts1, C1, Max, C)
+        term_size_within(Ts1, Cells-Chars, Left)
+    ;   atom(T)
+    ->  (   T == [] -> Chars = Chars0 ; name_chars(T, Chars0, Chars) ),
+        term_size_within(Ts, Cells0-Chars, Left)
+    ;   string(T)
+    ->  string_length(T, L),
+        Chars is Chars0 - L,
+        Chars >= 0,
+        term_size_within(Ts, Cells0-Chars, Left)
     ;   integer(T), T =\= 0
-    ->  C1 is C0 + (msb(abs(T)) + 1) >> 6,
-        C1 =< Max,
-        term_size_at_most(Ts, C1, Max, C)
-    ;   term_size_at_most(Ts, C0, Max, C)
+    ->  Cells is Cells0 - (msb(abs(T)) + 1) >> 6,
+        Cells >= 0,
+        term_size_within(Ts, Cells-Chars0, Left)
+    ;   term_size_within(Ts, Cells0-Chars0, Left)
     ).
+
+name_chars(N, Chars0, Chars) :-
+    atom_length(N, L),
+    Chars is Chars0 - L,
+    Chars >= 0.
 
 :- include(zpm_goals).
 :- include(zpm_cleanup).
@@ -675,5 +753,6 @@ term_size_at_most([T|Ts], C0, Max, C) :-
 :- include(zpm_reflect).
 :- include(zpm_codec).
 :- include(zpm_format).
+:- include(zpm_text).
 :- include(zpm_mi).
 :- include('../prolog/zpm_proofs').

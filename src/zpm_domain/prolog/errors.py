@@ -7,7 +7,7 @@ Part of zpm's one error hierarchy (``zpm_domain.errors``): each is a
 
 from __future__ import annotations
 
-from zpm_domain.errors import ZpmError
+from zpm_domain.errors import ThrownTooLarge, ZpmError
 from zpm_domain.prolog.terms import Atom, Struct, Term
 from zpm_domain.prolog.writer import render
 
@@ -81,3 +81,17 @@ def iso_formal(ball: Term) -> Term | None:
 
 def _pi(name: str, arity: int) -> str:
     return render(Struct("/", (Atom(name), arity)))
+
+
+TOLD_NAME_CHARS = 100
+"""The longest functor name ``ThrownTooLarge`` tells."""
+
+
+def thrown_too_large(name: str | None, arity: int, formal: bool) -> ThrownTooLarge:
+    """The error of an uncaught ball over the answer limits, from the
+    principal functor the engine found: the formal's of an ISO error
+    (``formal``), else the ball's; ``name`` is ``None`` for an atomic term."""
+    if name is None or len(name) > TOLD_NAME_CHARS:
+        return ThrownTooLarge(None)
+    told = render(Struct("/", (Atom(name), arity)))
+    return ThrownTooLarge(f"error({told}, _)" if formal else told)

@@ -23,22 +23,52 @@ terms nested 100,000 deep never exhaust the Python stack.
 from __future__ import annotations
 
 import math
+import weakref
 from collections.abc import Callable, Iterable
 
 
 class Atom:
-    """An interned Prolog atom.  ``Atom("foo") is Atom("foo")``."""
+    """An interned Prolog atom.  ``Atom("foo") is Atom("foo")``.
+
+    Two tables keep the one atom of each name: atoms made with ``Atom(name)``
+    (parsed input, stored clauses, the engines' own names) are kept for the
+    life of the process; atoms a solve makes from text (:meth:`transient`:
+    ``atom_concat/3``, ``format/3`` ...) are kept only while something
+    refers to them, so a query that builds large atoms and keeps none
+    leaves nothing behind.  ``Atom(name)`` of a transient atom that is still
+    alive returns it and keeps it from then on.
+    """
 
     __slots__ = ("name", "__weakref__")
     _table: dict[str, Atom] = {}
+    _transient: dict[str, weakref.KeyedRef[str, Atom]] = {}
     name: str
 
     def __new__(cls, name: str) -> Atom:
         atom = cls._table.get(name)
         if atom is None:
-            atom = object.__new__(cls)
-            atom.name = name
+            ref = cls._transient.pop(name, None)
+            atom = None if ref is None else ref()
+            if atom is None:
+                atom = object.__new__(cls)
+                atom.name = name
             cls._table[name] = atom
+        return atom
+
+    @classmethod
+    def transient(cls, name: str) -> Atom:
+        """The atom ``name``, kept only as long as something refers to it
+        (unless it is, or becomes, an ``Atom(name)``)."""
+        atom = cls._table.get(name)
+        if atom is not None:
+            return atom
+        ref = cls._transient.get(name)
+        alive = None if ref is None else ref()
+        if alive is not None:
+            return alive
+        atom = object.__new__(cls)
+        atom.name = name
+        cls._transient[name] = weakref.KeyedRef(atom, _forget_transient, name)
         return atom
 
     @classmethod
@@ -55,6 +85,13 @@ class Atom:
 
     def __repr__(self) -> str:
         return "NIL" if self is NIL else f"Atom({self.name!r})"
+
+
+def _forget_transient(ref: weakref.KeyedRef[str, Atom]) -> None:
+    """Drop the entry of a transient atom nothing refers to any more (unless
+    the name has a newer entry)."""
+    if Atom._transient.get(ref.key) is ref:
+        del Atom._transient[ref.key]
 
 
 NIL: Atom = Atom._reserved("[]")

@@ -41,6 +41,8 @@ class Machine(Protocol):
 
     def check_limits(self) -> None: ...
 
+    def charge_text(self, chars: int) -> None: ...
+
 
 def ctx(name: str, arity: int) -> Struct:
     """``context(system:Name/Arity, _)``."""

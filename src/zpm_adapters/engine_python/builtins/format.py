@@ -114,6 +114,56 @@ def _format_args(m: Machine, t: RTerm) -> list[RTerm]:
     return [t]
 
 
+_TAKES_ARGUMENT = frozenset("acdDefgipqrRsw")
+_PLAIN = frozenset("~nt|+")
+_MAX_DIGITS = 18
+_BEYOND: int = 10**_MAX_DIGITS
+
+
+def numeric_arguments(fmt: str, args: list[RTerm]) -> int:
+    """The sum of the numeric arguments of ``fmt``'s directives (``~N``, and
+    ``~*`` taking the next argument of ``args``): the characters a format
+    may write beyond its arguments' own text (``~Nc`` repeats, ``~N|``
+    columns, ``~Ne`` digits ...), counted against the solve's memory budget
+    before anything is written, as zpm_format.pl counts them on SWI-Prolog.
+    The scan ends at a directive it does not know or when ``args`` run out;
+    an argument that is not a positive integer counts nothing (the format
+    itself raises its error)."""
+    total, k, i, n = 0, 0, 0, len(fmt)
+    while (i := fmt.find("~", i)) >= 0 and i + 1 < n:
+        i += 1
+        if fmt[i] == "*":
+            if k >= len(args):
+                break
+            value = deref(args[k])
+            k += 1
+            if type(value) is int and value > 0:
+                total += int(value)
+            i += 1
+        elif fmt[i] == "`":
+            i += 2
+        else:
+            j = i
+            while j < n and "0" <= fmt[j] <= "9":
+                j += 1
+            if j - i > _MAX_DIGITS:
+                return _BEYOND
+            if j > i:
+                total += int(fmt[i:j])
+                i = j
+        if i < n and fmt[i] == ":":
+            i += 1
+        if i >= n:
+            break
+        d = fmt[i]
+        i += 1
+        if d in _TAKES_ARGUMENT:
+            k += 1
+        elif d not in _PLAIN:
+            break
+    return total
+
+
 def run_format(m: Machine, fmt: str, args_term: RTerm) -> str:
     """The text of ``format(Fmt, Args)`` (``args_term`` is ``Args``).
 
@@ -126,7 +176,9 @@ def run_format(m: Machine, fmt: str, args_term: RTerm) -> str:
         ref.id: f"_G{n}"  # type: ignore[union-attr]
         for n, ref in enumerate(term_variables(m, args_term), start=1)
     }
-    pending = list(reversed(_format_args(m, args_term)))
+    items = _format_args(m, args_term)
+    m.charge_text(numeric_arguments(fmt, items))
+    pending = list(reversed(items))
 
     def next_arg() -> RTerm:
         if not pending:

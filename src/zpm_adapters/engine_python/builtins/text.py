@@ -158,12 +158,15 @@ def make_chars(m: Machine, text: str) -> RTerm:
 
 
 def make_atom(m: Machine, text: str) -> Atom:
-    check_cells(m, len(text) // 8)
-    return Atom(text)
+    """The atom of ``text``, counted against the solve's memory budget
+    (``Machine.charge_text``) and kept only while something refers to it."""
+    m.charge_text(len(text))
+    return Atom.transient(text)
 
 
 def make_string(m: Machine, text: str) -> String:
-    check_cells(m, len(text) // 8)
+    """The string of ``text``, counted against the solve's memory budget."""
+    m.charge_text(len(text))
     return String(text)
 
 

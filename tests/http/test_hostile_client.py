@@ -1,0 +1,117 @@
+"""A hostile client with a read-only token, against ``zpm serve --http``: the
+goals that took a server's memory and time, sent as an attacker sends them.
+
+Each is answered at once with a clear error or a bounded result, the server's
+resident memory comes back within ``RSS_BOUND_MB`` of where it started, the
+memory is unchanged, and the next client's call is answered promptly.  (The
+refusals at the door — tokens, hosts, origins, body limits, slow headers —
+are ``test_http_server.py``'s; scopes, the sandbox and the page's forms have
+tests of their own.)
+"""
+
+from __future__ import annotations
+
+import threading
+import time
+from pathlib import Path
+from typing import Any
+
+import pytest
+from http_harness import HttpServer, create_token, message_of, tool_call
+
+RSS_BOUND_MB = 300
+"""How far above its resident memory after the first calls the server may be
+once the probes are over and the next call is answered: about two memory
+budgets (128 MB), as the text of the last solves that made some may stay
+until the next one reclaims it."""
+
+BIG_ATOMS = 8
+"""Queries that each build a distinct atom of 60,000,000 characters (allowed:
+it fits the 128 MB memory budget) and keep none of it."""
+
+BIG_ATOM = 'format(atom(_A), "~*c~w", [60000000, 0\'a, {i}])'
+
+REFUSED = {
+    # a text larger than the budget, asked for in one call
+    'format(atom(_A), "~*c", [100000000, 0\'a])': "Limit exceeded",
+    'format(atom(_A), "~*c", [2000000000, 0\'a])': "Limit exceeded",
+    'format(atom(_A), "~t~2000000000|", [])': "Limit exceeded",
+    # many references to one text, joined
+    'format(atom(A), "~*c", [1000000, 0\'a]), length(L, 2000), maplist(=(A), L), '
+    "atomic_list_concat(L, _B)": "Limit exceeded",
+    # doubling an atom
+    "numlist(1, 40, _L), foldl(dbl, _L, a, _B)": "Limit exceeded",
+    # an answer of 100,000,000 characters
+    'format(atom(A), "~*c", [60000000, 0\'a])': "the answers are too large to return",
+    # a huge thrown term
+    "length(L, 2000000), throw(L)": "the goal threw a term too large to return ('[|]'/2)",
+}
+
+
+def resident_mb(pid: int) -> float:
+    """The resident memory of process ``pid``, in MB."""
+    for line in Path(f"/proc/{pid}/status").read_text().splitlines():
+        if line.startswith("VmRSS:"):
+            return int(line.split()[1]) / 1024
+    raise AssertionError(f"no VmRSS for {pid}")
+
+
+def call(server: HttpServer, token: str, tool: str, arguments: dict[str, Any]) -> tuple[str, bool]:
+    """The text of a tool's answer and whether it is an error."""
+    answer = tool_call(server.mcp, token, tool, arguments)
+    assert answer.status == 200, answer.body[:300]
+    result = message_of(answer.body.decode())["result"]
+    return result["content"][0]["text"], bool(result.get("isError"))
+
+
+@pytest.mark.parametrize("engine", ["python", "janus"])
+def test_goals_that_build_text_leave_the_memory_of_the_server_bounded(
+    project: Path, engine: str
+) -> None:
+    writer = create_token(project, "owner")
+    attacker = create_token(project, "mallory", "--read-only")
+    with HttpServer(project, "--stateless", engine=engine) as server:
+        text, failed = call(
+            server, writer, "define_rule", {"head": "dbl(_, A, B)", "body": "atom_concat(A, A, B)"}
+        )
+        assert not failed, text
+        schema_before, _ = call(server, attacker, "get_knowledge_schema", {})
+        start = resident_mb(server.pid)
+        for i in range(BIG_ATOMS):
+            text, failed = call(server, attacker, "query_logic", {"goal": BIG_ATOM.format(i=i)})
+            assert (text, failed) == ("[{}]", False)
+        for goal, expected in REFUSED.items():
+            began = time.monotonic()
+            text, failed = call(server, attacker, "query_logic", {"goal": goal})
+            assert failed and expected in text, (goal, text[:300])
+            assert len(text) < 1000, goal
+            assert time.monotonic() - began < 10, goal
+        began = time.monotonic()
+        assert call(server, attacker, "query_logic", {"goal": "X = 1"}) == ('[{"X":1}]', False)
+        assert time.monotonic() - began < 2
+        grown = resident_mb(server.pid) - start
+        assert grown < RSS_BOUND_MB, f"{engine}: {grown:.0f} MB more than at the start"
+        assert call(server, attacker, "get_knowledge_schema", {})[0] == schema_before
+
+
+def test_a_huge_thrown_term_does_not_hold_up_another_client(project: Path) -> None:
+    attacker = create_token(project, "mallory", "--read-only")
+    other = create_token(project, "alice", "--read-only")
+    with HttpServer(project, "--stateless") as server:
+        answers: dict[str, tuple[str, bool]] = {}
+
+        def throw() -> None:
+            goal = "length(L, 2000000), throw(L)"
+            answers["attacker"] = call(server, attacker, "query_logic", {"goal": goal})
+
+        thrower = threading.Thread(target=throw)
+        thrower.start()
+        time.sleep(0.3)
+        began = time.monotonic()
+        answers["other"] = call(server, other, "query_logic", {"goal": "X = ok"})
+        waited = time.monotonic() - began
+        thrower.join(timeout=60)
+    assert answers["other"] == ('[{"X":"ok"}]', False)
+    assert waited < 8, f"waited {waited:.1f} s behind the thrown term"
+    text, failed = answers["attacker"]
+    assert failed and "the goal threw a term too large to return" in text
