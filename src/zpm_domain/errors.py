@@ -151,11 +151,14 @@ class MemoryReadOnly(ZpmError):
 
 
 class PersistenceUnavailable(ZpmError):
-    """A change to a memory whose storage cannot be written (degraded mode)."""
+    """A change to a memory whose storage cannot be written (degraded mode).
+    ``location`` is ``None`` for a caller not shown where the server keeps
+    its data (``Access.sees_locations``)."""
 
-    def __init__(self, name: str, location: str) -> None:
+    def __init__(self, name: str, location: str | None) -> None:
+        where = "its storage" if location is None else location
         super().__init__(
-            f"Cannot change memory {name}: persistence is degraded ({location} is not "
+            f"Cannot change memory {name}: persistence is degraded ({where} is not "
             "writable), so the change could not be made durable"
         )
         self.name = name

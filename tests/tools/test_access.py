@@ -10,6 +10,7 @@ SWI engines each in a process of its own (``granted_calls``).
 from __future__ import annotations
 
 import json
+import re
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -201,6 +202,33 @@ def test_outside_a_grant_everything_is_reached(prepared: Toolbox) -> None:
         assert not ask(prepared, "remember_fact", fact="q(b)", memory="other").is_error
     listed = json.loads(ask(prepared, "list_memories").text)["memories"]
     assert {m["name"] for m in listed} == {"default", "f1", "other", "spare"}
+
+
+@pytest.mark.parametrize(
+    ("given", "home"),
+    [
+        (READ_ONLY, "default"),
+        (Access(memories=frozenset({"default", "other"})), "default"),
+        (HOMED, "f1"),
+    ],
+)
+def test_only_a_caller_that_reaches_everything_is_shown_where_data_lives(
+    prepared: Toolbox, project: Path, given: Access, home: str
+) -> None:
+    with granting(given):
+        limited = ask(prepared, "get_persistence_status")
+    with granting(Access()):
+        full = ask(prepared, "get_persistence_status")
+    assert not limited.is_error and str(project) not in limited.text
+    assert limited.text.splitlines()[1] == f"dir: memory {home}"
+    assert full == ask(prepared, "get_persistence_status")
+    assert full.text.splitlines()[1].startswith(f"dir: {project}")
+    if home == "default":
+        assert _dir_masked(limited.text) == _dir_masked(full.text)
+
+
+def _dir_masked(status: str) -> str:
+    return re.sub(r"(?m)^dir: .*$", "dir: <dir>", status)
 
 
 def test_a_home_that_does_not_exist_is_forked_from_default_on_first_use(

@@ -11,6 +11,8 @@ snapshots, creating, mounting, unmounting, forking and deleting memories).
   ``Memory not mounted: <name>``; listings leave it out.
 * A change the caller may not make answers as a read-only memory does:
   ``Memory is read-only: <name>``.
+* Where the server keeps its data is shown only to a caller that reaches
+  everything (:attr:`Access.sees_locations`).
 
 Outside :func:`granting` (stdio, the command line, tests) the access is
 :data:`EVERYTHING`: every memory is seen, and the mounts' own modes decide
@@ -41,6 +43,15 @@ class Access:
     memories: frozenset[str] | None = None
     read_only: bool = False
     home: str | None = None
+
+    @property
+    def sees_locations(self) -> bool:
+        """Whether answers may show the caller where the server keeps its
+        data (folders, a database's address): only to a caller that reaches
+        everything (stdio, the command line, a full token).  A read-only
+        caller, one limited to some memories or one working in a fork of its
+        own is told a memory's name instead."""
+        return self.memories is None and not self.read_only and self.home is None
 
     def sees(self, name: str) -> bool:
         return self.memories is None or name in self.memories or name == self.home

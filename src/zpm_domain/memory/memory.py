@@ -374,7 +374,13 @@ class Memory(Reads):
         if self.read_only:
             raise MemoryReadOnly(self.name)
         if not self._writable:
-            raise PersistenceUnavailable(self.name, self.storage.location)
+            raise self._degraded()
+
+    def _degraded(self) -> PersistenceUnavailable:
+        """The error of a change this memory's storage cannot take; where the
+        storage is, only for a caller shown locations."""
+        shown = access.current().sees_locations
+        return PersistenceUnavailable(self.name, self.storage.location if shown else None)
 
     # -- snapshots ------------------------------------------------------------
     def save_snapshot(self, name: str) -> None:
@@ -385,7 +391,7 @@ class Memory(Reads):
         its journal is not this mount's to cut).
         """
         if not self._writable:
-            raise PersistenceUnavailable(self.name, self.storage.location)
+            raise self._degraded()
         with self.journal.exclusive():
             self._recovery.catch_up()
             self._save(name, journaled=True)

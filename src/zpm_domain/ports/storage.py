@@ -113,7 +113,8 @@ class MemoryStorage(ABC):
     @property
     @abstractmethod
     def location(self) -> str:
-        """Where the memory's journal lives (``get_persistence_status``'s ``dir``)."""
+        """Where the memory's journal lives (``get_persistence_status``'s ``dir``,
+        shown only to a caller that sees locations: ``Access.sees_locations``)."""
 
     @abstractmethod
     def knowledge_files(self) -> list[KnowledgeFile]:

@@ -117,13 +117,18 @@ class PersistenceTools(ToolGroup):
         "mode, persistence directory, last snapshot, and journal size.",
     )
     def get_persistence_status(self) -> str:
-        """Caught up first: the last snapshot may be another process's save."""
+        """Caught up first: the last snapshot may be another process's save.
+
+        ``dir:`` is where the memory's journal lives for a caller that sees
+        locations (``Access.sees_locations``); for any other caller it is
+        ``memory <name>``: no path of the server's reaches it."""
         memory = self.context.memories.resolve(None)  # default, or the session's fork
         memory.sync()
         status = memory.status()
+        where = status.location if access.current().sees_locations else f"memory {memory.name}"
         return (
             f"status: {status.status}\n"
-            f"dir: {status.location}\n"
+            f"dir: {where}\n"
             f"last_snapshot: {status.last_snapshot or 'none'}\n"
             f"journal_size: {status.journal_bytes} bytes"
         )
