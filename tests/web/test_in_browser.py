@@ -2,7 +2,8 @@
 Playwright): sign in with a token, browse a memory of 100,000 facts, search,
 run a query, open a proof, review a fork with a conflict, resolve it, merge,
 and see the base change; a page showing a memory follows another client's
-write without a reload.  Each page is kept as a screenshot
+write without a reload; signing out, or the token's revocation, ends the
+session at the sign-in page.  Each page is kept as a screenshot
 (``test-artifacts/screenshots/``)."""
 
 from __future__ import annotations
@@ -68,12 +69,22 @@ def site(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Site]:
         yield Site(project, server, token, conflict)
 
 
-def signed_in(page: Page, site: Site) -> None:
+def signed_in(page: Page, site: Site, token: str | None = None) -> None:
+    """Signs in on the sign-in page the site sends a new visitor to, with
+    ``token`` (default: the site's), and lands on the memories."""
     page.goto(f"{site.server.url}/")
-    expect(page).to_have_url(re.compile(r"/login$"))
-    page.fill("#token", site.token)
+    at_sign_in(page)
+    page.fill("#token", token or site.token)
     page.click("button[type=submit]")
     expect(page.locator("h1")).to_have_text("Memories")
+
+
+def at_sign_in(page: Page, timeout: float = 5_000) -> None:
+    """The browser shows the sign-in page (within ``timeout`` ms), signed in as nobody."""
+    expect(page).to_have_url(re.compile(r"/login$"), timeout=timeout)
+    expect(page.locator("h1")).to_have_text("Sign in")
+    expect(page.locator("#token")).to_be_visible()
+    expect(page.locator("form[action='/logout']")).to_have_count(0)
 
 
 def test_browse_search_query_and_a_proof(page: Page, site: Site) -> None:
@@ -148,3 +159,45 @@ def test_the_pictures(page: Page, site: Site) -> None:
     page.goto(f"{site.server.url}/m/default/graph")
     expect(page.locator('#picture g.node[data-name="happy/1"]')).to_have_count(1)
     screenshot(page, "11-rules-picture")
+
+
+def test_signing_out_ends_the_session(page: Page, site: Site) -> None:
+    signed_in(page, site)
+    expect(page.locator("header .who")).to_contain_text("ann")
+    [kept] = [cookie for cookie in page.context.cookies() if cookie["name"] == "zpm_session"]
+    page.click("form[action='/logout'] button[type=submit]")
+    at_sign_in(page)
+    screenshot(page, "12-signed-out")
+    page.goto(f"{site.server.url}/m/default")
+    at_sign_in(page)
+    page.context.add_cookies([kept])  # the server forgot the session, not only the browser
+    page.goto(f"{site.server.url}/m/default")
+    at_sign_in(page)
+
+
+def test_a_revoked_token_s_next_page_is_the_sign_in(page: Page, site: Site) -> None:
+    token = create_token(site.project, "bea")
+    signed_in(page, site, token)
+    expect(page.locator("header .who")).to_contain_text("bea")
+    revoked = run_zpm(site.project, "tokens", "revoke", "bea")
+    assert revoked.returncode == 0, revoked.stderr
+    page.click('tr[data-memory="default"] a')
+    at_sign_in(page)
+    page.fill("#token", token)
+    page.click("button[type=submit]")
+    expect(page.locator("p.problem")).to_have_text(
+        "This token is not accepted here (unknown, revoked or expired)."
+    )
+    screenshot(page, "13-revoked")
+
+
+def test_a_live_page_goes_to_sign_in_when_its_token_is_revoked(page: Page, site: Site) -> None:
+    token = create_token(site.project, "cy")
+    signed_in(page, site, token)
+    page.goto(f"{site.server.url}/m/default")
+    expect(page.locator("main[data-live]")).to_have_count(1)
+    expect(page.locator('tr[data-predicate="item/3"]')).to_be_visible()
+    revoked = run_zpm(site.project, "tokens", "revoke", "cy")
+    assert revoked.returncode == 0, revoked.stderr
+    at_sign_in(page, timeout=15_000)
+    screenshot(page, "14-revoked-live")
