@@ -93,6 +93,20 @@ def add(commands: Any) -> None:
         metavar="SECONDS",
         help="close a connection whose request headers take longer (default 10)",
     )
+    http.add_argument(
+        "--mcp-sessions-per-token",
+        type=int,
+        metavar="N",
+        help="live /mcp sessions one token may hold; its next one closes its own session "
+        "used longest ago (default 20)",
+    )
+    http.add_argument(
+        "--page-sessions-per-token",
+        type=int,
+        metavar="N",
+        help="review page sessions one token may hold; its next sign-in ends its own session "
+        "used longest ago (default 20)",
+    )
     http.add_argument("--jwks-url", metavar="URL", help="accept JWTs signed by this JWKS's keys")
     http.add_argument("--issuer", metavar="URL", help="the JWTs' required iss")
     http.add_argument(
@@ -177,6 +191,12 @@ def _http_options(ns: argparse.Namespace, services: Services) -> HttpOptions | N
     host, port = parse_bind(str(bind))
     if ns.headers_timeout is not None and not 0 < ns.headers_timeout < float("inf"):
         raise HttpRefused(f"--headers-timeout {ns.headers_timeout}: expected seconds above 0")
+    for flag, value in (
+        ("--mcp-sessions-per-token", ns.mcp_sessions_per_token),
+        ("--page-sessions-per-token", ns.page_sessions_per_token),
+    ):
+        if value is not None and value < 1:
+            raise HttpRefused(f"{flag} {value}: expected a number of sessions, 1 or more")
     servers = ns.authorization_server or auth_table.get("authorization_servers") or []
     jwt = jwt_settings(
         ns.jwks_url or auth_table.get("jwks_url"),
@@ -192,8 +212,17 @@ def _http_options(ns: argparse.Namespace, services: Services) -> HttpOptions | N
         allowed_hosts=tuple(ns.allowed_host),
         allowed_origins=tuple(ns.allowed_origin),
         jwt=jwt,
-        **({} if ns.headers_timeout is None else {"headers_s": ns.headers_timeout}),
+        **_given(
+            headers_s=ns.headers_timeout,
+            mcp_sessions_per_token=ns.mcp_sessions_per_token,
+            page_sessions_per_token=ns.page_sessions_per_token,
+        ),
     )
+
+
+def _given(**values: Any) -> dict[str, Any]:
+    """The options given on the command line (``None``: not given, the default holds)."""
+    return {name: value for name, value in values.items() if value is not None}
 
 
 def _serve_http(

@@ -73,7 +73,8 @@ def run(ns: argparse.Namespace, services: Services) -> int:
     except OSError as error:
         return fail(f"zpm ui: cannot listen on {HOST}:{ns.port}: {error}")
     port = bound.getsockname()[1]
-    sessions = Sessions()
+    options = HttpOptions(HOST, port)
+    sessions = Sessions(per_token=options.page_sessions_per_token)
     link = f"http://{HOST}:{port}/login?once={sessions.link(Caller(_person()))}"
 
     def ready() -> None:
@@ -90,9 +91,7 @@ def run(ns: argparse.Namespace, services: Services) -> int:
 
     store = services.open_tokens(ns.project)
     try:
-        return serve_http(
-            open_runner, HttpOptions(HOST, port), store, sessions=sessions, bound=bound, ready=ready
-        )
+        return serve_http(open_runner, options, store, sessions=sessions, bound=bound, ready=ready)
     except (services.project_not_found, *services.startup_errors) as error:
         return fail(f"zpm ui: {error}")
     finally:

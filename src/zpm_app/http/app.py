@@ -11,7 +11,8 @@ Routes:
   method, media type and protocol revision (405 / 415 / 400,
   ``zpm_app.http.refusals``), then its bearer token (401 / 403,
   ``zpm_app.http.auth``), then its size (413 over ``max_body_bytes``,
-  before it is parsed).
+  before it is parsed); with sessions, a token that opens one beyond its
+  share closes its own used longest ago (``zpm_app.http.shares``).
 * ``GET /health``, without authentication: 200 ``{"status":"ok","storage":"ok"}``,
   or 503 with the reason while the storage does not answer;
   ``/health?ready=0``: 200 ``{"status":"ok"}`` while the process serves.
@@ -79,6 +80,7 @@ from zpm_app.http.jwt_tokens import JwtVerifier
 from zpm_app.http.options import HttpOptions
 from zpm_app.http.outage import RETRY_AFTER_S, Outage
 from zpm_app.http.refusals import McpRefusals
+from zpm_app.http.shares import SessionShares
 from zpm_app.http.streams import StreamWhenAsked
 from zpm_app.knowledge_worker import KnowledgeWorker
 from zpm_app.listening import Listening
@@ -139,7 +141,10 @@ def build_app(
     if options.stateless:
         managers.append(manager(json_response=True))
         mcp = StreamWhenAsked(mcp, StreamableHTTPASGIApp(managers[1]), options.max_body_bytes)
-    mcp = JsonRpcBodies(_Ending(mcp, audience), options.max_body_bytes)
+    mcp = _Ending(mcp, audience)
+    if not options.stateless:
+        mcp = SessionShares(mcp, options.mcp_sessions_per_token, options.max_body_bytes)
+    mcp = JsonRpcBodies(mcp, options.max_body_bytes)
     outage = Outage()
     routes: list[BaseRoute] = [Route("/health", _health(worker, outage), methods=["GET"])]
     middleware: list[Middleware] = []
@@ -172,7 +177,8 @@ def build_app(
         ]
     # every method reaches the route (else the review page's mount would answer 404)
     routes.append(Route(MCP_PATH, _Checked(McpRefusals(mcp, options.max_body_bytes), security)))
-    review = Review(worker, sessions or Sessions(), sign_in)
+    sessions = sessions or Sessions(per_token=options.page_sessions_per_token)
+    review = Review(worker, sessions, sign_in)
     pages = BodyLimit(Starlette(routes=review_routes(review)), options.max_body_bytes)
     routes.append(Mount("/", _Checked(pages, security)))
 

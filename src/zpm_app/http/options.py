@@ -9,6 +9,9 @@
   configured, the start is refused on every address, loopback included,
   unless ``--no-auth`` says to serve without authentication (then binding a
   non-loopback address logs a warning).
+* Fair shares: one token holds at most ``mcp_sessions_per_token`` live
+  ``/mcp`` sessions and ``page_sessions_per_token`` review page sessions
+  (at least 1 each); its own oldest make room for its new ones.
 * DNS-rebinding protection: the ``Host`` header must be one of the bound
   ``host:port``, ``localhost:port``, ``127.0.0.1:port``, ``[::1]:port`` or
   an ``--allowed-host``; an ``Origin``, when sent, ``http://`` one of those
@@ -21,9 +24,15 @@ import ipaddress
 from dataclasses import dataclass
 
 MAX_BODY_BYTES = 4 * 1024 * 1024
+"""A request body larger than this is refused with 413 before it is parsed."""
 HEADERS_S = 10.0
 """How long a connection may take to send a request's headers (``--headers-timeout``)."""
-"""A request body larger than this is refused with 413 before it is parsed."""
+MCP_SESSIONS_PER_TOKEN = 20
+"""Live ``/mcp`` sessions one token may hold (``--mcp-sessions-per-token``;
+``zpm_app.http.shares``)."""
+PAGE_SESSIONS_PER_TOKEN = 20
+"""Review page sessions one token may hold (``--page-sessions-per-token``;
+``zpm_app.web.sessions``)."""
 
 
 class HttpRefused(Exception):
@@ -51,6 +60,8 @@ class HttpOptions:
     jwt: JwtSettings | None = None
     max_body_bytes: int = MAX_BODY_BYTES
     headers_s: float = HEADERS_S
+    mcp_sessions_per_token: int = MCP_SESSIONS_PER_TOKEN
+    page_sessions_per_token: int = PAGE_SESSIONS_PER_TOKEN
 
     @property
     def loopback(self) -> bool:

@@ -10,9 +10,17 @@ to an MCP client), the token itself (the pages check it is still accepted
 at each request: a revoked or expired token ends its sessions), and its own
 CSRF secret, which every form that changes something must send back.
 
-Sessions end after :data:`IDLE_S` without use, and beyond :data:`MOST`
-sessions the one used longest ago goes.  A one-time link is accepted once,
-within :data:`LINK_S` of being made.
+Sessions end after :data:`IDLE_S` without use.  A session opened counts
+against its owner's share (:func:`owner_of`: the token it signed in with, or
+the person of a one-time link); beyond ``per_token`` sessions of one owner
+(``--page-sessions-per-token``, default
+:data:`~zpm_app.http.options.PAGE_SESSIONS_PER_TOKEN`), that owner's own
+session used longest ago goes, never another's.  Only then, beyond
+:data:`MOST` sessions in all, the one used longest ago goes, whoever owns
+it: the last resort, reached only when many owners (``MOST / per_token`` of
+them at least) hold sessions at once, or by the visitors of a server
+without authentication, who have no owner.  A one-time link is accepted
+once, within :data:`LINK_S` of being made.
 """
 
 from __future__ import annotations
@@ -26,11 +34,13 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 
 from zpm_app.callers import Caller
+from zpm_app.tokens import PREFIX
 
 IDLE_S = 12 * 3600.0
 """A session unused this long is forgotten."""
 MOST = 1000
-"""Sessions kept at most; beyond, the one used longest ago is forgotten."""
+"""Sessions kept at most in all; beyond, the one used longest ago is forgotten,
+after each owner's share (``per_token``) was kept."""
 LINK_S = 600.0
 """How long a one-time link stays valid, in seconds."""
 
@@ -38,12 +48,14 @@ LINK_S = 600.0
 @dataclass
 class WebSession:
     """One signed-in browser: who it acts as, the token it signed in with
-    (``None``: a one-time link, or no authentication), and its CSRF secret."""
+    (``None``: a one-time link, or no authentication), its CSRF secret, and
+    whose share it counts against (:func:`owner_of`)."""
 
     caller: Caller
     token: str | None = None
     csrf: str = field(default_factory=lambda: secrets.token_urlsafe(32))
     used: float = 0.0
+    owner: str | None = None
 
     @property
     def read_only(self) -> bool:
@@ -56,25 +68,59 @@ class WebSession:
         return given is not None and hmac.compare_digest(given.encode(), self.csrf.encode())
 
 
-class Sessions:
-    """The sessions of one server process (thread-safe)."""
+def owner_of(caller: Caller, token: str | None) -> str | None:
+    """Whose share a session of ``caller`` signed in with ``token`` counts against.
 
-    def __init__(self, clock: Callable[[], float] = time.monotonic) -> None:
+    A token's identity: a zpm token's name, or a JWT's subject (all the JWTs
+    of one subject together, so a refreshed token brings no new share).  A
+    one-time link (no token) shares with the other links made for the same
+    person, apart from any token.  ``None`` for the anonymous visitor of a
+    server without authentication: nothing tells such visitors apart, so
+    only :data:`MOST` bounds them.
+    """
+    if token is not None:
+        kind = "zpm token" if token.startswith(PREFIX) else "JWT subject"
+        return f"{kind} {caller.client}"
+    if caller.client is not None:
+        return f"one-time link {caller.client}"
+    return None
+
+
+class Sessions:
+    """The sessions of one server process (thread-safe); ``per_token``: the
+    sessions one owner keeps at most (1 or more, else ``ValueError``)."""
+
+    def __init__(self, clock: Callable[[], float] = time.monotonic, *, per_token: int) -> None:
+        if per_token < 1:
+            raise ValueError(f"per_token {per_token}: expected 1 or more")
         self._clock = clock
+        self._per_token = per_token
         self._lock = threading.Lock()
         self._sessions: OrderedDict[str, WebSession] = OrderedDict()
         self._links: dict[str, tuple[Caller, float]] = {}
 
     def open(self, caller: Caller, token: str | None = None) -> tuple[str, WebSession]:
         """A new session for ``caller``, signed in with ``token``: its id (the
-        cookie's value) and itself."""
+        cookie's value) and itself.  It may end older sessions: first its
+        owner's own beyond ``per_token``, then anyone's beyond :data:`MOST`
+        (see the module doc); never itself."""
         sid = secrets.token_urlsafe(32)
-        session = WebSession(caller, token, used=self._clock())
+        session = WebSession(caller, token, used=self._clock(), owner=owner_of(caller, token))
         with self._lock:
             self._sessions[sid] = session
+            self._keep_share(session.owner)
             while len(self._sessions) > MOST:
                 self._sessions.popitem(last=False)
         return sid, session
+
+    def _keep_share(self, owner: str | None) -> None:
+        """Forget ``owner``'s sessions used longest ago beyond ``per_token``
+        (with the lock held)."""
+        if owner is None:
+            return
+        owned = [sid for sid, session in self._sessions.items() if session.owner == owner]
+        for sid in owned[: max(0, len(owned) - self._per_token)]:
+            del self._sessions[sid]
 
     def find(self, sid: str | None) -> WebSession | None:
         """The live session named ``sid`` (its use recorded), else ``None``."""
