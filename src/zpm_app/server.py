@@ -63,6 +63,7 @@ from mcp_types.version import MODERN_PROTOCOL_VERSIONS as MODERN
 
 from zpm_app import collection
 from zpm_app.audience import Watching, WireAudience
+from zpm_app.call_shares import CallShares
 from zpm_app.callers import Identify, declared_client
 from zpm_app.catalogue import (
     SERVER_NAME,
@@ -107,17 +108,31 @@ class _Queueing:
     in arrival order, and each runs into this middleware before its first
     await, so tickets follow the order of arrival.  The ticket is released
     however the request ends (a request rejected before the tool runs
-    never holds the queue).
+    never holds the queue).  With ``shares``, a caller (as ``identify``
+    tells it) holding its share of the queue waits for one of its own calls
+    to end before it takes a ticket (``zpm_app.call_shares``).
     """
 
-    def __init__(self, worker: KnowledgeWorker) -> None:
+    def __init__(
+        self, worker: KnowledgeWorker, identify: Identify, shares: CallShares | None
+    ) -> None:
         self._worker = worker
+        self._identify = identify
+        self._shares = shares
 
     async def __call__(
         self, ctx: ServerRequestContext[Any, Any], call_next: CallNext
     ) -> HandlerResult:
         if ctx.method not in QUEUED:
             return await call_next(ctx)
+        if self._shares is None:
+            return await self._queued(ctx, call_next)
+        async with self._shares.share(self._identify(ctx).client):
+            return await self._queued(ctx, call_next)
+
+    async def _queued(
+        self, ctx: ServerRequestContext[Any, Any], call_next: CallNext
+    ) -> HandlerResult:
         ticket = self._worker.ticket()
         token = _TICKET.set(ticket)
         try:
@@ -144,6 +159,7 @@ def build_server(
     identify: Identify = declared_client,
     *,
     hears_changes: bool = True,
+    calls_per_caller: int | None = None,
 ) -> Server[Any]:
     """A low-level MCP ``Server`` offering the worker's tools and resources,
     run by the worker; with ``logs``, it offers MCP logging (``logging/setLevel``
@@ -159,7 +175,9 @@ def build_server(
     stateless HTTP server: no request outlives its answer) it offers no
     ``resources/subscribe`` and announces no change notifications; else
     ``initialize`` announces ``listChanged`` for tools and resources, and
-    ``resources.subscribe``, whichever transport asks (:class:`_ZpmServer`)."""
+    ``resources.subscribe``, whichever transport asks (:class:`_ZpmServer`).
+    With ``calls_per_caller``, one caller has at most that many calls in
+    the queue at once (``zpm_app.call_shares``)."""
     watching = Watching(worker, listening)
     specs = worker.specs
     names = frozenset(spec.name for spec in specs)
@@ -302,7 +320,8 @@ def build_server(
             on_set_logging_level=None if logs is None else set_logging_level,
             on_subscriptions_listen=listen,
         )
-    server.middleware.extend([_Queueing(worker), _WireShape(listing)])
+    shares = None if calls_per_caller is None else CallShares(calls_per_caller)
+    server.middleware.extend([_Queueing(worker, identify, shares), _WireShape(listing)])
     return server
 
 

@@ -3,7 +3,8 @@ goals that took a server's memory and time, sent as an attacker sends them.
 
 Each is answered at once with a clear error or a bounded result, the server's
 resident memory comes back within ``RSS_BOUND_MB`` of where it started, the
-memory is unchanged, and the next client's call is answered promptly.  (The
+memory is unchanged, and the next client's call is answered promptly, also
+when the attacker floods the queue with calls that run to the time limit.  (The
 refusals at the door — tokens, hosts, origins, body limits, slow headers —
 are ``test_http_server.py``'s; scopes, the sandbox and the page's forms have
 tests of their own.)
@@ -115,3 +116,29 @@ def test_a_huge_thrown_term_does_not_hold_up_another_client(project: Path) -> No
     assert waited < 8, f"waited {waited:.1f} s behind the thrown term"
     text, failed = answers["attacker"]
     assert failed and "the goal threw a term too large to return" in text
+
+
+def test_a_token_that_floods_the_queue_waits_behind_its_own_calls(project: Path) -> None:
+    (project / ".zpm" / "config.toml").write_text("[limits]\ntime_s = 1.0\n")
+    attacker = create_token(project, "mallory", "--read-only")
+    other = create_token(project, "alice", "--read-only")
+    flood = 12
+    with HttpServer(project, "--stateless", "--calls-per-token", "2") as server:
+        texts: list[str] = []
+
+        def runaway() -> None:
+            goal = "repeat, fail"
+            texts.append(call(server, attacker, "query_logic", {"goal": goal})[0])
+
+        flooders = [threading.Thread(target=runaway) for _ in range(flood)]
+        for thread in flooders:
+            thread.start()
+        time.sleep(0.5)
+        began = time.monotonic()
+        answer = call(server, other, "query_logic", {"goal": "X = ok"})
+        waited = time.monotonic() - began
+        for thread in flooders:
+            thread.join(timeout=60)
+    assert answer == ('[{"X":"ok"}]', False)
+    assert waited < 4, f"waited {waited:.1f} s behind another token's {flood} calls"
+    assert len(texts) == flood and all(text.startswith("Limit exceeded") for text in texts)

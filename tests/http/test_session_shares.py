@@ -252,10 +252,10 @@ async def test_a_token_opening_sessions_beyond_its_share_closes_only_its_own(pro
 
 
 @pytest.mark.slow
-def test_the_per_token_caps_must_allow_one_session(project: Path) -> None:
+def test_the_per_token_caps_must_allow_one(project: Path) -> None:
     create_token(project, "ann")
-    for flag in ("--mcp-sessions-per-token", "--page-sessions-per-token"):
-        with pytest.raises(AssertionError, match=f"{flag} 0: expected a number of sessions"):
+    for flag in ("--mcp-sessions-per-token", "--page-sessions-per-token", "--calls-per-token"):
+        with pytest.raises(AssertionError, match=f"{flag} 0: expected a number, 1 or more"):
             with HttpServer(project, flag, "0"):
                 pass
 

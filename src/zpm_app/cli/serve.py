@@ -107,6 +107,13 @@ def add(commands: Any) -> None:
         help="review page sessions one token may hold; its next sign-in ends its own session "
         "used longest ago (default 20)",
     )
+    http.add_argument(
+        "--calls-per-token",
+        type=int,
+        metavar="N",
+        help="tool calls one token may have queued or running at once; its next waits for "
+        "one of them to end (default 8)",
+    )
     http.add_argument("--jwks-url", metavar="URL", help="accept JWTs signed by this JWKS's keys")
     http.add_argument("--issuer", metavar="URL", help="the JWTs' required iss")
     http.add_argument(
@@ -194,9 +201,10 @@ def _http_options(ns: argparse.Namespace, services: Services) -> HttpOptions | N
     for flag, value in (
         ("--mcp-sessions-per-token", ns.mcp_sessions_per_token),
         ("--page-sessions-per-token", ns.page_sessions_per_token),
+        ("--calls-per-token", ns.calls_per_token),
     ):
         if value is not None and value < 1:
-            raise HttpRefused(f"{flag} {value}: expected a number of sessions, 1 or more")
+            raise HttpRefused(f"{flag} {value}: expected a number, 1 or more")
     servers = ns.authorization_server or auth_table.get("authorization_servers") or []
     jwt = jwt_settings(
         ns.jwks_url or auth_table.get("jwks_url"),
@@ -216,6 +224,7 @@ def _http_options(ns: argparse.Namespace, services: Services) -> HttpOptions | N
             headers_s=ns.headers_timeout,
             mcp_sessions_per_token=ns.mcp_sessions_per_token,
             page_sessions_per_token=ns.page_sessions_per_token,
+            calls_per_token=ns.calls_per_token,
         ),
     )
 

@@ -124,7 +124,11 @@ def build_app(
     audience = SessionAudience()
     listening = Listening(audience)
     server = build_server(
-        worker, listening, identify=http_caller, hears_changes=not options.stateless
+        worker,
+        listening,
+        identify=http_caller,
+        hears_changes=not options.stateless,
+        calls_per_caller=options.calls_per_token,
     )
 
     def manager(json_response: bool) -> StreamableHTTPSessionManager:

@@ -11,7 +11,9 @@
   non-loopback address logs a warning).
 * Fair shares: one token holds at most ``mcp_sessions_per_token`` live
   ``/mcp`` sessions and ``page_sessions_per_token`` review page sessions
-  (at least 1 each); its own oldest make room for its new ones.
+  (at least 1 each); its own oldest make room for its new ones.  It has at
+  most ``calls_per_token`` calls in the queue of the knowledge base: its
+  next waits for one of its own to end.
 * DNS-rebinding protection: the ``Host`` header must be one of the bound
   ``host:port``, ``localhost:port``, ``127.0.0.1:port``, ``[::1]:port`` or
   an ``--allowed-host``; an ``Origin``, when sent, ``http://`` one of those
@@ -33,6 +35,9 @@ MCP_SESSIONS_PER_TOKEN = 20
 PAGE_SESSIONS_PER_TOKEN = 20
 """Review page sessions one token may hold (``--page-sessions-per-token``;
 ``zpm_app.web.sessions``)."""
+CALLS_PER_TOKEN = 8
+"""Calls one token may have in the queue at once (``--calls-per-token``;
+``zpm_app.call_shares``)."""
 
 
 class HttpRefused(Exception):
@@ -62,6 +67,7 @@ class HttpOptions:
     headers_s: float = HEADERS_S
     mcp_sessions_per_token: int = MCP_SESSIONS_PER_TOKEN
     page_sessions_per_token: int = PAGE_SESSIONS_PER_TOKEN
+    calls_per_token: int = CALLS_PER_TOKEN
 
     @property
     def loopback(self) -> bool:
