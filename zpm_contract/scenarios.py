@@ -1233,6 +1233,12 @@ LIMIT_EXAMPLES: list[Step] = [
     ("query_logic", {"goal": "X is 1 << 134217728"}, BUDGET, ERR),
     ("query_logic", {"goal": "numlist(1, 10000000, _L)"}, BUDGET, ERR),
     ("query_logic", {"goal": "catch(numlist(1, 10000000, _L), _, true)"}, BUDGET, ERR),
+    (
+        "query_logic",
+        {"goal": "numlist(1, 5000000, _A), numlist(1, 5000000, _B), numlist(1, 5000000, _C)"},
+        BUDGET,
+        ERR,
+    ),
     # the text a solve makes counts against its memory, made or about to be
     ("query_logic", {"goal": 'format(atom(_A), "~*c", [100000000, 0\'a])'}, BUDGET, ERR),
     ("query_logic", {"goal": 'format(atom(_A), "~*c", [2000000000, 0\'a])'}, BUDGET, ERR),

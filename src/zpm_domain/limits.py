@@ -50,7 +50,9 @@ class Limits:
       as the solving thread's ``stack_limit`` (set around the call and
       restored after it); the python engine counts the terms its built-ins
       build as SWI-Prolog stores them (8-byte words, 3 per list cell) and
-      refuses one that would not fit.  The text a solve makes counts too,
+      refuses one that would not fit, and ends a solve under which the
+      process grew by more than eight times the budget (what its terms take
+      there, all of them together).  The text a solve makes counts too,
       on every engine, before it is made: the atoms (and, on the python
       engine, the strings) its built-ins build and the numeric arguments of
       ``format/3``'s directives (``~Nc``, ``~N|``, ``~*c`` ...), one byte per

@@ -17,6 +17,7 @@ from zpm_domain.errors import (
     AnswersTooLarge,
     DepthLimitExceeded,
     InferenceLimitExceeded,
+    MemoryLimitExceeded,
     MemoryNotMounted,
     ResourceLimitExceeded,
     TimeLimitExceeded,
@@ -357,3 +358,16 @@ def test_cyclic_terms_end_with_an_error_instead_of_hanging() -> None:
     assert answers(engine, "\\+ \\+ (X = f(X), Y = f(Y), X = Y, X == Y)") == ["X = _G1, Y = _G2"]
     with pytest.raises(ResourceLimitExceeded):
         answers(engine, "X = f(X), Y = f(Y), X = Y", limits=Limits(time_s=30))
+
+
+def test_terms_a_solve_keeps_together_are_bounded_by_the_growth_of_the_process() -> None:
+    # Each list fits the budget as counted (5,000,000 cells of 3 words), not
+    # all of them together: the process's growth ends the solve (resident.py),
+    # long before the time does.
+    engine = engine_with()
+    goal = "numlist(1, 5000000, _A), numlist(1, 5000000, _B), numlist(1, 5000000, _C), fail"
+    with pytest.raises(MemoryLimitExceeded):
+        answers(engine, goal, limits=Limits(time_s=120))
+    named: dict[str, Var] = {}
+    one_list = read_term("numlist(1, 5000000, _L), length(_L, N)", named)
+    assert [s[named["N"]] for s in engine.solve(NS, one_list, Limits(time_s=120))] == [5000000]

@@ -45,6 +45,7 @@ from zpm_adapters.engine_python.code import (
 )
 from zpm_adapters.engine_python.goals import META_CALL
 from zpm_adapters.engine_python.instructions import DONE, run_rare
+from zpm_adapters.engine_python.resident import ResidentGuard
 from zpm_adapters.engine_python.rterms import GuardedTrail
 from zpm_adapters.engine_python.runtime import (
     PrologThrow,
@@ -118,6 +119,7 @@ class Machine:
         self.steps = 0
         self.deadline = time.monotonic() + limits.time_s
         self.text_left = limits.max_memory_bytes
+        self.resident = ResidentGuard(limits.max_memory_bytes)
         self.next_check = min(_CHECK_EVERY, limits.max_inferences + 1)
         self.fr: tuple[Any, ...] | None = None
         self.proofs: Any = None  # the proof interpreters' state (see ``proofs``)
@@ -128,13 +130,17 @@ class Machine:
 
     def check_limits(self) -> None:
         """Raise ``Interrupted`` when the engine was interrupted, or a
-        ``BudgetExceeded`` error if the time or inference budget is spent."""
+        ``BudgetExceeded`` error if the time or inference budget is spent,
+        or the process grew too much since the solve began (``resident``)."""
         if self.stop.requested:
             raise Interrupted()
-        if time.monotonic() > self.deadline:
+        now = time.monotonic()
+        if now > self.deadline:
             raise TimeLimitExceeded(self.limits)
         if self.steps > self.limits.max_inferences:
             raise InferenceLimitExceeded(self.limits)
+        if self.resident.exceeded(now):
+            raise MemoryLimitExceeded(self.limits)
 
     def charge_text(self, chars: int) -> None:
         """Count ``chars`` characters of text the solve makes (an atom, a
