@@ -159,7 +159,7 @@ def build_server(
     identify: Identify = declared_client,
     *,
     hears_changes: bool = True,
-    calls_per_caller: int | None = None,
+    shares: CallShares | None = None,
 ) -> Server[Any]:
     """A low-level MCP ``Server`` offering the worker's tools and resources,
     run by the worker; with ``logs``, it offers MCP logging (``logging/setLevel``
@@ -176,8 +176,8 @@ def build_server(
     ``resources/subscribe`` and announces no change notifications; else
     ``initialize`` announces ``listChanged`` for tools and resources, and
     ``resources.subscribe``, whichever transport asks (:class:`_ZpmServer`).
-    With ``calls_per_caller``, one caller has at most that many calls in
-    the queue at once (``zpm_app.call_shares``)."""
+    With ``shares``, one caller has at most its share of calls in the queue
+    at once (``zpm_app.call_shares``)."""
     watching = Watching(worker, listening)
     specs = worker.specs
     names = frozenset(spec.name for spec in specs)
@@ -320,7 +320,6 @@ def build_server(
             on_set_logging_level=None if logs is None else set_logging_level,
             on_subscriptions_listen=listen,
         )
-    shares = None if calls_per_caller is None else CallShares(calls_per_caller)
     server.middleware.extend([_Queueing(worker, identify, shares), _WireShape(listing)])
     return server
 

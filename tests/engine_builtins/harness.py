@@ -25,6 +25,7 @@ from zpm_adapters.engine_python.runtime import (
     deref,
     unify,
 )
+from zpm_domain.errors import MemoryLimitExceeded
 from zpm_domain.limits import Limits
 from zpm_domain.prolog.terms import Atom, Struct
 
@@ -38,12 +39,19 @@ class FakeMachine:
         self.trail = Trail()
         self.limits = limits or Limits()
         self.checks = 0
+        self.text_left = self.limits.max_memory_bytes
 
     def unify(self, a: RTerm, b: RTerm) -> bool:
         return unify(self.trail, a, b)
 
     def check_limits(self) -> None:
         self.checks += 1
+
+    def charge_text(self, chars: int) -> None:
+        """As ``Machine.charge_text``: the text of the solve within its memory budget."""
+        self.text_left -= chars
+        if self.text_left < 0:
+            raise MemoryLimitExceeded(self.limits)
 
 
 def conjuncts(goal: RTerm) -> list[RTerm]:

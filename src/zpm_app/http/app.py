@@ -64,6 +64,7 @@ from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from zpm_app import collection
 from zpm_app.audience import SessionAudience
+from zpm_app.call_shares import CallShares
 from zpm_app.catalogue import ToolRunner, package_version
 from zpm_app.http.auth import (
     SCOPES,
@@ -123,12 +124,9 @@ def build_app(
     )
     audience = SessionAudience()
     listening = Listening(audience)
+    shares = CallShares(options.calls_per_token)  # /mcp's and the pages' calls together
     server = build_server(
-        worker,
-        listening,
-        identify=http_caller,
-        hears_changes=not options.stateless,
-        calls_per_caller=options.calls_per_token,
+        worker, listening, identify=http_caller, hears_changes=not options.stateless, shares=shares
     )
 
     def manager(json_response: bool) -> StreamableHTTPSessionManager:
@@ -182,7 +180,7 @@ def build_app(
     # every method reaches the route (else the review page's mount would answer 404)
     routes.append(Route(MCP_PATH, _Checked(McpRefusals(mcp, options.max_body_bytes), security)))
     sessions = sessions or Sessions(per_token=options.page_sessions_per_token)
-    review = Review(worker, sessions, sign_in)
+    review = Review(worker, sessions, sign_in, shares)
     pages = BodyLimit(Starlette(routes=review_routes(review)), options.max_body_bytes)
     routes.append(Mount("/", _Checked(pages, security)))
 

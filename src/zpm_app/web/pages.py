@@ -25,6 +25,7 @@ from __future__ import annotations
 import json
 import logging
 from collections.abc import Awaitable, Callable
+from contextlib import AbstractAsyncContextManager, nullcontext
 from dataclasses import dataclass
 from typing import Any
 from urllib.parse import quote, urlencode, urlsplit
@@ -36,6 +37,7 @@ from starlette.responses import HTMLResponse, RedirectResponse, Response
 from starlette.routing import BaseRoute, Mount, Route
 from starlette.staticfiles import StaticFiles
 
+from zpm_app.call_shares import CallShares
 from zpm_app.callers import Caller
 from zpm_app.knowledge_worker import KnowledgeWorker
 from zpm_app.web.graph_svg import Graph, render_svg
@@ -84,11 +86,14 @@ SignIn = Callable[[str], Awaitable[Caller | None]]
 @dataclass
 class Review:
     """What the pages need: the worker they read through, the sessions,
-    ``sign_in`` (``None``: no authentication, every visitor reaches all)."""
+    ``sign_in`` (``None``: no authentication, every visitor reaches all),
+    and the callers' shares of the worker's queue, which ``/mcp`` holds from
+    too (``None``: unbounded; ``zpm_app.call_shares``)."""
 
     worker: KnowledgeWorker
     sessions: Sessions
     sign_in: SignIn | None
+    shares: CallShares | None = None
 
 
 def clause_url(memory: str, name: str, arity: int, after: int | None = None) -> str:
@@ -419,25 +424,32 @@ class _Pages:
         the structured list of nodes), or the text of its error (with its
         notes)."""
         worker = self._review.worker
-        ticket = worker.ticket()
-        try:
-            caller = session.caller
-            outcome, _ = await worker.call(
-                ticket, name, arguments, None, caller.client, caller.access
-            )
-        finally:
-            ticket.release()
+        caller = session.caller
+        async with self._share(session):
+            ticket = worker.ticket()
+            try:
+                outcome, _ = await worker.call(
+                    ticket, name, arguments, None, caller.client, caller.access
+                )
+            finally:
+                ticket.release()
         if outcome.is_error:
             return None, ": ".join([outcome.text, *outcome.notes])
         return (json.loads(outcome.text) if tree else outcome.structured), None
 
     async def _read(self, session: WebSession, read: Callable[[Any], Any]) -> Any:
         worker = self._review.worker
-        ticket = worker.ticket()
-        try:
-            return await worker.review(ticket, read, session.caller.access)
-        finally:
-            ticket.release()
+        async with self._share(session):
+            ticket = worker.ticket()
+            try:
+                return await worker.review(ticket, read, session.caller.access)
+            finally:
+                ticket.release()
+
+    def _share(self, session: WebSession) -> AbstractAsyncContextManager[None]:
+        """A place in the queue among the session's caller's calls."""
+        shares = self._review.shares
+        return nullcontext() if shares is None else shares.share(session.caller.client)
 
     async def _session(self, request: Request) -> WebSession | None:
         """The request's session, if its token is still accepted: a session
