@@ -182,30 +182,28 @@ iso_local_in(Module, N, A, undefined) :-
 own_version(succ(X, Y), zpm_support:zpm_succ(X, Y)).
 own_version(format(S, F, A), zpm_support:zpm_format(S, F, A)).
 %   The built-ins that make text count it (zpm_text.pl).
-own_version(atom_concat(A, B, C), zpm_support:zpm_concat(atom_concat(A, B, C))).
-own_version(string_concat(A, B, C), zpm_support:zpm_concat(string_concat(A, B, C))).
+own_version(atom_concat(A, B, C), zpm_support:zpm_atom_concat(A, B, C)).
+own_version(string_concat(A, B, C), zpm_support:zpm_string_concat(A, B, C)).
 own_version(atomic_list_concat(L, A),
             zpm_support:zpm_list_concat(atomic_list_concat(L, A), L, '', A)).
 own_version(atomic_list_concat(L, S, A),
             zpm_support:zpm_list_concat(atomic_list_concat(L, S, A), L, S, A)).
 own_version(split_string(S, Sep, Pad, Subs),
             zpm_support:zpm_split(split_string(S, Sep, Pad, Subs), Subs)).
-own_version(atom_codes(A, L), zpm_support:zpm_made(atom_codes(A, L), [A])).
-own_version(atom_chars(A, L), zpm_support:zpm_made(atom_chars(A, L), [A])).
-own_version(atom_number(A, N), zpm_support:zpm_made(atom_number(A, N), [A])).
-own_version(atom_string(A, S), zpm_support:zpm_made(atom_string(A, S), [A, S])).
-own_version(string_to_atom(S, A),
-            zpm_support:zpm_made(backward_compatibility:string_to_atom(S, A), [S, A])).
-own_version(number_string(N, S), zpm_support:zpm_made(number_string(N, S), [S])).
-own_version(string_chars(S, L), zpm_support:zpm_made(string_chars(S, L), [S])).
-own_version(string_codes(S, L), zpm_support:zpm_made(string_codes(S, L), [S])).
-own_version(upcase_atom(A, U), zpm_support:zpm_made(upcase_atom(A, U), [U])).
-own_version(downcase_atom(A, D), zpm_support:zpm_made(downcase_atom(A, D), [D])).
-own_version(string_upper(S, U), zpm_support:zpm_made(string_upper(S, U), [U])).
-own_version(string_lower(S, D), zpm_support:zpm_made(string_lower(S, D), [D])).
-own_version(sub_atom(A, B, L, F, Sub), zpm_support:zpm_made(sub_atom(A, B, L, F, Sub), [Sub])).
-own_version(sub_string(S, B, L, F, Sub),
-            zpm_support:zpm_made(sub_string(S, B, L, F, Sub), [Sub])).
+own_version(atom_codes(A, L), zpm_support:zpm_atom_codes(A, L)).
+own_version(atom_chars(A, L), zpm_support:zpm_atom_chars(A, L)).
+own_version(atom_number(A, N), zpm_support:zpm_atom_number(A, N)).
+own_version(atom_string(A, S), zpm_support:zpm_atom_string(A, S)).
+own_version(string_to_atom(S, A), zpm_support:zpm_string_to_atom(S, A)).
+own_version(number_string(N, S), zpm_support:zpm_number_string(N, S)).
+own_version(string_chars(S, L), zpm_support:zpm_string_chars(S, L)).
+own_version(string_codes(S, L), zpm_support:zpm_string_codes(S, L)).
+own_version(upcase_atom(A, U), zpm_support:zpm_upcase_atom(A, U)).
+own_version(downcase_atom(A, D), zpm_support:zpm_downcase_atom(A, D)).
+own_version(string_upper(S, U), zpm_support:zpm_string_upper(S, U)).
+own_version(string_lower(S, D), zpm_support:zpm_string_lower(S, D)).
+own_version(sub_atom(A, B, L, F, Sub), zpm_support:zpm_sub_atom(A, B, L, F, Sub)).
+own_version(sub_string(S, B, L, F, Sub), zpm_support:zpm_sub_string(S, B, L, F, Sub)).
 own_version(current_predicate(S), '$zpm_current_predicate'(S)).
 own_version(current_predicate(N, H), '$zpm_current_predicate'(N, H)).
 own_version(predicate_property(H, P), '$zpm_predicate_property'(H, P)).
@@ -529,7 +527,7 @@ run_interruptible(Module, Run, Returned, [TimeS, MaxInf, MaxBytes, MaxSol, MaxCe
     nb_setval('$zpm_instance', Inst),
     nb_linkval('$zpm_violation', none),
     nb_setval('$zpm_cyclic', none),
-    nb_setval('$zpm_text_left', MaxBytes),
+    nb_setval('$zpm_text', text(MaxBytes)),
     nb_setval('$zpm_answer_limits', MaxCells-MaxChars),
     get_time(T0), Deadline is T0 + TimeS, statistics(inferences, I0),
     nb_setval('$zpm_limits', limits(Deadline, I0, MaxInf)),
@@ -539,6 +537,7 @@ run_interruptible(Module, Run, Returned, [TimeS, MaxInf, MaxBytes, MaxSol, MaxCe
           E, true),
     nb_linkval('$zpm_sandbox', off),
     reclaim_text(MaxBytes),
+    nb_setval('$zpm_text', none),
     findall(A, retract(zpm_answer(A)), Answers0),
     nb_getval('$zpm_violation', Violation),
     status(Violation, E, R, Answers0, Answers, Status).
@@ -548,7 +547,7 @@ run_interruptible(Module, Run, Returned, [TimeS, MaxInf, MaxBytes, MaxSol, MaxCe
 %   when many have been made since the last time (10,000 by default),
 %   and a few huge ones would otherwise stay until then.
 reclaim_text(MaxBytes) :-
-    (   nb_current('$zpm_text_left', Left),
+    (   nb_current('$zpm_text', text(Left)),
         MaxBytes - Left > 16 * 1024 * 1024
     ->  garbage_collect_atoms
     ;   true
