@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 
 from zpm_adapters.persistence import FileJournal, VolatileJournal, VolatileJournalStore
-from zpm_domain.ports.journal import Journal, JournalOp
+from zpm_domain.ports.journal import Author, Journal, JournalOp
 
 Opener = Callable[[], Journal]
 
@@ -170,3 +170,17 @@ def test_the_generation_is_every_batch_since_the_last_rotation_read_again(
     assert [o.op for r in again for o in r.ops] == ["base", "assert"]
     assert [r.line for r in again] == [1, 2]
     assert [o.op for r in reader.read_new() for o in r.ops] == ["base", "assert"]
+
+
+def test_who_made_a_batch_is_kept_with_it(opener: Opener) -> None:
+    writer, reader = opener(), opener()
+    writer.append([op("p(1)")], Author("remember_fact", "alice"))
+    writer.append([op("p(1)", "retract")], Author("forget_fact", None))
+    writer.append([op("p(2)")])
+    assert [r.by for r in reader.read_new()] == [
+        Author("remember_fact", "alice"),
+        Author("forget_fact", None),
+        None,
+    ]
+    writer.rotate([BASE], Author("restore_snapshot", "bob"))
+    assert [r.by for r in opener().generation()] == [Author("restore_snapshot", "bob")]

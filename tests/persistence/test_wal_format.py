@@ -15,7 +15,7 @@ from zpm_adapters.persistence.wal_format import (
     encode_batch,
 )
 from zpm_adapters.persistence.wal_scan import scan
-from zpm_domain.ports.journal import JournalCorrupt, JournalOp, JournalRecord
+from zpm_domain.ports.journal import Author, JournalCorrupt, JournalOp, JournalRecord
 
 
 @pytest.mark.parametrize(
@@ -36,6 +36,8 @@ from zpm_domain.ports.journal import JournalCorrupt, JournalOp, JournalRecord
         (b"\xff\xfe", "invalid UTF-8"),
         (b"", "invalid JSON"),
         (b"[" * 100_000, "invalid JSON"),
+        (b'{"ts":1,"ops":[],"by":"alice"}', "'by' must be an object"),
+        (b'{"ts":1,"ops":[],"by":{"tool":1}}', "'by' must name its tool and client"),
     ],
 )
 def test_invalid_lines_say_why(line: bytes, reason: str) -> None:
@@ -149,3 +151,15 @@ def test_scan_a_last_line_that_reads_but_was_changed_is_corrupt_not_torn() -> No
     assert info.value.line == 2
     torn = scan(one + two[:-20] + b"\n", path="j.wal", offset=0, lines=0).torn
     assert torn is not None and torn.line == 2 and "invalid JSON" in torn.reason
+
+
+def test_who_made_a_batch_round_trips_and_is_left_out_when_unknown() -> None:
+    ops = [JournalOp("retract", clause="p(1)")]
+    line = encode_batch(ops, 7, 3, Author("forget_fact", "alice"))
+    assert b'"by":{"tool":"forget_fact","client":"alice"}' in line
+    assert decode_line(line[:-1], 3).by == Author("forget_fact", "alice")
+    assert decode_line(encode_batch(ops, 7, 3, Author("merge_fork", None))[:-1], 3).by == (
+        Author("merge_fork", None)
+    )
+    plain = encode_batch(ops, 7, 3)
+    assert b'"by"' not in plain and decode_line(plain[:-1], 3).by is None

@@ -13,7 +13,7 @@ from zpm_adapters.postgres.journal import PostgresJournal
 from zpm_adapters.postgres.registry import PostgresRegistry
 from zpm_adapters.postgres.schema import migrate
 from zpm_contract.pg_cluster import Cluster
-from zpm_domain.ports.journal import Journal, JournalConflict, JournalOp
+from zpm_domain.ports.journal import Author, Journal, JournalConflict, JournalOp
 
 
 def clock() -> float:
@@ -146,3 +146,12 @@ def test_the_generation_is_read_again_from_its_start(journals: list[Journal]) ->
     again = reader.generation()
     assert [o.op for r in again for o in r.ops] == ["base", "assert"]
     assert [o.op for r in reader.read_new() for o in r.ops] == ["base", "assert"]
+
+
+def test_who_made_a_batch_is_kept_with_it(journals: list[Journal]) -> None:
+    writer, reader, _ = journals
+    writer.append([op("p(1)")], Author("remember_fact", "alice"))
+    writer.append([op("p(2)")])
+    assert [r.by for r in reader.read_new()] == [Author("remember_fact", "alice"), None]
+    writer.rotate([JournalOp("base", snapshot="s")], Author("save_snapshot", "bob"))
+    assert [r.by for r in reader.generation()] == [Author("save_snapshot", "bob")]

@@ -160,9 +160,19 @@ def test_the_history_of_a_predicate_follows_it_through_a_rename(box: Toolbox) ->
     call(box, "remember_fact", fact="likes(bob, tea)")
     call(box, "unassert", sentence="likes(bob, tea)")
     call(box, "save_snapshot", name="s1")
-    call(box, "update_fact", old_fact="likes(ann, tea)", new_fact="likes(ann, milk)")
+    box.call(
+        "update_fact",
+        {"old_fact": "likes(ann, tea)", "new_fact": "likes(ann, milk)"},
+        None,
+        "alice",
+    )
     call(box, "describe_predicate", predicate="likes/2", description="who likes what")
-    call(box, "rename_predicate", old_functor="likes", new_functor="enjoys", arity=2)
+    box.call(
+        "rename_predicate",
+        {"old_functor": "likes", "new_functor": "enjoys", "arity": 2},
+        None,
+        "carol",
+    )
     call(box, "remember_fact", fact="other(1)")
     past = box.review(lambda context: history(context, "default", ("enjoys", 2)))
     assert past.since == "s1"
@@ -174,6 +184,9 @@ def test_the_history_of_a_predicate_follows_it_through_a_rename(box: Toolbox) ->
         ("renamed", "likes/2 → enjoys/2"),
     ]
     assert past.events[0].tool == "unassert" and past.events[2].tool == "update_fact"
+    # who removed it, and who renamed it: the batch's author (the clause carries none)
+    assert (past.events[1].tool, past.events[1].client) == ("update_fact", "alice")
+    assert (past.events[4].tool, past.events[4].client) == ("rename_predicate", "carol")
     stored = past.events[2].handle
     assert stored is not None
     one = box.review(lambda context: history(context, "default", handle=stored))

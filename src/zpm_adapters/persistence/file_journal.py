@@ -46,7 +46,7 @@ from zpm_adapters.persistence.durable import fsync_directory, write_all, write_s
 from zpm_adapters.persistence.file_lock import FileLock, cannot_write
 from zpm_adapters.persistence.wal_format import Batch, encode_batch
 from zpm_adapters.persistence.wal_scan import scan
-from zpm_domain.ports.journal import Journal, JournalCorrupt, JournalOp, JournalRecord
+from zpm_domain.ports.journal import Author, Journal, JournalCorrupt, JournalOp, JournalRecord
 
 log = logging.getLogger(__name__)
 
@@ -110,8 +110,8 @@ class FileJournal(Journal):
         file_group.settle_before_locking(self)
         return self._lock
 
-    def append(self, ops: Sequence[JournalOp]) -> None:
-        """Write one batch and fsync it; ``OSError`` when that fails.
+    def append(self, ops: Sequence[JournalOp], by: Author | None = None) -> None:
+        """Write one batch (made ``by``) and fsync it; ``OSError`` when that fails.
 
         A failed write is cut back off the file.  Unread batches of other
         processes are buffered for the next ``read_new`` first; if one of
@@ -121,7 +121,7 @@ class FileJournal(Journal):
         """
         if not ops:
             return
-        batch = Batch(ops, int(self._clock()))
+        batch = Batch(ops, int(self._clock()), by)
         self._check_open()
         group = file_group.current()
         file_group.settle_before_locking(self)
@@ -210,15 +210,16 @@ class FileJournal(Journal):
                 pos += len(chunk)
             return count
 
-    def rotate(self, first: Sequence[JournalOp]) -> None:
-        """Archive the active file and put a new one holding batch ``first`` in its place.
+    def rotate(self, first: Sequence[JournalOp], by: Author | None = None) -> None:
+        """Archive the active file and put a new one holding batch ``first``
+        (made ``by``) in its place.
 
         Batches of the active file that this handle has not read yet stay
         available to ``read_new``.  An empty (or missing) active file is
         replaced without an archive.  Archive names get ``-1``, ``-2``...
         when a name is taken; beyond ``keep_archives`` the oldest go.
         """
-        data = encode_batch(first, int(self._clock()))
+        data = encode_batch(first, int(self._clock()), by=by)
         self._check_open()
         file_group.settle()
         with self._lock:

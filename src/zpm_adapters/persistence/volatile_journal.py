@@ -17,7 +17,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 
 from zpm_adapters.persistence.wal_format import Batch, encode_batch
-from zpm_domain.ports.journal import Journal, JournalOp, JournalRecord
+from zpm_domain.ports.journal import Author, Journal, JournalOp, JournalRecord
 
 
 @dataclass(eq=False)
@@ -59,16 +59,16 @@ class VolatileJournal(Journal):
         self._check_open()
         return _Held(self.store.lock)
 
-    def append(self, ops: Sequence[JournalOp]) -> None:
+    def append(self, ops: Sequence[JournalOp], by: Author | None = None) -> None:
         if not ops:
             return
         ts = int(self._clock())
-        batch = Batch(ops, ts)
+        batch = Batch(ops, ts, by)
         self._check_open()
         with self.store.lock:
             self._catch_up()
             active = self.store.active
-            active.append(JournalRecord(ops=tuple(ops), ts=ts, line=len(active) + 1))
+            active.append(JournalRecord(ops=tuple(ops), ts=ts, line=len(active) + 1, by=by))
             self.store.sizes[-1] += len(batch.line(len(active)))
             self._position = len(active)
 
@@ -92,14 +92,14 @@ class VolatileJournal(Journal):
         with self.store.lock:
             return len(self.store.active)
 
-    def rotate(self, first: Sequence[JournalOp]) -> None:
+    def rotate(self, first: Sequence[JournalOp], by: Author | None = None) -> None:
         """Start a new generation holding ``first``; an empty active one is replaced."""
         ts = int(self._clock())
-        size = len(encode_batch(first, ts))
+        size = len(encode_batch(first, ts, by=by))
         self._check_open()
         with self.store.lock:
             self._catch_up()
-            record = JournalRecord(ops=tuple(first), ts=ts, line=1)
+            record = JournalRecord(ops=tuple(first), ts=ts, line=1, by=by)
             if self.store.active:
                 self.store.generations.append([record])
                 self.store.sizes.append(size)

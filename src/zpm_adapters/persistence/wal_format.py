@@ -1,10 +1,12 @@
 """The journal's line format: one compact JSON object per batch.
 
-A line is
-``{"ts":<unix seconds>,"ops":[{"op":"assert","clause":"..."}],"seq":<n>,"crc":"<hex>"}``
-followed by ``\\n``: each operation is an object with its name under
-``"op"`` and its arguments as the other keys.  JSON escapes every newline
-inside texts, so a batch is always exactly one line.
+A line is ``{"ts":<unix seconds>,"ops":[{"op":"assert","clause":"..."}],``
+``"by":{"tool":"...","client":"..."},"seq":<n>,"crc":"<hex>"}`` followed by
+``\\n``: each operation is an object with its name under ``"op"`` and its
+arguments as the other keys; ``by`` (who made the batch: the tool of the
+call and its client, either ``null``) is left out for a batch made outside
+a tool call.  JSON escapes every newline inside texts, so a batch is always
+exactly one line.
 
 Two fields let a reader tell a damaged line from a whole one:
 
@@ -34,7 +36,7 @@ import zlib
 from collections.abc import Sequence
 from typing import Any, Literal, NamedTuple
 
-from zpm_domain.ports.journal import JournalOp, JournalRecord
+from zpm_domain.ports.journal import Author, JournalOp, JournalRecord
 
 _decode_json = json.JSONDecoder().decode
 
@@ -80,13 +82,15 @@ class Batch:
 
     __slots__ = ("_crc", "_head")
 
-    def __init__(self, ops: Sequence[JournalOp], ts: int) -> None:
+    def __init__(self, ops: Sequence[JournalOp], ts: int, by: Author | None = None) -> None:
         items = []
         for op in ops:
             if not op.op or "op" in op.args:
                 raise ValueError(f"not a journal operation: {op!r}")
             items.append({"op": op.op, **op.args})
-        obj = {"ts": ts, "ops": items}
+        obj: dict[str, Any] = {"ts": ts, "ops": items}
+        if by is not None:
+            obj["by"] = {"tool": by.tool, "client": by.client}
         try:
             text = json.dumps(obj, separators=(",", ":"), ensure_ascii=False)
             encoded = text.encode("utf-8")
@@ -102,10 +106,12 @@ class Batch:
         return b'%s%s%s%08x"}\n' % (self._head, numbered, _CRC_FIELD, crc)
 
 
-def encode_batch(ops: Sequence[JournalOp], ts: int, seq: int = 1) -> bytes:
-    """The newline-terminated UTF-8 line for one batch, numbered ``seq``
-    (1: the first batch of a new journal).  See :class:`Batch`."""
-    return Batch(ops, ts).line(seq)
+def encode_batch(
+    ops: Sequence[JournalOp], ts: int, seq: int = 1, by: Author | None = None
+) -> bytes:
+    """The newline-terminated UTF-8 line for one batch made ``by``, numbered
+    ``seq`` (1: the first batch of a new journal).  See :class:`Batch`."""
+    return Batch(ops, ts, by).line(seq)
 
 
 def decode_line(raw: bytes, line: int) -> JournalRecord:
@@ -150,7 +156,7 @@ def parse(raw: bytes, line: int) -> tuple[Decoded, object]:
         if not isinstance(raw_ops, list):
             raise BadRecord("'ops' must be a list")
     elif "op" in obj:
-        raw_ops = [{k: v for k, v in obj.items() if k not in ("ts", "seq", "crc")}]
+        raw_ops = [{k: v for k, v in obj.items() if k not in ("ts", "seq", "crc", "by")}]
     else:
         raise BadRecord("missing 'ops'")
     ops = []
@@ -161,8 +167,23 @@ def parse(raw: bytes, line: int) -> tuple[Decoded, object]:
         if not isinstance(kind, str) or not kind:
             raise BadRecord(f"op {index}: 'op' must be a non-empty string")
         ops.append(JournalOp(kind, item))
-    record = JournalRecord(ops=tuple(ops), ts=ts, line=line)
+    record = JournalRecord(ops=tuple(ops), ts=ts, line=line, by=_author(obj.get("by")))
     return Decoded(record, seq, single), obj.get("crc")
+
+
+def _author(value: object) -> Author | None:
+    """The ``by`` of a line (``None`` when it has none); ``BadRecord`` when
+    it is not an object of a ``tool`` and a ``client``, each text or null."""
+    if value is None:
+        return None
+    if not isinstance(value, dict):
+        raise BadRecord("'by' must be an object")
+    tool, client = value.get("tool"), value.get("client")
+    if not (tool is None or isinstance(tool, str)) or not (
+        client is None or isinstance(client, str)
+    ):
+        raise BadRecord("'by' must name its tool and client as texts or null")
+    return Author(tool, client)
 
 
 def check_crc(raw: bytes, crc: object) -> None:

@@ -36,6 +36,7 @@ from zpm_adapters.persistence.wal_format import BadRecord, decode_line, encode_b
 from zpm_adapters.postgres.database import Database, LockTimeout, writer_name
 from zpm_adapters.postgres.group import current
 from zpm_domain.ports.journal import (
+    Author,
     Journal,
     JournalConflict,
     JournalCorrupt,
@@ -44,11 +45,11 @@ from zpm_domain.ports.journal import (
 )
 
 
-def encode(ops: Sequence[JournalOp], ts: int, position: int) -> str:
+def encode(ops: Sequence[JournalOp], ts: int, position: int, by: Author | None = None) -> str:
     """A batch's text: the line a file journal holds for it at ``position``
     in its generation (``zpm_adapters.persistence.wal_format``: JSON with
-    its number and checksum), without the newline."""
-    return encode_batch(ops, ts, position).decode("utf-8").removesuffix("\n")
+    who made it, its number and checksum), without the newline."""
+    return encode_batch(ops, ts, position, by).decode("utf-8").removesuffix("\n")
 
 
 def decode(text: str, label: str, seq: int) -> JournalRecord:
@@ -58,7 +59,7 @@ def decode(text: str, label: str, seq: int) -> JournalRecord:
         record = decode_line(text.encode("utf-8"), seq)
     except BadRecord as error:
         raise JournalCorrupt(label, seq, str(error)) from None
-    return JournalRecord(record.ops, record.ts, seq)
+    return JournalRecord(record.ops, record.ts, seq, record.by)
 
 
 NEW_ROWS: LiteralString = (
@@ -106,14 +107,14 @@ class PostgresJournal(Journal):
     def label(self) -> str:
         return self._label
 
-    def append(self, ops: Sequence[JournalOp]) -> None:
+    def append(self, ops: Sequence[JournalOp], by: Author | None = None) -> None:
         if ops:
-            self._insert(ops, starts=False)
+            self._insert(ops, by, starts=False)
 
-    def rotate(self, first: Sequence[JournalOp]) -> None:
-        self._insert(first, starts=True)
+    def rotate(self, first: Sequence[JournalOp], by: Author | None = None) -> None:
+        self._insert(first, by, starts=True)
 
-    def _insert(self, ops: Sequence[JournalOp], *, starts: bool) -> None:
+    def _insert(self, ops: Sequence[JournalOp], by: Author | None, *, starts: bool) -> None:
         """Insert the batch as row ``last + 1``, or queue it in this thread's
         group commit when that holds the memory's lock (a new generation is
         inserted at once, the group's rows first)."""
@@ -121,7 +122,7 @@ class PostgresJournal(Journal):
             seq = self._last + 1
             generation = seq if starts else self._generation
             now = self._clock()
-            line = encode(ops, int(now), seq - generation + 1)
+            line = encode(ops, int(now), seq - generation + 1, by)
             group = current(self._db)
             if group is not None and not starts and group.holds(self._key):
                 row = (self._space, self._memory, seq, line, False, self._writer, now)

@@ -53,6 +53,7 @@ from zpm_domain.memory.snapshot_format import (
     read_snapshot,
 )
 from zpm_domain.ports.engine import Engine, Refusals
+from zpm_domain.ports.journal import Author
 from zpm_domain.ports.snapshots import SnapshotInfo
 from zpm_domain.ports.storage import KnowledgeFile, MemoryStorage, Mode, Scope
 from zpm_domain.prolog.allowlist import is_protected
@@ -61,7 +62,7 @@ from zpm_domain.prolog.terms import Term, indicator
 from zpm_domain.stored import descriptions
 from zpm_domain.stored.clauses import Clause, Origin, number
 from zpm_domain.stored.handles import UNRECORDED, Numbering
-from zpm_domain.stored.provenance import Provenance
+from zpm_domain.stored.provenance import Provenance, current_call
 from zpm_domain.stored.provenance import now as provenance_now
 
 log = logging.getLogger("zpm")
@@ -326,7 +327,7 @@ class Memory(Reads):
         if self.since.in_journal and any(m.footprint(self) is None for m in mutations):
             self.keep_fork_point()
         try:
-            self.journal.append([m.journal_op() for m in mutations])
+            self.journal.append([m.journal_op() for m in mutations], author())
         except BaseException:
             self.numbering.next = counter  # not stored: its handles were never given
             raise
@@ -415,7 +416,7 @@ class Memory(Reads):
                 self.numbering.next,
                 saved_at=(covers.generation, covers.records) if journaled else None,
             )
-            self.journal.rotate([start.journal_op()])
+            self.journal.rotate([start.journal_op()], author())
         self.since.stop()
         self._step("save:rotated")
         position = self._recovery.position
@@ -526,7 +527,7 @@ class Memory(Reads):
             counter = max(self.numbering.next, handles.next_number if handles else 1)
             self.keep_fork_point()
             start = StartFrom(secrets.token_hex(16), name, snapshot.header.id, counter)
-            self.journal.rotate([start.journal_op()])
+            self.journal.rotate([start.journal_op()], author())
             self._step("restore:rotated")
             self._recovery.start_from(start, snapshot)
             log.info("memory %s: restored snapshot %s", self.name, name)
@@ -540,3 +541,10 @@ class Memory(Reads):
             if clauses:
                 out.append((info.key, clauses))
         return out
+
+
+def author() -> Author | None:
+    """Who makes the batch being written: the tool call in progress, its
+    tool and client (``None`` outside a tool call: a start, a recovery)."""
+    call = current_call()
+    return None if call is None else Author(call.tool, call.client)

@@ -28,12 +28,25 @@ class JournalOp:
 
 
 @dataclass(frozen=True, slots=True)
+class Author:
+    """Who made a batch: the tool of the call and its client (as provenance
+    records them: a token's name over HTTP, the declared client on stdio,
+    ``None`` from the command line), either ``None`` when not known."""
+
+    tool: str | None
+    client: str | None
+
+
+@dataclass(frozen=True, slots=True)
 class JournalRecord:
-    """One batch as read back: the ops of one successful tool call."""
+    """One batch as read back: the ops of one successful tool call, and who
+    made it (``by``: ``None`` for a batch written outside a tool call, or by
+    a zpm that did not record it)."""
 
     ops: tuple[JournalOp, ...]
     ts: int
     line: int
+    by: Author | None = None
 
 
 class Journal(ABC):
@@ -62,8 +75,9 @@ class Journal(ABC):
         return "journal"
 
     @abstractmethod
-    def append(self, ops: Sequence[JournalOp]) -> None:
-        """Durably append one batch.  An empty batch writes nothing."""
+    def append(self, ops: Sequence[JournalOp], by: Author | None = None) -> None:
+        """Durably append one batch, made ``by`` (kept with it and read back
+        in its record).  An empty batch writes nothing."""
 
     @abstractmethod
     def read_new(self) -> list[JournalRecord]:
@@ -85,8 +99,9 @@ class Journal(ABC):
         """Number of batches in the active journal (since the last rotation)."""
 
     @abstractmethod
-    def rotate(self, first: Sequence[JournalOp]) -> None:
-        """Archive the active journal and start a new one holding batch ``first``.
+    def rotate(self, first: Sequence[JournalOp], by: Author | None = None) -> None:
+        """Archive the active journal and start a new one holding batch ``first``
+        (made ``by``, as :meth:`append`).
 
         Atomic: after a crash the active journal is either the old one,
         whole, or the new one with ``first`` as its only batch.  Batches of

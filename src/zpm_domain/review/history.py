@@ -5,7 +5,9 @@ withdrawals made before it (the memory keeps every withdrawal).
 
 Each operation is read from its journal arguments as written (a clause
 text, a fact, a name), never applied: the history shows what was asked and
-recorded, including changes that later ones undid.
+recorded, including changes that later ones undid.  Who did it is the
+clause's own provenance where the operation carries one (a merged clause:
+who first stored it), else who made the batch (a removal, a rename).
 """
 
 from __future__ import annotations
@@ -118,14 +120,15 @@ def _events(records: list[JournalRecord]) -> Iterator[tuple[Event, Mapping[str, 
             at = args.get("at")
             when = at if isinstance(at, str) else _iso(record.ts)
             handle = args.get("withdrawn", args.get("handle"))
+            by = record.by
             yield (
                 Event(
                     when,
                     what,
                     text,
                     handle if isinstance(handle, int) else None,
-                    _str(args.get("tool")),
-                    _str(args.get("client")),
+                    _str(args.get("tool")) or (by.tool if by else None),
+                    _str(args.get("client")) or (by.client if by else None),
                 ),
                 {"op": op.op, **args},
             )

@@ -104,6 +104,11 @@ def calling(tool: str | None, client: str | None, clock: Clock = time.time) -> I
         _CALL.reset(token)
 
 
+def current_call() -> Call | None:
+    """The tool call in progress (``None`` outside :func:`calling`)."""
+    return _CALL.get()
+
+
 def now(clock: Clock = time.time) -> Provenance:
     """The provenance of a clause stored now, by the call in progress (at
     the time its clock tells; outside a call, ``clock``'s, with no tool and
