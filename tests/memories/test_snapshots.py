@@ -258,6 +258,8 @@ def test_a_missing_base_snapshot_stops_recovery_with_its_name() -> None:
         ({"generation": "g", "saved_at": "g"}, "'saved_at' must be \\[generation, records\\]"),
         ({"generation": "g", "saved_at": ["g", -1]}, "'saved_at' must be"),
         ({"generation": "g", "saved_at": ["g", 1, 2]}, "'saved_at' must be"),
+        ({"generation": "g", "batch": 0}, "'batch' must be a positive integer or null"),
+        ({"generation": "g", "batch": "7"}, "'batch' must be a positive integer or null"),
     ],
 )
 def test_a_journal_base_record_with_bad_arguments_is_corruption(

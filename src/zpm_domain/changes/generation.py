@@ -38,7 +38,10 @@ class StartFrom(Mutation):
     position (generation, records) whose state the snapshot holds, no more
     and no less, when it was saved from that state alone (a save, not an
     import nor a restore; ``None`` otherwise): a memory that stands there
-    already holds the snapshot."""
+    already holds the snapshot; ``batch``: this batch's number in the
+    memory's whole history (the batches of all its generations, counted
+    from 1; a fork goes on from its base's), ``None`` in journals older than
+    that numbering (counted from 1 again)."""
 
     generation: str
     snapshot: str | None
@@ -46,6 +49,7 @@ class StartFrom(Mutation):
     next_number: int | None = None
     fork_point: bool = False
     saved_at: tuple[str, int] | None = None
+    batch: int | None = None
     op: ClassVar[str] = "base"
 
     @classmethod
@@ -76,7 +80,10 @@ class StartFrom(Mutation):
         ):
             raise BadOperation("'saved_at' must be [generation, records] or null")
         at = None if saved_at is None else (saved_at[0], saved_at[1])
-        return cls(generation, snapshot, snapshot_id, next_number, fork_point, at)
+        batch = args.get("batch")
+        if not (batch is None or _positive(batch)):
+            raise BadOperation("'batch' must be a positive integer or null")
+        return cls(generation, snapshot, snapshot_id, next_number, fork_point, at, batch)
 
     def journal_op(self) -> JournalOp:
         args: dict[str, Any] = {
@@ -90,6 +97,8 @@ class StartFrom(Mutation):
             args["fork_point"] = True
         if self.saved_at is not None:
             args["saved_at"] = list(self.saved_at)
+        if self.batch is not None:
+            args["batch"] = self.batch
         return JournalOp(self.op, args)
 
     def apply(self, target: Target, origin: Origin) -> None:

@@ -26,6 +26,11 @@ def new_fork(base: Memory, image: Image, now: float) -> NewFork:
         now,
     )
     first = StartFrom(
-        secrets.token_hex(16), FORK_SEED, image.header.id, base.numbering.next, fork_point=True
+        secrets.token_hex(16),
+        FORK_SEED,
+        image.header.id,
+        base.numbering.next,
+        fork_point=True,
+        batch=base.batches + 1,
     )
     return NewFork(info, image.text(), FORK_SEED, [first.journal_op()])

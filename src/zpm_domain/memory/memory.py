@@ -152,6 +152,14 @@ class Memory(Reads):
         return self.mode == "ro"
 
     @property
+    def batches(self) -> int:
+        """Where the memory stands in its history: the number of the last
+        journal batch it holds, counting the batches of all its generations
+        (a fork's from its base's), 0 before any.  Read it under the journal
+        lock, caught up, to know the number the next batch will get."""
+        return self._recovery.position.batches
+
+    @property
     def writable(self) -> bool:
         """Whether its storage could be written when it opened."""
         return self._writable
@@ -409,19 +417,21 @@ class Memory(Reads):
                 return
             self.keep_fork_point(image)
             covers = image.header.covers
+            number = self.batches + 1
             start = StartFrom(
                 secrets.token_hex(16),
                 name,
                 image.header.id,
                 self.numbering.next,
                 saved_at=(covers.generation, covers.records) if journaled else None,
+                batch=number,
             )
             self.journal.rotate([start.journal_op()], author())
         self.since.stop()
         self._step("save:rotated")
         position = self._recovery.position
         position.generation, position.records = start.generation, 1
-        position.started_from = name
+        position.started_from, position.first = name, number
         log.info("memory %s: saved snapshot %s; the journal starts afresh", self.name, name)
 
     def import_clauses(self, clauses: Sequence[Clause], snapshot: str) -> Refusals:
@@ -526,7 +536,9 @@ class Memory(Reads):
             handles = images.snapshot_handles(snapshot, self.snapshots.label(name))
             counter = max(self.numbering.next, handles.next_number if handles else 1)
             self.keep_fork_point()
-            start = StartFrom(secrets.token_hex(16), name, snapshot.header.id, counter)
+            start = StartFrom(
+                secrets.token_hex(16), name, snapshot.header.id, counter, batch=self.batches + 1
+            )
             self.journal.rotate([start.journal_op()], author())
             self._step("restore:rotated")
             self._recovery.start_from(start, snapshot)

@@ -51,14 +51,23 @@ class Position:
     ``generation`` names the journal generation (its start record's; empty
     before any), ``records`` counts its batches applied or held (the start
     record included), ``skip`` the next batches the starting snapshot already
-    holds, and ``started_from`` is the snapshot the generation started from
-    (``None``: the knowledge files alone).
+    holds, ``started_from`` is the snapshot the generation started from
+    (``None``: the knowledge files alone), and ``first`` the number of the
+    generation's first batch in the memory's whole history
+    (``StartFrom.batch``).
     """
 
     generation: str = ""
     records: int = 0
     skip: int = 0
     started_from: str | None = None
+    first: int = 1
+
+    @property
+    def batches(self) -> int:
+        """How many batches the memory's whole history holds up to here: the
+        number of the last one applied (0 before any)."""
+        return self.first + self.records - 1
 
 
 class Recovering(Target, Protocol):
@@ -159,7 +168,7 @@ class Recovery:
             self.start_from(start)
             return
         self._memory.since.stop()  # a save stops following a fork's changes
-        self.position = Position(start.generation, 1, 0, start.snapshot)
+        self.position = Position(start.generation, 1, 0, start.snapshot, start.batch or 1)
         self._memory.numbering.raise_to(start.next_number or 1)
 
     def start_from(self, start: StartFrom, snapshot: Snapshot | None = None) -> None:
@@ -171,7 +180,7 @@ class Recovery:
         reported and left out, the same way every time.
         """
         memory = self._memory
-        self.position = Position(start.generation, 1, 0, start.snapshot)
+        self.position = Position(start.generation, 1, 0, start.snapshot, start.batch or 1)
         self._drop_state()
         memory.numbering.raise_to(start.next_number or 1)
         if start.snapshot is None:
