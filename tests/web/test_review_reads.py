@@ -191,3 +191,21 @@ def test_the_history_of_a_predicate_follows_it_through_a_rename(box: Toolbox) ->
     assert stored is not None
     one = box.review(lambda context: history(context, "default", handle=stored))
     assert [(e.what, e.text) for e in one.events] == [("stored", "likes(ann, milk)")]
+
+
+def test_a_merge_shows_as_merged_in_when_and_by_whom_it_was_made(box: Toolbox) -> None:
+    call(box, "remember_fact", fact="likes(ann, tea)")
+    call(box, "fork_memory", name="f")
+    box.call("remember_fact", {"fact": "likes(bob, tea)", "memory": "f"}, None, "alice")
+    box.call("forget_fact", {"fact": "likes(ann, tea)", "memory": "f"}, None, "alice")
+    box.call("merge_memory", {"name": "f"}, None, "bob")
+    past = box.review(lambda context: history(context, "default", ("likes", 2)))
+    assert [(e.what, e.text, e.tool, e.client) for e in past.events[1:]] == [
+        ("merged in: removed", "likes(ann, tea)", "merge_memory", "bob"),  # in the merge's order
+        ("merged in: stored", "likes(bob, tea)", "merge_memory", "bob"),
+    ]
+    assert past.events[0].when <= past.events[-1].when
+    fork = box.review(lambda context: history(context, "f", ("likes", 2)))
+    assert ("stored", "likes(bob, tea)", "remember_fact", "alice") in [
+        (e.what, e.text, e.tool, e.client) for e in fork.events
+    ]

@@ -6,8 +6,9 @@ withdrawals made before it (the memory keeps every withdrawal).
 Each operation is read from its journal arguments as written (a clause
 text, a fact, a name), never applied: the history shows what was asked and
 recorded, including changes that later ones undid.  Who did it is the
-clause's own provenance where the operation carries one (a merged clause:
-who first stored it), else who made the batch (a removal, a rename).
+clause's own provenance where the operation carries one, else who made the
+batch (a removal, a rename); a merge's changes show as merged in, by whom
+and when the merge was made.
 """
 
 from __future__ import annotations
@@ -41,6 +42,11 @@ WHAT = {
     "rename": "renamed",
 }
 """How the page says each journal operation (the others are not about one predicate)."""
+
+MERGE_TOOL = "merge_memory"
+"""The tool whose batches bring a fork's changes in: each shows as merged in,
+when and by whom the merge was made (the clause itself keeps who first
+stored it, in the fork)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -111,6 +117,8 @@ def _started_from(records: list[JournalRecord]) -> str | None:
 def _events(records: list[JournalRecord]) -> Iterator[tuple[Event, Mapping[str, Any]]]:
     for record in records:
         renames = any(op.op == "rename" for op in record.ops)
+        by = record.by
+        merged = by is not None and by.tool == MERGE_TOOL
         for op in record.ops:
             what = WHAT.get(op.op)
             if what is None or (renames and op.op == "describe"):
@@ -118,17 +126,19 @@ def _events(records: list[JournalRecord]) -> Iterator[tuple[Event, Mapping[str, 
             args = op.args
             text = _text(op.op, args)
             at = args.get("at")
-            when = at if isinstance(at, str) else _iso(record.ts)
+            when = at if isinstance(at, str) and not merged else _iso(record.ts)
             handle = args.get("withdrawn", args.get("handle"))
-            by = record.by
+            tool, client = _str(args.get("tool")), _str(args.get("client"))
+            if merged or tool is None:
+                tool, client = (by.tool, by.client) if by is not None else (None, None)
             yield (
                 Event(
                     when,
-                    what,
+                    f"merged in: {what}" if merged else what,
                     text,
                     handle if isinstance(handle, int) else None,
-                    _str(args.get("tool")) or (by.tool if by else None),
-                    _str(args.get("client")) or (by.client if by else None),
+                    tool,
+                    client,
                 ),
                 {"op": op.op, **args},
             )
