@@ -53,7 +53,12 @@ def test_a_caller_beyond_its_share_waits_in_order_and_others_go_on() -> None:
     assert log[:8] == ["in a1", "in a2", "in b1", "in n1", "out a2", "in a3", "out a1", "in a4"]
 
 
-def test_a_call_cancelled_while_it_waits_holds_no_place() -> None:
+@pytest.mark.parametrize(
+    "handed",
+    [False, True],
+    ids=["cancelled while it waits", "cancelled as its place is handed to it"],
+)
+def test_a_cancelled_call_holds_no_place_and_the_next_one_gets_it(handed: bool) -> None:
     async def main() -> list[str]:
         shares = CallShares(1)
         log: list[str] = []
@@ -62,30 +67,11 @@ def test_a_call_cancelled_while_it_waits_holds_no_place() -> None:
         two = asyncio.create_task(_hold(shares, "alice", log, "2", second))
         three = asyncio.create_task(_hold(shares, "alice", log, "3", third))
         await asyncio.sleep(0)
-        two.cancel()
-        first.set()
-        third.set()
-        await asyncio.gather(one, three)
-        with pytest.raises(asyncio.CancelledError):
-            await two
-        assert not shares._shares
-        return log
-
-    assert asyncio.run(main()) == ["in 1", "out 1", "in 3", "out 3"]
-
-
-def test_a_place_handed_to_a_call_cancelled_at_that_moment_goes_to_the_next() -> None:
-    async def main() -> list[str]:
-        shares = CallShares(1)
-        log: list[str] = []
-        first, second, third = asyncio.Event(), asyncio.Event(), asyncio.Event()
-        one = asyncio.create_task(_hold(shares, "alice", log, "1", first))
-        two = asyncio.create_task(_hold(shares, "alice", log, "2", second))
-        three = asyncio.create_task(_hold(shares, "alice", log, "3", third))
-        await asyncio.sleep(0)
-        first.set()
-        await asyncio.sleep(0)  # 1 leaves and hands its place to 2 ...
+        if handed:
+            first.set()
+            await asyncio.sleep(0)  # 1 leaves and hands its place to 2 ...
         two.cancel()  # ... which is cancelled before it runs again
+        first.set()
         third.set()
         await asyncio.gather(one, three)
         with pytest.raises(asyncio.CancelledError):
