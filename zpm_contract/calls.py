@@ -401,6 +401,16 @@ names and of ``DESCRIPTIONS``, whole, as prefixes and in other cases."""
 search_limits = st.sampled_from([None, None, 1, 2, 3, 0, 101])
 search_cursors = st.sampled_from([None, None, 0, 1, 2, 5, -1])
 search_memories = st.sampled_from([None, None, None, "default", "alpha", "beta", "ghost"])
+history_limits = st.sampled_from([None, None, 1, 2, 5, 0])
+history_orders = st.sampled_from([None, None, "newest", "oldest", "sideways"])
+history_moments = st.sampled_from(
+    ["0", "1", "2.1", "3", "99999", "2025-12-01T10:42:11Z", "2025-12-01T10:42:12", "soon"]
+)
+"""Moments ``history`` is asked from or until besides the cursors answers gave:
+the start, early batches and events, one far ahead (refused), the time every
+server tells (``lockstep.CLOCK``) and the second after it, and a mistake."""
+history_clients = st.sampled_from([None, None, None, "zpm-lockstep", "someone"])
+history_tools = st.sampled_from([None, None, None, "remember_fact", "assert", "merge_memory"])
 DESCRIPTIONS = ("who likes whom", "items on the shelf", "the meaning of p", "")
 """Descriptions given to predicates (the empty one removes a description)."""
 vocabulary = st.sampled_from([("shelf_item", 2), ("atom_length", 2)])

@@ -57,7 +57,9 @@ provenance agrees), facts that a functional predicate's knowledge defeats
 references (one memory,
 ``__all__``) and renames (with and without a dry run and propagation,
 collisions included), predicate descriptions (of known predicates and of
-predicates without clauses) and keyword searches in pages, the schema, and
+predicates without clauses) and keyword searches in pages, the history
+(whole, of a predicate, of a handle, by client and tool, from and until the
+cursors earlier answers gave or a time, paged and as a feed), the schema, and
 bad input (syntax errors, unknown arguments, wrong JSON types, sandbox
 violations, names that try to leave their folder).  Each knowledge call may
 carry a ``memory`` argument; rule bodies and queries may call ``m:G`` in
@@ -295,6 +297,10 @@ class LockstepMachine(ScheduledMachine):
         """The assumption names of this case's ``assume_fact`` calls: no
         memory holds any other (a case starts with none), so the checks ask
         for these only, and for none before the first."""
+        self.cursors: list[str] = []
+        """Cursors ``history`` answered (where a memory stood), asked from later."""
+        self.history_handles: list[int] = []
+        """Handles ``history`` answers named."""
         self.changed: set[str] = {ALL}
         """The memories that calls may have changed since the last check
         (``ALL``: any): those of calls that succeeded, of tools not annotated
@@ -888,6 +894,69 @@ class LockstepMachine(ScheduledMachine):
         out of range included)."""
         arguments = calls.with_present(query=query, memory=memory, limit=limit, cursor=cursor)
         self.apply("search_facts", arguments)
+
+    @rule(
+        weight=3,
+        data=st.data(),
+        memory=calls.memory_targets,
+        limit=calls.history_limits,
+        order=calls.history_orders,
+        client=calls.history_clients,
+        tool=calls.history_tools,
+    )
+    def ask_history(
+        self,
+        data: st.DataObject,
+        memory: str | None,
+        limit: int | None,
+        order: str | None,
+        client: str | None,
+        tool: str | None,
+    ) -> None:
+        """``history`` of a memory: whole, of a predicate given clauses, or of
+        a handle an answer named, by a client or a tool; from and until a
+        cursor an earlier answer gave or another moment; then, now and then,
+        the page or the feed after it."""
+        about = data.draw(st.sampled_from(["all", "all", "predicate", "handle"]))
+        known = sorted({p for predicates in self.populated.values() for p in predicates})
+        predicate = handle = None
+        if about == "predicate" and known:
+            name, arity = data.draw(st.sampled_from(known))
+            predicate = f"{name}/{arity}"
+        elif about == "handle":
+            handle = data.draw(st.sampled_from([*self.history_handles, 42]))
+        moments = st.one_of(
+            st.none(), st.sampled_from(self.cursors or ["1"]), calls.history_moments
+        )
+        since, until = data.draw(moments), data.draw(st.one_of(st.none(), moments))
+        arguments = calls.with_memory(
+            calls.with_present(
+                predicate=predicate,
+                handle=handle,
+                client=client,
+                tool=tool,
+                since=since,
+                until=until,
+                order=order,
+                limit=limit,
+            ),
+            memory,
+        )
+        answer = self.apply("history", arguments)
+        following = self._heard(answer)
+        if following is not None and data.draw(st.booleans()):
+            self.apply("history", {**arguments, "since" if since else "cursor": following})
+
+    def _heard(self, answer: ToolOutcome) -> str | None:
+        """Keep the cursors and handles a ``history`` answer gave; its next cursor."""
+        if answer.is_error:
+            return None
+        found = json.loads(answer.text)
+        self.cursors = sorted({*self.cursors, found["now"]})[-8:]
+        for event in found["events"][:3]:
+            self.history_handles = sorted({*self.history_handles, *event["handles"]})[-8:]
+        following: str | None = found["next_cursor"]
+        return following
 
     # -- reasoning: explain_why, trace_dependency, verify_consistency -----------------
     def _reasoning(self) -> bool:

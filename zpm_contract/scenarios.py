@@ -2019,6 +2019,50 @@ descriptions shown by the schema and the overview, moved by a rename and merged
 from a fork."""
 
 
+def _event(cursor: str, event: str, text: str, handle: int, tool: str) -> str:
+    """An event of ``history`` about predicate ``owner/2`` in memory ``default``."""
+    return (
+        f'{{"cursor":"{cursor}","at":"<time>","event":"{event}","text":"{text}",'
+        f'"predicate":"owner/2","handles":[{DEFAULT + handle}],"tool":"{tool}",'
+        '"client":"zpm-contract-tests"}'
+    )
+
+
+_REMOVED = _event("2.1", "removed", "owner(auth_service, alice)", 1, "update_fact")
+_STORED = _event("2.2", "stored", "owner(auth_service, bob)", 2, "update_fact")
+
+HISTORY_EXAMPLES: list[Step] = [
+    (
+        "remember_fact",
+        {"fact": "owner(auth_service, alice)"},
+        "Asserted: owner(auth_service, alice)",
+        OK,
+    ),
+    (
+        "update_fact",
+        {"old_fact": "owner(auth_service, alice)", "new_fact": "owner(auth_service, bob)"},
+        "Updated: owner(auth_service, alice) -> owner(auth_service, bob)",
+        OK,
+    ),
+    (
+        "history",
+        {"predicate": "owner/2", "limit": 2},
+        template(f'{{"events":[{_STORED},{_REMOVED}],"count":2,"next_cursor":"2.1","now":"2"}}'),
+        OK,
+    ),
+    (
+        "history",
+        {"since": "1"},
+        template(f'{{"events":[{_REMOVED},{_STORED}],"count":2,"next_cursor":"2","now":"2"}}'),
+        OK,
+    ),
+    ("history", {"since": "3"}, INVALID, ERR),
+    ("history", {"since": "last week"}, INVALID, ERR),
+]
+"""``history``: who changed what, with which tool and when, and the changes
+feed (``since``) with the cursor to ask from next time."""
+
+
 SPEC_WALK: dict[str, list[Step]] = {
     "knowledge": SPEC_EXAMPLES,
     "snapshots": SNAPSHOT_EXAMPLES,
@@ -2032,6 +2076,7 @@ SPEC_WALK: dict[str, list[Step]] = {
     "argue": ARGUE_EXAMPLES,
     "forks": FORK_EXAMPLES,
     "recall": RECALL_EXAMPLES,
+    "history": HISTORY_EXAMPLES,
 }
 """The walks of the spec's examples that ``test_tools`` runs on every engine,
 each in a fresh project (``test_spec_walk_covers_every_tool`` checks that

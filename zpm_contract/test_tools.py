@@ -30,6 +30,7 @@ from zpm_contract.scenarios import (
     BUDGET_HINT,
     FORK_EXAMPLES,
     GEO_KNOWLEDGE,
+    HISTORY_EXAMPLES,
     HOSTILE_SETUP,
     LIMIT_EXAMPLES,
     MEMORY_EXAMPLES,
@@ -466,6 +467,9 @@ class TestVerbTools:
 class TestRecallTools:
     def test_recall_examples(self, start_server: StartServer) -> None:
         _run(start_server, RECALL_EXAMPLES)
+
+    def test_history_examples(self, start_server: StartServer) -> None:
+        _run(start_server, HISTORY_EXAMPLES)
 
     @pytest.mark.zpm_requires("persistence")
     def test_descriptions_and_search_survive_a_kill(self, start_server: StartServer) -> None:

@@ -41,6 +41,7 @@ from zpm_domain.tools.definition import (
 )
 from zpm_domain.tools.echo import EchoTools
 from zpm_domain.tools.forks import ForkTools
+from zpm_domain.tools.history import HistoryTools
 from zpm_domain.tools.knowledge import KnowledgeTools
 from zpm_domain.tools.memories import MemoryTools
 from zpm_domain.tools.overview import OverviewTools
@@ -79,6 +80,7 @@ GROUPS: tuple[type[ToolGroup], ...] = (
     AssumptionTools,
     RefactorTools,
     RecallTools,
+    HistoryTools,
     VerbTools,
     ArgueTools,
     ForkTools,

@@ -74,6 +74,7 @@ CALLS: tuple[tuple[str, dict[str, Any]], ...] = (
     ("define_rule", {"head": "uses(X)", "body": "old_name(X)"}),
     ("rename_predicate", {"old_functor": "old_name", "new_functor": "new_name"}),
     ("search_facts", {"query": "coffee"}),
+    ("history", {"predicate": "likes/2", "limit": 3}),
     ("describe_predicate", {"predicate": "likes/2", "description": "who likes what"}),
     ("assert", {"sentence": "dog(muffet)"}),
     ("assert", {"sentence": "dog(rex)"}),

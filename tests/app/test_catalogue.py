@@ -83,9 +83,11 @@ destructive, idempotent)."""
 RECALL = {
     "search_facts": (True, False, True),
     "describe_predicate": (False, True, True),
+    "history": (True, False, True),
 }
 """zpm's recall tools, which take ``memory``, and their (read_only, destructive,
-idempotent): a description replaces or removes the one a predicate had."""
+idempotent): a description replaces or removes the one a predicate had; the
+history only reads."""
 
 
 def test_tools_are_the_reference_tools_and_verb_tools() -> None:

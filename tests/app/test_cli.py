@@ -356,7 +356,7 @@ def test_completion_scripts_offer_the_commands_and_their_flags(
     assert checked.returncode == 0, checked.stderr
 
 
-@pytest.mark.parametrize("name", ["format", "project", "engine", "tool", "positional"])
+@pytest.mark.parametrize("name", ["format", "project", "engine", "tool_spec", "positional"])
 def test_a_tool_argument_may_not_shadow_a_cli_option(name: str) -> None:
     clashing = ToolDefinition(
         name="clash",

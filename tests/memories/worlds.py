@@ -35,12 +35,11 @@ class World:
     steps: list[str] = field(default_factory=list)
 
     def __post_init__(self) -> None:
-        registry = VolatileRegistry(self.disk, clock=lambda: NOW)
+        clock = self.disk.clock  # the world's time: fixed, unless a test moves it
+        registry = VolatileRegistry(self.disk, clock=clock)
         self.memories = Memories(
             registry,
-            memory_opener(
-                PythonEngine(), registry, clock=lambda: NOW, step=self._step, version="t"
-            ),
+            memory_opener(PythonEngine(), registry, clock=clock, step=self._step, version="t"),
         )
         self.memories.start()
         context = ToolContext(self.memories, Limits(time_s=2.0))
@@ -51,12 +50,16 @@ class World:
         if name == self.crash_at:
             raise Crash(name)
 
-    def call(self, tool: str, **arguments: Any) -> str:
+    def call(self, tool: str, /, **arguments: Any) -> str:
         """The tool's text; an error result comes back as ``ERROR: <text>``."""
+        return self.call_as(None, tool, **arguments)
+
+    def call_as(self, caller: str | None, tool: str, /, **arguments: Any) -> str:
+        """:meth:`call`, made by ``client``."""
         spec = find_tool(tool)
         assert spec is not None and spec.group is not None, tool
         try:
-            with calling(tool, None, lambda: NOW):
+            with calling(tool, caller, self.disk.clock):
                 answer = getattr(self._groups[spec.group], spec.method)(**arguments)
         except ZpmError as error:
             return f"ERROR: {error.message}"

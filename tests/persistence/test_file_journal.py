@@ -126,7 +126,7 @@ def test_rotating_an_empty_or_missing_journal_archives_nothing(wal: Path) -> Non
     assert list(wal.parent.glob("journal-*.wal")) == []
 
 
-def test_only_the_newest_archives_are_kept(wal: Path) -> None:
+def test_only_the_newest_archives_are_kept_when_bounded(wal: Path) -> None:
     ticks = iter(range(1000, 2000))
     journal = FileJournal(wal, clock=lambda: next(ticks), keep_archives=3)
     for n in range(6):

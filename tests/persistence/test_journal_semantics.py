@@ -184,3 +184,16 @@ def test_who_made_a_batch_is_kept_with_it(opener: Opener) -> None:
     ]
     writer.rotate([BASE], Author("restore_snapshot", "bob"))
     assert [r.by for r in opener().generation()] == [Author("restore_snapshot", "bob")]
+
+
+def test_every_generation_is_kept_as_history(opener: Opener) -> None:
+    writer = opener()
+    assert writer.kept() == []
+    writer.append([op("a(1)")])
+    for n in range(12):  # more rotations than any bound an adapter once had
+        writer.rotate([BASE])
+        writer.append([op(f"b({n})")])
+    kept = opener().kept()
+    assert [o.op for o in kept[0].ops] == ["assert"] and kept[0].ops[0].args["clause"] == "a(1)"
+    assert len(kept) == 25
+    assert [o.args.get("clause") for r in kept[-2:] for o in r.ops] == [None, "b(11)"]

@@ -155,3 +155,12 @@ def test_who_made_a_batch_is_kept_with_it(journals: list[Journal]) -> None:
     assert [r.by for r in reader.read_new()] == [Author("remember_fact", "alice"), None]
     writer.rotate([JournalOp("base", snapshot="s")], Author("save_snapshot", "bob"))
     assert [r.by for r in reader.generation()] == [Author("save_snapshot", "bob")]
+
+
+def test_every_generation_is_kept_as_history(journals: list[Journal]) -> None:
+    writer, reader, _ = journals
+    writer.append([op("a(1)")])
+    writer.rotate([JournalOp("base", snapshot="s")])
+    writer.append([op("b(1)")])
+    assert [o.op for r in reader.kept() for o in r.ops] == ["assert", "base", "assert"]
+    assert clauses(reader.kept()[-1:]) == ["b(1)"]

@@ -175,22 +175,31 @@ def test_the_history_of_a_predicate_follows_it_through_a_rename(box: Toolbox) ->
     )
     call(box, "remember_fact", fact="other(1)")
     past = box.review(lambda context: history(context, "default", ("enjoys", 2)))
-    assert past.since == "s1"
+    assert past.since is None  # every change is kept, from before the save too
     assert [(e.what, e.text) for e in past.events] == [
-        ("withdrawn", "likes(bob, tea)"),  # before the snapshot: from the withdrawal history
+        ("stored", "likes(ann, tea)"),
+        ("stored", "likes(bob, tea)"),
+        ("withdrawn", "likes(bob, tea)"),
         ("removed", "likes(ann, tea)"),
         ("stored", "likes(ann, milk)"),
         ("described", "likes/2: who likes what"),
         ("renamed", "likes/2 → enjoys/2"),
     ]
-    assert past.events[0].tool == "unassert" and past.events[2].tool == "update_fact"
+    assert past.events[2].tool == "unassert" and past.events[4].tool == "update_fact"
     # who removed it, and who renamed it: the batch's author (the clause carries none)
-    assert (past.events[1].tool, past.events[1].client) == ("update_fact", "alice")
-    assert (past.events[4].tool, past.events[4].client) == ("rename_predicate", "carol")
-    stored = past.events[2].handle
+    assert (past.events[3].tool, past.events[3].client) == ("update_fact", "alice")
+    assert (past.events[6].tool, past.events[6].client) == ("rename_predicate", "carol")
+    stored = past.events[4].handle
     assert stored is not None
     one = box.review(lambda context: history(context, "default", handle=stored))
     assert [(e.what, e.text) for e in one.events] == [("stored", "likes(ann, milk)")]
+    gone = past.events[0].handle
+    assert gone is not None
+    removed = box.review(lambda context: history(context, "default", handle=gone))
+    assert [(e.what, e.client) for e in removed.events] == [
+        ("stored", None),
+        ("removed", "alice"),
+    ]
 
 
 def test_a_merge_shows_as_merged_in_when_and_by_whom_it_was_made(box: Toolbox) -> None:

@@ -14,7 +14,8 @@ processes may share one journal:
 * a rotation is atomic: the new file, holding its first batch, is written
   and fsynced beside the active one (``journal.wal.next``), the active file
   is hard-linked as the archive ``journal-<ts>.wal``, and one ``rename``
-  puts the new file in place; the newest ``keep_archives`` archives are kept;
+  puts the new file in place; archives are kept (they are the memory's
+  history, ``kept``) unless ``keep_archives`` bounds them;
 * a torn final record (no final ``\\n``, or a last line that does not
   read: what a crash in the middle of an append leaves) is logged, dropped
   and truncated away; any other invalid record (one followed by others, or
@@ -83,7 +84,7 @@ class FileJournal(Journal):
         lock_path: Path | None = None,
         *,
         clock: Callable[[], float] = time.time,
-        keep_archives: int = 10,
+        keep_archives: int | None = None,
         step: Callable[[str], None] | None = None,
     ) -> None:
         self.path = Path(path)
@@ -188,6 +189,25 @@ class FileJournal(Journal):
                 os.close(fd)
         return scan(data, path=str(self.path), offset=0, lines=0, seq=0).records
 
+    def kept(self) -> list[JournalRecord]:
+        """The archives' batches (oldest archive first), then the active
+        file's; an archive's torn final batch is left out."""
+        self._check_open()
+        file_group.settle_before_locking(self)
+        with self._lock:
+            records: list[JournalRecord] = []
+            for archive in self.archives():
+                try:
+                    data = archive.read_bytes()
+                except FileNotFoundError:
+                    continue  # pruned meanwhile
+                records += scan(data, path=str(archive), offset=0, lines=0, seq=0).records
+            return records + self.generation()
+
+    def archives(self) -> list[Path]:
+        """The archived generations' files, oldest first."""
+        return sorted(self.path.parent.glob("journal-*.wal"), key=_archive_order)
+
     def size_bytes(self) -> int:
         try:
             return self.path.stat().st_size
@@ -217,7 +237,8 @@ class FileJournal(Journal):
         Batches of the active file that this handle has not read yet stay
         available to ``read_new``.  An empty (or missing) active file is
         replaced without an archive.  Archive names get ``-1``, ``-2``...
-        when a name is taken; beyond ``keep_archives`` the oldest go.
+        when a name is taken; beyond ``keep_archives`` (``None``, the default:
+        every archive is kept, as history) the oldest go.
         """
         data = encode_batch(first, int(self._clock()), by=by)
         self._check_open()
@@ -381,7 +402,9 @@ class FileJournal(Journal):
             log.warning("%s: ignoring torn final journal record (%s)", where, torn.reason)
 
     def _prune_archives(self) -> None:
-        archives = sorted(self.path.parent.glob("journal-*.wal"), key=_archive_order)
+        if self._keep_archives is None:
+            return
+        archives = self.archives()
         for old in archives[: max(0, len(archives) - self._keep_archives)]:
             with contextlib.suppress(FileNotFoundError):
                 old.unlink()

@@ -84,6 +84,11 @@ class VolatileJournal(Journal):
         with self.store.lock:
             return list(self.store.active)
 
+    def kept(self) -> list[JournalRecord]:
+        self._check_open()
+        with self.store.lock:
+            return [record for generation in self.store.generations for record in generation]
+
     def size_bytes(self) -> int:
         with self.store.lock:
             return self.store.sizes[-1]

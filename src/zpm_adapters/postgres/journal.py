@@ -197,6 +197,15 @@ class PostgresJournal(Journal):
             ).fetchall()
         return [decode(text, self._label, seq) for seq, text in rows]
 
+    def kept(self) -> list[JournalRecord]:
+        """Every row of the memory, in order (rows of earlier generations stay)."""
+        query = (
+            "SELECT seq, batch::text FROM zpm_journal WHERE space = %s AND memory = %s ORDER BY seq"
+        )
+        with self._db.statement() as conn:
+            rows = conn.execute(query, (self._space, self._memory)).fetchall()
+        return [decode(text, self._label, seq) for seq, text in rows]
+
     def size_bytes(self) -> int:
         """The bytes of the current generation as a file would hold it."""
         return int(self._in_generation("sum(octet_length(batch::text) + 1)"))

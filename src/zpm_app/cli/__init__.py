@@ -126,7 +126,7 @@ def _main(
         return 0
     if ns.command == "tools":
         return _tools(tools, ns.format)
-    spec: ToolDefinition | None = getattr(ns, "tool", None)
+    spec: ToolDefinition | None = getattr(ns, "tool_spec", None)
     arguments = tool_arguments(ns.command_parser, spec, ns) if spec is not None else {}
     logging.basicConfig(
         stream=sys.stderr, level=logging.WARNING, format="zpm: %(levelname)s: %(message)s"

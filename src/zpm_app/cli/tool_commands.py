@@ -44,7 +44,7 @@ RESERVED = frozenset(
         "engine",
         "command",
         "command_parser",
-        "tool",
+        "tool_spec",
         "positional",
         "directory",
         "init",
@@ -72,7 +72,7 @@ def add_tool_command(commands: Any, spec: ToolDefinition) -> None:
         description=f"{spec.description} {spec.details}".strip(),
         epilog=STDIN_HELP if _text_properties(spec) else None,
     )
-    sub.set_defaults(tool=spec)
+    sub.set_defaults(tool_spec=spec)
     positional = _positional_property(spec)
     if positional is not None:
         sub.add_argument(

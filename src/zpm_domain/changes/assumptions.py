@@ -25,6 +25,8 @@ from zpm_domain.changes.mutations import (
     stamp_args,
     stamp_json,
     text_arg,
+    took_arg,
+    took_json,
 )
 from zpm_domain.ports.journal import JournalOp
 from zpm_domain.prolog.terms import Term
@@ -128,14 +130,23 @@ class RetractAssumption(Mutation):
     left without support leave the memory."""
 
     assumption: str
+    took: tuple[int, ...] = ()
+    """The handles of the facts it removes, when its commit recorded them."""
     op: ClassVar[str] = "retract_assumption"
 
     @classmethod
     def from_args(cls, args: Mapping[str, Any]) -> RetractAssumption:
-        return cls(text_arg(args, "assumption"))
+        return cls(text_arg(args, "assumption"), took_arg(args))
 
     def journal_op(self) -> JournalOp:
-        return JournalOp(self.op, assumption=self.assumption)
+        return JournalOp(self.op, assumption=self.assumption, **took_json(self.took))
+
+    def recorded(self, target: Target) -> RetractAssumption:
+        orphans = target.beliefs.orphans({self.assumption})
+        took = tuple(
+            s.stored.handle for s in orphans if s.stored is not None and s.stored.handle is not None
+        )
+        return RetractAssumption(self.assumption, tuple(sorted(took)))
 
     def footprint(self, target: Target) -> set[int] | None:
         found: set[int] = set()

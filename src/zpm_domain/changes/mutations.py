@@ -26,6 +26,7 @@ from zpm_domain.beliefs.supports import Beliefs, Support
 from zpm_domain.errors import PrologSyntaxError
 from zpm_domain.ports.engine import Engine, Refusals
 from zpm_domain.ports.journal import JournalOp
+from zpm_domain.ports.store_checks import is_variant
 from zpm_domain.prolog.reader import read_term
 from zpm_domain.prolog.reader.facts import read_canonical_fact, read_plain_fact
 from zpm_domain.prolog.terms import TRUE, Atom, Struct, Term, indicator, variant
@@ -134,6 +135,13 @@ class Mutation(ABC):
         clause it may store (the default: it stores none)."""
         return self
 
+    def recorded(self, target: Target) -> Mutation:
+        """This mutation with what the memory's history must know of its
+        effect on ``target`` as it is now, kept in its journal operation:
+        the handles of the clauses a removal takes (the default: nothing
+        more to keep).  Only a commit calls it, before the batch applies."""
+        return self
+
     def footprint(self, target: Target) -> set[int] | None:
         """The handles of the client-stored clauses whose state (text,
         supports, withdrawal record) applying this mutation to ``target``
@@ -191,6 +199,31 @@ def stamp_args(args: Mapping[str, Any]) -> tuple[int | None, Provenance]:
     if not all(value is None or isinstance(value, str) for value in fields):
         raise BadOperation("'tool', 'client' and 'at' must be strings or null")
     return handle, shared(*fields)
+
+
+def took_arg(args: Mapping[str, Any]) -> tuple[int, ...]:
+    """Argument ``took`` of a removal: the handles of the clauses it took
+    (none in journals older than it)."""
+    took = args.get("took", [])
+    if not (isinstance(took, list) and all(is_handle(h) for h in took)):
+        raise BadOperation("'took' must be a list of clause handles")
+    return tuple(took)
+
+
+def took_json(took: tuple[int, ...]) -> dict[str, Any]:
+    """The journal argument of the handles a removal took (none: left out)."""
+    return {"took": list(took)} if took else {}
+
+
+def first_variant(target: Target, clause: Clause) -> Clause | None:
+    """The client-stored, believed clause that removing ``clause`` takes:
+    the first variant of it (head and body) in clause order."""
+    if clause.is_fact and ground_args(clause.head) is not None:
+        found = target.beliefs.stored_variants(
+            clause.head, lambda: target.stored_clauses(*clause.key)
+        )
+        return found[0] if found else None
+    return next((c for c in target.stored_clauses(*clause.key) if is_variant(c, clause)), None)
 
 
 def stamp_json(handle: int | None, provenance: Provenance | None) -> dict[str, Any]:
@@ -314,6 +347,8 @@ class RemoveClause(ClauseChange):
     (an exact clause chosen beforehand; removing a missing clause is a no-op)."""
 
     clause: Clause
+    took: tuple[int, ...] = ()
+    """The handle of the clause it removes, when its commit recorded it."""
     op: ClassVar[str] = "retract"
 
     @property
@@ -322,10 +357,16 @@ class RemoveClause(ClauseChange):
 
     @classmethod
     def from_args(cls, args: Mapping[str, Any]) -> RemoveClause:
-        return cls(_clause_arg(args))
+        return cls(_clause_arg(args), took_arg(args))
 
     def journal_op(self) -> JournalOp:
-        return JournalOp(self.op, clause=render_clause(self.clause))
+        return JournalOp(self.op, clause=render_clause(self.clause), **took_json(self.took))
+
+    def recorded(self, target: Target) -> RemoveClause:
+        found = first_variant(target, self.clause)
+        if found is None or found.handle is None:
+            return self
+        return RemoveClause(self.clause, (found.handle,))
 
     def footprint(self, target: Target) -> set[int] | None:
         return clause_copies(target, self.clause)
@@ -341,6 +382,8 @@ class RemoveAll(ClauseChange):
     """Remove every client-stored clause whose head unifies with ``pattern``."""
 
     pattern: Term
+    took: tuple[int, ...] = ()
+    """The handles of the clauses it removes, when its commit recorded them."""
     op: ClassVar[str] = "retractall"
 
     @property
@@ -349,10 +392,14 @@ class RemoveAll(ClauseChange):
 
     @classmethod
     def from_args(cls, args: Mapping[str, Any]) -> RemoveAll:
-        return cls(_read(text_arg(args, "clause")))
+        return cls(_read(text_arg(args, "clause")), took_arg(args))
 
     def journal_op(self) -> JournalOp:
-        return JournalOp(self.op, clause=render(self.pattern))
+        return JournalOp(self.op, clause=render(self.pattern), **took_json(self.took))
+
+    def recorded(self, target: Target) -> RemoveAll:
+        took = tuple(c.handle for c in self._doomed(target) if c.handle is not None)
+        return RemoveAll(self.pattern, took)
 
     def footprint(self, target: Target) -> set[int] | None:
         return {clause.handle for clause in self._doomed(target) if clause.handle is not None}

@@ -331,7 +331,7 @@ class Memory(Reads):
             return []
         counter = self.numbering.next
         stamp = _Stamp(self.numbering, provenance_now(self._clock))
-        mutations = [m.stamped(stamp) for m in mutations]
+        mutations = [m.stamped(stamp).recorded(self) for m in mutations]
         if self.since.in_journal and any(m.footprint(self) is None for m in mutations):
             self.keep_fork_point()
         try:

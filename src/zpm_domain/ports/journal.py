@@ -90,6 +90,14 @@ class Journal(ABC):
         ``read_new`` returns next does not change.  A torn final batch is
         left out; ``JournalCorrupt`` as for ``read_new``."""
 
+    def kept(self) -> list[JournalRecord]:
+        """Every batch the journal keeps, oldest first: those of the archived
+        generations it keeps, then the current generation's (``generation``),
+        for the memory's history.  ``JournalCorrupt`` as for ``read_new``; a
+        torn final batch of an archive is left out.  The default keeps no
+        archive: the current generation alone."""
+        return self.generation()
+
     @abstractmethod
     def size_bytes(self) -> int:
         """Current size of the active journal file."""

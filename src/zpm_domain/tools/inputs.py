@@ -2,7 +2,12 @@
 
 from __future__ import annotations
 
-from zpm_domain.errors import InputSyntaxError, InvalidClause, PrologSyntaxError
+from zpm_domain.errors import (
+    InputSyntaxError,
+    InvalidArguments,
+    InvalidClause,
+    PrologSyntaxError,
+)
 from zpm_domain.prolog.reader import read_term
 from zpm_domain.prolog.terms import Atom, Struct, Term, Var
 from zpm_domain.prolog.writer import render
@@ -65,3 +70,18 @@ def check_body(body: Term) -> None:
             and goal.name in (",", ";", "->", "*->")
         ):
             stack.extend(goal.args)
+
+
+def parse_indicator(text: str) -> tuple[str, int]:
+    """``name/arity`` read as a term: an atom and a non-negative integer."""
+    term = parse_term(text, "predicate")
+    if (
+        isinstance(term, Struct)
+        and term.name == "/"
+        and len(term.args) == 2
+        and isinstance(term.args[0], Atom)
+        and type(term.args[1]) is int
+        and term.args[1] >= 0
+    ):
+        return term.args[0].name, term.args[1]
+    raise InvalidArguments(f"predicate must be name/arity, like owner/2, not {text.strip()!r}")

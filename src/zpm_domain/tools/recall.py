@@ -32,7 +32,7 @@ from zpm_domain.tools.definition import (
     ToolGroup,
     tool,
 )
-from zpm_domain.tools.inputs import parse_term
+from zpm_domain.tools.inputs import parse_indicator
 from zpm_domain.tools.query import is_zpm_own
 
 DEFAULT_LIMIT = 20
@@ -140,7 +140,7 @@ class RecallTools(ToolGroup):
     ) -> str:
         """One journal batch when the description changes; none when it is
         already as asked (the same answer)."""
-        name, arity = _indicator(predicate)
+        name, arity = parse_indicator(predicate)
         wanted = described(description, arguments, arity)
         change = DescribePredicate(name, arity, wanted)
         shown = render(Struct("/", (Atom(name), arity)))
@@ -155,21 +155,6 @@ class RecallTools(ToolGroup):
         if held is None:
             return f"No description to remove: {shown}"
         return f"Removed the description of {shown}"
-
-
-def _indicator(text: str) -> tuple[str, int]:
-    """``name/arity`` read as a term: an atom and a non-negative integer."""
-    term = parse_term(text, "predicate")
-    if (
-        isinstance(term, Struct)
-        and term.name == "/"
-        and len(term.args) == 2
-        and isinstance(term.args[0], Atom)
-        and type(term.args[1]) is int
-        and term.args[1] >= 0
-    ):
-        return term.args[0].name, term.args[1]
-    raise InvalidArguments(f"predicate must be name/arity, like owner/2, not {text.strip()!r}")
 
 
 def _signature(description: Description) -> str:

@@ -1,0 +1,208 @@
+"""A memory's timeline: every event its journal keeps, in commit order,
+indexed by clause handle and by predicate, and the selections ``history``
+makes of it.
+
+The timeline is read from ``Journal.kept`` (every generation the storage
+keeps) under the journal lock, caught up, and ends where the memory stands
+(``Memory.batches``).  It is kept per memory and read again once the memory
+has moved on.  Batches are numbered as the memory numbers them: a
+generation's base carries its own number (``StartFrom.batch``), the batches
+after it count on; a generation from a journal older than that numbering
+starts again at 1, and the events before it are left out (their cursors
+would repeat).
+"""
+
+from __future__ import annotations
+
+import bisect
+import weakref
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, field
+
+from zpm_domain.errors import InvalidArguments
+from zpm_domain.history.cursor import Cursor, Moment
+from zpm_domain.history.events import Event, Key, batch_events
+from zpm_domain.memory.memory import Memory
+from zpm_domain.ports.journal import JournalRecord
+
+
+@dataclass
+class Timeline:
+    """The events of one memory, oldest first (see the module documentation)."""
+
+    events: list[Event]
+    now: Cursor
+    """Where the memory stood when the timeline was read: after its last batch."""
+    first: int
+    """The number of the oldest batch kept (1 when the whole history is kept)."""
+    by_handle: dict[int, list[int]] = field(default_factory=dict)
+    by_key: dict[Key, list[int]] = field(default_factory=dict)
+    renames: list[int] = field(default_factory=list)
+
+    @classmethod
+    def of(cls, records: Iterable[JournalRecord], batches: int) -> Timeline:
+        """The timeline of ``records`` (every batch kept, oldest first), up
+        to batch number ``batches``."""
+        events: list[Event] = []
+        number, first = 0, 1
+        for record in records:
+            start = record.ops[0] if record.ops and record.ops[0].op == "base" else None
+            if start is None:
+                number += 1
+            else:
+                given = start.args.get("batch")
+                if isinstance(given, int) and not isinstance(given, bool) and given > 0:
+                    number = given
+                else:  # numbered from 1 again: what came before cannot be told apart
+                    number, first = 1, 1
+                    events.clear()
+                if not events and number > 1:
+                    first = number
+            if number > batches:
+                break
+            events.extend(batch_events(record, number))
+        timeline = cls(events, Cursor(batches), first)
+        timeline._index()
+        return timeline
+
+    def _index(self) -> None:
+        for position, event in enumerate(self.events):
+            for handle in event.handles:
+                self.by_handle.setdefault(handle, []).append(position)
+            if event.key is not None:
+                self.by_key.setdefault(event.key, []).append(position)
+            if event.renamed_from is not None:
+                self.renames.append(position)
+
+    def of_predicate(self, key: Key) -> list[int]:
+        """The positions of the events of predicate ``key``, under the names
+        it had before the renames that led to it too, in order; a name's
+        events from before a predicate was renamed away from it are that
+        other predicate's."""
+        found: list[int] = []
+        current, end = key, len(self.events)
+        for position in reversed(self.renames):
+            if position >= end:
+                continue
+            event = self.events[position]
+            if event.renamed_from == current:  # renamed away: another predicate before it
+                return _between(self.by_key.get(current, []), position + 1, end) + found
+            if event.key == current and event.renamed_from is not None:
+                found[:0] = _between(self.by_key.get(current, []), position, end)
+                current, end = event.renamed_from, position
+        found[:0] = _between(self.by_key.get(current, []), 0, end)
+        return found
+
+    def names(self, key: Key) -> set[Key]:
+        """``key`` and the names the predicate had before the renames that
+        led to it."""
+        found, current, end = {key}, key, len(self.events)
+        for position in reversed(self.renames):
+            event = self.events[position]
+            if position < end and event.key == current and event.renamed_from is not None:
+                current, end = event.renamed_from, position
+                found.add(current)
+        return found
+
+
+def _between(positions: Sequence[int], low: int, high: int) -> list[int]:
+    return list(positions[bisect.bisect_left(positions, low) : bisect.bisect_left(positions, high)])
+
+
+_KEPT: weakref.WeakKeyDictionary[Memory, tuple[str, Timeline]] = weakref.WeakKeyDictionary()
+
+
+def timeline(memory: Memory) -> Timeline:
+    """The timeline of ``memory`` as it stands now (caught up with the
+    other processes' batches first); read again only after it moved on."""
+    with memory.journal.lock():
+        memory.sync()
+        stands = memory.changes
+        kept = _KEPT.get(memory)
+        if kept is not None and kept[0] == stands:
+            return kept[1]
+        made = Timeline.of(memory.journal.kept(), memory.batches)
+    _KEPT[memory] = (stands, made)
+    return made
+
+
+@dataclass(frozen=True, slots=True)
+class Selection:
+    """Events a ``history`` call asked for, in the order asked; ``more``:
+    others came after the last one (in that order)."""
+
+    events: list[Event]
+    more: bool
+
+
+@dataclass(frozen=True, slots=True)
+class Question:
+    """What a ``history`` call asks: the events about a clause (``handle``)
+    or a predicate (``key``), by ``client`` with ``tool``, from ``since``
+    (after a cursor; at or after a time) to ``until`` (up to a cursor,
+    itself included; before a time), newest first or not, after ``page``
+    (a cursor in that order), at most ``limit``."""
+
+    handle: int | None = None
+    key: Key | None = None
+    client: str | None = None
+    tool: str | None = None
+    since: Moment | None = None
+    until: Moment | None = None
+    newest_first: bool = True
+    page: Cursor | None = None
+    limit: int = 50
+
+
+def select(line: Timeline, question: Question) -> Selection:
+    """The events of ``line`` that ``question`` asks for."""
+    for moment, name in ((question.since, "since"), (question.until, "until")):
+        if moment is not None and moment.cursor is not None and moment.cursor > line.now:
+            raise InvalidArguments(
+                f"{name} {moment.cursor.text} is ahead of this memory's history, "
+                f"which stands at {line.now.text}"
+            )
+    positions: Sequence[int]
+    if question.handle is not None:
+        positions = line.by_handle.get(question.handle, [])
+        if question.key is not None:
+            kept = set(line.of_predicate(question.key))
+            positions = [p for p in positions if p in kept]
+    elif question.key is not None:
+        positions = line.of_predicate(question.key)
+    else:
+        positions = range(len(line.events))
+    ordered = reversed(positions) if question.newest_first else iter(positions)
+    chosen: list[Event] = []
+    for position in ordered:
+        event = line.events[position]
+        if not _wanted(event, question):
+            continue
+        if len(chosen) == question.limit:
+            return Selection(chosen, True)
+        chosen.append(event)
+    return Selection(chosen, False)
+
+
+def _wanted(event: Event, question: Question) -> bool:
+    if question.client is not None and event.client != question.client:
+        return False
+    if question.tool is not None and event.tool != question.tool:
+        return False
+    page = question.page
+    if page is not None and (
+        event.cursor >= page if question.newest_first else event.cursor <= page
+    ):
+        return False
+    since, until = question.since, question.until
+    if since is not None:
+        if since.cursor is not None and event.cursor <= since.cursor:
+            return False
+        if since.seconds is not None and event.ts < since.seconds:
+            return False
+    if until is not None:
+        if until.cursor is not None and event.cursor > until.cursor:
+            return False
+        if until.seconds is not None and event.ts >= until.seconds:
+            return False
+    return True

@@ -1,0 +1,127 @@
+"""The ``history`` tool: what changed in a memory, when, by whom, with which
+tool (``zpm_domain.history``), and the changes feed."""
+
+from __future__ import annotations
+
+from typing import Annotated, cast
+
+from zpm_domain.errors import InvalidArguments
+from zpm_domain.history.cursor import Cursor, Moment
+from zpm_domain.history.events import Event
+from zpm_domain.history.timeline import Question, select, timeline
+from zpm_domain.prolog.terms import Atom, Struct
+from zpm_domain.prolog.writer import render
+from zpm_domain.stored.handles import is_handle
+from zpm_domain.stored.provenance import iso_time
+from zpm_domain.tools import history_outputs
+from zpm_domain.tools.definition import QUERY, Arg, MemoryArg, Reply, ToolGroup, tool
+from zpm_domain.tools.inputs import parse_indicator
+
+MAX_LIMIT = 1000
+DEFAULT_LIMIT = 50
+ORDERS = ("newest", "oldest")
+
+
+class HistoryTools(ToolGroup):
+    @tool(
+        QUERY,
+        "What changed in a memory: each change with when, who (client), which tool and the "
+        "cursor after it; about one clause (handle), one predicate or everything. With "
+        "since (a cursor or a time), the changes feed: every change after it, oldest first, "
+        "and next_cursor to ask from next time.",
+        details="Changes are kept across saves, restores and imports. Events: stored, "
+        "assumed, held plainly, support taken, removed, withdrawn, described, renamed, "
+        "assumption retracted, saved, restored, imported, forked, started. A predicate's "
+        "history follows it through renames. Times are ISO 8601 (UTC when no zone is given), "
+        "to the second.",
+    )
+    def history(
+        self,
+        memory: MemoryArg = None,
+        handle: Annotated[
+            int | None, Arg("Only the changes of the clause with this handle")
+        ] = None,
+        predicate: Annotated[
+            str | None, Arg('Only the changes of this predicate, as name/arity (e.g. "owner/2")')
+        ] = None,
+        client: Annotated[str | None, Arg("Only the changes this client made")] = None,
+        tool: Annotated[str | None, Arg("Only the changes this tool made")] = None,
+        since: Annotated[
+            str | None,
+            Arg("A cursor or an ISO 8601 time: only what changed after it, oldest first"),
+        ] = None,
+        until: Annotated[
+            str | None,
+            Arg(
+                "A cursor (itself included) or an ISO 8601 time (excluded): only what changed "
+                "up to it"
+            ),
+        ] = None,
+        order: Annotated[
+            str | None,
+            Arg('"newest" first or "oldest" first (default newest; oldest with since)'),
+        ] = None,
+        limit: Annotated[
+            int | None,
+            Arg(f"How many changes to return, 1 to {MAX_LIMIT} (default {DEFAULT_LIMIT})"),
+        ] = None,
+        cursor: Annotated[
+            str | None, Arg("Where to continue: the next_cursor of the previous page")
+        ] = None,
+    ) -> Reply[history_outputs.History]:
+        """One page of events in the order asked.  Without ``since``,
+        ``next_cursor`` continues the page (``null`` on the last); with it,
+        it is where to ask from next time: after the last event returned,
+        or where the memory stands when nothing more is there."""
+        take = DEFAULT_LIMIT if limit is None else limit
+        if not 1 <= take <= MAX_LIMIT:
+            raise InvalidArguments(f"limit must be from 1 to {MAX_LIMIT}, not {take}")
+        if order is not None and order not in ORDERS:
+            raise InvalidArguments(f'order must be "newest" or "oldest", not {order!r}')
+        if handle is not None and not is_handle(handle):
+            raise InvalidArguments(
+                f"handle must be a clause handle: a positive integer below 2^53, not {handle}"
+            )
+        start = None if since is None else Moment.parse(since, "since")
+        question = Question(
+            handle=handle,
+            key=None if predicate is None else parse_indicator(predicate),
+            client=client,
+            tool=tool,
+            since=start,
+            until=None if until is None else Moment.parse(until, "until"),
+            newest_first=(order or ("oldest" if since is not None else "newest")) == "newest",
+            page=None if cursor is None else Cursor.parse(cursor, "cursor"),
+            limit=take,
+        )
+        line = timeline(self.context.memories.resolve(memory))
+        chosen = select(line, question)
+        events = [_event(event) for event in chosen.events]
+        if chosen.more:
+            following: str | None = chosen.events[-1].cursor.text
+        elif start is not None:
+            following = line.now.text
+        else:
+            following = None
+        return Reply.of(
+            {
+                "events": events,
+                "count": len(events),
+                "next_cursor": following,
+                "now": line.now.text,
+            }
+        )
+
+
+def _event(event: Event) -> history_outputs.HistoryEvent:
+    key = event.key
+    return {
+        "cursor": event.cursor.text,
+        "at": iso_time(event.ts),
+        "event": cast(history_outputs.Kind, event.kind),
+        "text": event.text,
+        "predicate": None if key is None else render(Struct("/", (Atom(key[0]), key[1]))),
+        "handles": list(event.handles),
+        "tool": event.tool,
+        "client": event.client,
+    }

@@ -1,0 +1,63 @@
+"""The typed shapes of ``history``'s structured result (the conventions of
+``zpm_domain.tools.outputs``)."""
+
+from __future__ import annotations
+
+from typing import Annotated, Literal, TypedDict
+
+from zpm_domain.tools.outputs import Count, Doc, Handle, TextOrNull
+
+CursorText = Annotated[
+    str, Doc("A position in the memory's history: pass it back as given.", first=True)
+]
+
+
+Kind = Literal[
+    "stored",
+    "assumed",
+    "held plainly",
+    "support taken",
+    "removed",
+    "withdrawn",
+    "described",
+    "renamed",
+    "assumption retracted",
+    "saved",
+    "restored",
+    "imported",
+    "forked",
+    "started",
+]
+"""What a change was (``zpm_domain.history.events``)."""
+
+
+class HistoryEvent(TypedDict):
+    """One change, with the cursor right after it."""
+
+    cursor: CursorText
+    at: Annotated[str, Doc("When its call committed (ISO 8601, UTC).")]
+    event: Kind
+    text: Annotated[
+        str,
+        Doc(
+            "What it was about: a clause, a pattern, a description, a rename, an "
+            "assumption, a snapshot's name."
+        ),
+    ]
+    predicate: TextOrNull
+    handles: Annotated[list[Handle], Doc("The handles of the clauses it concerns.")]
+    tool: TextOrNull
+    client: TextOrNull
+
+
+class History(TypedDict):
+    events: list[HistoryEvent]
+    count: Count
+    next_cursor: Annotated[
+        str | None,
+        Doc(
+            "With since: pass it as since next time (after the last event returned). "
+            "Otherwise: pass it as cursor for the next page; null on the last page."
+        ),
+    ]
+    now: Annotated[str, Doc("Where the memory stands: the cursor after its last change.")]
