@@ -59,7 +59,10 @@ references (one memory,
 collisions included), predicate descriptions (of known predicates and of
 predicates without clauses) and keyword searches in pages, the history
 (whole, of a predicate, of a handle, by client and tool, from and until the
-cursors earlier answers gave or a time, paged and as a feed), the schema, and
+cursors earlier answers gave or a time, paged and as a feed), moments remembered
+with what reads of one memory answered there (schema, assumptions, a search, a
+listing) and asked again ``as_of`` their cursor later, across every change and
+restart (``WrongPast`` when one answers otherwise), the schema, and
 bad input (syntax errors, unknown arguments, wrong JSON types, sandbox
 violations, names that try to leave their folder).  Each knowledge call may
 carry a ``memory`` argument; rule bodies and queries may call ``m:G`` in
@@ -99,6 +102,7 @@ from collections import defaultdict
 from collections.abc import Callable, Iterator, Sequence
 from concurrent.futures import Future, ThreadPoolExecutor
 from contextlib import contextmanager
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, ClassVar
 
@@ -176,13 +180,31 @@ class LostOnRestart(AssertionError):
     """A server answered differently after a restart than before it."""
 
 
-class Found(BaseException):
-    """The first ``Divergence`` or ``LostOnRestart`` of a hunt (``failure``),
-    on its way out of Hypothesis: not an ``Exception``, so Hypothesis ends
-    the run at once, as for an interrupt, instead of keeping the failure and
-    running its case again to report it."""
+class WrongPast(AssertionError):
+    """A read ``as_of`` a remembered cursor answered otherwise than the same
+    read did when the memory stood there."""
 
-    def __init__(self, failure: Divergence | LostOnRestart) -> None:
+
+Failure = Divergence | LostOnRestart | WrongPast
+
+
+@dataclass(frozen=True)
+class Remembered:
+    """Where a memory stood (``cursor``) and what ``reads`` answered then."""
+
+    memory: str
+    cursor: str
+    reads: tuple[Call, ...]
+    answers: tuple[ToolOutcome, ...]
+
+
+class Found(BaseException):
+    """The first ``Divergence``, ``LostOnRestart`` or ``WrongPast`` of a hunt
+    (``failure``), on its way out of Hypothesis: not an ``Exception``, so
+    Hypothesis ends the run at once, as for an interrupt, instead of keeping
+    the failure and running its case again to report it."""
+
+    def __init__(self, failure: Failure) -> None:
         super().__init__(str(failure))
         self.failure = failure
 
@@ -301,6 +323,9 @@ class LockstepMachine(ScheduledMachine):
         """Cursors ``history`` answered (where a memory stood), asked from later."""
         self.history_handles: list[int] = []
         """Handles ``history`` answers named."""
+        self.moments: list[Remembered] = []
+        """Moments of mounted memories remembered with what reads answered
+        then (the newest few), asked ``as_of`` later."""
         self.changed: set[str] = {ALL}
         """The memories that calls may have changed since the last check
         (``ALL``: any): those of calls that succeeded, of tools not annotated
@@ -378,7 +403,7 @@ class LockstepMachine(ScheduledMachine):
             self.assumed.add(arguments["assumption"])
         return first
 
-    def _failed(self, failure: Divergence | LostOnRestart) -> BaseException:
+    def _failed(self, failure: Failure) -> BaseException:
         """What to raise for ``failure``: itself, or ``Found`` in a hunt."""
         return Found(failure) if self.hunting else failure
 
@@ -947,6 +972,58 @@ class LockstepMachine(ScheduledMachine):
         if following is not None and data.draw(st.booleans()):
             self.apply("history", {**arguments, "since" if since else "cursor": following})
 
+    @rule(weight=2, memory=calls.memory_targets, data=st.data())
+    def remember_moment(self, memory: str | None, data: st.DataObject) -> None:
+        """Remember where a mounted memory stands and what reads that see
+        only it answer there: its schema, its assumptions, a search, and the
+        listing of a predicate given clauses (handles and provenance)."""
+        name = memory or DEFAULT
+        if name not in (DEFAULT, *self.mounted):
+            return
+        stands = self.apply("history", calls.with_memory({"limit": 1}, memory))
+        if stands.is_error:
+            return
+        reads: list[Call] = [
+            ("get_knowledge_schema", calls.with_memory({}, memory)),
+            ("list_assumptions", calls.with_memory({}, memory)),
+            ("search_facts", {"query": data.draw(calls.search_queries), "memory": name}),
+        ]
+        known = sorted(self.populated.get(name, set()))
+        if known:
+            predicate = data.draw(st.sampled_from(known))
+            pattern = calls.call_of(*predicate)
+            reads.append(
+                ("matching", calls.with_context({"pattern": pattern, "limit": 1000}, memory))
+            )
+        answers = tuple(self.apply(tool, arguments) for tool, arguments in reads)
+        cursor = json.loads(stands.text)["now"]
+        self.moments = [*self.moments, Remembered(name, cursor, tuple(reads), answers)][-6:]
+
+    @rule(weight=3, data=st.data())
+    def ask_as_of(self, data: st.DataObject) -> None:
+        """Ask the reads of a remembered moment ``as_of`` its cursor (the
+        memory still mounted, never deleted since): each must answer as it
+        did then, after whatever changed, restarts included."""
+        live = [m for m in self.moments if m.memory in (DEFAULT, *self.mounted)]
+        if not live:
+            return
+        moment = data.draw(st.sampled_from(live))
+        for (tool, arguments), then in zip(moment.reads, moment.answers, strict=True):
+            now = self.apply(tool, {**arguments, "as_of": moment.cursor})
+            if now != then:
+                raise self._failed(
+                    WrongPast(
+                        f"step {self.step}: {describe(tool, arguments)} as_of {moment.cursor} "
+                        f"of memory {moment.memory}\n  then: {then}\n  as_of: {now}\n"
+                        + self._calls_so_far()
+                    )
+                )
+
+    def _forget_moments(self, name: str) -> None:
+        """A memory of this name was deleted, or one (maybe another) mounted:
+        its remembered cursors no longer name its moments."""
+        self.moments = [m for m in self.moments if m.memory != name]
+
     def _heard(self, answer: ToolOutcome) -> str | None:
         """Keep the cursors and handles a ``history`` answer gave; its next cursor."""
         if answer.is_error:
@@ -1010,6 +1087,7 @@ class LockstepMachine(ScheduledMachine):
     def _mount(self, name: str, mode: str | None) -> None:
         if not self.apply("mount_memory", calls.with_present(name=name, mode=mode)).is_error:
             self.mounted.add(name)
+            self._forget_moments(name)
 
     @rule(weight=3, name=calls.memory_names, scope=calls.scopes)
     def create_memory(self, name: str, scope: str | None) -> None:
@@ -1155,6 +1233,7 @@ class LockstepMachine(ScheduledMachine):
         if not self.apply("delete_memory", calls.with_present(name=name, scope=scope)).is_error:
             self.mounted.discard(name)
             self.fork_bases.pop(name, None)
+            self._forget_moments(name)
 
     @rule(
         weight=3,

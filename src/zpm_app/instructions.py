@@ -78,6 +78,16 @@ TOOL_LINES: tuple[tuple[str, tuple[Tool, ...]], ...] = (
         ),
     ),
     (
+        "Catch up",
+        (
+            (
+                "history",
+                "who changed what and when; since your last cursor, what changed; as_of on "
+                "the reads answers as of a past moment",
+            ),
+        ),
+    ),
+    (
         "Clauses by handle, with provenance",
         (
             ("assert", ""),

@@ -6,7 +6,8 @@ input schema, copied verbatim from the tool reference.  The catalogue keeps
 all of it, with two kinds of deliberate change: every schema refuses
 arguments it does not declare (``additionalProperties: false``), and the
 descriptions in ``CORRECTED`` say what zpm really does where the
-reference's are not true of it.
+reference's are not true of it; and the read tools take ``as_of`` (a moment
+of the memory's history), last.
 """
 
 from __future__ import annotations
@@ -51,13 +52,36 @@ MEMORY_TOOLS = frozenset(
 """Tools whose description is not the reference's, and why."""
 
 
+AS_OF_TOOLS = frozenset(
+    """query_logic explain_why trace_dependency verify_consistency get_knowledge_schema
+    find_predicate_references search_facts get_belief_status get_justification
+    list_assumptions query matching argue""".split()
+)
+"""The read tools that answer as the memory was at a moment (``as_of``)."""
+AS_OF = {
+    "type": "string",
+    "description": "A cursor from history or an ISO 8601 time: answer as of then (default: now)",
+}
+
+
 def expected_schema(entry: dict[str, Any]) -> dict[str, Any]:
-    """The reference's schema plus ``memory`` on every knowledge tool (architecture §8.3)."""
+    """The reference's schema plus ``memory`` on every knowledge tool (architecture §8.3)
+    and ``as_of`` on the read tools."""
     schema: dict[str, Any] = json.loads(json.dumps(entry["inputSchema"]))
     if entry["name"] in MEMORY_TOOLS:
         schema["properties"].setdefault("memory", STANDARD_MEMORY)
+    if entry["name"] in AS_OF_TOOLS:
+        schema["properties"]["as_of"] = AS_OF
     schema["additionalProperties"] = False
     return schema
+
+
+def test_the_read_tools_and_only_they_take_as_of() -> None:
+    for spec in TOOLS:
+        assert ("as_of" in spec.properties) == (spec.name in AS_OF_TOOLS), spec.name
+        if spec.name in AS_OF_TOOLS:
+            assert spec.read_only and list(spec.properties)[-1] == "as_of"
+            assert spec.properties["as_of"] == AS_OF
 
 
 def expected_hints(marks: dict[str, str]) -> tuple[bool, bool, bool]:

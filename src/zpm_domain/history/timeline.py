@@ -34,7 +34,8 @@ class Timeline:
     now: Cursor
     """Where the memory stood when the timeline was read: after its last batch."""
     first: int
-    """The number of the oldest batch kept (1 when the whole history is kept)."""
+    """The number of the oldest batch kept (1 when the whole history is
+    kept; one past ``now`` when none is)."""
     by_handle: dict[int, list[int]] = field(default_factory=dict)
     by_key: dict[Key, list[int]] = field(default_factory=dict)
     renames: list[int] = field(default_factory=list)
@@ -44,24 +45,10 @@ class Timeline:
         """The timeline of ``records`` (every batch kept, oldest first), up
         to batch number ``batches``."""
         events: list[Event] = []
-        number, first = 0, 1
-        for record in records:
-            start = record.ops[0] if record.ops and record.ops[0].op == "base" else None
-            if start is None:
-                number += 1
-            else:
-                given = start.args.get("batch")
-                if isinstance(given, int) and not isinstance(given, bool) and given > 0:
-                    number = given
-                else:  # numbered from 1 again: what came before cannot be told apart
-                    number, first = 1, 1
-                    events.clear()
-                if not events and number > 1:
-                    first = number
-            if number > batches:
-                break
+        kept = numbered(records, batches)
+        for number, record in kept:
             events.extend(batch_events(record, number))
-        timeline = cls(events, Cursor(batches), first)
+        timeline = cls(events, Cursor(batches), kept[0][0] if kept else batches + 1)
         timeline._index()
         return timeline
 
@@ -103,6 +90,30 @@ class Timeline:
                 current, end = event.renamed_from, position
                 found.add(current)
         return found
+
+
+def numbered(records: Iterable[JournalRecord], batches: int) -> list[tuple[int, JournalRecord]]:
+    """Each of ``records`` (every batch kept, oldest first) with its number
+    in the memory's history, up to number ``batches``; when a generation
+    older than the numbering starts again at 1, only the batches from it
+    on (see the module documentation)."""
+    found: list[tuple[int, JournalRecord]] = []
+    number = 0
+    for record in records:
+        start = record.ops[0] if record.ops and record.ops[0].op == "base" else None
+        if start is None:
+            number += 1
+        else:
+            given = start.args.get("batch")
+            if isinstance(given, int) and not isinstance(given, bool) and given > 0:
+                number = given
+            else:  # numbered from 1 again: what came before cannot be told apart
+                number = 1
+                found.clear()
+        if number > batches:
+            break
+        found.append((number, record))
+    return found
 
 
 def _between(positions: Sequence[int], low: int, high: int) -> list[int]:

@@ -97,7 +97,8 @@ class Memory(Reads):
     """One mounted memory (see the module documentation).
 
     ``settle`` runs after each whole-memory load (:meth:`loading`);
-    ``preloaded`` is the starting snapshot of a new fork, already in memory.
+    ``preloaded`` is the starting snapshot of a new fork, already in memory;
+    ``namespace`` the engine namespace of its clauses (default: its name).
     """
 
     def __init__(
@@ -113,8 +114,10 @@ class Memory(Reads):
         step: Callable[[str], None] | None = None,
         settle: Callable[[], None] | None = None,
         preloaded: Preloaded | None = None,
+        namespace: str | None = None,
     ) -> None:
         self.name = name
+        self._namespace = namespace or name
         self.scope: Scope = scope
         self.mode: Mode = mode
         self.engine = engine
@@ -131,7 +134,7 @@ class Memory(Reads):
         self.history = withdrawals.History()
         self.defeats = defeat.Defeats()
         self.descriptions = descriptions.Descriptions()
-        self.files = KnowledgeFiles(engine, name, self.defeats)
+        self.files = KnowledgeFiles(engine, self._namespace, self.defeats)
         self.fork = storage.fork_info()
         self.preloaded = preloaded
         """The starting snapshot, already in memory, of a memory about to open (a new fork)."""
@@ -140,12 +143,24 @@ class Memory(Reads):
         self._recovery = Recovery(self)
         self._opened = next(_OPENINGS)
         self._knowledge: list[KnowledgeFile] = []
-        engine.ensure_namespace(name)
+        engine.ensure_namespace(self._namespace)
 
     @property
     def namespace(self) -> str:
-        """The engine namespace holding this memory's clauses."""
-        return self.name
+        """The engine namespace holding this memory's clauses: its name,
+        unless it was given another (a replica of its past,
+        ``zpm_domain.history.past``)."""
+        return self._namespace
+
+    @property
+    def clock(self) -> Callable[[], float]:
+        """The clock its changes are stamped with."""
+        return self._clock
+
+    @property
+    def version(self) -> str:
+        """The zpm version its snapshots are written by."""
+        return self._version
 
     @property
     def read_only(self) -> bool:

@@ -31,6 +31,7 @@ from zpm_domain.tools import verb_outputs
 from zpm_domain.tools.definition import QUERY, VERBS, Arg, Reply, ToolGroup, tool
 from zpm_domain.tools.inputs import parse_term
 from zpm_domain.tools.jsontext import dumps
+from zpm_domain.tools.moments import AsOfArg, reading
 
 CONJUNCTION = "conjunction"
 """The ``rule_applied`` of the node that carries a conjunction's against side."""
@@ -90,12 +91,13 @@ class ArgueTools(ToolGroup):
         context: Annotated[
             str | None, Arg("The memory to use (optional, defaults to the default memory)")
         ] = None,
+        as_of: AsOfArg = None,
     ) -> Reply[verb_outputs.Argued]:
         goal = parse_term(closed_goal, "closed_goal")
         if variables(goal):
             raise InvalidClause(f"argue needs a closed (ground) goal: {render(goal)}")
         check_goal(goal)
-        kb = self._memories.resolve(context)
+        kb = reading(self._memories, context, as_of)
         self._memories.sync_all()
         justifier = Justifier(self._memories, self.context.limits)
         renderer = Renderer()

@@ -26,6 +26,7 @@ from zpm_domain.tools.definition import (
 )
 from zpm_domain.tools.fact_notes import variables_note
 from zpm_domain.tools.inputs import parse_fact
+from zpm_domain.tools.moments import AsOfArg, reading
 
 _ASSUMPTION = re.compile(r"[a-z][A-Za-z0-9_]*\Z")
 _PATTERN = re.compile(r"[a-z0-9_*?]+\Z")
@@ -85,12 +86,13 @@ class AssumptionTools(ToolGroup):
             Arg('The Prolog fact to check belief status for (e.g. "available(server_a)")'),
         ],
         memory: MemoryArg = None,
+        as_of: AsOfArg = None,
     ) -> Reply[outputs.BeliefStatus]:
         """``fact`` may hold variables: every stored fact unifying with it counts;
         the source is that of the first one (knowledge files first, then
         clause order)."""
         term = parse_fact(fact, "fact")
-        kb = self._memories.resolve(memory)
+        kb = reading(self._memories, memory, as_of)
         kb.sync()
         source = kb.source_of(term)
         names: dict[str, None] = {}
@@ -112,11 +114,12 @@ class AssumptionTools(ToolGroup):
         self,
         assumption: Annotated[str, Arg('The assumption name to query (e.g. "infra_healthy")')],
         memory: MemoryArg = None,
+        as_of: AsOfArg = None,
     ) -> Reply[outputs.Justification]:
         """Facts in the order the assumption first supported them; an unknown
         assumption supports none (not an error)."""
         _check_assumption(assumption)
-        kb = self._memories.resolve(memory)
+        kb = reading(self._memories, memory, as_of)
         kb.sync()
         return Reply.of({"facts": _rendered(kb.facts_of(assumption))})
 
@@ -125,8 +128,10 @@ class AssumptionTools(ToolGroup):
         "Return all named assumptions currently registered in the truth maintenance system. "
         "Returns a deduplicated list, in the order the assumptions were first made.",
     )
-    def list_assumptions(self, memory: MemoryArg = None) -> Reply[outputs.AssumptionNames]:
-        kb = self._memories.resolve(memory)
+    def list_assumptions(
+        self, memory: MemoryArg = None, as_of: AsOfArg = None
+    ) -> Reply[outputs.AssumptionNames]:
+        kb = reading(self._memories, memory, as_of)
         kb.sync()
         return Reply.of({"assumptions": kb.assumptions()})
 

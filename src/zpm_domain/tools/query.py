@@ -17,6 +17,7 @@ from zpm_domain.tools.answers import encode_answers
 from zpm_domain.tools.definition import QUERY, Arg, MemoryArg, Reply, ToolGroup, tool
 from zpm_domain.tools.inputs import parse_term
 from zpm_domain.tools.jsontext import dumps
+from zpm_domain.tools.moments import AsOfArg, reading
 
 _PLAIN_NAME = re.compile(r"[a-z][A-Za-z0-9_]*\Z")
 _INTERNAL = frozenset({"tms_justification", "zpm_source", "portray"})
@@ -42,6 +43,7 @@ class QueryTools(ToolGroup):
         self,
         goal: Annotated[str, Arg('A Prolog goal to query (e.g. "fruit(X)", "parent(john, Y)")')],
         memory: MemoryArg = None,
+        as_of: AsOfArg = None,
     ) -> Reply[outputs.QueryAnswers]:
         """All answers (at most ``max_solutions``) as a compact JSON array;
         structured: ``{"answers": [...], "truncated": bool}``, ``truncated``
@@ -49,7 +51,7 @@ class QueryTools(ToolGroup):
 
         Enumeration stops at the cap, so infinite generators are fine.
         """
-        term, solutions = first_answers(self._memories, self._limits, goal, memory)
+        term, solutions = first_answers(self._memories, self._limits, goal, memory, as_of)
         rows = encode_answers(variables(term), solutions, Renderer())
         truncated = len(rows) >= self._limits.max_solutions
         return Reply(dumps(rows), {"answers": rows, "truncated": truncated})
@@ -61,9 +63,11 @@ class QueryTools(ToolGroup):
         "both. Returns structural metadata only — no predicate content is exposed. "
         "Read-only mounts support discovery.",
     )
-    def get_knowledge_schema(self, memory: MemoryArg = None) -> Reply[outputs.KnowledgeSchema]:
+    def get_knowledge_schema(
+        self, memory: MemoryArg = None, as_of: AsOfArg = None
+    ) -> Reply[outputs.KnowledgeSchema]:
         """User predicates that have clauses, with counts and fact/rule/both types."""
-        kb = self._memories.resolve(memory)
+        kb = reading(self._memories, memory, as_of)
         kb.sync()
         entries = schema_entries(kb)
         predicates = cast(list[outputs.KnowledgePredicate], entries)
@@ -71,14 +75,15 @@ class QueryTools(ToolGroup):
 
 
 def first_answers(
-    memories: Memories, limits: Limits, goal: str, memory: str | None
+    memories: Memories, limits: Limits, goal: str, memory: str | None, moment: str | None = None
 ) -> tuple[Term, list[Solution]]:
     """``goal`` read (``PrologSyntaxError``) and checked against the sandbox,
-    and its first answers (at most ``limits.max_solutions``) in ``memory``,
-    every mounted memory caught up first: what ``query_logic`` answers."""
+    and its first answers (at most ``limits.max_solutions``) in ``memory``
+    (as it was at ``moment``, when given), every mounted memory caught up
+    first: what ``query_logic`` answers."""
     term = parse_term(goal, "goal", {})
     check_goal(term)
-    kb = memories.resolve(memory)
+    kb = reading(memories, memory, moment)
     memories.sync_all()
     return term, kb.first_solutions(term, limits)
 

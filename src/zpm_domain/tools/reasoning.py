@@ -23,6 +23,7 @@ from zpm_domain.tools.answers import to_json_value
 from zpm_domain.tools.definition import QUERY, Arg, MemoryArg, Reply, ToolGroup, tool
 from zpm_domain.tools.inputs import parse_term, require_callable
 from zpm_domain.tools.jsontext import JsonValue, dumps
+from zpm_domain.tools.moments import AsOfArg, reading
 
 TRACED = "path"
 VIOLATION = "integrity_violation"
@@ -37,9 +38,10 @@ class ReasoningTools(ToolGroup):
     def _limits(self) -> Limits:
         return self.context.limits
 
-    def _target(self, memory: str | None) -> Memory:
-        """The memory a goal runs in, with every memory caught up (``m:G`` may reach any)."""
-        kb = self._memories.resolve(memory)
+    def _target(self, memory: str | None, moment: str | None) -> Memory:
+        """The memory a goal runs in (as it was at ``moment``, when given),
+        with every memory caught up (``m:G`` may reach any)."""
+        kb = reading(self._memories, memory, moment)
         self._memories.sync_all()
         return kb
 
@@ -62,6 +64,7 @@ class ReasoningTools(ToolGroup):
             str, Arg('The starting node to trace dependencies from (e.g. "a", "module_a")')
         ],
         memory: MemoryArg = None,
+        as_of: AsOfArg = None,
     ) -> Reply[outputs.Trace]:
         """The distinct ``Y`` of ``path(Start, Y)`` (first-seen order) as a JSON
         array; structured: ``{"nodes": [...]}``.
@@ -73,7 +76,7 @@ class ReasoningTools(ToolGroup):
         start = parse_term(start_node, "start_node")
         if variables(start):
             raise InvalidArguments("start_node must be a ground term: a node, not a pattern")
-        kb = self._target(memory)
+        kb = self._target(memory, as_of)
         goal = Struct(TRACED, (start, Var("Y")))
         renderer = Renderer()
         seen: set[str] = set()
@@ -105,6 +108,7 @@ class ReasoningTools(ToolGroup):
             str | None, Arg('Optional domain scope to filter integrity checks (e.g. "deployment")')
         ] = None,
         memory: MemoryArg = None,
+        as_of: AsOfArg = None,
     ) -> Reply[outputs.Violations]:
         """``{"violations":[...]}``: the distinct X values, in the order first
         found, from the first ``max_solutions`` solutions; structured, also
@@ -118,7 +122,7 @@ class ReasoningTools(ToolGroup):
             goal = Struct(";", (Struct(VIOLATION, (x,)), Struct(VIOLATION, (Var(None), x))))
         else:
             goal = Struct(VIOLATION, (_scope_atom(scope), x))
-        kb = self._target(memory)
+        kb = self._target(memory, as_of)
         solutions = kb.first_solutions(goal, self._limits)
         renderer = Renderer()
         violations: dict[str, JsonValue] = {}
@@ -149,6 +153,7 @@ class ReasoningTools(ToolGroup):
             int | None, Arg("Optional maximum proof tree depth (truncates deeper levels)")
         ] = None,
         memory: MemoryArg = None,
+        as_of: AsOfArg = None,
     ) -> Reply[outputs.Explanation]:
         """The first proof of ``fact`` as explain_why's JSON (``proof_tree`` null when
         none); structured: the same proof flat (see ``outputs.Explanation``).
@@ -161,7 +166,7 @@ class ReasoningTools(ToolGroup):
         goal = parse_term(fact, "fact")
         require_callable(goal, "fact")
         check_goal(goal)
-        kb = self._target(memory)
+        kb = self._target(memory, as_of)
         depth = DEFAULT_MAX_DEPTH if max_depth is None else max_depth
         steps = kb.explain(goal, self._limits, depth)
         tree = build_tree(steps) if steps else None

@@ -33,6 +33,7 @@ from zpm_domain.tools.definition import (
     tool,
 )
 from zpm_domain.tools.inputs import parse_indicator
+from zpm_domain.tools.moments import AsOfArg, all_reading
 from zpm_domain.tools.query import is_zpm_own
 
 DEFAULT_LIMIT = 20
@@ -72,6 +73,7 @@ class RecallTools(ToolGroup):
             int | None,
             Arg("Where to continue: the next_cursor of the previous page (default 0)"),
         ] = None,
+        as_of: AsOfArg = None,
     ) -> Reply[outputs.Search]:
         """One page of results: ``results``, ``count``, ``total`` (over every
         page) and ``next_cursor`` (``null`` on the last page).  The cursor is
@@ -89,7 +91,7 @@ class RecallTools(ToolGroup):
         skip = 0 if cursor is None else cursor
         if skip < 0:
             raise InvalidArguments(f"cursor must be 0 or more, not {skip}")
-        searched = self._searched(memory)
+        searched = all_reading(self._searched(memory), as_of)
         for kb in searched:
             kb.sync()
         matcher = Matcher(words)

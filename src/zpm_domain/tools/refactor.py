@@ -25,6 +25,7 @@ from zpm_domain.stored.clauses import DENIALS
 from zpm_domain.stored.references import calls, denied
 from zpm_domain.tools import outputs
 from zpm_domain.tools.definition import CHANGE, QUERY, Arg, Reply, ToolGroup, tool
+from zpm_domain.tools.moments import AsOfArg, all_reading
 
 ALL = "__all__"
 _NAME = re.compile(r"[a-z][A-Za-z0-9_]*\Z")
@@ -81,12 +82,14 @@ class RefactorTools(ToolGroup):
                 "response (default: true)"
             ),
         ] = None,
+        as_of: AsOfArg = None,
     ) -> Reply[outputs.References]:
         """Scanned memories in ``list_memories`` order; within one, predicates in
         definition order and clauses in order."""
         _check_name(functor, "functor")
         _check_arity(arity)
         scanned = self._memories.mounted() if memory == ALL else [self._memories.resolve(memory)]
+        scanned = all_reading(scanned, as_of)
         found = _References(functor, arity)
         for kb in scanned:
             kb.sync()

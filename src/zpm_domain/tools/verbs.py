@@ -62,6 +62,7 @@ from zpm_domain.tools.definition import (
 from zpm_domain.tools.fact_notes import variables_note
 from zpm_domain.tools.inputs import is_clause_syntax, parse_term
 from zpm_domain.tools.jsontext import dumps
+from zpm_domain.tools.moments import AsOfArg, reading
 from zpm_domain.tools.verb_outputs import (
     Asserted,
     HandledProof,
@@ -190,11 +191,12 @@ class VerbTools(ToolGroup):
         include_justification: Annotated[
             bool | None, Arg("Also return each answer's first proof (default false)")
         ] = None,
+        as_of: AsOfArg = None,
     ) -> Reply[verb_outputs.VerbQuery]:
         names: dict[str, Var] = {}
         term = parse_term(goal, "goal", names)
         check_goal(term)
-        kb = self._memories.resolve(context)
+        kb = reading(self._memories, context, as_of)
         self._memories.sync_all()
         limits = self.context.limits
         solutions = kb.first_solutions(term, limits)
@@ -250,13 +252,14 @@ class VerbTools(ToolGroup):
         after_handle: Annotated[
             int | None, Arg("Continue after the fact with this handle (the last row's)")
         ] = None,
+        as_of: AsOfArg = None,
     ) -> Reply[verb_outputs.Matching]:
         term = parse_term(pattern, "pattern")
         _check_pattern(term, pattern)
         bound = DEFAULT_LIMIT if limit is None else limit
         if not 1 <= bound <= MAX_LIMIT:
             raise InvalidArguments(f"limit must be from 1 to {MAX_LIMIT}, not {bound}")
-        kb = self._memories.resolve(context)
+        kb = reading(self._memories, context, as_of)
         kb.sync()
         candidates: list[Clause] = []
         for clause in _candidates(kb, term, after_handle):

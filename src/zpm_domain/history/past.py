@@ -1,0 +1,266 @@
+"""A memory as it was: a read-only replica recovered from its kept history.
+
+The state of a memory right after batch ``N`` of its history is what
+recovery builds from the generation that batch belongs to: the knowledge
+files, the generation's starting snapshot, and its batches up to ``N``.  A
+replica is exactly that: a :class:`~zpm_domain.memory.memory.Memory` in an
+engine namespace of its own (``<name>@<N>``), opened by the same recovery
+code from a journal that holds those batches alone, so it answers every read
+as the memory did then, by construction.  A generation started by a save
+whose snapshot was saved over since is replayed from the generation before
+it instead (the save held the very state that generation ended with).
+
+A replica is never written: its storage refuses, and it is mounted
+read-only.  The last few replicas asked for are kept per memory.  Knowledge
+files are read as they are now.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import re
+import threading
+import weakref
+from collections import OrderedDict
+from collections.abc import Iterator, Sequence
+
+from zpm_domain.errors import InvalidArguments, RecoveryFailed
+from zpm_domain.history.cursor import Moment
+from zpm_domain.history.timeline import numbered
+from zpm_domain.memory.memory import Memory
+from zpm_domain.ports.journal import Author, Journal, JournalOp, JournalRecord
+from zpm_domain.ports.snapshots import SnapshotStore
+from zpm_domain.ports.storage import ForkInfo, KnowledgeFile, MemoryStorage
+from zpm_domain.stored.provenance import iso_time
+
+_ID = re.compile(r"^%% id: (\S+)$", re.MULTILINE)
+HEADER_CHARS = 4096
+"""Where a snapshot's header ends at the latest (``snapshot_format``)."""
+
+KEPT_REPLICAS = 2
+"""How many replicas of one memory's past stay open (the most recently used)."""
+
+
+class PastJournal(Journal):
+    """The batches a replica replays, given once to its first ``read_new``."""
+
+    def __init__(self, records: Sequence[JournalRecord], label: str) -> None:
+        self._records = list(records)
+        self._unread = list(records)
+        self._label = label
+        self._lock = threading.RLock()
+
+    @property
+    def label(self) -> str:
+        return self._label
+
+    def append(self, ops: Sequence[JournalOp], by: Author | None = None) -> None:
+        raise PermissionError(f"{self._label}: the past is not written")
+
+    def rotate(self, first: Sequence[JournalOp], by: Author | None = None) -> None:
+        raise PermissionError(f"{self._label}: the past is not written")
+
+    def read_new(self) -> list[JournalRecord]:
+        unread, self._unread = self._unread, []
+        return unread
+
+    def generation(self) -> list[JournalRecord]:
+        return list(self._records)
+
+    def size_bytes(self) -> int:
+        return 0
+
+    def pending(self) -> int:
+        return len(self._records)
+
+    @contextlib.contextmanager
+    def lock(self) -> Iterator[None]:
+        with self._lock:
+            yield
+
+    def close(self) -> None:
+        pass
+
+
+class PastStorage(MemoryStorage):
+    """A memory's storage as a replica of its past sees it: its snapshots and
+    knowledge files, read only, and the batches it replays."""
+
+    def __init__(self, storage: MemoryStorage, journal: PastJournal) -> None:
+        self._storage = storage
+        self._journal = journal
+
+    @property
+    def journal(self) -> Journal:
+        return self._journal
+
+    @property
+    def snapshots(self) -> SnapshotStore:
+        return self._storage.snapshots
+
+    @property
+    def location(self) -> str:
+        return self._storage.location
+
+    def knowledge_files(self) -> list[KnowledgeFile]:
+        return self._storage.knowledge_files()
+
+    def writable(self) -> bool:
+        return False
+
+    def memory_id(self, *, give: bool) -> int | None:
+        return self._storage.memory_id(give=False)
+
+    def fork_info(self) -> ForkInfo | None:
+        return self._storage.fork_info()
+
+    def read_fork_point(self) -> str:
+        return self._storage.read_fork_point()
+
+    def fork_point_label(self) -> str:
+        return self._storage.fork_point_label()
+
+    def close(self) -> None:
+        pass
+
+
+class Past:
+    """The replicas of one memory's past, the last :data:`KEPT_REPLICAS` used."""
+
+    def __init__(self, memory: Memory) -> None:
+        self._memory = weakref.ref(memory)
+        self._replicas: OrderedDict[int, Memory] = OrderedDict()
+
+    def at(self, batch: int, records: Sequence[JournalRecord]) -> Memory:
+        """The replica right after batch ``batch`` (``records``: every batch
+        kept, oldest first)."""
+        memory = self._memory()
+        assert memory is not None
+        replica = self._replicas.get(batch)
+        if replica is not None:
+            self._replicas.move_to_end(batch)
+            return replica
+        replica = _replica(memory, batch, records)
+        self._replicas[batch] = replica
+        while len(self._replicas) > KEPT_REPLICAS:
+            _, old = self._replicas.popitem(last=False)
+            _drop(old)
+        return replica
+
+    def close(self) -> None:
+        """Drop every replica (their namespaces leave the engine)."""
+        while self._replicas:
+            _drop(self._replicas.popitem()[1])
+
+
+_PASTS: weakref.WeakKeyDictionary[Memory, Past] = weakref.WeakKeyDictionary()
+
+
+def as_of(memory: Memory, moment: Moment) -> Memory:
+    """``memory`` as it was at ``moment`` (caught up first): the memory
+    itself when nothing changed since, else a replica of its past.
+    ``InvalidArguments`` for a cursor ahead of the memory's history or a
+    moment before what it keeps."""
+    with memory.journal.lock():
+        memory.sync()
+        now = memory.batches
+        records = memory.journal.kept() if _needs_records(moment, now) else []
+    kept = numbered(records, now)
+    batch = _batch_at(moment, kept, now)
+    if batch == now:
+        return memory
+    first = kept[0][0] if kept else now + 1
+    if first > 1 and batch < first:  # before the oldest generation kept starts
+        shown = moment.cursor.text if moment.cursor is not None else iso_time(moment.seconds or 0)
+        horizon = iso_time(kept[0][1].ts) if kept else "now"
+        raise InvalidArguments(
+            f"as_of {shown} is before the history memory {memory.name} keeps "
+            f"(it starts at {horizon}, cursor {first})"
+        )
+    past = _PASTS.get(memory)
+    if past is None:
+        past = _PASTS[memory] = Past(memory)
+    return past.at(batch, [record for number, record in kept if number <= batch])
+
+
+def _needs_records(moment: Moment, now: int) -> bool:
+    return moment.cursor is None or moment.cursor.batch < now
+
+
+def _batch_at(moment: Moment, kept: list[tuple[int, JournalRecord]], now: int) -> int:
+    """The number of the last batch the state at ``moment`` holds."""
+    if moment.cursor is not None:
+        if moment.cursor.batch > now:
+            raise InvalidArguments(
+                f"as_of {moment.cursor.text} is ahead of this memory's history, "
+                f"which stands at {now}"
+            )
+        return moment.cursor.batch
+    seconds = moment.seconds or 0
+    before = [number for number, record in kept if record.ts < seconds]
+    if before:
+        return before[-1]
+    return kept[0][0] - 1 if kept else now
+
+
+def _replica(memory: Memory, batch: int, records: Sequence[JournalRecord]) -> Memory:
+    """Open the replica of ``memory`` right after batch ``batch``, from the
+    newest generation start at or before it whose snapshot is as it was."""
+    starts = [i for i, record in enumerate(records) if _is_start(record)]
+    if not starts or starts[0] != 0:
+        starts.insert(0, 0)  # the oldest batches kept, from the knowledge files alone
+    for index in reversed(starts):
+        lost = _lost_snapshot(memory, records[index]) if records else None
+        if lost is not None:
+            if index != starts[0] and _is_save(records[index]):
+                continue  # a save: the generation before it ends in the state it held
+            raise RecoveryFailed(
+                f"memory {memory.name} as of cursor {batch} started from snapshot {lost}, "
+                "which has been saved over or deleted since"
+            )
+        replica = Memory(
+            memory.name,
+            memory.engine,
+            PastStorage(memory.storage, PastJournal(records[index:], memory.journal.label)),
+            scope=memory.scope,
+            mode="ro",
+            clock=memory.clock,
+            version=memory.version,
+            namespace=f"{memory.namespace}@{batch}",
+        )
+        try:
+            replica.open()
+        except BaseException:
+            _drop(replica)
+            raise
+        return replica
+    raise AssertionError("unreachable: the oldest start opens or raises")
+
+
+def _lost_snapshot(memory: Memory, record: JournalRecord) -> str | None:
+    """The name of the snapshot generation start ``record`` loads, when the
+    snapshot under that name is no longer the one it recorded; else ``None``."""
+    if not _is_start(record):
+        return None
+    args = record.ops[0].args
+    name, wanted = args.get("snapshot"), args.get("id")
+    if not isinstance(name, str) or not isinstance(wanted, str):
+        return None
+    try:
+        text = memory.snapshots.read(name)
+    except (KeyError, OSError, UnicodeDecodeError):
+        return name
+    found = _ID.search(text, 0, HEADER_CHARS)
+    return None if found is not None and found.group(1) == wanted else name
+
+
+def _is_start(record: JournalRecord) -> bool:
+    return bool(record.ops) and record.ops[0].op == "base"
+
+
+def _is_save(record: JournalRecord) -> bool:
+    return record.ops[0].args.get("saved_at") is not None
+
+
+def _drop(replica: Memory) -> None:
+    replica.engine.drop_namespace(replica.namespace)
