@@ -62,7 +62,8 @@ predicates without clauses) and keyword searches in pages, the history
 cursors earlier answers gave or a time, paged and as a feed), moments remembered
 with what reads of one memory answered there (schema, assumptions, a search, a
 listing) and asked again ``as_of`` their cursor later, across every change and
-restart (``WrongPast`` when one answers otherwise), the schema, and
+restart, and again plainly after a revert to their cursor (``WrongPast`` when
+one answers otherwise), diffs between moments, the schema, and
 bad input (syntax errors, unknown arguments, wrong JSON types, sandbox
 violations, names that try to leave their folder).  Each knowledge call may
 carry a ``memory`` argument; rule bodies and queries may call ``m:G`` in
@@ -1018,6 +1019,43 @@ class LockstepMachine(ScheduledMachine):
                         + self._calls_so_far()
                     )
                 )
+
+    @rule(weight=2, data=st.data(), dry_run=st.sampled_from([None, True, False, False]))
+    def revert_memory(self, data: st.DataObject, dry_run: bool | None) -> None:
+        """Revert a mounted memory to a remembered moment: applied, the reads
+        of the moment answer now as they did then (``WrongPast`` otherwise);
+        or to another moment of any memory (ahead, a time, a mistake)."""
+        live = [m for m in self.moments if m.memory in (DEFAULT, *self.mounted)]
+        if not live or data.draw(st.integers(0, 3)) == 0:
+            memory = data.draw(calls.memory_targets)
+            to = data.draw(st.one_of(st.sampled_from(self.cursors or ["1"]), calls.history_moments))
+            arguments = calls.with_present(to=to, dry_run=dry_run, memory=memory)
+            self.apply("revert_memory", arguments)
+            return
+        moment = data.draw(st.sampled_from(live))
+        arguments = calls.with_present(to=moment.cursor, dry_run=dry_run)
+        answer = self.apply("revert_memory", calls.with_memory(arguments, moment.memory))
+        if answer.is_error or dry_run is not False:
+            return
+        for (tool, question), then in zip(moment.reads, moment.answers, strict=True):
+            now = self.apply(tool, question)
+            if now != then:
+                raise self._failed(
+                    WrongPast(
+                        f"step {self.step}: {describe(tool, question)} after a revert to "
+                        f"{moment.cursor} of memory {moment.memory}\n  then: {then}\n"
+                        f"  now: {now}\n" + self._calls_so_far()
+                    )
+                )
+
+    @rule(weight=2, memory=calls.memory_targets, data=st.data())
+    def diff_memory(self, memory: str | None, data: st.DataObject) -> None:
+        """What changed in a memory between two moments: remembered cursors,
+        others, times and mistakes, until now or until another."""
+        moments = st.one_of(st.sampled_from(self.cursors or ["1"]), calls.history_moments)
+        since, until = data.draw(moments), data.draw(st.one_of(st.none(), moments))
+        arguments = calls.with_memory(calls.with_present(since=since, until=until), memory)
+        self.apply("diff_memory", arguments)
 
     def _forget_moments(self, name: str) -> None:
         """A memory of this name was deleted, or one (maybe another) mounted:

@@ -2058,9 +2058,32 @@ HISTORY_EXAMPLES: list[Step] = [
     ),
     ("history", {"since": "3"}, INVALID, ERR),
     ("history", {"since": "last week"}, INVALID, ERR),
+    (
+        "diff_memory",
+        {"since": "1"},
+        '{"memory":"default","since":"1","until":"2","changes":['
+        f'{{"op":"remove","handle":{DEFAULT + 1},"sentence":"owner(auth_service, alice)"}},'
+        f'{{"op":"store","handle":{DEFAULT + 2},"sentence":"owner(auth_service, bob)"}}],'
+        '"described":[]}',
+        OK,
+    ),
+    (
+        "revert_memory",
+        {"to": "1", "dry_run": False},
+        '{"memory":"default","to":"1","dry_run":false,"applied":{"stored":1,"removed":1,'
+        '"withdrawn":0,"supports":0,"described":0},"operations":['
+        f'{{"op":"remove","handle":{DEFAULT + 2},"sentence":"owner(auth_service, bob)"}},'
+        f'{{"op":"store","handle":{DEFAULT + 1},"sentence":"owner(auth_service, alice)"}}],'
+        '"skipped":[],"now":"3"}',
+        OK,
+    ),
+    ("query_logic", {"goal": "owner(S, P)"}, '[{"S":"auth_service","P":"alice"}]', OK),
+    ("query_logic", {"goal": "owner(S, P)", "as_of": "2"}, '[{"S":"auth_service","P":"bob"}]', OK),
+    ("query_logic", {"goal": "owner(S, P)", "as_of": "4"}, INVALID, ERR),
 ]
 """``history``: who changed what, with which tool and when, and the changes
-feed (``since``) with the cursor to ask from next time."""
+feed (``since``) with the cursor to ask from next time; ``diff_memory`` and
+``revert_memory`` back to a cursor; a read ``as_of`` a cursor."""
 
 
 SPEC_WALK: dict[str, list[Step]] = {

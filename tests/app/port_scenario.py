@@ -75,6 +75,8 @@ CALLS: tuple[tuple[str, dict[str, Any]], ...] = (
     ("rename_predicate", {"old_functor": "old_name", "new_functor": "new_name"}),
     ("search_facts", {"query": "coffee"}),
     ("history", {"predicate": "likes/2", "limit": 3}),
+    ("diff_memory", {"since": "1"}),
+    ("revert_memory", {"to": "1"}),
     ("describe_predicate", {"predicate": "likes/2", "description": "who likes what"}),
     ("assert", {"sentence": "dog(muffet)"}),
     ("assert", {"sentence": "dog(rex)"}),

@@ -108,10 +108,12 @@ RECALL = {
     "search_facts": (True, False, True),
     "describe_predicate": (False, True, True),
     "history": (True, False, True),
+    "diff_memory": (True, False, True),
+    "revert_memory": (False, True, False),
 }
 """zpm's recall tools, which take ``memory``, and their (read_only, destructive,
 idempotent): a description replaces or removes the one a predicate had; the
-history only reads."""
+history and a diff only read; a revert is a change like any other."""
 
 
 def test_tools_are_the_reference_tools_and_verb_tools() -> None:

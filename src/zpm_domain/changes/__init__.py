@@ -17,6 +17,7 @@ from zpm_domain.changes.generation import NumberClauses, StartFrom
 from zpm_domain.changes.merge_ops import RemoveHandle, Unsupport
 from zpm_domain.changes.mutations import AddClause, BadOperation, Mutation, RemoveAll, RemoveClause
 from zpm_domain.changes.renaming import RenamePredicate
+from zpm_domain.changes.revert_mark import RevertMark
 from zpm_domain.changes.withdraw import Withdraw
 from zpm_domain.ports.journal import JournalOp
 
@@ -35,6 +36,7 @@ KINDS: tuple[type[Mutation], ...] = (
     RenamePredicate,
     DescribePredicate,
     MoveForkPoint,
+    RevertMark,
 )
 
 _BY_OP: dict[str, type[Mutation]] = {kind.op: kind for kind in KINDS}

@@ -78,7 +78,7 @@ class Plan:
         )
 
 
-class _Skip(Exception):
+class Skip(Exception):
     def __init__(self, reason: str) -> None:
         super().__init__(reason)
         self.reason = reason
@@ -97,12 +97,12 @@ def plan(found: list[Change], conflicts: Conflicts, base: Memory) -> Plan:
             continue
         try:
             if any(c.winner == "base" for c in tied):
-                raise _Skip(f"conflict: {base.name}'s change kept")
+                raise Skip(f"conflict: {base.name}'s change kept")
             mutations = list(_mutations(change, base, gone, texts))
             for mutation in mutations:
                 mutation.check(base)
-        except (_Skip, ZpmError) as refusal:
-            reason = refusal.reason if isinstance(refusal, _Skip) else refusal.message
+        except (Skip, ZpmError) as refusal:
+            reason = refusal.reason if isinstance(refusal, Skip) else refusal.message
             result.skipped.append({**_shown(change), "reason": reason})
             continue
         if change.op in ("remove", "withdraw"):
@@ -168,20 +168,20 @@ def _operation(change: Change, base: Memory) -> dict[str, Any]:
 
 
 def _mutations(change: Change, base: Memory, gone: set[int], texts: _Texts) -> Iterator[Mutation]:
-    """The mutations that apply ``change`` to ``base``; ``_Skip`` when it
+    """The mutations that apply ``change`` to ``base``; ``Skip`` when it
     does not apply there."""
     handle = change.handle
     held = None if handle in gone else base.stored_with(handle)
     if change.op == "store":
         clause = change.held.clause
         if held is not None or texts.holds(clause.key, change.held.text, gone):
-            raise _Skip(f"already in {base.name}")
-        yield from _stores(change.held)
+            raise Skip(f"already in {base.name}")
+        yield from stores(change.held)
         return
     if held is None:
         if base.history.of(handle) is not None:
-            raise _Skip(f"already withdrawn in {base.name}")
-        raise _Skip(f"not in {base.name}")
+            raise Skip(f"already withdrawn in {base.name}")
+        raise Skip(f"not in {base.name}")
     if change.op == "remove":
         yield RemoveHandle(held)
     elif change.op == "withdraw":
@@ -189,10 +189,10 @@ def _mutations(change: Change, base: Memory, gone: set[int], texts: _Texts) -> I
         record = change.record
         yield Withdraw(held, record.record, record.provenance)
     else:
-        yield from _support_change(change, base, held)
+        yield from support_change(change, base, held)
 
 
-def _stores(held: Held) -> Iterator[Mutation]:
+def stores(held: Held) -> Iterator[Mutation]:
     """Store a clause as the fork holds it: its handle, provenance and supports."""
     clause = held.clause
     assert clause.handle is not None
@@ -205,26 +205,26 @@ def _stores(held: Held) -> Iterator[Mutation]:
     yield from (Assume(clause.head, name, False) for name in rest)
 
 
-def _support_change(change: Change, base: Memory, held: Clause) -> Iterator[Mutation]:
+def support_change(change: Change, base: Memory, held: Clause) -> Iterator[Mutation]:
     support = base.support_of(held)
     name = change.assumption
     if not held.is_fact:
-        raise _Skip(f"not a fact in {base.name}")
+        raise Skip(f"not a fact in {base.name}")
     if change.op == "support":
         if name is None:
             if support is None or support.plain:
-                raise _Skip(f"already asserted in {base.name}")
+                raise Skip(f"already asserted in {base.name}")
             yield SupportPlainly(held.head)
         elif support is not None and name in support.assumptions:
-            raise _Skip(f"already supported by {name} in {base.name}")
+            raise Skip(f"already supported by {name} in {base.name}")
         elif support is None and base.defeats.holds(held):
-            raise _Skip(f"defeated in {base.name}")
+            raise Skip(f"defeated in {base.name}")
         else:
             yield Assume(held.head, name, False)
         return
     assert name is not None
     if support is None or name not in support.assumptions:
-        raise _Skip(f"not supported by {name} in {base.name}")
+        raise Skip(f"not supported by {name} in {base.name}")
     yield Unsupport(held.head, name)
 
 

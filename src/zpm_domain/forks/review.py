@@ -45,7 +45,7 @@ def waiting(memories: Memories, name: str) -> int:
     with memories.borrow(name) as fork, fork.loading():
         if fork.fork is None:
             raise NotAFork(name)
-        return len(_entries(compare(fork).found))
+        return len(listed_changes(compare(fork).found))
 
 
 def fork_rows(
@@ -112,12 +112,15 @@ def diff(memories: Memories, name: str) -> dict[str, Any]:
             return {
                 "fork": fork.name,
                 "base": base.name,
-                "changes": _entries(compared.found),
+                "changes": listed_changes(compared.found),
                 "conflicts": [c.as_json() for c in conflicts.all()],
             }
 
 
-def _entries(found: list[Change]) -> list[dict[str, Any]]:
+def listed_changes(found: list[Change]) -> list[dict[str, Any]]:
+    """``found`` as ``zpm forks diff`` lists it: a clause whose text changed
+    under its handle (a rename rewrote it) as one ``rename`` with what it
+    ``was``; the supports a stored clause comes with."""
     removed = {c.handle for c in found if c.op == "remove"}
     renamed = {c.handle: c for c in found if c.op == "store" and c.handle in removed}
     entries: list[dict[str, Any]] = []

@@ -158,7 +158,8 @@ _PASTS: weakref.WeakKeyDictionary[Memory, Past] = weakref.WeakKeyDictionary()
 
 def as_of(memory: Memory, moment: Moment) -> Memory:
     """``memory`` as it was at ``moment`` (caught up first): the memory
-    itself when nothing changed since, else a replica of its past.
+    itself when nothing changed since, else a replica of its past, whose
+    ``batches`` is the number of the last batch it holds.
     ``InvalidArguments`` for a cursor ahead of the memory's history or a
     moment before what it keeps."""
     with memory.journal.lock():

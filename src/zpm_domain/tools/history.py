@@ -1,20 +1,26 @@
-"""The ``history`` tool: what changed in a memory, when, by whom, with which
-tool (``zpm_domain.history``), and the changes feed."""
+"""The time tools (``zpm_domain.history``): ``history`` (what changed in a
+memory, when, by whom, with which tool; the changes feed), ``diff_memory``
+(what changed between two moments) and ``revert_memory`` (back to a
+moment, as one change)."""
 
 from __future__ import annotations
 
 from typing import Annotated, cast
 
+from zpm_domain.changes.revert_mark import RevertMark
 from zpm_domain.errors import InvalidArguments
 from zpm_domain.history.cursor import Cursor, Moment
+from zpm_domain.history.diff import diff
 from zpm_domain.history.events import Event
+from zpm_domain.history.past import as_of
+from zpm_domain.history.revert import MAX_LISTED, plan_revert
 from zpm_domain.history.timeline import Question, select, timeline
 from zpm_domain.prolog.terms import Atom, Struct
 from zpm_domain.prolog.writer import render
 from zpm_domain.stored.handles import is_handle
 from zpm_domain.stored.provenance import iso_time
 from zpm_domain.tools import history_outputs
-from zpm_domain.tools.definition import QUERY, Arg, MemoryArg, Reply, ToolGroup, tool
+from zpm_domain.tools.definition import CHANGE, QUERY, Arg, MemoryArg, Reply, ToolGroup, tool
 from zpm_domain.tools.inputs import parse_indicator
 
 MAX_LIMIT = 1000
@@ -111,6 +117,73 @@ class HistoryTools(ToolGroup):
                 "now": line.now.text,
             }
         )
+
+    @tool(
+        QUERY,
+        "What changed in a memory between two moments (each a cursor or an ISO 8601 time; "
+        "until defaults to now), net: clauses stored, removed, withdrawn or renamed, "
+        "supports given or taken, descriptions changed.",
+        details="The changes are listed as zpm forks diff lists a fork's, in the order a "
+        "merge would apply them.",
+    )
+    def diff_memory(
+        self,
+        since: Annotated[str, Arg("The earlier moment: a cursor from history or a time")],
+        until: Annotated[
+            str | None, Arg("The later moment: a cursor or a time (default: now)")
+        ] = None,
+        memory: MemoryArg = None,
+    ) -> Reply[history_outputs.MemoryDiff]:
+        kb = self.context.memories.resolve(memory)
+        before = as_of(kb, Moment.parse(since, "since"))
+        after = kb if until is None else as_of(kb, Moment.parse(until, "until"))
+        found = diff(before, after)
+        return Reply.of(
+            cast(
+                history_outputs.MemoryDiff,
+                {
+                    "memory": kb.name,
+                    "since": str(before.batches),
+                    "until": str(after.batches),
+                    **found,
+                },
+            )
+        )
+
+    @tool(
+        CHANGE,
+        "Bring a memory back to a moment (a cursor from history or an ISO 8601 time): "
+        "clauses, their order, supports and descriptions as they were then. A dry run by "
+        "default, listing what it would store, remove and withdraw; with dry_run false, "
+        "one change, which history shows as a revert and which can itself be reverted.",
+        details="Withdrawal records stay (they are history). A clause a knowledge file "
+        "has made static since cannot come back: it is listed in skipped.",
+    )
+    def revert_memory(
+        self,
+        to: Annotated[str, Arg("The moment to go back to: a cursor from history or a time")],
+        dry_run: Annotated[bool | None, Arg("Only list what it would do (default true)")] = None,
+        memory: MemoryArg = None,
+    ) -> Reply[history_outputs.Reverted]:
+        moment = Moment.parse(to, "to")
+        kb = self.context.memories.resolve(memory)
+        rehearse = dry_run is not False
+        with kb.writing():
+            then = as_of(kb, moment)
+            planned = plan_revert(kb, then)
+            if not rehearse and planned.mutations:
+                kb.commit([RevertMark(str(then.batches)), *planned.mutations])
+            stands = kb.batches
+        report = {
+            "memory": kb.name,
+            "to": str(then.batches),
+            "dry_run": rehearse,
+            "applied": planned.applied,
+            "operations": planned.operations[:MAX_LISTED],
+            "skipped": planned.skipped[:MAX_LISTED],
+            "now": str(stands),
+        }
+        return Reply.of(cast(history_outputs.Reverted, report))
 
 
 def _event(event: Event) -> history_outputs.HistoryEvent:

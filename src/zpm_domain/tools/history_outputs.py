@@ -3,7 +3,7 @@
 
 from __future__ import annotations
 
-from typing import Annotated, Literal, TypedDict
+from typing import Annotated, Literal, NotRequired, TypedDict
 
 from zpm_domain.tools.outputs import Count, Doc, Handle, TextOrNull
 
@@ -22,6 +22,7 @@ Kind = Literal[
     "described",
     "renamed",
     "assumption retracted",
+    "reverted",
     "saved",
     "restored",
     "imported",
@@ -61,3 +62,60 @@ class History(TypedDict):
         ),
     ]
     now: Annotated[str, Doc("Where the memory stands: the cursor after its last change.")]
+
+
+class DiffChange(TypedDict):
+    """One net change, as zpm forks diff lists a fork's (a rename: the clause's text
+    changed under its handle; was: its text before)."""
+
+    op: Literal["store", "remove", "withdraw", "rename", "support", "unsupport"]
+    handle: Handle
+    sentence: str
+    was: NotRequired[str]
+    assumption: NotRequired[TextOrNull]
+    assumptions: NotRequired[list[str]]
+    plain: NotRequired[bool]
+
+
+class DescriptionChange(TypedDict):
+    predicate: str
+    description: TextOrNull
+    was: TextOrNull
+
+
+class MemoryDiff(TypedDict):
+    memory: str
+    since: CursorText
+    until: CursorText
+    changes: list[DiffChange]
+    described: list[DescriptionChange]
+
+
+class RevertOperation(TypedDict):
+    op: Literal["store", "remove", "withdraw", "support", "unsupport", "describe"]
+    handle: NotRequired[Handle]
+    sentence: NotRequired[str]
+    assumption: NotRequired[TextOrNull]
+    predicate: NotRequired[str]
+
+
+class RevertSkip(RevertOperation):
+    reason: str
+
+
+class RevertCounts(TypedDict):
+    stored: Count
+    removed: Count
+    withdrawn: Count
+    supports: Count
+    described: Count
+
+
+class Reverted(TypedDict):
+    memory: str
+    to: CursorText
+    dry_run: bool
+    applied: RevertCounts
+    operations: Annotated[list[RevertOperation], Doc("The first 100 operations.")]
+    skipped: list[RevertSkip]
+    now: Annotated[str, Doc("Where the memory stands after the revert (with dry_run: unchanged).")]
