@@ -22,6 +22,7 @@ from zpm_app.engines import create_engine
 from zpm_app.storage_copy import Side
 from zpm_domain.memory.memory import Memory
 from zpm_domain.ports.engine import Engine
+from zpm_domain.ports.journal import Author, JournalOp
 from zpm_domain.ports.storage import MemoryRef, MountEntry
 
 _MOMENT = ("%% saved: ", "%% id: ")
@@ -65,6 +66,8 @@ class _Look:
     assumptions: int
     withdrawals: int
     clauses: int
+    history: list[tuple[int, tuple[JournalOp, ...], Author | None]]
+    """Every batch kept, all generations: time, operations, author."""
 
 
 def compare_memories(
@@ -147,6 +150,7 @@ def _look(side: Side, ref: MemoryRef, engine: Engine, clock: Callable[[], float]
             assumptions=len(memory.beliefs.assumptions()),
             withdrawals=len(memory.history),
             clauses=image.header.clauses,
+            history=[(r.ts, r.ops, r.by) for r in storage.journal.kept()],
         )
     finally:
         storage.close()
@@ -173,6 +177,12 @@ def _difference(mine: _Look, theirs: _Look) -> str | None:
         return "the fork point differs"
     if mine.memory_id != theirs.memory_id:
         return f"the memory id differs: {mine.memory_id} and {theirs.memory_id}"
+    if mine.history != theirs.history:
+        apart = next(
+            (n for n, (a, b) in enumerate(zip(mine.history, theirs.history), 1) if a != b),
+            min(len(mine.history), len(theirs.history)) + 1,
+        )
+        return f"the history differs from its batch {apart} on"
     return None
 
 

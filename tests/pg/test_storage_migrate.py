@@ -53,7 +53,13 @@ QUESTIONS: list[tuple[str, dict[str, Any]]] = [
     ("list_snapshots", {"memory": "notes"}),
     ("query_logic", {"goal": "team(X)", "memory": "shared"}),
     ("matching", {"pattern": "colour(X, Y)", "asserted_only": False}),
+    ("history", {"order": "oldest", "limit": 1000}),
+    ("history", {"memory": "notes", "order": "oldest"}),
+    ("query_logic", {"goal": "parent(X, Y)", "as_of": "3"}),
+    ("list_assumptions", {"as_of": "6"}),
 ]
+"""Questions whose answers a copy keeps (the history, and reads as of
+moments before the last save, included)."""
 
 
 def _call(box: Toolbox, tool: str, **args: Any) -> str:

@@ -206,7 +206,7 @@ class FileJournal(Journal):
 
     def archives(self) -> list[Path]:
         """The archived generations' files, oldest first."""
-        return sorted(self.path.parent.glob("journal-*.wal"), key=_archive_order)
+        return archives_of(self.path)
 
     def size_bytes(self) -> int:
         try:
@@ -412,16 +412,28 @@ class FileJournal(Journal):
     def _archive_name(self) -> Path:
         stamp = int(self._clock())
         directory = self.path.parent
-        candidate = directory / f"journal-{stamp}.wal"
+        candidate = directory / archive_name(stamp, 0)
         n = 0
         while candidate.exists():
             n += 1
-            candidate = directory / f"journal-{stamp}-{n}.wal"
+            candidate = directory / archive_name(stamp, n)
         return candidate
 
     def _check_open(self) -> None:
         if self._closed:
             raise ValueError(f"journal is closed: {self.path}")
+
+
+def archives_of(journal: Path) -> list[Path]:
+    """The archives of the journal at ``journal``: its earlier generations'
+    files, ``journal-<ts>[-<n>].wal`` beside it, oldest first."""
+    return sorted(journal.parent.glob("journal-*.wal"), key=_archive_order)
+
+
+def archive_name(ts: int, n: int) -> str:
+    """The name of an archive written at ``ts``, the ``n``-th of that second
+    (0: the first), so that :func:`archives_of` sorts it where it belongs."""
+    return f"journal-{ts}.wal" if n == 0 else f"journal-{ts}-{n}.wal"
 
 
 def _archive_order(path: Path) -> tuple[int, int, str]:

@@ -4,15 +4,16 @@ transfer port, ``zpm_domain.ports.transfer``).
 A memory is read in one transaction (a consistent picture even while
 servers write) and written in one: its row, its journal's rows, its
 snapshots and its knowledge texts commit together or not at all.  A
-journal is written as the rows of one generation numbered 1, 2, 3...,
-each holding its line as given (time, number and checksum kept); the first
-row ``starts`` the generation when it is a ``base`` batch (what a save,
-restore or fork writes first).  Rows are recorded as written by
+journal is written as the rows of its generations, the earlier ones (its
+history) first, numbered 1, 2, 3..., each holding its line as given (time,
+number and checksum kept); a generation's first row ``starts`` it when it
+is a ``base`` batch (what a save, restore or fork writes first).  Rows are recorded as written by
 ``migrate`` at their batch's time.
 """
 
 from __future__ import annotations
 
+import itertools
 import time
 from collections.abc import Callable
 from typing import Any
@@ -29,11 +30,6 @@ from zpm_domain.ports.transfer import MemoryTransfer, StoredMemory, StoredSnapsh
 
 WRITER = "migrate"
 """The ``writer`` of the journal rows a copy writes."""
-
-_GENERATION = (
-    "seq >= coalesce((SELECT max(seq) FROM zpm_journal WHERE space = %s AND memory = %s "
-    "AND starts), 1)"
-)
 
 
 def space_exists(db: Database, space: str) -> bool:
@@ -84,13 +80,19 @@ class PostgresTransfer(MemoryTransfer):
                 "ORDER BY file",
                 key,
             ).fetchall()
-            rows = conn.execute(
-                "SELECT seq, batch::text FROM zpm_journal WHERE space = %s AND memory = %s AND "
-                f"{_GENERATION} ORDER BY seq",
-                (*key, *key),
+            every = conn.execute(
+                "SELECT seq, batch::text, starts FROM zpm_journal WHERE space = %s "
+                "AND memory = %s ORDER BY seq",
+                key,
             ).fetchall()
-        for seq, text in rows:
+        for seq, text, _ in every:
             decode(text, f"{label}, journal", seq)  # JournalCorrupt for a damaged row
+        generations: list[list[str]] = []
+        for _, text, starts in every:
+            if starts or not generations:
+                generations.append([])
+            generations[-1].append(str(text))
+        newest = generations.pop() if generations else []
         memory_id, fork_of, fork_scope, base_id, created, fork_point = row
         fork = None
         if fork_of is not None:
@@ -103,7 +105,8 @@ class PostgresTransfer(MemoryTransfer):
             fork_point=fork_point,
             snapshots=tuple(StoredSnapshot(n, t, float(w)) for n, t, w in snapshots),
             knowledge=tuple((str(file), str(text)) for file, text in knowledge),
-            batches=tuple(str(text) for _, text in rows),
+            batches=tuple(newest),
+            history=tuple(tuple(lines) for lines in generations),
         )
 
     def holdings(self, scope: Scope) -> list[str]:
@@ -130,9 +133,10 @@ class PostgresTransfer(MemoryTransfer):
     def write_memory(self, memory: StoredMemory) -> None:
         ref = memory.ref
         space, label = self.registry.space_of(ref.scope), self.registry.where(ref)
-        records = [
-            decode(line, f"{label}, journal", seq) for seq, line in enumerate(memory.batches, 1)
-        ]
+        lines = [line for generation in (*memory.history, memory.batches) for line in generation]
+        records = [decode(line, f"{label}, journal", seq) for seq, line in enumerate(lines, 1)]
+        sizes = [len(generation) for generation in (*memory.history, memory.batches)]
+        starts_at = {0, *itertools.accumulate(sizes)}  # each generation's first row
         fork = memory.fork
         columns = (
             memory.memory_id,
@@ -152,14 +156,14 @@ class PostgresTransfer(MemoryTransfer):
                 ).fetchone()
                 if made is None:
                     raise MemoryExists(ref.name)
-                for record, line in zip(records, memory.batches, strict=True):
+                for index, (record, line) in enumerate(zip(records, lines, strict=True)):
                     starts = (
-                        record.line == 1 and bool(record.ops) and (record.ops[0].op == StartFrom.op)
+                        index in starts_at and bool(record.ops) and record.ops[0].op == StartFrom.op
                     )
                     conn.execute(
                         "INSERT INTO zpm_journal (space, memory, seq, batch, starts, writer, at) "
                         "VALUES (%s, %s, %s, %s, %s, %s, %s)",
-                        (space, ref.name, record.line, line, starts, WRITER, record.ts),
+                        (space, ref.name, index + 1, line, starts, WRITER, record.ts),
                     )
                 for snapshot in memory.snapshots:
                     conn.execute(

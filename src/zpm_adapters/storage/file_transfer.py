@@ -14,12 +14,14 @@ and what was written shows in :meth:`FileTransfer.holdings`.
 
 from __future__ import annotations
 
+import json
 import os
 import shutil
 from collections.abc import Callable
 from pathlib import Path
 
 from zpm_adapters.persistence.durable import fsync_directory, write_atomically, write_synced
+from zpm_adapters.persistence.file_journal import archive_name, archives_of
 from zpm_adapters.persistence.file_snapshots import FileSnapshotStore
 from zpm_adapters.persistence.journal_lines import read_lines, write_lines
 from zpm_adapters.project import knowledge_files
@@ -88,6 +90,7 @@ class FileTransfer(MemoryTransfer):
                 snapshots=snapshots,
                 knowledge=tuple(knowledge),
                 batches=tuple(read_lines(layout.journal)),
+                history=tuple(tuple(read_lines(a)) for a in archives_of(layout.journal)),
             )
         finally:
             storage.close()
@@ -145,6 +148,7 @@ class FileTransfer(MemoryTransfer):
                 target.with_name(f"{MEMORY_ID}.tmp"), target, f"{memory.memory_id}\n".encode()
             )
         journal = self.paths.wal_path
+        _write_history(data, memory.history)
         staged_journal = journal.with_name(f".{journal.name}.copying-{os.getpid()}")
         try:
             write_lines(staged_journal, memory.batches)
@@ -184,7 +188,17 @@ def _write_folder(folder: Path, memory: StoredMemory) -> None:
         snapshots = folder / "snapshots"
         snapshots.mkdir()
         _write_snapshots(snapshots, memory.snapshots)
+    _write_history(folder, memory.history)
     write_lines(folder / "journal.wal", memory.batches)
+
+
+def _write_history(folder: Path, history: tuple[tuple[str, ...], ...]) -> None:
+    """Each earlier generation of a journal as an archive in ``folder``, named
+    by the time of its last batch and its place, so they sort in order."""
+    for place, lines in enumerate(history, start=1):
+        if lines:
+            ts = int(json.loads(lines[-1])["ts"])
+            write_lines(folder / archive_name(ts, place), lines)
 
 
 def _write_snapshots(folder: Path, snapshots: tuple[StoredSnapshot, ...]) -> None:

@@ -31,8 +31,10 @@ class StoredMemory:
     ``knowledge`` holds its own knowledge files as ``(name, text)`` pairs,
     named as provenance names them (``kb/facts.pl``, ``kb/<memory>/knowledge.pl``;
     a fork has none of its own).  ``batches`` are the lines of the newest
-    generation of its journal, oldest first, each without its newline:
-    earlier generations do not count for the state and are not copied.
+    generation of its journal, oldest first, each without its newline;
+    ``history`` the lines of each earlier generation its storage keeps,
+    oldest first: they do not count for the state, and are the memory's
+    history (``zpm_domain.history``).
     """
 
     ref: MemoryRef
@@ -42,6 +44,7 @@ class StoredMemory:
     snapshots: tuple[StoredSnapshot, ...]
     knowledge: tuple[tuple[str, str], ...]
     batches: tuple[str, ...]
+    history: tuple[tuple[str, ...], ...] = ()
 
 
 class MemoryTransfer(ABC):
