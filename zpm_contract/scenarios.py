@@ -219,10 +219,13 @@ EMPTY_OVERVIEW = (
 mounted and its persistence active (architecture 8.24)."""
 
 
-def status(last_snapshot: str, journal: str) -> re.Pattern[str]:
+def status(
+    last_snapshot: str, journal: str, history: str = "since <time> (cursor 1), <bytes> bytes"
+) -> re.Pattern[str]:
     """get_persistence_status of a project: its data folder is machine-specific."""
     return template(
-        f"status: active\ndir: <dir>\nlast_snapshot: {last_snapshot}\njournal_size: {journal} bytes"
+        f"status: active\ndir: <dir>\nlast_snapshot: {last_snapshot}\n"
+        f"journal_size: {journal} bytes\nhistory: {history}"
     )
 
 
@@ -230,7 +233,7 @@ def status(last_snapshot: str, journal: str) -> re.Pattern[str]:
 # get_kb_overview on the default memory, with the spec's texts.
 SNAPSHOT_EXAMPLES: list[Step] = [
     ("list_snapshots", {}, "Snapshots: []", OK),
-    ("get_persistence_status", {}, status("none", "0"), OK),
+    ("get_persistence_status", {}, status("none", "0", "none yet"), OK),
     ("get_kb_overview", {}, EMPTY_OVERVIEW, OK),
     ("restore_snapshot", {"name": "before_refactor"}, "ExecutionFailed", ERR),
     ("save_snapshot", {}, INVALID, ERR),

@@ -62,7 +62,11 @@ def test_a_limited_token_sees_no_path(served: Served, kind: str) -> None:
     lines = text.splitlines()
     home = "token_fork" if kind == "fork" else "default"
     assert lines[:2] == ["status: active", f"dir: memory {home}"]
-    assert [line.partition(":")[0] for line in lines[2:]] == ["last_snapshot", "journal_size"]
+    assert [line.partition(":")[0] for line in lines[2:]] == [
+        "last_snapshot",
+        "journal_size",
+        "history",
+    ]
 
 
 def test_a_full_token_sees_the_folder_as_the_command_line_does(served: Served) -> None:

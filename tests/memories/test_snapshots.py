@@ -116,13 +116,15 @@ def test_list_snapshots_gives_names_in_order() -> None:
     assert world.call("list_snapshots") == "Snapshots: [A1, before_refactor, daily_backup]"
 
 
-def test_the_persistence_status_has_four_lines() -> None:
+def test_the_persistence_status_has_five_lines() -> None:
     world = stocked()
     status = world.call("get_persistence_status").splitlines()
     assert status[0] == "status: active"
     assert status[1] == "dir: volatile:project/default"
     assert status[2] == "last_snapshot: none"
     assert status[3].startswith("journal_size: ") and status[3].endswith(" bytes")
+    size = status[3].removeprefix("journal_size: ")
+    assert status[4] == f"history: since 2025-12-02T00:00:00Z (cursor 1), {size}"
 
 
 def test_a_read_only_memory_saves_the_file_only_and_refuses_restore() -> None:

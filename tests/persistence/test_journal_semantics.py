@@ -197,3 +197,51 @@ def test_every_generation_is_kept_as_history(opener: Opener) -> None:
     assert [o.op for o in kept[0].ops] == ["assert"] and kept[0].ops[0].args["clause"] == "a(1)"
     assert len(kept) == 25
     assert [o.args.get("clause") for r in kept[-2:] for o in r.ops] == [None, "b(11)"]
+
+
+def test_prune_drops_whole_generations_older_than_a_time_never_the_current(tmp_path: Path) -> None:
+    now = [100]
+
+    def ticking() -> float:
+        return now[0]
+
+    for journal in (
+        FileJournal(tmp_path / "journal.wal", clock=ticking),
+        VolatileJournal(clock=ticking),
+    ):
+        times = iter([100, 110, 200, 210, 300, 310])
+        now[0] = next(times)
+        journal.append([op("a(1)")])
+        for clause in ("b(1)", "c(1)"):
+            now[0] = next(times)
+            journal.rotate([BASE])
+            now[0] = next(times)
+            journal.append([op(clause)])
+        since = journal.kept_since()
+        assert journal.prune(100) == 0 and journal.kept_since() == since
+        assert journal.prune(250) == 3  # the generations of a(1) and b(1): c(1)'s is current
+        assert journal.kept_since() != since
+        assert [o.args.get("clause") for r in journal.kept() for o in r.ops] == [None, "c(1)"]
+        first = journal.first_kept()
+        assert first is not None and first.ts == 210  # c(1)'s generation starts at 210
+        assert journal.prune(10_000) == 0  # the current generation always stays
+        assert journal.kept_bytes() == journal.size_bytes()
+
+
+def test_a_crash_during_a_prune_leaves_a_suffix_of_the_history(tmp_path: Path) -> None:
+    ticks = iter(range(1000, 2000, 10))
+
+    def crash(name: str) -> None:
+        if name == "prune:dropped":
+            raise RuntimeError(name)
+
+    wal = tmp_path / "journal.wal"
+    journal = FileJournal(wal, clock=lambda: next(ticks), step=crash)
+    for n in range(3):
+        journal.append([op(f"g({n})")])
+        journal.rotate([BASE])
+    with pytest.raises(RuntimeError):
+        journal.prune(5000)
+    reopened = FileJournal(wal)
+    kept = [o.args.get("clause") for r in reopened.kept() for o in r.ops]
+    assert kept == [None, "g(1)", None, "g(2)", None]

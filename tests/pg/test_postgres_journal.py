@@ -164,3 +164,25 @@ def test_every_generation_is_kept_as_history(journals: list[Journal]) -> None:
     writer.append([op("b(1)")])
     assert [o.op for r in reader.kept() for o in r.ops] == ["assert", "base", "assert"]
     assert clauses(reader.kept()[-1:]) == ["b(1)"]
+
+
+def test_prune_drops_whole_generations_older_than_a_time(db: Database, space: str) -> None:
+    PostgresRegistry(db, space, "g-" + space)
+    now = [100.0]
+    writer = PostgresJournal(db, space, "default", f"space {space}", lambda: now[0])
+    writer.append([op("a(1)")])
+    for at, clause in ((200.0, "b(1)"), (300.0, "c(1)")):
+        now[0] = at
+        writer.rotate([JournalOp("base", snapshot="s")])
+        writer.append([op(clause)])
+    since = writer.kept_since()
+    assert writer.prune(100) == 0 and writer.kept_since() == since
+    assert writer.prune(250) == 3
+    assert writer.kept_since() != since
+    assert [o.args.get("clause") for r in writer.kept() for o in r.ops] == [None, "c(1)"]
+    first = writer.first_kept()
+    assert first is not None and first.ts == 300
+    assert writer.prune(10_000) == 0
+    assert writer.kept_bytes() == writer.size_bytes()
+    writer.append([op("d(1)")])  # still appends after its generation's rows
+    assert clauses(writer.kept()[-1:]) == ["d(1)"]

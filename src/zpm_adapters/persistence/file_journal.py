@@ -208,6 +208,48 @@ class FileJournal(Journal):
         """The archived generations' files, oldest first."""
         return archives_of(self.path)
 
+    def first_kept(self) -> JournalRecord | None:
+        self._check_open()
+        for archive in self.archives():
+            with contextlib.suppress(FileNotFoundError):
+                records = scan(archive.read_bytes(), path=str(archive), offset=0, lines=0).records
+                if records:
+                    return records[0]
+        records = self.generation()
+        return records[0] if records else None
+
+    def kept_since(self) -> str:
+        archives = self.archives()
+        return archives[0].name if archives else ""
+
+    def kept_bytes(self) -> int:
+        total = self.size_bytes()
+        for archive in self.archives():
+            with contextlib.suppress(FileNotFoundError):
+                total += archive.stat().st_size
+        return total
+
+    def prune(self, before: int) -> int:
+        """Delete the archives whose batches are all older than ``before``,
+        oldest first (one ``unlink`` each: a crash leaves a suffix)."""
+        self._check_open()
+        dropped = 0
+        with self._lock:
+            for archive in self.archives():
+                try:
+                    records = scan(
+                        archive.read_bytes(), path=str(archive), offset=0, lines=0
+                    ).records
+                except FileNotFoundError:
+                    continue
+                if records and records[-1].ts >= before:
+                    break
+                archive.unlink()
+                dropped += len(records)
+                self._step("prune:dropped")
+            fsync_directory(self.path.parent)
+        return dropped
+
     def size_bytes(self) -> int:
         try:
             return self.path.stat().st_size

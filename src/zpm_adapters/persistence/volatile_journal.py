@@ -27,6 +27,8 @@ class VolatileJournalStore:
     generations: list[list[JournalRecord]] = field(default_factory=lambda: [[]])
     sizes: list[int] = field(default_factory=lambda: [0])
     lock: threading.RLock = field(default_factory=threading.RLock)
+    dropped: int = 0
+    """How many batches ``prune`` dropped."""
 
     @property
     def active(self) -> list[JournalRecord]:
@@ -34,7 +36,7 @@ class VolatileJournalStore:
 
     @property
     def archives(self) -> list[list[JournalRecord]]:
-        """Rotated generations, oldest first (non-empty ones only)."""
+        """Rotated generations, oldest first (those ``prune`` dropped empty)."""
         return self.generations[:-1]
 
 
@@ -88,6 +90,32 @@ class VolatileJournal(Journal):
         self._check_open()
         with self.store.lock:
             return [record for generation in self.store.generations for record in generation]
+
+    def first_kept(self) -> JournalRecord | None:
+        kept = self.kept()
+        return kept[0] if kept else None
+
+    def kept_since(self) -> str:
+        with self.store.lock:
+            return str(self.store.dropped)
+
+    def kept_bytes(self) -> int:
+        with self.store.lock:
+            return sum(self.store.sizes)
+
+    def prune(self, before: int) -> int:
+        """Empty the archived generations older than ``before`` (they keep
+        their places: handles count generations)."""
+        dropped = 0
+        with self.store.lock:
+            for index, generation in enumerate(self.store.archives):
+                if generation and generation[-1].ts >= before:
+                    break
+                dropped += len(generation)
+                self.store.generations[index] = []
+                self.store.sizes[index] = 0
+            self.store.dropped += dropped
+        return dropped
 
     def size_bytes(self) -> int:
         with self.store.lock:

@@ -74,6 +74,18 @@ NEW_ROWS: LiteralString = (
 newer generation started; else the rest of the handle's generation (none
 for a handle that has read nothing, or reads again from the start) and the
 newest generation from its start."""
+PRUNED: LiteralString = (
+    "WITH current AS (SELECT max(seq) AS seq FROM zpm_journal "
+    "WHERE space = %(space)s AND memory = %(memory)s AND starts), "
+    "recent AS (SELECT coalesce(min(j.seq), (SELECT seq FROM current)) AS seq "
+    "FROM zpm_journal j, current WHERE j.space = %(space)s AND j.memory = %(memory)s "
+    "AND j.at >= %(before)s AND j.seq < current.seq) "
+    "SELECT max(j.seq) FROM zpm_journal j, recent WHERE j.space = %(space)s "
+    "AND j.memory = %(memory)s AND j.starts AND j.seq <= recent.seq"
+)
+"""The first row ``prune`` keeps: the start of the generation that holds the
+first row written at or after ``before`` (the current one's when none is);
+``NULL`` when the memory has no generation start (nothing to drop)."""
 
 
 def advisory_key(space: str, memory: str) -> int:
@@ -205,6 +217,49 @@ class PostgresJournal(Journal):
         with self._db.statement() as conn:
             rows = conn.execute(query, (self._space, self._memory)).fetchall()
         return [decode(text, self._label, seq) for seq, text in rows]
+
+    def first_kept(self) -> JournalRecord | None:
+        with self._db.statement() as conn:
+            row = conn.execute(
+                "SELECT seq, batch::text FROM zpm_journal WHERE space = %s AND memory = %s "
+                "ORDER BY seq LIMIT 1",
+                (self._space, self._memory),
+            ).fetchone()
+        return None if row is None else decode(row[1], self._label, row[0])
+
+    def kept_since(self) -> str:
+        with self._db.statement() as conn:
+            row = conn.execute(
+                "SELECT min(seq) FROM zpm_journal WHERE space = %s AND memory = %s",
+                (self._space, self._memory),
+            ).fetchone()
+        return str(None if row is None else row[0])
+
+    def kept_bytes(self) -> int:
+        with self._db.statement() as conn:
+            row = conn.execute(
+                "SELECT coalesce(sum(octet_length(batch::text) + 1), 0) FROM zpm_journal "
+                "WHERE space = %s AND memory = %s",
+                (self._space, self._memory),
+            ).fetchone()
+        return 0 if row is None else int(row[0])
+
+    def prune(self, before: int) -> int:
+        """Delete, in one transaction, the rows before the generation that
+        holds the first row written at or after ``before`` (or the current
+        generation)."""
+        key = {"space": self._space, "memory": self._memory, "before": before}
+        with self._db.transaction() as conn:
+            row = conn.execute(PRUNED, key).fetchone()
+            keep = None if row is None else row[0]
+            if keep is None:
+                return 0
+            done = conn.execute(
+                "DELETE FROM zpm_journal WHERE space = %(space)s AND memory = %(memory)s "
+                "AND seq < %(keep)s",
+                {**key, "keep": keep},
+            )
+            return int(done.rowcount)
 
     def size_bytes(self) -> int:
         """The bytes of the current generation as a file would hold it."""

@@ -36,6 +36,7 @@ from zpm_app.catalogue import TOOLS, ToolDefinition, package_version, tool_listi
 from zpm_app.cli import (
     engines,
     forks,
+    history,
     importing,
     journal,
     knowledge,
@@ -67,6 +68,7 @@ COMMANDS: tuple[ModuleType, ...] = (
     serve,
     engines,
     forks,
+    history,
     memories,
     importing,
     journal,
@@ -109,7 +111,7 @@ def main(
 def _main(
     argv: Sequence[str] | None, services: Services | None, tools: Sequence[ToolDefinition]
 ) -> int:
-    args = list(sys.argv[1:] if argv is None else argv)
+    args = _two_words(list(sys.argv[1:] if argv is None else argv))
     parser = build_parser(tools, only=_named_command(args, tools))
     if not args:
         parser.print_help(sys.stderr)
@@ -173,29 +175,50 @@ def build_parser(
     return parser
 
 
-def _named_command(args: Sequence[str], tools: Sequence[ToolDefinition]) -> str | None:
-    """The subcommand ``args`` name, when the parser needs no other: a
-    command's name as the first argument that is neither an option nor an
-    option's value; ``None`` (the full parser) for anything else: help, no
-    command, an unknown name (the full parser suggests one), ``completion``
-    (its script lists every command)."""
+def _two_words(args: list[str]) -> list[str]:
+    """``args`` with a command of two words (``history prune``, beside the
+    ``history`` tool's command) made the one word its module is named."""
+    for module in COMMANDS:
+        words = getattr(module, "WORDS", None)
+        if words is None:
+            continue
+        place = _command_place(args)
+        if place is not None and tuple(args[place : place + 2]) == words:
+            return [*args[:place], module.NAME, *args[place + 2 :]]
+    return args
+
+
+def _command_place(args: Sequence[str]) -> int | None:
+    """Where the command's name is in ``args``: the first argument that is
+    neither an option nor an option's value (``None``: none is)."""
     probe = argparse.ArgumentParser(add_help=False)
     add_global_options(probe, top=True)
     valued = {
         option for action in probe._actions if action.nargs != 0 for option in action.option_strings
     }
     skip = False
-    for arg in args:
+    for place, arg in enumerate(args):
         if skip:
             skip = False
-        elif arg in ("-h", "--help", "--version"):
-            return None
         elif arg in valued:
             skip = True
         elif not arg.startswith("-"):
-            names = {module.NAME for module in COMMANDS} | {spec.cli_name for spec in tools}
-            return arg if arg in names | {"tools", "version"} else None
+            return place
     return None
+
+
+def _named_command(args: Sequence[str], tools: Sequence[ToolDefinition]) -> str | None:
+    """The subcommand ``args`` name, when the parser needs no other: a
+    command's name as the first argument that is neither an option nor an
+    option's value; ``None`` (the full parser) for anything else: help, no
+    command, an unknown name (the full parser suggests one), ``completion``
+    (its script lists every command)."""
+    place = _command_place(args)
+    before = args if place is None else args[:place]
+    if place is None or any(arg in ("-h", "--help", "--version") for arg in before):
+        return None
+    names = {module.NAME for module in COMMANDS} | {spec.cli_name for spec in tools}
+    return args[place] if args[place] in names | {"tools", "version"} else None
 
 
 def _tools(tools: Sequence[ToolDefinition], output_format: str) -> int:

@@ -5,11 +5,11 @@ makes of it.
 The timeline is read from ``Journal.kept`` (every generation the storage
 keeps) under the journal lock, caught up, and ends where the memory stands
 (``Memory.batches``).  It is kept per memory and read again once the memory
-has moved on.  Batches are numbered as the memory numbers them: a
-generation's base carries its own number (``StartFrom.batch``), the batches
-after it count on; a generation from a journal older than that numbering
-starts again at 1, and the events before it are left out (their cursors
-would repeat).
+has moved on or its older history was dropped (``Journal.prune``).
+Batches are numbered as the memory numbers them: a generation's base
+carries its own number (``StartFrom.batch``), the batches after it count
+on; a generation from a journal older than that numbering starts again at
+1, and the events before it are left out (their cursors would repeat).
 """
 
 from __future__ import annotations
@@ -128,7 +128,7 @@ def timeline(memory: Memory) -> Timeline:
     other processes' batches first); read again only after it moved on."""
     with memory.journal.lock():
         memory.sync()
-        stands = memory.changes
+        stands = f"{memory.changes}/{memory.journal.kept_since()}"  # moved on, or pruned
         kept = _KEPT.get(memory)
         if kept is not None and kept[0] == stands:
             return kept[1]

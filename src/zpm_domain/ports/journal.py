@@ -98,6 +98,31 @@ class Journal(ABC):
         archive: the current generation alone."""
         return self.generation()
 
+    def first_kept(self) -> JournalRecord | None:
+        """The oldest batch :meth:`kept` holds (``None``: none)."""
+        records = self.generation()
+        return records[0] if records else None
+
+    def kept_since(self) -> str:
+        """A text that changes when :meth:`prune` drops batches, so a reader
+        of the history can tell its copy is stale (the default keeps no
+        archive: it never changes)."""
+        return ""
+
+    def kept_bytes(self) -> int:
+        """The size of every batch :meth:`kept` holds, as files hold them."""
+        return self.size_bytes()
+
+    def prune(self, before: int) -> int:
+        """Drop the archived generations whose every batch is older than
+        ``before`` (unix seconds), oldest first, stopping at the first that
+        holds a later batch: the history kept stays a run of whole
+        generations up to the current one, which always stays.  Returns how
+        many batches were dropped.  A crash leaves the history as it was or
+        some of its oldest generations dropped.  The default keeps no
+        archive: nothing to drop."""
+        return 0
+
     @abstractmethod
     def size_bytes(self) -> int:
         """Current size of the active journal file."""

@@ -17,6 +17,7 @@ from typing import Annotated
 from zpm_domain.errors import ExecutionFailed, InvalidArguments
 from zpm_domain.memory import access
 from zpm_domain.memory.memory import Memory
+from zpm_domain.stored.provenance import iso_time
 from zpm_domain.tools.definition import (
     CHANGE,
     CHANGE_IDEMPOTENT,
@@ -130,8 +131,21 @@ class PersistenceTools(ToolGroup):
             f"status: {status.status}\n"
             f"dir: {where}\n"
             f"last_snapshot: {status.last_snapshot or 'none'}\n"
-            f"journal_size: {status.journal_bytes} bytes"
+            f"journal_size: {status.journal_bytes} bytes\n"
+            f"history: {_history(memory)}"
         )
+
+
+def _history(memory: Memory) -> str:
+    """Since when the memory keeps its history (the first cursor kept and
+    its time) and what it takes on disk."""
+    journal = memory.journal
+    first = journal.first_kept()
+    if first is None:
+        return "none yet"
+    start = first.ops[0].args.get("batch") if first.ops and first.ops[0].op == "base" else None
+    cursor = start if isinstance(start, int) and not isinstance(start, bool) else 1
+    return f"since {iso_time(first.ts)} (cursor {cursor}), {journal.kept_bytes()} bytes"
 
 
 def _holds(memory: Memory, name: str) -> bool:

@@ -1,0 +1,57 @@
+"""``zpm history prune``: drop a project's history older than a moment.
+
+Each memory's journal drops its archived generations whose every batch is
+older than the moment (``Journal.prune``): the history kept stays whole
+generations up to the current one, so the state is never touched and every
+moment kept can still be read (``as_of``); reads before the new horizon
+answer an error naming it.  Works on files and on a database alike, beside
+running servers (a journal's lock is held only while it prunes).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from zpm_app.bootstrap import open_registry
+from zpm_app.config import Settings
+from zpm_domain.memory.names import DEFAULT_MEMORY
+from zpm_domain.ports.storage import MemoryMissing, MemoryRef
+from zpm_domain.stored.provenance import iso_time
+
+
+@dataclass(frozen=True, slots=True)
+class Pruned:
+    """What one memory dropped (``batches``), and since when it keeps its
+    history now (``since``: the time of its oldest batch kept; ``None``
+    when it keeps none)."""
+
+    memory: str
+    batches: int
+    since: str | None
+
+
+def prune(settings: Settings, before: int, memory: str | None) -> list[Pruned]:
+    """Drop the history before ``before`` (unix seconds) of every memory of
+    the project, or of ``memory`` alone (``MemoryMissing`` when the project
+    has no memory of that name)."""
+    opened = open_registry(settings)
+    try:
+        registry = opened.registry
+        refs = [MemoryRef(DEFAULT_MEMORY, "project"), *registry.discover()]
+        if memory is not None:
+            refs = [ref for ref in refs if ref.name == memory]
+            if not refs:
+                raise MemoryMissing(f"memory {memory} is not in {opened.label}")
+        done = []
+        for ref in refs:
+            storage = registry.storage(ref)
+            try:
+                dropped = storage.journal.prune(before)
+                first = storage.journal.first_kept()
+            finally:
+                storage.close()
+            label = ref.name if ref.scope == "project" else f"{ref.name} (global)"
+            done.append(Pruned(label, dropped, None if first is None else iso_time(first.ts)))
+        return done
+    finally:
+        opened.release()
