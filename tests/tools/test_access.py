@@ -89,6 +89,7 @@ WRITES: dict[str, dict[str, Any]] = {
     "unassert-handle": {"sentex_handle": 1},
     "fork_memory": {"from": "default", "name": "f2"},
     "merge_memory": {"name": "f1"},
+    "revert_memory": {"to": "1", "dry_run": False},
 }
 
 
@@ -145,6 +146,10 @@ def test_a_limited_caller_lists_only_its_memories(prepared: Toolbox) -> None:
         ("fork_memory", {"from": "default", "name": "f2"}, "default"),
         ("fork_memory", {"from": "other", "name": "f2"}, "f2"),
         ("merge_memory", {"name": "f1"}, "f1"),
+        ("history", {}, "default"),
+        ("query_logic", {"goal": "p(X)", "as_of": "1"}, "default"),
+        ("diff_memory", {"since": "1"}, "default"),
+        ("revert_memory", {"to": "1"}, "default"),
     ],
 )
 def test_other_memories_are_not_mounted_for_a_limited_caller(
