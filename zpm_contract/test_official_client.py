@@ -45,6 +45,9 @@ CALLS: list[tuple[str, dict[str, Any]]] = [
     ("argue", {"closed_goal": "chain(n0)"}),
     ("merge_memory", {"name": "trial", "dry_run": True}),
     ("search_facts", {"query": "link chain"}),
+    ("history", {"limit": 3}),
+    ("diff_memory", {"since": "1"}),
+    ("revert_memory", {"to": "1"}),
 ]
 
 

@@ -17,6 +17,7 @@ import pytest
 from http_harness import HttpServer, create_token, run_zpm
 
 from tests.e2e.npm_package import installed
+from zpm_app.catalogue import TOOLS
 
 pytestmark = pytest.mark.slow
 
@@ -52,7 +53,7 @@ def test_the_typescript_client_calls_with_a_bearer_token(client: Path, project: 
         )
     assert done.returncode == 0, done.stdout[-2000:] + done.stderr[-2000:]
     seen = json.loads(done.stdout.strip().splitlines()[-1])
-    assert "remember_fact" in seen["tools"] and len(seen["tools"]) == 40
+    assert "remember_fact" in seen["tools"] and len(seen["tools"]) == len(TOOLS)
     assert seen["stored"] == "Asserted: p(ts)"
     assert seen["answers"] == {"answers": [{"X": "ts"}], "truncated": False}
     found = run_zpm(project, "matching", "--pattern", "p(X)")
@@ -84,7 +85,7 @@ def test_the_mcp_inspector_cli_calls_with_a_bearer_token(
         )
         refused = inspect("--method", "tools/list")
     assert listed.returncode == 0, listed.stdout[-2000:] + listed.stderr[-2000:]
-    assert len(json.loads(listed.stdout)["tools"]) == 40
+    assert len(json.loads(listed.stdout)["tools"]) == len(TOOLS)
     assert called.returncode == 0, called.stdout[-2000:] + called.stderr[-2000:]
     assert json.loads(called.stdout)["content"][0]["text"] == "Asserted: p(inspected)"
     assert refused.returncode != 0 and "a bearer token is required" in refused.stderr

@@ -26,7 +26,7 @@ from collections.abc import Iterator, Sequence
 
 from zpm_domain.errors import InvalidArguments, RecoveryFailed
 from zpm_domain.history.cursor import Moment
-from zpm_domain.history.timeline import numbered
+from zpm_domain.history.timeline import numbered, timeline
 from zpm_domain.memory.memory import Memory
 from zpm_domain.ports.journal import Author, Journal, JournalOp, JournalRecord
 from zpm_domain.ports.snapshots import SnapshotStore
@@ -131,14 +131,20 @@ class Past:
         self._memory = weakref.ref(memory)
         self._replicas: OrderedDict[int, Memory] = OrderedDict()
 
-    def at(self, batch: int, records: Sequence[JournalRecord]) -> Memory:
-        """The replica right after batch ``batch`` (``records``: every batch
-        kept, oldest first)."""
-        memory = self._memory()
-        assert memory is not None
+    def cached(self, batch: int) -> Memory | None:
+        """The replica right after batch ``batch``, if it is open."""
         replica = self._replicas.get(batch)
         if replica is not None:
             self._replicas.move_to_end(batch)
+        return replica
+
+    def at(self, batch: int, records: Sequence[JournalRecord]) -> Memory:
+        """The replica right after batch ``batch`` (``records``: every batch
+        kept up to it, oldest first)."""
+        memory = self._memory()
+        assert memory is not None
+        replica = self.cached(batch)
+        if replica is not None:
             return replica
         replica = _replica(memory, batch, records)
         self._replicas[batch] = replica
@@ -162,46 +168,41 @@ def as_of(memory: Memory, moment: Moment) -> Memory:
     ``batches`` is the number of the last batch it holds.
     ``InvalidArguments`` for a cursor ahead of the memory's history or a
     moment before what it keeps."""
-    with memory.journal.lock():
-        memory.sync()
-        now = memory.batches
-        records = memory.journal.kept() if _needs_records(moment, now) else []
-    kept = numbered(records, now)
-    batch = _batch_at(moment, kept, now)
-    if batch == now:
-        return memory
-    first = kept[0][0] if kept else now + 1
-    if first > 1 and batch < first:  # before the oldest generation kept starts
-        shown = moment.cursor.text if moment.cursor is not None else iso_time(moment.seconds or 0)
-        horizon = iso_time(kept[0][1].ts) if kept else "now"
-        raise InvalidArguments(
-            f"as_of {shown} is before the history memory {memory.name} keeps "
-            f"(it starts at {horizon}, cursor {first})"
-        )
-    past = _PASTS.get(memory)
-    if past is None:
-        past = _PASTS[memory] = Past(memory)
-    return past.at(batch, [record for number, record in kept if number <= batch])
-
-
-def _needs_records(moment: Moment, now: int) -> bool:
-    return moment.cursor is None or moment.cursor.batch < now
-
-
-def _batch_at(moment: Moment, kept: list[tuple[int, JournalRecord]], now: int) -> int:
-    """The number of the last batch the state at ``moment`` holds."""
+    line = timeline(memory)
+    now = line.now.batch
     if moment.cursor is not None:
         if moment.cursor.batch > now:
             raise InvalidArguments(
                 f"as_of {moment.cursor.text} is ahead of this memory's history, "
                 f"which stands at {now}"
             )
-        return moment.cursor.batch
-    seconds = moment.seconds or 0
-    before = [number for number, record in kept if record.ts < seconds]
-    if before:
-        return before[-1]
-    return kept[0][0] - 1 if kept else now
+        batch = moment.cursor.batch
+    else:
+        batch = line.batch_at(moment.seconds or 0)
+    if batch == now:
+        return memory
+    if line.first > 1 and batch < line.first:  # before the oldest generation kept starts
+        raise _before(memory, moment, line.first, line.stamps[0] if line.stamps else None)
+    past = _PASTS.get(memory)
+    if past is None:
+        past = _PASTS[memory] = Past(memory)
+    found = past.cached(batch)
+    if found is not None:
+        return found
+    with memory.journal.lock():
+        kept = numbered(memory.journal.kept(), batch)
+    if not kept and batch > 0:  # pruned by another process meanwhile
+        raise _before(memory, moment, batch + 1, None)
+    return past.at(batch, [record for _, record in kept])
+
+
+def _before(memory: Memory, moment: Moment, first: int, since: int | None) -> InvalidArguments:
+    shown = moment.cursor.text if moment.cursor is not None else iso_time(moment.seconds or 0)
+    horizon = "now" if since is None else iso_time(since)
+    return InvalidArguments(
+        f"as_of {shown} is before the history memory {memory.name} keeps "
+        f"(it starts at {horizon}, cursor {first})"
+    )
 
 
 def _replica(memory: Memory, batch: int, records: Sequence[JournalRecord]) -> Memory:

@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import bisect
 import weakref
+from array import array
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 
@@ -36,6 +37,10 @@ class Timeline:
     first: int
     """The number of the oldest batch kept (1 when the whole history is
     kept; one past ``now`` when none is)."""
+    stamps: array[int] = field(default_factory=lambda: array("q"))
+    """The time of every batch kept, from number ``first`` on."""
+    cursors: list[Cursor] = field(default_factory=list)
+    """Each event's cursor, in order (for bisection)."""
     by_handle: dict[int, list[int]] = field(default_factory=dict)
     by_key: dict[Key, list[int]] = field(default_factory=dict)
     renames: list[int] = field(default_factory=list)
@@ -49,10 +54,18 @@ class Timeline:
         for number, record in kept:
             events.extend(batch_events(record, number))
         timeline = cls(events, Cursor(batches), kept[0][0] if kept else batches + 1)
+        timeline.stamps = array("q", (record.ts for _, record in kept))
         timeline._index()
         return timeline
 
+    def batch_at(self, seconds: int) -> int:
+        """The number of the last batch committed before ``seconds`` (the
+        one before the oldest kept when none is)."""
+        before = bisect.bisect_left(self.stamps, seconds)
+        return self.first + before - 1
+
     def _index(self) -> None:
+        self.cursors = [event.cursor for event in self.events]
         for position, event in enumerate(self.events):
             for handle in event.handles:
                 self.by_handle.setdefault(handle, []).append(position)
@@ -173,16 +186,18 @@ def select(line: Timeline, question: Question) -> Selection:
                 f"{name} {moment.cursor.text} is ahead of this memory's history, "
                 f"which stands at {line.now.text}"
             )
+    low, high = _window(line, question)
     positions: Sequence[int]
     if question.handle is not None:
         positions = line.by_handle.get(question.handle, [])
         if question.key is not None:
             kept = set(line.of_predicate(question.key))
             positions = [p for p in positions if p in kept]
+        positions = _between(positions, low, high)
     elif question.key is not None:
-        positions = line.of_predicate(question.key)
+        positions = _between(line.of_predicate(question.key), low, high)
     else:
-        positions = range(len(line.events))
+        positions = range(low, high)
     ordered = reversed(positions) if question.newest_first else iter(positions)
     chosen: list[Event] = []
     for position in ordered:
@@ -193,6 +208,24 @@ def select(line: Timeline, question: Question) -> Selection:
             return Selection(chosen, True)
         chosen.append(event)
     return Selection(chosen, False)
+
+
+def _window(line: Timeline, question: Question) -> tuple[int, int]:
+    """The positions the cursors of ``question`` leave: from after
+    ``since`` up to ``until`` (itself included), and past ``page`` in the
+    order asked (events are in cursor order: found by bisection)."""
+    cursors = line.cursors
+    low, high = 0, len(cursors)
+    if question.since is not None and question.since.cursor is not None:
+        low = bisect.bisect_right(cursors, question.since.cursor)
+    if question.until is not None and question.until.cursor is not None:
+        high = bisect.bisect_right(cursors, question.until.cursor)
+    page = question.page
+    if page is not None and question.newest_first:
+        high = min(high, bisect.bisect_left(cursors, page))
+    elif page is not None:
+        low = max(low, bisect.bisect_right(cursors, page))
+    return low, max(low, high)
 
 
 def _wanted(event: Event, question: Question) -> bool:

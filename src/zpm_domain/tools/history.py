@@ -5,6 +5,7 @@ moment, as one change)."""
 
 from __future__ import annotations
 
+import functools
 from typing import Annotated, cast
 
 from zpm_domain.changes.revert_mark import RevertMark
@@ -193,8 +194,14 @@ def _event(event: Event) -> history_outputs.HistoryEvent:
         "at": iso_time(event.ts),
         "event": cast(history_outputs.Kind, event.kind),
         "text": event.text,
-        "predicate": None if key is None else render(Struct("/", (Atom(key[0]), key[1]))),
+        "predicate": None if key is None else _indicator(key),
         "handles": list(event.handles),
         "tool": event.tool,
         "client": event.client,
     }
+
+
+@functools.lru_cache(maxsize=1024)
+def _indicator(key: tuple[str, int]) -> str:
+    """``name/arity`` as Prolog text (a history names few predicates, often)."""
+    return render(Struct("/", (Atom(key[0]), key[1])))

@@ -1,0 +1,162 @@
+"""The time tools on a memory with a long history, against query_logic of one fact.
+
+For each engine (default: python, janus and pyswip), in one worker process
+per engine, a project whose default memory holds ``N`` facts (default
+100,000; ``fact(I, vI)``, in batches of 1,000) and then ``C`` changes
+(default 100,000), each its own batch, as ``update_fact`` journals one: the
+``I``-th fact removed and ``fact(I, wK)`` stored in its place.  The memory
+is written as journal batches before the project opens (as
+``benchmarks/verbs.py`` does); opening replays them (not timed).  Run after
+run, each call timed in turn with its baseline, ``query_logic`` of
+``fact(500, V)``:
+
+* ``history clause``: the history of one clause (a handle);
+* ``history predicate``: the newest 50 events of ``fact/2`` (every event);
+* ``feed last 100``: ``history`` since the cursor 100 changes back;
+* ``as_of again``: ``query_logic`` of ``fact(500, V)`` as of the moment
+  ``C / 2`` changes back, once its replica is open;
+* ``as_of first`` (once, not a median): the first such read, which replays
+  the memory up to that moment; ``history first`` likewise builds the
+  timeline;
+* ``diff 10,000`` (once): ``diff_memory`` across the last 10,000 changes.
+
+The last line says what the history takes on disk per change (the journal
+file's bytes over its batches).
+
+    python benchmarks/history.py [--runs R] [--size N] [--changes C] [--engine NAME ...]
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import subprocess
+import sys
+import tempfile
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+
+from verbs import FIRST, PREAMBLE, ZPM, write_state  # noqa: E402 (the benchmarks folder)
+
+WORKER = (
+    PREAMBLE
+    + """
+changes = int(sys.argv[6])
+now = size // 1000 + changes
+handle = first + 1 + 7
+once = {}
+once["history first"], text = call("history", limit=1)
+assert json.loads(text)["now"] == str(now), text
+spent, text = call("query_logic", goal="fact(500, V)", as_of=str(now - changes // 2))
+once["as_of first"] = spent
+calls = {
+    "history clause": lambda: call("history", handle=handle),
+    "history predicate": lambda: call("history", predicate="fact/2"),
+    "feed last 100": lambda: call("history", since=str(now - 100), limit=200),
+    "as_of again": lambda: call(
+        "query_logic", goal="fact(500, V)", as_of=str(now - changes // 2)
+    ),
+}
+for run in range(runs):
+    for name, run_call in calls.items():
+        spent, text = run_call()
+        if name == "feed last 100":
+            assert json.loads(text)["count"] == 200, text[:300]
+        if name == "history clause":
+            assert json.loads(text)["count"] >= 2, text[:300]
+        record(name, spent, "fact(500, V)")
+once["diff 10,000"], text = call("diff_memory", since=str(now - 10_000))
+assert len(json.loads(text)["changes"]) == 20_000, text[:300]
+box.close()
+print(json.dumps({
+    **{name: {
+        "tool": statistics.median(times[name]),
+        "base": statistics.median(base_times[name]),
+        "ratio": statistics.median(ratios[name]),
+    } for name in times},
+    "once": once,
+}))
+"""
+)
+
+
+def write_changes(project: Path, n: int, changes: int) -> None:
+    """Append ``changes`` batches to the journal of a project of ``n`` facts:
+    each removes one fact and stores its replacement with a new handle."""
+    journal = project / ".zpm" / "data" / "journal.wal"
+    with open(journal, "a", encoding="utf-8") as out:
+        for k in range(changes):
+            i = k % n
+            old = f"fact({i}, v{i})" if k < n else f"fact({i}, w{k - n})"
+            ops = [
+                {"op": "retract", "clause": old, "took": [FIRST + 1 + (i if k < n else n + k - n)]},
+                {
+                    "op": "assert",
+                    "clause": f"fact({i}, w{k})",
+                    "handle": FIRST + 1 + n + k,
+                    "tool": "update_fact",
+                    "client": "bench",
+                    "at": "2026-12-01T00:00:00Z",
+                },
+            ]
+            by = {"tool": "update_fact", "client": "bench"}
+            batch = {"ts": 1764633600 + k, "ops": ops, "by": by}
+            out.write(json.dumps(batch, separators=(",", ":")) + "\n")
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=(__doc__ or "").split("\n")[0])
+    parser.add_argument("--runs", type=int, default=5)
+    parser.add_argument("--size", type=int, default=100_000)
+    parser.add_argument("--changes", type=int, default=100_000)
+    parser.add_argument("--engine", action="append", dest="engines")
+    options = parser.parse_args()
+    engines = options.engines or ["python", "janus", "pyswip"]
+    n, changes = options.size, options.changes
+    print(
+        f"{n:,} facts, {changes:,} changes; median of {options.runs} runs; ratio = median of "
+        "per-run tool/baseline ratios (baseline: query_logic of one fact, timed in turn)"
+    )
+    print(f"{'engine':<8} {'call':<18} {'tool ms':>9} {'base ms':>8} {'ratio':>7}")
+    with tempfile.TemporaryDirectory(prefix="zpm-bench-") as tmp:
+        for engine in engines:
+            project = Path(tmp) / engine
+            project.mkdir()
+            subprocess.run([*ZPM, "init"], cwd=project, check=True, capture_output=True)
+            write_state(project, n)
+            write_changes(project, n, changes)
+            journal = project / ".zpm" / "data" / "journal.wal"
+            done = subprocess.run(
+                [
+                    sys.executable,
+                    "-c",
+                    WORKER,
+                    str(project),
+                    engine,
+                    str(options.runs),
+                    str(n),
+                    str(FIRST),
+                    str(changes),
+                ],
+                capture_output=True,
+                text=True,
+            )
+            if done.returncode != 0:
+                raise SystemExit(f"worker failed ({engine}): {done.stderr[-3000:]}")
+            found = json.loads(done.stdout.strip().splitlines()[-1])
+            for name, once in found.pop("once").items():
+                print(f"{engine:<8} {name:<18} {once * 1000:>9.1f} {'(once)':>8}")
+            for name, r in found.items():
+                print(
+                    f"{engine:<8} {name:<18} {r['tool'] * 1000:>9.2f} {r['base'] * 1000:>8.2f} "
+                    f"{r['ratio']:>6.1f}x",
+                    flush=True,
+                )
+            batches = n // 1000 + changes
+            per = journal.stat().st_size / batches
+            print(f"{engine:<8} disk per change: {per:.0f} bytes ({batches:,} batches)")
+
+
+if __name__ == "__main__":
+    main()
