@@ -385,3 +385,48 @@ def test_the_history_of_a_predicate_and_of_a_clause(project: Path, server: HttpS
     one = browser.get(f"/m/default/history?handle={handle.group(1)}")
     assert one.status_code == 200 and "likes(ann, tea)" in one.text
     assert browser.get("/m/default/history").status_code == 400
+
+
+def test_activity_diff_and_a_revert_confirmed_once(project: Path, server: HttpServer) -> None:
+    for step in (
+        ("update-fact", "--old-fact", "likes(ann, tea)", "--new-fact", "likes(ann, '<b>')"),
+        ("remember-fact", "--fact", "likes(bob, milk)", "--as", "mallory"),
+        ("remember-fact", "--fact", "note(1)", "--memory", "other"),
+    ):
+        assert run_zpm(project, *step).returncode == 0
+    browser = sign_in(server, create_token(project, "ann"))
+    activity = browser.get("/m/default/activity")
+    assert activity.status_code == 200 and 'data-live="/m/default/changes"' in activity.text
+    rows = activity.text[activity.text.index('id="activity"') :]
+    assert rows.index("likes(bob, milk)") < rows.index("likes(ann, tea)")  # newest first
+    assert "<td>mallory</td>" in rows and "likes(ann, &#39;&lt;b&gt;&#39;)" in rows
+    mine = browser.get("/m/default/activity?client=mallory")
+    assert "likes(bob, milk)" in mine.text and "likes(ann, tea)" not in mine.text
+    everywhere = browser.get("/activity")
+    assert "note(1)" in everywhere.text and "likes(bob, milk)" in everywhere.text
+    diff = browser.get("/m/default/diff?since=1")
+    assert diff.status_code == 200 and "likes(bob, milk)" in diff.text
+    assert "(was likes(ann, tea))" not in diff.text  # an update is a removal and a store
+    preview = browser.get("/m/default/revert?to=1")
+    assert preview.status_code == 200 and 'id="revert"' in preview.text
+    assert "Going back to cursor 1 would" in preview.text
+    unchanged = browser.get("/m/default/query?goal=likes(X,Y)")
+    assert "milk" in unchanged.text
+    refused = browser.post("/m/default/revert", {"to": "1"})
+    assert refused.status_code == 403
+    done = browser.post("/m/default/revert", {"csrf": csrf_of(preview.text), "to": "1"})
+    assert done.status_code == 200 and "default is back at cursor 1" in done.text
+    after = browser.get("/m/default/query?goal=likes(X,Y)")
+    assert '<td class="prolog">tea</td>' in after.text and "milk" not in after.text
+    reverted = browser.get("/m/default/activity?tool=revert_memory")
+    assert "<td>reverted</td>" in reverted.text and "<td>ann</td>" in reverted.text
+
+
+def test_a_read_only_page_previews_nothing_to_revert(project: Path, server: HttpServer) -> None:
+    browser = sign_in(server, create_token(project, "reader", "--read-only"))
+    assert browser.get("/m/default/activity").status_code == 200
+    preview = browser.get("/m/default/revert?to=0")
+    assert preview.status_code == 409 and "Memory is read-only: default" in preview.text
+    assert 'id="revert"' not in preview.text
+    refused = browser.post("/m/default/revert", {"csrf": csrf_of(browser.get("/").text), "to": "0"})
+    assert refused.status_code == 403

@@ -42,6 +42,7 @@ from zpm_app.callers import Caller
 from zpm_app.knowledge_worker import KnowledgeWorker
 from zpm_app.web.graph_svg import Graph, render_svg
 from zpm_app.web.sessions import Sessions, WebSession
+from zpm_app.web.time_pages import TimePages
 from zpm_domain.errors import StorageUnavailable, ZpmError
 from zpm_domain.review.clauses import PAGE, clause_page, predicate_rows
 from zpm_domain.review.forks import fork_diff, resolve_argument
@@ -120,6 +121,11 @@ def review_routes(review: Review) -> list[BaseRoute]:
         Route("/m/{memory}/predicate", pages.reading(pages.clauses), methods=["GET"]),
         Route("/m/{memory}/changes", pages.changes, methods=["GET"]),
         Route("/m/{memory}/history", pages.reading(pages.history), methods=["GET"]),
+        Route("/m/{memory}/activity", pages.reading(pages.activity), methods=["GET"]),
+        Route("/m/{memory}/diff", pages.reading(pages.diff), methods=["GET"]),
+        Route("/m/{memory}/revert", pages.reading(pages.revert_preview), methods=["GET"]),
+        Route("/m/{memory}/revert", pages.revert, methods=["POST"]),
+        Route("/activity", pages.reading(pages.everywhere), methods=["GET"]),
         Route("/m/{memory}/search", pages.reading(pages.search), methods=["GET"]),
         Route("/m/{memory}/query", pages.reading(pages.query), methods=["GET"]),
         Route("/m/{memory}/explain", pages.reading(pages.explain), methods=["GET"]),
@@ -135,7 +141,7 @@ def review_routes(review: Review) -> list[BaseRoute]:
     ]
 
 
-class _Pages:
+class _Pages(TimePages):
     def __init__(self, review: Review, templates: Environment) -> None:
         self._review = review
         self._templates = templates
@@ -525,6 +531,27 @@ class _Pages:
             session=session, signed_in=signed_in, **values
         )
         return _secure(HTMLResponse(html, status_code=status))
+
+    # -- what the time pages use (``zpm_app.web.time_pages``) ----------------------
+    async def _call_tool(
+        self, session: WebSession, name: str, arguments: dict[str, Any]
+    ) -> tuple[dict[str, Any] | None, str | None]:
+        return await self._tool(session, name, arguments)
+
+    def _render(
+        self, template: str, values: dict[str, Any], session: WebSession | None, status: int = 200
+    ) -> Response:
+        return self._page(template, values, session, status)
+
+    async def _live_values(self, session: WebSession, memory: str) -> dict[str, str]:
+        live: dict[str, str] = await self._read(session, lambda context: _live(context, memory))
+        return live
+
+    async def _confirmed(self, request: Request) -> WebSession | Response:
+        return await self._checked_post(request)
+
+    def _refusal(self, heading: str, problem: str, status: int, session: WebSession) -> Response:
+        return self._problem(heading, problem, status, session)
 
     def _problem(
         self, heading: str, problem: str, status: int, session: WebSession | None = None
