@@ -169,6 +169,11 @@ class ToolOutcome(Protocol):
     def structured(self) -> dict[str, Any] | None:
         """A success's data as an object, for a tool that declares an output schema."""
 
+    @property
+    def cursors(self) -> dict[str, str]:
+        """Each memory a success changed and the cursor of its history after
+        the change (empty for a read or an error)."""
+
 
 class ToolRunner(Protocol):
     """What the server and the CLI need from the object that executes tools.

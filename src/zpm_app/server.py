@@ -85,6 +85,10 @@ from zpm_domain.tools.resources import PREDICATE_TEMPLATE, PROLOG
 
 logger = logging.getLogger(__name__)
 
+CURSORS = "zpm/cursors"
+"""The key, in a tool result's ``_meta``, of the memories the call changed and
+the cursor of each one's history after the change (``history``'s cursors:
+ask ``history`` since it, or read ``as_of`` it)."""
 SWITCH_INTERVAL_S = 0.0005
 RESOURCE_NOT_FOUND = -32002
 """The MCP error code of a read of a resource that does not exist (its data:
@@ -149,6 +153,7 @@ class _ErrorOutcome:
     is_error = True
     notes: tuple[str, ...] = ()
     structured = None
+    cursors: dict[str, str] = {}  # noqa: RUF012 (never changed)
 
 
 def build_server(
@@ -212,10 +217,12 @@ def build_server(
         await watching.tell(watched)
         texts = [outcome.text, *outcome.notes]
         content: list[types.ContentBlock] = [types.TextContent(type="text", text=t) for t in texts]
-        if outcome.structured is None:
-            return types.CallToolResult(content=content, is_error=outcome.is_error)
+        meta = {CURSORS: dict(outcome.cursors)} if outcome.cursors else None
         return types.CallToolResult(
-            content=content, structured_content=outcome.structured, is_error=outcome.is_error
+            content=content,
+            structured_content=outcome.structured,
+            is_error=outcome.is_error,
+            _meta=meta,
         )
 
     async def list_resources(

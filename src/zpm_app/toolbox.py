@@ -54,6 +54,9 @@ class ToolResult:
     is_error: bool
     notes: tuple[str, ...] = field(default=(), compare=False)
     structured: dict[str, Any] | None = field(default=None, compare=False)
+    cursors: dict[str, str] = field(default_factory=dict, compare=False)
+    """Each memory a success changed, and the cursor of its history after
+    the change (``zpm_domain.history.cursor``)."""
 
     def __post_init__(self) -> None:
         if isinstance(self.notes, str):  # one note given bare: still one text item
@@ -138,18 +141,23 @@ class Toolbox:
             args = validate_arguments(spec, arguments, self.context.limits.max_input_bytes)
             handler, keywords = self._handlers[name], spec.keywords(args)
 
+            changed: dict[str, int] = {}
+
             def attempt() -> str | Reply[Any] | Noted:
                 self.memories.follow_manifest()
-                with reporting(progress), calling(name, client, self._clock):
-                    return handler(**keywords)
+                with reporting(progress), calling(name, client, self._clock) as call:
+                    answer = handler(**keywords)
+                    changed.update(call.changed)
+                    return answer
 
             with self._engine.reaching(reached_namespaces(access.current())):
                 answer = retried(attempt)
+            cursors = {memory: str(batch) for memory, batch in changed.items()}
             if isinstance(answer, Reply):
-                return ToolResult(answer.text, False, answer.notes, answer.structured)
+                return ToolResult(answer.text, False, answer.notes, answer.structured, cursors)
             if isinstance(answer, Noted):
-                return ToolResult(answer.text, False, answer.notes)
-            return ToolResult(answer, False)
+                return ToolResult(answer.text, False, answer.notes, cursors=cursors)
+            return ToolResult(answer, False, cursors=cursors)
         except ZpmError as exc:
             if isinstance(exc, ExecutionFailed) and exc.detail:
                 log.error("%s failed: %s", name, exc.detail)

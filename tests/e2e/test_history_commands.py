@@ -6,10 +6,13 @@ the new horizon answer an error naming it and the state never changes."""
 from __future__ import annotations
 
 import json
+import os
 import subprocess
 from pathlib import Path
 
-from mcp_harness import zpm
+from mcp_harness import run_piped, tool_call, zpm
+
+from zpm_app.server import CURSORS
 
 
 def run(project: Path, *args: str) -> subprocess.CompletedProcess[str]:
@@ -61,3 +64,31 @@ def test_prune_refuses_a_bad_time_and_an_unknown_memory(zpm_project: Path) -> No
     assert bad.returncode == 2 and "not a time: 'soon'" in bad.stderr
     unknown = run(zpm_project, "history", "prune", "--before", "2100-01-01", "--memory", "nope")
     assert unknown.returncode == 1 and "memory nope is not in" in unknown.stderr
+
+
+def test_a_write_tells_the_cursor_of_each_memory_it_changed(zpm_project: Path) -> None:
+    calls = [
+        ("remember_fact", {"fact": "p(1)"}),
+        ("query_logic", {"goal": "p(X)"}),
+        ("remember_fact", {"fact": "p("}),
+        ("fork_memory", {"name": "trial"}),
+        ("remember_fact", {"fact": "p(2)", "memory": "trial"}),
+        ("merge_memory", {"name": "trial"}),
+        ("save_snapshot", {"name": "s"}),
+    ]
+    requests = [tool_call(i, tool, arguments) for i, (tool, arguments) in enumerate(calls, 1)]
+    env = {**os.environ, "ZPM_ENGINE": "python"}
+    run = run_piped(requests, command=zpm("serve"), cwd=zpm_project, env=env)
+    assert run.returncode == 0, run.stderr
+    metas = [run.answer(i)["result"].get("_meta", {}).get(CURSORS) for i in range(1, 8)]
+    assert metas == [
+        {"default": "1"},
+        None,  # a read
+        None,  # an error
+        None,  # a fork changes no memory that was there
+        {"trial": "3"},  # the fork's first batch is the one after its base's last
+        {"default": "2", "trial": "4"},  # the merge's batch, and the fork's point moved
+        {"default": "3"},
+    ]
+    feed = json.loads(ok(zpm_project, "history", "--since", "1"))
+    assert [e["cursor"] for e in feed["events"]] == ["2.1", "3.1"]

@@ -319,6 +319,7 @@ class Memory(Reads):
         ``fork_point`` record (call it inside :meth:`holding`)."""
         self.journal.append([MoveForkPoint().journal_op()])
         self._recovery.position.records += 1
+        self._committed()
         self.fork_point_moved()
 
     def check_mutable(self, head: Term) -> None:
@@ -355,10 +356,17 @@ class Memory(Reads):
             self.numbering.next = counter  # not stored: its handles were never given
             raise
         self._recovery.position.records += 1
+        self._committed()
         for mutation in mutations:
             self.since.note(mutation, self)
             mutation.apply(self, Origin.TOOL)
         return mutations
+
+    def _committed(self) -> None:
+        """Tell the call in progress where this memory stands after its batch."""
+        call = current_call()
+        if call is not None:
+            call.committed(self.name, self.batches)
 
     def store(self, clause: Clause, origin: Origin) -> defeat.Defeat | None:
         """Store a clause a tool gives (or the journal, or a snapshot): into the
@@ -447,6 +455,7 @@ class Memory(Reads):
         position = self._recovery.position
         position.generation, position.records = start.generation, 1
         position.started_from, position.first = name, number
+        self._committed()
         log.info("memory %s: saved snapshot %s; the journal starts afresh", self.name, name)
 
     def import_clauses(self, clauses: Sequence[Clause], snapshot: str) -> Refusals:
@@ -557,6 +566,7 @@ class Memory(Reads):
             self.journal.rotate([start.journal_op()], author())
             self._step("restore:rotated")
             self._recovery.start_from(start, snapshot)
+            self._committed()
             log.info("memory %s: restored snapshot %s", self.name, name)
 
     def _stored_predicates(self) -> list[tuple[tuple[str, int], list[Clause]]]:

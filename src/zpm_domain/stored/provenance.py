@@ -18,7 +18,7 @@ import time
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from contextvars import ContextVar
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from functools import lru_cache
 from typing import Any
 
@@ -82,11 +82,18 @@ def iso_time(seconds: float) -> str:
 
 @dataclass(frozen=True, slots=True)
 class Call:
-    """The tool call in progress: its tool, its client and the clock."""
+    """The tool call in progress: its tool, its client and the clock, and
+    what it has committed so far (``changed``: each memory it changed and
+    the number of the last batch it wrote there, ``Memory.batches``)."""
 
     tool: str | None
     client: str | None
     clock: Clock = time.time
+    changed: dict[str, int] = field(default_factory=dict)
+
+    def committed(self, memory: str, batch: int) -> None:
+        """The call wrote batch ``batch`` of memory ``memory``."""
+        self.changed[memory] = batch
 
 
 _CALL: ContextVar[Call | None] = ContextVar("zpm_call", default=None)
@@ -94,12 +101,14 @@ _last: list[Provenance] = [UNKNOWN]  # the last one made, shared while it stays 
 
 
 @contextmanager
-def calling(tool: str | None, client: str | None, clock: Clock = time.time) -> Iterator[None]:
+def calling(tool: str | None, client: str | None, clock: Clock = time.time) -> Iterator[Call]:
     """Within the block, clauses stored are stamped with ``tool``, ``client``
-    and the time ``clock`` tells when they are committed."""
-    token = _CALL.set(Call(tool, client, clock))
+    and the time ``clock`` tells when they are committed; the call, which
+    notes what it commits, is given to the block."""
+    call = Call(tool, client, clock)
+    token = _CALL.set(call)
     try:
-        yield
+        yield call
     finally:
         _CALL.reset(token)
 
