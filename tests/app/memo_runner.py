@@ -26,6 +26,7 @@ class Outcome:
     is_error: bool
     notes: tuple[str, ...] = ()
     structured: dict[str, Any] | None = None
+    cursors: dict[str, str] = field(default_factory=dict)
 
 
 @dataclass

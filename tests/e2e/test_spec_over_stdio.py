@@ -11,6 +11,7 @@ from typing import Any
 import pytest
 from mcp_harness import run_piped, tool_call, zpm
 
+from zpm_app.server import CURSORS
 from zpm_contract.scenarios import BAD_INPUT, SPEC_EXAMPLES, Step
 
 pytestmark = pytest.mark.slow
@@ -34,7 +35,8 @@ def check_answer(result: dict[str, Any], step: Step) -> None:
     name, args, text, is_error = step
     first = {"content": result["content"][:1], "isError": result["isError"]}
     assert first == expected_result(text, is_error), (name, args)
-    assert set(result) <= {"content", "isError", "structuredContent"}
+    assert set(result) <= {"content", "isError", "structuredContent", "_meta"}
+    assert set(result.get("_meta", {})) <= {CURSORS}, result["_meta"]
     explained = result["content"][1:]
     assert len(explained) == (text == "InvalidArguments"), (name, args, explained)
 
