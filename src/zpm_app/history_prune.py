@@ -1,7 +1,8 @@
 """``zpm history prune``: drop a project's history older than a moment.
 
 Each memory's journal drops its archived generations whose every batch is
-older than the moment (``Journal.prune``): the history kept stays whole
+older than the moment (``Journal.prune``), and its snapshots the copies kept
+for the generations dropped (``SnapshotStore.drop_base``): the history kept stays whole
 generations up to the current one, so the state is never touched and every
 moment kept can still be read (``as_of``); reads before the new horizon
 answer an error naming it.  Works on files and on a database alike, beside
@@ -15,7 +16,7 @@ from dataclasses import dataclass
 from zpm_app.bootstrap import open_registry
 from zpm_app.config import Settings
 from zpm_domain.memory.names import DEFAULT_MEMORY
-from zpm_domain.ports.storage import MemoryMissing, MemoryRef
+from zpm_domain.ports.storage import MemoryMissing, MemoryRef, MemoryStorage
 from zpm_domain.stored.provenance import iso_time
 
 
@@ -48,6 +49,7 @@ def prune(settings: Settings, before: int, memory: str | None) -> list[Pruned]:
             try:
                 dropped = storage.journal.prune(before)
                 first = storage.journal.first_kept()
+                _drop_unused_bases(storage)
             finally:
                 storage.close()
             label = ref.name if ref.scope == "project" else f"{ref.name} (global)"
@@ -55,3 +57,16 @@ def prune(settings: Settings, before: int, memory: str | None) -> list[Pruned]:
         return done
     finally:
         opened.release()
+
+
+def _drop_unused_bases(storage: MemoryStorage) -> None:
+    """Drop the snapshots kept for the history that no generation kept
+    starts from any more."""
+    used = {
+        record.ops[0].args.get("id")
+        for record in storage.journal.kept()
+        if record.ops and record.ops[0].op == "base"
+    }
+    for snapshot_id in storage.snapshots.kept_bases():
+        if snapshot_id not in used:
+            storage.snapshots.drop_base(snapshot_id)

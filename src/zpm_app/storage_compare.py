@@ -68,6 +68,8 @@ class _Look:
     clauses: int
     history: list[tuple[int, tuple[JournalOp, ...], Author | None]]
     """Every batch kept, all generations: time, operations, author."""
+    bases: list[tuple[str, str]]
+    """The snapshots kept for the history: content id, text."""
 
 
 def compare_memories(
@@ -151,6 +153,7 @@ def _look(side: Side, ref: MemoryRef, engine: Engine, clock: Callable[[], float]
             withdrawals=len(memory.history),
             clauses=image.header.clauses,
             history=[(r.ts, r.ops, r.by) for r in storage.journal.kept()],
+            bases=[(i, storage.snapshots.kept_base(i)) for i in storage.snapshots.kept_bases()],
         )
     finally:
         storage.close()
@@ -183,6 +186,8 @@ def _difference(mine: _Look, theirs: _Look) -> str | None:
             min(len(mine.history), len(theirs.history)) + 1,
         )
         return f"the history differs from its batch {apart} on"
+    if mine.bases != theirs.bases:
+        return "the snapshots kept for the history differ"
     return None
 
 

@@ -42,7 +42,10 @@ def test_history_as_of_revert_and_prune_from_the_shell(zpm_project: Path) -> Non
     preview = json.loads(ok(zpm_project, "revert-memory", "--to", "3"))
     assert preview["dry_run"] and [o["op"] for o in preview["operations"]] == ["remove"]
 
+    bases = zpm_project / ".zpm" / "kb" / "default" / "snapshots" / ".bases"
+    assert len(list(bases.iterdir())) == 2  # the snapshots the two saves started from
     pruned = ok(zpm_project, "history", "prune", "--before", "2100-01-01")
+    assert len(list(bases.iterdir())) == 1  # the current generation's alone
     assert pruned.startswith("default: 3 changes dropped; history kept since ")
     assert ok(zpm_project, "query-logic", "owner(S, P)") == (
         '[{"S":"auth","P":"bob"},{"S":"db","P":"carol"}]'

@@ -150,3 +150,18 @@ def _hint(world: World, tool: str, arguments: dict[str, Any]) -> str:
     except ZpmError as error:
         return str(error.hint)
     return ""
+
+
+def test_a_generation_reads_as_it_was_after_its_snapshot_is_saved_over() -> None:
+    world = World()
+    world.call("remember_fact", fact="p(1)")
+    world.call("save_snapshot", name="s")
+    world.call("remember_fact", fact="p(2)")
+    world.call("restore_snapshot", name="s")  # starts from s as it is now
+    world.call("remember_fact", fact="p(3)")
+    restored = seen(world)
+    world.call("save_snapshot", name="s")  # s is another snapshot now
+    world.call("remember_fact", fact="p(4)")
+    world.call("save_snapshot", name="s")
+    assert asked(world, restored[0]) == restored[1]
+    assert asked(world.restart(), restored[0]) == restored[1]

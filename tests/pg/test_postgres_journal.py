@@ -14,6 +14,7 @@ from zpm_adapters.postgres.registry import PostgresRegistry
 from zpm_adapters.postgres.schema import migrate
 from zpm_contract.pg_cluster import Cluster
 from zpm_domain.ports.journal import Author, Journal, JournalConflict, JournalOp
+from zpm_domain.ports.storage import MemoryRef
 
 
 def clock() -> float:
@@ -186,3 +187,19 @@ def test_prune_drops_whole_generations_older_than_a_time(db: Database, space: st
     assert writer.kept_bytes() == writer.size_bytes()
     writer.append([op("d(1)")])  # still appends after its generation's rows
     assert clauses(writer.kept()[-1:]) == ["d(1)"]
+
+
+def test_the_bases_of_the_history_are_kept_apart_from_the_snapshots(
+    db: Database, space: str
+) -> None:
+    registry = PostgresRegistry(db, space, "g-" + space)
+    store = registry.storage(MemoryRef("default", "project")).snapshots
+    store.write("s", "first")
+    store.keep_base("0a1b", "first", "s")
+    store.write("s", "second")
+    store.keep_base("0a1b", "other")
+    assert store.kept_base("0a1b") == "first" and store.read("s") == "second"
+    assert [info.name for info in store.list()] == ["s"]
+    assert store.kept_bases() == ("0a1b",)
+    store.drop_base("0a1b")
+    assert store.kept_bases() == ()

@@ -11,15 +11,26 @@ on the first write.  Names come validated from the domain (letters, digits, ``_`
 
 from __future__ import annotations
 
+import contextlib
 import os
+import re
 import time
 from collections.abc import Callable
 from pathlib import Path
 
-from zpm_adapters.persistence.durable import write_atomically
+from zpm_adapters.persistence.durable import fsync_directory, write_atomically
 from zpm_domain.ports.snapshots import SnapshotInfo, SnapshotStore
 
 SUFFIX = ".pl"
+BASES = ".bases"
+"""The folder, among the snapshots, of the bases the history keeps (hidden
+from the list of snapshots, as every name starting with a dot)."""
+
+
+def is_base_id(snapshot_id: str) -> bool:
+    """Whether ``snapshot_id`` is a snapshot's content id (lowercase hex):
+    nothing else names a kept base, so no id leaves its folder."""
+    return re.fullmatch(r"[0-9a-f]{1,64}", snapshot_id) is not None
 
 
 class FileSnapshotStore(SnapshotStore):
@@ -61,3 +72,42 @@ class FileSnapshotStore(SnapshotStore):
 
     def label(self, name: str) -> str:
         return str(self.path(name))
+
+    def _base(self, snapshot_id: str) -> Path:
+        if not is_base_id(snapshot_id):
+            raise KeyError(snapshot_id)
+        return self.directory / BASES / f"{snapshot_id}{SUFFIX}"
+
+    def keep_base(self, snapshot_id: str, text: str, name: str | None = None) -> None:
+        """A second link to snapshot ``name``'s file when given (no copy: a
+        later save under that name puts a new file in its place), else a
+        file of its own; made durable before it returns."""
+        target = self._base(snapshot_id)
+        if target.exists():
+            return
+        target.parent.mkdir(parents=True, exist_ok=True)
+        if name is not None:
+            with contextlib.suppress(OSError):
+                os.link(self.path(name), target)
+                fsync_directory(target.parent)
+                return
+        staged = target.with_name(f".{target.name}.tmp-{os.getpid()}")
+        write_atomically(staged, target, text.encode("utf-8", "surrogatepass"), mtime=self._clock())
+
+    def kept_base(self, snapshot_id: str) -> str:
+        try:
+            return self._base(snapshot_id).read_bytes().decode("utf-8", "surrogatepass")
+        except (FileNotFoundError, IsADirectoryError):
+            raise KeyError(snapshot_id) from None
+
+    def kept_bases(self) -> tuple[str, ...]:
+        try:
+            names = os.listdir(self.directory / BASES)
+        except (FileNotFoundError, NotADirectoryError):
+            return ()
+        found = (n[: -len(SUFFIX)] for n in names if n.endswith(SUFFIX))
+        return tuple(sorted(i for i in found if is_base_id(i)))
+
+    def drop_base(self, snapshot_id: str) -> None:
+        with contextlib.suppress(KeyError, FileNotFoundError):
+            self._base(snapshot_id).unlink()

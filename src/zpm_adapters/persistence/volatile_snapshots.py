@@ -14,6 +14,8 @@ class VolatileSnapshots(SnapshotStore):
     def __init__(self, *, clock: Callable[[], float] = time.time) -> None:
         self._clock = clock
         self.texts: dict[str, tuple[str, float]] = {}
+        self.bases: dict[str, str] = {}
+        """The bases the history keeps, by content id."""
 
     def write(self, name: str, text: str) -> None:
         self.texts[name] = (text, self._clock())
@@ -26,3 +28,15 @@ class VolatileSnapshots(SnapshotStore):
 
     def label(self, name: str) -> str:
         return f"snapshot {name}"
+
+    def keep_base(self, snapshot_id: str, text: str, name: str | None = None) -> None:
+        self.bases.setdefault(snapshot_id, text)
+
+    def kept_base(self, snapshot_id: str) -> str:
+        return self.bases[snapshot_id]
+
+    def kept_bases(self) -> tuple[str, ...]:
+        return tuple(sorted(self.bases))
+
+    def drop_base(self, snapshot_id: str) -> None:
+        self.bases.pop(snapshot_id, None)

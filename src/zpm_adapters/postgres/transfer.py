@@ -23,6 +23,7 @@ import psycopg
 from zpm_adapters.postgres.database import Database
 from zpm_adapters.postgres.journal import decode
 from zpm_adapters.postgres.registry import PostgresRegistry
+from zpm_adapters.postgres.snapshots import BASE
 from zpm_domain.changes.generation import StartFrom
 from zpm_domain.memory.names import DEFAULT_MEMORY
 from zpm_domain.ports.storage import ForkInfo, MemoryExists, MemoryMissing, MemoryRef, Scope
@@ -103,7 +104,12 @@ class PostgresTransfer(MemoryTransfer):
             memory_id=None if memory_id is None else int(memory_id),
             fork=fork,
             fork_point=fork_point,
-            snapshots=tuple(StoredSnapshot(n, t, float(w)) for n, t, w in snapshots),
+            snapshots=tuple(
+                StoredSnapshot(n, t, float(w)) for n, t, w in snapshots if not n.startswith(".")
+            ),
+            bases=tuple(
+                (str(n).removeprefix(BASE), str(t)) for n, t, _ in snapshots if n.startswith(BASE)
+            ),
             knowledge=tuple((str(file), str(text)) for file, text in knowledge),
             batches=tuple(newest),
             history=tuple(tuple(lines) for lines in generations),
@@ -165,7 +171,8 @@ class PostgresTransfer(MemoryTransfer):
                         "VALUES (%s, %s, %s, %s, %s, %s, %s)",
                         (space, ref.name, index + 1, line, starts, WRITER, record.ts),
                     )
-                for snapshot in memory.snapshots:
+                kept = [StoredSnapshot(BASE + i, text, 0.0) for i, text in memory.bases]
+                for snapshot in (*memory.snapshots, *kept):
                     conn.execute(
                         "INSERT INTO zpm_snapshots (space, memory, name, text, written) "
                         "VALUES (%s, %s, %s, %s, %s)",

@@ -91,6 +91,7 @@ class FileTransfer(MemoryTransfer):
                 knowledge=tuple(knowledge),
                 batches=tuple(read_lines(layout.journal)),
                 history=tuple(tuple(read_lines(a)) for a in archives_of(layout.journal)),
+                bases=tuple((i, store.kept_base(i)) for i in store.kept_bases()),
             )
         finally:
             storage.close()
@@ -137,11 +138,11 @@ class FileTransfer(MemoryTransfer):
             write_atomically(
                 target.with_name(f".{file}.copying-{os.getpid()}"), target, _utf8(text)
             )
-        if memory.snapshots:
+        if memory.snapshots or memory.bases:
             place = self.registry.layout(DEFAULT).snapshots
             place.parent.mkdir(parents=True, exist_ok=True)
             staged = place.parent / f".snapshots.copying-{os.getpid()}"
-            _staged(staged, place, lambda: _write_snapshots(staged, memory.snapshots))
+            _staged(staged, place, lambda: _write_snapshots(staged, memory))
         if memory.memory_id is not None:
             target = data / MEMORY_ID
             write_atomically(
@@ -184,10 +185,10 @@ def _write_folder(folder: Path, memory: StoredMemory) -> None:
         write_synced(folder / FORK_POINT, _utf8(memory.fork_point))
     if memory.memory_id is not None:
         write_synced(folder / MEMORY_ID, f"{memory.memory_id}\n".encode())
-    if memory.snapshots:
+    if memory.snapshots or memory.bases:
         snapshots = folder / "snapshots"
         snapshots.mkdir()
-        _write_snapshots(snapshots, memory.snapshots)
+        _write_snapshots(snapshots, memory)
     _write_history(folder, memory.history)
     write_lines(folder / "journal.wal", memory.batches)
 
@@ -201,12 +202,15 @@ def _write_history(folder: Path, history: tuple[tuple[str, ...], ...]) -> None:
             write_lines(folder / archive_name(ts, place), lines)
 
 
-def _write_snapshots(folder: Path, snapshots: tuple[StoredSnapshot, ...]) -> None:
-    """Each snapshot as ``<name>.pl`` in ``folder``, its time its file's."""
+def _write_snapshots(folder: Path, memory: StoredMemory) -> None:
+    """Each snapshot of ``memory`` as ``<name>.pl`` in ``folder``, its time
+    its file's, and the bases its history keeps."""
     store = FileSnapshotStore(folder)
-    for snapshot in snapshots:
+    for snapshot in memory.snapshots:
         write_synced(store.path(snapshot.name), _utf8(snapshot.text))
         os.utime(store.path(snapshot.name), (snapshot.written, snapshot.written))
+    for snapshot_id, text in memory.bases:
+        store.keep_base(snapshot_id, text)
 
 
 def _staged(staged: Path, place: Path, fill: Callable[[], None]) -> None:

@@ -6,8 +6,11 @@ files, the generation's starting snapshot, and its batches up to ``N``.  A
 replica is exactly that: a :class:`~zpm_domain.memory.memory.Memory` in an
 engine namespace of its own (``<name>@<N>``), opened by the same recovery
 code from a journal that holds those batches alone, so it answers every read
-as the memory did then, by construction.  A generation started by a save
-whose snapshot was saved over since is replayed from the generation before
+as the memory did then, by construction.  Each generation start gets the
+very snapshot it recorded: the named one while it is still that one, else
+the copy the history kept when the generation began
+(``SnapshotStore.keep_base``); a generation started by a save that has
+neither (saved before zpm kept them) is replayed from the generation before
 it instead (the save held the very state that generation ended with).
 
 A replica is never written: its storage refuses, and it is mounted
@@ -29,7 +32,7 @@ from zpm_domain.history.cursor import Moment
 from zpm_domain.history.timeline import numbered, timeline
 from zpm_domain.memory.memory import Memory
 from zpm_domain.ports.journal import Author, Journal, JournalOp, JournalRecord
-from zpm_domain.ports.snapshots import SnapshotStore
+from zpm_domain.ports.snapshots import SnapshotInfo, SnapshotStore
 from zpm_domain.ports.storage import ForkInfo, KnowledgeFile, MemoryStorage
 from zpm_domain.stored.provenance import iso_time
 
@@ -82,13 +85,47 @@ class PastJournal(Journal):
         pass
 
 
+class PastSnapshots(SnapshotStore):
+    """A memory's snapshots as a replica of its past reads them: each
+    generation start it replays gets the very snapshot it recorded (its
+    content id), the named one while it is still that one, else the base
+    the history kept (``SnapshotStore.kept_base``)."""
+
+    def __init__(self, store: SnapshotStore, records: Sequence[JournalRecord]) -> None:
+        self._store = store
+        self._wanted: dict[str, list[str]] = {}
+        for place, record in enumerate(records):
+            if _is_start(record) and (place == 0 or not _is_save(record)):
+                args = record.ops[0].args
+                name, wanted = args.get("snapshot"), args.get("id")
+                if isinstance(name, str) and isinstance(wanted, str):
+                    self._wanted.setdefault(name, []).append(wanted)
+
+    def write(self, name: str, text: str) -> None:
+        raise PermissionError(f"{self._store.label(name)}: the past is not written")
+
+    def read(self, name: str) -> str:
+        queue = self._wanted.get(name)
+        if not queue:
+            return self._store.read(name)
+        return _snapshot_as_recorded(self._store, name, queue.pop(0))
+
+    def list(self) -> list[SnapshotInfo]:
+        return self._store.list()
+
+    def label(self, name: str) -> str:
+        return self._store.label(name)
+
+
 class PastStorage(MemoryStorage):
-    """A memory's storage as a replica of its past sees it: its snapshots and
-    knowledge files, read only, and the batches it replays."""
+    """A memory's storage as a replica of its past sees it: its snapshots
+    (:class:`PastSnapshots`) and knowledge files, read only, and the batches
+    it replays."""
 
     def __init__(self, storage: MemoryStorage, journal: PastJournal) -> None:
         self._storage = storage
         self._journal = journal
+        self._snapshots = PastSnapshots(storage.snapshots, journal.generation())
 
     @property
     def journal(self) -> Journal:
@@ -96,7 +133,7 @@ class PastStorage(MemoryStorage):
 
     @property
     def snapshots(self) -> SnapshotStore:
-        return self._storage.snapshots
+        return self._snapshots
 
     @property
     def location(self) -> str:
@@ -218,7 +255,8 @@ def _replica(memory: Memory, batch: int, records: Sequence[JournalRecord]) -> Me
                 continue  # a save: the generation before it ends in the state it held
             raise RecoveryFailed(
                 f"memory {memory.name} as of cursor {batch} started from snapshot {lost}, "
-                "which has been saved over or deleted since"
+                "which has been saved over or deleted since (and was saved before zpm kept "
+                "the snapshots its history starts from)"
             )
         replica = Memory(
             memory.name,
@@ -249,11 +287,28 @@ def _lost_snapshot(memory: Memory, record: JournalRecord) -> str | None:
     if not isinstance(name, str) or not isinstance(wanted, str):
         return None
     try:
-        text = memory.snapshots.read(name)
+        _snapshot_as_recorded(memory.snapshots, name, wanted)
     except (KeyError, OSError, UnicodeDecodeError):
         return name
-    found = _ID.search(text, 0, HEADER_CHARS)
-    return None if found is not None and found.group(1) == wanted else name
+    return None
+
+
+def _snapshot_as_recorded(store: SnapshotStore, name: str, wanted: str) -> str:
+    """The text of snapshot ``name`` as a start recorded it (content id
+    ``wanted``): the named one while it is that one, else the base the
+    history kept; ``KeyError`` when neither is."""
+    try:
+        text = store.read(name)
+    except KeyError:
+        text = None
+    if text is not None:
+        found = _ID.search(text, 0, HEADER_CHARS)
+        if found is not None and found.group(1) == wanted:
+            return text
+    try:
+        return store.kept_base(wanted)
+    except KeyError:
+        raise KeyError(name) from None
 
 
 def _is_start(record: JournalRecord) -> bool:

@@ -434,10 +434,12 @@ class Memory(Reads):
         more (a save, not an import), so the new generation says where."""
         image = self.image()
         with self.storage.together():
-            self.snapshots.write(name, image.text())
+            text = image.text()
+            self.snapshots.write(name, text)
             self._step("save:written")
             if self.read_only:
                 return
+            self.snapshots.keep_base(image.header.id, text, name)  # for the history
             self.keep_fork_point(image)
             covers = image.header.covers
             number = self.batches + 1
@@ -539,6 +541,10 @@ class Memory(Reads):
     def read_snapshot(self, name: str) -> Snapshot:
         """Snapshot ``name`` read back; ``KeyError`` when there is none,
         ``SnapshotDamaged`` when it does not read."""
+        return self._read_snapshot(name)[1]
+
+    def _read_snapshot(self, name: str) -> tuple[str, Snapshot]:
+        """:meth:`read_snapshot`, with the text it was read from."""
         label = self.snapshots.label(name)
         try:
             text = self.snapshots.read(name)
@@ -546,7 +552,7 @@ class Memory(Reads):
             raise SnapshotDamaged(label, 1, f"not UTF-8 text ({error.reason})") from None
         snapshot = read_snapshot(text, label)
         images.check_sections(snapshot, label)
-        return snapshot
+        return text, snapshot
 
     def restore_snapshot(self, name: str) -> None:
         """Replace the client-stored clauses by those of snapshot ``name``;
@@ -556,9 +562,10 @@ class Memory(Reads):
         for one that does not read, before anything changes.
         """
         with self.writing(), self.loading():
-            snapshot = self.read_snapshot(name)
+            text, snapshot = self._read_snapshot(name)
             handles = images.snapshot_handles(snapshot, self.snapshots.label(name))
             counter = max(self.numbering.next, handles.next_number if handles else 1)
+            self.snapshots.keep_base(snapshot.header.id, text, name)  # for the history
             self.keep_fork_point()
             start = StartFrom(
                 secrets.token_hex(16), name, snapshot.header.id, counter, batch=self.batches + 1

@@ -39,3 +39,27 @@ class SnapshotStore(ABC):
     @abstractmethod
     def label(self, name: str) -> str:
         """How messages name snapshot ``name`` (its file path)."""
+
+    # -- the bases of the memory's history ---------------------------------------
+    def keep_base(  # noqa: B027 (optional)
+        self, snapshot_id: str, text: str, name: str | None = None
+    ) -> None:
+        """Keep ``text``, a snapshot a journal generation starts from (its
+        content id ``snapshot_id``, lowercase hex), apart from the named
+        snapshots, for the memory's history: a read as of that generation
+        still finds it once the named snapshot changed.  ``name``: the
+        snapshot that holds this very text now, when one does (a store may
+        share it rather than copy it).  Idempotent; not listed by
+        :meth:`list`.  The default keeps nothing."""
+
+    def kept_base(self, snapshot_id: str) -> str:
+        """The text :meth:`keep_base` kept under ``snapshot_id``; ``KeyError``
+        when there is none."""
+        raise KeyError(snapshot_id)
+
+    def kept_bases(self) -> tuple[str, ...]:
+        """The ids of every base kept, sorted."""
+        return ()
+
+    def drop_base(self, snapshot_id: str) -> None:  # noqa: B027 (optional)
+        """Forget the base kept under ``snapshot_id`` (none: nothing happens)."""

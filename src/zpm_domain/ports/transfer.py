@@ -45,6 +45,9 @@ class StoredMemory:
     knowledge: tuple[tuple[str, str], ...]
     batches: tuple[str, ...]
     history: tuple[tuple[str, ...], ...] = ()
+    bases: tuple[tuple[str, str], ...] = ()
+    """The snapshots kept for the history (``SnapshotStore.keep_base``):
+    ``(content id, text)``, sorted by id."""
 
 
 class MemoryTransfer(ABC):
