@@ -160,7 +160,7 @@ class PostgresRegistry(MemoryRegistry):
                 conn.execute(
                     "INSERT INTO zpm_journal (space, memory, seq, batch, starts, writer, at) "
                     "VALUES (%s, %s, 1, %s, true, %s, %s)",
-                    (space, ref.name, encode(fork.first_batch, int(now), 1), "fork", now),
+                    (space, ref.name, encode(fork.first_batch, int(now), 1, fork.by), "fork", now),
                 )
         except psycopg.errors.UniqueViolation:
             raise MemoryExists(ref.name) from None

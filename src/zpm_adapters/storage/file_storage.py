@@ -151,7 +151,10 @@ class FileRegistry(MemoryRegistry):
             write_synced(staged / FORK_INFO, fork_record(fork.info))
             write_synced(staged / FORK_POINT, fork.snapshot.encode())
             FileSnapshotStore(staged / "snapshots", self._clock).write(fork.seed, fork.snapshot)
-            write_synced(staged / "journal.wal", encode_batch(fork.first_batch, int(self._clock())))
+            write_synced(
+                staged / "journal.wal",
+                encode_batch(fork.first_batch, int(self._clock()), by=fork.by),
+            )
             fsync_directory(staged)
             try:
                 os.rename(staged, folder)

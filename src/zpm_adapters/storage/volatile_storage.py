@@ -152,7 +152,7 @@ class VolatileRegistry(MemoryRegistry):
         files = self.disk.new_files()
         files.fork, files.fork_point = fork.info, fork.snapshot
         files.snapshots.write(fork.seed, fork.snapshot)
-        VolatileJournal(files.journal, clock=self._clock).rotate(fork.first_batch)
+        VolatileJournal(files.journal, clock=self._clock).rotate(fork.first_batch, fork.by)
         self.disk.memories[ref] = files
 
     def fork_info(self, ref: MemoryRef) -> ForkInfo | None:

@@ -7,7 +7,7 @@ import secrets
 
 from zpm_domain.changes.generation import StartFrom
 from zpm_domain.memory.image import Image
-from zpm_domain.memory.memory import Memory
+from zpm_domain.memory.memory import Memory, author
 from zpm_domain.ports.storage import ForkInfo, MemoryRef, NewFork
 from zpm_domain.stored.handles import UNRECORDED
 
@@ -33,4 +33,4 @@ def new_fork(base: Memory, image: Image, now: float) -> NewFork:
         fork_point=True,
         batch=base.batches + 1,
     )
-    return NewFork(info, image.text(), FORK_SEED, [first.journal_op()])
+    return NewFork(info, image.text(), FORK_SEED, [first.journal_op()], author())

@@ -408,12 +408,14 @@ class Memories:
         """:meth:`fork` once the name is known to be free."""
         image = base.locked_image()
         ref = MemoryRef(name, "project")
+        made = new_fork(base, image, self._clock())
         try:
-            self._registry.create_fork(ref, new_fork(base, image, self._clock()))
+            self._registry.create_fork(ref, made)
         except MemoryExists:
             raise MemoryAlreadyExists(name) from None
         entry = MountEntry(name, "project", "rw")
         memory = self._open(entry, preloaded=image.preloaded())
+        memory.snapshots.keep_base(image.header.id, made.snapshot, made.seed)  # its history's
         self._keep(memory, entry, record=record)
         return memory, image.header.clauses + len(base.defeats.clauses())
 

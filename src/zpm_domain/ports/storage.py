@@ -15,7 +15,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Literal
 
-from zpm_domain.ports.journal import Journal, JournalOp
+from zpm_domain.ports.journal import Author, Journal, JournalOp
 from zpm_domain.ports.snapshots import SnapshotStore
 
 Scope = Literal["project", "global"]
@@ -95,6 +95,8 @@ class NewFork:
     snapshot: str
     seed: str
     first_batch: list[JournalOp]
+    by: Author | None = None
+    """Who made the fork (the first batch's author, ``Journal.append``)."""
 
 
 class MemoryStorage(ABC):
