@@ -184,3 +184,22 @@ def _hint(world: World, arguments: dict[str, Any]) -> str:
     except ZpmError as error:
         return str(error.hint)
     return ""
+
+
+def test_a_merge_shows_which_fork_it_came_from_and_who_merged_it() -> None:
+    world = World()
+    world.call("remember_fact", fact="p(1)")
+    world.call_as("bob", "fork_memory", name="f")
+    world.call_as("alice", "remember_fact", fact="p(2)", memory="f")
+    world.call_as("carol", "merge_memory", name="f")
+    assert said(history(world, limit=2)) == [
+        ("stored", "p(2)", "merge_memory", "carol"),
+        ("merged", "from fork f", "merge_memory", "carol"),
+    ]
+    assert said(history(world, memory="f", order="oldest")) == [
+        ("forked", "fork_point", "fork_memory", "bob"),
+        ("stored", "p(2)", "remember_fact", "alice"),
+    ]
+    empty = history(world)["now"]
+    world.call("merge_memory", name="f")  # nothing to bring in: no change at all
+    assert history(world)["now"] == empty

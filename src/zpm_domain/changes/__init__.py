@@ -14,10 +14,10 @@ from zpm_domain.changes.assumptions import Assume, RetractAssumption, SupportPla
 from zpm_domain.changes.describe import DescribePredicate
 from zpm_domain.changes.fork_point import MoveForkPoint
 from zpm_domain.changes.generation import NumberClauses, StartFrom
+from zpm_domain.changes.marks import MergeMark, RevertMark
 from zpm_domain.changes.merge_ops import RemoveHandle, Unsupport
 from zpm_domain.changes.mutations import AddClause, BadOperation, Mutation, RemoveAll, RemoveClause
 from zpm_domain.changes.renaming import RenamePredicate
-from zpm_domain.changes.revert_mark import RevertMark
 from zpm_domain.changes.withdraw import Withdraw
 from zpm_domain.ports.journal import JournalOp
 
@@ -37,6 +37,7 @@ KINDS: tuple[type[Mutation], ...] = (
     DescribePredicate,
     MoveForkPoint,
     RevertMark,
+    MergeMark,
 )
 
 _BY_OP: dict[str, type[Mutation]] = {kind.op: kind for kind in KINDS}

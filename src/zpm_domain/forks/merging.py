@@ -30,6 +30,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from zpm_domain.changes import describe
+from zpm_domain.changes.marks import MergeMark
 from zpm_domain.errors import InvalidArguments, MemoryNotMounted, RecoveryFailed
 from zpm_domain.forks.changes import Change, Conflicts, changes, find_conflicts
 from zpm_domain.forks.merge_plan import plan
@@ -115,8 +116,8 @@ def merge(
             described = describe.merged(
                 compared.point.described, compared.now.described, base.descriptions
             )
-            if not dry_run and found.blocked is None:
-                base.commit([*found.mutations, *described])
+            if not dry_run and found.blocked is None and (found.mutations or described):
+                base.commit([MergeMark(fork.name), *found.mutations, *described])
                 if compared.found or described:  # else the fork point is where the fork is
                     fork.move_fork_point()
         report = found.report(fork.name, base.name, dry_run)

@@ -2,8 +2,8 @@
 
 An event is one change a committed batch made to a memory: a clause stored,
 removed or withdrawn, an assumption retracted, a predicate described or
-renamed, a snapshot saved, restored or imported, a fork made, a revert
-(the changes it made follow it as events of their own).  It is read
+renamed, a snapshot saved, restored or imported, a fork made, a revert or
+a merge (the changes it made follow it as events of their own).  It is read
 from the journal operation as written (its clause text, its handles), never
 applied, so a history shows what was done, including what later changes
 undid.  Who made it is the batch's author (the tool of the call and its
@@ -42,6 +42,7 @@ KINDS = {
     "rename": "renamed",
     "retract_assumption": "assumption retracted",
     "revert": "reverted",
+    "merge": "merged",
 }
 """The event each clause or predicate operation makes (``base`` makes one of
 ``START_KINDS``; the others make none)."""
@@ -123,6 +124,8 @@ def _event(
         return kind, f"{_name(old)} → {_name(new)}", new, (), author
     if op == "revert":
         return kind, f"to {args.get('to')}", None, (), author
+    if op == "merge":
+        return kind, f"from fork {args.get('fork')}", None, (), author
     if op == "retract_assumption":
         return kind, str(args.get("assumption", "")), None, _handles(args.get("took")), author
     text = str(args.get("clause", args.get("fact", "")))

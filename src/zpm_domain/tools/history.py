@@ -8,7 +8,7 @@ from __future__ import annotations
 import functools
 from typing import Annotated, cast
 
-from zpm_domain.changes.revert_mark import RevertMark
+from zpm_domain.changes.marks import RevertMark
 from zpm_domain.errors import InvalidArguments
 from zpm_domain.history.cursor import Cursor, Moment
 from zpm_domain.history.diff import diff
@@ -38,9 +38,9 @@ class HistoryTools(ToolGroup):
         "and next_cursor to ask from next time.",
         details="Changes are kept across saves, restores and imports. Events: stored, "
         "assumed, held plainly, support taken, removed, withdrawn, described, renamed, "
-        "assumption retracted, saved, restored, imported, forked, started. A predicate's "
-        "history follows it through renames. Times are ISO 8601 (UTC when no zone is given), "
-        "to the second.",
+        "assumption retracted, reverted, merged, saved, restored, imported, forked, "
+        "started. A predicate's history follows it through renames. Times are ISO 8601 "
+        "(UTC when no zone is given), to the second.",
     )
     def history(
         self,

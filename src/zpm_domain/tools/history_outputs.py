@@ -23,6 +23,7 @@ Kind = Literal[
     "renamed",
     "assumption retracted",
     "reverted",
+    "merged",
     "saved",
     "restored",
     "imported",
