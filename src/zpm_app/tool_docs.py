@@ -86,6 +86,10 @@ def _section(spec: ToolDefinition, example: tuple[Mapping[str, Any], str] | None
     lines.append(_usage(spec))
     lines.append("```")
     lines.append("")
+    if spec.cli_aliases:
+        shorter = ", ".join(f"`zpm {alias}`" for alias in spec.cli_aliases)
+        lines.append(f"Also {shorter}.")
+        lines.append("")
     lines.append("Input schema:")
     lines.append("")
     lines.append("```json")

@@ -218,7 +218,9 @@ def _named_command(args: Sequence[str], tools: Sequence[ToolDefinition]) -> str 
     if place is None or any(arg in ("-h", "--help", "--version") for arg in before):
         return None
     names = {module.NAME for module in COMMANDS} | {spec.cli_name for spec in tools}
-    return args[place] if args[place] in names | {"tools", "version"} else None
+    aliases = {alias: spec.cli_name for spec in tools for alias in spec.cli_aliases}
+    named = aliases.get(args[place], args[place])
+    return named if named in names | {"tools", "version"} else None
 
 
 def _tools(tools: Sequence[ToolDefinition], output_format: str) -> int:

@@ -71,6 +71,7 @@ def add_tool_command(commands: Any, spec: ToolDefinition) -> None:
         first_sentence(spec.description),
         description=f"{spec.description} {spec.details}".strip(),
         epilog=STDIN_HELP if _text_properties(spec) else None,
+        aliases=list(spec.cli_aliases),
     )
     sub.set_defaults(tool_spec=spec)
     positional = _positional_property(spec)

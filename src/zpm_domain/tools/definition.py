@@ -183,6 +183,8 @@ class ToolDefinition:
     details: str = field(default="", compare=False)
     """More about the tool for people: ``docs/tools.md`` and the CLI's help
     show it after the description; ``tools/list`` does not send it."""
+    cli_aliases: tuple[str, ...] = field(default=(), compare=False)
+    """Shorter names of its CLI subcommand (``zpm diff`` for ``diff-memory``)."""
     input_schema: dict[str, Any] = field(init=False, hash=False, compare=False)
 
     def __post_init__(self) -> None:
@@ -294,14 +296,16 @@ def tool(
     *,
     name: str | None = None,
     details: str = "",
+    cli_aliases: tuple[str, ...] = (),
 ) -> Callable[[F], F]:
     """Mark a :class:`ToolGroup` method as tool ``name`` (default: the method's
     name); ``details`` says more for people (``ToolDefinition.details``),
-    keeping ``description`` short for clients.  A method annotated to return
+    keeping ``description`` short for clients; ``cli_aliases``: shorter
+    names of its CLI subcommand.  A method annotated to return
     ``Reply[Shape]`` has structured output of that shape (:func:`output_shape`)."""
 
     def mark(func: F) -> F:
-        setattr(func, _MARK, (name or func.__name__, description, hints, details))
+        setattr(func, _MARK, (name or func.__name__, description, hints, details, cli_aliases))
         return func
 
     return mark
@@ -313,7 +317,7 @@ def definitions(group: type[ToolGroup]) -> tuple[ToolDefinition, ...]:
     for attribute, member in vars(group).items():
         mark = getattr(member, _MARK, None)
         if mark is not None:
-            name, description, hints, details = mark
+            name, description, hints, details, aliases = mark
             found.append(
                 ToolDefinition(
                     name=name,
@@ -324,6 +328,7 @@ def definitions(group: type[ToolGroup]) -> tuple[ToolDefinition, ...]:
                     method=attribute,
                     output=output_shape(member),
                     details=details,
+                    cli_aliases=aliases,
                 )
             )
     return tuple(found)

@@ -126,6 +126,7 @@ class HistoryTools(ToolGroup):
         "supports given or taken, descriptions changed.",
         details="The changes are listed as zpm forks diff lists a fork's, in the order a "
         "merge would apply them.",
+        cli_aliases=("diff",),
     )
     def diff_memory(
         self,
@@ -159,6 +160,7 @@ class HistoryTools(ToolGroup):
         "one change, which history shows as a revert and which can itself be reverted.",
         details="Withdrawal records stay (they are history). A clause a knowledge file "
         "has made static since cannot come back: it is listed in skipped.",
+        cli_aliases=("revert",),
     )
     def revert_memory(
         self,
