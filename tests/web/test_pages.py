@@ -430,3 +430,28 @@ def test_a_read_only_page_previews_nothing_to_revert(project: Path, server: Http
     assert 'id="revert"' not in preview.text
     refused = browser.post("/m/default/revert", {"csrf": csrf_of(browser.get("/").text), "to": "0"})
     assert refused.status_code == 403
+
+
+def test_a_memory_page_shown_as_of_a_moment_says_so_and_keeps_it(
+    project: Path, server: HttpServer
+) -> None:
+    assert run_zpm(project, "remember-fact", "--fact", "likes(bob, milk)").returncode == 0
+    assert run_zpm(project, "forget-fact", "--fact", "likes(ann, tea)").returncode == 0
+    browser = sign_in(server, create_token(project, "ann", "--read-only"))
+    now = browser.get("/m/default/predicate?name=likes&arity=2")
+    assert "likes(ann, tea)" not in now.text and 'id="as-of"' not in now.text
+    then = browser.get("/m/default/predicate?name=likes&arity=2&as_of=1")
+    assert then.status_code == 200 and 'id="as-of"' in then.text
+    assert "likes(ann, tea)" in then.text and "likes(bob, milk)" not in then.text
+    assert "data-live" not in then.text  # the past does not change
+    listed = browser.get("/m/default?as_of=1")
+    assert "as_of=1" in listed.text and 'id="as-of"' in listed.text
+    asked = browser.get("/m/default/query?goal=likes(X,Y)&as_of=2")
+    assert '<td class="prolog">tea</td>' in asked.text and "milk" in asked.text
+    assert 'name="as_of" value="2"' in asked.text and "as_of=2" in asked.text
+    found = browser.get("/m/default/search?q=tea&as_of=1")
+    assert "likes(ann, tea)" in found.text
+    proof = browser.get("/m/default/explain?goal=likes(ann,tea)&as_of=1")
+    assert proof.status_code == 200 and "likes(ann, tea)" in proof.text
+    ahead = browser.get("/m/default?as_of=99")
+    assert ahead.status_code == 404 and "ahead of this memory&#39;s history" in ahead.text

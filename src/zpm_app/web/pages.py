@@ -97,11 +97,16 @@ class Review:
     shares: CallShares | None = None
 
 
-def clause_url(memory: str, name: str, arity: int, after: int | None = None) -> str:
-    """The page of ``name/arity``'s clauses in ``memory`` (after handle ``after``)."""
+def clause_url(
+    memory: str, name: str, arity: int, after: int | None = None, as_of: str | None = None
+) -> str:
+    """The page of ``name/arity``'s clauses in ``memory`` (after handle
+    ``after``; as the memory was at ``as_of``)."""
     query = {"name": name, "arity": str(arity)}
     if after is not None:
         query["after"] = str(after)
+    if as_of:
+        query["as_of"] = as_of
     return f"/m/{quote(memory, safe='')}/predicate?{urlencode(query)}"
 
 
@@ -207,13 +212,18 @@ class _Pages(TimePages):
 
     async def predicates(self, request: Request, session: WebSession) -> Response:
         memory = request.path_params["memory"]
+        moment = _moment(request)
         try:
             rows, live = await self._read(
-                session, lambda context: (predicate_rows(context, memory), _live(context, memory))
+                session,
+                lambda context: (
+                    predicate_rows(context, memory, moment),
+                    None if moment else _live(context, memory),
+                ),
             )
         except ZpmError as error:
             return self._problem("Cannot show this memory", _said(error), _status(error), session)
-        values = {"memory": memory, "predicates": rows, "live": live}
+        values = {"memory": memory, "predicates": rows, "live": live, **_past(request)}
         return self._page("predicates.html", values, session)
 
     async def clauses(self, request: Request, session: WebSession) -> Response:
@@ -227,17 +237,19 @@ class _Pages(TimePages):
             return self._problem(
                 "Not a predicate", "The address names no predicate (name and arity).", 400, session
             )
+        moment = _moment(request)
         try:
             page, live = await self._read(
                 session,
                 lambda context: (
-                    clause_page(context, memory, name, arity, after),
-                    _live(context, memory),
+                    clause_page(context, memory, name, arity, after, as_of=moment),
+                    None if moment else _live(context, memory),
                 ),
             )
         except ZpmError as error:
             return self._problem("Cannot show these clauses", _said(error), _status(error), session)
-        return self._page("clauses.html", {"page": page, "after": after, "live": live}, session)
+        values = {"page": page, "after": after, "live": live, **_past(request)}
+        return self._page("clauses.html", values, session)
 
     async def history(self, request: Request, session: WebSession) -> Response:
         """What happened to a predicate (``name``, ``arity``) or a clause (``handle``)."""
@@ -285,12 +297,14 @@ class _Pages(TimePages):
     async def search(self, request: Request, session: WebSession) -> Response:
         memory = request.path_params["memory"]
         words = request.query_params.get("q", "").strip()
-        values: dict[str, Any] = {"memory": memory, "words": words}
+        values: dict[str, Any] = {"memory": memory, "words": words, **_past(request)}
         if words:
             arguments: dict[str, Any] = {"query": words, "memory": memory, "limit": SEARCHED}
             cursor = request.query_params.get("cursor")
             if cursor is not None and cursor.isdigit():
                 arguments["cursor"] = int(cursor)
+            if _moment(request):
+                arguments["as_of"] = _moment(request)
             found, problem = await self._tool(session, "search_facts", arguments)
             values.update(found=found, problem=problem)
         return self._page("search.html", values, session)
@@ -298,11 +312,12 @@ class _Pages(TimePages):
     async def query(self, request: Request, session: WebSession) -> Response:
         memory = request.path_params["memory"]
         goal = request.query_params.get("goal", "").strip()
-        values: dict[str, Any] = {"memory": memory, "goal": goal}
+        moment = _moment(request)
+        values: dict[str, Any] = {"memory": memory, "goal": goal, **_past(request)}
         if goal:
             try:
                 values["answers"] = await self._read(
-                    session, lambda context: query_answers(context, memory, goal)
+                    session, lambda context: query_answers(context, memory, goal, moment)
                 )
             except ZpmError as error:
                 values["problem"] = _said(error)
@@ -311,14 +326,12 @@ class _Pages(TimePages):
     async def explain(self, request: Request, session: WebSession) -> Response:
         memory = request.path_params["memory"]
         goal = request.query_params.get("goal", "").strip()
-        values: dict[str, Any] = {"memory": memory, "goal": goal}
+        values: dict[str, Any] = {"memory": memory, "goal": goal, **_past(request)}
         if goal:
-            explained, problem = await self._tool(
-                session,
-                "explain_why",
-                {"fact": goal, "memory": memory, "max_depth": PROOF_DEPTH},
-                tree=True,
-            )
+            arguments = {"fact": goal, "memory": memory, "max_depth": PROOF_DEPTH}
+            if _moment(request):
+                arguments["as_of"] = _moment(request)
+            explained, problem = await self._tool(session, "explain_why", arguments, tree=True)
             values.update(explained=explained, problem=problem)
         return self._page("explain.html", values, session)
 
@@ -570,6 +583,20 @@ def _foreign(request: Request) -> Response | None:
     if f"{parts.scheme}://{parts.netloc}" == here:
         return None
     return _secure(Response("Refused: this form was sent from another site.", status_code=403))
+
+
+def _moment(request: Request) -> str | None:
+    """The moment a page shows the memory at (``as_of``; ``None``: now)."""
+    return request.query_params.get("as_of", "").strip() or None
+
+
+def _past(request: Request) -> dict[str, Any]:
+    """What a page shown at a moment adds: the moment, for its banner and
+    its links, and the same page now."""
+    moment = _moment(request)
+    if moment is None:
+        return {}
+    return {"as_of": moment, "now_url": str(request.url.remove_query_params("as_of"))}
 
 
 def _live(context: ToolContext, memory: str) -> dict[str, str]:

@@ -20,6 +20,7 @@ from zpm_domain.memory.memory import Memory
 from zpm_domain.stored.clauses import Clause, render_clause
 from zpm_domain.stored.provenance import UNKNOWN, Provenance
 from zpm_domain.tools.definition import ToolContext
+from zpm_domain.tools.moments import reading
 
 PAGE = 100
 """Stored clauses per page."""
@@ -71,11 +72,13 @@ class ClausePage:
     withdrawn: list[ClauseRow]
 
 
-def predicate_rows(context: ToolContext, memory_name: str) -> list[PredicateRow]:
-    """Every predicate of memory ``memory_name`` with clauses or declared,
-    in order of first definition (``MemoryNotMounted`` when the caller does
-    not see it)."""
-    memory = context.memories.resolve(memory_name)
+def predicate_rows(
+    context: ToolContext, memory_name: str, as_of: str | None = None
+) -> list[PredicateRow]:
+    """Every predicate of memory ``memory_name`` (as it was at ``as_of``,
+    when given) with clauses or declared, in order of first definition
+    (``MemoryNotMounted`` when the caller does not see it)."""
+    memory = reading(context.memories, memory_name, as_of)
     memory.sync()
     rows = []
     for info in memory.predicates():
@@ -100,11 +103,13 @@ def clause_page(
     arity: int,
     after: int | None = None,
     limit: int = PAGE,
+    as_of: str | None = None,
 ) -> ClausePage:
     """The page of ``name/arity``'s stored clauses that follows the clause
-    with handle ``after`` (``None``: the first page).  ``InvalidArguments``
-    when that clause is no longer there (the page was read before it went)."""
-    memory = context.memories.resolve(memory_name)
+    with handle ``after`` (``None``: the first page), as the memory was at
+    ``as_of`` when given.  ``InvalidArguments`` when that clause is no
+    longer there (the page was read before it went)."""
+    memory = reading(context.memories, memory_name, as_of)
     memory.sync()
     key = (name, arity)
     stored: Iterator[Clause] = islice(

@@ -26,11 +26,14 @@ class Answers:
     truncated: bool
 
 
-def query_answers(context: ToolContext, memory_name: str, goal: str) -> Answers:
-    """The answers of ``goal`` in memory ``memory_name``, as ``query_logic``
-    finds them (``PrologSyntaxError``, a sandbox refusal, ``MemoryNotMounted``
-    and limit errors as it raises them)."""
-    term, solutions = first_answers(context.memories, context.limits, goal, memory_name)
+def query_answers(
+    context: ToolContext, memory_name: str, goal: str, as_of: str | None = None
+) -> Answers:
+    """The answers of ``goal`` in memory ``memory_name`` (as it was at
+    ``as_of``, when given), as ``query_logic`` finds them
+    (``PrologSyntaxError``, a sandbox refusal, ``MemoryNotMounted`` and limit
+    errors as it raises them)."""
+    term, solutions = first_answers(context.memories, context.limits, goal, memory_name, as_of)
     shown = reported_variables(variables(term))
     rows, proved = [], []
     for solution in solutions:
