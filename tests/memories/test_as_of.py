@@ -165,3 +165,16 @@ def test_a_generation_reads_as_it_was_after_its_snapshot_is_saved_over() -> None
     world.call("save_snapshot", name="s")
     assert asked(world, restored[0]) == restored[1]
     assert asked(world.restart(), restored[0]) == restored[1]
+
+
+def test_a_fork_read_before_it_was_made_reads_its_base_then() -> None:
+    world = World()
+    world.call("remember_fact", fact="p(1)")
+    world.call("remember_fact", fact="p(2)")
+    world.call("fork_memory", name="f")
+    world.call("remember_fact", fact="p(3)", memory="f")
+    world.call("forget_fact", fact="p(1)")  # the base goes on; the fork's past is its own
+    goal = {"goal": "p(X)", "memory": "f"}
+    assert world.call("query_logic", **goal, as_of="1") == '[{"X":1}]'
+    assert world.call("query_logic", **goal, as_of="3") == '[{"X":1},{"X":2}]'
+    assert world.call("query_logic", **goal, as_of="4") == '[{"X":1},{"X":2},{"X":3}]'

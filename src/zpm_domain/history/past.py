@@ -25,11 +25,11 @@ import re
 import threading
 import weakref
 from collections import OrderedDict
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 
 from zpm_domain.errors import InvalidArguments, RecoveryFailed
-from zpm_domain.history.cursor import Moment
-from zpm_domain.history.timeline import numbered, timeline
+from zpm_domain.history.cursor import Cursor, Moment
+from zpm_domain.history.timeline import Timeline, numbered, timeline
 from zpm_domain.memory.memory import Memory
 from zpm_domain.ports.journal import Author, Journal, JournalOp, JournalRecord
 from zpm_domain.ports.snapshots import SnapshotInfo, SnapshotStore
@@ -199,10 +199,12 @@ class Past:
 _PASTS: weakref.WeakKeyDictionary[Memory, Past] = weakref.WeakKeyDictionary()
 
 
-def as_of(memory: Memory, moment: Moment) -> Memory:
+def as_of(memory: Memory, moment: Moment, base_of: Callable[[], Memory] | None = None) -> Memory:
     """``memory`` as it was at ``moment`` (caught up first): the memory
     itself when nothing changed since, else a replica of its past, whose
-    ``batches`` is the number of the last batch it holds.
+    ``batches`` is the number of the last batch it holds.  For a fork, a
+    moment before it was made is its base's at that moment (``base_of``
+    gives the base; its batches number as the fork's do up to the fork).
     ``InvalidArguments`` for a cursor ahead of the memory's history or a
     moment before what it keeps."""
     line = timeline(memory)
@@ -219,6 +221,9 @@ def as_of(memory: Memory, moment: Moment) -> Memory:
     if batch == now:
         return memory
     if line.first > 1 and batch < line.first:  # before the oldest generation kept starts
+        if memory.fork is not None and base_of is not None and _forked_at(line):
+            earlier = moment if moment.cursor is None else Moment(cursor=Cursor(batch))
+            return as_of(base_of(), earlier)
         raise _before(memory, moment, line.first, line.stamps[0] if line.stamps else None)
     past = _PASTS.get(memory)
     if past is None:
@@ -231,6 +236,16 @@ def as_of(memory: Memory, moment: Moment) -> Memory:
     if not kept and batch > 0:  # pruned by another process meanwhile
         raise _before(memory, moment, batch + 1, None)
     return past.at(batch, [record for _, record in kept])
+
+
+def _forked_at(line: Timeline) -> bool:
+    """Whether the oldest batch kept is the one that made the fork (its
+    history before it is its base's)."""
+    return (
+        bool(line.events)
+        and line.events[0].kind == "forked"
+        and (line.events[0].cursor.batch == line.first)
+    )
 
 
 def _before(memory: Memory, moment: Moment, first: int, since: int | None) -> InvalidArguments:

@@ -3,11 +3,13 @@
 
 A cursor names a moment of one memory's history; a time names the same
 moment in every memory, so a read of several memories takes a time.  Goals
-that name another memory (``m:G``) read it as it is now.
+that name another memory (``m:G``) read it as it is now.  On a fork, a
+moment before it was made reads its base at that moment.
 """
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Annotated
 
 from zpm_domain.errors import InvalidArguments
@@ -28,12 +30,20 @@ def reading(memories: Memories, memory: str | None, moment: str | None) -> Memor
     ``moment`` when one is given."""
     at = None if moment is None else Moment.parse(moment, "as_of")
     kb = memories.resolve(memory)
-    return kb if at is None else as_of(kb, at)
+    return kb if at is None else as_of(kb, at, _base_of(memories, kb))
 
 
-def all_reading(kbs: list[Memory], moment: str | None) -> list[Memory]:
+def _base_of(memories: Memories, kb: Memory) -> Callable[[], Memory] | None:
+    """How to reach fork ``kb``'s base (``None`` for a memory that is no fork)."""
+    fork = kb.fork
+    if fork is None:
+        return None
+    return lambda: memories.resolve(fork.base.name)
+
+
+def all_reading(memories: Memories, kbs: list[Memory], moment: str | None) -> list[Memory]:
     """``kbs`` as they were at ``moment`` when one is given: a time, unless
-    ``kbs`` is one memory."""
+    ``kbs`` is one memory (a fork's moment before it was made reads its base)."""
     if moment is None:
         return kbs
     at = Moment.parse(moment, "as_of")
@@ -42,4 +52,4 @@ def all_reading(kbs: list[Memory], moment: str | None) -> list[Memory]:
             "as_of: a cursor is a moment of one memory's history; name the memory, or give "
             "a time to read every memory as it was then"
         )
-    return [as_of(kb, at) for kb in kbs]
+    return [as_of(kb, at, _base_of(memories, kb)) for kb in kbs]

@@ -91,7 +91,7 @@ class RecallTools(ToolGroup):
         skip = 0 if cursor is None else cursor
         if skip < 0:
             raise InvalidArguments(f"cursor must be 0 or more, not {skip}")
-        searched = all_reading(self._searched(memory), as_of)
+        searched = all_reading(self._memories, self._searched(memory), as_of)
         for kb in searched:
             kb.sync()
         matcher = Matcher(words)

@@ -89,7 +89,7 @@ class RefactorTools(ToolGroup):
         _check_name(functor, "functor")
         _check_arity(arity)
         scanned = self._memories.mounted() if memory == ALL else [self._memories.resolve(memory)]
-        scanned = all_reading(scanned, as_of)
+        scanned = all_reading(self._memories, scanned, as_of)
         found = _References(functor, arity)
         for kb in scanned:
             kb.sync()
