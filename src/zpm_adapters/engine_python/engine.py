@@ -203,7 +203,7 @@ class PythonEngine(Engine):
         pred = self._pred(ns, clause.key)
         for stored in _head_matches(pred, clause.head):
             if not stored.fixed and is_variant(stored.clause, clause):
-                pred.remove(stored)
+                pred.remove_stored(stored, in_place=not self._open_solves)
                 self._ns(ns).forget_if_empty(pred)
                 return stored.clause
         return None

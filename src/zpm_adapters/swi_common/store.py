@@ -44,6 +44,10 @@ FORGET = "zpm_support:zpm_forget(M, N, A)"
 RENAME = "zpm_support:zpm_rename(M, New, A, Ids)"
 _INSTANCES = itertools.count(1)
 
+FEW = 8
+"""An erase of fewer than one clause in ``FEW`` of a predicate takes the
+clauses out one by one; more, and the predicate's entries are rebuilt."""
+
 
 class SwiClauseStore(Engine):
     """The port's clause half over a :class:`Binding`; ``SwiEngine`` adds solving."""
@@ -276,8 +280,12 @@ class SwiClauseStore(Engine):
         """Erase ``doomed``; the predicate leaves the definition order when
         ``store_checks.leaves_definition_order`` says so."""
         self._binding.once(ERASE, {"Ids": [e.ref for e in doomed]})
-        gone = {id(e) for e in doomed}
-        pred.keep([e for e in pred.entries if id(e) not in gone])
+        if len(doomed) * FEW < len(pred.by_ref):  # one by one: no pass over the others
+            for entry in doomed:
+                pred.remove(entry)
+        else:
+            gone = {id(e) for e in doomed}
+            pred.keep([e for e in pred.entries if id(e) not in gone])
         self._forget_if_empty(namespace, pred)
 
     def _forget_if_empty(self, namespace: MirrorNamespace, pred: MirrorPredicate) -> None:

@@ -15,6 +15,7 @@ make no event.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
 from typing import Any
@@ -148,8 +149,16 @@ def _start(args: Mapping[str, Any], by: Author) -> str:
     return "started" if args.get("snapshot") is None else "imported"
 
 
+_PLAIN = re.compile(r"([a-z][A-Za-z0-9_]*)\(([^()\[\]\"'{}|]*)\)")
+"""A fact whose arguments are plain words and numbers (no nesting, no
+quotes): its arguments are its commas plus one."""
+
+
 def key_of(text: str) -> Key | None:
     """The predicate of a clause's text (``None`` when it does not read)."""
+    plain = _PLAIN.fullmatch(text)
+    if plain is not None:
+        return (plain.group(1), plain.group(2).count(",") + 1)
     fact = read_canonical_fact(text)
     if fact is not None:
         return (fact.name, len(fact.args))
@@ -172,8 +181,10 @@ def _name(key: Key | None) -> str:
 def _handles(*values: object) -> tuple[int, ...]:
     found: list[int] = []
     for value in values:
-        for handle in value if isinstance(value, list) else [value]:
-            if is_handle(handle) and isinstance(handle, int) and handle not in found:
+        if value is None:
+            continue
+        for handle in value if isinstance(value, list) else (value,):
+            if type(handle) is int and is_handle(handle) and handle not in found:
                 found.append(handle)
     return tuple(found)
 
