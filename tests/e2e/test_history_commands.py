@@ -94,4 +94,8 @@ def test_a_write_tells_the_cursor_of_each_memory_it_changed(zpm_project: Path) -
         {"default": "3"},
     ]
     feed = json.loads(ok(zpm_project, "history", "--since", "1"))
-    assert [e["cursor"] for e in feed["events"]] == ["2.1", "3.1"]
+    assert [(e["cursor"], e["event"]) for e in feed["events"]] == [
+        ("2.1", "merged"),
+        ("2.2", "stored"),
+        ("3.1", "saved"),
+    ]

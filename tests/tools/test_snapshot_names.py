@@ -45,7 +45,8 @@ def test_a_name_that_differs_only_in_case_from_a_snapshot_is_refused(
         "on a file system that ignores case they would be one file. Use another name, or "
         "'before' to replace it",
     )
-    assert sorted(p.name for p in (project / SNAPSHOTS).iterdir()) == ["before.pl"]
+    assert sorted(p.name for p in (project / SNAPSHOTS).iterdir()) == [".bases", "before.pl"]
+    assert len(list((project / SNAPSHOTS / ".bases").iterdir())) == 1  # before's, for history
     assert ok(box, "save_snapshot", name="before") == "Snapshot 'before' saved successfully."
 
 
