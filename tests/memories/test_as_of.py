@@ -178,3 +178,16 @@ def test_a_fork_read_before_it_was_made_reads_its_base_then() -> None:
     assert world.call("query_logic", **goal, as_of="1") == '[{"X":1}]'
     assert world.call("query_logic", **goal, as_of="3") == '[{"X":1},{"X":2}]'
     assert world.call("query_logic", **goal, as_of="4") == '[{"X":1},{"X":2},{"X":3}]'
+
+
+def test_a_moment_read_before_a_prune_is_gone_after_it() -> None:
+    world = World()
+    world.call("remember_fact", fact="p(1)")
+    world.call("save_snapshot", name="s")
+    world.call("remember_fact", fact="p(2)")
+    assert world.call("query_logic", goal="p(X)", as_of="1") == '[{"X":1}]'
+    kb = world.memories.resolve("default")
+    assert kb.journal.prune(int(NOW) + 1) == 1
+    assert world.call("query_logic", goal="p(X)", as_of="1") == "ERROR: InvalidArguments"
+    assert "starts at" in _hint(world, "query_logic", {"goal": "p(X)", "as_of": "1"})
+    assert world.call("query_logic", goal="p(X)", as_of="2") == '[{"X":1}]'

@@ -166,34 +166,42 @@ class Past:
 
     def __init__(self, memory: Memory) -> None:
         self._memory = weakref.ref(memory)
-        self._replicas: OrderedDict[int, Memory] = OrderedDict()
+        self._replicas: OrderedDict[int, tuple[Memory, str]] = OrderedDict()
 
-    def cached(self, batch: int) -> Memory | None:
-        """The replica right after batch ``batch``, if it is open."""
-        replica = self._replicas.get(batch)
-        if replica is not None:
-            self._replicas.move_to_end(batch)
+    def cached(self, batch: int, kept_since: str) -> Memory | None:
+        """The replica right after batch ``batch``, if it is open and the
+        history it was read from is still kept as it was (``kept_since``:
+        ``Journal.kept_since`` now)."""
+        found = self._replicas.get(batch)
+        if found is None:
+            return None
+        replica, mark = found
+        if mark != kept_since:  # pruned since: the moment may be gone
+            del self._replicas[batch]
+            _drop(replica)
+            return None
+        self._replicas.move_to_end(batch)
         return replica
 
-    def at(self, batch: int, records: Sequence[JournalRecord]) -> Memory:
+    def at(self, batch: int, records: Sequence[JournalRecord], kept_since: str) -> Memory:
         """The replica right after batch ``batch`` (``records``: every batch
-        kept up to it, oldest first)."""
+        kept up to it, oldest first; ``kept_since``: ``Journal.kept_since``)."""
         memory = self._memory()
         assert memory is not None
-        replica = self.cached(batch)
+        replica = self.cached(batch, kept_since)
         if replica is not None:
             return replica
         replica = _replica(memory, batch, records)
-        self._replicas[batch] = replica
+        self._replicas[batch] = (replica, kept_since)
         while len(self._replicas) > KEPT_REPLICAS:
-            _, old = self._replicas.popitem(last=False)
+            _, (old, _) = self._replicas.popitem(last=False)
             _drop(old)
         return replica
 
     def close(self) -> None:
         """Drop every replica (their namespaces leave the engine)."""
         while self._replicas:
-            _drop(self._replicas.popitem()[1])
+            _drop(self._replicas.popitem()[1][0])
 
 
 _PASTS: weakref.WeakKeyDictionary[Memory, Past] = weakref.WeakKeyDictionary()
@@ -207,6 +215,11 @@ def as_of(memory: Memory, moment: Moment, base_of: Callable[[], Memory] | None =
     gives the base; its batches number as the fork's do up to the fork).
     ``InvalidArguments`` for a cursor ahead of the memory's history or a
     moment before what it keeps."""
+    past = _PASTS.get(memory)
+    if past is not None and moment.cursor is not None:  # a moment read before, still kept
+        found = past.cached(moment.cursor.batch, memory.journal.kept_since())
+        if found is not None:
+            return found
     line = timeline(memory)
     now = line.now.batch
     if moment.cursor is not None:
@@ -225,17 +238,18 @@ def as_of(memory: Memory, moment: Moment, base_of: Callable[[], Memory] | None =
             earlier = moment if moment.cursor is None else Moment(cursor=Cursor(batch))
             return as_of(base_of(), earlier)
         raise _before(memory, moment, line.first, line.stamps[0] if line.stamps else None)
-    past = _PASTS.get(memory)
     if past is None:
         past = _PASTS[memory] = Past(memory)
-    found = past.cached(batch)
+        weakref.finalize(memory, past.close)  # its replicas leave the engine with it
+    mark = memory.journal.kept_since()
+    found = past.cached(batch, mark)
     if found is not None:
         return found
     with memory.journal.lock():
         kept = numbered(memory.journal.kept(), batch)
     if not kept and batch > 0:  # pruned by another process meanwhile
         raise _before(memory, moment, batch + 1, None)
-    return past.at(batch, [record for _, record in kept])
+    return past.at(batch, [record for _, record in kept], mark)
 
 
 def _forked_at(line: Timeline) -> bool:
