@@ -219,8 +219,13 @@ class FileJournal(Journal):
         return records[0] if records else None
 
     def kept_since(self) -> str:
-        archives = self.archives()
-        return archives[0].name if archives else ""
+        """The folder's modification time: a prune unlinks archives there (a
+        rotation adding one changes it too, harmlessly), at the cost of one
+        ``stat`` rather than a listing."""
+        try:
+            return str(self.path.parent.stat().st_mtime_ns)
+        except FileNotFoundError:
+            return ""
 
     def kept_bytes(self) -> int:
         total = self.size_bytes()
