@@ -86,11 +86,25 @@ def test_each_clause_says_its_state_and_what_holds_it(box: Toolbox) -> None:
         ("colour(grey)", ("guess",)),
     ]
     assert [(r.text, r.state) for r in shown.withdrawn] == [("colour(pink)", "withdrawn")]
-    assert shown.withdrawn[0].withdrawn_by is not None
-    assert shown.withdrawn[0].withdrawn_by.tool == "unassert"
+    assert shown.withdrawn[0].taken_by is not None
+    assert shown.withdrawn[0].taken_by.tool == "unassert"
+    assert shown.removed == []
+    box.call("forget_fact", {"fact": "colour(blue)"}, None, "alice")
+    box.call("clear_context", {"category": "colour(_)"}, None, "bob")
+    gone = page(box, "colour", 1).removed
+    assert [(r.text, r.state) for r in gone] == [
+        ("colour(grey)", "removed"),  # newest first; the pattern's clause by its text
+        ("colour(blue)", "removed"),
+    ]
+    assert all(r.handle is not None for r in gone)
+    assert [(r.taken_by.tool, r.taken_by.client) for r in gone if r.taken_by] == [
+        ("clear_context", "bob"),
+        ("forget_fact", "alice"),
+    ]
+    call(box, "remember_fact", fact="colour(blue)")
     listed = box.review(lambda context: predicate_rows(context, "default"))
     rows = {(r.name, r.arity): r for r in listed}
-    assert rows[("colour", 1)].clauses == 4 and rows[("colour", 1)].from_files == 2
+    assert rows[("colour", 1)].clauses == 3 and rows[("colour", 1)].from_files == 2
 
 
 def test_a_cursor_whose_clause_went_asks_to_start_again(box: Toolbox) -> None:

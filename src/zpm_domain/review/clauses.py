@@ -12,13 +12,14 @@ for the ones it shows alone.
 from __future__ import annotations
 
 from collections.abc import Iterator
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from itertools import islice
 
 from zpm_domain.errors import InvalidArguments
+from zpm_domain.history.timeline import Timeline, timeline
 from zpm_domain.memory.memory import Memory
 from zpm_domain.stored.clauses import Clause, render_clause
-from zpm_domain.stored.provenance import UNKNOWN, Provenance
+from zpm_domain.stored.provenance import UNKNOWN, Provenance, iso_time
 from zpm_domain.tools.definition import ToolContext
 from zpm_domain.tools.moments import reading
 
@@ -42,9 +43,10 @@ class PredicateRow:
 
 @dataclass(frozen=True, slots=True)
 class ClauseRow:
-    """One clause: ``state`` is ``believed``, ``defeated``, ``withdrawn`` or
-    ``file``; ``where`` is a knowledge-file clause's ``file:line``;
-    ``withdrawn_by`` the withdrawal's provenance."""
+    """One clause: ``state`` is ``believed``, ``defeated``, ``withdrawn``,
+    ``removed`` or ``file``; ``where`` is a knowledge-file clause's
+    ``file:line``; ``taken_by`` the withdrawal's or the removal's provenance
+    (the tool, client and time that took it)."""
 
     handle: int | None
     text: str
@@ -52,7 +54,7 @@ class ClauseRow:
     provenance: Provenance
     assumptions: tuple[str, ...] = ()
     where: str | None = None
-    withdrawn_by: Provenance | None = None
+    taken_by: Provenance | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -70,6 +72,10 @@ class ClausePage:
     files: list[ClauseRow]
     defeated: list[ClauseRow]
     withdrawn: list[ClauseRow]
+    removed: list[ClauseRow] = field(default_factory=list)
+    """The newest clauses taken out of the predicate (not withdrawn), newest
+    first, with who took them, when and with which tool (the first page of
+    the present only)."""
 
 
 def predicate_rows(
@@ -139,14 +145,46 @@ def clause_page(
                 render_clause(w.clause),
                 "withdrawn",
                 w.clause.provenance or UNKNOWN,
-                withdrawn_by=w.provenance,
+                taken_by=w.provenance,
             )
             for w in memory.history.records()
             if w.clause.key == key
         ]
         if first
         else [],
+        _removed(memory, key) if first and as_of is None else [],
     )
+
+
+REMOVED_SHOWN = 20
+"""How many removed clauses a predicate's first page lists."""
+
+
+def _removed(memory: Memory, key: tuple[str, int]) -> list[ClauseRow]:
+    """The newest removals of ``key``'s clauses, from the memory's history."""
+    line = timeline(memory)
+    rows: list[ClauseRow] = []
+    for position in reversed(line.of_predicate(key)):
+        event = line.events[position]
+        if event.kind != "removed":
+            continue
+        taken = Provenance(event.tool, event.client, iso_time(event.ts))
+        for handle in event.handles or (None,):  # a pattern took each of its clauses
+            text = event.text if handle is None else _stored_text(line, handle, event.text)
+            rows.append(ClauseRow(handle, text, "removed", UNKNOWN, taken_by=taken))
+        if len(rows) >= REMOVED_SHOWN:
+            break
+    return rows[:REMOVED_SHOWN]
+
+
+def _stored_text(line: Timeline, handle: int, otherwise: str) -> str:
+    """The text the clause with ``handle`` was last stored with (``otherwise``
+    when the history kept does not say)."""
+    for position in reversed(line.by_handle.get(handle, [])):
+        event = line.events[position]
+        if event.kind in ("stored", "assumed", "held plainly"):
+            return event.text.split(" (", 1)[0] if event.kind == "assumed" else event.text
+    return otherwise
 
 
 def _after(clauses: Iterator[Clause], handle: int, label: str, memory: str) -> Iterator[Clause]:
