@@ -457,3 +457,21 @@ def test_a_memory_page_shown_as_of_a_moment_says_so_and_keeps_it(
     assert proof.status_code == 200 and "likes(ann, tea)" in proof.text
     ahead = browser.get("/m/default?as_of=99")
     assert ahead.status_code == 404 and "ahead of this memory&#39;s history" in ahead.text
+
+
+def test_pictures_as_of_a_moment(project: Path, server: HttpServer) -> None:
+    for step in (
+        ("define-rule", "--head", "fan(X)", "--body", "likes(X, tea)"),
+        ("remember-fact", "--fact", "knows(ann, bob)"),
+        ("forget-fact", "--fact", "knows(ann, bob)"),
+    ):
+        assert run_zpm(project, *step).returncode == 0
+    browser = sign_in(server, create_token(project, "ann", "--read-only"))
+    before = browser.get("/m/default/graph?as_of=1")
+    assert before.status_code == 200 and 'id="as-of"' in before.text
+    assert "fan/1" not in before.text  # the rule came later
+    assert "fan/1" in browser.get("/m/default/graph").text
+    then = browser.get("/m/default/relation?name=knows&from=ann&as_of=3")
+    assert then.status_code == 200 and "bob" in then.text and "as_of=3" in then.text
+    now = browser.get("/m/default/relation?name=knows&from=ann")
+    assert "is not a predicate" in now.text or "bob" not in now.text

@@ -338,18 +338,26 @@ class _Pages(TimePages):
     async def graph(self, request: Request, session: WebSession) -> Response:
         """Which of the memory's predicates its rules use, as a picture."""
         memory = request.path_params["memory"]
-        values: dict[str, Any] = {"memory": memory, "heading": "Which rules use which predicates"}
+        moment = _moment(request)
+        values: dict[str, Any] = {
+            "memory": memory,
+            "heading": "Which rules use which predicates",
+            **_past(request),
+        }
         try:
             drawn, relations = await self._read(
                 session,
                 lambda context: (
-                    dependency_graph(context, memory),
-                    relation_names(context, memory),
+                    dependency_graph(context, memory, moment),
+                    relation_names(context, memory, moment),
                 ),
             )
         except ZpmError as error:
             return self._problem("Cannot draw this memory", _said(error), _status(error), session)
-        values.update(relations=relations, **_picture(drawn, lambda node: _predicate(memory, node)))
+        values.update(
+            relations=relations,
+            **_picture(drawn, lambda node: _predicate(memory, node, moment)),
+        )
         return self._page("graph.html", values, session)
 
     async def relation(self, request: Request, session: WebSession) -> Response:
@@ -367,11 +375,14 @@ class _Pages(TimePages):
             "start": start,
             "depth": depth,
             "most_depth": MOST_DEPTH,
+            **_past(request),
         }
+        moment = _moment(request)
         if start:
             try:
                 drawn = await self._read(
-                    session, lambda context: relation_graph(context, memory, name, start, depth)
+                    session,
+                    lambda context: relation_graph(context, memory, name, start, depth, moment),
                 )
             except ZpmError as error:
                 values["problem"] = _said(error)
@@ -379,6 +390,8 @@ class _Pages(TimePages):
 
                 def follow(node: str) -> str:
                     again = {"name": name, "from": node, "depth": str(depth)}
+                    if moment:
+                        again["as_of"] = moment
                     return f"/m/{quote(memory, safe='')}/relation?{urlencode(again)}"
 
                 values.update(_picture(drawn, follow, focus=drawn.nodes[0]))
@@ -614,10 +627,10 @@ def _picture(
     return {"svg": Markup(render_svg(graph, link)), "cut": drawn.cut, "most_nodes": MOST_NODES}
 
 
-def _predicate(memory: str, node: str) -> str | None:
-    """The clause page of a dependency graph's node ``name/arity``."""
+def _predicate(memory: str, node: str, as_of: str | None = None) -> str | None:
+    """The clause page of a dependency graph's node ``name/arity`` (at ``as_of``)."""
     name, _, arity = node.rpartition("/")
-    return clause_url(memory, name, int(arity)) if arity.isdigit() else None
+    return clause_url(memory, name, int(arity), as_of=as_of) if arity.isdigit() else None
 
 
 def _sides(fields: Any) -> dict[int, str] | None:

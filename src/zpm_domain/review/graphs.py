@@ -8,12 +8,14 @@ from collections import deque
 from dataclasses import dataclass, field, replace
 
 from zpm_domain.errors import InvalidArguments
+from zpm_domain.memory.memory import Memory
 from zpm_domain.prolog.sandbox import check_goal
 from zpm_domain.prolog.terms import Struct, Term, Var, variables
 from zpm_domain.prolog.writer import Renderer
 from zpm_domain.stored.references import calls
 from zpm_domain.tools.definition import ToolContext
 from zpm_domain.tools.inputs import parse_term
+from zpm_domain.tools.moments import reading
 
 MOST_NODES = 120
 """A graph stops growing at this many nodes."""
@@ -31,13 +33,13 @@ class GraphData:
     cut: bool = False
 
 
-def dependency_graph(context: ToolContext, memory_name: str) -> GraphData:
+def dependency_graph(context: ToolContext, memory_name: str, as_of: str | None = None) -> GraphData:
     """The predicates of memory ``memory_name`` (``name/arity``) and an edge
     from each rule's predicate to every predicate of the memory its body
     calls (unqualified, or qualified with the memory itself); predicates no
     rule uses or defines are left out.  Built-ins and predicates of other
-    memories are not drawn."""
-    memory = context.memories.resolve(memory_name)
+    memories are not drawn.  ``as_of``: the memory as it was then."""
+    memory = reading(context.memories, memory_name, as_of)
     memory.sync()
     known = {info.key for info in memory.predicates()}
     nodes: dict[str, None] = {}
@@ -61,22 +63,27 @@ def dependency_graph(context: ToolContext, memory_name: str) -> GraphData:
 
 
 def relation_graph(
-    context: ToolContext, memory_name: str, name: str, start: str, depth: int
+    context: ToolContext,
+    memory_name: str,
+    name: str,
+    start: str,
+    depth: int,
+    as_of: str | None = None,
 ) -> GraphData:
     """The graph of relation ``name/2`` from node ``start`` (a term, read by
     the term reader) outwards, ``depth`` steps at most: an edge ``X -> Y``
     for each answer ``Y`` of ``name(X, Y)``, facts and rules alike, within
     the tools' sandbox and limits.  ``InvalidArguments`` when ``name/2`` is
     not a predicate of the memory, for a node with variables, or a depth
-    outside 1 to :data:`MOST_DEPTH`."""
+    outside 1 to :data:`MOST_DEPTH`.  ``as_of``: the memory as it was then."""
     if depth < 1 or depth > MOST_DEPTH:
         raise InvalidArguments(f"the depth is 1 to {MOST_DEPTH}, not {depth}")
     first = parse_term(start, "node")
     if variables(first):
         raise InvalidArguments("the node to start from must be ground (no variables)")
-    memory = context.memories.resolve(memory_name)
+    memory = reading(context.memories, memory_name, as_of)
     context.memories.sync_all()
-    if name not in relation_names(context, memory_name):
+    if name not in _relations(memory):
         raise InvalidArguments(f"{name}/2 is not a predicate of memory {memory.name}")
     renderer = Renderer()
     nodes: dict[str, None] = {renderer.render(first): None}
@@ -103,7 +110,10 @@ def relation_graph(
     return GraphData(list(nodes), list(edges))
 
 
-def relation_names(context: ToolContext, memory_name: str) -> list[str]:
+def relation_names(context: ToolContext, memory_name: str, as_of: str | None = None) -> list[str]:
     """The memory's predicates of arity 2, the relations one may draw."""
-    memory = context.memories.resolve(memory_name)
+    return _relations(reading(context.memories, memory_name, as_of))
+
+
+def _relations(memory: Memory) -> list[str]:
     return [info.name for info in memory.predicates() if info.arity == 2]
