@@ -53,12 +53,15 @@ def test_a_revert_is_a_dry_run_unless_asked_and_one_change_history_shows() -> No
     assert world.query("owner(S, P)") == '[{"S":"auth","P":"mallory"}]'  # nothing changed
     world.call_as("bob", "revert_memory", to="2", dry_run=False)
     assert world.query("owner(S, P)") == ('[{"S":"auth","P":"alice"},{"S":"db","P":"alice"}]')
-    last = call(world, "history", limit=4)["events"]
+    last = call(world, "history", limit=1)["events"]
     assert [(e["event"], e["text"], e["tool"], e["client"]) for e in last] == [
-        ("stored", "owner(db, alice)", "revert_memory", "bob"),
-        ("stored", "owner(auth, alice)", "revert_memory", "bob"),
-        ("removed", "owner(auth, mallory)", "revert_memory", "bob"),
         ("reverted", "to 2", "revert_memory", "bob"),
+    ]
+    undone = call(world, "diff_memory", since="4", until="5")["changes"]
+    assert [(c["op"], c["sentence"]) for c in undone] == [
+        ("remove", "owner(auth, mallory)"),
+        ("store", "owner(auth, alice)"),
+        ("store", "owner(db, alice)"),
     ]
     handles = json.loads(world.call("matching", pattern="owner(S, P)"))["rows"]
     assert [row["provenance"]["client"] for row in handles] == ["alice", "alice"]

@@ -248,9 +248,20 @@ def test_another_process_loads_a_save_of_more_than_it_holds() -> None:
 def test_a_missing_base_snapshot_stops_recovery_with_its_name() -> None:
     world = stocked()
     world.call("save_snapshot", name="s1")
-    del world.disk.files("default").snapshots.texts["s1"]
+    snapshots = world.disk.files("default").snapshots
+    del snapshots.texts["s1"]
+    snapshots.bases.clear()  # and the copy the history kept of it
     with pytest.raises(Exception, match="snapshot s1: the snapshot that memory default was"):
         world.restart()
+
+
+def test_a_deleted_base_snapshot_is_recovered_from_the_copy_the_history_kept() -> None:
+    world = stocked()
+    world.call("save_snapshot", name="s1")
+    before = world.query("human(X)")
+    assert before == '[{"X":"socrates"},{"X":"plato"}]'
+    del world.disk.files("default").snapshots.texts["s1"]
+    assert world.restart().query("human(X)") == before
 
 
 @pytest.mark.parametrize(

@@ -15,6 +15,11 @@ from zpm_domain.changes.mutations import BadOperation, Mutation, Target
 from zpm_domain.ports.journal import JournalOp
 from zpm_domain.stored.clauses import Origin
 
+KEPT = ".kept"
+"""The snapshot name of a generation that starts from a base the history
+keeps (a revert's): no snapshot has it (names start with a letter, a digit
+or an underscore), so recovery reads the base by its content id."""
+
 
 @runtime_checkable
 class Recoverable(Protocol):
@@ -41,7 +46,9 @@ class StartFrom(Mutation):
     already holds the snapshot; ``batch``: this batch's number in the
     memory's whole history (the batches of all its generations, counted
     from 1; a fork goes on from its base's), ``None`` in journals older than
-    that numbering (counted from 1 again)."""
+    that numbering (counted from 1 again); ``reverted_to``: the generation is
+    a revert to the state right after that batch (its snapshot, named
+    :data:`KEPT`, is the base the history keeps, ``SnapshotStore.kept_base``)."""
 
     generation: str
     snapshot: str | None
@@ -50,6 +57,7 @@ class StartFrom(Mutation):
     fork_point: bool = False
     saved_at: tuple[str, int] | None = None
     batch: int | None = None
+    reverted_to: int | None = None
     op: ClassVar[str] = "base"
 
     @classmethod
@@ -83,7 +91,10 @@ class StartFrom(Mutation):
         batch = args.get("batch")
         if not (batch is None or _positive(batch)):
             raise BadOperation("'batch' must be a positive integer or null")
-        return cls(generation, snapshot, snapshot_id, next_number, fork_point, at, batch)
+        reverted = args.get("revert")
+        if not (reverted is None or _positive(reverted) or reverted == 0):
+            raise BadOperation("'revert' must be a batch number or null")
+        return cls(generation, snapshot, snapshot_id, next_number, fork_point, at, batch, reverted)
 
     def journal_op(self) -> JournalOp:
         args: dict[str, Any] = {
@@ -99,6 +110,8 @@ class StartFrom(Mutation):
             args["saved_at"] = list(self.saved_at)
         if self.batch is not None:
             args["batch"] = self.batch
+        if self.reverted_to is not None:
+            args["revert"] = self.reverted_to
         return JournalOp(self.op, args)
 
     def apply(self, target: Target, origin: Origin) -> None:

@@ -1,7 +1,6 @@
 """The first operation of a batch that says what the batch is, for the
-history: a revert to a moment (journal operation ``revert``) or a merge of a
-fork (``merge``).  Neither changes anything itself; the operations after it
-in its batch do."""
+history: a merge of a fork (journal operation ``merge``).  It changes
+nothing itself; the operations after it in its batch do."""
 
 from __future__ import annotations
 
@@ -22,21 +21,6 @@ class Mark(Mutation):
 
     def apply(self, target: Target, origin: Origin) -> None:
         pass
-
-
-@dataclass(frozen=True, slots=True)
-class RevertMark(Mark):
-    """The batch it starts brings the memory back to cursor ``to``."""
-
-    to: str
-    op: ClassVar[str] = "revert"
-
-    @classmethod
-    def from_args(cls, args: Mapping[str, Any]) -> RevertMark:
-        return cls(text_arg(args, "to"))
-
-    def journal_op(self) -> JournalOp:
-        return JournalOp(self.op, to=self.to)
 
 
 @dataclass(frozen=True, slots=True)

@@ -2,8 +2,9 @@
 
 An event is one change a committed batch made to a memory: a clause stored,
 removed or withdrawn, an assumption retracted, a predicate described or
-renamed, a snapshot saved, restored or imported, a fork made, a revert or
-a merge (the changes it made follow it as events of their own).  It is read
+renamed, a snapshot saved, restored or imported, a fork made, a revert (a
+generation that starts from the state it went back to) or a merge (the
+changes it brought follow it as events of their own).  It is read
 from the journal operation as written (its clause text, its handles), never
 applied, so a history shows what was done, including what later changes
 undid.  Who made it is the batch's author (the tool of the call and its
@@ -42,7 +43,6 @@ KINDS = {
     "describe": "described",
     "rename": "renamed",
     "retract_assumption": "assumption retracted",
-    "revert": "reverted",
     "merge": "merged",
 }
 """The event each clause or predicate operation makes (``base`` makes one of
@@ -108,6 +108,9 @@ def _event(
 ) -> tuple[str, str, Key | None, tuple[int, ...], Author] | None:
     author = by if by is not None else Author(_str(args.get("tool")), _str(args.get("client")))
     if op == "base":
+        reverted = args.get("revert")
+        if reverted is not None:
+            return "reverted", f"to {reverted}", None, (), author
         return _start(args, author), _str(args.get("snapshot")) or "", None, (), author
     kind = KINDS.get(op)
     if kind is None:
@@ -123,8 +126,6 @@ def _event(
             text = f"{qualifier}:{_name(old)} → {qualifier}:{_name(new)}"
             return kind, text, None, (), author
         return kind, f"{_name(old)} → {_name(new)}", new, (), author
-    if op == "revert":
-        return kind, f"to {args.get('to')}", None, (), author
     if op == "merge":
         return kind, f"from fork {args.get('fork')}", None, (), author
     if op == "retract_assumption":

@@ -1,6 +1,9 @@
-"""Bringing a memory back to a moment: the mutations that turn its state now
-into its state then (a replica of its past, ``zpm_domain.history.past``),
-as one change.
+"""What bringing a memory back to a moment changes: the operations that
+turn its state now into its state then (a replica of its past,
+``zpm_domain.history.past``), listed by ``revert_memory``'s preview and
+report.  Applied, a revert starts the memory afresh from the state then
+(``Memory.revert_to``), which is exact by construction; this plan says what
+that changes.
 
 Each predicate's stored clauses end as they were then, in the same order,
 and the predicates are listed in the same order: from the first clause
@@ -8,10 +11,9 @@ where the two differ (by handle and text; from the first predicate where
 the orders of predicates differ), the clauses now are taken out and those
 of then stored again, with their handles, provenance and supports; a
 clause withdrawn then is withdrawn (with the record it had), any other is
-removed.  Clauses kept in place get
-back the supports they had; predicates their descriptions.  What cannot be
-applied now (a predicate a knowledge file has made static since) is
-skipped, with the reason.  Withdrawal records stay: they are history.
+removed.  Clauses kept in place get back the supports they had; predicates
+their descriptions.  What cannot be applied now (a predicate a knowledge
+file has made static since) is skipped, with the reason.
 """
 
 from __future__ import annotations

@@ -35,7 +35,7 @@ from zpm_domain.beliefs import defeat, withdrawals
 from zpm_domain.beliefs.supports import SECTION, Beliefs
 from zpm_domain.changes.assumptions import SupportPlainly
 from zpm_domain.changes.fork_point import MoveForkPoint
-from zpm_domain.changes.generation import StartFrom
+from zpm_domain.changes.generation import KEPT, StartFrom
 from zpm_domain.changes.mutations import Mutation
 from zpm_domain.errors import MemoryReadOnly, PersistenceUnavailable
 from zpm_domain.memory import access, handle_section
@@ -563,18 +563,45 @@ class Memory(Reads):
         """
         with self.writing(), self.loading():
             text, snapshot = self._read_snapshot(name)
-            handles = images.snapshot_handles(snapshot, self.snapshots.label(name))
-            counter = max(self.numbering.next, handles.next_number if handles else 1)
             self.snapshots.keep_base(snapshot.header.id, text, name)  # for the history
-            self.keep_fork_point()
-            start = StartFrom(
-                secrets.token_hex(16), name, snapshot.header.id, counter, batch=self.batches + 1
-            )
-            self.journal.rotate([start.journal_op()], author())
-            self._step("restore:rotated")
-            self._recovery.start_from(start, snapshot)
-            self._committed()
+            self._start_again(snapshot, name)
             log.info("memory %s: restored snapshot %s", self.name, name)
+
+    def revert_to(self, image: Image, batch: int) -> None:
+        """Bring the memory back to ``image``, its state right after batch
+        ``batch`` (a replica's, ``zpm_domain.history.past``), as one change:
+        the image is kept as a base of the history and the journal starts
+        afresh from it, as a restore does (so what reads answer after it is
+        exactly what they answered then).  Call it inside :meth:`writing`."""
+        self._check_writable()
+        text = image.text()
+        label = f"memory {self.name} as of {batch}"
+        snapshot = read_snapshot(text, label)
+        with self.loading():
+            self.snapshots.keep_base(snapshot.header.id, text)
+            self._start_again(snapshot, KEPT, reverted_to=batch)
+        log.info("memory %s: reverted to %d", self.name, batch)
+
+    def _start_again(
+        self, snapshot: Snapshot, name: str, *, reverted_to: int | None = None
+    ) -> None:
+        """Start a new journal generation from ``snapshot`` (named ``name``)
+        and make it the state (a restore, a revert)."""
+        handles = images.snapshot_handles(snapshot, self.snapshots.label(name))
+        counter = max(self.numbering.next, handles.next_number if handles else 1)
+        self.keep_fork_point()
+        start = StartFrom(
+            secrets.token_hex(16),
+            name,
+            snapshot.header.id,
+            counter,
+            batch=self.batches + 1,
+            reverted_to=reverted_to,
+        )
+        self.journal.rotate([start.journal_op()], author())
+        self._step("restore:rotated")
+        self._recovery.start_from(start, snapshot)
+        self._committed()
 
     def _stored_predicates(self) -> list[tuple[tuple[str, int], list[Clause]]]:
         out = []

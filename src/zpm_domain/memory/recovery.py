@@ -31,7 +31,7 @@ from zpm_domain.memory import image as images
 from zpm_domain.memory.image import Preloaded
 from zpm_domain.memory.knowledge_files import KnowledgeFiles
 from zpm_domain.memory.since_point import SincePoint
-from zpm_domain.memory.snapshot_format import Snapshot, SnapshotDamaged
+from zpm_domain.memory.snapshot_format import Snapshot, SnapshotDamaged, read_snapshot
 from zpm_domain.ports.journal import Journal, JournalCorrupt
 from zpm_domain.ports.snapshots import SnapshotStore
 from zpm_domain.ports.storage import ForkInfo
@@ -353,6 +353,9 @@ class Recovery:
         try:
             snapshot = memory.read_snapshot(start.snapshot)
         except KeyError:
+            kept = _kept_base(memory, start, label)
+            if kept is not None:
+                return kept
             raise RecoveryFailed(
                 f"{label}: the snapshot that memory {memory.name} was last saved to or "
                 "restored from is missing; put it back, or move the journal aside to start "
@@ -394,6 +397,26 @@ class Recovery:
             )
             return False
         return True
+
+
+def _kept_base(memory: Recovering, start: StartFrom, label: str) -> Snapshot | None:
+    """The base the history kept for ``start`` when its named snapshot is
+    gone (a revert's start names none), read and checked; ``None`` when
+    none was kept."""
+    if start.snapshot_id is None:
+        return None
+    try:
+        text = memory.snapshots.kept_base(start.snapshot_id)
+    except KeyError:
+        return None
+    try:
+        snapshot = read_snapshot(text, label)
+        images.check_sections(snapshot, label)
+    except SnapshotDamaged as damage:
+        raise RecoveryFailed(
+            f"{damage.message} (the recovery base of memory {memory.name})"
+        ) from None
+    return snapshot
 
 
 class _Additions:

@@ -8,7 +8,6 @@ from __future__ import annotations
 import functools
 from typing import Annotated, cast
 
-from zpm_domain.changes.marks import RevertMark
 from zpm_domain.errors import InvalidArguments
 from zpm_domain.history.cursor import Cursor, Moment
 from zpm_domain.history.diff import diff
@@ -158,7 +157,8 @@ class HistoryTools(ToolGroup):
         "clauses, their order, supports and descriptions as they were then. A dry run by "
         "default, listing what it would store, remove and withdraw; with dry_run false, "
         "one change, which history shows as a revert and which can itself be reverted.",
-        details="Withdrawal records stay (they are history). A clause a knowledge file "
+        details="Applied, the memory starts afresh from its state then, as a restore does: "
+        "the order of clauses, predicates and assumptions too. A clause a knowledge file "
         "has made static since cannot come back: it is listed in skipped.",
         cli_aliases=("revert",),
     )
@@ -174,8 +174,8 @@ class HistoryTools(ToolGroup):
         with kb.writing():
             then = as_of(kb, moment)
             planned = plan_revert(kb, then)
-            if not rehearse and planned.mutations:
-                kb.commit([RevertMark(str(then.batches)), *planned.mutations])
+            if not rehearse and then is not kb:
+                kb.revert_to(then.locked_image(), then.batches)
             stands = kb.batches
         report = {
             "memory": kb.name,
