@@ -125,7 +125,7 @@ def test_a_moment_that_is_not_one_says_why(arguments: dict[str, Any], error: str
     world = World()
     world.call("remember_fact", fact="p(1)")
     assert world.call("query_logic", goal="p(X)", **arguments) == "ERROR: InvalidArguments"
-    assert error in _hint(world, "query_logic", {"goal": "p(X)", **arguments})
+    assert error in world.hint("query_logic", goal="p(X)", **arguments)
 
 
 def test_a_cursor_reads_one_memory_and_a_time_every_memory() -> None:
@@ -134,22 +134,9 @@ def test_a_cursor_reads_one_memory_and_a_time_every_memory() -> None:
     world.call("mount_memory", name="alpha")
     world.call("remember_fact", fact="p(1)")
     assert world.call("search_facts", query="p", as_of="1") == "ERROR: InvalidArguments"
-    assert "name the memory" in _hint(world, "search_facts", {"query": "p", "as_of": "1"})
+    assert "name the memory" in world.hint("search_facts", query="p", as_of="1")
     assert world.call("search_facts", query="p", as_of="1", memory="default").count('"p/1"') == 1
     assert world.call("search_facts", query="p", as_of="2030-01-01").count('"p/1"') == 1
-
-
-def _hint(world: World, tool: str, arguments: dict[str, Any]) -> str:
-    from zpm_app.catalogue import find_tool
-    from zpm_domain.errors import ZpmError
-
-    spec = find_tool(tool)
-    assert spec is not None and spec.group is not None
-    try:
-        getattr(world._groups[spec.group], spec.method)(**arguments)
-    except ZpmError as error:
-        return str(error.hint)
-    return ""
 
 
 def test_a_generation_reads_as_it_was_after_its_snapshot_is_saved_over() -> None:
@@ -189,5 +176,5 @@ def test_a_moment_read_before_a_prune_is_gone_after_it() -> None:
     kb = world.memories.resolve("default")
     assert kb.journal.prune(int(NOW) + 1) == 1
     assert world.call("query_logic", goal="p(X)", as_of="1") == "ERROR: InvalidArguments"
-    assert "starts at" in _hint(world, "query_logic", {"goal": "p(X)", "as_of": "1"})
+    assert "starts at" in world.hint("query_logic", goal="p(X)", as_of="1")
     assert world.call("query_logic", goal="p(X)", as_of="2") == '[{"X":1}]'

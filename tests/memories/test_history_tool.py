@@ -170,20 +170,7 @@ def test_bad_arguments_say_what_is_wrong(arguments: dict[str, Any], error: str) 
     world.call("remember_fact", fact="p(1)")
     answer = world.call("history", **arguments)
     assert answer.startswith("ERROR"), answer
-    assert error in answer or error in _hint(world, arguments)
-
-
-def _hint(world: World, arguments: dict[str, Any]) -> str:
-    from zpm_app.catalogue import find_tool
-    from zpm_domain.errors import ZpmError
-
-    spec = find_tool("history")
-    assert spec is not None and spec.group is not None
-    try:
-        getattr(world._groups[spec.group], spec.method)(**arguments)
-    except ZpmError as error:
-        return str(error.hint)
-    return ""
+    assert error in answer or error in world.hint("history", **arguments)
 
 
 def test_a_merge_shows_which_fork_it_came_from_and_who_merged_it() -> None:

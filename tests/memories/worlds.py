@@ -65,6 +65,17 @@ class World:
             return f"ERROR: {error.message}"
         return answer.text if isinstance(answer, Reply) else str(answer)
 
+    def hint(self, tool: str, /, **arguments: Any) -> str:
+        """The hint (what was wrong) of the error a call of ``tool`` answers
+        (``""`` when it succeeds or has none)."""
+        spec = find_tool(tool)
+        assert spec is not None and spec.group is not None, tool
+        try:
+            getattr(self._groups[spec.group], spec.method)(**arguments)
+        except ZpmError as error:
+            return error.hint or ""
+        return ""
+
     def query(self, goal: str, memory: str | None = None) -> str:
         return self.call("query_logic", goal=goal, memory=memory)
 

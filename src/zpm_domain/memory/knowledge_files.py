@@ -25,7 +25,7 @@ from zpm_domain.prolog.allowlist import is_protected
 from zpm_domain.prolog.errors import PermissionDenied, SandboxViolation
 from zpm_domain.prolog.reader import read_clauses
 from zpm_domain.prolog.sandbox import check_goal
-from zpm_domain.prolog.terms import Atom, Struct, Term, list_items
+from zpm_domain.prolog.terms import Atom, Struct, Term, indicator_of, list_items
 from zpm_domain.stored.clauses import DENIALS, Clause
 from zpm_domain.stored.handles import UNRECORDED, FileNumbering
 from zpm_domain.stored.provenance import Provenance
@@ -206,15 +206,6 @@ def _indicators(spec: Term) -> list[tuple[str, int] | None]:
         elif isinstance(t, Struct) and t.name == "[|]":
             items, _ = list_items(t)
             stack.extend(reversed(items))
-        elif (
-            isinstance(t, Struct)
-            and t.name == "/"
-            and len(t.args) == 2
-            and isinstance(t.args[0], Atom)
-            and type(t.args[1]) is int
-            and t.args[1] >= 0
-        ):
-            out.append((t.args[0].name, t.args[1]))
         else:
-            out.append(None)
+            out.append(indicator_of(t))
     return out

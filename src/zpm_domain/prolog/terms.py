@@ -208,6 +208,21 @@ def indicator(term: Term) -> tuple[str, int]:
     raise TypeError(f"not callable: {term!r}")
 
 
+def indicator_of(term: Term) -> tuple[str, int] | None:
+    """``(name, arity)`` when ``term`` is a predicate indicator ``name/arity``
+    (an atom and a non-negative integer); ``None`` for any other term."""
+    if (
+        isinstance(term, Struct)
+        and term.name == "/"
+        and len(term.args) == 2
+        and isinstance(term.args[0], Atom)
+        and type(term.args[1]) is int
+        and term.args[1] >= 0
+    ):
+        return term.args[0].name, term.args[1]
+    return None
+
+
 def most_general(name: str, arity: int) -> Term:
     """``name(_, ..., _)`` with fresh variables, or the atom ``name`` at arity 0:
     a head that unifies with every head of ``name/arity``."""

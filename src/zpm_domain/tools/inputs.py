@@ -9,7 +9,7 @@ from zpm_domain.errors import (
     PrologSyntaxError,
 )
 from zpm_domain.prolog.reader import read_term
-from zpm_domain.prolog.terms import Atom, Struct, Term, Var
+from zpm_domain.prolog.terms import Atom, Struct, Term, Var, indicator_of
 from zpm_domain.prolog.writer import render
 
 _CLAUSE_FUNCTORS = frozenset({(":-", 2), (":-", 1), ("-->", 2), ("?-", 1)})
@@ -74,14 +74,7 @@ def check_body(body: Term) -> None:
 
 def parse_indicator(text: str) -> tuple[str, int]:
     """``name/arity`` read as a term: an atom and a non-negative integer."""
-    term = parse_term(text, "predicate")
-    if (
-        isinstance(term, Struct)
-        and term.name == "/"
-        and len(term.args) == 2
-        and isinstance(term.args[0], Atom)
-        and type(term.args[1]) is int
-        and term.args[1] >= 0
-    ):
-        return term.args[0].name, term.args[1]
+    found = indicator_of(parse_term(text, "predicate"))
+    if found is not None:
+        return found
     raise InvalidArguments(f"predicate must be name/arity, like owner/2, not {text.strip()!r}")
