@@ -4,7 +4,7 @@ Through real ``zpm serve`` processes: a seeded random workload of writes,
 saves and restores on the default memory and a named one, killed with
 SIGKILL while calls are in flight, checked after each restart against a
 model of what the memories must hold.  In process: the step hook of
-``open_toolbox`` stops a save or a restore at each of its durable steps,
+``open_toolbox`` stops a save, a restore or a revert at each of its durable steps,
 and a fresh toolbox on the same project finds the state before the call or
 after it, never a mix.
 """
@@ -397,6 +397,7 @@ class Crash(BaseException):
 
 SAVE_STEPS = ("save:written", "rotate:staged", "rotate:archived", "save:rotated")
 RESTORE_STEPS = ("rotate:staged", "rotate:archived", "restore:rotated")
+REVERT_STEPS = ("revert:kept", *RESTORE_STEPS)
 COMMITTED = frozenset({"save:rotated", "restore:rotated"})
 """Steps after the journal rename, which is where a save or a restore takes effect."""
 
@@ -407,7 +408,21 @@ STEP_CASES = [
     *(("save_snapshot", "s3", step) for step in SAVE_STEPS),
     *(("save_snapshot", "s2", step) for step in SAVE_STEPS),
     *(("restore_snapshot", "s1", step) for step in RESTORE_STEPS),
+    *(("revert_memory", "2", step) for step in REVERT_STEPS),
 ]
+"""``(tool, snapshot name or cursor, step)``: a revert to cursor 2 goes back to a1, b2."""
+
+
+STEPS_OF = {
+    "save_snapshot": SAVE_STEPS,
+    "restore_snapshot": RESTORE_STEPS,
+    "revert_memory": REVERT_STEPS,
+}
+
+
+def arguments_of(tool: str, name: str) -> dict[str, object]:
+    """The arguments of ``tool`` for snapshot ``name`` (a cursor for a revert, applied)."""
+    return {"to": name, "dry_run": False} if tool == "revert_memory" else {"name": name}
 
 
 def open_project(project: Path, step: Callable[[str], None] | None = None) -> Toolbox:
@@ -474,12 +489,13 @@ def test_a_crash_at_each_durable_step_leaves_the_state_before_or_after_the_call(
 
     crashing = open_project(project, step=stop_at_point)
     with pytest.raises(Crash):
-        crashing.call(tool, {"name": name, **on(memory)})
-    order = SAVE_STEPS if tool == "save_snapshot" else RESTORE_STEPS
+        crashing.call(tool, {**arguments_of(tool, name), **on(memory)})
+    order = STEPS_OF[tool]
     assert steps == list(order[: order.index(point) + 1])
 
-    content = [("a", 1), ("b", 2)] if tool == "restore_snapshot" else BEFORE
-    expected, base = (content, name) if point in COMMITTED else (BEFORE, "s2")
+    content = BEFORE if tool == "save_snapshot" else [("a", 1), ("b", 2)]
+    after = ".kept" if tool == "revert_memory" else name
+    expected, base = (content, after) if point in COMMITTED else (BEFORE, "s2")
     fresh = open_project(project)
     assert stored_items(fresh, memory) == expected
     if memory == "default":
@@ -490,7 +506,8 @@ def test_a_crash_at_each_durable_step_leaves_the_state_before_or_after_the_call(
 
     again = open_project(project)
     assert stored_items(again, memory) == [*expected, ("e", 5)]
-    assert not again.call("restore_snapshot", {"name": name, **on(memory)}).is_error
+    back = "revert_memory" if tool == "revert_memory" else "restore_snapshot"
+    assert not again.call(back, {**arguments_of(back, name), **on(memory)}).is_error
     assert stored_items(again, memory) == content
     other = "notes" if memory == "default" else "default"
     assert stored_items(again, other) == BEFORE

@@ -579,6 +579,7 @@ class Memory(Reads):
         snapshot = read_snapshot(text, label)
         with self.loading():
             self.snapshots.keep_base(snapshot.header.id, text)
+            self._step("revert:kept")
             self._start_again(snapshot, KEPT, reverted_to=batch)
         log.info("memory %s: reverted to %d", self.name, batch)
 
