@@ -231,16 +231,25 @@ class Database:
         try:
             conn = pool.getconn(timeout=self._wait_s)
         except PoolTimeout as error:
-            self._lost = True
+            self._lose(pool)
             raise self.unavailable(error) from None
         self._taken[conn] = pool
         return conn
 
     def give_back(self, conn: psycopg.Connection) -> None:
+        pool = self._taken.pop(conn, self._pool)
         if conn.broken:
-            self._lost = True
+            self._lose(pool)
         self._used[conn] = time.monotonic()
-        self._taken.pop(conn, self._pool).putconn(conn)
+        pool.putconn(conn)
+
+    def _lose(self, pool: ConnectionPool) -> None:
+        """A connection of ``pool`` was lost: the next use waits for a new
+        connection (:meth:`_back`).  A pool already replaced is left alone: its
+        connections, taken before the outage, fail after it has ended."""
+        with self._pool_lock:
+            if pool is self._pool:
+                self._lost = True
 
     def unavailable(self, error: Exception) -> StorageUnavailable:
         """``error`` of the driver or the pool, in zpm's terms."""
@@ -293,11 +302,11 @@ class Database:
                 yield conn
                 self._used[conn] = time.monotonic()
         except PoolTimeout as error:
-            self._lost = True
+            self._lose(pool)
             raise self.unavailable(error) from None
         except (psycopg.OperationalError, psycopg.InterfaceError) as error:
             if conn is None or conn.broken:
-                self._lost = True
+                self._lose(pool)
             raise self.unavailable(error) from None
 
     @contextmanager

@@ -245,9 +245,10 @@ def _health(worker: KnowledgeWorker, outage: Outage) -> Callable[[Request], Awai
     async def health(request: Request) -> Response:
         if request.query_params.get("ready") == "0":
             return JSONResponse({"status": "ok"})
+        asked_at = outage.asking()
         reason = await anyio.to_thread.run_sync(worker.runner.storage_unavailable)
         if reason is None:
-            outage.answered()
+            outage.answered(asked_at)
             return JSONResponse({"status": "ok", "storage": "ok"})
         outage.failed(reason)
         headers = {"Retry-After": str(RETRY_AFTER_S)}

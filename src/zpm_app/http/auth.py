@@ -86,12 +86,13 @@ class ZpmTokens:
         return await anyio.to_thread.run_sync(self._verify, token)
 
     def _verify(self, token: str) -> AccessToken | None:
+        asked_at = self._outage.asking()
         try:
             record = self._store.find(tokens.digest(token))
         except StorageUnavailable as error:
             self._outage.failed(error.detail)
             raise StorageDown(error) from None
-        self._outage.answered()
+        self._outage.answered(asked_at)
         if record is None:
             return None
         now = time.time()
