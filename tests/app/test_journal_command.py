@@ -284,7 +284,7 @@ def test_a_named_memory_with_a_damaged_journal_is_left_unmounted_with_the_same_a
     for n in range(1, 4):
         ok(box, "remember_fact", fact=f"fact({n})", memory="notes")
     box.close()
-    damage(project / ".zpm" / "kb" / "notes" / "journal.wal", 2)
+    damage(project / ".zpm" / "kb" / "notes" / "journal.wal", 3)  # line 1: its knowledge file
     with caplog.at_level(logging.WARNING, logger="zpm"):
         box = open_box()
     warning = next(r.getMessage() for r in caplog.records if "not mounted" in r.getMessage())
@@ -293,7 +293,7 @@ def test_a_named_memory_with_a_damaged_journal_is_left_unmounted_with_the_same_a
     assert "`zpm journal salvage --memory notes`" in warning
     box.close()
     code, out, _ = zpm("journal", "salvage", "--memory", "notes")
-    assert code == 0 and "kept: 1 batch with 1 operation (line 1; last kept line: 1)" in out
+    assert code == 0 and "kept: 2 batches with 2 operations (lines 1-2; last kept line: 2)" in out
     assert facts(open_box(), "notes") == 1
 
 

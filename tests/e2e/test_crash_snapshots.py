@@ -408,9 +408,12 @@ STEP_CASES = [
     *(("save_snapshot", "s3", step) for step in SAVE_STEPS),
     *(("save_snapshot", "s2", step) for step in SAVE_STEPS),
     *(("restore_snapshot", "s1", step) for step in RESTORE_STEPS),
-    *(("revert_memory", "2", step) for step in REVERT_STEPS),
+    *(("revert_memory", "b2", step) for step in REVERT_STEPS),
 ]
-"""``(tool, snapshot name or cursor, step)``: a revert to cursor 2 goes back to a1, b2."""
+"""``(tool, snapshot name, step)``; a revert goes back to right after b2 was stored."""
+
+AFTER_B2 = {"default": "2", "notes": "3"}
+"""The cursor right after b2 was stored (``notes``'s first batch records its knowledge file)."""
 
 
 STEPS_OF = {
@@ -420,9 +423,12 @@ STEPS_OF = {
 }
 
 
-def arguments_of(tool: str, name: str) -> dict[str, object]:
-    """The arguments of ``tool`` for snapshot ``name`` (a cursor for a revert, applied)."""
-    return {"to": name, "dry_run": False} if tool == "revert_memory" else {"name": name}
+def arguments_of(tool: str, name: str, memory: str) -> dict[str, object]:
+    """The arguments of ``tool`` for snapshot ``name`` on ``memory`` (a revert
+    goes back to right after b2, applied)."""
+    if tool == "revert_memory":
+        return {"to": AFTER_B2[memory], "dry_run": False, **on(memory)}
+    return {"name": name, **on(memory)}
 
 
 def open_project(project: Path, step: Callable[[str], None] | None = None) -> Toolbox:
@@ -489,7 +495,7 @@ def test_a_crash_at_each_durable_step_leaves_the_state_before_or_after_the_call(
 
     crashing = open_project(project, step=stop_at_point)
     with pytest.raises(Crash):
-        crashing.call(tool, {**arguments_of(tool, name), **on(memory)})
+        crashing.call(tool, arguments_of(tool, name, memory))
     order = STEPS_OF[tool]
     assert steps == list(order[: order.index(point) + 1])
 
@@ -507,7 +513,7 @@ def test_a_crash_at_each_durable_step_leaves_the_state_before_or_after_the_call(
     again = open_project(project)
     assert stored_items(again, memory) == [*expected, ("e", 5)]
     back = "revert_memory" if tool == "revert_memory" else "restore_snapshot"
-    assert not again.call(back, {**arguments_of(back, name), **on(memory)}).is_error
+    assert not again.call(back, arguments_of(back, name, memory)).is_error
     assert stored_items(again, memory) == content
     other = "notes" if memory == "default" else "default"
     assert stored_items(again, other) == BEFORE

@@ -14,7 +14,7 @@ from zpm_domain.changes.assumptions import Assume, RetractAssumption, SupportPla
 from zpm_domain.changes.describe import DescribePredicate
 from zpm_domain.changes.fork_point import MoveForkPoint
 from zpm_domain.changes.generation import NumberClauses, StartFrom
-from zpm_domain.changes.marks import MergeMark
+from zpm_domain.changes.marks import KnowledgeMark, MergeMark
 from zpm_domain.changes.merge_ops import RemoveHandle, Unsupport
 from zpm_domain.changes.mutations import AddClause, BadOperation, Mutation, RemoveAll, RemoveClause
 from zpm_domain.changes.renaming import RenamePredicate
@@ -37,6 +37,7 @@ KINDS: tuple[type[Mutation], ...] = (
     DescribePredicate,
     MoveForkPoint,
     MergeMark,
+    KnowledgeMark,
 )
 
 _BY_OP: dict[str, type[Mutation]] = {kind.op: kind for kind in KINDS}

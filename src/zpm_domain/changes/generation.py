@@ -48,7 +48,10 @@ class StartFrom(Mutation):
     from 1; a fork goes on from its base's), ``None`` in journals older than
     that numbering (counted from 1 again); ``reverted_to``: the generation is
     a revert to the state right after that batch (its snapshot, named
-    :data:`KEPT`, is the base the history keeps, ``SnapshotStore.kept_base``)."""
+    :data:`KEPT`, is the base the history keeps, ``SnapshotStore.kept_base``);
+    ``knowledge``: the digest of the knowledge files the memory had then
+    (``marks.knowledge_digest``; ``None`` in older journals), so that a
+    start with other files records them (``marks.KnowledgeMark``)."""
 
     generation: str
     snapshot: str | None
@@ -58,6 +61,7 @@ class StartFrom(Mutation):
     saved_at: tuple[str, int] | None = None
     batch: int | None = None
     reverted_to: int | None = None
+    knowledge: str | None = None
     op: ClassVar[str] = "base"
 
     @classmethod
@@ -94,7 +98,20 @@ class StartFrom(Mutation):
         reverted = args.get("revert")
         if not (reverted is None or _positive(reverted) or reverted == 0):
             raise BadOperation("'revert' must be a batch number or null")
-        return cls(generation, snapshot, snapshot_id, next_number, fork_point, at, batch, reverted)
+        knowledge = args.get("kb")
+        if not (knowledge is None or isinstance(knowledge, str)):
+            raise BadOperation("'kb' must be a string or null")
+        return cls(
+            generation,
+            snapshot,
+            snapshot_id,
+            next_number,
+            fork_point,
+            at,
+            batch,
+            reverted,
+            knowledge,
+        )
 
     def journal_op(self) -> JournalOp:
         args: dict[str, Any] = {
@@ -112,6 +129,8 @@ class StartFrom(Mutation):
             args["batch"] = self.batch
         if self.reverted_to is not None:
             args["revert"] = self.reverted_to
+        if self.knowledge is not None:
+            args["kb"] = self.knowledge
         return JournalOp(self.op, args)
 
     def apply(self, target: Target, origin: Origin) -> None:

@@ -3,8 +3,9 @@
 An event is one change a committed batch made to a memory: a clause stored,
 removed or withdrawn, an assumption retracted, a predicate described or
 renamed, a snapshot saved, restored or imported, a fork made, a revert (a
-generation that starts from the state it went back to) or a merge (the
-changes it brought follow it as events of their own).  It is read
+generation that starts from the state it went back to), a merge (the
+changes it brought follow it as events of their own), or the knowledge
+files changed (recorded by the first start that found them so, by no tool).  It is read
 from the journal operation as written (its clause text, its handles), never
 applied, so a history shows what was done, including what later changes
 undid.  Who made it is the batch's author (the tool of the call and its
@@ -44,6 +45,7 @@ KINDS = {
     "rename": "renamed",
     "retract_assumption": "assumption retracted",
     "merge": "merged",
+    "kb": "knowledge files changed",
 }
 """The event each clause or predicate operation makes (``base`` makes one of
 ``START_KINDS``; the others make none)."""
@@ -128,6 +130,10 @@ def _event(
         return kind, f"{_name(old)} → {_name(new)}", new, (), author
     if op == "merge":
         return kind, f"from fork {args.get('fork')}", None, (), author
+    if op == "kb":
+        files = args.get("files")
+        names = [f["name"] for f in files if isinstance(f, dict)] if isinstance(files, list) else []
+        return kind, ", ".join(str(name) for name in names) or "(none)", None, (), author
     if op == "retract_assumption":
         return kind, str(args.get("assumption", "")), None, _handles(args.get("took")), author
     text = str(args.get("clause", args.get("fact", "")))

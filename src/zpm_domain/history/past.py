@@ -14,8 +14,11 @@ neither (saved before zpm kept them) is replayed from the generation before
 it instead (the save held the very state that generation ended with).
 
 A replica is never written: its storage refuses, and it is mounted
-read-only.  The last few replicas asked for are kept per memory.  Knowledge
-files are read as they are now.
+read-only.  The last few replicas asked for are kept per memory.  Its
+knowledge files are those the history recorded last at or before its
+moment (``changes.marks.KnowledgeMark``), each under the label the file of
+that name has now (its name when there is none); a moment older than any
+record kept reads the files as they are now.
 """
 
 from __future__ import annotations
@@ -27,6 +30,8 @@ import weakref
 from collections import OrderedDict
 from collections.abc import Callable, Iterator, Sequence
 
+from zpm_domain.changes import from_journal
+from zpm_domain.changes.marks import KnowledgeMark, KnowledgeText
 from zpm_domain.errors import InvalidArguments, RecoveryFailed
 from zpm_domain.history.cursor import Cursor, Moment
 from zpm_domain.history.timeline import Timeline, numbered, timeline
@@ -122,10 +127,16 @@ class PastStorage(MemoryStorage):
     (:class:`PastSnapshots`) and knowledge files, read only, and the batches
     it replays."""
 
-    def __init__(self, storage: MemoryStorage, journal: PastJournal) -> None:
+    def __init__(
+        self,
+        storage: MemoryStorage,
+        journal: PastJournal,
+        knowledge: Sequence[KnowledgeText] | None = None,
+    ) -> None:
         self._storage = storage
         self._journal = journal
         self._snapshots = PastSnapshots(storage.snapshots, journal.generation())
+        self._knowledge = knowledge
 
     @property
     def journal(self) -> Journal:
@@ -140,7 +151,14 @@ class PastStorage(MemoryStorage):
         return self._storage.location
 
     def knowledge_files(self) -> list[KnowledgeFile]:
-        return self._storage.knowledge_files()
+        now = self._storage.knowledge_files()
+        if self._knowledge is None:
+            return now
+        labels = {file.name or file.label: file.label for file in now}
+        return [
+            KnowledgeFile(labels.get(file.name, file.name), file.text, file.error, file.name)
+            for file in self._knowledge
+        ]
 
     def writable(self) -> bool:
         return False
@@ -287,10 +305,11 @@ def _replica(memory: Memory, batch: int, records: Sequence[JournalRecord]) -> Me
                 "which has been saved over or deleted since (and was saved before zpm kept "
                 "the snapshots its history starts from)"
             )
+        journal = PastJournal(records[index:], memory.journal.label)
         replica = Memory(
             memory.name,
             memory.engine,
-            PastStorage(memory.storage, PastJournal(records[index:], memory.journal.label)),
+            PastStorage(memory.storage, journal, _knowledge_then(records)),
             scope=memory.scope,
             mode="ro",
             clock=memory.clock,
@@ -304,6 +323,18 @@ def _replica(memory: Memory, batch: int, records: Sequence[JournalRecord]) -> Me
             raise
         return replica
     raise AssertionError("unreachable: the oldest start opens or raises")
+
+
+def _knowledge_then(records: Sequence[JournalRecord]) -> tuple[KnowledgeText, ...] | None:
+    """The knowledge files the newest ``kb`` record of ``records`` names;
+    ``None`` when none does."""
+    for record in reversed(records):
+        for op in reversed(record.ops):
+            if op.op == KnowledgeMark.op:
+                mark = from_journal(op)
+                assert isinstance(mark, KnowledgeMark)
+                return mark.files
+    return None
 
 
 def _lost_snapshot(memory: Memory, record: JournalRecord) -> str | None:

@@ -32,5 +32,6 @@ def new_fork(base: Memory, image: Image, now: float) -> NewFork:
         base.numbering.next,
         fork_point=True,
         batch=base.batches + 1,
+        knowledge=base.knowledge_digest,
     )
     return NewFork(info, image.text(), FORK_SEED, [first.journal_op()], author())

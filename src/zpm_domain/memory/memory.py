@@ -36,8 +36,9 @@ from zpm_domain.beliefs.supports import SECTION, Beliefs
 from zpm_domain.changes.assumptions import SupportPlainly
 from zpm_domain.changes.fork_point import MoveForkPoint
 from zpm_domain.changes.generation import KEPT, StartFrom
+from zpm_domain.changes.marks import KnowledgeMark, knowledge_digest, texts_of
 from zpm_domain.changes.mutations import Mutation
-from zpm_domain.errors import MemoryReadOnly, PersistenceUnavailable
+from zpm_domain.errors import MemoryReadOnly, PersistenceUnavailable, ZpmError
 from zpm_domain.memory import access, handle_section
 from zpm_domain.memory import image as images
 from zpm_domain.memory.image import Image, Preloaded
@@ -143,6 +144,9 @@ class Memory(Reads):
         self._recovery = Recovery(self)
         self._opened = next(_OPENINGS)
         self._knowledge: list[KnowledgeFile] = []
+        self.knowledge_recorded: str | None = None
+        """The digest of the knowledge files its history recorded last, as
+        far as replay has read (``changes.marks``); ``None`` before any."""
         engine.ensure_namespace(self._namespace)
 
     @property
@@ -224,7 +228,37 @@ class Memory(Reads):
             with self.journal.lock():
                 replayed = self._recovery.catch_up()
         self._recovery.opened = True
+        self._record_knowledge()
         return replayed
+
+    @property
+    def knowledge_digest(self) -> str:
+        """The digest of the knowledge files it opened with (``marks.knowledge_digest``)."""
+        return knowledge_digest(texts_of(self._knowledge))
+
+    def _record_knowledge(self) -> None:
+        """Journal the knowledge files it opened with when they are not those
+        its history recorded last (a batch of its own, by no tool call: the
+        first process to open the memory with them writes it).  Not on a
+        memory that cannot be written; a failure is logged, not raised (the
+        memory serves as it is, and the next start tries again)."""
+        if self.read_only or not self._writable:
+            return
+        mark = KnowledgeMark(texts_of(self._knowledge))
+        if mark.digest == self.knowledge_recorded or (
+            not mark.files and self.knowledge_recorded is None
+        ):
+            return
+        try:
+            with self.journal.exclusive():
+                self._recovery.catch_up()
+                if mark.digest == self.knowledge_recorded:
+                    return
+                self.journal.append([mark.journal_op()])
+                self._recovery.position.records += 1
+                self.knowledge_recorded = mark.digest
+        except (OSError, ZpmError) as error:
+            log.warning("memory %s: cannot record its knowledge files: %s", self.name, error)
 
     def knowledge_changed(self) -> bool:
         """Whether its storage now holds other knowledge files than those it
@@ -450,6 +484,7 @@ class Memory(Reads):
                 self.numbering.next,
                 saved_at=(covers.generation, covers.records) if journaled else None,
                 batch=number,
+                knowledge=self.knowledge_digest,
             )
             self.journal.rotate([start.journal_op()], author())
         self.since.stop()
@@ -598,6 +633,7 @@ class Memory(Reads):
             counter,
             batch=self.batches + 1,
             reverted_to=reverted_to,
+            knowledge=self.knowledge_digest,
         )
         self.journal.rotate([start.journal_op()], author())
         self._step("restore:rotated")

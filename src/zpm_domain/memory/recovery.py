@@ -80,6 +80,7 @@ class Recovering(Target, Protocol):
     preloaded: Preloaded | None
     since: SincePoint
     fork: ForkInfo | None
+    knowledge_recorded: str | None
 
     @property
     def read_only(self) -> bool: ...
@@ -182,6 +183,7 @@ class Recovery:
         memory = self._memory
         self.position = Position(start.generation, 1, 0, start.snapshot, start.batch or 1)
         self._drop_state()
+        memory.knowledge_recorded = start.knowledge
         memory.numbering.raise_to(start.next_number or 1)
         if start.snapshot is None:
             return

@@ -24,6 +24,7 @@ Kind = Literal[
     "assumption retracted",
     "reverted",
     "merged",
+    "knowledge files changed",
     "saved",
     "restored",
     "imported",
@@ -43,7 +44,7 @@ class HistoryEvent(TypedDict):
         str,
         Doc(
             "What it was about: a clause, a pattern, a description, a rename, an "
-            "assumption, a snapshot's name."
+            "assumption, a snapshot's name, the knowledge files."
         ),
     ]
     predicate: TextOrNull
