@@ -79,3 +79,14 @@ def test_a_read_as_of_a_moment_uses_the_knowledge_files_of_that_moment() -> None
     for goal, answer in before.items():
         assert world.call("query_logic", goal=goal, as_of=then) == answer
     assert world.call("get_knowledge_schema", as_of=then) == schema
+
+
+def test_a_read_as_of_a_moment_before_the_first_knowledge_files_reads_none() -> None:
+    """A new memory's first batch records that it has no files (no event):
+    a read as of then answers without the files given later."""
+    world = World()
+    world.call("remember_fact", fact="owner(auth, alice)")
+    assert [kind for _, kind, _ in events(world)] == ["stored"]
+    world = with_files(world, rules=":- functional(owner/2).\nowner(auth, carol).\n")
+    assert world.query("owner(auth, X)") == '[{"X":"carol"}]'  # alice is defeated
+    assert world.call("query_logic", goal="owner(auth, X)", as_of="1") == '[{"X":"alice"}]'

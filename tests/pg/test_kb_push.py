@@ -112,5 +112,20 @@ def test_running_servers_follow_a_push_at_their_next_call(
             assert ask(box, "fixed(X)") == '[{"X":1}]'  # the file's predicate is static now
             refused = box.call("remember_fact", {"fact": "fixed(3)"})
             assert refused.is_error and "static" in refused.text
+        for box in [*servers, later]:  # recorded once, by the first server that opened them
+            feed = json.loads(box.call("history", {"order": "oldest"}).text)["events"]
+            assert [(e["event"], e["text"]) for e in feed] == [
+                ("stored", "capital(france, lyon)"),
+                ("stored", "fixed(2)"),
+                ("knowledge files changed", "kb/geo.pl"),
+            ]
+        before = ask_as_of(first, "capital(france, X)", "2")
+        assert before == '[{"X":"lyon"}]'  # as the servers answered before the push
     finally:
         later.close()
+
+
+def ask_as_of(box: Toolbox, goal: str, moment: str) -> str:
+    answer = box.call("query_logic", {"goal": goal, "as_of": moment})
+    assert not answer.is_error, answer.text
+    return answer.text

@@ -78,9 +78,13 @@ class KnowledgeMark(Mark):
     """The memory opened with knowledge files ``files``, other than those its
     history had recorded last (a start after they were edited, or after
     ``zpm kb push`` changed a shared space's): a batch of its own, journaled
-    by whoever opened the memory first with them."""
+    by whoever opened the memory first with them.  A memory whose history
+    has recorded none yet records its files when it opens, or, when it has
+    none, as the last operation of its first batch (``first``)."""
 
     files: tuple[KnowledgeText, ...]
+    first: bool = False
+    """The first the history records (it knew of no files before it)."""
     op: ClassVar[str] = "kb"
 
     @classmethod
@@ -98,7 +102,10 @@ class KnowledgeMark(Mark):
             if not isinstance(error, (str, type(None))):
                 raise BadOperation("a file's 'error' must be a string or null")
             files.append(KnowledgeText(name, text, error))
-        return cls(tuple(files))
+        first = args.get("first", False)
+        if not isinstance(first, bool):
+            raise BadOperation("'first' must be true or false")
+        return cls(tuple(files), first)
 
     @property
     def digest(self) -> str:
@@ -111,6 +118,8 @@ class KnowledgeMark(Mark):
             if file.error is not None:
                 entry["error"] = file.error
             listed.append(entry)
+        if self.first:
+            return JournalOp(self.op, files=listed, first=True)
         return JournalOp(self.op, files=listed)
 
     def apply(self, target: Target, origin: Origin) -> None:

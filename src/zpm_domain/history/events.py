@@ -133,6 +133,8 @@ def _event(
     if op == "kb":
         files = args.get("files")
         names = [f["name"] for f in files if isinstance(f, dict)] if isinstance(files, list) else []
+        if not names and args.get("first") is True:
+            return None  # no files, and none before: nothing changed
         return kind, ", ".join(str(name) for name in names) or "(none)", None, (), author
     if op == "retract_assumption":
         return kind, str(args.get("assumption", "")), None, _handles(args.get("took")), author

@@ -236,6 +236,10 @@ class Memory(Reads):
         """The digest of the knowledge files it opened with (``marks.knowledge_digest``)."""
         return knowledge_digest(texts_of(self._knowledge))
 
+    def _knowledge_mark(self) -> KnowledgeMark:
+        """The files it opened with, as the history records them."""
+        return KnowledgeMark(texts_of(self._knowledge), self.knowledge_recorded is None)
+
     def _record_knowledge(self) -> None:
         """Journal the knowledge files it opened with when they are not those
         its history recorded last (a batch of its own, by no tool call: the
@@ -244,11 +248,11 @@ class Memory(Reads):
         memory serves as it is, and the next start tries again)."""
         if self.read_only or not self._writable:
             return
-        mark = KnowledgeMark(texts_of(self._knowledge))
+        mark = self._knowledge_mark()
         if mark.digest == self.knowledge_recorded or (
             not mark.files and self.knowledge_recorded is None
         ):
-            return
+            return  # no files, none recorded: its next batch records that (``commit``)
         try:
             with self.journal.exclusive():
                 self._recovery.catch_up()
@@ -384,14 +388,17 @@ class Memory(Reads):
         mutations = [m.stamped(stamp).recorded(self) for m in mutations]
         if self.since.in_journal and any(m.footprint(self) is None for m in mutations):
             self.keep_fork_point()
+        journaled = list(mutations)
+        if self.knowledge_recorded is None:  # a new memory's first batch says it has no files
+            journaled.append(self._knowledge_mark())
         try:
-            self.journal.append([m.journal_op() for m in mutations], author())
+            self.journal.append([m.journal_op() for m in journaled], author())
         except BaseException:
             self.numbering.next = counter  # not stored: its handles were never given
             raise
         self._recovery.position.records += 1
         self._committed()
-        for mutation in mutations:
+        for mutation in journaled:
             self.since.note(mutation, self)
             mutation.apply(self, Origin.TOOL)
         return mutations
