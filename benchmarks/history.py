@@ -13,6 +13,8 @@ run, each call timed in turn with its baseline, ``query_logic`` of
 * ``history clause``: the history of one clause (a handle);
 * ``history predicate``: the newest 50 events of ``fact/2`` (every event);
 * ``feed last 100``: ``history`` since the cursor 100 changes back;
+* ``feed after a write``: a fact stored (not timed), then ``history`` since
+  the cursor before it: the timeline read once grows by that batch alone;
 * ``as_of again``: ``query_logic`` of ``fact(500, V)`` as of the moment
   ``C / 2`` changes back, once its replica is open;
 * ``as_of first`` (once, not a median): the first such read, which replays
@@ -50,10 +52,22 @@ once["history first"], text = call("history", limit=1)
 assert json.loads(text)["now"] == str(now), text
 spent, text = call("query_logic", goal="fact(500, V)", as_of=str(now - changes // 2))
 once["as_of first"] = spent
+written = [now]
+
+
+def feed_after_a_write():
+    call("remember_fact", fact=f"extra({len(written)})")  # not timed
+    spent, text = call("history", since=str(written[-1]))
+    written.append(written[-1] + 1)
+    assert json.loads(text)["count"] == 1, text[:300]
+    return spent, text
+
+
 calls = {
     "history clause": lambda: call("history", handle=handle),
     "history predicate": lambda: call("history", predicate="fact/2"),
     "feed last 100": lambda: call("history", since=str(now - 100), limit=200),
+    "feed after a write": feed_after_a_write,
     "as_of again": lambda: call(
         "query_logic", goal="fact(500, V)", as_of=str(now - changes // 2)
     ),
@@ -67,7 +81,7 @@ for run in range(runs):
             assert json.loads(text)["count"] >= 2, text[:300]
         record(name, spent, "fact(500, V)")
 once["diff 10,000"], text = call("diff_memory", since=str(now - 10_000))
-assert len(json.loads(text)["changes"]) == 20_000, text[:300]
+assert len(json.loads(text)["changes"]) == 20_000 + len(written) - 1, text[:300]
 box.close()
 print(json.dumps({
     **{name: {

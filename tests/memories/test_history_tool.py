@@ -11,6 +11,7 @@ import pytest
 from worlds import NOW, World
 
 from zpm_adapters.storage.volatile_storage import VolatileDisk
+from zpm_domain.history.timeline import Timeline, timeline
 
 
 def history(world: World, **arguments: Any) -> dict[str, Any]:
@@ -190,3 +191,30 @@ def test_a_merge_shows_which_fork_it_came_from_and_who_merged_it() -> None:
     empty = history(world)["now"]
     world.call("merge_memory", name="f")  # nothing to bring in: no change at all
     assert history(world)["now"] == empty
+
+
+def test_a_timeline_read_once_grows_by_what_each_write_added() -> None:
+    """After the first read, ``history`` reads only the batches committed
+    since (the timeline is extended in place), and answers what a timeline
+    read whole answers, across a save, another writer and a prune."""
+    world = World()
+    memory = world.memories.default
+    for n in range(3):
+        world.call("remember_fact", fact=f"p({n})")
+    first = timeline(memory)
+    world.call_as("bob", "forget_fact", fact="p(1)")
+    world.call("rename_predicate", old_functor="p", new_functor="q")
+    assert timeline(memory) is first  # extended, not read again
+    world.call("save_snapshot", name="s1")
+    world.call("remember_fact", fact="q(9)")
+    other = world.restart()  # another process writes to the same memory
+    other.call("remember_fact", fact="q(10)")
+    grown = timeline(memory)
+    whole = Timeline.of(memory.journal.kept(), memory.batches)
+    assert grown.events == whole.events and grown.now == whole.now
+    assert list(grown.stamps) == list(whole.stamps) and grown.first == whole.first
+    assert grown.by_key == whole.by_key and grown.by_handle == whole.by_handle
+    assert (
+        history(world, predicate="q/1")["events"]
+        == history(world.restart(), predicate="q/1")["events"]
+    )

@@ -199,6 +199,57 @@ def test_every_generation_is_kept_as_history(opener: Opener) -> None:
     assert [o.args.get("clause") for r in kept[-2:] for o in r.ops] == [None, "b(11)"]
 
 
+def test_kept_after_a_mark_is_what_was_added_since_and_whole_after_a_rotation(
+    opener: Opener,
+) -> None:
+    writer, reader = opener(), opener()
+    writer.append([op("a(1)")])
+    first = reader.kept_after(None)
+    assert first.whole and clauses(first.records) == ["a(1)"]
+    writer.append([op("a(2)")])
+    writer.append([op("a(3)")])
+    added = reader.kept_after(first.mark)
+    assert not added.whole and clauses(added.records) == ["a(2)", "a(3)"]
+    assert [r.line for r in added.records] == [2, 3]
+    nothing = reader.kept_after(added.mark)
+    assert not nothing.whole and nothing.records == []
+    writer.rotate([BASE])
+    writer.append([op("b(1)")])
+    rotated = reader.kept_after(nothing.mark)
+    if rotated.whole:  # a file journal reads the archives again
+        assert [o.args.get("clause") for r in rotated.records for o in r.ops] == [
+            "a(1)",
+            "a(2)",
+            "a(3)",
+            None,
+            "b(1)",
+        ]
+    else:
+        assert [o.args.get("clause") for r in rotated.records for o in r.ops] == [None, "b(1)"]
+    assert reader.kept_after(rotated.mark).records == []
+    assert reader.kept_after(None).records == reader.kept()
+
+
+def test_kept_after_reads_the_whole_history_again_after_a_prune(tmp_path: Path) -> None:
+    now = [100]
+    for journal in (
+        FileJournal(tmp_path / "journal.wal", clock=lambda: now[0]),
+        VolatileJournal(clock=lambda: now[0]),
+    ):
+        journal.append([op("a(1)")])
+        now[0] = 200
+        journal.rotate([BASE])
+        journal.append([op("b(1)")])
+        mark = journal.kept_after(None).mark
+        assert journal.prune(150) == 1
+        again = journal.kept_after(mark)
+        assert again.whole and [o.args.get("clause") for r in again.records for o in r.ops] == [
+            None,
+            "b(1)",
+        ]
+        now[0] = 100
+
+
 def test_prune_drops_whole_generations_older_than_a_time_never_the_current(tmp_path: Path) -> None:
     now = [100]
 

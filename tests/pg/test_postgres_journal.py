@@ -167,6 +167,26 @@ def test_every_generation_is_kept_as_history(journals: list[Journal]) -> None:
     assert clauses(reader.kept()[-1:]) == ["b(1)"]
 
 
+def test_kept_after_a_mark_is_the_rows_added_since_until_a_prune(journals: list[Journal]) -> None:
+    writer, reader, _ = journals
+    writer.append([op("a(1)")])
+    first = reader.kept_after(None)
+    assert first.whole and clauses(first.records) == ["a(1)"]
+    writer.append([op("a(2)")])
+    writer.rotate([JournalOp("base", snapshot="s")])
+    writer.append([op("b(1)")])
+    added = reader.kept_after(first.mark)
+    assert not added.whole
+    assert [o.args.get("clause") for r in added.records for o in r.ops] == ["a(2)", None, "b(1)"]
+    assert reader.kept_after(added.mark).records == []
+    assert writer.prune(2**40) == 2  # a(1), a(2): the oldest row kept is another
+    again = reader.kept_after(added.mark)
+    assert again.whole and [o.args.get("clause") for r in again.records for o in r.ops] == [
+        None,
+        "b(1)",
+    ]
+
+
 def test_prune_drops_whole_generations_older_than_a_time(db: Database, space: str) -> None:
     PostgresRegistry(db, space, "g-" + space)
     now = [100.0]

@@ -47,7 +47,14 @@ from zpm_adapters.persistence.durable import fsync_directory, write_all, write_s
 from zpm_adapters.persistence.file_lock import FileLock, cannot_write
 from zpm_adapters.persistence.wal_format import Batch, encode_batch
 from zpm_adapters.persistence.wal_scan import scan
-from zpm_domain.ports.journal import Author, Journal, JournalCorrupt, JournalOp, JournalRecord
+from zpm_domain.ports.journal import (
+    Author,
+    Journal,
+    JournalCorrupt,
+    JournalOp,
+    JournalRecord,
+    KeptTail,
+)
 
 log = logging.getLogger(__name__)
 
@@ -192,17 +199,52 @@ class FileJournal(Journal):
     def kept(self) -> list[JournalRecord]:
         """The archives' batches (oldest archive first), then the active
         file's; an archive's torn final batch is left out."""
+        return self.kept_after(None).records
+
+    def kept_after(self, mark: object | None) -> KeptTail:
+        """Goes on from ``mark`` while the archives are those it saw and the
+        active file is the same file (not rotated): the complete lines
+        written after the ones it read."""
         self._check_open()
         file_group.settle_before_locking(self)
         with self._lock:
+            archives = self.archives()
+            names = tuple(archive.name for archive in archives)
+            if isinstance(mark, _KeptMark) and mark.archives == names:
+                tail = self._active_after(mark)
+                if tail is not None:
+                    return tail
             records: list[JournalRecord] = []
-            for archive in self.archives():
+            for archive in archives:
                 try:
                     data = archive.read_bytes()
                 except FileNotFoundError:
                     continue  # pruned meanwhile
                 records += scan(data, path=str(archive), offset=0, lines=0, seq=0).records
-            return records + self.generation()
+            start = _KeptMark(names, None, 0, 0, 0)
+            tail = self._active_after(start)
+            if tail is None:  # no active file
+                return KeptTail(records, True, None)
+            return KeptTail(records + tail.records, True, tail.mark)
+
+    def _active_after(self, mark: _KeptMark) -> KeptTail | None:
+        """The active file's complete lines after ``mark`` (any file when
+        its ``inode`` is ``None``); ``None`` when there is no active file,
+        or another one than ``mark`` read, or a shorter one."""
+        try:
+            fd = os.open(self.path, os.O_RDONLY | os.O_CLOEXEC)
+        except FileNotFoundError:
+            return None
+        try:
+            inode = os.fstat(fd).st_ino
+            if mark.inode is not None and (inode != mark.inode or os.fstat(fd).st_size < mark.end):
+                return None
+            data = _read_from(fd, mark.end)
+        finally:
+            os.close(fd)
+        found = scan(data, path=str(self.path), offset=mark.end, lines=mark.lines, seq=mark.seq)
+        after = _KeptMark(mark.archives, inode, found.end, found.lines, found.seq)
+        return KeptTail(found.records, mark.inode is None, after)
 
     def archives(self) -> list[Path]:
         """The archived generations' files, oldest first."""
@@ -490,6 +532,19 @@ def _archive_order(path: Path) -> tuple[int, int, str]:
         return (int(parts[0]), int(parts[1]) if len(parts) > 1 else 0, path.name)
     except (IndexError, ValueError):
         return (0, 0, path.name)
+
+
+@dataclass(frozen=True, slots=True)
+class _KeptMark:
+    """Where :meth:`FileJournal.kept_after` stopped: the archives it read
+    (names), the active file (inode) and the end of its last complete line
+    (offset, lines before it, highest batch number)."""
+
+    archives: tuple[str, ...]
+    inode: int | None
+    end: int
+    lines: int
+    seq: int
 
 
 def _read_from(fd: int, offset: int) -> bytes:

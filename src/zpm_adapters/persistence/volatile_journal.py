@@ -17,7 +17,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 
 from zpm_adapters.persistence.wal_format import Batch, encode_batch
-from zpm_domain.ports.journal import Author, Journal, JournalOp, JournalRecord
+from zpm_domain.ports.journal import Author, Journal, JournalOp, JournalRecord, KeptTail
 
 
 @dataclass(eq=False)
@@ -90,6 +90,23 @@ class VolatileJournal(Journal):
         self._check_open()
         with self.store.lock:
             return [record for generation in self.store.generations for record in generation]
+
+    def kept_after(self, mark: object | None) -> KeptTail:
+        """Goes on from ``mark`` (generations, batches of the newest one,
+        batches pruned) while no batch was pruned and the newest generation
+        it saw has not lost batches since (a failed group's)."""
+        self._check_open()
+        with self.store.lock:
+            generations, dropped = self.store.generations, self.store.dropped
+            now = (len(generations), len(generations[-1]), dropped)
+            if isinstance(mark, tuple) and len(mark) == 3 and mark[2] == dropped:
+                count, length, _ = mark
+                if count <= len(generations) and length <= len(generations[count - 1]):
+                    records = list(generations[count - 1][length:])
+                    for generation in generations[count:]:
+                        records += generation
+                    return KeptTail(records, False, now)
+            return KeptTail(self.kept(), True, now)
 
     def first_kept(self) -> JournalRecord | None:
         kept = self.kept()

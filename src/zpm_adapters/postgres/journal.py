@@ -42,6 +42,7 @@ from zpm_domain.ports.journal import (
     JournalCorrupt,
     JournalOp,
     JournalRecord,
+    KeptTail,
 )
 
 
@@ -211,12 +212,29 @@ class PostgresJournal(Journal):
 
     def kept(self) -> list[JournalRecord]:
         """Every row of the memory, in order (rows of earlier generations stay)."""
-        query = (
-            "SELECT seq, batch::text FROM zpm_journal WHERE space = %s AND memory = %s ORDER BY seq"
-        )
+        return self.kept_after(None).records
+
+    def kept_after(self, mark: object | None) -> KeptTail:
+        """Goes on from ``mark`` (the oldest row kept, the last row read)
+        while the oldest row kept is the same (nothing was pruned): the rows
+        after the last one read, in order (rows are never rewritten: a
+        failed commit leaves none)."""
         with self._db.statement() as conn:
-            rows = conn.execute(query, (self._space, self._memory)).fetchall()
-        return [decode(text, self._label, seq) for seq, text in rows]
+            row = conn.execute(
+                "SELECT min(seq) FROM zpm_journal WHERE space = %s AND memory = %s",
+                (self._space, self._memory),
+            ).fetchone()
+            oldest = None if row is None else row[0]
+            goes_on = isinstance(mark, tuple) and len(mark) == 2 and mark[0] == oldest
+            last = mark[1] if goes_on and isinstance(mark, tuple) else 0
+            rows = conn.execute(
+                "SELECT seq, batch::text FROM zpm_journal WHERE space = %s AND memory = %s "
+                "AND seq > %s ORDER BY seq",
+                (self._space, self._memory, last),
+            ).fetchall()
+        records = [decode(text, self._label, seq) for seq, text in rows]
+        newest = rows[-1][0] if rows else last
+        return KeptTail(records, not goes_on, (oldest, newest))
 
     def first_kept(self) -> JournalRecord | None:
         with self._db.statement() as conn:

@@ -49,14 +49,35 @@ class Timeline:
     def of(cls, records: Iterable[JournalRecord], batches: int) -> Timeline:
         """The timeline of ``records`` (every batch kept, oldest first), up
         to batch number ``batches``."""
-        events: list[Event] = []
-        kept = numbered(records, batches)
-        for number, record in kept:
-            events.extend(batch_events(record, number))
-        timeline = cls(events, Cursor(batches), kept[0][0] if kept else batches + 1)
-        timeline.stamps = array("q", (record.ts for _, record in kept))
-        timeline._index()
+        return cls.of_numbered(numbered(records, batches), batches)
+
+    @classmethod
+    def of_numbered(cls, kept: Sequence[tuple[int, JournalRecord]], batches: int) -> Timeline:
+        """The timeline of the batches ``kept`` (:func:`numbered`), up to ``batches``."""
+        timeline = cls([], Cursor(batches), kept[0][0] if kept else batches + 1)
+        timeline._add(kept)
         return timeline
+
+    def extend(self, kept: Sequence[tuple[int, JournalRecord]], batches: int) -> bool:
+        """Add the batches ``kept`` after the last one it holds (numbered on
+        from it, :func:`numbered`), up to batch number ``batches``, in place;
+        ``False``, adding nothing, when they do not follow on one by one (a
+        generation older than the numbering: read the whole history again)."""
+        expected = range(self.now.batch + 1, self.now.batch + 1 + len(kept))
+        if [number for number, _ in kept] != list(expected) or expected.stop - 1 != batches:
+            return False
+        if not self.stamps:
+            self.first = self.now.batch + 1
+        self._add(kept)
+        self.now = Cursor(batches)
+        return True
+
+    def _add(self, kept: Sequence[tuple[int, JournalRecord]]) -> None:
+        start = len(self.events)
+        for number, record in kept:
+            self.events.extend(batch_events(record, number))
+        self.stamps.extend(record.ts for _, record in kept)
+        self._index(start)
 
     def batch_at(self, seconds: int) -> int:
         """The number of the last batch committed before ``seconds`` (the
@@ -64,9 +85,11 @@ class Timeline:
         before = bisect.bisect_left(self.stamps, seconds)
         return self.first + before - 1
 
-    def _index(self) -> None:
-        self.cursors = [event.cursor for event in self.events]
-        for position, event in enumerate(self.events):
+    def _index(self, start: int) -> None:
+        """Index the events from position ``start`` on."""
+        self.cursors.extend(event.cursor for event in self.events[start:])
+        for position in range(start, len(self.events)):
+            event = self.events[position]
             for handle in event.handles:
                 self.by_handle.setdefault(handle, []).append(position)
             if event.key is not None:
@@ -105,13 +128,15 @@ class Timeline:
         return found
 
 
-def numbered(records: Iterable[JournalRecord], batches: int) -> list[tuple[int, JournalRecord]]:
-    """Each of ``records`` (every batch kept, oldest first) with its number
-    in the memory's history, up to number ``batches``; when a generation
-    older than the numbering starts again at 1, only the batches from it
-    on (see the module documentation)."""
+def numbered(
+    records: Iterable[JournalRecord], batches: int, after: int = 0
+) -> list[tuple[int, JournalRecord]]:
+    """Each of ``records`` (every batch kept, oldest first; or those after
+    batch number ``after``) with its number in the memory's history, up to
+    number ``batches``; when a generation older than the numbering starts
+    again at 1, only the batches from it on (see the module documentation)."""
     found: list[tuple[int, JournalRecord]] = []
-    number = 0
+    number = after
     for record in records:
         start = record.ops[0] if record.ops and record.ops[0].op == "base" else None
         if start is None:
@@ -133,21 +158,52 @@ def _between(positions: Sequence[int], low: int, high: int) -> list[int]:
     return list(positions[bisect.bisect_left(positions, low) : bisect.bisect_left(positions, high)])
 
 
-_KEPT: weakref.WeakKeyDictionary[Memory, tuple[str, Timeline]] = weakref.WeakKeyDictionary()
+@dataclass
+class _Read:
+    """A memory's timeline as last read: where the memory stood
+    (``Memory.changes``), which reading of its journal that was
+    (``Memory.reading``), the history kept then (``Journal.kept_since``),
+    and where the batches read end (``Journal.kept_after``; ``None``: read
+    it whole next time)."""
+
+    changes: str
+    reading: str
+    since: str
+    line: Timeline
+    mark: object | None
+
+
+_READ: weakref.WeakKeyDictionary[Memory, _Read] = weakref.WeakKeyDictionary()
 
 
 def timeline(memory: Memory) -> Timeline:
     """The timeline of ``memory`` as it stands now (caught up with the
-    other processes' batches first); read again only after it moved on."""
+    other processes' batches first).  Once read, what the memory committed
+    since is read alone and added to it (an agent's changes feed after its
+    own writes costs what they added); it is read whole again after the
+    memory opened again or read a rewound journal again, after a prune, or
+    when the journal cannot tell what was added (``Journal.kept_after``)."""
     with memory.journal.lock():
         memory.sync()
-        stands = f"{memory.changes}/{memory.journal.kept_since()}"  # moved on, or pruned
-        kept = _KEPT.get(memory)
-        if kept is not None and kept[0] == stands:
-            return kept[1]
-        made = Timeline.of(memory.journal.kept(), memory.batches)
-    _KEPT[memory] = (stands, made)
-    return made
+        since, batches = memory.journal.kept_since(), memory.batches
+        read = _READ.get(memory)
+        if read is not None and (read.changes, read.since) == (memory.changes, since):
+            return read.line
+        line = None
+        if read is not None and read.mark is not None and read.since == since:
+            if read.reading == memory.reading:
+                tail = memory.journal.kept_after(read.mark)
+                if not tail.whole:
+                    kept = numbered(tail.records, batches, after=read.line.now.batch)
+                    if read.line.extend(kept, batches):
+                        line = read.line
+        if line is None:
+            tail = memory.journal.kept_after(None)
+            kept = numbered(tail.records, batches)
+            line = Timeline.of_numbered(kept, batches)
+        mark = tail.mark if len(kept) == len(tail.records) else None  # some not taken
+        _READ[memory] = _Read(memory.changes, memory.reading, since, line, mark)
+    return line
 
 
 @dataclass(frozen=True, slots=True)

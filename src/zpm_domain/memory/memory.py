@@ -316,7 +316,14 @@ class Memory(Reads):
         generation) and for every opening of the memory (knowledge files
         read again), so a page can tell it must show the memory again."""
         position = self._recovery.position
-        return f"{self._opened}:{position.generation}:{position.records}"
+        return f"{self.reading}:{position.generation}:{position.records}"
+
+    @property
+    def reading(self) -> str:
+        """Which reading of its journal the memory holds: another after it
+        opens again, or reads a rewound journal again (``Journal.rewound``),
+        when what it had read before may be gone."""
+        return f"{self._opened}.{self._recovery.rewinds}"
 
     def status(self) -> PersistenceStatus:
         """``journal_records`` counts the batches since the journal generation

@@ -107,6 +107,9 @@ class Recovery:
         """Whether the memory has opened: from then on, the batches caught up
         were written by servers running now, and what they store is as
         ``interactive`` as what this server's own tools store."""
+        self.rewinds = 0
+        """How many times it went back to the knowledge files alone to read a
+        rewound journal again (:meth:`_forget`)."""
 
     def catch_up(self) -> int:
         """Apply the journal batches not applied yet (call it under the
@@ -320,6 +323,7 @@ class Recovery:
             "memory %s: changes were not stored; reading its journal again", self._memory.name
         )
         self.position = Position()
+        self.rewinds += 1
         self._drop_state()
         self._memory.numbering.next = 1
 

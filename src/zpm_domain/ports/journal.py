@@ -49,6 +49,18 @@ class JournalRecord:
     by: Author | None = None
 
 
+@dataclass(frozen=True, slots=True)
+class KeptTail:
+    """What :meth:`Journal.kept_after` read: ``records``, oldest first;
+    ``whole``: they are every batch kept (the mark given could not be gone
+    on from), else only those after the mark; ``mark``: where they end, to
+    give to the next call (``None``: the journal cannot go on from here)."""
+
+    records: list[JournalRecord]
+    whole: bool
+    mark: object | None
+
+
 class Journal(ABC):
     """Append-only log of batches; one batch per successful tool call.
 
@@ -97,6 +109,14 @@ class Journal(ABC):
         torn final batch of an archive is left out.  The default keeps no
         archive: the current generation alone."""
         return self.generation()
+
+    def kept_after(self, mark: object | None) -> KeptTail:
+        """The batches kept after ``mark`` (what an earlier call returned),
+        so that a reader of the history reads only what was added since; the
+        whole of :meth:`kept` when ``mark`` is ``None`` or the journal cannot
+        go on from it (rotated, pruned or rewound since).  The default reads
+        the whole every time."""
+        return KeptTail(self.kept(), True, None)
 
     def first_kept(self) -> JournalRecord | None:
         """The oldest batch :meth:`kept` holds (``None``: none)."""
