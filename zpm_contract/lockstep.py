@@ -176,6 +176,10 @@ class Divergence(AssertionError):
 CLOCK = "1764585731"
 """The time every server of a case tells (``ZPM_TEST_CLOCK``): provenance agrees."""
 
+CHECKPOINTS = "\n[history]\ncheckpoint_batches = 5\n"
+"""Every project's checkpoints come every few batches (``zpm_domain.memory.checkpoints``),
+so that the case's reads ``as_of``, restarts, forks and merges cross them."""
+
 
 class LostOnRestart(AssertionError):
     """A server answered differently after a restart than before it."""
@@ -277,6 +281,8 @@ class LockstepMachine(ScheduledMachine):
             env = {"XDG_DATA_HOME": str(root / f"engine{index}-data"), "ZPM_TEST_CLOCK": CLOCK}
             project = init_project(root / f"engine{index}")
             (project / ".zpm" / "kb" / "functional.pl").write_text(calls.FUNCTIONAL_KNOWLEDGE)
+            with (project / ".zpm" / "config.toml").open("a", encoding="utf-8") as config:
+                config.write(CHECKPOINTS)
             first = ServerProcess(target, project, env=env)
             if target.storage == storage.FILE:
                 return first

@@ -78,7 +78,13 @@ def open_toolbox(
         release()
         raise
     opener = memory_opener(
-        engine, registry, clock=clock, version=package_version(), step=step, settle=gc.freeze
+        engine,
+        registry,
+        clock=clock,
+        version=package_version(),
+        step=step,
+        settle=gc.freeze,
+        checkpoint_batches=settings.checkpoint_batches,
     )
     memories = Memories(registry, opener, clock=clock, session=session_fork, lend_forks=lend_forks)
 

@@ -62,6 +62,9 @@ Precedence, first that is set:
     url = "postgresql://zpm@db.example/zpm"
     space = "team"
 
+    [history]
+    checkpoint_batches = 1000  # the fewest batches before a checkpoint
+
 Empty environment variables count as unset.  This module runs on every CLI
 command: it imports nothing heavy (``tomllib`` only when a config exists).
 """
@@ -79,6 +82,7 @@ from typing import Any
 from zpm_adapters import project as _project
 from zpm_adapters.project import ProjectPaths, find_project
 from zpm_domain.limits import Limits
+from zpm_domain.memory import checkpoints
 
 DEFAULT_ENGINE = "auto"
 
@@ -98,6 +102,7 @@ _TABLES: dict[str, frozenset[str]] = {
     "serve": frozenset({"http"}),
     "auth": frozenset({"jwks_url", "issuer", "audience", "authorization_servers"}),
     "storage": frozenset({"url", "space", "global_space"}),
+    "history": frozenset({"checkpoint_batches"}),
 }
 ALL_TOOLS = ("all",)
 
@@ -148,7 +153,9 @@ class Settings:
     ``engine_origin`` where it was set (see the module doc); ``global_root``
     is the folder of global memories (``None``: none); ``tools`` is the
     selection of tools a server offers (tool sets and tool names, checked:
-    see ``zpm_app.catalogue.select_tools``)."""
+    see ``zpm_app.catalogue.select_tools``); ``checkpoint_batches`` the
+    fewest batches of a journal generation before a checkpoint
+    (``zpm_domain.memory.checkpoints``)."""
 
     paths: ProjectPaths
     engine: str
@@ -158,6 +165,7 @@ class Settings:
     tools: tuple[str, ...] = ALL_TOOLS
     engine_origin: str = ""
     storage: StorageSettings = StorageSettings()
+    checkpoint_batches: int = checkpoints.LEAST_BATCHES
 
     @property
     def project_root(self) -> Path:
@@ -204,7 +212,16 @@ def resolve_settings(
         clock=_clock(env),
         tools=_tools(tools, config, paths.config_path),
         storage=_storage(config, env, paths.config_path),
+        checkpoint_batches=_checkpoint_batches(config, paths.config_path),
     )
+
+
+def _checkpoint_batches(config: dict[str, Any], path: Path) -> int:
+    """``[history] checkpoint_batches``, else ``checkpoints.LEAST_BATCHES``."""
+    value = config.get("history", {}).get("checkpoint_batches", checkpoints.LEAST_BATCHES)
+    if not isinstance(value, int) or isinstance(value, bool) or value < 2:
+        raise ConfigError(f"{path}: 'history.checkpoint_batches' must be an integer of at least 2")
+    return value
 
 
 def _tools(arg: str | None, config: dict[str, Any], path: Path) -> tuple[str, ...]:

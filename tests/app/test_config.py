@@ -104,6 +104,12 @@ def test_limits_from_config_and_time_from_env(project: Path) -> None:
     assert resolve_settings(cwd=project, env=env).limits.time_s == 0.25
 
 
+def test_checkpoints_from_config(project: Path) -> None:
+    assert resolve_settings(cwd=project, env={}).checkpoint_batches == 1000
+    write_config(project, "[history]\ncheckpoint_batches = 50\n")
+    assert resolve_settings(cwd=project, env={}).checkpoint_batches == 50
+
+
 @pytest.mark.parametrize(
     ("text", "key"),
     [
@@ -118,6 +124,8 @@ def test_limits_from_config_and_time_from_env(project: Path) -> None:
         ('[limits]\ntime_s = "5"\n', "'limits.time_s'"),
         ("[limits]\ntime_s = nan\n", "'limits.time_s'"),
         ("[limits]\nmax_solutions = -1\n", "'limits.max_solutions'"),
+        ("[history]\ncheckpoint_batches = 1\n", "'history.checkpoint_batches'"),
+        ('[history]\ncheckpoint_batches = "9"\n', "'history.checkpoint_batches'"),
         ("[limits]\nmax_depth = 1.5\n", "'limits.max_depth'"),
         ("[limits]\nmax_inferences = true\n", "'limits.max_inferences'"),
     ],

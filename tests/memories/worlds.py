@@ -16,6 +16,7 @@ from zpm_adapters.storage.volatile_storage import VolatileDisk, VolatileRegistry
 from zpm_app.catalogue import GROUPS, find_tool
 from zpm_domain.errors import ZpmError
 from zpm_domain.limits import Limits
+from zpm_domain.memory import checkpoints
 from zpm_domain.memory.mounts import Memories
 from zpm_domain.memory.opening import memory_opener
 from zpm_domain.stored.provenance import calling
@@ -33,14 +34,20 @@ class World:
     disk: VolatileDisk = field(default_factory=lambda: VolatileDisk(clock=lambda: NOW))
     crash_at: str | None = None
     steps: list[str] = field(default_factory=list)
+    checkpoint_batches: int = checkpoints.LEAST_BATCHES
 
     def __post_init__(self) -> None:
         clock = self.disk.clock  # the world's time: fixed, unless a test moves it
         registry = VolatileRegistry(self.disk, clock=clock)
-        self.memories = Memories(
+        opener = memory_opener(
+            PythonEngine(),
             registry,
-            memory_opener(PythonEngine(), registry, clock=clock, step=self._step, version="t"),
+            clock=clock,
+            step=self._step,
+            version="t",
+            checkpoint_batches=self.checkpoint_batches,
         )
+        self.memories = Memories(registry, opener)
         self.memories.start()
         context = ToolContext(self.memories, Limits(time_s=2.0))
         self._groups = {group: group(context) for group in GROUPS}
@@ -80,4 +87,4 @@ class World:
         return self.call("query_logic", goal=goal, memory=memory)
 
     def restart(self, crash_at: str | None = None) -> World:
-        return World(self.disk, crash_at)
+        return World(self.disk, crash_at, checkpoint_batches=self.checkpoint_batches)

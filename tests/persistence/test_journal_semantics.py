@@ -230,6 +230,28 @@ def test_kept_after_a_mark_is_what_was_added_since_and_whole_after_a_rotation(
     assert reader.kept_after(None).records == reader.kept()
 
 
+def test_each_generation_kept_is_read_alone_from_its_first_batch(opener: Opener) -> None:
+    writer = opener()
+    assert writer.kept_starts() == [] and writer.kept_generation(0) == []
+    writer.append([op("a(1)")])
+    writer.append([op("a(2)")])
+    for n in range(2):
+        writer.rotate([BASE])
+        writer.append([op(f"b({n})")])
+    reader = opener()
+    starts = reader.kept_starts()
+    assert [[o.args.get("clause") for o in r.ops] for r in starts] == [["a(1)"], [None], [None]]
+    generations = [reader.kept_generation(i) for i in range(3)]
+    assert [[o.args.get("clause") for r in g for o in r.ops] for g in generations] == [
+        ["a(1)", "a(2)"],
+        [None, "b(0)"],
+        [None, "b(1)"],
+    ]
+    assert [g[0] for g in generations] == starts
+    assert [r for g in generations for r in g] == reader.kept()
+    assert reader.kept_generation(3) == [] and reader.kept_generation(-1) == []
+
+
 def test_kept_after_reads_the_whole_history_again_after_a_prune(tmp_path: Path) -> None:
     now = [100]
     for journal in (

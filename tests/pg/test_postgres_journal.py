@@ -187,6 +187,20 @@ def test_kept_after_a_mark_is_the_rows_added_since_until_a_prune(journals: list[
     ]
 
 
+def test_each_generation_kept_is_read_alone_from_its_first_row(journals: list[Journal]) -> None:
+    writer, reader, _ = journals
+    assert reader.kept_starts() == [] and reader.kept_generation(0) == []
+    writer.append([op("a(1)")])
+    writer.append([op("a(2)")])
+    writer.rotate([JournalOp("base", snapshot="s")])
+    writer.append([op("b(1)")])
+    starts = reader.kept_starts()
+    assert [[o.args.get("clause") for o in r.ops] for r in starts] == [["a(1)"], [None]]
+    first, second = reader.kept_generation(0), reader.kept_generation(1)
+    assert clauses(first) == ["a(1)", "a(2)"] and [first[0], second[0]] == starts
+    assert [*first, *second] == reader.kept() and reader.kept_generation(2) == []
+
+
 def test_prune_drops_whole_generations_older_than_a_time(db: Database, space: str) -> None:
     PostgresRegistry(db, space, "g-" + space)
     now = [100.0]

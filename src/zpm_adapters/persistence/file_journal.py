@@ -227,6 +227,38 @@ class FileJournal(Journal):
                 return KeptTail(records, True, None)
             return KeptTail(records + tail.records, True, tail.mark)
 
+    def kept_starts(self) -> list[JournalRecord]:
+        """The first line of each archive, then of the active file."""
+        self._check_open()
+        file_group.settle_before_locking(self)
+        with self._lock:
+            found = []
+            for path in [*self.archives(), self.path]:
+                try:
+                    with path.open("rb") as file:
+                        line = file.readline()
+                except FileNotFoundError:
+                    continue  # pruned meanwhile, or no active file yet
+                records = scan(line, path=str(path), offset=0, lines=0, seq=0).records
+                found.extend(records[:1])
+            return found
+
+    def kept_generation(self, index: int) -> list[JournalRecord]:
+        """The ``index``-th of the archives then the active file, read whole."""
+        self._check_open()
+        file_group.settle_before_locking(self)
+        with self._lock:
+            paths = [*self.archives(), self.path]
+            if not 0 <= index < len(paths):
+                return []
+            if index == len(paths) - 1:
+                return self.generation()
+            try:
+                data = paths[index].read_bytes()
+            except FileNotFoundError:
+                return []
+            return scan(data, path=str(paths[index]), offset=0, lines=0, seq=0).records
+
     def _active_after(self, mark: _KeptMark) -> KeptTail | None:
         """The active file's complete lines after ``mark`` (any file when
         its ``inode`` is ``None``); ``None`` when there is no active file,

@@ -91,6 +91,17 @@ class VolatileJournal(Journal):
         with self.store.lock:
             return [record for generation in self.store.generations for record in generation]
 
+    def kept_starts(self) -> list[JournalRecord]:
+        self._check_open()
+        with self.store.lock:
+            return [generation[0] for generation in self.store.generations if generation]
+
+    def kept_generation(self, index: int) -> list[JournalRecord]:
+        self._check_open()
+        with self.store.lock:
+            kept = [generation for generation in self.store.generations if generation]
+            return list(kept[index]) if 0 <= index < len(kept) else []
+
     def kept_after(self, mark: object | None) -> KeptTail:
         """Goes on from ``mark`` (generations, batches of the newest one,
         batches pruned) while no batch was pruned and the newest generation

@@ -214,6 +214,41 @@ class PostgresJournal(Journal):
         """Every row of the memory, in order (rows of earlier generations stay)."""
         return self.kept_after(None).records
 
+    def kept_starts(self) -> list[JournalRecord]:
+        """The first row, and every row that starts a generation."""
+        with self._db.statement() as conn:
+            rows = conn.execute(
+                "SELECT seq, batch::text FROM zpm_journal WHERE space = %s AND memory = %s "
+                "AND (starts OR seq = (SELECT min(seq) FROM zpm_journal WHERE space = %s "
+                "AND memory = %s)) ORDER BY seq",
+                (self._space, self._memory, self._space, self._memory),
+            ).fetchall()
+        return [decode(text, self._label, seq) for seq, text in rows]
+
+    def kept_generation(self, index: int) -> list[JournalRecord]:
+        """The rows from the ``index``-th start (:meth:`kept_starts`) to the next."""
+        starts = self._start_seqs()
+        if not 0 <= index < len(starts):
+            return []
+        last = starts[index + 1] - 1 if index + 1 < len(starts) else 2**62
+        with self._db.statement() as conn:
+            rows = conn.execute(
+                "SELECT seq, batch::text FROM zpm_journal WHERE space = %s AND memory = %s "
+                "AND seq BETWEEN %s AND %s ORDER BY seq",
+                (self._space, self._memory, starts[index], last),
+            ).fetchall()
+        return [decode(text, self._label, seq) for seq, text in rows]
+
+    def _start_seqs(self) -> list[int]:
+        with self._db.statement() as conn:
+            rows = conn.execute(
+                "SELECT seq FROM zpm_journal WHERE space = %s AND memory = %s "
+                "AND (starts OR seq = (SELECT min(seq) FROM zpm_journal WHERE space = %s "
+                "AND memory = %s)) ORDER BY seq",
+                (self._space, self._memory, self._space, self._memory),
+            ).fetchall()
+        return [row[0] for row in rows]
+
     def kept_after(self, mark: object | None) -> KeptTail:
         """Goes on from ``mark`` (the oldest row kept, the last row read)
         while the oldest row kept is the same (nothing was pruned): the rows

@@ -51,7 +51,12 @@ class StartFrom(Mutation):
     :data:`KEPT`, is the base the history keeps, ``SnapshotStore.kept_base``);
     ``knowledge``: the digest of the knowledge files the memory had then
     (``marks.knowledge_digest``; ``None`` in older journals), so that a
-    start with other files records them (``marks.KnowledgeMark``)."""
+    start with other files records them (``marks.KnowledgeMark``);
+    ``checkpoint``: the memory's own state, kept as a base of the history
+    (named :data:`KEPT`) so that a start or a read of the past replays a
+    bounded number of batches, not every one since the last save; ``named``:
+    a checkpoint's, the snapshot its memory was last saved to or restored
+    from, which its status still names."""
 
     generation: str
     snapshot: str | None
@@ -62,6 +67,8 @@ class StartFrom(Mutation):
     batch: int | None = None
     reverted_to: int | None = None
     knowledge: str | None = None
+    checkpoint: bool = False
+    named: str | None = None
     op: ClassVar[str] = "base"
 
     @classmethod
@@ -98,9 +105,17 @@ class StartFrom(Mutation):
         reverted = args.get("revert")
         if not (reverted is None or _positive(reverted) or reverted == 0):
             raise BadOperation("'revert' must be a batch number or null")
-        knowledge = args.get("kb")
+        knowledge, checkpoint, named = (
+            args.get("kb"),
+            args.get("checkpoint", False),
+            args.get("named"),
+        )
         if not (knowledge is None or isinstance(knowledge, str)):
             raise BadOperation("'kb' must be a string or null")
+        if not isinstance(checkpoint, bool):
+            raise BadOperation("'checkpoint' must be true or false")
+        if not (named is None or isinstance(named, str)):
+            raise BadOperation("'named' must be a string or null")
         return cls(
             generation,
             snapshot,
@@ -111,7 +126,15 @@ class StartFrom(Mutation):
             batch,
             reverted,
             knowledge,
+            checkpoint,
+            named,
         )
+
+    @property
+    def shown(self) -> str | None:
+        """The snapshot a memory's status names once this start began its
+        generation (a checkpoint's: the one named before it)."""
+        return self.named if self.checkpoint else self.snapshot
 
     def journal_op(self) -> JournalOp:
         args: dict[str, Any] = {
@@ -131,6 +154,9 @@ class StartFrom(Mutation):
             args["revert"] = self.reverted_to
         if self.knowledge is not None:
             args["kb"] = self.knowledge
+        if self.checkpoint:
+            args["checkpoint"] = True
+            args["named"] = self.named
         return JournalOp(self.op, args)
 
     def apply(self, target: Target, origin: Origin) -> None:

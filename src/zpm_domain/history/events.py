@@ -110,6 +110,8 @@ def _event(
 ) -> tuple[str, str, Key | None, tuple[int, ...], Author] | None:
     author = by if by is not None else Author(_str(args.get("tool")), _str(args.get("client")))
     if op == "base":
+        if args.get("checkpoint") is True:
+            return None  # the memory's own state, kept: nothing changed
         reverted = args.get("revert")
         if reverted is not None:
             return "reverted", f"to {reverted}", None, (), author

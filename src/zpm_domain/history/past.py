@@ -31,6 +31,7 @@ from collections import OrderedDict
 from collections.abc import Callable, Iterator, Sequence
 
 from zpm_domain.changes import from_journal
+from zpm_domain.changes.generation import StartFrom
 from zpm_domain.changes.marks import KnowledgeMark, KnowledgeText
 from zpm_domain.errors import InvalidArguments, RecoveryFailed
 from zpm_domain.history.cursor import Cursor, Moment
@@ -201,15 +202,24 @@ class Past:
         self._replicas.move_to_end(batch)
         return replica
 
-    def at(self, batch: int, records: Sequence[JournalRecord], kept_since: str) -> Memory:
-        """The replica right after batch ``batch`` (``records``: every batch
-        kept up to it, oldest first; ``kept_since``: ``Journal.kept_since``)."""
+    def at(
+        self,
+        batch: int,
+        records: Sequence[JournalRecord],
+        kept_since: str,
+        knowledge: str | None,
+    ) -> Memory:
+        """The replica right after batch ``batch`` (``records``: the batches
+        kept up to it, oldest first: every one, or those of its generation
+        alone; ``kept_since``: ``Journal.kept_since``; ``knowledge``: the
+        digest of the files the memory has now, which a generation that
+        started with the same files reads as they are)."""
         memory = self._memory()
         assert memory is not None
         replica = self.cached(batch, kept_since)
         if replica is not None:
             return replica
-        replica = _replica(memory, batch, records)
+        replica = _replica(memory, batch, records, knowledge)
         self._replicas[batch] = (replica, kept_since)
         while len(self._replicas) > KEPT_REPLICAS:
             _, (old, _) = self._replicas.popitem(last=False)
@@ -264,10 +274,44 @@ def as_of(memory: Memory, moment: Moment, base_of: Callable[[], Memory] | None =
     if found is not None:
         return found
     with memory.journal.lock():
+        generation = _generation_of(memory.journal, batch)
+    if generation is not None:
+        try:
+            return past.at(batch, generation, mark, memory.knowledge_digest)
+        except RecoveryFailed:
+            pass  # its start cannot be read: from the whole history, as below
+    with memory.journal.lock():
         kept = numbered(memory.journal.kept(), batch)
     if not kept and batch > 0:  # pruned by another process meanwhile
         raise _before(memory, moment, batch + 1, None)
-    return past.at(batch, [record for _, record in kept], mark)
+    return past.at(batch, [record for _, record in kept], mark, None)
+
+
+def _generation_of(journal: Journal, batch: int) -> list[JournalRecord] | None:
+    """The batches of the generation that holds batch ``batch``, up to it,
+    read alone (``Journal.kept_starts``, ``Journal.kept_generation``);
+    ``None`` when the generations' numbers cannot be told from their starts
+    (a journal older than the numbering) or the journal changed meanwhile."""
+    starts = journal.kept_starts()
+    firsts: list[int] = []
+    for index, record in enumerate(starts):
+        start = record.ops[0] if record.ops and record.ops[0].op == StartFrom.op else None
+        given = None if start is None else start.args.get("batch")
+        if isinstance(given, int) and not isinstance(given, bool) and given > 0:
+            firsts.append(given)
+        elif start is None and index == 0:
+            firsts.append(1)  # a memory's first generation, from its knowledge files alone
+        else:
+            return None
+    chosen = [index for index, first in enumerate(firsts) if first <= batch]
+    if not chosen:
+        return None
+    index = chosen[-1]
+    records = journal.kept_generation(index)
+    if not records or records[0] != starts[index]:
+        return None
+    kept = numbered(records, batch, after=firsts[index] - 1)
+    return [record for _, record in kept]
 
 
 def _forked_at(line: Timeline) -> bool:
@@ -289,7 +333,9 @@ def _before(memory: Memory, moment: Moment, first: int, since: int | None) -> In
     )
 
 
-def _replica(memory: Memory, batch: int, records: Sequence[JournalRecord]) -> Memory:
+def _replica(
+    memory: Memory, batch: int, records: Sequence[JournalRecord], knowledge: str | None
+) -> Memory:
     """Open the replica of ``memory`` right after batch ``batch``, from the
     newest generation start at or before it whose snapshot is as it was."""
     starts = [i for i, record in enumerate(records) if _is_start(record)]
@@ -309,7 +355,7 @@ def _replica(memory: Memory, batch: int, records: Sequence[JournalRecord]) -> Me
         replica = Memory(
             memory.name,
             memory.engine,
-            PastStorage(memory.storage, journal, _knowledge_then(records)),
+            PastStorage(memory.storage, journal, _knowledge_then(memory, records, knowledge)),
             scope=memory.scope,
             mode="ro",
             clock=memory.clock,
@@ -325,9 +371,28 @@ def _replica(memory: Memory, batch: int, records: Sequence[JournalRecord]) -> Me
     raise AssertionError("unreachable: the oldest start opens or raises")
 
 
-def _knowledge_then(records: Sequence[JournalRecord]) -> tuple[KnowledgeText, ...] | None:
-    """The knowledge files the newest ``kb`` record of ``records`` names;
-    ``None`` when none does."""
+def _knowledge_then(
+    memory: Memory, records: Sequence[JournalRecord], knowledge: str | None
+) -> tuple[KnowledgeText, ...] | None:
+    """The knowledge files the newest ``kb`` record at or before the end of
+    ``records`` names (``None``: the files as they are now).  When
+    ``records`` are one generation's alone (``knowledge`` given) and hold
+    none: the files now if the generation started with files of the same
+    digest, else the whole history is searched."""
+    found = _newest_mark(records)
+    if found is not None or knowledge is None:
+        return found
+    start = records[0].ops[0] if records and records[0].ops else None
+    if start is not None and start.op == StartFrom.op and start.args.get("kb") == knowledge:
+        return None
+    with memory.journal.lock():
+        kept = memory.journal.kept()
+    cut = next((i for i, record in enumerate(kept) if record == records[0]), len(kept))
+    return _newest_mark(kept[:cut])
+
+
+def _newest_mark(records: Sequence[JournalRecord]) -> tuple[KnowledgeText, ...] | None:
+    """The files the newest ``kb`` record of ``records`` names, if any does."""
     for record in reversed(records):
         for op in reversed(record.ops):
             if op.op == KnowledgeMark.op:

@@ -39,7 +39,7 @@ from zpm_domain.changes.generation import KEPT, StartFrom
 from zpm_domain.changes.marks import KnowledgeMark, knowledge_digest, texts_of
 from zpm_domain.changes.mutations import Mutation
 from zpm_domain.errors import MemoryReadOnly, PersistenceUnavailable, ZpmError
-from zpm_domain.memory import access, handle_section
+from zpm_domain.memory import access, checkpoints, handle_section
 from zpm_domain.memory import image as images
 from zpm_domain.memory.image import Image, Preloaded
 from zpm_domain.memory.knowledge_files import KnowledgeFiles
@@ -54,7 +54,7 @@ from zpm_domain.memory.snapshot_format import (
     read_snapshot,
 )
 from zpm_domain.ports.engine import Engine, Refusals
-from zpm_domain.ports.journal import Author
+from zpm_domain.ports.journal import Author, JournalConflict
 from zpm_domain.ports.snapshots import SnapshotInfo
 from zpm_domain.ports.storage import KnowledgeFile, MemoryStorage, Mode, Scope
 from zpm_domain.prolog.allowlist import is_protected
@@ -99,7 +99,9 @@ class Memory(Reads):
 
     ``settle`` runs after each whole-memory load (:meth:`loading`);
     ``preloaded`` is the starting snapshot of a new fork, already in memory;
-    ``namespace`` the engine namespace of its clauses (default: its name).
+    ``namespace`` the engine namespace of its clauses (default: its name);
+    ``checkpoint_batches`` the fewest batches of a journal generation before
+    a write starts a new one from the memory's state (``checkpoints``).
     """
 
     def __init__(
@@ -116,6 +118,7 @@ class Memory(Reads):
         settle: Callable[[], None] | None = None,
         preloaded: Preloaded | None = None,
         namespace: str | None = None,
+        checkpoint_batches: int = checkpoints.LEAST_BATCHES,
     ) -> None:
         self.name = name
         self._namespace = namespace or name
@@ -128,6 +131,7 @@ class Memory(Reads):
         self._clock = clock
         self._version = version
         self._step = step or (lambda _name: None)
+        self._checkpoint_batches = checkpoint_batches
         self._settle = settle or (lambda: None)
         self._writable = storage.writable()
         self.beliefs = Beliefs()
@@ -408,7 +412,32 @@ class Memory(Reads):
         for mutation in journaled:
             self.since.note(mutation, self)
             mutation.apply(self, Origin.TOOL)
+        self._checkpoint_if_due()
         return mutations
+
+    def _checkpoint_if_due(self) -> None:
+        """Start a new journal generation from the memory's own state when
+        the current one is long enough (``checkpoints.due``): the state is
+        kept as a base of the history, not as a named snapshot, and the
+        status still names the snapshot it names now.  Call it under the
+        exclusive journal lock, caught up (a write's, after its batch).  A
+        failure is logged, not raised: the write it follows is stored, and
+        the next write tries again."""
+        position = self._recovery.position
+        if position.records < self._checkpoint_batches:
+            return
+        if not checkpoints.due(
+            position.records,
+            sum(info.clause_count for info in self.predicates()),
+            self._checkpoint_batches,
+        ):
+            return
+        try:
+            self._rotate_to_image(self.image(), KEPT, checkpoint=True)
+        except JournalConflict:  # another server's batch came first: a later write checkpoints
+            log.debug("memory %s: a checkpoint met another writer's batch", self.name)
+        except (OSError, ZpmError) as error:
+            log.warning("memory %s: cannot write a checkpoint: %s", self.name, error)
 
     def _committed(self) -> None:
         """Tell the call in progress where this memory stands after its batch."""
@@ -480,16 +509,30 @@ class Memory(Reads):
         """:meth:`save_snapshot`'s work, under the exclusive journal lock,
         caught up; ``journaled``: the memory holds what its journal does, no
         more (a save, not an import), so the new generation says where."""
-        image = self.image()
+        self._rotate_to_image(self.image(), name, journaled=journaled)
+        self._committed()
+        log.info("memory %s: saved snapshot %s; the journal starts afresh", self.name, name)
+
+    def _rotate_to_image(
+        self, image: Image, name: str, *, journaled: bool = True, checkpoint: bool = False
+    ) -> None:
+        """Write ``image`` as snapshot ``name`` (a checkpoint: as a kept base
+        only) and start the journal afresh from it, unless the memory is
+        read-only (then the snapshot alone is written)."""
         with self.storage.together():
             text = image.text()
-            self.snapshots.write(name, text)
-            self._step("save:written")
+            if not checkpoint:
+                self.snapshots.write(name, text)
+                self._step("save:written")
             if self.read_only:
                 return
-            self.snapshots.keep_base(image.header.id, text, name)  # for the history
+            kept_as = None if checkpoint else name
+            self.snapshots.keep_base(image.header.id, text, kept_as)  # for the history
+            if checkpoint:
+                self._step("checkpoint:kept")
             self.keep_fork_point(image)
             covers = image.header.covers
+            position = self._recovery.position
             number = self.batches + 1
             start = StartFrom(
                 secrets.token_hex(16),
@@ -499,15 +542,14 @@ class Memory(Reads):
                 saved_at=(covers.generation, covers.records) if journaled else None,
                 batch=number,
                 knowledge=self.knowledge_digest,
+                checkpoint=checkpoint,
+                named=position.started_from if checkpoint else None,
             )
             self.journal.rotate([start.journal_op()], author())
         self.since.stop()
-        self._step("save:rotated")
-        position = self._recovery.position
+        self._step("checkpoint:rotated" if checkpoint else "save:rotated")
         position.generation, position.records = start.generation, 1
-        position.started_from, position.first = name, number
-        self._committed()
-        log.info("memory %s: saved snapshot %s; the journal starts afresh", self.name, name)
+        position.started_from, position.first = start.shown, number
 
     def import_clauses(self, clauses: Sequence[Clause], snapshot: str) -> Refusals:
         """Store ``clauses`` (read for this import alone, without handles:

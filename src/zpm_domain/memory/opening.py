@@ -7,6 +7,7 @@ import time
 from collections.abc import Callable
 from typing import Protocol
 
+from zpm_domain.memory import checkpoints
 from zpm_domain.memory.image import Preloaded
 from zpm_domain.memory.memory import Memory
 from zpm_domain.ports.engine import Engine
@@ -28,11 +29,13 @@ def memory_opener(
     version: str = "",
     step: Callable[[str], None] | None = None,
     settle: Callable[[], None] | None = None,
+    checkpoint_batches: int = checkpoints.LEAST_BATCHES,
 ) -> OpenMemory:
     """The usual :data:`OpenMemory`: each memory in its own namespace of
     ``engine``, with the storage ``registry`` gives it.  A memory that fails to
     open leaves nothing behind (its namespace is dropped, its files closed).
-    ``settle`` runs after each whole-memory load (see ``Memory.loading``)."""
+    ``settle`` runs after each whole-memory load (see ``Memory.loading``);
+    ``checkpoint_batches``: see ``Memory``."""
 
     def open_memory(entry: MountEntry, preloaded: Preloaded | None = None) -> Memory:
         storage = registry.storage(MemoryRef(entry.name, entry.scope))
@@ -47,6 +50,7 @@ def memory_opener(
             step=step,
             settle=settle,
             preloaded=preloaded,
+            checkpoint_batches=checkpoint_batches,
         )
         try:
             memory.open()

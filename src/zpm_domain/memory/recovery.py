@@ -172,7 +172,7 @@ class Recovery:
             self.start_from(start)
             return
         self._memory.since.stop()  # a save stops following a fork's changes
-        self.position = Position(start.generation, 1, 0, start.snapshot, start.batch or 1)
+        self.position = Position(start.generation, 1, 0, start.shown, start.batch or 1)
         self._memory.numbering.raise_to(start.next_number or 1)
 
     def start_from(self, start: StartFrom, snapshot: Snapshot | None = None) -> None:
@@ -184,7 +184,7 @@ class Recovery:
         reported and left out, the same way every time.
         """
         memory = self._memory
-        self.position = Position(start.generation, 1, 0, start.snapshot, start.batch or 1)
+        self.position = Position(start.generation, 1, 0, start.shown, start.batch or 1)
         self._drop_state()
         memory.knowledge_recorded = start.knowledge
         memory.numbering.raise_to(start.next_number or 1)

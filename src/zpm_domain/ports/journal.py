@@ -118,6 +118,20 @@ class Journal(ABC):
         the whole every time."""
         return KeptTail(self.kept(), True, None)
 
+    def kept_starts(self) -> list[JournalRecord]:
+        """The first batch of every generation kept, oldest first: what a
+        reader of one moment of the past reads to find the generation it
+        needs (:meth:`kept_generation`) without reading the others.  The
+        default reads :meth:`kept` and cuts it before each ``base``."""
+        return [generation[0] for generation in _generations(self.kept())]
+
+    def kept_generation(self, index: int) -> list[JournalRecord]:
+        """Every batch of the ``index``-th generation kept (0: the oldest),
+        in order; ``[]`` when there is none.  ``JournalCorrupt`` as for
+        :meth:`kept`."""
+        generations = _generations(self.kept())
+        return generations[index] if 0 <= index < len(generations) else []
+
     def first_kept(self) -> JournalRecord | None:
         """The oldest batch :meth:`kept` holds (``None``: none)."""
         records = self.generation()
@@ -215,3 +229,13 @@ class JournalCorrupt(Exception):
         self.path = path
         self.line = line
         self.reason = reason
+
+
+def _generations(records: Sequence[JournalRecord]) -> list[list[JournalRecord]]:
+    """``records`` cut before each batch that starts a generation (``base``)."""
+    found: list[list[JournalRecord]] = []
+    for record in records:
+        if not found or (record.ops and record.ops[0].op == "base"):
+            found.append([])
+        found[-1].append(record)
+    return found
