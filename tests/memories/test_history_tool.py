@@ -11,6 +11,7 @@ import pytest
 from worlds import NOW, World
 
 from zpm_adapters.storage.volatile_storage import VolatileDisk
+from zpm_domain.history.cursor import Cursor
 from zpm_domain.history.timeline import Timeline, timeline
 
 
@@ -218,3 +219,28 @@ def test_a_timeline_read_once_grows_by_what_each_write_added() -> None:
         history(world, predicate="q/1")["events"]
         == history(world.restart(), predicate="q/1")["events"]
     )
+
+
+def test_a_first_changes_feed_reads_from_the_generation_that_holds_its_cursor() -> None:
+    """A server's first feed reads the generations from the one that holds
+    its cursor on (a save and checkpoints make several); it answers what a
+    timeline read whole answers, and a later call that needs more reads it
+    whole."""
+    world = World(checkpoint_batches=3)
+    for n in range(8):
+        world.call_as("ann", "remember_fact", fact=f"p({n})")
+        if n == 4:
+            world.call("save_snapshot", name="s1")
+    warm = world.restart()
+    everything = history(warm, order="oldest", limit=100)
+    firsts = []
+    for since in ("2", "5", "7.1", "9"):
+        cold = world.restart()
+        feed = history(cold, since=since)
+        assert feed == history(warm, since=since), since
+        read = timeline(cold.memories.default, Cursor.parse(since, "since"))
+        assert read.first <= Cursor.parse(since, "since").batch
+        firsts.append(read.first)
+        assert history(cold, order="oldest", limit=100) == everything
+        assert timeline(cold.memories.default).first == 1
+    assert firsts[0] == 1 and firsts[-1] > 1  # the generations before: not read

@@ -35,7 +35,7 @@ from zpm_domain.changes.generation import StartFrom
 from zpm_domain.changes.marks import KnowledgeMark, KnowledgeText
 from zpm_domain.errors import InvalidArguments, RecoveryFailed
 from zpm_domain.history.cursor import Cursor, Moment
-from zpm_domain.history.timeline import Timeline, numbered, timeline
+from zpm_domain.history.timeline import Timeline, generation_firsts, numbered, timeline
 from zpm_domain.memory.memory import Memory
 from zpm_domain.ports.journal import Author, Journal, JournalOp, JournalRecord
 from zpm_domain.ports.snapshots import SnapshotInfo, SnapshotStore
@@ -293,18 +293,9 @@ def _generation_of(journal: Journal, batch: int) -> list[JournalRecord] | None:
     ``None`` when the generations' numbers cannot be told from their starts
     (a journal older than the numbering) or the journal changed meanwhile."""
     starts = journal.kept_starts()
-    firsts: list[int] = []
-    for index, record in enumerate(starts):
-        start = record.ops[0] if record.ops and record.ops[0].op == StartFrom.op else None
-        given = None if start is None else start.args.get("batch")
-        if isinstance(given, int) and not isinstance(given, bool) and given > 0:
-            firsts.append(given)
-        elif start is None and index == 0:
-            firsts.append(1)  # a memory's first generation, from its knowledge files alone
-        else:
-            return None
-    chosen = [index for index, first in enumerate(firsts) if first <= batch]
-    if not chosen:
+    firsts = generation_firsts(starts)
+    chosen = [index for index, first in enumerate(firsts or []) if first <= batch]
+    if firsts is None or not chosen:
         return None
     index = chosen[-1]
     records = journal.kept_generation(index)

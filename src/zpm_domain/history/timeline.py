@@ -24,7 +24,7 @@ from zpm_domain.errors import InvalidArguments
 from zpm_domain.history.cursor import Cursor, Moment
 from zpm_domain.history.events import Event, Key, batch_events
 from zpm_domain.memory.memory import Memory
-from zpm_domain.ports.journal import JournalRecord
+from zpm_domain.ports.journal import Journal, JournalRecord
 
 
 @dataclass
@@ -171,24 +171,41 @@ class _Read:
     since: str
     line: Timeline
     mark: object | None
+    whole: bool = True
+    """Whether it holds every batch kept (else from one generation on)."""
 
 
 _READ: weakref.WeakKeyDictionary[Memory, _Read] = weakref.WeakKeyDictionary()
 
 
-def timeline(memory: Memory) -> Timeline:
+def timeline(memory: Memory, after: Cursor | None = None) -> Timeline:
     """The timeline of ``memory`` as it stands now (caught up with the
     other processes' batches first).  Once read, what the memory committed
     since is read alone and added to it (an agent's changes feed after its
     own writes costs what they added); it is read whole again after the
     memory opened again or read a rewound journal again, after a prune, or
-    when the journal cannot tell what was added (``Journal.kept_after``)."""
+    when the journal cannot tell what was added (``Journal.kept_after``).
+
+    A caller that needs only the events after cursor ``after`` (the changes
+    feed) may get a timeline that starts with the generation holding it
+    (its ``first``), read without the generations before: a server's first
+    feed costs what changed lately, not what the memory ever did."""
     with memory.journal.lock():
         memory.sync()
         since, batches = memory.journal.kept_since(), memory.batches
         read = _READ.get(memory)
-        if read is not None and (read.changes, read.since) == (memory.changes, since):
+        covers = read is not None and (
+            read.whole or (after is not None and after.batch >= read.line.first)
+        )
+        if read is not None and covers and (read.changes, read.since) == (memory.changes, since):
             return read.line
+        if after is not None and after.batch > 0 and (read is None or not read.whole):
+            found = kept_from(memory.journal, after.batch)
+            if found is not None:
+                first, records = found
+                part = Timeline.of_numbered(numbered(records, batches, after=first - 1), batches)
+                _READ[memory] = _Read(memory.changes, memory.reading, since, part, None, False)
+                return part
         line = None
         if read is not None and read.mark is not None and read.since == since:
             if read.reading == memory.reading:
@@ -204,6 +221,43 @@ def timeline(memory: Memory) -> Timeline:
         mark = tail.mark if len(kept) == len(tail.records) else None  # some not taken
         _READ[memory] = _Read(memory.changes, memory.reading, since, line, mark)
     return line
+
+
+def kept_from(journal: Journal, batch: int) -> tuple[int, list[JournalRecord]] | None:
+    """The number of the first batch of the generation that holds batch
+    ``batch``, and every batch kept from it on, read without the generations
+    before it (``Journal.kept_starts``, ``Journal.kept_generation``);
+    ``None`` when that cannot be told (:func:`generation_firsts`), no
+    generation kept holds it, or the journal changed meanwhile."""
+    starts = journal.kept_starts()
+    firsts = generation_firsts(starts)
+    chosen = [i for i, first in enumerate(firsts or []) if first <= batch]
+    if firsts is None or not chosen:
+        return None
+    records: list[JournalRecord] = []
+    for index in range(chosen[-1], len(starts)):
+        generation = journal.kept_generation(index)
+        if not generation or generation[0] != starts[index]:
+            return None
+        records += generation
+    return firsts[chosen[-1]], records
+
+
+def generation_firsts(starts: Sequence[JournalRecord]) -> list[int] | None:
+    """The number of the first batch of each generation whose first batch
+    is ``starts`` (``Journal.kept_starts``); ``None`` when a generation's
+    start does not carry its number (a journal older than the numbering)."""
+    firsts: list[int] = []
+    for index, record in enumerate(starts):
+        start = record.ops[0] if record.ops and record.ops[0].op == "base" else None
+        given = None if start is None else start.args.get("batch")
+        if isinstance(given, int) and not isinstance(given, bool) and given > 0:
+            firsts.append(given)
+        elif start is None and index == 0:
+            firsts.append(1)  # a memory's first generation, from its knowledge files alone
+        else:
+            return None
+    return firsts
 
 
 @dataclass(frozen=True, slots=True)

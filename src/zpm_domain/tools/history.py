@@ -100,7 +100,8 @@ class HistoryTools(ToolGroup):
             page=None if cursor is None else Cursor.parse(cursor, "cursor"),
             limit=take,
         )
-        line = timeline(self.context.memories.resolve(memory))
+        after = None if start is None else start.cursor  # the feed: from its generation on
+        line = timeline(self.context.memories.resolve(memory), after)
         chosen = select(line, question)
         events = [_event(event) for event in chosen.events]
         if chosen.more:
