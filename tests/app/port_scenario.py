@@ -76,6 +76,7 @@ CALLS: tuple[tuple[str, dict[str, Any]], ...] = (
     ("search_facts", {"query": "coffee"}),
     ("history", {"predicate": "likes/2", "limit": 3}),
     ("diff_memory", {"since": "2"}),
+    ("query_logic", {"goal": "default:likes(X, Y)", "as_of": "2"}),
     ("revert_memory", {"to": "2"}),
     ("describe_predicate", {"predicate": "likes/2", "description": "who likes what"}),
     ("assert", {"sentence": "dog(muffet)"}),

@@ -112,6 +112,7 @@ def test_each_row_names_what_the_engine_implements() -> None:
         [
             "add_clause",
             "add_clauses",
+            "aliasing",
             "copy_clauses",
             "declare_dynamic",
             "reaching",

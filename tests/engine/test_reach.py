@@ -6,6 +6,7 @@ from __future__ import annotations
 import pytest
 
 from zpm_adapters.engine_python.engine import PythonEngine
+from zpm_contract.engine_checks.aliases import check_aliases
 from zpm_contract.engine_checks.reach import check_reach
 from zpm_contract.engine_checks.support import answers, stored
 from zpm_domain.errors import MemoryNotMounted
@@ -40,3 +41,16 @@ def test_a_solve_keeps_the_reach_it_was_started_with() -> None:
     with engine.reaching(frozenset({"a"})):
         assert len(list(started_before)) == 2
     assert answers(engine, "a", "b:s(X)") == ["X=1", "X=2"]
+
+
+def test_the_python_engine_reads_an_aliased_namespace_wherever_a_goal_names_it() -> None:
+    check_aliases(PythonEngine())
+
+
+def test_an_engine_that_ignores_the_aliases_fails_the_check() -> None:
+    class Ignoring(PythonEngine):
+        def _aliasing(self, aliases: dict[str, str]) -> dict[str, str]:
+            return {}
+
+    with pytest.raises(AssertionError, match=r"\?- live:s\(X\): got \['X=1'\]"):
+        check_aliases(Ignoring())

@@ -178,3 +178,29 @@ def test_a_moment_read_before_a_prune_is_gone_after_it() -> None:
     assert world.call("query_logic", goal="p(X)", as_of="1") == "ERROR: InvalidArguments"
     assert "starts at" in world.hint("query_logic", goal="p(X)", as_of="1")
     assert world.call("query_logic", goal="p(X)", as_of="2") == '[{"X":1}]'
+
+
+def test_a_goal_that_names_the_memory_it_reads_as_of_a_moment_reads_it_then() -> None:
+    """``default:p(X)``, in the goal, computed, or in a rule, reads the
+    memory as of the moment too; another memory named is read as it is now."""
+    world = World()
+    world.call("create_memory", name="notes")
+    world.call("mount_memory", name="notes")
+    world.call("remember_fact", fact="p(1)")
+    world.call("remember_fact", fact="n(1)", memory="notes")
+    world.call("define_rule", head="q(X)", body="default:p(X)")
+    world.call("define_rule", head="r(X)", body="M = default, M:p(X)")
+    world.call("define_rule", head="s(X)", body="notes:n(X)")
+    then = json.loads(world.call("history", limit=1))["now"]
+    world.call("forget_fact", fact="p(1)")
+    world.call("remember_fact", fact="p(2)")
+    world.call("remember_fact", fact="n(2)", memory="notes")
+    for goal, answer in (
+        ("default:p(X)", '[{"X":1}]'),
+        ("q(X)", '[{"X":1}]'),
+        ("r(X)", '[{"X":1}]'),
+        ("findall(X, call(default:p, X), L)", '[{"X":"_G1","L":[1]}]'),
+        ("s(X)", '[{"X":1},{"X":2}]'),
+    ):
+        assert world.call("query_logic", goal=goal, as_of=then) == answer, goal
+    assert world.query("q(X)") == '[{"X":2}]'  # the present is as it was

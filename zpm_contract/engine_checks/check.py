@@ -1,5 +1,5 @@
 """Compare one engine with the python engine: the copy check, the reach
-check and the probes.
+and alias checks and the probes.
 
 :func:`differences` runs the checks on an engine and the reference and
 returns what differs, one readable line each; :func:`main` is the command
@@ -14,6 +14,7 @@ from collections.abc import Sequence
 
 from zpm_adapters.engine_python.engine import PythonEngine
 from zpm_app.engines import EngineError, create_engine
+from zpm_contract.engine_checks.aliases import check_aliases
 from zpm_contract.engine_checks.copies import check_copy_clauses
 from zpm_contract.engine_checks.probes import agree, load_table, probe_goals, run_probes
 from zpm_contract.engine_checks.reach import check_reach
@@ -40,6 +41,15 @@ def reach_difference(engine: Engine) -> list[str]:
         check_reach(engine)
     except AssertionError as error:
         return [f"reaching: {error}"]
+    return []
+
+
+def alias_difference(engine: Engine) -> list[str]:
+    """The alias check's first difference, or nothing."""
+    try:
+        check_aliases(engine)
+    except AssertionError as error:
+        return [f"aliasing: {error}"]
     return []
 
 
@@ -75,7 +85,7 @@ def differences(name: str) -> tuple[int, list[str]]:
     engine = create_engine(name)
     reference = PythonEngine()
     try:
-        found = copy_difference(engine) + reach_difference(engine)
+        found = copy_difference(engine) + reach_difference(engine) + alias_difference(engine)
         probed, probes = probe_differences(engine, reference, name)
     finally:
         engine.close()

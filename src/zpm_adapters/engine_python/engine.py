@@ -94,6 +94,7 @@ class PythonEngine(Engine):
         self._stop = StopFlag()
         self._open_solves = 0
         self._reach: frozenset[str] | None = None
+        self._aliases: dict[str, str] = {}
 
     def version(self) -> str:
         return f"python (zpm pure-Python engine) {VERSION}"
@@ -303,10 +304,24 @@ class PythonEngine(Engine):
         reach, namespaces = self._reach, self._namespaces
         if reach is not None:
             namespaces = {n: v for n, v in namespaces.items() if n in reach or n == own}
+        if self._aliases:
+            namespaces = dict(namespaces)
+            for name, target in self._aliases.items():
+                found = self._namespaces.get(target)
+                if reach is not None and not {name, target} & (reach | {own}):
+                    continue  # out of reach: as it was
+                if found is None:
+                    namespaces.pop(name, None)  # answers as no namespace
+                else:
+                    namespaces[name] = found
         return Machine(runs_in, namespaces, self._system, limits, self._stop)
 
     def _reaching(self, namespaces: frozenset[str] | None) -> frozenset[str] | None:
         before, self._reach = self._reach, namespaces
+        return before
+
+    def _aliasing(self, aliases: dict[str, str]) -> dict[str, str]:
+        before, self._aliases = self._aliases, aliases
         return before
 
     def interrupt(self) -> None:

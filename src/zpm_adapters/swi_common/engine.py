@@ -125,16 +125,27 @@ class SwiEngine(SwiClauseStore):
         self._interrupted = False  # since the last resume()
         self._solving: int | None = None  # the Prolog thread of the running solve
         self._reach: frozenset[str] | None = None
+        self._aliases: dict[str, str] = {}
 
     def _reaching(self, namespaces: frozenset[str] | None) -> frozenset[str] | None:
         before, self._reach = self._reach, namespaces
         return before
 
-    def _reach_of(self, ns: str) -> str | list[str]:
-        """What a solve in ``ns`` may reach, as ``zpm_solve/6`` takes it."""
-        if self._reach is None:
-            return "all"
-        return sorted(self._reach | {ns})
+    def _aliasing(self, aliases: dict[str, str]) -> dict[str, str]:
+        before, self._aliases = self._aliases, aliases
+        return before
+
+    def _reach_of(self, ns: str) -> object:
+        """What a solve in ``ns`` may reach, as ``zpm_solve/6`` takes it:
+        ``all``, the names, or ``['$aliased', Reach, [[Name, Target]...]]``."""
+        reach: str | list[str] = "all" if self._reach is None else sorted(self._reach | {ns})
+        if not self._aliases:
+            return reach
+        return [
+            "$aliased",
+            reach,
+            [[name, target] for name, target in sorted(self._aliases.items())],
+        ]
 
     # -- solving ------------------------------------------------------------
     def interrupt(self) -> None:

@@ -246,13 +246,27 @@ qualification_walk(G, Seen) :-
 %!  reachable_namespace(+Name, -Module) is semidet.
 %   Module is namespace Name of the running engine ('$zpm_instance'), when
 %   the solve may reach it ('$zpm_reach', set by run_limited/7: all, or the
-%   names it may reach).  Every M:G and M:Spec resolves its M here.
+%   names it may reach, or ['$aliased', Reach, Aliases] when names read
+%   other namespaces: Aliases lists [Name, Target] pairs, and Name is in
+%   reach when Name or Target is).  Every M:G and M:Spec resolves its M here.
 reachable_namespace(Name, Module) :-
     nb_current('$zpm_instance', I),
-    zpm_namespace(I, Name, Module),
     nb_current('$zpm_reach', Reach),
-    (   Reach == all -> true ; memberchk(Name, Reach) ),
+    reached(Reach, Name, Target),
+    zpm_namespace(I, Target, Module),
     !.
+
+reached(['$aliased', Reach, Aliases], Name, Target) :- !,
+    (   memberchk([Name, Aliased], Aliases)
+    ->  ( in_reach(Reach, Name) -> true ; in_reach(Reach, Aliased) ),
+        Target = Aliased
+    ;   in_reach(Reach, Name), Target = Name
+    ).
+reached(Reach, Name, Name) :-
+    in_reach(Reach, Name).
+
+in_reach(all, _) :- !.
+in_reach(Names, Name) :- memberchk(Name, Names).
 
 '$zpm_acyclic'(G) :-
     throw(error(type_error(acyclic_term, G), context(system:'<meta-call>'/1, _))).

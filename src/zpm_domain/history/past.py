@@ -358,6 +358,7 @@ def _replica(
         except BaseException:
             _drop(replica)
             raise
+        replica.aliases = {memory.name: replica.namespace}  # a goal naming it reads it then
         return replica
     raise AssertionError("unreachable: the oldest start opens or raises")
 

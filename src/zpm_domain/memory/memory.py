@@ -148,6 +148,7 @@ class Memory(Reads):
         self._recovery = Recovery(self)
         self._opened = next(_OPENINGS)
         self._knowledge: list[KnowledgeFile] = []
+        self.aliases: dict[str, str] = {}
         self.knowledge_recorded: str | None = None
         """The digest of the knowledge files its history recorded last, as
         far as replay has read (``changes.marks``); ``None`` before any."""

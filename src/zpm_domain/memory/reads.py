@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from abc import ABC, abstractmethod
 from collections.abc import Iterator
+from contextlib import AbstractContextManager, nullcontext
 from itertools import islice
 
 from zpm_domain.beliefs.defeat import Defeat, Defeats
@@ -37,6 +38,10 @@ class Reads(ABC):
     defeats: Defeats
     descriptions: Descriptions
     files: KnowledgeFiles
+    aliases: dict[str, str]
+    """The namespaces its solves read for memory names (``Engine.aliasing``):
+    a replica of the past reads itself, and the other memories as they were,
+    where a goal names them (``zpm_domain.history.past``); empty otherwise."""
 
     @property
     @abstractmethod
@@ -66,7 +71,8 @@ class Reads(ABC):
         """The first ``limits.max_solutions`` answers of ``goal`` in this memory;
         the engine's enumeration stops there and is closed, so a goal with
         infinitely many answers still ends."""
-        answers = self.engine.solve(self.namespace, goal, limits)
+        with self._aliased():
+            answers = self.engine.solve(self.namespace, goal, limits)
         try:
             return list(islice(answers, limits.max_solutions))
         finally:
@@ -239,11 +245,17 @@ class Reads(ABC):
 
     def explain(self, goal: Term, limits: Limits, max_depth: int) -> list[ProofStep] | None:
         """The first proof of ``goal`` (see ``Engine.explain``)."""
-        return self.engine.explain(self.namespace, goal, limits, max_depth)
+        with self._aliased():
+            return self.engine.explain(self.namespace, goal, limits, max_depth)
 
     def tabled_answers(self, goal: Term, limits: Limits) -> list[Term]:
         """The distinct answers of ``goal`` (see ``Engine.tabled_answers``)."""
-        return self.engine.tabled_answers(self.namespace, goal, limits)
+        with self._aliased():
+            return self.engine.tabled_answers(self.namespace, goal, limits)
+
+    def _aliased(self) -> AbstractContextManager[None]:
+        """The solves started in the block read :attr:`aliases`."""
+        return self.engine.aliasing(self.aliases) if self.aliases else nullcontext()
 
 
 def _same_constant(a: object, b: object) -> bool:

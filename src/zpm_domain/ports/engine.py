@@ -41,7 +41,7 @@ Contract for every implementation (checked by the contract suite):
 from __future__ import annotations
 
 from abc import ABC, abstractmethod
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from typing import final
 
@@ -365,6 +365,36 @@ class Engine(ABC):
             yield
         finally:
             self._reaching(before)
+
+    @final
+    @contextmanager
+    def aliasing(self, aliases: Mapping[str, str]) -> Iterator[None]:
+        """Within the block, every solve this engine starts (:meth:`solve`,
+        :meth:`explain`, :meth:`tabled_answers`) reads namespace
+        ``aliases[name]`` wherever it names namespace ``name``: ``M:G`` and
+        ``M:Spec`` with ``M`` written or computed at run time, in the goal,
+        in the stored clauses it runs, under meta-calls and in the
+        reflection predicates.  A read of the past names memories by their
+        names and so reaches their replicas (``zpm_domain.history.past``).
+
+        ``name`` is in reach when ``name`` or ``aliases[name]`` is
+        (:meth:`reaching`; the solve's own namespace always is); an error
+        names ``name``; a target that is no namespace makes ``name`` answer
+        as a namespace that does not exist (``MemoryNotMounted(name)``).  A
+        solve keeps the aliases in force when it was started; blocks nest,
+        the innermost one counts, and the aliases before the block are back
+        however it ends.  Calls ``_aliasing``, the engine's part, on entry
+        and on exit."""
+        before = self._aliasing(dict(aliases))
+        try:
+            yield
+        finally:
+            self._aliasing(before)
+
+    @abstractmethod
+    def _aliasing(self, aliases: dict[str, str]) -> dict[str, str]:
+        """Make ``aliases`` those of the solves started from now on (see
+        :meth:`aliasing`); return those it replaces."""
 
     @abstractmethod
     def _reaching(self, namespaces: frozenset[str] | None) -> frozenset[str] | None:

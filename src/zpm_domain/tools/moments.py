@@ -2,9 +2,11 @@
 (``zpm_domain.history.past``).
 
 A cursor names a moment of one memory's history; a time names the same
-moment in every memory, so a read of several memories takes a time.  Goals
-that name another memory (``m:G``) read it as it is now.  On a fork, a
-moment before it was made reads its base at that moment.
+moment in every memory, so a read of several memories takes a time.  A
+goal that names the memory read (``m:G``) reads it at the moment too
+(``Engine.aliasing``); one that names another memory reads that one as it
+is now.  On a fork, a moment before it was made reads its base at that
+moment.
 """
 
 from __future__ import annotations
