@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import json
 import re
+from datetime import UTC, datetime
 from typing import Any
 
 import pytest
@@ -204,3 +205,30 @@ def test_a_goal_that_names_the_memory_it_reads_as_of_a_moment_reads_it_then() ->
     ):
         assert world.call("query_logic", goal=goal, as_of=then) == answer, goal
     assert world.query("q(X)") == '[{"X":2}]'  # the present is as it was
+
+
+def test_at_a_time_a_goal_that_names_another_memory_reads_it_as_it_was_then() -> None:
+    """At a time every memory stands at that time, so ``notes:n(X)`` reads
+    notes as it was; at a cursor (one memory's moment) it reads notes now.
+    A memory that has not changed since is read through a replica of its own
+    when another has."""
+    clock = [NOW]
+    world = World(disk=VolatileDisk(clock=lambda: clock[0]))
+    world.call("create_memory", name="notes")
+    world.call("mount_memory", name="notes")
+    world.call("remember_fact", fact="n(1)", memory="notes")
+    world.call("define_rule", head="s(X)", body="notes:n(X)")
+    cursor = json.loads(world.call("history", limit=1))["now"]
+    clock[0] += 10
+    moment = _iso(clock[0] - 5)
+    clock[0] += 10
+    world.call("remember_fact", fact="n(2)", memory="notes")
+    assert world.query("s(X)") == '[{"X":1},{"X":2}]'
+    assert world.call("query_logic", goal="s(X)", as_of=moment) == '[{"X":1}]'
+    assert world.call("query_logic", goal="notes:n(X)", as_of=moment) == '[{"X":1}]'
+    assert world.call("query_logic", goal="s(X)", as_of=cursor) == '[{"X":1},{"X":2}]'
+    assert world.query("s(X)") == '[{"X":1},{"X":2}]'
+
+
+def _iso(seconds: float) -> str:
+    return datetime.fromtimestamp(seconds, tz=UTC).strftime("%Y-%m-%dT%H:%M:%SZ")

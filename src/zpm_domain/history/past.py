@@ -235,14 +235,21 @@ class Past:
 _PASTS: weakref.WeakKeyDictionary[Memory, Past] = weakref.WeakKeyDictionary()
 
 
-def as_of(memory: Memory, moment: Moment, base_of: Callable[[], Memory] | None = None) -> Memory:
+def as_of(
+    memory: Memory,
+    moment: Moment,
+    base_of: Callable[[], Memory] | None = None,
+    *,
+    replica: bool = False,
+) -> Memory:
     """``memory`` as it was at ``moment`` (caught up first): the memory
-    itself when nothing changed since, else a replica of its past, whose
-    ``batches`` is the number of the last batch it holds.  For a fork, a
-    moment before it was made is its base's at that moment (``base_of``
-    gives the base; its batches number as the fork's do up to the fork).
-    ``InvalidArguments`` for a cursor ahead of the memory's history or a
-    moment before what it keeps."""
+    itself when nothing changed since (unless ``replica``: a read whose
+    goals reach other memories as they were needs one of its own), else a
+    replica of its past, whose ``batches`` is the number of the last batch
+    it holds.  For a fork, a moment before it was made is its base's at that
+    moment (``base_of`` gives the base; its batches number as the fork's do
+    up to the fork).  ``InvalidArguments`` for a cursor ahead of the
+    memory's history or a moment before what it keeps."""
     past = _PASTS.get(memory)
     if past is not None and moment.cursor is not None:  # a moment read before, still kept
         found = past.cached(moment.cursor.batch, memory.journal.kept_since())
@@ -259,7 +266,7 @@ def as_of(memory: Memory, moment: Moment, base_of: Callable[[], Memory] | None =
         batch = moment.cursor.batch
     else:
         batch = line.batch_at(moment.seconds or 0)
-    if batch == now:
+    if batch == now and not replica:
         return memory
     if line.first > 1 and batch < line.first:  # before the oldest generation kept starts
         if memory.fork is not None and base_of is not None and _forked_at(line):

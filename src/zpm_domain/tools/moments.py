@@ -5,8 +5,8 @@ A cursor names a moment of one memory's history; a time names the same
 moment in every memory, so a read of several memories takes a time.  A
 goal that names the memory read (``m:G``) reads it at the moment too
 (``Engine.aliasing``); one that names another memory reads that one as it
-is now.  On a fork, a moment before it was made reads its base at that
-moment.
+was at a time, as it is now at a cursor.  On a fork, a moment before it
+was made reads its base at that moment.
 """
 
 from __future__ import annotations
@@ -32,7 +32,33 @@ def reading(memories: Memories, memory: str | None, moment: str | None) -> Memor
     ``moment`` when one is given."""
     at = None if moment is None else Moment.parse(moment, "as_of")
     kb = memories.resolve(memory)
-    return kb if at is None else as_of(kb, at, _base_of(memories, kb))
+    return kb if at is None else _then(memories, kb, at)
+
+
+def _then(memories: Memories, kb: Memory, at: Moment) -> Memory:
+    """``kb`` as it was at ``at``.  At a time, a goal that names another
+    mounted memory reads it as it was then too: the replica's aliases name
+    the others' replicas (``Engine.aliasing``); at a cursor, one memory's
+    moment, the others are read as they are now."""
+    if at.cursor is not None:
+        then = as_of(kb, at, _base_of(memories, kb))
+        if then is not kb:
+            then.aliases = {then.name: then.namespace}
+        return then
+    others: dict[str, str] = {}
+    for other in memories.mounted():
+        if other.name == kb.name:
+            continue
+        try:
+            past = as_of(other, at, _base_of(memories, other))
+        except InvalidArguments:
+            continue  # before what it keeps: read as it is now
+        if past is not other:
+            others[other.name] = past.namespace
+    then = as_of(kb, at, _base_of(memories, kb), replica=bool(others))
+    if then is not kb:
+        then.aliases = {**others, then.name: then.namespace}
+    return then
 
 
 def _base_of(memories: Memories, kb: Memory) -> Callable[[], Memory] | None:
@@ -54,4 +80,4 @@ def all_reading(memories: Memories, kbs: list[Memory], moment: str | None) -> li
             "as_of: a cursor is a moment of one memory's history; name the memory, or give "
             "a time to read every memory as it was then"
         )
-    return [as_of(kb, at, _base_of(memories, kb)) for kb in kbs]
+    return [_then(memories, kb, at) for kb in kbs]
