@@ -17,10 +17,11 @@ run, each call timed in turn with its baseline, ``query_logic`` of
   the cursor before it: the timeline read once grows by that batch alone;
 * ``as_of again``: ``query_logic`` of ``fact(500, V)`` as of the moment
   ``C / 2`` changes back, once its replica is open;
-* ``as_of first`` (once, not a median): the first such read, which replays
-  the memory up to that moment; ``history first`` likewise builds the
-  timeline; ``feed first``, the server's very first call, the feed of the
-  last 100 changes, reads only the generations that hold them;
+* ``as_of first`` (once, not a median): the server's very first call, such
+  a read, which replays the memory up to that moment from the checkpoint
+  before it; ``feed first``, then, the feed of the last 100 changes, which
+  reads only the generations that hold them; ``history first`` builds the
+  timeline of every event;
 * ``diff 10,000`` (once): ``diff_memory`` across the last 10,000 changes.
 
 The last line says what the history takes on disk per change (the journal
@@ -51,12 +52,12 @@ changes, checkpointed = int(sys.argv[6]), int(sys.argv[7])
 now = size // 1000 + changes + 2 * checkpointed  # each: a description, then its base
 handle = first + 1 + 7
 once = {}
+spent, text = call("query_logic", goal="fact(500, V)", as_of=str(now - changes // 2))
+once["as_of first"] = spent
 once["feed first"], text = call("history", since=str(now - 100), limit=200)
 assert json.loads(text)["now"] == str(now), text[:300]
 once["history first"], text = call("history", limit=1)
 assert json.loads(text)["now"] == str(now), text
-spent, text = call("query_logic", goal="fact(500, V)", as_of=str(now - changes // 2))
-once["as_of first"] = spent
 written = [now]
 
 

@@ -29,6 +29,8 @@ import threading
 import weakref
 from collections import OrderedDict
 from collections.abc import Callable, Iterator, Sequence
+from dataclasses import dataclass
+from functools import partial
 
 from zpm_domain.changes import from_journal
 from zpm_domain.changes.generation import StartFrom
@@ -255,8 +257,8 @@ def as_of(
         found = past.cached(moment.cursor.batch, memory.journal.kept_since())
         if found is not None:
             return found
-    line = timeline(memory)
-    now = line.now.batch
+    kept_history = _kept_history(memory)
+    now = kept_history.now
     if moment.cursor is not None:
         if moment.cursor.batch > now:
             raise InvalidArguments(
@@ -265,14 +267,15 @@ def as_of(
             )
         batch = moment.cursor.batch
     else:
-        batch = line.batch_at(moment.seconds or 0)
+        batch = kept_history.batch_at(moment.seconds or 0)
     if batch == now and not replica:
         return memory
-    if line.first > 1 and batch < line.first:  # before the oldest generation kept starts
-        if memory.fork is not None and base_of is not None and _forked_at(line):
+    first = kept_history.first
+    if first > 1 and batch < first:  # before the oldest generation kept starts
+        if memory.fork is not None and base_of is not None and kept_history.forked:
             earlier = moment if moment.cursor is None else Moment(cursor=Cursor(batch))
             return as_of(base_of(), earlier)
-        raise _before(memory, moment, line.first, line.stamps[0] if line.stamps else None)
+        raise _before(memory, moment, first, kept_history.since)
     if past is None:
         past = _PASTS[memory] = Past(memory)
         weakref.finalize(memory, past.close)  # its replicas leave the engine with it
@@ -310,6 +313,60 @@ def _generation_of(journal: Journal, batch: int) -> list[JournalRecord] | None:
         return None
     kept = numbered(records, batch, after=firsts[index] - 1)
     return [record for _, record in kept]
+
+
+@dataclass(frozen=True, slots=True)
+class _KeptHistory:
+    """What a read of the past needs to know of a memory's kept history:
+    where the memory stands (``now``), its oldest batch kept (``first``) and
+    that batch's time (``since``), whether that batch made the fork, and the
+    last batch committed before a time (``batch_at``)."""
+
+    now: int
+    first: int
+    since: int | None
+    forked: bool
+    batch_at: Callable[[int], int]
+
+
+def _kept_history(memory: Memory) -> _KeptHistory:
+    """:class:`_KeptHistory` from the first batch of each generation kept
+    (``Journal.kept_starts``), without reading the history's events; from
+    the timeline for a journal older than the numbering."""
+    with memory.journal.lock():
+        memory.sync()
+        now, starts = memory.batches, memory.journal.kept_starts()
+    firsts = generation_firsts(starts)
+    if firsts is None:
+        line = timeline(memory)
+        since = line.stamps[0] if line.stamps else None
+        return _KeptHistory(line.now.batch, line.first, since, _forked_at(line), line.batch_at)
+    start = starts[0].ops[0] if starts and starts[0].ops else None
+    forked = start is not None and start.op == StartFrom.op and start.args.get("fork_point") is True
+    return _KeptHistory(
+        now,
+        firsts[0] if firsts else now + 1,
+        starts[0].ts if starts else None,
+        forked,
+        partial(_batch_at, memory, starts, firsts, now),
+    )
+
+
+def _batch_at(
+    memory: Memory, starts: Sequence[JournalRecord], firsts: Sequence[int], now: int, seconds: int
+) -> int:
+    """The number of the last batch committed before ``seconds`` (the one
+    before the oldest kept when none is), read from the generation that
+    holds it alone (batches are committed in time order)."""
+    begun = [index for index, start in enumerate(starts) if start.ts < seconds]
+    if not begun:
+        return (firsts[0] if firsts else now + 1) - 1
+    index = begun[-1]
+    with memory.journal.lock():
+        records = memory.journal.kept_generation(index)
+    kept = numbered(records, now, after=firsts[index] - 1)
+    before = [number for number, record in kept if record.ts < seconds]
+    return before[-1] if before else firsts[index] - 1
 
 
 def _forked_at(line: Timeline) -> bool:
