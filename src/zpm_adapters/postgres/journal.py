@@ -64,17 +64,18 @@ def decode(text: str, label: str, seq: int) -> JournalRecord:
 
 
 NEW_ROWS: LiteralString = (
-    "WITH later AS (SELECT min(seq) AS first, max(seq) AS newest FROM zpm_journal "
+    "WITH newest AS (SELECT max(seq) AS start FROM zpm_journal "
     "WHERE space = %(space)s AND memory = %(memory)s AND starts AND seq > %(last)s) "
-    "SELECT seq, batch::text, starts FROM zpm_journal, later "
+    "SELECT seq, batch::text, starts FROM zpm_journal, newest "
     "WHERE space = %(space)s AND memory = %(memory)s AND seq > %(last)s "
-    "AND (later.newest IS NULL OR seq >= later.newest "
-    "OR (%(last)s > 0 AND seq < later.first)) ORDER BY seq"
+    "AND (%(last)s > 0 OR newest.start IS NULL OR seq >= newest.start) ORDER BY seq"
 )
-"""The rows a handle has not read after row ``last``: all of them while no
-newer generation started; else the rest of the handle's generation (none
-for a handle that has read nothing, or reads again from the start) and the
-newest generation from its start."""
+"""The rows a handle has not read after row ``last``: every one, the
+generations started since included, each from its start (a server behind
+goes through another's saves and checkpoints as the writer did, each a
+state it holds already, instead of loading the newest snapshot); for a
+handle that has read nothing, or reads again from the start, the newest
+generation from its start."""
 PRUNED: LiteralString = (
     "WITH current AS (SELECT max(seq) AS seq FROM zpm_journal "
     "WHERE space = %(space)s AND memory = %(memory)s AND starts), "
