@@ -217,18 +217,11 @@ class PostgresJournal(Journal):
 
     def kept_starts(self) -> list[JournalRecord]:
         """The first row, and every row that starts a generation."""
-        with self._db.statement() as conn:
-            rows = conn.execute(
-                "SELECT seq, batch::text FROM zpm_journal WHERE space = %s AND memory = %s "
-                "AND (starts OR seq = (SELECT min(seq) FROM zpm_journal WHERE space = %s "
-                "AND memory = %s)) ORDER BY seq",
-                (self._space, self._memory, self._space, self._memory),
-            ).fetchall()
-        return [decode(text, self._label, seq) for seq, text in rows]
+        return [decode(text, self._label, seq) for seq, text in self._starts()]
 
     def kept_generation(self, index: int) -> list[JournalRecord]:
         """The rows from the ``index``-th start (:meth:`kept_starts`) to the next."""
-        starts = self._start_seqs()
+        starts = [seq for seq, _ in self._starts()]
         if not 0 <= index < len(starts):
             return []
         last = starts[index + 1] - 1 if index + 1 < len(starts) else 2**62
@@ -240,15 +233,16 @@ class PostgresJournal(Journal):
             ).fetchall()
         return [decode(text, self._label, seq) for seq, text in rows]
 
-    def _start_seqs(self) -> list[int]:
+    def _starts(self) -> list[tuple[int, str]]:
+        """``(seq, batch)`` of the first row and of every row that starts a generation."""
         with self._db.statement() as conn:
             rows = conn.execute(
-                "SELECT seq FROM zpm_journal WHERE space = %s AND memory = %s "
+                "SELECT seq, batch::text FROM zpm_journal WHERE space = %s AND memory = %s "
                 "AND (starts OR seq = (SELECT min(seq) FROM zpm_journal WHERE space = %s "
                 "AND memory = %s)) ORDER BY seq",
                 (self._space, self._memory, self._space, self._memory),
             ).fetchall()
-        return [row[0] for row in rows]
+        return [(seq, text) for seq, text in rows]
 
     def kept_after(self, mark: object | None) -> KeptTail:
         """Goes on from ``mark`` (the oldest row kept, the last row read)

@@ -37,7 +37,13 @@ from zpm_domain.changes.generation import StartFrom
 from zpm_domain.changes.marks import KnowledgeMark, KnowledgeText
 from zpm_domain.errors import InvalidArguments, RecoveryFailed
 from zpm_domain.history.cursor import Cursor, Moment
-from zpm_domain.history.timeline import Timeline, generation_firsts, numbered, timeline
+from zpm_domain.history.timeline import (
+    Timeline,
+    generation_firsts,
+    kept_from,
+    numbered,
+    timeline,
+)
 from zpm_domain.memory.memory import Memory
 from zpm_domain.ports.journal import Author, Journal, JournalOp, JournalRecord
 from zpm_domain.ports.snapshots import SnapshotInfo, SnapshotStore
@@ -299,20 +305,12 @@ def as_of(
 
 def _generation_of(journal: Journal, batch: int) -> list[JournalRecord] | None:
     """The batches of the generation that holds batch ``batch``, up to it,
-    read alone (``Journal.kept_starts``, ``Journal.kept_generation``);
-    ``None`` when the generations' numbers cannot be told from their starts
-    (a journal older than the numbering) or the journal changed meanwhile."""
-    starts = journal.kept_starts()
-    firsts = generation_firsts(starts)
-    chosen = [index for index, first in enumerate(firsts or []) if first <= batch]
-    if firsts is None or not chosen:
+    read alone (``timeline.kept_from``); ``None`` when that cannot be told."""
+    found = kept_from(journal, batch, alone=True)
+    if found is None:
         return None
-    index = chosen[-1]
-    records = journal.kept_generation(index)
-    if not records or records[0] != starts[index]:
-        return None
-    kept = numbered(records, batch, after=firsts[index] - 1)
-    return [record for _, record in kept]
+    first, records = found
+    return [record for _, record in numbered(records, batch, after=first - 1)]
 
 
 @dataclass(frozen=True, slots=True)

@@ -223,19 +223,22 @@ def timeline(memory: Memory, after: Cursor | None = None) -> Timeline:
     return line
 
 
-def kept_from(journal: Journal, batch: int) -> tuple[int, list[JournalRecord]] | None:
+def kept_from(
+    journal: Journal, batch: int, *, alone: bool = False
+) -> tuple[int, list[JournalRecord]] | None:
     """The number of the first batch of the generation that holds batch
-    ``batch``, and every batch kept from it on, read without the generations
-    before it (``Journal.kept_starts``, ``Journal.kept_generation``);
-    ``None`` when that cannot be told (:func:`generation_firsts`), no
-    generation kept holds it, or the journal changed meanwhile."""
+    ``batch``, and every batch kept from it on (``alone``: its own batches
+    only), read without the generations before it (``Journal.kept_starts``,
+    ``Journal.kept_generation``); ``None`` when that cannot be told
+    (:func:`generation_firsts`), no generation kept holds it, or the journal
+    changed meanwhile."""
     starts = journal.kept_starts()
     firsts = generation_firsts(starts)
     chosen = [i for i, first in enumerate(firsts or []) if first <= batch]
     if firsts is None or not chosen:
         return None
     records: list[JournalRecord] = []
-    for index in range(chosen[-1], len(starts)):
+    for index in range(chosen[-1], chosen[-1] + 1 if alone else len(starts)):
         generation = journal.kept_generation(index)
         if not generation or generation[0] != starts[index]:
             return None

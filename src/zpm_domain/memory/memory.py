@@ -148,6 +148,7 @@ class Memory(Reads):
         self._recovery = Recovery(self)
         self._opened = next(_OPENINGS)
         self._knowledge: list[KnowledgeFile] = []
+        self._digest = knowledge_digest(())
         self.aliases: dict[str, str] = {}
         self.knowledge_recorded: str | None = None
         """The digest of the knowledge files its history recorded last, as
@@ -225,6 +226,7 @@ class Memory(Reads):
         with self.loading():
             sources = self.storage.knowledge_files()
             self._knowledge = sources
+            self._digest = knowledge_digest(texts_of(sources))
             for source in sources:
                 if source.text is None:
                     log.warning("failed to load %s: %s", source.label, source.error)
@@ -239,7 +241,7 @@ class Memory(Reads):
     @property
     def knowledge_digest(self) -> str:
         """The digest of the knowledge files it opened with (``marks.knowledge_digest``)."""
-        return knowledge_digest(texts_of(self._knowledge))
+        return self._digest
 
     def _knowledge_mark(self) -> KnowledgeMark:
         """The files it opened with, as the history records them."""
