@@ -45,7 +45,8 @@ def test_a_listener_hears_other_writers_of_its_spaces(
         assert not box.call("create_memory", {"name": "notes"}).is_error
         assert not box.call("mount_memory", {"name": "notes"}).is_error  # the mounts change
         assert own.wait() and other.wait()
-        assert other.changes[0] == "batches" and other.changes[-1] == "memories"
+        # notes, opened, may journal its knowledge file after the mounts change
+        assert other.changes[0] == "batches" and "memories" in other.changes
         assert set(own.changes) == {"memories"}  # its own batches are not announced to it
         assert elsewhere.changes == []
     finally:
