@@ -35,7 +35,7 @@ from zpm_domain.prolog.terms import Struct, Term, Var, indicator
 from zpm_domain.stored.clauses import Clause, PredicateInfo
 
 ADD = "zpm_support:zpm_add(M, T, F, S, Id)"
-ADD_ALL = "zpm_support:zpm_add_all(M, Ts, Ids)"
+ADD_ALL = "zpm_support:zpm_add_all(M, Ts, First, Refused)"
 BATCH = 2000
 COPY_PREDICATE = "zpm_support:zpm_copy_predicate(S, M, N, A, Count, First)"
 DECLARE = "zpm_support:zpm_declared(M, N, A)"
@@ -136,7 +136,7 @@ class SwiClauseStore(Engine):
                 raise ExecutionFailed(str(error)) from None
             if found is None:
                 raise ExecutionFailed("assert failed")
-            _record(namespace, chunk, found["Ids"], refused, preds)
+            _record(namespace, chunk, int(found["First"]), found["Refused"], refused, preds)
         return refused
 
     def _copy_clauses(
@@ -315,22 +315,27 @@ class SwiClauseStore(Engine):
 def _record(
     namespace: MirrorNamespace,
     chunk: Sequence[tuple[int, Clause]],
-    results: list[Any],
+    first: int,
+    balls: list[Any],
     refused: list[tuple[int, ZpmError]],
     preds: dict[tuple[str, int], MirrorPredicate],
 ) -> None:
     """Mirror the clauses of ``chunk`` (index, clause) that SWI-Prolog added
-    (``results``: the id of each, or ``[error, BallTokens]``, which goes to
-    ``refused``); ``preds`` caches the namespace's predicates by key."""
-    for (index, clause), result in zip(chunk, results):
-        if isinstance(result, list):
-            refused.append((index, PrologError(codec.decode(result[1]))))
-            continue
+    as clauses ``first``, ``first + 1``, ...; ``balls`` holds ``[offset,
+    BallTokens]`` for each it refused, in order, which goes to ``refused``.
+    ``preds`` caches the namespace's predicates by key."""
+    refusals = {int(offset): tokens for offset, tokens in balls}
+    for offset, (index, clause) in enumerate(chunk):
+        if refusals:
+            tokens = refusals.pop(offset, None)
+            if tokens is not None:
+                refused.append((index, PrologError(codec.decode(tokens))))
+                continue
         key = clause.key
         pred = preds.get(key)
         if pred is None:
             pred = preds[key] = namespace.predicate(*key)
-        pred.append(Entry(clause, int(result)))
+        pred.append(Entry(clause, first + offset))
 
 
 def _first_argument(head: Term) -> object:

@@ -24,7 +24,7 @@
 */
 :- module(zpm_support,
           [ zpm_init/2, zpm_init/3, zpm_init/4, autoloaded_now/1, zpm_meta/1, zpm_ensure/2, zpm_ensure/3, zpm_drop/1,
-            zpm_drop/2, zpm_add/4, zpm_add/5, zpm_add_all/3, zpm_copy_predicate/6, zpm_declared/3, zpm_forget/3, zpm_erase/1, zpm_erase_all/1,
+            zpm_drop/2, zpm_add/4, zpm_add/5, zpm_add_all/4, zpm_copy_predicate/6, zpm_declared/3, zpm_forget/3, zpm_erase/1, zpm_erase_all/1,
             zpm_rename/4,
             zpm_solve/6, zpm_prove/6, zpm_stack_limit/2, zpm_version/1, zpm_thread_id/1, zpm_settle/0
           ]).
@@ -343,23 +343,29 @@ zpm_add(Module, Tokens, Front, Static, Result) :-
     ;   true
     ).
 
-%!  zpm_add_all(+Module, +TokenLists, -Results) is det.
-%   zpm_add/4 (at the end, not static) of each clause in order; Results
-%   holds, per clause, its id or [error, BallTokens].  The ids are taken as
-%   one block and each predicate is made dynamic once, so a batch costs an
-%   assert per clause and little more.
-zpm_add_all(Module, TokenLists, Results) :-
+%!  zpm_add_all(+Module, +TokenLists, -First, -Refused) is det.
+%   zpm_add/4 (at the end, not static) of each clause in order, as clauses
+%   First, First+1, ...; Refused lists [Offset, BallTokens] for each clause
+%   refused (Offset counts from 0; its id stays unused).  The ids are taken
+%   as one block and each predicate is made dynamic once, so a batch costs
+%   an assert per clause and little more, and its answer is as short as its
+%   refusals.
+zpm_add_all(Module, TokenLists, First, Refused) :-
     length(TokenLists, Count),
     retract(zpm_next_id(First)), Next is First + Count, assertz(zpm_next_id(Next)),
     empty_assoc(Seen),
-    add_each(TokenLists, Module, First, Seen, Results).
+    add_each(TokenLists, Module, First, First, Seen, Refused).
 
-add_each([], _, _, _, []).
-add_each([Tokens|Ts], Module, Id, Seen0, [Result|Rs]) :-
+add_each([], _, _, _, _, []).
+add_each([Tokens|Ts], Module, First, Id, Seen0, Refused) :-
     decode(Tokens, Clause),
     add_one(Module, Clause, Id, Seen0, Seen, Result),
+    (   Result = [error, Ball]
+    ->  Offset is Id - First, Refused = [[Offset, Ball]|Rest]
+    ;   Refused = Rest
+    ),
     Id1 is Id + 1,
-    add_each(Ts, Module, Id1, Seen, Rs).
+    add_each(Ts, Module, First, Id1, Seen, Rest).
 
 %!  zpm_copy_predicate(+Source, +Module, +Name, +Arity, +Count, -First) is semidet.
 %   Copies the Count clauses of Name/Arity in namespace Source to the end of
