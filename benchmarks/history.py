@@ -20,8 +20,10 @@ run, each call timed in turn with its baseline, ``query_logic`` of
 * ``as_of first`` (once, not a median): the server's very first call, such
   a read, which replays the memory up to that moment from the checkpoint
   before it; ``feed first``, then, the feed of the last 100 changes, which
-  reads only the generations that hold them; ``history first`` builds the
-  timeline of every event;
+  reads only the generations that hold them; ``history first``, the newest
+  event, reads the newest generation; ``clause first``, the history of a
+  clause stored before the changes began, reads every generation from the
+  one it was stored in: here, the whole history;
 * ``diff 10,000`` (once): ``diff_memory`` across the last 10,000 changes.
 
 The last line says what the history takes on disk per change (the journal
@@ -58,6 +60,8 @@ once["feed first"], text = call("history", since=str(now - 100), limit=200)
 assert json.loads(text)["now"] == str(now), text[:300]
 once["history first"], text = call("history", limit=1)
 assert json.loads(text)["now"] == str(now), text
+once["clause first"], text = call("history", handle=handle)
+assert json.loads(text)["count"] >= 2, text[:300]
 written = [now]
 
 

@@ -199,9 +199,7 @@ def test_every_generation_is_kept_as_history(opener: Opener) -> None:
     assert [o.args.get("clause") for r in kept[-2:] for o in r.ops] == [None, "b(11)"]
 
 
-def test_kept_after_a_mark_is_what_was_added_since_and_whole_after_a_rotation(
-    opener: Opener,
-) -> None:
+def test_kept_after_a_mark_is_what_was_added_since_across_rotations(opener: Opener) -> None:
     writer, reader = opener(), opener()
     writer.append([op("a(1)")])
     first = reader.kept_after(None)
@@ -213,21 +211,40 @@ def test_kept_after_a_mark_is_what_was_added_since_and_whole_after_a_rotation(
     assert [r.line for r in added.records] == [2, 3]
     nothing = reader.kept_after(added.mark)
     assert not nothing.whole and nothing.records == []
-    writer.rotate([BASE])
+    writer.append([op("a(4)")])
+    writer.rotate([BASE])  # a(4) is in the archive now: read from where it stopped
     writer.append([op("b(1)")])
     rotated = reader.kept_after(nothing.mark)
-    if rotated.whole:  # a file journal reads the archives again
-        assert [o.args.get("clause") for r in rotated.records for o in r.ops] == [
-            "a(1)",
-            "a(2)",
-            "a(3)",
-            None,
-            "b(1)",
-        ]
-    else:
-        assert [o.args.get("clause") for r in rotated.records for o in r.ops] == [None, "b(1)"]
-    assert reader.kept_after(rotated.mark).records == []
+    assert not rotated.whole
+    assert [o.args.get("clause") for r in rotated.records for o in r.ops] == ["a(4)", None, "b(1)"]
+    writer.rotate([BASE])
+    writer.append([op("c(1)")])
+    writer.rotate([BASE])
+    twice = reader.kept_after(rotated.mark)
+    assert not twice.whole
+    assert [o.args.get("clause") for r in twice.records for o in r.ops] == [None, "c(1)", None]
+    assert reader.kept_after(twice.mark).records == []
     assert reader.kept_after(None).records == reader.kept()
+
+
+def test_the_generations_from_one_on_are_read_without_those_before(opener: Opener) -> None:
+    writer = opener()
+    assert writer.kept_from_generation(0).records == []
+    writer.append([op("a(1)")])
+    for n in range(3):
+        writer.rotate([BASE])
+        writer.append([op(f"b({n})")])
+    reader = opener()
+    kept = reader.kept()
+    for index in range(4):
+        tail = reader.kept_from_generation(index)
+        start = 0 if index == 0 else 2 * index - 1  # [a(1)], then [base, b(n)]...
+        assert tail.records == kept[start:] and tail.whole == (index == 0)
+        writer.append([op(f"c({index})")])
+        after = reader.kept_after(tail.mark)
+        assert not after.whole and clauses(after.records) == [f"c({index})"]
+        kept = reader.kept()
+    assert reader.kept_from_generation(4).records == []
 
 
 def test_each_generation_kept_is_read_alone_from_its_first_batch(opener: Opener) -> None:

@@ -206,6 +206,13 @@ def test_each_generation_kept_is_read_alone_from_its_first_row(journals: list[Jo
     first, second = reader.kept_generation(0), reader.kept_generation(1)
     assert clauses(first) == ["a(1)", "a(2)"] and [first[0], second[0]] == starts
     assert [*first, *second] == reader.kept() and reader.kept_generation(2) == []
+    assert reader.kept_from_generation(0).records == reader.kept()
+    tail = reader.kept_from_generation(1)
+    assert tail.records == second and not tail.whole
+    writer.append([op("b(2)")])
+    after = reader.kept_after(tail.mark)
+    assert not after.whole and clauses(after.records) == ["b(2)"]
+    assert reader.kept_from_generation(2).records == []
 
 
 def test_prune_drops_whole_generations_older_than_a_time(db: Database, space: str) -> None:

@@ -202,9 +202,11 @@ class FileJournal(Journal):
         return self.kept_after(None).records
 
     def kept_after(self, mark: object | None) -> KeptTail:
-        """Goes on from ``mark`` while the archives are those it saw and the
-        active file is the same file (not rotated): the complete lines
-        written after the ones it read."""
+        """Goes on from ``mark`` while the archives it saw are still the
+        oldest ones: the complete lines written after the ones it read, in
+        the active file it read or, once that was archived (rotated: the
+        archive is the very file), in that archive, then the archives and
+        the active file after it."""
         self._check_open()
         file_group.settle_before_locking(self)
         with self._lock:
@@ -212,6 +214,10 @@ class FileJournal(Journal):
             names = tuple(archive.name for archive in archives)
             if isinstance(mark, _KeptMark) and mark.archives == names:
                 tail = self._active_after(mark)
+                if tail is not None:
+                    return tail
+            if isinstance(mark, _KeptMark) and names[: len(mark.archives)] == mark.archives:
+                tail = self._rotated_after(mark, archives)
                 if tail is not None:
                     return tail
             records: list[JournalRecord] = []
@@ -226,6 +232,28 @@ class FileJournal(Journal):
             if tail is None:  # no active file
                 return KeptTail(records, True, None)
             return KeptTail(records + tail.records, True, tail.mark)
+
+    def kept_from_generation(self, index: int) -> KeptTail:
+        """The archives from the ``index``-th on, then the active file, read
+        whole; the mark goes on after the active file's last line."""
+        self._check_open()
+        file_group.settle_before_locking(self)
+        with self._lock:
+            archives = self.archives()
+            if index > len(archives):
+                return KeptTail([], False, None)
+            records: list[JournalRecord] = []
+            for archive in archives[max(index, 0) :]:
+                try:
+                    data = archive.read_bytes()
+                except FileNotFoundError:
+                    continue  # pruned meanwhile
+                records += scan(data, path=str(archive), offset=0, lines=0, seq=0).records
+            names = tuple(archive.name for archive in archives)
+            tail = self._active_after(_KeptMark(names, None, 0, 0, 0))
+            if tail is None:
+                return KeptTail(records, index <= 0, None)
+            return KeptTail(records + tail.records, index <= 0, tail.mark)
 
     def kept_starts(self) -> list[JournalRecord]:
         """The first line of each archive, then of the active file."""
@@ -258,6 +286,36 @@ class FileJournal(Journal):
             except FileNotFoundError:
                 return []
             return scan(data, path=str(paths[index]), offset=0, lines=0, seq=0).records
+
+    def _rotated_after(self, mark: _KeptMark, archives: list[Path]) -> KeptTail | None:
+        """The lines after ``mark`` when the active file it read is now the
+        archive after the ones it saw (``None`` when it is not), then every
+        later archive and the active file."""
+        if len(archives) == len(mark.archives) or mark.inode is None:
+            return None
+        try:
+            fd = os.open(archives[len(mark.archives)], os.O_RDONLY | os.O_CLOEXEC)
+        except FileNotFoundError:
+            return None
+        try:
+            if os.fstat(fd).st_ino != mark.inode or os.fstat(fd).st_size < mark.end:
+                return None
+            data = _read_from(fd, mark.end)
+        finally:
+            os.close(fd)
+        path = str(archives[len(mark.archives)])
+        records = scan(data, path=path, offset=mark.end, lines=mark.lines, seq=mark.seq).records
+        for archive in archives[len(mark.archives) + 1 :]:
+            try:
+                data = archive.read_bytes()
+            except FileNotFoundError:
+                return None  # pruned meanwhile: read whole
+            records += scan(data, path=str(archive), offset=0, lines=0, seq=0).records
+        names = tuple(archive.name for archive in archives)
+        tail = self._active_after(_KeptMark(names, None, 0, 0, 0))
+        if tail is None:
+            return KeptTail(records, False, None)
+        return KeptTail(records + tail.records, False, tail.mark)
 
     def _active_after(self, mark: _KeptMark) -> KeptTail | None:
         """The active file's complete lines after ``mark`` (any file when

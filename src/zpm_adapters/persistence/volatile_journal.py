@@ -102,6 +102,15 @@ class VolatileJournal(Journal):
             kept = [generation for generation in self.store.generations if generation]
             return list(kept[index]) if 0 <= index < len(kept) else []
 
+    def kept_from_generation(self, index: int) -> KeptTail:
+        self._check_open()
+        with self.store.lock:
+            generations, dropped = self.store.generations, self.store.dropped
+            now = (len(generations), len(generations[-1]), dropped)
+            kept = [generation for generation in generations if generation]
+            records = [record for generation in kept[max(index, 0) :] for record in generation]
+            return KeptTail(records, index <= 0, now)
+
     def kept_after(self, mark: object | None) -> KeptTail:
         """Goes on from ``mark`` (generations, batches of the newest one,
         batches pruned) while no batch was pruned and the newest generation

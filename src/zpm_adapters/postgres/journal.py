@@ -233,6 +233,22 @@ class PostgresJournal(Journal):
             ).fetchall()
         return [decode(text, self._label, seq) for seq, text in rows]
 
+    def kept_from_generation(self, index: int) -> KeptTail:
+        """The rows from the ``index``-th start (:meth:`kept_starts`) on;
+        the mark goes on after the last."""
+        starts = [seq for seq, _ in self._starts()]
+        if not starts or index >= len(starts):
+            return KeptTail([], index <= 0, None)
+        with self._db.statement() as conn:
+            rows = conn.execute(
+                "SELECT seq, batch::text FROM zpm_journal WHERE space = %s AND memory = %s "
+                "AND seq >= %s ORDER BY seq",
+                (self._space, self._memory, starts[max(index, 0)]),
+            ).fetchall()
+        records = [decode(text, self._label, seq) for seq, text in rows]
+        newest = rows[-1][0] if rows else starts[0] - 1
+        return KeptTail(records, index <= 0, (starts[0], newest))
+
     def _starts(self) -> list[tuple[int, str]]:
         """``(seq, batch)`` of the first row and of every row that starts a generation."""
         with self._db.statement() as conn:

@@ -40,7 +40,7 @@ from zpm_domain.history.cursor import Cursor, Moment
 from zpm_domain.history.timeline import (
     Timeline,
     generation_firsts,
-    kept_from,
+    generation_of,
     numbered,
     timeline,
 )
@@ -306,7 +306,7 @@ def as_of(
 def _generation_of(journal: Journal, batch: int) -> list[JournalRecord] | None:
     """The batches of the generation that holds batch ``batch``, up to it,
     read alone (``timeline.kept_from``); ``None`` when that cannot be told."""
-    found = kept_from(journal, batch, alone=True)
+    found = generation_of(journal, batch)
     if found is None:
         return None
     first, records = found

@@ -24,7 +24,7 @@ from zpm_domain.errors import InvalidArguments
 from zpm_domain.history.cursor import Cursor, Moment
 from zpm_domain.history.events import Event, Key, batch_events
 from zpm_domain.memory.memory import Memory
-from zpm_domain.ports.journal import Journal, JournalRecord
+from zpm_domain.ports.journal import Journal, JournalRecord, KeptTail
 
 
 @dataclass
@@ -187,9 +187,10 @@ def timeline(memory: Memory, after: Cursor | None = None) -> Timeline:
     when the journal cannot tell what was added (``Journal.kept_after``).
 
     A caller that needs only the events after cursor ``after`` (the changes
-    feed) may get a timeline that starts with the generation holding it
-    (its ``first``), read without the generations before: a server's first
-    feed costs what changed lately, not what the memory ever did."""
+    feed, ``zpm_domain.history.recent``) may get a timeline that starts with
+    the generation holding it (its ``first``), read without the generations
+    before: a server's first feed costs what changed lately, not what the
+    memory ever did.  A timeline read whole is never given up for a part."""
     with memory.journal.lock():
         memory.sync()
         since, batches = memory.journal.kept_since(), memory.batches
@@ -199,51 +200,70 @@ def timeline(memory: Memory, after: Cursor | None = None) -> Timeline:
         )
         if read is not None and covers and (read.changes, read.since) == (memory.changes, since):
             return read.line
-        if after is not None and after.batch > 0 and (read is None or not read.whole):
-            found = kept_from(memory.journal, after.batch)
-            if found is not None:
-                first, records = found
-                part = Timeline.of_numbered(numbered(records, batches, after=first - 1), batches)
-                _READ[memory] = _Read(memory.changes, memory.reading, since, part, None, False)
-                return part
-        line = None
-        if read is not None and read.mark is not None and read.since == since:
+        line, tail, kept, whole = None, None, None, True
+        if read is not None and covers and read.mark is not None and read.since == since:
             if read.reading == memory.reading:
                 tail = memory.journal.kept_after(read.mark)
                 if not tail.whole:
                     kept = numbered(tail.records, batches, after=read.line.now.batch)
                     if read.line.extend(kept, batches):
-                        line = read.line
+                        line, whole = read.line, read.whole
+        if line is None and after is not None and after.batch > 0:
+            if read is None or not read.whole:
+                found = kept_from(memory.journal, after.batch)
+                if found is not None:
+                    first, tail = found
+                    kept = numbered(tail.records, batches, after=first - 1)
+                    line, whole = Timeline.of_numbered(kept, batches), tail.whole
         if line is None:
-            tail = memory.journal.kept_after(None)
+            if tail is None or not tail.whole:  # else: every batch kept, read just now
+                tail = memory.journal.kept_after(None)
             kept = numbered(tail.records, batches)
-            line = Timeline.of_numbered(kept, batches)
+            line, whole = Timeline.of_numbered(kept, batches), True
+        assert tail is not None and kept is not None
         mark = tail.mark if len(kept) == len(tail.records) else None  # some not taken
-        _READ[memory] = _Read(memory.changes, memory.reading, since, line, mark)
+        _READ[memory] = _Read(memory.changes, memory.reading, since, line, mark, whole)
     return line
 
 
-def kept_from(
-    journal: Journal, batch: int, *, alone: bool = False
-) -> tuple[int, list[JournalRecord]] | None:
+def read_whole(memory: Memory) -> bool:
+    """Whether the timeline of every batch ``memory`` keeps was read (it is
+    brought up to date from then on, never read whole again unless the
+    journal cannot tell what was added)."""
+    read = _READ.get(memory)
+    return read is not None and read.whole
+
+
+def kept_from(journal: Journal, batch: int) -> tuple[int, KeptTail] | None:
     """The number of the first batch of the generation that holds batch
-    ``batch``, and every batch kept from it on (``alone``: its own batches
-    only), read without the generations before it (``Journal.kept_starts``,
-    ``Journal.kept_generation``); ``None`` when that cannot be told
-    (:func:`generation_firsts`), no generation kept holds it, or the journal
-    changed meanwhile."""
+    ``batch``, and every batch kept from it on (``Journal.kept_from_generation``),
+    read without the generations before it; ``None`` when that cannot be
+    told (:func:`generation_firsts`), no generation kept holds it, or the
+    journal changed meanwhile."""
     starts = journal.kept_starts()
     firsts = generation_firsts(starts)
     chosen = [i for i, first in enumerate(firsts or []) if first <= batch]
     if firsts is None or not chosen:
         return None
-    records: list[JournalRecord] = []
-    for index in range(chosen[-1], chosen[-1] + 1 if alone else len(starts)):
-        generation = journal.kept_generation(index)
-        if not generation or generation[0] != starts[index]:
-            return None
-        records += generation
-    return firsts[chosen[-1]], records
+    tail = journal.kept_from_generation(chosen[-1])
+    if not tail.records or tail.records[0] != starts[chosen[-1]]:
+        return None
+    return firsts[chosen[-1]], tail
+
+
+def generation_of(journal: Journal, batch: int) -> tuple[int, list[JournalRecord]] | None:
+    """The number of the first batch of the generation that holds batch
+    ``batch``, and that generation's batches (``Journal.kept_generation``),
+    read alone; ``None`` as for :func:`kept_from`."""
+    starts = journal.kept_starts()
+    firsts = generation_firsts(starts)
+    chosen = [i for i, first in enumerate(firsts or []) if first <= batch]
+    if firsts is None or not chosen:
+        return None
+    generation = journal.kept_generation(chosen[-1])
+    if not generation or generation[0] != starts[chosen[-1]]:
+        return None
+    return firsts[chosen[-1]], generation
 
 
 def generation_firsts(starts: Sequence[JournalRecord]) -> list[int] | None:

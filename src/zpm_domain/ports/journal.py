@@ -132,6 +132,17 @@ class Journal(ABC):
         generations = _generations(self.kept())
         return generations[index] if 0 <= index < len(generations) else []
 
+    def kept_from_generation(self, index: int) -> KeptTail:
+        """Every batch of the ``index``-th generation kept (0: the oldest)
+        and of those after it, in order, with the mark :meth:`kept_after`
+        goes on from (``whole`` says whether that is every batch kept):
+        what a reader of the recent history reads without the generations
+        before.  Nothing when there is no such generation.  The default
+        reads :meth:`kept` and gives no mark."""
+        generations = _generations(self.kept())
+        records = [record for generation in generations[max(index, 0) :] for record in generation]
+        return KeptTail(records, index <= 0, None)
+
     def first_kept(self) -> JournalRecord | None:
         """The oldest batch :meth:`kept` holds (``None``: none)."""
         records = self.generation()

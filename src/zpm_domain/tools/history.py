@@ -13,8 +13,9 @@ from zpm_domain.history.cursor import Cursor, Moment
 from zpm_domain.history.diff import diff
 from zpm_domain.history.events import Event
 from zpm_domain.history.past import as_of
+from zpm_domain.history.recent import answer
 from zpm_domain.history.revert import MAX_LISTED, plan_revert
-from zpm_domain.history.timeline import Question, select, timeline
+from zpm_domain.history.timeline import Question
 from zpm_domain.prolog.terms import Atom, Struct
 from zpm_domain.prolog.writer import render
 from zpm_domain.stored.handles import is_handle
@@ -100,9 +101,7 @@ class HistoryTools(ToolGroup):
             page=None if cursor is None else Cursor.parse(cursor, "cursor"),
             limit=take,
         )
-        after = None if start is None else start.cursor  # the feed: from its generation on
-        line = timeline(self.context.memories.resolve(memory), after)
-        chosen = select(line, question)
+        line, chosen = answer(self.context.memories.resolve(memory), question)
         events = [_event(event) for event in chosen.events]
         if chosen.more:
             following: str | None = chosen.events[-1].cursor.text
