@@ -85,6 +85,7 @@ def open_toolbox(
         step=step,
         settle=gc.freeze,
         checkpoint_batches=settings.checkpoint_batches,
+        constraint_policy=settings.constraint_policy,
     )
     memories = Memories(registry, opener, clock=clock, session=session_fork, lend_forks=lend_forks)
 

@@ -65,6 +65,9 @@ Precedence, first that is set:
     [history]
     checkpoint_batches = 1000  # the fewest batches before a checkpoint
 
+    [constraints]
+    policy = "keep"            # of a constraint declared without one
+
 Empty environment variables count as unset.  This module runs on every CLI
 command: it imports nothing heavy (``tomllib`` only when a config exists).
 """
@@ -81,6 +84,8 @@ from typing import Any
 
 from zpm_adapters import project as _project
 from zpm_adapters.project import ProjectPaths, find_project
+from zpm_domain.constraints import policy
+from zpm_domain.constraints.policy import Policy
 from zpm_domain.limits import Limits
 from zpm_domain.memory import checkpoints
 
@@ -103,6 +108,7 @@ _TABLES: dict[str, frozenset[str]] = {
     "auth": frozenset({"jwks_url", "issuer", "audience", "authorization_servers"}),
     "storage": frozenset({"url", "space", "global_space"}),
     "history": frozenset({"checkpoint_batches"}),
+    "constraints": frozenset({"policy"}),
 }
 ALL_TOOLS = ("all",)
 
@@ -155,7 +161,8 @@ class Settings:
     selection of tools a server offers (tool sets and tool names, checked:
     see ``zpm_app.catalogue.select_tools``); ``checkpoint_batches`` the
     fewest batches of a journal generation before a checkpoint
-    (``zpm_domain.memory.checkpoints``)."""
+    (``zpm_domain.memory.checkpoints``); ``constraint_policy`` the policy of
+    a constraint declared without one (``zpm_domain.constraints``)."""
 
     paths: ProjectPaths
     engine: str
@@ -166,6 +173,7 @@ class Settings:
     engine_origin: str = ""
     storage: StorageSettings = StorageSettings()
     checkpoint_batches: int = checkpoints.LEAST_BATCHES
+    constraint_policy: Policy = policy.DEFAULT
 
     @property
     def project_root(self) -> Path:
@@ -213,7 +221,17 @@ def resolve_settings(
         tools=_tools(tools, config, paths.config_path),
         storage=_storage(config, env, paths.config_path),
         checkpoint_batches=_checkpoint_batches(config, paths.config_path),
+        constraint_policy=_constraint_policy(config, paths.config_path),
     )
+
+
+def _constraint_policy(config: dict[str, Any], path: Path) -> Policy:
+    """``[constraints] policy``, else ``policy.DEFAULT``."""
+    value = config.get("constraints", {}).get("policy", policy.DEFAULT.value)
+    if value not in policy.NAMES:
+        choices = ", ".join(f'"{name}"' for name in policy.NAMES)
+        raise ConfigError(f"{path}: 'constraints.policy' must be one of {choices}, not {value!r}")
+    return Policy(value)
 
 
 def _checkpoint_batches(config: dict[str, Any], path: Path) -> int:

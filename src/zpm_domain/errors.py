@@ -369,3 +369,17 @@ class CyclicBall(ResourceLimitExceeded):
 
     def __init__(self) -> None:
         super().__init__("the goal threw a cyclic term, which cannot be returned as text")
+
+
+class ConstraintViolated(ZpmError):
+    """A write that a constraint whose policy is ``refuse`` forbids: nothing
+    was stored.  ``message`` names the clause it conflicts with, its handle,
+    who stored it and when; the hint says how to replace it."""
+
+    def __init__(self, message: str, replace: str) -> None:
+        super().__init__(message)
+        self._replace = replace
+
+    @property
+    def hint(self) -> str | None:
+        return self._replace

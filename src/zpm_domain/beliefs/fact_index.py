@@ -96,6 +96,7 @@ class GroundFacts:
 
     def __init__(self) -> None:
         self._tables: dict[Key, _Table] = {}
+        self._prefixes: dict[Key, dict[Args, list[Clause]]] = {}
 
     def variant_of(self, fact: Term, stored: Callable[[], Iterable[Clause]]) -> Clause | None:
         """The first stored fact, in clause order, that is a variant of ``fact``
@@ -110,6 +111,25 @@ class GroundFacts:
         (the same conditions as :meth:`variant_of`)."""
         args, table = self._table(fact, stored)
         return table.find_all(args, fact)
+
+    def sharing_prefix(self, fact: Term, stored: Callable[[], Iterable[Clause]]) -> list[Clause]:
+        """Every stored ground fact of ``fact``'s predicate (a compound
+        :func:`ground_args` keys) whose arguments but the last are those of
+        ``fact`` (``==``), in clause order; ``stored`` as for :meth:`variant_of`.
+        A predicate's table of prefixes is built the first time it is asked."""
+        assert isinstance(fact, Struct) and ground_args(fact) is not None
+        key = indicator(fact)
+        table = self._prefixes.get(key)
+        if table is None:
+            table = self._prefixes[key] = {}
+            for clause in stored():
+                _add_prefix(table, clause)
+        prefix = fact.args[:-1]
+        return [
+            clause
+            for clause in table.get(prefix, ())
+            if all(terms_equal(a, b) for a, b in zip(clause.head.args, prefix))  # type: ignore[union-attr]
+        ]
 
     def _table(self, fact: Term, stored: Callable[[], Iterable[Clause]]) -> tuple[Args, _Table]:
         """``fact``'s key and its predicate's table (built now when it has none)."""
@@ -128,6 +148,9 @@ class GroundFacts:
             args = ground_args(clause.head)
             if args is not None:
                 table.add(args, clause)
+        prefixes = self._prefixes.get(clause.key)
+        if prefixes is not None:
+            _add_prefix(prefixes, clause)
 
     def removed(self, clause: Clause) -> None:
         """``clause`` (the object stored) left the memory."""
@@ -136,13 +159,32 @@ class GroundFacts:
             args = ground_args(clause.head)
             if args is not None:
                 table.remove(args, clause)
+        prefixes = self._prefixes.get(clause.key)
+        if prefixes is not None and isinstance(clause.head, Struct):
+            prefix = clause.head.args[:-1]
+            held = prefixes.get(prefix)
+            if held is not None:
+                kept = [c for c in held if c is not clause]
+                if kept:
+                    prefixes[prefix] = kept
+                else:
+                    del prefixes[prefix]
 
     def forget(self, key: Key | None = None) -> None:
-        """Drop the table of predicate ``key`` (every table when ``None``)."""
+        """Drop the tables of predicate ``key`` (every table when ``None``)."""
         if key is None:
             self._tables.clear()
+            self._prefixes.clear()
         else:
             self._tables.pop(key, None)
+            self._prefixes.pop(key, None)
+
+
+def _add_prefix(table: dict[Args, list[Clause]], clause: Clause) -> None:
+    """Index ``clause`` by its arguments but the last when it is a ground
+    fact with arguments (a fact with a variable or a NaN is not indexed)."""
+    if clause.is_fact and isinstance(clause.head, Struct) and ground_args(clause.head) is not None:
+        table.setdefault(clause.head.args[:-1], []).append(clause)
 
 
 def _built(stored: Iterable[Clause]) -> _Table:

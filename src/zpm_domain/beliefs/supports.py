@@ -149,6 +149,14 @@ class Beliefs:
         :meth:`stored_variant`."""
         return self._facts.variants_of(fact, stored)
 
+    def stored_sharing_prefix(
+        self, fact: Term, stored: Callable[[], Iterable[Clause]]
+    ) -> list[Clause]:
+        """Every client-stored ground fact of ``fact``'s predicate whose
+        arguments but the last are ``fact``'s (``fact_index``), in clause
+        order; ``stored`` as for :meth:`stored_variant`."""
+        return self._facts.sharing_prefix(fact, stored)
+
     # -- changes (called by the mutations, after the engine changed) -------------
     def reset(self) -> None:
         """Forget everything (the memory starts again from its base)."""

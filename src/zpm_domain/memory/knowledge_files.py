@@ -19,6 +19,8 @@ from collections.abc import Callable
 from functools import partial
 
 from zpm_domain.beliefs.defeat import Defeats
+from zpm_domain.constraints.declared import Constraints, Functional
+from zpm_domain.constraints.policy import NAMES, Policy
 from zpm_domain.errors import InvalidClause
 from zpm_domain.ports.engine import Engine
 from zpm_domain.prolog.allowlist import is_protected
@@ -46,10 +48,13 @@ class KnowledgeFiles:
     are its base's, see ``zpm_domain.stored.handles``); set it before loading.
     """
 
-    def __init__(self, engine: Engine, namespace: str, defeats: Defeats) -> None:
+    def __init__(
+        self, engine: Engine, namespace: str, defeats: Defeats, constraints: Constraints
+    ) -> None:
         self._engine = engine
         self._namespace = namespace
         self._defeats = defeats
+        self._constraints = constraints
         self.memory_id = UNRECORDED
         self._wheres: dict[Key, list[str]] = {}
         self._static: set[Key] = set()
@@ -122,14 +127,21 @@ class KnowledgeFiles:
         self._declared_dynamic.add((name, arity))
         self._engine.declare_dynamic(self._namespace, name, arity)
 
-    def declare_functional(self, name: str, arity: int, label: str, line: int) -> None:
-        """A knowledge file's ``:- functional(name/arity)`` at ``line`` of ``label``:
-        the predicate is dynamic, and its facts are defeated as
-        ``zpm_domain.beliefs.defeat`` says."""
+    def declare_functional(
+        self, name: str, arity: int, label: str, line: int, policy: Policy | None = None
+    ) -> None:
+        """A knowledge file's ``:- functional(name/arity)`` (or
+        ``functional(name/arity, Policy)``) at ``line`` of ``label``: the
+        predicate is dynamic, its facts are defeated as
+        ``zpm_domain.beliefs.defeat`` says, and the facts tools store follow
+        ``policy`` (``None``: the memory's default) among themselves
+        (``zpm_domain.constraints``)."""
         if arity == 0:
             raise InvalidClause(f"{name}/0 cannot be functional: it has no argument")
         self.declare_dynamic(name, arity)
-        self._defeats.declare(name, arity, f"{self._names.get(label, label)}:{line}")
+        where = f"{self._names.get(label, label)}:{line}"
+        self._defeats.declare(name, arity, where)
+        self._constraints.declare(Functional((name, arity), policy, where))
 
 
 def consult_text(files: KnowledgeFiles, text: str, source: str) -> list[str]:
@@ -178,13 +190,20 @@ def _directive(
             except PermissionDenied as exc:
                 warn(f"skipped: {exc.message}")
         return
-    if isinstance(goal, Struct) and len(goal.args) == 1 and goal.name == "functional":
+    if isinstance(goal, Struct) and len(goal.args) in (1, 2) and goal.name == "functional":
+        policy = None
+        if len(goal.args) == 2:
+            named = goal.args[1]
+            if not isinstance(named, Atom) or named.name not in NAMES:
+                warn(f"skipped: the policy of functional/2 is one of {', '.join(NAMES)}")
+                return
+            policy = Policy(named.name)
         for spec in _indicators(goal.args[0]):
             if spec is None:
-                warn("skipped: functional/1 expects Name/Arity indicators")
+                warn(f"skipped: functional/{len(goal.args)} expects Name/Arity indicators")
                 continue
             try:
-                files.declare_functional(*spec, label, line)
+                files.declare_functional(*spec, label, line, policy)
             except (PermissionDenied, InvalidClause) as exc:
                 warn(f"skipped: {exc.message}")
         return

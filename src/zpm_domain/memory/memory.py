@@ -38,7 +38,16 @@ from zpm_domain.changes.fork_point import MoveForkPoint
 from zpm_domain.changes.generation import KEPT, StartFrom
 from zpm_domain.changes.marks import KnowledgeMark, knowledge_digest, texts_of
 from zpm_domain.changes.mutations import Mutation
-from zpm_domain.errors import MemoryReadOnly, PersistenceUnavailable, ZpmError
+from zpm_domain.constraints import functional, policy
+from zpm_domain.constraints.declared import Constraints
+from zpm_domain.constraints.functional import Committed
+from zpm_domain.constraints.policy import Policy
+from zpm_domain.errors import (
+    ConstraintViolated,
+    MemoryReadOnly,
+    PersistenceUnavailable,
+    ZpmError,
+)
 from zpm_domain.memory import access, checkpoints, handle_section
 from zpm_domain.memory import image as images
 from zpm_domain.memory.image import Image, Preloaded
@@ -101,7 +110,9 @@ class Memory(Reads):
     ``preloaded`` is the starting snapshot of a new fork, already in memory;
     ``namespace`` the engine namespace of its clauses (default: its name);
     ``checkpoint_batches`` the fewest batches of a journal generation before
-    a write starts a new one from the memory's state (``checkpoints``).
+    a write starts a new one from the memory's state (``checkpoints``);
+    ``constraint_policy`` the policy of a constraint declared without one
+    (``zpm_domain.constraints``).
     """
 
     def __init__(
@@ -119,6 +130,7 @@ class Memory(Reads):
         preloaded: Preloaded | None = None,
         namespace: str | None = None,
         checkpoint_batches: int = checkpoints.LEAST_BATCHES,
+        constraint_policy: Policy = policy.DEFAULT,
     ) -> None:
         self.name = name
         self._namespace = namespace or name
@@ -139,7 +151,8 @@ class Memory(Reads):
         self.history = withdrawals.History()
         self.defeats = defeat.Defeats()
         self.descriptions = descriptions.Descriptions()
-        self.files = KnowledgeFiles(engine, self._namespace, self.defeats)
+        self.constraints = Constraints(constraint_policy)
+        self.files = KnowledgeFiles(engine, self._namespace, self.defeats, self.constraints)
         self.fork = storage.fork_info()
         self.preloaded = preloaded
         """The starting snapshot, already in memory, of a memory about to open (a new fork)."""
@@ -382,11 +395,15 @@ class Memory(Reads):
         if self.files.is_static(key):
             raise PermissionDenied.static(*key)
 
-    def commit(self, mutations: Sequence[Mutation]) -> list[Mutation]:
+    def commit(self, mutations: Sequence[Mutation]) -> Committed:
         """Check ``mutations``, journal them as one durable batch, then apply them.
 
         Returns them as committed: stamped with the handles and provenance
-        of what they store (:meth:`Mutation.stamped`).  Must be called
+        of what they store (:meth:`Mutation.stamped`), with the conflicts
+        they made with the memory's constraints (``zpm_domain.constraints``):
+        a ``refuse`` policy's raises ``ConstraintViolated`` (nothing is
+        written); a ``supersede`` policy's withdraws the stored facts in the
+        same batch, first; a ``keep`` policy's are returned.  Must be called
         inside :meth:`writing`.  Nothing is written when the batch is empty.
         When the append fails (``JournalConflict``: another writer of a
         shared journal came first; ``StorageUnavailable``; ``OSError``)
@@ -396,13 +413,18 @@ class Memory(Reads):
         for mutation in mutations:
             mutation.check(self)
         if not mutations:
-            return []
+            return Committed()
+        found = functional.conflicts(self, mutations)
+        refused = [c for c in found if c.policy is Policy.REFUSE]
+        if refused:
+            raise ConstraintViolated(refused[0].refusal(), refused[0].replacing())
+        superseding = functional.withdrawals(c for c in found if c.policy is Policy.SUPERSEDE)
         counter = self.numbering.next
         stamp = _Stamp(self.numbering, provenance_now(self._clock))
-        mutations = [m.stamped(stamp).recorded(self) for m in mutations]
-        if self.since.in_journal and any(m.footprint(self) is None for m in mutations):
+        batch = [m.stamped(stamp).recorded(self) for m in [*superseding, *mutations]]
+        if self.since.in_journal and any(m.footprint(self) is None for m in batch):
             self.keep_fork_point()
-        journaled = list(mutations)
+        journaled = list(batch)
         if self.knowledge_recorded is None:  # a new memory's first batch says it has no files
             journaled.append(self._knowledge_mark())
         try:
@@ -416,7 +438,11 @@ class Memory(Reads):
             self.since.note(mutation, self)
             mutation.apply(self, Origin.TOOL)
         self._checkpoint_if_due()
-        return mutations
+        return Committed(
+            batch[len(superseding) :],
+            kept=[c for c in found if c.policy is Policy.KEEP],
+            superseded=[c for c in found if c.policy is Policy.SUPERSEDE],
+        )
 
     def _checkpoint_if_due(self) -> None:
         """Start a new journal generation from the memory's own state when

@@ -7,6 +7,8 @@ import time
 from collections.abc import Callable
 from typing import Protocol
 
+from zpm_domain.constraints import policy
+from zpm_domain.constraints.policy import Policy
 from zpm_domain.memory import checkpoints
 from zpm_domain.memory.image import Preloaded
 from zpm_domain.memory.memory import Memory
@@ -30,12 +32,13 @@ def memory_opener(
     step: Callable[[str], None] | None = None,
     settle: Callable[[], None] | None = None,
     checkpoint_batches: int = checkpoints.LEAST_BATCHES,
+    constraint_policy: Policy = policy.DEFAULT,
 ) -> OpenMemory:
     """The usual :data:`OpenMemory`: each memory in its own namespace of
     ``engine``, with the storage ``registry`` gives it.  A memory that fails to
     open leaves nothing behind (its namespace is dropped, its files closed).
     ``settle`` runs after each whole-memory load (see ``Memory.loading``);
-    ``checkpoint_batches``: see ``Memory``."""
+    ``checkpoint_batches``, ``constraint_policy``: see ``Memory``."""
 
     def open_memory(entry: MountEntry, preloaded: Preloaded | None = None) -> Memory:
         storage = registry.storage(MemoryRef(entry.name, entry.scope))
@@ -51,6 +54,7 @@ def memory_opener(
             settle=settle,
             preloaded=preloaded,
             checkpoint_batches=checkpoint_batches,
+            constraint_policy=constraint_policy,
         )
         try:
             memory.open()

@@ -111,6 +111,13 @@ class Reads(ABC):
             if clause.is_fact and unify(pattern, clause.head) is not None
         ]
 
+    def stored_facts_sharing_prefix(self, fact: Term) -> list[Clause]:
+        """The client-stored ground facts of the ground compound ``fact``'s
+        predicate that share every argument of ``fact`` but the last, in
+        clause order (found by index, not by a pass over the predicate)."""
+        key = indicator(fact)
+        return self.beliefs.stored_sharing_prefix(fact, lambda: self.stored_clauses(*key))
+
     def holds_stored_head(self, pattern: Term) -> bool:
         """Whether a client-stored clause's head unifies with ``pattern``."""
         return any(

@@ -63,12 +63,14 @@ class AssumptionTools(ToolGroup):
         with kb.writing():
             kb.check_mutable(term)
             support = kb.support(term)
+            notes: list[str] = []
             if support is None:
-                kb.commit([Assume(term, assumption, stores=not kb.holds_stored_copy(term))])
+                stores = not kb.holds_stored_copy(term)
+                notes = kb.commit([Assume(term, assumption, stores=stores)]).notes()
             elif assumption not in support.assumptions:
                 kb.commit([Assume(term, assumption, stores=False)])
         text = f"Assumed: {render(term)} under assumption '{assumption}'"
-        return noted(text, variables_note(term))
+        return noted(text, variables_note(term), *notes)
 
     @tool(
         QUERY,

@@ -64,11 +64,13 @@ class KnowledgeTools(ToolGroup):
         term = parse_fact(fact, "fact", hint=" (use define_rule to add rules)")
         kb = self._memories.resolve(memory)
         with kb.writing():
-            (done,) = kb.commit([store_plainly(kb, term)])
+            committed = kb.commit([store_plainly(kb, term)])
+        (done,) = committed
         defeated = None
         if isinstance(done, AddClause) and (defeat := kb.defeat_of(done.clause)) is not None:
             defeated = defeat.note()
-        return noted(f"Asserted: {render(term)}", variables_note(term), defeated)
+        text = f"Asserted: {render(term)}"
+        return noted(text, variables_note(term), defeated, *committed.notes())
 
     @tool(
         CHANGE,
@@ -178,9 +180,10 @@ class KnowledgeTools(ToolGroup):
                 raise NoMatchingClause(f"No matching clause for: {render(old)}")
             clause, bindings = match
             replacement = substitute(new, bindings)
-            kb.commit([RemoveClause(clause), store_plainly(kb, replacement)])
+            committed = kb.commit([RemoveClause(clause), store_plainly(kb, replacement)])
         still_open = [v for v in variables_of(new) if isinstance(walk(v, bindings), Var)]
-        return noted(f"Updated: {render(old)} -> {render(new)}", open_variables_note(still_open))
+        text = f"Updated: {render(old)} -> {render(new)}"
+        return noted(text, open_variables_note(still_open), *committed.notes())
 
     @tool(
         CHANGE_IDEMPOTENT,
@@ -203,8 +206,8 @@ class KnowledgeTools(ToolGroup):
             if kb.holds_stored_head(pattern):
                 mutations.append(RemoveAll(pattern))
             mutations.append(store_plainly(kb, term))
-            kb.commit(mutations)
-        return noted(f"Upserted: {render(term)}", variables_note(term))
+            committed = kb.commit(mutations)
+        return noted(f"Upserted: {render(term)}", variables_note(term), *committed.notes())
 
 
 def store_plainly(memory: Memory, fact: Term) -> Mutation:

@@ -10,8 +10,8 @@ from zpm_domain.memory.memory import Memory
 from zpm_domain.memory.mounts import Memories
 from zpm_domain.ports.solutions import Solution
 from zpm_domain.prolog.sandbox import check_goal
-from zpm_domain.prolog.terms import Term, variables
-from zpm_domain.prolog.writer import Renderer
+from zpm_domain.prolog.terms import Atom, Struct, Term, variables
+from zpm_domain.prolog.writer import Renderer, render
 from zpm_domain.tools import outputs
 from zpm_domain.tools.answers import encode_answers
 from zpm_domain.tools.definition import QUERY, Arg, MemoryArg, Reply, ToolGroup, tool
@@ -71,7 +71,18 @@ class QueryTools(ToolGroup):
         kb.sync()
         entries = schema_entries(kb)
         predicates = cast(list[outputs.KnowledgePredicate], entries)
-        return Reply.of({"predicates": predicates, "total": len(entries)})
+        schema: outputs.KnowledgeSchema = {"predicates": predicates, "total": len(entries)}
+        if kb.constraints:
+            schema["constraints"] = [
+                {
+                    "predicate": render(Struct("/", (Atom(c.key[0]), c.key[1]))),
+                    "kind": "functional",
+                    "policy": kb.constraints.policy_of(c).value,
+                    "declared": c.where,
+                }
+                for c in kb.constraints
+            ]
+        return Reply.of(schema)
 
 
 def first_answers(

@@ -113,9 +113,11 @@ class VerbTools(ToolGroup):
             if held is not None:
                 assert held.handle is not None  # every clause a memory holds has one
                 return Reply.of(Asserted(handle=held.handle, already_there=True)).with_notes(note)
-            (added,) = kb.commit([AddClause(Clause(fact))])
+            committed = kb.commit([AddClause(Clause(fact))])
+        (added,) = committed
         assert isinstance(added, AddClause) and added.clause.handle is not None
-        return Reply.of(Asserted(handle=added.clause.handle, already_there=False)).with_notes(note)
+        reply = Reply.of(Asserted(handle=added.clause.handle, already_there=False))
+        return reply.with_notes(note, *committed.notes())
 
     @tool(
         CHANGE_IDEMPOTENT,

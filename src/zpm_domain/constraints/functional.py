@@ -1,0 +1,162 @@
+"""The functional constraints a batch of changes would break.
+
+A batch breaks the functional constraint on ``name/arity`` when it stores a
+ground fact of it (``AddClause`` of a fact, ``Assume`` that stores one)
+while a client-stored ground fact shares every argument but the last and
+differs in that one, and the batch does not remove that fact itself
+(``RemoveClause``, ``RemoveAll``, ``Withdraw``: ``update_fact`` replaces a
+fact without a conflict).  Knowledge-file facts are not in conflict: they
+defeat stored facts (``zpm_domain.beliefs.defeat``); defeated and withdrawn
+facts are not stored facts the engine believes, so nothing conflicts with
+them.  A fact with a variable is not constrained.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+from typing import Protocol
+
+from zpm_domain.changes.assumptions import Assume
+from zpm_domain.changes.mutations import AddClause, Mutation, RemoveAll, RemoveClause
+from zpm_domain.changes.withdraw import Withdraw
+from zpm_domain.constraints.declared import Constraints, Functional
+from zpm_domain.constraints.policy import Policy
+from zpm_domain.prolog.terms import Atom, Struct, Term, indicator, terms_equal, variables
+from zpm_domain.prolog.unify import unify
+from zpm_domain.prolog.writer import render
+from zpm_domain.stored.clauses import Clause
+from zpm_domain.stored.provenance import UNKNOWN
+
+
+class Constrained(Protocol):
+    """What the check reads of a memory."""
+
+    constraints: Constraints
+
+    def stored_facts_sharing_prefix(self, fact: Term) -> list[Clause]: ...
+
+
+@dataclass(frozen=True, slots=True)
+class Conflict:
+    """``fact``, which a write stores, and ``held``, a stored fact it
+    conflicts with under ``constraint``, whose policy is ``policy``."""
+
+    fact: Term
+    held: Clause
+    constraint: Functional
+    policy: Policy
+
+    def held_text(self) -> str:
+        """The stored fact, its handle, who stored it with which tool, and when."""
+        provenance = self.held.provenance or UNKNOWN
+        who = provenance.client or "an unknown client"
+        tool = f" with {provenance.tool}" if provenance.tool else ""
+        when = f" at {provenance.at}" if provenance.at else ""
+        return f"{render(self.held.head)} (handle {self.held.handle}, stored by {who}{tool}{when})"
+
+    def constraint_text(self) -> str:
+        name, arity = self.constraint.key
+        shown = render(Struct("/", (Atom(name), arity)))
+        return f"{shown} is functional ({self.constraint.where}, policy {self.policy.value})"
+
+    def refusal(self) -> str:
+        """The text of a ``refuse`` policy's answer."""
+        return (
+            f"Refused: {render(self.fact)} conflicts with {self.held_text()}; "
+            f"{self.constraint_text()}"
+        )
+
+    def replacing(self) -> str:
+        """How to store ``fact`` in place of ``held``."""
+        return (
+            f"To replace it, call update_fact with old_fact {render(self.held.head)} and "
+            f"new_fact {render(self.fact)}, or withdraw it first (unassert-handle "
+            f"{self.held.handle})."
+        )
+
+    def note(self) -> str:
+        """The second text item of a ``keep`` policy's answer."""
+        return f"stored, but conflicts with {self.held_text()}; {self.constraint_text()}"
+
+
+def conflicts(memory: Constrained, mutations: Sequence[Mutation]) -> list[Conflict]:
+    """The conflicts ``mutations``, committed together now, would make in
+    ``memory`` (see the module documentation), in the order of the facts
+    they store, then of the stored facts."""
+    if not memory.constraints:
+        return []
+    found: list[Conflict] = []
+    for fact in _stored_facts(mutations):
+        constraint = memory.constraints.functional(indicator(fact))
+        if constraint is None or not isinstance(fact, Struct) or variables(fact):
+            continue
+        policy = memory.constraints.policy_of(constraint)
+        for held in memory.stored_facts_sharing_prefix(fact):
+            last = held.head.args[-1]  # type: ignore[union-attr]  # a fact of the same predicate
+            if terms_equal(last, fact.args[-1]) or _removed(held, mutations):
+                continue
+            found.append(Conflict(fact, held, constraint, policy))
+    return found
+
+
+def _stored_facts(mutations: Sequence[Mutation]) -> list[Term]:
+    stored: list[Term] = []
+    for mutation in mutations:
+        if isinstance(mutation, AddClause) and mutation.clause.is_fact:
+            stored.append(mutation.clause.head)
+        elif isinstance(mutation, Assume) and mutation.stores:
+            stored.append(mutation.fact)
+    return stored
+
+
+def _removed(held: Clause, mutations: Sequence[Mutation]) -> bool:
+    """Whether ``mutations`` remove the stored fact ``held``."""
+    for mutation in mutations:
+        if isinstance(mutation, (RemoveClause, Withdraw)):
+            if mutation.clause is held or (
+                held.handle is not None and mutation.clause.handle == held.handle
+            ):
+                return True
+        elif isinstance(mutation, RemoveAll) and unify(mutation.pattern, held.head) is not None:
+            return True
+    return False
+
+
+def withdrawals(superseded: Iterable[Conflict]) -> list[Mutation]:
+    """The changes that take the stored facts of ``superseded`` away, each
+    once: withdrawn (kept in the history), or removed when it has no handle
+    (stored before handles existed)."""
+    taken: list[Mutation] = []
+    seen: set[int] = set()
+    for conflict in superseded:
+        held = conflict.held
+        if id(held) in seen:
+            continue
+        seen.add(id(held))
+        taken.append(Withdraw(held) if held.handle is not None else RemoveClause(held))
+    return taken
+
+
+class Committed(list[Mutation]):
+    """The changes a commit journaled, as committed (stamped), without the
+    withdrawals a ``supersede`` policy added; ``kept``: the conflicts a
+    ``keep`` policy stored; ``superseded``: those a ``supersede`` policy
+    settled."""
+
+    def __init__(
+        self,
+        mutations: Iterable[Mutation] = (),
+        *,
+        kept: Sequence[Conflict] = (),
+        superseded: Sequence[Conflict] = (),
+    ) -> None:
+        super().__init__(mutations)
+        self.kept = list(kept)
+        self.superseded = list(superseded)
+
+    def notes(self) -> list[str]:
+        """The second text items of the answer: one per conflict kept or superseded."""
+        notes = [conflict.note() for conflict in self.kept]
+        notes += [f"superseded {conflict.held_text()}" for conflict in self.superseded]
+        return notes

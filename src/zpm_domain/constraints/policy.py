@@ -1,0 +1,35 @@
+"""What a write that would break a constraint does: the three policies."""
+
+from __future__ import annotations
+
+from enum import StrEnum
+
+from zpm_domain.errors import InvalidArguments
+
+
+class Policy(StrEnum):
+    """``refuse``: the write is not stored, and its answer names the clause
+    it conflicts with; ``supersede``: the new fact wins, the ones it
+    conflicts with are withdrawn (kept in the history); ``keep``: both are
+    stored, and the answer says which clause the new one conflicts with."""
+
+    REFUSE = "refuse"
+    SUPERSEDE = "supersede"
+    KEEP = "keep"
+
+
+DEFAULT = Policy.KEEP
+"""The policy of a constraint declared without one, unless the project's
+configuration says otherwise (``[constraints] policy``): nothing a client
+writes is lost, and every conflict is reported."""
+
+NAMES = tuple(policy.value for policy in Policy)
+
+
+def parse_policy(text: str, what: str = "policy") -> Policy:
+    """The policy named ``text``; ``InvalidArguments`` naming the three."""
+    try:
+        return Policy(text)
+    except ValueError:
+        choices = ", ".join(f'"{name}"' for name in NAMES[:-1]) + f' or "{NAMES[-1]}"'
+        raise InvalidArguments(f"{what} must be {choices}, not {text!r}") from None

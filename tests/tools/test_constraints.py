@@ -1,0 +1,186 @@
+"""Functional constraints checked when a fact is written: the two-agent
+owner story ends in a refusal, a supersession or a kept conflict, as the
+constraint's policy says (``zpm_domain.constraints``)."""
+
+from __future__ import annotations
+
+import json
+import re
+from collections.abc import Callable
+from pathlib import Path
+
+import pytest
+
+from zpm_app.config import ConfigError, resolve_settings
+from zpm_app.toolbox import Toolbox
+
+HANDLE = r"handle \d+"
+STAMP = r"\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ"
+
+
+def team(project: Path, open_box: Callable[..., Toolbox], directive: str) -> Toolbox:
+    """A project whose knowledge file ``kb/team.pl`` holds ``directive``."""
+    (project / ".zpm" / "kb" / "team.pl").write_text(f"{directive}\nowner(billing, carol).\n")
+    return open_box()
+
+
+def owners(box: Toolbox, service: str = "auth_service") -> str:
+    return box.call("query_logic", {"goal": f"owner({service}, X)"}).text
+
+
+def test_refuse_names_the_fact_it_conflicts_with_and_how_to_replace_it(
+    project: Path, open_box: Callable[..., Toolbox]
+) -> None:
+    box = team(project, open_box, ":- functional(owner/2, refuse).")
+    first = box.call("remember_fact", {"fact": "owner(auth_service, alice)"}, client="agent-a")
+    assert not first.is_error and first.notes == ()
+    second = box.call("remember_fact", {"fact": "owner(auth_service, bob)"}, client="agent-b")
+    assert second.is_error
+    assert re.fullmatch(
+        rf"Refused: owner\(auth_service, bob\) conflicts with owner\(auth_service, alice\) "
+        rf"\({HANDLE}, stored by agent-a with remember_fact at {STAMP}\); owner/2 is "
+        rf"functional \(kb/team.pl:1, policy refuse\)",
+        second.text,
+    ), second.text
+    assert second.notes[0].startswith(
+        "To replace it, call update_fact with old_fact owner(auth_service, alice) and "
+        "new_fact owner(auth_service, bob)"
+    )
+    assert owners(box) == '[{"X":"alice"}]'
+    other = box.call("remember_fact", {"fact": "owner(search, bob)"}, client="agent-b")
+    assert not other.is_error  # another service
+    replaced = box.call(
+        "update_fact",
+        {"old_fact": "owner(auth_service, alice)", "new_fact": "owner(auth_service, bob)"},
+    )
+    assert not replaced.is_error and replaced.notes == ()
+    again = box.call("remember_fact", {"fact": "owner(auth_service, bob)"}, client="agent-b")
+    assert not again.is_error  # the same owner again: no conflict
+    assert json.loads(owners(box)) == [{"X": "bob"}, {"X": "bob"}]
+
+
+def test_a_refused_write_stores_nothing_and_a_restart_agrees(
+    project: Path, open_box: Callable[..., Toolbox]
+) -> None:
+    box = team(project, open_box, ":- functional(owner/2, refuse).")
+    box.call("remember_fact", {"fact": "owner(auth_service, alice)"})
+    now = json.loads(box.call("history", {"limit": 1}).text)["now"]
+    for tool, arguments in [
+        ("remember_fact", {"fact": "owner(auth_service, bob)"}),
+        ("assume_fact", {"fact": "owner(auth_service, bob)", "assumption": "a1"}),
+        ("assert", {"sentence": "owner(auth_service, bob)"}),
+        ("upsert_fact", {"fact": "owner(auth_service, bob)"}),  # replaces: no conflict
+    ]:
+        answer = box.call(tool, arguments)
+        assert answer.is_error == (tool != "upsert_fact"), (tool, answer)
+    assert json.loads(box.call("history", {"limit": 1}).text)["now"] == str(int(now) + 1)
+    box.close()
+    assert owners(open_box()) == '[{"X":"bob"}]'
+
+
+def test_supersede_withdraws_the_old_fact_and_the_history_keeps_both(
+    project: Path, open_box: Callable[..., Toolbox]
+) -> None:
+    box = team(project, open_box, ":- functional(owner/2, supersede).")
+    box.call("remember_fact", {"fact": "owner(auth_service, alice)"}, client="agent-a")
+    before = json.loads(box.call("history", {"limit": 1}).text)["now"]
+    second = box.call("remember_fact", {"fact": "owner(auth_service, bob)"}, client="agent-b")
+    assert not second.is_error and second.text == "Asserted: owner(auth_service, bob)"
+    assert re.fullmatch(
+        rf"superseded owner\(auth_service, alice\) \({HANDLE}, stored by agent-a with "
+        rf"remember_fact at {STAMP}\)",
+        second.notes[0],
+    ), second.notes
+    assert owners(box) == '[{"X":"bob"}]'
+    then = box.call("query_logic", {"goal": "owner(auth_service, X)", "as_of": before})
+    assert then.text == '[{"X":"alice"}]'
+    events = json.loads(box.call("history", {"predicate": "owner/2", "limit": 2}).text)
+    assert [(e["event"], e["text"], e["client"], e["tool"]) for e in events["events"]] == [
+        ("stored", "owner(auth_service, bob)", "agent-b", "remember_fact"),
+        ("withdrawn", "owner(auth_service, alice)", "agent-b", "remember_fact"),
+    ]
+    box.close()
+    assert owners(open_box()) == '[{"X":"bob"}]'
+
+
+def test_keep_stores_both_and_says_which_fact_the_new_one_conflicts_with(
+    project: Path, open_box: Callable[..., Toolbox]
+) -> None:
+    box = team(project, open_box, ":- functional(owner/2, keep).")
+    box.call("remember_fact", {"fact": "owner(auth_service, alice)"}, client="agent-a")
+    second = box.call("remember_fact", {"fact": "owner(auth_service, bob)"}, client="agent-b")
+    assert not second.is_error
+    assert re.fullmatch(
+        rf"stored, but conflicts with owner\(auth_service, alice\) \({HANDLE}, stored by "
+        rf"agent-a with remember_fact at {STAMP}\); owner/2 is functional \(kb/team.pl:1, "
+        rf"policy keep\)",
+        second.notes[0],
+    ), second.notes
+    assert json.loads(owners(box)) == [{"X": "alice"}, {"X": "bob"}]
+    assumed = box.call("assume_fact", {"fact": "owner(auth_service, dan)", "assumption": "a1"})
+    assert len(assumed.notes) == 2  # with alice and with bob
+
+
+def test_the_configuration_gives_the_policy_of_a_constraint_declared_without_one(
+    project: Path, open_box: Callable[..., Toolbox]
+) -> None:
+    (project / ".zpm" / "config.toml").write_text('[constraints]\npolicy = "refuse"\n')
+    box = team(project, open_box, ":- functional(owner/2).")
+    box.call("remember_fact", {"fact": "owner(auth_service, alice)"})
+    refused = box.call("remember_fact", {"fact": "owner(auth_service, bob)"})
+    assert refused.is_error and refused.text.endswith("(kb/team.pl:1, policy refuse)")
+    (project / ".zpm" / "config.toml").write_text('[constraints]\npolicy = "ignore"\n')
+    with pytest.raises(ConfigError, match="'constraints.policy' must be one of"):
+        resolve_settings(project=str(project))
+
+
+def test_without_a_declaration_or_a_policy_nothing_changes(
+    project: Path, open_box: Callable[..., Toolbox]
+) -> None:
+    box = team(project, open_box, ":- functional(owner/2).")  # the default: keep
+    box.call("remember_fact", {"fact": "owner(auth_service, alice)"})
+    kept = box.call("remember_fact", {"fact": "owner(auth_service, bob)"})
+    assert kept.notes and kept.notes[0].endswith("policy keep)")
+    open_fact = box.call("remember_fact", {"fact": "owner(auth_service, _)"})
+    assert all("conflicts" not in note for note in open_fact.notes)  # a variable: not constrained
+    free = box.call("remember_fact", {"fact": "member(auth_service, alice)"})
+    more = box.call("remember_fact", {"fact": "member(auth_service, bob)"})
+    assert free.notes == more.notes == ()
+    defeated = box.call("remember_fact", {"fact": "owner(billing, dan)"})
+    assert defeated.notes == ("stored, but defeated by owner(billing, carol) (kb/team.pl:2)",)
+
+
+def test_a_policy_that_is_not_one_of_the_three_skips_the_declaration(
+    project: Path, open_box: Callable[..., Toolbox]
+) -> None:
+    box = team(project, open_box, ":- dynamic(owner/2).\n:- functional(owner/2, ignore).")
+    box.call("remember_fact", {"fact": "owner(auth_service, alice)"})
+    second = box.call("remember_fact", {"fact": "owner(auth_service, bob)"})
+    assert not second.is_error and second.notes == ()
+    defeated = box.call("remember_fact", {"fact": "owner(billing, dan)"})
+    assert defeated.notes == ()  # not functional: nothing defeats it either
+
+
+def test_the_schema_lists_each_constraint_with_its_policy(
+    project: Path, open_box: Callable[..., Toolbox]
+) -> None:
+    box = open_box()
+    assert "constraints" not in json.loads(box.call("get_knowledge_schema", {}).text)
+    box.close()
+    (project / ".zpm" / "config.toml").write_text('[constraints]\npolicy = "supersede"\n')
+    box = team(project, open_box, ":- functional(owner/2).\n:- functional(lead/3, refuse).")
+    schema = json.loads(box.call("get_knowledge_schema", {}).text)
+    assert schema["constraints"] == [
+        {
+            "predicate": "owner/2",
+            "kind": "functional",
+            "policy": "supersede",
+            "declared": "kb/team.pl:1",
+        },
+        {
+            "predicate": "lead/3",
+            "kind": "functional",
+            "policy": "refuse",
+            "declared": "kb/team.pl:2",
+        },
+    ]
