@@ -13,6 +13,8 @@ import pytest
 
 from zpm_app.config import ConfigError, resolve_settings
 from zpm_app.toolbox import Toolbox
+from zpm_domain.constraints import policy
+from zpm_domain.stored import descriptions
 
 HANDLE = r"handle \d+"
 STAMP = r"\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ"
@@ -184,3 +186,73 @@ def test_the_schema_lists_each_constraint_with_its_policy(
             "declared": "kb/team.pl:2",
         },
     ]
+
+
+def test_describe_predicate_declares_a_constraint_that_history_forks_and_restarts_keep(
+    project: Path, open_box: Callable[..., Toolbox]
+) -> None:
+    box = open_box()
+    said = box.call("describe_predicate", {"predicate": "owner/2", "functional": True})
+    assert said.text == (
+        "owner/2 is functional: its stored facts follow the policy the project's default"
+    )
+    box.call("remember_fact", {"fact": "owner(auth_service, alice)"})
+    kept = box.call("remember_fact", {"fact": "owner(auth_service, bob)"})
+    assert kept.notes[0].endswith("owner/2 is functional (describe_predicate, policy keep)")
+    described = box.call(
+        "describe_predicate",
+        {"predicate": "owner/2", "description": "who owns a service", "policy": "refuse"},
+    )
+    assert described.text == "Described owner/2: who owns a service"
+    assert described.notes == ("owner/2 is functional: its stored facts follow the policy refuse",)
+    box.close()
+    box = open_box()  # replayed from the journal
+    refused = box.call("remember_fact", {"fact": "owner(auth_service, carol)"})
+    assert refused.is_error and refused.text.endswith("(describe_predicate, policy refuse)")
+    schema = json.loads(box.call("get_knowledge_schema", {}).text)
+    assert schema["predicates"][0]["description"] == "who owns a service"
+    assert schema["constraints"] == [
+        {
+            "predicate": "owner/2",
+            "kind": "functional",
+            "policy": "refuse",
+            "declared": "describe_predicate",
+        }
+    ]
+    box.call("save_snapshot", {"name": "s1"})
+    forked = box.call("fork_memory", {"name": "try", "from": "default"})
+    assert not forked.is_error, forked.text
+    in_fork = box.call("remember_fact", {"fact": "owner(auth_service, dan)", "memory": "try"})
+    assert in_fork.is_error  # the fork carries the constraint
+    events = json.loads(box.call("history", {"predicate": "owner/2", "limit": 1}).text)
+    assert events["events"][0]["event"] == "described"
+    gone = box.call("describe_predicate", {"predicate": "owner/2", "functional": False})
+    assert gone.text == "owner/2 is no longer functional"
+    assert not box.call("remember_fact", {"fact": "owner(auth_service, carol)"}).is_error
+    box.call("restore_snapshot", {"name": "s1"})
+    assert box.call("remember_fact", {"fact": "owner(auth_service, erin)"}).is_error
+
+
+def test_describe_predicate_says_what_is_wrong_with_a_declaration(
+    project: Path, open_box: Callable[..., Toolbox]
+) -> None:
+    box = team(project, open_box, ":- functional(owner/2, refuse).")
+    cases = [
+        ({"predicate": "owner/2", "functional": False}, "declared functional in kb/team.pl:1"),
+        ({"predicate": "lead/2", "policy": "refuse"}, "lead/2 is not functional"),
+        ({"predicate": "lead/2", "functional": True, "policy": "drop"}, "policy must be"),
+        ({"predicate": "flag/0", "functional": True}, "flag/0 cannot be functional"),
+        ({"predicate": "lead/2"}, "give a description, functional or a policy"),
+    ]
+    for arguments, hint in cases:
+        answer = box.call("describe_predicate", arguments)
+        assert answer.is_error and answer.text == "InvalidArguments", (arguments, answer)
+        assert hint in answer.notes[0], (arguments, answer.notes)
+    described = box.call(
+        "describe_predicate", {"predicate": "owner/2", "description": "who owns it"}
+    )
+    assert described.text == "Described owner/2: who owns it" and described.notes == ()
+
+
+def test_a_description_keeps_the_policies_the_constraints_know() -> None:
+    assert descriptions.POLICIES == policy.NAMES

@@ -193,7 +193,7 @@ def _rank_memory(
             for index in islice(plain, wanted):
                 entries.append((r0, r1, r2, order, position + index, clauses[index], where))
         position += len(clauses)
-    for key, description in descriptions:
+    for key, description in descriptions.described():
         if key in with_clauses or not searched(key[0]):
             continue
         own = _own_masks(matcher, key[0], description)

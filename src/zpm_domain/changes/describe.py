@@ -17,7 +17,7 @@ from zpm_domain.prolog.errors import PermissionDenied
 from zpm_domain.prolog.terms import Atom, Struct
 from zpm_domain.prolog.writer import render
 from zpm_domain.stored.clauses import Origin
-from zpm_domain.stored.descriptions import Description, Descriptions, Key
+from zpm_domain.stored.descriptions import POLICIES, Description, Descriptions, Key
 
 
 @dataclass(frozen=True, slots=True)
@@ -48,9 +48,15 @@ class DescribePredicate(Mutation):
             or (isinstance(arguments, list) and all(isinstance(a, str) for a in arguments))
         ):
             raise BadOperation("'arguments' must be a list of strings or null")
+        functional, policy = args.get("functional", False), args.get("policy")
+        if not isinstance(functional, bool):
+            raise BadOperation("'functional' must be true or false")
+        if not (policy is None or policy in POLICIES):
+            raise BadOperation(f"'policy' must be one of {', '.join(POLICIES)} or null")
         text = text_arg(args, "description")
-        description = Description(text, None if arguments is None else tuple(arguments))
-        return cls(text_arg(args, "name"), arity, description if text else None)
+        names = None if arguments is None else tuple(arguments)
+        description = Description(text, names, functional, policy if functional else None)
+        return cls(text_arg(args, "name"), arity, description if text or functional else None)
 
     def footprint(self, target: Target) -> set[int] | None:
         return set()  # descriptions are compared whole (they are few)
@@ -65,6 +71,7 @@ class DescribePredicate(Mutation):
                 "arity": self.arity,
                 "description": "" if description is None else description.text,
                 "arguments": None if arguments is None else list(arguments),
+                **_declared(description),
             },
         )
 
@@ -76,10 +83,18 @@ class DescribePredicate(Mutation):
         target.descriptions.put(self.key, self.description)
 
 
+def _declared(description: Description | None) -> dict[str, Any]:
+    """The fields of a functional predicate's declaration (none otherwise:
+    a plain description's line stays as it always was)."""
+    if description is None or not description.functional:
+        return {}
+    return {"functional": True, "policy": description.policy}
+
+
 def moved(descriptions: Descriptions, old: str, new: str, arity: int) -> list[DescribePredicate]:
     """The mutations that move ``old/arity``'s description to ``new/arity``
     (a rename), replacing any ``new/arity`` had; none when it has none."""
-    held = descriptions.of(old, arity)
+    held = descriptions.record((old, arity))
     if held is None:
         return []
     return [DescribePredicate(new, arity, held), DescribePredicate(old, arity, None)]

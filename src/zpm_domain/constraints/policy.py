@@ -24,6 +24,8 @@ configuration says otherwise (``[constraints] policy``): nothing a client
 writes is lost, and every conflict is reported."""
 
 NAMES = tuple(policy.value for policy in Policy)
+"""The policies by name (``zpm_domain.stored.descriptions.POLICIES`` keeps the
+same names; this module stays light for the configuration to import)."""
 
 
 def parse_policy(text: str, what: str = "policy") -> Policy:

@@ -151,7 +151,7 @@ class Memory(Reads):
         self.history = withdrawals.History()
         self.defeats = defeat.Defeats()
         self.descriptions = descriptions.Descriptions()
-        self.constraints = Constraints(constraint_policy)
+        self.constraints = Constraints(self.descriptions, constraint_policy)
         self.files = KnowledgeFiles(engine, self._namespace, self.defeats, self.constraints)
         self.fork = storage.fork_info()
         self.preloaded = preloaded

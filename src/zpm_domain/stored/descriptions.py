@@ -14,6 +14,12 @@ Descriptions are journaled (operation ``describe``, the change
 ``zpm_domain.changes.describe.DescribePredicate``), kept in snapshots (section
 ``descriptions``), copied into forks with the rest of a memory's state, moved
 by ``rename_predicate`` and carried into the base by a merge.
+
+A description also carries what ``describe_predicate`` declares of the
+predicate's facts: that it is functional, and the policy a write that
+breaks that follows (``zpm_domain.constraints``).  A predicate may be
+declared functional without a description text: its record then has an
+empty text, and it has no description (:meth:`Descriptions.of`).
 """
 
 from __future__ import annotations
@@ -34,14 +40,27 @@ MAX_TEXT = 500
 
 Key = tuple[str, int]
 
+POLICIES = ("refuse", "supersede", "keep")
+"""The policies a functional predicate may declare (``zpm_domain.constraints.policy``)."""
+
 
 @dataclass(frozen=True, slots=True)
 class Description:
     """A predicate's one-line ``text`` and the names of its arguments
-    (``None``: not named)."""
+    (``None``: not named); ``functional``: its facts are declared functional,
+    with ``policy`` (``refuse``, ``supersede`` or ``keep``; ``None``: the
+    memory's default).  ``text`` is empty only for a functional predicate
+    without a description."""
 
     text: str
     arguments: tuple[str, ...] | None = None
+    functional: bool = False
+    policy: str | None = None
+
+    @property
+    def said(self) -> bool:
+        """Whether it has a description text (else it only declares a constraint)."""
+        return bool(self.text)
 
     def as_json(self) -> dict[str, Any]:
         """``{"description": text}``, plus ``"arguments"`` when they are named:
@@ -65,7 +84,18 @@ class Descriptions:
         return iter(list(self._by_key.items()))
 
     def of(self, name: str, arity: int) -> Description | None:
-        return self._by_key.get((name, arity))
+        """The description of ``name/arity``, if it has one with a text."""
+        found = self._by_key.get((name, arity))
+        return found if found is not None and found.said else None
+
+    def record(self, key: Key) -> Description | None:
+        """What ``describe_predicate`` said of ``key``: a description, a
+        constraint or both."""
+        return self._by_key.get(key)
+
+    def described(self) -> Iterator[tuple[Key, Description]]:
+        """The records with a description text, in order."""
+        return ((key, d) for key, d in list(self._by_key.items()) if d.said)
 
     def put(self, key: Key, description: Description | None) -> None:
         """Describe ``key`` (a replaced description keeps its place); ``None`` removes."""
@@ -120,14 +150,16 @@ def _check_line(text: str, what: str) -> None:
 
 def section(descriptions: Descriptions) -> list[str]:
     """The snapshot section: one JSON line per description, in order:
-    ``[name, arity, text, arguments]`` (``arguments`` a list of names or null)."""
-    return [
-        json.dumps(
-            [name, arity, d.text, None if d.arguments is None else list(d.arguments)],
-            ensure_ascii=False,
-        )
-        for (name, arity), d in descriptions
-    ]
+    ``[name, arity, text, arguments]`` (``arguments`` a list of names or
+    null), and a fifth item ``{"functional": true, "policy": P}`` for a
+    functional predicate (``P`` null: the memory's default)."""
+    lines = []
+    for (name, arity), d in descriptions:
+        entry: list[Any] = [name, arity, d.text, None if d.arguments is None else list(d.arguments)]
+        if d.functional:
+            entry.append({"functional": True, "policy": d.policy})
+        lines.append(json.dumps(entry, ensure_ascii=False))
+    return lines
 
 
 def read_section(lines: Iterable[str]) -> dict[Key, Description]:
@@ -138,10 +170,16 @@ def read_section(lines: Iterable[str]) -> dict[Key, Description]:
             entry = json.loads(line)
         except ValueError as error:
             raise SectionDamaged(number, f"does not read ({error})") from None
-        if not (isinstance(entry, list) and len(entry) == 4):
+        if not (isinstance(entry, list) and len(entry) in (4, 5)):
             raise SectionDamaged(number, "not a description")
-        name, arity, text, arguments = entry
-        if not (isinstance(name, str) and isinstance(text, str) and text):
+        name, arity, text, arguments = entry[:4]
+        declared = entry[4] if len(entry) == 5 else {}
+        if not isinstance(declared, dict):
+            raise SectionDamaged(number, "a constraint must be an object")
+        functional, policy = declared.get("functional", False), declared.get("policy")
+        if not (isinstance(functional, bool) and (policy is None or policy in POLICIES)):
+            raise SectionDamaged(number, "a constraint must be functional with a known policy")
+        if not (isinstance(name, str) and isinstance(text, str) and (text or functional)):
             raise SectionDamaged(number, "name and description must be text")
         if not isinstance(arity, int) or isinstance(arity, bool) or arity < 0:
             raise SectionDamaged(number, "arity must be a non-negative integer")
@@ -149,5 +187,6 @@ def read_section(lines: Iterable[str]) -> dict[Key, Description]:
             isinstance(arguments, list) and all(isinstance(a, str) for a in arguments)
         ):
             raise SectionDamaged(number, "arguments must be a list of names or null")
-        found[(name, arity)] = Description(text, None if arguments is None else tuple(arguments))
+        names = None if arguments is None else tuple(arguments)
+        found[(name, arity)] = Description(text, names, functional, policy)
     return found

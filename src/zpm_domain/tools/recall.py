@@ -15,21 +15,25 @@ from typing import Annotated, Any, cast
 from zpm_domain.analysis.search import Found, search
 from zpm_domain.analysis.words import PLACES, Matcher, query_words
 from zpm_domain.changes.describe import DescribePredicate
+from zpm_domain.constraints.declared import Functional
+from zpm_domain.constraints.describing import declaration_text, record_after
 from zpm_domain.errors import InvalidArguments
 from zpm_domain.memory.memory import Memory
 from zpm_domain.memory.mounts import Memories
 from zpm_domain.prolog.terms import Atom, Struct
 from zpm_domain.prolog.writer import render
 from zpm_domain.stored.clauses import render_clause
-from zpm_domain.stored.descriptions import Description, described
+from zpm_domain.stored.descriptions import Description
 from zpm_domain.tools import outputs
 from zpm_domain.tools.definition import (
     CHANGE_IDEMPOTENT,
     QUERY,
     Arg,
     MemoryArg,
+    Noted,
     Reply,
     ToolGroup,
+    noted,
     tool,
 )
 from zpm_domain.tools.inputs import parse_indicator
@@ -119,18 +123,22 @@ class RecallTools(ToolGroup):
         "every session uses the same vocabulary; get_knowledge_schema, get_kb_overview and "
         "search_facts show it. The predicate need not have clauses yet. Describing it again "
         "replaces the description; an empty description removes it.",
+        details="With functional true, the facts tools store of it may not share every "
+        "argument but the last and differ in that one: a write that would break that follows "
+        "the policy (refuse it; supersede, withdrawing the old fact; or keep both and say "
+        "so). A knowledge file's :- functional(Name/Arity, Policy). wins over this.",
     )
     def describe_predicate(
         self,
         predicate: Annotated[str, Arg('The predicate as name/arity (e.g. "owner/2")')],
         description: Annotated[
-            str,
+            str | None,
             Arg(
                 'One line that says what it means (e.g. "who owns a service"); empty '
-                "removes the description",
+                "removes the description; left out, it stays as it is",
                 allow_empty=True,
             ),
-        ],
+        ] = None,
         arguments: Annotated[
             str | None,
             Arg(
@@ -138,25 +146,56 @@ class RecallTools(ToolGroup):
                 "as many as its arity (optional)"
             ),
         ] = None,
+        functional: Annotated[
+            bool | None,
+            Arg("Whether its last argument is a function of the others (a constraint)"),
+        ] = None,
+        policy: Annotated[
+            str | None,
+            Arg(
+                'What a write that breaks that does: "refuse", "supersede" or "keep" '
+                "(default: the project's)"
+            ),
+        ] = None,
         memory: MemoryArg = None,
-    ) -> str:
-        """One journal batch when the description changes; none when it is
+    ) -> str | Noted:
+        """One journal batch when the record changes; none when it is
         already as asked (the same answer)."""
         name, arity = parse_indicator(predicate)
-        wanted = described(description, arguments, arity)
-        change = DescribePredicate(name, arity, wanted)
         shown = render(Struct("/", (Atom(name), arity)))
         kb = self._memories.resolve(memory)
         with kb.writing():
+            held = kb.descriptions.record((name, arity))
+            wanted = record_after(
+                held,
+                shown,
+                arity,
+                description=description,
+                arguments=arguments,
+                functional=functional,
+                policy=policy,
+                in_file=_in_file(kb.constraints.functional((name, arity))),
+            )
+            change = DescribePredicate(name, arity, wanted)
             change.check(kb)
-            held = kb.description_of(name, arity)
             if held != wanted:
                 kb.commit([change])
-        if wanted is not None:
-            return f"Described {shown}{_signature(wanted)}: {wanted.text}"
-        if held is None:
-            return f"No description to remove: {shown}"
-        return f"Removed the description of {shown}"
+        declared = None
+        if functional is not None or policy is not None:
+            declared = declaration_text(shown, held, wanted)
+            if description is None:
+                return declared
+        if wanted is not None and wanted.said:
+            text = f"Described {shown}{_signature(wanted)}: {wanted.text}"
+        elif held is None or not held.said:
+            text = f"No description to remove: {shown}"
+        else:
+            text = f"Removed the description of {shown}"
+        return noted(text, declared)
+
+
+def _in_file(found: Functional | None) -> Functional | None:
+    return found if found is not None and found.in_file else None
 
 
 def _signature(description: Description) -> str:
