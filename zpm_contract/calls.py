@@ -411,6 +411,8 @@ the start, early batches and events, one far ahead (refused), the time every
 server tells (``lockstep.CLOCK``) and the second after it, and a mistake."""
 history_clients = st.sampled_from([None, None, None, "zpm-lockstep", "someone"])
 history_tools = st.sampled_from([None, None, None, "remember_fact", "assert", "merge_memory"])
+CONSTRAINED = ("likes", "link", "item", "p")
+"""The predicates the machine declares functional (``capital/2`` is, in its knowledge file)."""
 DESCRIPTIONS = ("who likes whom", "items on the shelf", "the meaning of p", "")
 """Descriptions given to predicates (the empty one removes a description)."""
 vocabulary = st.sampled_from([("shelf_item", 2), ("atom_length", 2)])

@@ -913,6 +913,24 @@ class LockstepMachine(ScheduledMachine):
         self.apply("describe_predicate", calls.with_memory(call, memory))
 
     @rule(
+        weight=2,
+        name=st.sampled_from(calls.CONSTRAINED),
+        functional=st.sampled_from([True, True, False, None]),
+        policy=st.sampled_from([None, "refuse", "supersede", "keep"]),
+        memory=calls.memory_targets,
+    )
+    def declare_functional(
+        self, name: str, functional: bool | None, policy: str | None, memory: str | None
+    ) -> None:
+        """Declare a predicate with facts functional, or no longer, with a
+        policy or the project's: the facts stored after it are refused,
+        supersede those they conflict with or are kept beside them (a policy
+        without functional is refused, as is a call that gives neither)."""
+        arity = calls.FACT_ARITY[name]
+        call = calls.with_present(predicate=f"{name}/{arity}", functional=functional, policy=policy)
+        self.apply("describe_predicate", calls.with_memory(call, memory))
+
+    @rule(
         weight=3,
         query=calls.search_queries,
         memory=calls.search_memories,

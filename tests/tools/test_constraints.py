@@ -256,3 +256,56 @@ def test_describe_predicate_says_what_is_wrong_with_a_declaration(
 
 def test_a_description_keeps_the_policies_the_constraints_know() -> None:
     assert descriptions.POLICIES == policy.NAMES
+
+
+def test_verify_consistency_reports_the_conflicts_a_keep_policy_holds(
+    project: Path, open_box: Callable[..., Toolbox]
+) -> None:
+    box = open_box()
+    box.call("define_rule", {"head": "integrity_violation(no_owner)", "body": "\\+ owner(_, _)"})
+    box.call("remember_fact", {"fact": "owner(auth_service, alice)"})
+    box.call("remember_fact", {"fact": "owner(auth_service, bob)"})  # before the declaration
+    box.call("describe_predicate", {"predicate": "owner/2", "functional": True})
+    box.call("remember_fact", {"fact": "owner(auth_service, carol)"})  # kept: the default
+    box.call("remember_fact", {"fact": "owner(search, dan)"})
+    found = json.loads(box.call("verify_consistency", {}).text)["violations"]
+    assert found == [
+        "conflict(owner(auth_service, alice), owner(auth_service, bob))",
+        "conflict(owner(auth_service, alice), owner(auth_service, carol))",
+    ]
+    scoped = json.loads(box.call("verify_consistency", {"scope": "deployment"}).text)
+    assert scoped["violations"] == []
+    box.call("unassert-handle", {"sentex_handle": _handle(box, "owner(auth_service, alice)")})
+    found = json.loads(box.call("verify_consistency", {}).text)["violations"]
+    assert found == ["conflict(owner(auth_service, bob), owner(auth_service, carol))"]
+
+
+def _handle(box: Toolbox, fact: str) -> int:
+    handle: int = json.loads(box.call("matching", {"pattern": fact}).text)["rows"][0]["handle"]
+    return handle
+
+
+def test_argue_answers_both_for_a_fact_a_keep_policy_holds_beside_another(
+    project: Path, open_box: Callable[..., Toolbox]
+) -> None:
+    box = team(project, open_box, ":- functional(owner/2, keep).")
+    box.call("remember_fact", {"fact": "owner(auth_service, alice)"})
+    box.call("remember_fact", {"fact": "owner(auth_service, bob)"})
+    box.call("remember_fact", {"fact": "owner(search, bob)"})
+    argued = box.call("argue", {"closed_goal": "owner(auth_service, bob)"})
+    answer = json.loads(argued.text)
+    assert answer["verdict"] == "both"
+    against = answer["against_justification"]
+    assert against["kind"] == "conflict" and against["placed_in"] == ["default"]
+    assert against["fact"]["sentence"] == "owner(auth_service, bob)"
+    assert [(c["sentence"], c["rules"]) for c in against["conflicting"]] == [
+        ("owner(auth_service, alice)", ["owner/2 is functional (kb/team.pl:1, policy keep)"])
+    ]
+    assert argued.structured is not None
+    assert argued.structured["against_justification"] == against
+    alone = json.loads(box.call("argue", {"closed_goal": "owner(search, bob)"}).text)
+    assert alone["verdict"] == "true" and alone["against_justification"] is None
+    both = box.call("argue", {"closed_goal": "(owner(search, bob), owner(auth_service, alice))"})
+    nodes = both.structured["against_justification"]["tree"]["nodes"]  # type: ignore[index]
+    assert nodes[1]["rule_applied"] == "conflict"
+    assert nodes[1]["conflict"]["fact"]["sentence"] == "owner(auth_service, alice)"

@@ -30,11 +30,13 @@ from zpm_domain.stored.provenance import UNKNOWN
 
 
 class Constrained(Protocol):
-    """What the check reads of a memory."""
+    """What the checks read of a memory."""
 
     constraints: Constraints
 
     def stored_facts_sharing_prefix(self, fact: Term) -> list[Clause]: ...
+
+    def stored_clauses(self, name: str, arity: int) -> list[Clause]: ...
 
 
 @dataclass(frozen=True, slots=True)
@@ -56,9 +58,7 @@ class Conflict:
         return f"{render(self.held.head)} (handle {self.held.handle}, stored by {who}{tool}{when})"
 
     def constraint_text(self) -> str:
-        name, arity = self.constraint.key
-        shown = render(Struct("/", (Atom(name), arity)))
-        return f"{shown} is functional ({self.constraint.where}, policy {self.policy.value})"
+        return constraint_text(self.constraint, self.policy)
 
     def refusal(self) -> str:
         """The text of a ``refuse`` policy's answer."""
@@ -78,6 +78,13 @@ class Conflict:
     def note(self) -> str:
         """The second text item of a ``keep`` policy's answer."""
         return f"stored, but conflicts with {self.held_text()}; {self.constraint_text()}"
+
+
+def constraint_text(constraint: Functional, policy: Policy) -> str:
+    """``owner/2 is functional (kb/team.pl:1, policy keep)``."""
+    name, arity = constraint.key
+    shown = render(Struct("/", (Atom(name), arity)))
+    return f"{shown} is functional ({constraint.where}, policy {policy.value})"
 
 
 def conflicts(memory: Constrained, mutations: Sequence[Mutation]) -> list[Conflict]:
@@ -160,3 +167,23 @@ class Committed(list[Mutation]):
         notes = [conflict.note() for conflict in self.kept]
         notes += [f"superseded {conflict.held_text()}" for conflict in self.superseded]
         return notes
+
+
+def held_conflicts(memory: Constrained) -> list[Conflict]:
+    """The conflicts ``memory`` holds: for each functional predicate, in
+    clause order, each stored ground fact that shares every argument but the
+    last with an earlier one and differs in it (``held``: the earlier one),
+    as a ``keep`` policy stores them, or as they were stored before the
+    predicate was declared functional."""
+    found: list[Conflict] = []
+    for constraint in memory.constraints:
+        policy = memory.constraints.policy_of(constraint)
+        firsts: dict[tuple[str, ...], Clause] = {}
+        for clause in memory.stored_clauses(*constraint.key):
+            head = clause.head
+            if not clause.is_fact or not isinstance(head, Struct) or variables(head):
+                continue
+            first = firsts.setdefault(tuple(render(arg) for arg in head.args[:-1]), clause)
+            if first is not clause and not terms_equal(first.head.args[-1], head.args[-1]):  # type: ignore[union-attr]
+                found.append(Conflict(head, first, constraint, policy))
+    return found

@@ -19,12 +19,13 @@ from dataclasses import dataclass
 from typing import Annotated, Any, cast
 
 from zpm_domain.analysis.justification import Justifier, unqualified
+from zpm_domain.constraints.functional import constraint_text
 from zpm_domain.errors import InvalidClause
 from zpm_domain.memory.memory import Memory
 from zpm_domain.memory.mounts import Memories
 from zpm_domain.ports.proofs import ProofNode, encode_tree, flat_nodes
 from zpm_domain.prolog.sandbox import check_goal
-from zpm_domain.prolog.terms import Atom, Struct, Term, variables
+from zpm_domain.prolog.terms import Atom, Struct, Term, indicator, terms_equal, variables
 from zpm_domain.prolog.writer import Renderer, render
 from zpm_domain.stored.clauses import DENIALS, Clause
 from zpm_domain.tools import verb_outputs
@@ -44,18 +45,39 @@ class DefeatReport:
     loser: dict[str, Any]
     winners: list[dict[str, Any]]
     placed_in: list[str]
+    kind = "defeat"
 
     def as_json(self) -> dict[str, Any]:
         return {
-            "kind": "defeat",
+            "kind": self.kind,
             "loser": self.loser,
             "winners": self.winners,
             "placed_in": self.placed_in,
         }
 
 
-Against = ProofNode | DefeatReport
-"""One goal's against side: the proof of its denial, or its defeat."""
+@dataclass(frozen=True, slots=True)
+class ConflictReport:
+    """A stored fact of a functional predicate and the stored facts it
+    conflicts with (``zpm_domain.constraints``): the ``conflict`` against side."""
+
+    fact: dict[str, Any]
+    conflicting: list[dict[str, Any]]
+    placed_in: list[str]
+    kind = "conflict"
+
+    def as_json(self) -> dict[str, Any]:
+        return {
+            "kind": self.kind,
+            "fact": self.fact,
+            "conflicting": self.conflicting,
+            "placed_in": self.placed_in,
+        }
+
+
+Report = DefeatReport | ConflictReport
+Against = ProofNode | Report
+"""One goal's against side: the proof of its denial, its defeat or its conflict."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -82,8 +104,10 @@ class ArgueTools(ToolGroup):
         details="The case for is the goal's first proof. The case against is a proof of its "
         "denial neg(Goal) (kind inference) or, for a stored fact that a functional "
         "predicate's knowledge defeats, the defeat (kind defeat): the loser, the winning "
-        "knowledge-file facts and the rule. A conjunction of ground goals is argued conjunct "
-        "by conjunct on the against side.",
+        "knowledge-file facts and the rule; or, for a stored fact of a functional predicate "
+        "that other stored facts contradict (kept by the policy keep), the conflict (kind "
+        "conflict). A conjunction of ground goals is argued conjunct by conjunct on the "
+        "against side.",
     )
     def argue(
         self,
@@ -115,7 +139,11 @@ class ArgueTools(ToolGroup):
             if for_side is None
             else {"nodes": cast(list[verb_outputs.JustificationNode], flat_nodes(for_side))},
             "against_justification": cast(
-                verb_outputs.Inference | verb_outputs.Defeat | None, _against_data(against)
+                verb_outputs.Inference
+                | verb_outputs.Defeat
+                | verb_outputs.FunctionalConflict
+                | None,
+                _against_data(against),
             ),
         }
         return Reply(text, data)
@@ -141,7 +169,7 @@ class ArgueTools(ToolGroup):
         denied = justifier.first_proof(kb, _denial(goal), renderer)
         if denied is not None:
             return denied
-        return self._defeat(kb, goal, renderer)
+        return self._defeat(kb, goal, renderer) or self._conflict(kb, goal, renderer)
 
     def _defeat(self, kb: Memory, goal: Term, renderer: Renderer) -> DefeatReport | None:
         fact, memory = unqualified(goal, self._memories, kb)
@@ -160,6 +188,25 @@ class ArgueTools(ToolGroup):
             for winner in defeat.winners
         ]
         return DefeatReport(_entry(loser, memory, renderer), winners, [memory.name])
+
+    def _conflict(self, kb: Memory, goal: Term, renderer: Renderer) -> ConflictReport | None:
+        """The stored facts the goal, a stored fact of a functional
+        predicate, conflicts with, if any."""
+        fact, memory = unqualified(goal, self._memories, kb)
+        if not isinstance(fact, Struct):
+            return None
+        constraint = memory.constraints.functional(indicator(fact))
+        if constraint is None:
+            return None
+        sharing = memory.stored_facts_sharing_prefix(fact)
+        mine = next((c for c in sharing if terms_equal(c.head, fact)), None)
+        last = fact.args[-1]
+        others = [c for c in sharing if not terms_equal(c.head.args[-1], last)]  # type: ignore[union-attr]
+        if mine is None or not others:
+            return None
+        rule = constraint_text(constraint, memory.constraints.policy_of(constraint))
+        conflicting = [{**_entry(c, memory, renderer), "rules": [rule]} for c in others]
+        return ConflictReport(_entry(mine, memory, renderer), conflicting, [memory.name])
 
 
 def _entry(clause: Clause, memory: Memory, renderer: Renderer) -> dict[str, Any]:
@@ -206,13 +253,15 @@ def _against_text(against: Against | ConjunctionAgainst | None) -> str:
             f'{{"goal":{dumps(against.goal)},"rule_applied":"{CONJUNCTION}","children":[{child}]}}'
         )
         return f'{{"kind":"inference","tree":{tree}}}'
-    if isinstance(against, DefeatReport):
+    if isinstance(against, (DefeatReport, ConflictReport)):
         return dumps(against.as_json())
     return f'{{"kind":"inference","tree":{encode_tree(against)}}}'
 
 
 def _child_text(child: Against) -> str:
-    return dumps(child.as_json()) if isinstance(child, DefeatReport) else encode_tree(child)
+    if isinstance(child, (DefeatReport, ConflictReport)):
+        return dumps(child.as_json())
+    return encode_tree(child)
 
 
 def _against_data(against: Against | ConjunctionAgainst | None) -> dict[str, Any] | None:
@@ -220,22 +269,22 @@ def _against_data(against: Against | ConjunctionAgainst | None) -> dict[str, Any
     defeated conjunct is a ``defeat`` node that carries the defeat object."""
     if against is None:
         return None
-    if isinstance(against, DefeatReport):
+    if isinstance(against, (DefeatReport, ConflictReport)):
         return against.as_json()
     if isinstance(against, ProofNode):
         return {"kind": "inference", "tree": {"nodes": flat_nodes(against)}}
     root = {"id": 0, "parent": None, "goal": against.goal, "rule_applied": CONJUNCTION}
     nodes: list[dict[str, Any]] = [{**root, "truncated": False}]
     child = against.child
-    if isinstance(child, DefeatReport):
+    if isinstance(child, (DefeatReport, ConflictReport)):
         nodes.append(
             {
                 "id": 1,
                 "parent": 0,
                 "goal": against.conjunct,
-                "rule_applied": "defeat",
+                "rule_applied": child.kind,
                 "truncated": False,
-                "defeat": child.as_json(),
+                child.kind: child.as_json(),
             }
         )
     else:

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from typing import Annotated, cast
 
+from zpm_domain.constraints.functional import held_conflicts
 from zpm_domain.errors import InputSyntaxError, InvalidArguments
 from zpm_domain.limits import Limits
 from zpm_domain.memory.memory import Memory
@@ -27,6 +28,9 @@ from zpm_domain.tools.moments import AsOfArg, reading
 
 TRACED = "path"
 VIOLATION = "integrity_violation"
+CONFLICT = "conflict"
+"""``conflict(Held, Later)``: two stored facts of a functional predicate that a
+``keep`` policy holds, as ``verify_consistency`` reports them."""
 
 
 class ReasoningTools(ToolGroup):
@@ -101,6 +105,9 @@ class ReasoningTools(ToolGroup):
         "from at most the answer limit of solutions (100 by default; truncated in the "
         "structured result says whether the limit cut them); undefined predicates give no "
         "violations.",
+        details="Without a scope, the violations also list conflict(Held, Later) for each "
+        "two stored facts of a functional predicate that share every argument but the last "
+        "and differ in it (kept by the policy keep, or stored before it was declared).",
     )
     def verify_consistency(
         self,
@@ -129,6 +136,10 @@ class ReasoningTools(ToolGroup):
         for solution in solutions:
             value = to_json_value(solution[x], renderer)
             violations.setdefault(dumps(value), value)
+        if scope is None:
+            for conflict in held_conflicts(kb):
+                value = renderer.render(Struct(CONFLICT, (conflict.held.head, conflict.fact)))
+                violations.setdefault(dumps(value), value)
         found = list(violations.values())
         truncated = len(solutions) >= self._limits.max_solutions
         return Reply(dumps({"violations": found}), {"violations": found, "truncated": truncated})

@@ -109,8 +109,23 @@ class Defeat(TypedDict):
     placed_in: Names
 
 
+class Conflicting(StoredSentence):
+    rules: Names
+
+
+class FunctionalConflict(TypedDict):
+    """A stored fact of a functional predicate beside other stored facts that share
+    every argument but the last and differ in it (kept by the policy keep)."""
+
+    kind: Literal["conflict"]
+    fact: StoredSentence
+    conflicting: list[Conflicting]
+    placed_in: Names
+
+
 class ArgueNode(JustificationNode):
     defeat: NotRequired[Defeat]
+    conflict: NotRequired[FunctionalConflict]
 
 
 class ArgueTree(TypedDict):
@@ -132,7 +147,7 @@ Verdict = Literal["true", "false", "both", "unknown"]
 class Argued(TypedDict):
     verdict: Verdict
     for_justification: HandledProof | None
-    against_justification: Inference | Defeat | None
+    against_justification: Inference | Defeat | FunctionalConflict | None
 
 
 MergeOp = Literal["store", "withdraw", "remove", "support", "unsupport"]
