@@ -99,10 +99,23 @@ def test_supersede_withdraws_the_old_fact_and_the_history_keeps_both(
     events = json.loads(box.call("history", {"predicate": "owner/2", "limit": 2}).text)
     assert [(e["event"], e["text"], e["client"], e["tool"]) for e in events["events"]] == [
         ("stored", "owner(auth_service, bob)", "agent-b", "remember_fact"),
-        ("withdrawn", "owner(auth_service, alice)", "agent-b", "remember_fact"),
+        (
+            "withdrawn",
+            "owner(auth_service, alice) (superseded by owner(auth_service, bob))",
+            "agent-b",
+            "remember_fact",
+        ),
     ]
+    box.call("save_snapshot", {"name": "s1"})
+    box.call("restore_snapshot", {"name": "s1"})
+    records = box.memories.default.history.records()
+    assert [r.reason for r in records] == ["superseded by owner(auth_service, bob)"]
     box.close()
-    assert owners(open_box()) == '[{"X":"bob"}]'
+    box = open_box()
+    assert owners(box) == '[{"X":"bob"}]'
+    events = json.loads(box.call("history", {"predicate": "owner/2", "limit": 5}).text)
+    texts = [event["text"] for event in events["events"]]
+    assert "owner(auth_service, alice) (superseded by owner(auth_service, bob))" in texts
 
 
 def test_keep_stores_both_and_says_which_fact_the_new_one_conflicts_with(

@@ -36,6 +36,8 @@ class Withdrawal:
     record: int
     clause: Clause
     provenance: Provenance
+    reason: str | None = None
+    """Why, when a rule of the memory withdrew it (``superseded by F``)."""
 
 
 class History:
@@ -66,7 +68,8 @@ class History:
 def section(history: History) -> list[str]:
     """The snapshot section: one JSON line per record, in order:
     ``[record, handle, clause, tool, client, at, by_tool, by_client, by_at]``
-    (the stored clause's provenance, then the withdrawal's)."""
+    (the stored clause's provenance, then the withdrawal's), and its reason
+    last when it has one."""
     lines = []
     for w in history.records():
         stored = w.clause.provenance or UNKNOWN
@@ -81,6 +84,8 @@ def section(history: History) -> list[str]:
             w.provenance.client,
             w.provenance.at,
         ]
+        if w.reason is not None:
+            entry.append(w.reason)
         lines.append(json.dumps(entry, ensure_ascii=False))
     return lines
 
@@ -94,10 +99,11 @@ def read_section(lines: list[str]) -> list[Withdrawal]:
             clause = Clause.from_term(read_term(text))
         except (ValueError, TypeError, PrologSyntaxError) as error:
             raise SectionDamaged(number, f"does not read ({error})") from None
-        if not (is_handle(record) and is_handle(handle)) or len(fields) != 6:
+        if not (is_handle(record) and is_handle(handle)) or len(fields) not in (6, 7):
             raise SectionDamaged(number, "not a withdrawal record")
         if not all(v is None or isinstance(v, str) for v in fields):
-            raise SectionDamaged(number, "tool, client and at must be strings or null")
+            raise SectionDamaged(number, "tool, client, at and reason must be strings or null")
         stored = clause.stamped(handle, Provenance(*fields[:3]))
-        records.append(Withdrawal(record, stored, Provenance(*fields[3:])))
+        reason = fields[6] if len(fields) == 7 else None
+        records.append(Withdrawal(record, stored, Provenance(*fields[3:6]), reason))
     return records

@@ -37,6 +37,9 @@ class Withdraw(ClauseChange):
     clause: Clause
     record: int | None = None
     provenance: Provenance | None = None
+    reason: str | None = None
+    """Why, when a rule of the memory withdrew it rather than a client
+    (``superseded by F``: a functional constraint's ``supersede`` policy)."""
     op: ClassVar[str] = "withdraw"
 
     @property
@@ -56,15 +59,20 @@ class Withdraw(ClauseChange):
         if record is None:
             raise BadOperation("a withdrawal needs its record's handle")
         assert isinstance(handle, int)
-        return cls(clause.stamped(handle, UNKNOWN), record, provenance)
+        reason = args.get("reason")
+        if not (reason is None or isinstance(reason, str)):
+            raise BadOperation("'reason' must be a string or null")
+        return cls(clause.stamped(handle, UNKNOWN), record, provenance, reason)
 
     def journal_op(self) -> JournalOp:
-        return JournalOp(
-            self.op,
-            withdrawn=self.clause.handle,
-            clause=render_clause(self.clause),
+        args: dict[str, Any] = {
+            "withdrawn": self.clause.handle,
+            "clause": render_clause(self.clause),
             **stamp_json(self.record, self.provenance),
-        )
+        }
+        if self.reason is not None:
+            args["reason"] = self.reason
+        return JournalOp(self.op, args)
 
     def stamped(self, stamp: Stamp) -> Withdraw:
         if self.record is not None:
@@ -82,4 +90,4 @@ class Withdraw(ClauseChange):
         if stored is None:
             return  # not held now: a replayed record of a clause a newer base no longer has
         remove_stored(target, stored)
-        target.history.add(Withdrawal(self.record, stored, self.provenance or UNKNOWN))
+        target.history.add(Withdrawal(self.record, stored, self.provenance or UNKNOWN, self.reason))

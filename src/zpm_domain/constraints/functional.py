@@ -141,7 +141,10 @@ def withdrawals(superseded: Iterable[Conflict]) -> list[Mutation]:
         if id(held) in seen:
             continue
         seen.add(id(held))
-        taken.append(Withdraw(held) if held.handle is not None else RemoveClause(held))
+        reason = f"superseded by {render(conflict.fact)}"
+        taken.append(
+            Withdraw(held, reason=reason) if held.handle is not None else RemoveClause(held)
+        )
     return taken
 
 

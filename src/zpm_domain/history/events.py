@@ -141,9 +141,11 @@ def _event(
     if op == "retract_assumption":
         return kind, str(args.get("assumption", "")), None, _handles(args.get("took")), author
     text = str(args.get("clause", args.get("fact", "")))
-    assumption = args.get("assumption")
+    assumption, reason = args.get("assumption"), args.get("reason")
     if isinstance(assumption, str):
         shown = f"{text} ({assumption})"
+    elif isinstance(reason, str):
+        shown = f"{text} ({reason})"
     else:
         shown = text
     handles = _handles(args.get("took")) + _handles(args.get("withdrawn"), args.get("handle"))
