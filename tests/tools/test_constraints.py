@@ -322,3 +322,22 @@ def test_argue_answers_both_for_a_fact_a_keep_policy_holds_beside_another(
     nodes = both.structured["against_justification"]["tree"]["nodes"]  # type: ignore[index]
     assert nodes[1]["rule_applied"] == "conflict"
     assert nodes[1]["conflict"]["fact"]["sentence"] == "owner(auth_service, alice)"
+
+
+def test_an_assumption_supersedes_nothing_so_retracting_it_leaves_the_stored_facts(
+    project: Path, open_box: Callable[..., Toolbox]
+) -> None:
+    box = team(project, open_box, ":- functional(owner/2, supersede).")
+    box.call("remember_fact", {"fact": "owner(auth_service, alice)"}, client="agent-a")
+    assumed = box.call("assume_fact", {"fact": "owner(auth_service, bob)", "assumption": "reorg"})
+    assert not assumed.is_error
+    assert assumed.notes[0].startswith("stored, but conflicts with owner(auth_service, alice)")
+    assert assumed.notes[0].endswith(
+        "(kb/team.pl:1, policy supersede): an assumption supersedes nothing"
+    )
+    assert json.loads(owners(box)) == [{"X": "alice"}, {"X": "bob"}]
+    box.call("retract_assumption", {"assumption": "reorg"})
+    assert owners(box) == '[{"X":"alice"}]'
+    stored = box.call("remember_fact", {"fact": "owner(auth_service, carol)"})
+    assert stored.notes[0].startswith("superseded owner(auth_service, alice)")
+    assert owners(box) == '[{"X":"carol"}]'

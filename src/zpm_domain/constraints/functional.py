@@ -48,6 +48,20 @@ class Conflict:
     held: Clause
     constraint: Functional
     policy: Policy
+    assumed: bool = False
+    """``fact`` is stored by an assumption (``assume_fact``): a hypothesis,
+    which supersedes nothing (under ``supersede`` it is kept beside ``held``),
+    so retracting the assumption leaves the stored facts as they were."""
+
+    @property
+    def supersedes(self) -> bool:
+        """Whether the write withdraws ``held``."""
+        return self.policy is Policy.SUPERSEDE and not self.assumed
+
+    @property
+    def kept(self) -> bool:
+        """Whether the write stores ``fact`` beside ``held``."""
+        return self.policy is Policy.KEEP or (self.policy is Policy.SUPERSEDE and self.assumed)
 
     def held_text(self) -> str:
         """The stored fact, its handle, who stored it with which tool, and when."""
@@ -76,8 +90,11 @@ class Conflict:
         )
 
     def note(self) -> str:
-        """The second text item of a ``keep`` policy's answer."""
-        return f"stored, but conflicts with {self.held_text()}; {self.constraint_text()}"
+        """The second text item of the answer of a write that keeps it."""
+        note = f"stored, but conflicts with {self.held_text()}; {self.constraint_text()}"
+        if self.policy is Policy.SUPERSEDE:
+            note += ": an assumption supersedes nothing"
+        return note
 
 
 def constraint_text(constraint: Functional, policy: Policy) -> str:
@@ -94,7 +111,7 @@ def conflicts(memory: Constrained, mutations: Sequence[Mutation]) -> list[Confli
     if not memory.constraints:
         return []
     found: list[Conflict] = []
-    for fact in _stored_facts(mutations):
+    for fact, assumed in _stored_facts(mutations):
         constraint = memory.constraints.functional(indicator(fact))
         if constraint is None or not isinstance(fact, Struct) or variables(fact):
             continue
@@ -103,17 +120,18 @@ def conflicts(memory: Constrained, mutations: Sequence[Mutation]) -> list[Confli
             last = held.head.args[-1]  # type: ignore[union-attr]  # a fact of the same predicate
             if terms_equal(last, fact.args[-1]) or _removed(held, mutations):
                 continue
-            found.append(Conflict(fact, held, constraint, policy))
+            found.append(Conflict(fact, held, constraint, policy, assumed))
     return found
 
 
-def _stored_facts(mutations: Sequence[Mutation]) -> list[Term]:
-    stored: list[Term] = []
+def _stored_facts(mutations: Sequence[Mutation]) -> list[tuple[Term, bool]]:
+    """The facts ``mutations`` store, each with whether an assumption stores it."""
+    stored: list[tuple[Term, bool]] = []
     for mutation in mutations:
         if isinstance(mutation, AddClause) and mutation.clause.is_fact:
-            stored.append(mutation.clause.head)
+            stored.append((mutation.clause.head, False))
         elif isinstance(mutation, Assume) and mutation.stores:
-            stored.append(mutation.fact)
+            stored.append((mutation.fact, True))
     return stored
 
 

@@ -418,7 +418,7 @@ class Memory(Reads):
         refused = [c for c in found if c.policy is Policy.REFUSE]
         if refused:
             raise ConstraintViolated(refused[0].refusal(), refused[0].replacing())
-        superseding = functional.withdrawals(c for c in found if c.policy is Policy.SUPERSEDE)
+        superseding = functional.withdrawals(c for c in found if c.supersedes)
         counter = self.numbering.next
         stamp = _Stamp(self.numbering, provenance_now(self._clock))
         batch = [m.stamped(stamp).recorded(self) for m in [*superseding, *mutations]]
@@ -440,8 +440,8 @@ class Memory(Reads):
         self._checkpoint_if_due()
         return Committed(
             batch[len(superseding) :],
-            kept=[c for c in found if c.policy is Policy.KEEP],
-            superseded=[c for c in found if c.policy is Policy.SUPERSEDE],
+            kept=[c for c in found if c.kept],
+            superseded=[c for c in found if c.supersedes],
         )
 
     def _checkpoint_if_due(self) -> None:
