@@ -341,3 +341,32 @@ def test_an_assumption_supersedes_nothing_so_retracting_it_leaves_the_stored_fac
     stored = box.call("remember_fact", {"fact": "owner(auth_service, carol)"})
     assert stored.notes[0].startswith("superseded owner(auth_service, alice)")
     assert owners(box) == '[{"X":"carol"}]'
+
+
+@pytest.mark.parametrize("policy", ["refuse", "supersede", "keep"])
+def test_a_merge_lists_the_facts_that_contradict_the_base_and_follows_the_policy(
+    project: Path, open_box: Callable[..., Toolbox], policy: str
+) -> None:
+    box = team(project, open_box, f":- functional(owner/2, {policy}).")
+    box.call("fork_memory", {"name": "try", "from": "default"})
+    box.call("remember_fact", {"fact": "owner(auth_service, alice)"}, client="agent-a")
+    box.call("remember_fact", {"fact": "owner(auth_service, bob)", "memory": "try"})
+    box.call("remember_fact", {"fact": "owner(search, bob)", "memory": "try"})
+    planned = json.loads(box.call("merge_memory", {"name": "try", "dry_run": True}).text)
+    assert [
+        (c["fact"], c["conflicts_with"], c["policy"]) for c in planned["constraints"]
+    ] == [("owner(auth_service, bob)", "owner(auth_service, alice)", policy)]
+    merged = box.call("merge_memory", {"name": "try", "dry_run": False})
+    expected = {
+        "refuse": [{"X": "alice"}],
+        "supersede": [{"X": "bob"}],
+        "keep": [{"X": "alice"}, {"X": "bob"}],
+    }[policy]
+    assert merged.is_error == (policy == "refuse"), merged.text
+    if policy == "refuse":
+        assert merged.text.startswith("Refused: owner(auth_service, bob) conflicts with")
+        assert owners(box, "search") == "[]"  # nothing of the merge is applied
+    else:
+        assert json.loads(merged.text)["constraints"][0]["policy"] == policy
+        assert owners(box, "search") == '[{"X":"bob"}]'
+    assert json.loads(owners(box)) == expected

@@ -31,6 +31,7 @@ from typing import Any
 
 from zpm_domain.changes import describe
 from zpm_domain.changes.marks import MergeMark
+from zpm_domain.constraints import functional
 from zpm_domain.errors import InvalidArguments, MemoryNotMounted, RecoveryFailed
 from zpm_domain.forks.changes import Change, Conflicts, changes, find_conflicts
 from zpm_domain.forks.merge_plan import plan
@@ -38,6 +39,7 @@ from zpm_domain.forks.state import State, followed, point_of, state_of
 from zpm_domain.memory.memory import Memory
 from zpm_domain.memory.mount_errors import NotAFork
 from zpm_domain.memory.mounts import Memories
+from zpm_domain.prolog.writer import render
 
 SIDES = ("base", "fork")
 
@@ -116,6 +118,7 @@ def merge(
             described = describe.merged(
                 compared.point.described, compared.now.described, base.descriptions
             )
+            contradicting = functional.conflicts(base, found.mutations)
             if not dry_run and found.blocked is None and (found.mutations or described):
                 base.commit([MergeMark(fork.name), *found.mutations, *described])
                 if compared.found or described:  # else the fork point is where the fork is
@@ -123,4 +126,14 @@ def merge(
         report = found.report(fork.name, base.name, dry_run)
         if described:
             report["described"] = [change.indicator for change in described]
+        if contradicting:
+            report["constraints"] = [
+                {
+                    "fact": render(conflict.fact),
+                    "conflicts_with": render(conflict.held.head),
+                    "handle": conflict.held.handle,
+                    "policy": conflict.policy.value,
+                }
+                for conflict in contradicting
+            ]
         return report

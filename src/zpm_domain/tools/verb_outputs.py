@@ -228,3 +228,25 @@ class Merged(TypedDict):
             ),
         ]
     ]
+    constraints: NotRequired[
+        Annotated[
+            list[ConstraintConflict],
+            Doc(
+                "The facts the merge stores that contradict a stored fact of a functional "
+                "predicate of the base, and what the policy does (only when there are any)."
+            ),
+        ]
+    ]
+
+
+class ConstraintConflict(TypedDict):
+    fact: Annotated[str, Doc("The fact the merge stores")]
+    conflicts_with: Annotated[str, Doc("The base's stored fact it contradicts")]
+    handle: Handle
+    policy: Annotated[
+        Literal["refuse", "supersede", "keep"],
+        Doc(
+            "refuse: the merge is not applied; supersede: the base's fact is withdrawn; "
+            "keep: both are stored"
+        ),
+    ]
