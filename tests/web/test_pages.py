@@ -475,3 +475,36 @@ def test_pictures_as_of_a_moment(project: Path, server: HttpServer) -> None:
     assert then.status_code == 200 and "bob" in then.text and "as_of=3" in then.text
     now = browser.get("/m/default/relation?name=knows&from=ann")
     assert "is not a predicate" in now.text or "bob" not in now.text
+
+
+def test_the_conflicts_a_memory_holds_are_shown_and_settled_once_confirmed(
+    project: Path, server: HttpServer
+) -> None:
+    for who, owner in (("ann", "alice"), ("bob", "bob")):
+        fact = f"owner(auth_service, {owner})"
+        assert run_zpm(project, "remember-fact", "--fact", fact, "--as", who).returncode == 0
+    declared = run_zpm(project, "describe-predicate", "--predicate", "owner/2", "--functional")
+    assert declared.returncode == 0, declared.stderr
+    reader = sign_in(server, create_token(project, "reader", "--read-only"))
+    seen = reader.get("/m/default/conflicts")
+    assert seen.status_code == 200 and "owner(auth_service, alice)" in seen.text
+    assert "owner(auth_service, bob)" in seen.text and "<td>ann with remember_fact" in seen.text
+    assert 'class="settle"' not in seen.text
+    handle = re.search(r"owner\(auth_service, alice\)<br><small>handle (\d+)", seen.text)
+    assert handle is not None
+    refused = reader.post(
+        "/m/default/settle", {"csrf": csrf_of(reader.get("/").text), "handle": handle.group(1)}
+    )
+    assert refused.status_code == 403
+    browser = sign_in(server, create_token(project, "carol"))
+    page = browser.get("/m/default/conflicts")
+    assert 'class="settle"' in page.text
+    assert browser.post("/m/default/settle", {"handle": handle.group(1)}).status_code == 403
+    done = browser.post(
+        "/m/default/settle", {"csrf": csrf_of(page.text), "handle": handle.group(1)}
+    )
+    assert done.status_code == 303 and done.headers["location"] == "/m/default/conflicts"
+    after = browser.get("/m/default/conflicts")
+    assert "No conflict" in after.text
+    settled = browser.get("/m/default/activity?client=carol")
+    assert "owner(auth_service, alice)" in settled.text and "<td>withdrawn</td>" in settled.text

@@ -40,6 +40,7 @@ from starlette.staticfiles import StaticFiles
 from zpm_app.call_shares import CallShares
 from zpm_app.callers import Caller
 from zpm_app.knowledge_worker import KnowledgeWorker
+from zpm_app.web.conflict_pages import ConflictPages
 from zpm_app.web.graph_svg import Graph, render_svg
 from zpm_app.web.sessions import Sessions, WebSession
 from zpm_app.web.time_pages import TimePages
@@ -130,6 +131,8 @@ def review_routes(review: Review) -> list[BaseRoute]:
         Route("/m/{memory}/diff", pages.reading(pages.diff), methods=["GET"]),
         Route("/m/{memory}/revert", pages.reading(pages.revert_preview), methods=["GET"]),
         Route("/m/{memory}/revert", pages.revert, methods=["POST"]),
+        Route("/m/{memory}/conflicts", pages.reading(pages.conflicts), methods=["GET"]),
+        Route("/m/{memory}/settle", pages.settle, methods=["POST"]),
         Route("/activity", pages.reading(pages.everywhere), methods=["GET"]),
         Route("/m/{memory}/search", pages.reading(pages.search), methods=["GET"]),
         Route("/m/{memory}/query", pages.reading(pages.query), methods=["GET"]),
@@ -146,7 +149,7 @@ def review_routes(review: Review) -> list[BaseRoute]:
     ]
 
 
-class _Pages(TimePages):
+class _Pages(TimePages, ConflictPages):
     def __init__(self, review: Review, templates: Environment) -> None:
         self._review = review
         self._templates = templates

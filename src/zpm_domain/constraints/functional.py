@@ -48,6 +48,9 @@ class Conflict:
     held: Clause
     constraint: Functional
     policy: Policy
+    stored: Clause | None = None
+    """The clause that stores ``fact``, for a conflict the memory holds
+    already (:func:`held_conflicts`)."""
     assumed: bool = False
     """``fact`` is stored by an assumption (``assume_fact``): a hypothesis,
     which supersedes nothing (under ``supersede`` it is kept beside ``held``),
@@ -120,7 +123,7 @@ def conflicts(memory: Constrained, mutations: Sequence[Mutation]) -> list[Confli
             last = held.head.args[-1]  # type: ignore[union-attr]  # a fact of the same predicate
             if terms_equal(last, fact.args[-1]) or _removed(held, mutations):
                 continue
-            found.append(Conflict(fact, held, constraint, policy, assumed))
+            found.append(Conflict(fact, held, constraint, policy, assumed=assumed))
     return found
 
 
@@ -206,5 +209,5 @@ def held_conflicts(memory: Constrained) -> list[Conflict]:
                 continue
             first = firsts.setdefault(tuple(render(arg) for arg in head.args[:-1]), clause)
             if first is not clause and not terms_equal(first.head.args[-1], head.args[-1]):  # type: ignore[union-attr]
-                found.append(Conflict(head, first, constraint, policy))
+                found.append(Conflict(head, first, constraint, policy, stored=clause))
     return found

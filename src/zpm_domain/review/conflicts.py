@@ -1,0 +1,70 @@
+"""The conflicts a memory holds, as the review page shows them: each two
+stored facts of a functional predicate that share every argument but the
+last and differ in it (kept by the policy ``keep``, or stored before the
+predicate was declared functional), each side with its handle and who
+stored it, when and with which tool, so a person can settle one by
+withdrawing the other side (``unassert-handle``)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from zpm_domain.constraints.functional import held_conflicts
+from zpm_domain.prolog.terms import Atom, Struct
+from zpm_domain.prolog.writer import render
+from zpm_domain.stored.clauses import Clause
+from zpm_domain.stored.provenance import UNKNOWN, Provenance
+from zpm_domain.tools.definition import ToolContext
+from zpm_domain.tools.moments import reading
+
+
+@dataclass(frozen=True, slots=True)
+class Side:
+    """One of the two facts: its text, its handle and its provenance."""
+
+    text: str
+    handle: int | None
+    provenance: Provenance
+
+
+@dataclass(frozen=True, slots=True)
+class ConflictRow:
+    """Two stored facts of ``predicate`` (``name/arity``) that contradict
+    each other: ``held``, stored first, and ``later``; the constraint's
+    ``policy`` and where it was ``declared``."""
+
+    predicate: str
+    name: str
+    arity: int
+    policy: str
+    declared: str
+    held: Side
+    later: Side
+
+
+def conflict_rows(context: ToolContext, memory_name: str) -> list[ConflictRow]:
+    """The conflicts memory ``memory_name`` holds now, predicate by
+    predicate in the order of their constraints, then in clause order
+    (``MemoryNotMounted`` when the caller does not see it)."""
+    memory = reading(context.memories, memory_name, None)
+    memory.sync()
+    rows = []
+    for conflict in held_conflicts(memory):
+        name, arity = conflict.constraint.key
+        assert conflict.stored is not None  # a conflict held: both facts are stored
+        rows.append(
+            ConflictRow(
+                render(Struct("/", (Atom(name), arity))),
+                name,
+                arity,
+                conflict.policy.value,
+                conflict.constraint.where,
+                _side(conflict.held),
+                _side(conflict.stored),
+            )
+        )
+    return rows
+
+
+def _side(clause: Clause) -> Side:
+    return Side(render(clause.head), clause.handle, clause.provenance or UNKNOWN)
