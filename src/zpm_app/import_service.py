@@ -32,6 +32,9 @@ class Imported:
     memory: str
     clauses: int
     snapshot: str | None
+    conflicts: tuple[str, ...] = ()
+    """The facts it stored that contradict others of a functional predicate
+    (``file:line: stored, but conflicts with ...``)."""
 
 
 class ImportService(Protocol):
@@ -89,8 +92,8 @@ class ProjectImport:
         name = snapshot or default_snapshot(self._clock())
         with reporting(report), calling(PROVENANCE_TOOL, client, self._clock):
             read = read_import(text, str(path), json_lines=suffix in JSON_LINES_SUFFIXES)
-            target = import_into(self._memories, memory, read, name, str(path))
-        return Imported(target, len(read), name if read else None)
+            target, conflicts = import_into(self._memories, memory, read, name, str(path))
+        return Imported(target, len(read), name if read else None, tuple(conflicts))
 
     def close(self) -> None:
         self._on_close()

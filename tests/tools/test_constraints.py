@@ -353,9 +353,9 @@ def test_a_merge_lists_the_facts_that_contradict_the_base_and_follows_the_policy
     box.call("remember_fact", {"fact": "owner(auth_service, bob)", "memory": "try"})
     box.call("remember_fact", {"fact": "owner(search, bob)", "memory": "try"})
     planned = json.loads(box.call("merge_memory", {"name": "try", "dry_run": True}).text)
-    assert [
-        (c["fact"], c["conflicts_with"], c["policy"]) for c in planned["constraints"]
-    ] == [("owner(auth_service, bob)", "owner(auth_service, alice)", policy)]
+    assert [(c["fact"], c["conflicts_with"], c["policy"]) for c in planned["constraints"]] == [
+        ("owner(auth_service, bob)", "owner(auth_service, alice)", policy)
+    ]
     merged = box.call("merge_memory", {"name": "try", "dry_run": False})
     expected = {
         "refuse": [{"X": "alice"}],
@@ -370,3 +370,50 @@ def test_a_merge_lists_the_facts_that_contradict_the_base_and_follows_the_policy
         assert json.loads(merged.text)["constraints"][0]["policy"] == policy
         assert owners(box, "search") == '[{"X":"bob"}]'
     assert json.loads(owners(box)) == expected
+
+
+@pytest.mark.parametrize("policy", ["refuse", "supersede", "keep"])
+def test_a_rename_to_a_functional_name_follows_its_policy(
+    project: Path, open_box: Callable[..., Toolbox], policy: str
+) -> None:
+    (project / ".zpm" / "kb" / "team.pl").write_text(f":- functional(owner/2, {policy}).\n")
+    box = open_box()
+    for fact in ("boss(auth_service, alice)", "boss(auth_service, bob)", "boss(search, bob)"):
+        box.call("remember_fact", {"fact": fact})
+    renamed = box.call("rename_predicate", {"old_functor": "boss", "new_functor": "owner"})
+    assert renamed.is_error == (policy == "refuse"), renamed.text
+    if policy == "refuse":
+        assert renamed.text.startswith(
+            "Refused: owner(auth_service, bob) conflicts with boss(auth_service, alice)"
+        )
+        assert box.call("query_logic", {"goal": "owner(X, Y)"}).text == "[]"
+        return
+    expected = {"supersede": ["bob"], "keep": ["alice", "bob"]}[policy]
+    assert [row["X"] for row in json.loads(owners(box))] == expected
+    assert renamed.notes and renamed.notes[0].startswith(
+        "superseded" if policy == "supersede" else "stored, but conflicts"
+    )
+
+
+def test_a_revert_that_would_bring_a_contradiction_back_follows_the_policy(
+    project: Path, open_box: Callable[..., Toolbox]
+) -> None:
+    box = open_box()
+    box.call("remember_fact", {"fact": "owner(auth_service, alice)"})
+    box.call("remember_fact", {"fact": "owner(auth_service, bob)"})
+    both = json.loads(box.call("history", {"limit": 1}).text)["now"]
+    box.call("forget_fact", {"fact": "owner(auth_service, bob)"})
+    box.close()
+    box = team(project, open_box, ":- functional(owner/2, refuse).")
+    planned = json.loads(box.call("revert_memory", {"to": both}).text)
+    assert [(c["fact"], c["conflicts_with"], c["policy"]) for c in planned["constraints"]] == [
+        ("owner(auth_service, bob)", "owner(auth_service, alice)", "refuse")
+    ]
+    refused = box.call("revert_memory", {"to": both, "dry_run": False})
+    assert refused.is_error and refused.text.startswith("Refused: owner(auth_service, bob)")
+    assert owners(box) == '[{"X":"alice"}]'
+    box.close()
+    box = team(project, open_box, ":- functional(owner/2, supersede).")
+    done = box.call("revert_memory", {"to": both, "dry_run": False})
+    assert not done.is_error and json.loads(done.text)["constraints"][0]["policy"] == "supersede"
+    assert json.loads(owners(box)) == [{"X": "alice"}, {"X": "bob"}]  # the moment, exactly

@@ -247,3 +247,22 @@ def test_the_command_imports_on_every_engine(
         assert f"{bad}:2: Invalid Prolog syntax" in refused.stderr, refused.stderr
         asked = zpm("query-logic", "--goal", "catch(ok(X), _, fail)")
         assert asked.stdout.strip() == "[]", (engine, asked.stdout)
+
+
+def test_an_import_is_refused_a_fact_a_refuse_constraint_forbids_and_keeps_the_others(
+    box: Toolbox, tmp_path: Path
+) -> None:
+    box.call("describe_predicate", {"predicate": "owner/2", "functional": True, "policy": "refuse"})
+    box.call("remember_fact", {"fact": "owner(auth_service, alice)"})
+    with pytest.raises(ImportRefused) as refused:
+        import_text(box, tmp_path, "owner(search, bob).\nowner(auth_service, bob).\n")
+    assert "facts.pl:2" in refused.value.message
+    assert "conflicts with owner(auth_service, alice)" in refused.value.message
+    assert answer(box, "owner(X, Y)") == [{"X": "auth_service", "Y": "alice"}]
+    with pytest.raises(ImportRefused, match="stored by the same change"):
+        import_text(box, tmp_path, "owner(web, carol).\nowner(web, dan).\n", "two.pl")
+    box.call("describe_predicate", {"predicate": "owner/2", "policy": "supersede"})
+    done = import_text(box, tmp_path, "owner(auth_service, bob).\nowner(web, dan).\n", "ok.pl")
+    assert done.clauses == 2 and len(done.conflicts) == 1
+    assert done.conflicts[0].startswith(f"{tmp_path / 'ok.pl'}:1: stored, but conflicts with")
+    assert answer(box, "owner(auth_service, Y)") == [{"Y": "alice"}, {"Y": "bob"}]

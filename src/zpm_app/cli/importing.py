@@ -67,6 +67,8 @@ def run(ns: argparse.Namespace, services: Services) -> int:
         importer.close()
     shown.end()
     seconds = time.monotonic() - began
+    for conflict in done.conflicts:
+        print(f"zpm import: {conflict}", file=sys.stderr)
     if ns.format == "json":
         found = {"memory": done.memory, "clauses": done.clauses, "snapshot": done.snapshot}
         print(json.dumps({**found, "seconds": round(seconds, 3)}))

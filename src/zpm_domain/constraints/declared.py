@@ -53,6 +53,14 @@ class Constraints:
         predicate is declared already)."""
         self._files.setdefault(functional.key, functional)
 
+    def reading(self, descriptions: Descriptions) -> Constraints:
+        """These knowledge files' constraints with those ``descriptions``
+        declare (the constraints a memory brought back to an earlier state
+        of its descriptions would hold)."""
+        other = Constraints(descriptions, self.default)
+        other._files = self._files
+        return other
+
     def functional(self, key: Key) -> Functional | None:
         """The functional constraint on ``key``, if any."""
         found = self._files.get(key)

@@ -5,7 +5,8 @@ ground fact of it (``AddClause`` of a fact, ``Assume`` that stores one)
 while a client-stored ground fact shares every argument but the last and
 differs in that one, and the batch does not remove that fact itself
 (``RemoveClause``, ``RemoveAll``, ``Withdraw``: ``update_fact`` replaces a
-fact without a conflict).  Knowledge-file facts are not in conflict: they
+fact without a conflict); a rename to a functional name breaks it when two
+of the facts it moves do so.  Knowledge-file facts are not in conflict: they
 defeat stored facts (``zpm_domain.beliefs.defeat``); defeated and withdrawn
 facts are not stored facts the engine believes, so nothing conflicts with
 them.  A fact with a variable is not constrained.
@@ -15,10 +16,11 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
-from typing import Protocol
+from typing import Any, Protocol
 
 from zpm_domain.changes.assumptions import Assume
 from zpm_domain.changes.mutations import AddClause, Mutation, RemoveAll, RemoveClause
+from zpm_domain.changes.renaming import RenamePredicate
 from zpm_domain.changes.withdraw import Withdraw
 from zpm_domain.constraints.declared import Constraints, Functional
 from zpm_domain.constraints.policy import Policy
@@ -26,6 +28,7 @@ from zpm_domain.prolog.terms import Atom, Struct, Term, indicator, terms_equal, 
 from zpm_domain.prolog.unify import unify
 from zpm_domain.prolog.writer import render
 from zpm_domain.stored.clauses import Clause
+from zpm_domain.stored.descriptions import Descriptions
 from zpm_domain.stored.provenance import UNKNOWN
 
 
@@ -55,19 +58,24 @@ class Conflict:
     """``fact`` is stored by an assumption (``assume_fact``): a hypothesis,
     which supersedes nothing (under ``supersede`` it is kept beside ``held``),
     so retracting the assumption leaves the stored facts as they were."""
+    together: bool = False
+    """``held`` is stored by the same change, not stored yet (a merge, an
+    import): neither is newer, so neither supersedes the other."""
 
     @property
     def supersedes(self) -> bool:
         """Whether the write withdraws ``held``."""
-        return self.policy is Policy.SUPERSEDE and not self.assumed
+        return self.policy is Policy.SUPERSEDE and not self.assumed and not self.together
 
     @property
     def kept(self) -> bool:
         """Whether the write stores ``fact`` beside ``held``."""
-        return self.policy is Policy.KEEP or (self.policy is Policy.SUPERSEDE and self.assumed)
+        return self.policy is not Policy.REFUSE and not self.supersedes
 
     def held_text(self) -> str:
         """The stored fact, its handle, who stored it with which tool, and when."""
+        if self.together:
+            return f"{render(self.held.head)} (stored by the same change)"
         provenance = self.held.provenance or UNKNOWN
         who = provenance.client or "an unknown client"
         tool = f" with {provenance.tool}" if provenance.tool else ""
@@ -86,16 +94,27 @@ class Conflict:
 
     def replacing(self) -> str:
         """How to store ``fact`` in place of ``held``."""
+        if self.together:
+            return f"Store one of {render(self.held.head)} and {render(self.fact)}, not both."
         return (
             f"To replace it, call update_fact with old_fact {render(self.held.head)} and "
             f"new_fact {render(self.fact)}, or withdraw it first (unassert-handle "
             f"{self.held.handle})."
         )
 
+    def row(self) -> dict[str, Any]:
+        """The conflict as the reports of merges and reverts list it."""
+        return {
+            "fact": render(self.fact),
+            "conflicts_with": render(self.held.head),
+            "handle": self.held.handle,
+            "policy": self.policy.value,
+        }
+
     def note(self) -> str:
         """The second text item of the answer of a write that keeps it."""
         note = f"stored, but conflicts with {self.held_text()}; {self.constraint_text()}"
-        if self.policy is Policy.SUPERSEDE:
+        if self.policy is Policy.SUPERSEDE and self.assumed:
             note += ": an assumption supersedes nothing"
         return note
 
@@ -114,6 +133,7 @@ def conflicts(memory: Constrained, mutations: Sequence[Mutation]) -> list[Confli
     if not memory.constraints:
         return []
     found: list[Conflict] = []
+    earlier: dict[tuple[str, tuple[str, ...]], Clause] = {}  # the batch's own, by prefix
     for fact, assumed in _stored_facts(mutations):
         constraint = memory.constraints.functional(indicator(fact))
         if constraint is None or not isinstance(fact, Struct) or variables(fact):
@@ -124,6 +144,35 @@ def conflicts(memory: Constrained, mutations: Sequence[Mutation]) -> list[Confli
             if terms_equal(last, fact.args[-1]) or _removed(held, mutations):
                 continue
             found.append(Conflict(fact, held, constraint, policy, assumed=assumed))
+        prefix = (fact.name, tuple(render(arg) for arg in fact.args[:-1]))
+        first = earlier.setdefault(prefix, Clause(fact))
+        if first.head is not fact and not terms_equal(first.head.args[-1], fact.args[-1]):  # type: ignore[union-attr]
+            found.append(Conflict(fact, first, constraint, policy, assumed=assumed, together=True))
+    for rename in mutations:
+        if isinstance(rename, RenamePredicate) and rename.qualifier is None:
+            found += _renamed_conflicts(memory, rename)
+    return found
+
+
+def _renamed_conflicts(memory: Constrained, rename: RenamePredicate) -> list[Conflict]:
+    """The conflicts a rename makes when the name it gives is functional
+    (the name it takes cannot have facts: that is a collision): among the
+    facts it moves, each that contradicts an earlier one, as it will read
+    (``held`` as stored now, under its old name)."""
+    constraint = memory.constraints.functional((rename.new, rename.arity))
+    if constraint is None:
+        return []
+    policy = memory.constraints.policy_of(constraint)
+    found: list[Conflict] = []
+    firsts: dict[tuple[str, ...], Clause] = {}
+    for clause in memory.stored_clauses(rename.old, rename.arity):
+        head = clause.head
+        if not clause.is_fact or not isinstance(head, Struct) or variables(head):
+            continue
+        first = firsts.setdefault(tuple(render(arg) for arg in head.args[:-1]), clause)
+        if first is not clause and not terms_equal(first.head.args[-1], head.args[-1]):  # type: ignore[union-attr]
+            moved = Struct(rename.new, head.args)
+            found.append(Conflict(moved, first, constraint, policy, stored=clause))
     return found
 
 
@@ -211,3 +260,29 @@ def held_conflicts(memory: Constrained) -> list[Conflict]:
             if first is not clause and not terms_equal(first.head.args[-1], head.args[-1]):  # type: ignore[union-attr]
                 found.append(Conflict(head, first, constraint, policy, stored=clause))
     return found
+
+
+@dataclass(slots=True)
+class _Under:
+    """Memory ``state``'s facts under ``constraints``."""
+
+    constraints: Constraints
+    state: Constrained
+
+    def stored_facts_sharing_prefix(self, fact: Term) -> list[Clause]:
+        return self.state.stored_facts_sharing_prefix(fact)
+
+    def stored_clauses(self, name: str, arity: int) -> list[Clause]:
+        return self.state.stored_clauses(name, arity)
+
+
+def brought_back(
+    memory: Constrained, state: Constrained, descriptions: Descriptions
+) -> list[Conflict]:
+    """The conflicts ``memory`` would hold, and does not hold now, once
+    brought back to ``state`` (a revert), whose descriptions are
+    ``descriptions``: under its knowledge files' constraints and those
+    descriptions declare."""
+    now = {(c.held.handle, c.stored.handle if c.stored else None) for c in held_conflicts(memory)}
+    then = held_conflicts(_Under(memory.constraints.reading(descriptions), state))
+    return [c for c in then if (c.held.handle, c.stored.handle if c.stored else None) not in now]

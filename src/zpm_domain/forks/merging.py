@@ -39,7 +39,6 @@ from zpm_domain.forks.state import State, followed, point_of, state_of
 from zpm_domain.memory.memory import Memory
 from zpm_domain.memory.mount_errors import NotAFork
 from zpm_domain.memory.mounts import Memories
-from zpm_domain.prolog.writer import render
 
 SIDES = ("base", "fork")
 
@@ -127,13 +126,5 @@ def merge(
         if described:
             report["described"] = [change.indicator for change in described]
         if contradicting:
-            report["constraints"] = [
-                {
-                    "fact": render(conflict.fact),
-                    "conflicts_with": render(conflict.held.head),
-                    "handle": conflict.held.handle,
-                    "policy": conflict.policy.value,
-                }
-                for conflict in contradicting
-            ]
+            report["constraints"] = [conflict.row() for conflict in contradicting]
         return report

@@ -8,7 +8,9 @@ from __future__ import annotations
 import functools
 from typing import Annotated, cast
 
-from zpm_domain.errors import InvalidArguments
+from zpm_domain.constraints import functional
+from zpm_domain.constraints.policy import Policy
+from zpm_domain.errors import ConstraintViolated, InvalidArguments
 from zpm_domain.history.cursor import Cursor, Moment
 from zpm_domain.history.diff import diff
 from zpm_domain.history.events import Event
@@ -174,6 +176,10 @@ class HistoryTools(ToolGroup):
         with kb.writing():
             then = as_of(kb, moment)
             planned = plan_revert(kb, then)
+            back = [] if then is kb else functional.brought_back(kb, then, then.descriptions)
+            refused = [c for c in back if c.policy is Policy.REFUSE]
+            if refused and not rehearse:
+                raise ConstraintViolated(refused[0].refusal(), refused[0].replacing())
             if not rehearse and then is not kb:
                 kb.revert_to(then.locked_image(), then.batches)
             stands = kb.batches
@@ -186,6 +192,8 @@ class HistoryTools(ToolGroup):
             "skipped": planned.skipped[:MAX_LISTED],
             "now": str(stands),
         }
+        if back:
+            report["constraints"] = [conflict.row() for conflict in back]
         return Reply.of(cast(history_outputs.Reverted, report))
 
 

@@ -6,6 +6,7 @@ from __future__ import annotations
 from typing import Annotated, Literal, NotRequired, TypedDict
 
 from zpm_domain.tools.outputs import Count, Doc, Handle, TextOrNull
+from zpm_domain.tools.verb_outputs import ConstraintConflict
 
 CursorText = Annotated[
     str, Doc("A position in the memory's history: pass it back as given.", first=True)
@@ -121,3 +122,12 @@ class Reverted(TypedDict):
     operations: Annotated[list[RevertOperation], Doc("The first 100 operations.")]
     skipped: list[RevertSkip]
     now: Annotated[str, Doc("Where the memory stands after the revert (with dry_run: unchanged).")]
+    constraints: NotRequired[
+        Annotated[
+            list[ConstraintConflict],
+            Doc(
+                "The contradictions of a functional predicate the moment brings back (only "
+                "when there are any): refuse, the revert is not applied; else they are kept."
+            ),
+        ]
+    ]

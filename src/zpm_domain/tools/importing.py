@@ -35,6 +35,9 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 
 from zpm_domain import progress
+from zpm_domain.changes.mutations import AddClause
+from zpm_domain.constraints import functional
+from zpm_domain.constraints.policy import Policy
 from zpm_domain.errors import InvalidArguments, InvalidClause, PrologSyntaxError, ZpmError
 from zpm_domain.memory.mounts import Memories
 from zpm_domain.ports.engine import Refusals
@@ -176,12 +179,16 @@ def _json_lines(lines: list[str], label: str) -> Iterator[tuple[int, Term]]:
 
 def import_into(
     memories: Memories, name: str | None, read: list[ImportClause], snapshot: str, label: str
-) -> str:
+) -> tuple[str, list[str]]:
     """Store the clauses ``read`` from file ``label`` at the end of their
     predicates in memory ``name`` (``None``: ``default``), and save it as
     snapshot ``snapshot`` (a new name), which the journal starts from;
-    returns the memory's name.  Nothing is stored when a clause's predicate
-    may not be changed by tools (``ImportRefused`` names its first line) or
+    returns the memory's name and what it says of the facts it stored that
+    contradict others of a functional predicate (``zpm_domain.constraints``:
+    an import takes the file as it is, so ``supersede`` withdraws nothing
+    and they are kept, reported).  Nothing is stored when a clause's
+    predicate may not be changed by tools, or a fact breaks a constraint
+    whose policy is ``refuse`` (``ImportRefused`` names its first line), or
     the memory cannot be written; no clauses: nothing changes."""
     check_snapshot_name(snapshot)
     memory = memories.resolve(name)
@@ -194,7 +201,7 @@ def import_into(
             "snapshot otherwise"
         )
     if not read:
-        return memory.name
+        return memory.name, []
     first_of: dict[tuple[str, int], ImportClause] = {}
     for item in read:
         first_of.setdefault(item.clause.key, item)
@@ -206,6 +213,11 @@ def import_into(
                 memory.check_mutable(item.clause.head)
             except PermissionDenied as denied:
                 raise ImportRefused(label, item.line, denied.message) from None
+        found = functional.conflicts(memory, [AddClause(item.clause) for item in read])
+        lines = {id(item.clause.head): item.line for item in read}
+        for conflict in found:
+            if conflict.policy is Policy.REFUSE:
+                raise ImportRefused(label, lines[id(conflict.fact)], conflict.refusal())
         try:
             refused = memory.import_clauses([item.clause for item in read], snapshot)
         except BaseException as error:  # this process is ahead of the storage now
@@ -220,4 +232,4 @@ def import_into(
     if refused:
         index, refusal = refused[0]
         raise ImportRefused(label, read[index].line, refusal.message)
-    return memory.name
+    return memory.name, [f"{label}:{lines[id(c.fact)]}: {c.note()}" for c in found]

@@ -186,8 +186,9 @@ class RefactorTools(ToolGroup):
             if plan.changes:
                 renames.append(RenamePredicate(old_functor, new_functor, arity, None, plan))
             renames += moved(kb.descriptions, old_functor, new_functor, arity)
+            notes: list[str] = []
             if not preview and renames:
-                kb.commit(renames)
+                notes = kb.commit(renames).notes()
         others = [other for other in self._memories.mounted() if other is not kb]
         impact = []
         for done, other in enumerate(others):
@@ -198,7 +199,7 @@ class RefactorTools(ToolGroup):
                 else (other, _qualified_plan(other, kb.name, old_functor, new_functor, arity))
             )
         progress.advance(len(others), len(others), "checking the other memories")
-        return _report(plan, impact, bool(propagate_cross_memory_refs))
+        return _report(plan, impact, bool(propagate_cross_memory_refs)).with_notes(*notes)
 
     def _propagate(
         self, other: Memory, home: str, old: str, new: str, arity: int, preview: bool
