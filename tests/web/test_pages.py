@@ -508,3 +508,11 @@ def test_the_conflicts_a_memory_holds_are_shown_and_settled_once_confirmed(
     assert "No conflict" in after.text
     settled = browser.get("/m/default/activity?client=carol")
     assert "owner(auth_service, alice)" in settled.text and "<td>withdrawn</td>" in settled.text
+    policy = ("describe-predicate", "--predicate", "owner/2", "--policy", "supersede")
+    assert run_zpm(project, *policy).returncode == 0
+    fact = ("remember-fact", "--fact", "owner(auth_service, dan)", "--as", "dave")
+    assert run_zpm(project, *fact).returncode == 0
+    replaced = browser.get("/m/default/conflicts").text
+    table = replaced[replaced.index('id="superseded"') :]
+    assert "owner(auth_service, bob)" in table and "superseded by owner(auth_service, dan)" in table
+    assert "dave with remember_fact" in table and "bob with remember_fact" in table

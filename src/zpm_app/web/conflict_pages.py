@@ -1,7 +1,8 @@
 """The review page's conflicts page: the contradictions a memory holds
 (``zpm_domain.review.conflicts``), each side with who stored it and when,
 and, for a session that may write, a button that settles one by withdrawing
-the other side (``unassert-handle``, as the session's caller; CSRF-checked)."""
+the other side (``unassert-handle``, as the session's caller; CSRF-checked);
+then what a ``supersede`` policy replaced, by whom and when."""
 
 from __future__ import annotations
 
@@ -13,7 +14,7 @@ from starlette.responses import RedirectResponse, Response
 
 from zpm_app.web.sessions import WebSession
 from zpm_domain.errors import ZpmError
-from zpm_domain.review.conflicts import conflict_rows
+from zpm_domain.review.conflicts import conflict_rows, superseded_rows
 
 
 class ConflictPages:
@@ -48,10 +49,16 @@ class ConflictPages:
         self, session: WebSession, memory: str, problem: str | None, status: int = 200
     ) -> Response:
         try:
-            rows = await self._read(session, lambda context: conflict_rows(context, memory))
+            rows, superseded = await self._read(
+                session,
+                lambda context: (
+                    conflict_rows(context, memory),
+                    superseded_rows(context, memory),
+                ),
+            )
         except ZpmError as error:
-            rows, problem, status = [], error.message, 409
-        values = {"memory": memory, "rows": rows, "problem": problem}
+            rows, superseded, problem, status = [], [], error.message, 409
+        values = {"memory": memory, "rows": rows, "superseded": superseded, "problem": problem}
         return self._render("conflicts.html", values, session, status=status)
 
     async def settle(self, request: Request) -> Response:

@@ -31,6 +31,9 @@ from zpm_domain.stored.clauses import Clause
 from zpm_domain.stored.descriptions import Descriptions
 from zpm_domain.stored.provenance import UNKNOWN
 
+SUPERSEDED = "superseded by"
+"""How the reason of a supersession's withdrawal starts (then the fact that won)."""
+
 
 class Constrained(Protocol):
     """What the checks read of a memory."""
@@ -211,7 +214,7 @@ def withdrawals(superseded: Iterable[Conflict]) -> list[Mutation]:
         if id(held) in seen:
             continue
         seen.add(id(held))
-        reason = f"superseded by {render(conflict.fact)}"
+        reason = f"{SUPERSEDED} {render(conflict.fact)}"
         taken.append(
             Withdraw(held, reason=reason) if held.handle is not None else RemoveClause(held)
         )

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from zpm_domain.constraints.functional import held_conflicts
+from zpm_domain.constraints.functional import SUPERSEDED, held_conflicts
 from zpm_domain.prolog.terms import Atom, Struct
 from zpm_domain.prolog.writer import render
 from zpm_domain.stored.clauses import Clause
@@ -64,6 +64,29 @@ def conflict_rows(context: ToolContext, memory_name: str) -> list[ConflictRow]:
             )
         )
     return rows
+
+
+@dataclass(frozen=True, slots=True)
+class SupersededRow:
+    """A stored fact a ``supersede`` policy withdrew: the fact as it was
+    stored (``side``), the reason (``superseded by F``) and who withdrew it
+    with which tool, when (``by``: the withdrawal's provenance)."""
+
+    side: Side
+    reason: str
+    by: Provenance
+
+
+def superseded_rows(context: ToolContext, memory_name: str) -> list[SupersededRow]:
+    """The facts memory ``memory_name`` holds withdrawn because a newer one
+    superseded them, newest first."""
+    memory = reading(context.memories, memory_name, None)
+    memory.sync()
+    return [
+        SupersededRow(_side(record.clause), record.reason, record.provenance)
+        for record in reversed(memory.history.records())
+        if record.reason is not None and record.reason.startswith(SUPERSEDED)
+    ]
 
 
 def _side(clause: Clause) -> Side:
