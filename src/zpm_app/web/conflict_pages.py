@@ -6,39 +6,18 @@ then what a ``supersede`` policy replaced, by whom and when."""
 
 from __future__ import annotations
 
-from collections.abc import Callable
-from typing import Any
-
 from starlette.requests import Request
 from starlette.responses import RedirectResponse, Response
 
+from zpm_app.web.page_calls import PageCalls
 from zpm_app.web.sessions import WebSession
 from zpm_domain.errors import ZpmError
 from zpm_domain.review.conflicts import conflict_rows, superseded_rows
 
 
-class ConflictPages:
+class ConflictPages(PageCalls):
     """The conflicts pages, for :class:`zpm_app.web.pages.Pages` (which
     provides the session's reads and tool calls and the rendering)."""
-
-    async def _read(self, session: WebSession, read: Callable[[Any], Any]) -> Any:
-        raise NotImplementedError
-
-    async def _call_tool(
-        self, session: WebSession, name: str, arguments: dict[str, Any]
-    ) -> tuple[dict[str, Any] | None, str | None]:
-        raise NotImplementedError
-
-    def _render(
-        self, template: str, values: dict[str, Any], session: WebSession | None, status: int = 200
-    ) -> Response:
-        raise NotImplementedError
-
-    async def _confirmed(self, request: Request) -> WebSession | Response:
-        raise NotImplementedError
-
-    def _refusal(self, heading: str, problem: str, status: int, session: WebSession) -> Response:
-        raise NotImplementedError
 
     async def conflicts(self, request: Request, session: WebSession) -> Response:
         """The conflicts a memory holds, with a form to settle each (withdraw one side)."""

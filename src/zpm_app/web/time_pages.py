@@ -15,6 +15,7 @@ from typing import Any
 from starlette.requests import Request
 from starlette.responses import Response
 
+from zpm_app.web.page_calls import PageCalls
 from zpm_app.web.sessions import WebSession
 
 ACTIVITY_LIMIT = 100
@@ -24,29 +25,9 @@ FILTERS = ("client", "tool", "predicate", "since", "until")
 """The query parameters an activity page passes on to ``history``."""
 
 
-class TimePages:
+class TimePages(PageCalls):
     """The time pages, for :class:`zpm_app.web.pages.Pages` (which provides
     the session's tool calls, the live-update values and the rendering)."""
-
-    async def _call_tool(
-        self, session: WebSession, name: str, arguments: dict[str, Any]
-    ) -> tuple[dict[str, Any] | None, str | None]:
-        """Tool ``name`` as the session's caller: its structured answer, or its error's text."""
-        raise NotImplementedError
-
-    def _render(
-        self, template: str, values: dict[str, Any], session: WebSession | None, status: int = 200
-    ) -> Response:
-        raise NotImplementedError
-
-    async def _live_values(self, session: WebSession, memory: str) -> dict[str, str]:
-        raise NotImplementedError
-
-    async def _confirmed(self, request: Request) -> WebSession | Response:
-        raise NotImplementedError
-
-    def _refusal(self, heading: str, problem: str, status: int, session: WebSession) -> Response:
-        raise NotImplementedError
 
     async def activity(self, request: Request, session: WebSession) -> Response:
         """What changed in one memory, newest first, with the filters given."""

@@ -240,30 +240,39 @@ def kept_from(journal: Journal, batch: int) -> tuple[int, KeptTail] | None:
     read without the generations before it; ``None`` when that cannot be
     told (:func:`generation_firsts`), no generation kept holds it, or the
     journal changed meanwhile."""
-    starts = journal.kept_starts()
-    firsts = generation_firsts(starts)
-    chosen = [i for i, first in enumerate(firsts or []) if first <= batch]
-    if firsts is None or not chosen:
+    found = _holding(journal, batch)
+    if found is None:
         return None
-    tail = journal.kept_from_generation(chosen[-1])
-    if not tail.records or tail.records[0] != starts[chosen[-1]]:
+    index, first, start = found
+    tail = journal.kept_from_generation(index)
+    if not tail.records or tail.records[0] != start:
         return None
-    return firsts[chosen[-1]], tail
+    return first, tail
 
 
 def generation_of(journal: Journal, batch: int) -> tuple[int, list[JournalRecord]] | None:
     """The number of the first batch of the generation that holds batch
     ``batch``, and that generation's batches (``Journal.kept_generation``),
     read alone; ``None`` as for :func:`kept_from`."""
+    found = _holding(journal, batch)
+    if found is None:
+        return None
+    index, first, start = found
+    generation = journal.kept_generation(index)
+    if not generation or generation[0] != start:
+        return None
+    return first, generation
+
+
+def _holding(journal: Journal, batch: int) -> tuple[int, int, JournalRecord] | None:
+    """The index of the generation kept that holds batch ``batch``, the
+    number of its first batch and that batch (``None``: it cannot be told)."""
     starts = journal.kept_starts()
     firsts = generation_firsts(starts)
     chosen = [i for i, first in enumerate(firsts or []) if first <= batch]
     if firsts is None or not chosen:
         return None
-    generation = journal.kept_generation(chosen[-1])
-    if not generation or generation[0] != starts[chosen[-1]]:
-        return None
-    return firsts[chosen[-1]], generation
+    return chosen[-1], firsts[chosen[-1]], starts[chosen[-1]]
 
 
 def generation_firsts(starts: Sequence[JournalRecord]) -> list[int] | None:
