@@ -17,13 +17,14 @@ run, each call timed in turn with its baseline, ``query_logic`` of
   the cursor before it: the timeline read once grows by that batch alone;
 * ``as_of again``: ``query_logic`` of ``fact(500, V)`` as of the moment
   ``C / 2`` changes back, once its replica is open;
-* ``as_of first`` (once, not a median): the server's very first call, such
-  a read, which replays the memory up to that moment from the checkpoint
-  before it; ``feed first``, then, the feed of the last 100 changes, which
-  reads only the generations that hold them; ``history first``, the newest
-  event, reads the newest generation; ``clause first``, the history of a
-  clause stored before the changes began, reads every generation from the
-  one it was stored in: here, the whole history;
+* ``as_of first``: the server's very first call, such a read, which
+  replays the memory up to that moment from the checkpoint before it;
+  ``feed first``, then, the feed of the last 100 changes, which reads only
+  the generations that hold them; ``history first``, the newest event,
+  reads the newest generation; ``clause first``, the history of a clause
+  stored before the changes began, reads every generation from the one it
+  was stored in: here, the whole history.  Each is timed in ``R`` fresh
+  processes that write nothing (the median, then the range);
 * ``diff 10,000`` (once): ``diff_memory`` across the last 10,000 changes.
 
 The last line says what the history takes on disk per change (the journal
@@ -36,10 +37,12 @@ from __future__ import annotations
 
 import argparse
 import json
+import statistics
 import subprocess
 import sys
 import tempfile
 from pathlib import Path
+from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
@@ -47,7 +50,7 @@ from verbs import FIRST, PREAMBLE, ZPM, write_state  # noqa: E402 (the benchmark
 
 from zpm_domain.memory import checkpoints  # noqa: E402
 
-WORKER = (
+FIRSTS = (
     PREAMBLE
     + """
 changes, checkpointed = int(sys.argv[6]), int(sys.argv[7])
@@ -62,6 +65,20 @@ once["history first"], text = call("history", limit=1)
 assert json.loads(text)["now"] == str(now), text
 once["clause first"], text = call("history", handle=handle)
 assert json.loads(text)["count"] >= 2, text[:300]
+box.close()
+print(json.dumps(once))
+"""
+)
+"""A server's first calls, each in a process of its own that writes nothing
+(run ``--runs`` times: the median is shown)."""
+
+WORKER = (
+    PREAMBLE
+    + """
+changes, checkpointed = int(sys.argv[6]), int(sys.argv[7])
+now = size // 1000 + changes + 2 * checkpointed  # each: a description, then its base
+handle = first + 1 + 7
+once = {}
 written = [now]
 
 
@@ -144,6 +161,15 @@ def write_changes(project: Path, n: int, changes: int, engine: str) -> int:
     return made
 
 
+def run_worker(code: str, arguments: list[str], engine: str) -> dict[str, Any]:
+    """Run a worker (``code``) with ``arguments``: the JSON of its last line."""
+    done = subprocess.run([sys.executable, "-c", code, *arguments], capture_output=True, text=True)
+    if done.returncode != 0:
+        raise SystemExit(f"worker failed ({engine}): {done.stderr[-3000:]}")
+    found: dict[str, Any] = json.loads(done.stdout.strip().splitlines()[-1])
+    return found
+
+
 def describe(project: Path, engine: str, k: int) -> None:
     """One call that changes the memory (a description, which no fact
     count sees): the memory checkpoints after it when it is due."""
@@ -185,25 +211,16 @@ def main() -> None:
             subprocess.run([*ZPM, "init"], cwd=project, check=True, capture_output=True)
             write_state(project, n)
             made = write_changes(project, n, changes, engine)
-            done = subprocess.run(
-                [
-                    sys.executable,
-                    "-c",
-                    WORKER,
-                    str(project),
-                    engine,
-                    str(options.runs),
-                    str(n),
-                    str(FIRST),
-                    str(changes),
-                    str(made),
-                ],
-                capture_output=True,
-                text=True,
-            )
-            if done.returncode != 0:
-                raise SystemExit(f"worker failed ({engine}): {done.stderr[-3000:]}")
-            found = json.loads(done.stdout.strip().splitlines()[-1])
+            arguments = [str(project), engine, str(options.runs), str(n), str(FIRST)]
+            arguments += [str(changes), str(made)]
+            firsts = [run_worker(FIRSTS, arguments, engine) for _ in range(options.runs)]
+            for name in firsts[0]:
+                spent = sorted(first[name] for first in firsts)
+                print(
+                    f"{engine:<8} {name:<18} {statistics.median(spent) * 1000:>9.1f} "
+                    f"{'(first)':>8} {spent[0] * 1000:.0f}–{spent[-1] * 1000:.0f} ms"
+                )
+            found = run_worker(WORKER, arguments, engine)
             for name, once in found.pop("once").items():
                 print(f"{engine:<8} {name:<18} {once * 1000:>9.1f} {'(once)':>8}")
             for name, r in found.items():
