@@ -50,13 +50,20 @@ from verbs import FIRST, PREAMBLE, ZPM, write_state  # noqa: E402 (the benchmark
 
 from zpm_domain.memory import checkpoints  # noqa: E402
 
-FIRSTS = (
+SETUP = (
     PREAMBLE
     + """
 changes, checkpointed = int(sys.argv[6]), int(sys.argv[7])
 now = size // 1000 + changes + 2 * checkpointed  # each: a description, then its base
 handle = first + 1 + 7
 once = {}
+"""
+)
+"""A worker's opening: the project, and where its history stands (``now``)."""
+
+FIRSTS = (
+    SETUP
+    + """
 spent, text = call("query_logic", goal="fact(500, V)", as_of=str(now - changes // 2))
 once["as_of first"] = spent
 once["feed first"], text = call("history", since=str(now - 100), limit=200)
@@ -73,12 +80,10 @@ print(json.dumps(once))
 (run ``--runs`` times: the median is shown)."""
 
 WORKER = (
-    PREAMBLE
+    SETUP
     + """
-changes, checkpointed = int(sys.argv[6]), int(sys.argv[7])
-now = size // 1000 + changes + 2 * checkpointed  # each: a description, then its base
-handle = first + 1 + 7
-once = {}
+call("query_logic", goal="fact(500, V)", as_of=str(now - changes // 2))  # its replica opens
+call("history", handle=handle)  # the whole history read (FIRSTS times the first calls)
 written = [now]
 
 
