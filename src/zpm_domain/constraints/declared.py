@@ -76,7 +76,7 @@ class Constraints:
         return functional.policy or self.default
 
     def __bool__(self) -> bool:
-        return bool(self._files) or any(d.functional for _, d in self._descriptions)
+        return bool(self._files) or self._descriptions.functional > 0
 
     def __iter__(self) -> Iterator[Functional]:
         yield from self._files.values()

@@ -223,20 +223,15 @@ def withdrawals(superseded: Iterable[Conflict]) -> list[Mutation]:
 
 class Committed(list[Mutation]):
     """The changes a commit journaled, as committed (stamped), without the
-    withdrawals a ``supersede`` policy added; ``kept``: the conflicts a
-    ``keep`` policy stored; ``superseded``: those a ``supersede`` policy
-    settled."""
+    withdrawals a ``supersede`` policy added; ``conflicts``: those it made
+    (:func:`conflicts`), of which ``kept`` were stored beside the fact they
+    contradict and ``superseded`` withdrew it."""
 
-    def __init__(
-        self,
-        mutations: Iterable[Mutation] = (),
-        *,
-        kept: Sequence[Conflict] = (),
-        superseded: Sequence[Conflict] = (),
-    ) -> None:
+    def __init__(self, mutations: Iterable[Mutation] = (), conflicts: Sequence[Conflict] = ()):
         super().__init__(mutations)
-        self.kept = list(kept)
-        self.superseded = list(superseded)
+        self.conflicts = list(conflicts)
+        self.kept = [c for c in conflicts if c.kept]
+        self.superseded = [c for c in conflicts if c.supersedes]
 
     def notes(self) -> list[str]:
         """The second text items of the answer: one per conflict kept or superseded."""

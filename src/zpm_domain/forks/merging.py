@@ -117,11 +117,13 @@ def merge(
             described = describe.merged(
                 compared.point.described, compared.now.described, base.descriptions
             )
-            contradicting = functional.conflicts(base, found.mutations)
             if not dry_run and found.blocked is None and (found.mutations or described):
-                base.commit([MergeMark(fork.name), *found.mutations, *described])
+                done = base.commit([MergeMark(fork.name), *found.mutations, *described])
+                contradicting = done.conflicts
                 if compared.found or described:  # else the fork point is where the fork is
                     fork.move_fork_point()
+            else:  # what applying it would find
+                contradicting = functional.conflicts(base, found.mutations)
         report = found.report(fork.name, base.name, dry_run)
         if described:
             report["described"] = [change.indicator for change in described]

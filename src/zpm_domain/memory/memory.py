@@ -438,11 +438,7 @@ class Memory(Reads):
             self.since.note(mutation, self)
             mutation.apply(self, Origin.TOOL)
         self._checkpoint_if_due()
-        return Committed(
-            batch[len(superseding) :],
-            kept=[c for c in found if c.kept],
-            superseded=[c for c in found if c.supersedes],
-        )
+        return Committed(batch[len(superseding) :], found)
 
     def _checkpoint_if_due(self) -> None:
         """Start a new journal generation from the memory's own state when

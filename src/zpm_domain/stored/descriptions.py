@@ -76,6 +76,8 @@ class Descriptions:
 
     def __init__(self) -> None:
         self._by_key: dict[Key, Description] = {}
+        self.functional = 0
+        """How many records declare their predicate functional (every write asks)."""
 
     def __len__(self) -> int:
         return len(self._by_key)
@@ -99,13 +101,18 @@ class Descriptions:
 
     def put(self, key: Key, description: Description | None) -> None:
         """Describe ``key`` (a replaced description keeps its place); ``None`` removes."""
+        held = self._by_key.get(key)
+        if held is not None:
+            self.functional -= held.functional
         if description is None:
             self._by_key.pop(key, None)
         else:
             self._by_key[key] = description
+            self.functional += description.functional
 
     def clear(self) -> None:
         self._by_key.clear()
+        self.functional = 0
 
 
 def described(text: str, arguments: str | None, arity: int) -> Description | None:
