@@ -125,9 +125,6 @@ class Reverted(TypedDict):
     constraints: NotRequired[
         Annotated[
             list[ConstraintConflict],
-            Doc(
-                "The contradictions of a functional predicate the moment brings back (only "
-                "when there are any): refuse, the revert is not applied; else they are kept."
-            ),
+            Doc("Contradictions the moment brings back (when any): refuse applies nothing"),
         ]
     ]

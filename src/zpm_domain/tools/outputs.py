@@ -101,26 +101,16 @@ PolicyName = Literal["refuse", "supersede", "keep"]
 
 
 class DeclaredConstraint(TypedDict):
-    predicate: Annotated[str, Doc("The constrained predicate, as name/arity")]
-    kind: Annotated[
-        Literal["functional"],
-        Doc("functional: its last argument is a function of the others"),
-    ]
-    policy: Annotated[
-        PolicyName,
-        Doc(
-            "What a write that would break it does: refuse it, supersede the old fact, or keep both"
-        ),
-    ]
-    declared: Annotated[str, Doc("Where it was declared (file:line)")]
+    predicate: Annotated[str, Doc("name/arity")]
+    kind: Annotated[Literal["functional"], Doc("Its last argument is a function of the others")]
+    policy: PolicyName
+    declared: Annotated[str, Doc("file:line, or describe_predicate")]
 
 
 class KnowledgeSchema(TypedDict):
     predicates: list[KnowledgePredicate]
     total: Count
-    constraints: NotRequired[
-        Annotated[list[DeclaredConstraint], Doc("The memory's constraints (when it has any)")]
-    ]
+    constraints: NotRequired[list[DeclaredConstraint]]
 
 
 MemoryScope = Literal["project", "global"]

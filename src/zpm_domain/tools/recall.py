@@ -135,7 +135,7 @@ class RecallTools(ToolGroup):
             str | None,
             Arg(
                 'One line that says what it means (e.g. "who owns a service"); empty '
-                "removes the description; left out, it stays as it is",
+                "removes it; left out, it stays",
                 allow_empty=True,
             ),
         ] = None,
@@ -148,14 +148,11 @@ class RecallTools(ToolGroup):
         ] = None,
         functional: Annotated[
             bool | None,
-            Arg("Whether its last argument is a function of the others (a constraint)"),
+            Arg("Its last argument is a function of the others (a constraint)"),
         ] = None,
         policy: Annotated[
             str | None,
-            Arg(
-                'What a write that breaks that does: "refuse", "supersede" or "keep" '
-                "(default: the project's)"
-            ),
+            Arg('For a write that breaks it: "refuse", "supersede" or "keep"'),
         ] = None,
         memory: MemoryArg = None,
     ) -> str | Noted:

@@ -114,8 +114,7 @@ class Conflicting(StoredSentence):
 
 
 class FunctionalConflict(TypedDict):
-    """A stored fact of a functional predicate beside other stored facts that share
-    every argument but the last and differ in it (kept by the policy keep)."""
+    """Stored facts of a functional predicate that contradict the goal."""
 
     kind: Literal["conflict"]
     fact: StoredSentence
@@ -231,22 +230,16 @@ class Merged(TypedDict):
     constraints: NotRequired[
         Annotated[
             list[ConstraintConflict],
-            Doc(
-                "The facts the merge stores that contradict a stored fact of a functional "
-                "predicate of the base, and what the policy does (only when there are any)."
-            ),
+            Doc("Facts it stores that contradict a functional predicate's (when any)"),
         ]
     ]
 
 
 class ConstraintConflict(TypedDict):
-    fact: Annotated[str, Doc("The fact the merge stores")]
-    conflicts_with: Annotated[str, Doc("The base's stored fact it contradicts")]
+    fact: str
+    conflicts_with: str
     handle: Handle
     policy: Annotated[
         Literal["refuse", "supersede", "keep"],
-        Doc(
-            "refuse: the merge is not applied; supersede: the base's fact is withdrawn; "
-            "keep: both are stored"
-        ),
+        Doc("refuse: nothing is applied; supersede: conflicts_with is withdrawn; keep: both"),
     ]
