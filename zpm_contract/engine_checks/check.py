@@ -1,4 +1,4 @@
-"""Compare one engine with the python engine: the copy check, the reach
+"""Compare one engine with the python engine: the copy and hypothesis checks, the reach
 and alias checks and the probes.
 
 :func:`differences` runs the checks on an engine and the reference and
@@ -16,6 +16,7 @@ from zpm_adapters.engine_python.engine import PythonEngine
 from zpm_app.engines import EngineError, create_engine
 from zpm_contract.engine_checks.aliases import check_aliases
 from zpm_contract.engine_checks.copies import check_copy_clauses
+from zpm_contract.engine_checks.hypotheses import check_solve_as_if
 from zpm_contract.engine_checks.probes import agree, load_table, probe_goals, run_probes
 from zpm_contract.engine_checks.reach import check_reach
 from zpm_domain.ports.engine import Engine
@@ -32,6 +33,15 @@ def copy_difference(engine: Engine) -> list[str]:
         check_copy_clauses(engine)
     except AssertionError as error:
         return [f"copy_clauses: {error}"]
+    return []
+
+
+def hypothesis_difference(engine: Engine) -> list[str]:
+    """The ``solve_as_if`` check's first difference, or nothing."""
+    try:
+        check_solve_as_if(engine)
+    except AssertionError as error:
+        return [f"solve_as_if: {error}"]
     return []
 
 
@@ -85,7 +95,12 @@ def differences(name: str) -> tuple[int, list[str]]:
     engine = create_engine(name)
     reference = PythonEngine()
     try:
-        found = copy_difference(engine) + reach_difference(engine) + alias_difference(engine)
+        found = (
+            copy_difference(engine)
+            + hypothesis_difference(engine)
+            + reach_difference(engine)
+            + alias_difference(engine)
+        )
         probed, probes = probe_differences(engine, reference, name)
     finally:
         engine.close()

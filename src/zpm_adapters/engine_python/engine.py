@@ -237,6 +237,48 @@ class PythonEngine(Engine):
         self._ns(ns).forget_if_empty(pred)
         return True
 
+    def solve_as_if(
+        self,
+        ns: str,
+        goal: Term,
+        limits: Limits,
+        *,
+        added: Sequence[Clause] = (),
+        removed: Sequence[Clause] = (),
+    ) -> list[Solution]:
+        """The removed clauses are put back in place (``Predicate.reinstate``),
+        the predicates' order of definition as it was."""
+        namespace = self._ns(ns)
+        order = list(namespace.order)
+        known = {key: pred.defined for key, pred in namespace.preds.items()}
+        taken: list[tuple[Predicate, CClause]] = []
+        for clause in removed:
+            pred = namespace.lookup(*clause.key)
+            stored = None if pred is None else pred.compiled_of(clause)
+            if pred is not None and stored is not None and not stored.fixed:
+                pred.remove_stored(stored, in_place=False)
+                taken.append((pred, stored))
+        self.add_clauses(ns, added)
+        try:
+            return list(self.solve(ns, goal, limits))
+        finally:
+            for clause in added:
+                pred = namespace.lookup(*clause.key)
+                stored = None if pred is None else pred.compiled_of(clause)
+                if pred is not None and stored is not None:
+                    pred.remove_stored(stored, in_place=False)
+            for pred, stored in reversed(taken):
+                pred.reinstate(stored)
+            for key in [key for key in namespace.preds if key not in known]:
+                del namespace.preds[key]
+            for key, defined in known.items():
+                namespace.preds[key].defined = defined
+            for pred in namespace.order:
+                pred.listed = False
+            namespace.order = order
+            for pred in order:
+                pred.listed = True
+
     def rename_clauses(self, ns: str, name: str, arity: int, new: str) -> None:
         """Compiled clauses move as they are: their head code holds the
         arguments, not the name."""

@@ -264,6 +264,34 @@ class Predicate:
             else:
                 self.index[key] = rest
 
+    def reinstate(self, clause: CClause) -> None:
+        """Put back ``clause``, taken out by :meth:`remove_stored`, where it
+        was (its ``seq`` says where), in new lists: a running call keeps the
+        ones it holds."""
+        if self.pending_front:
+            self._apply_front()
+        self.defined = True
+        if clause.body is not None:
+            self.rules += 1
+        self.by_handle = None
+        self.all = _put(self.all, clause)
+        key = clause.key
+        if key is None:
+            self.varlist = _put(self.varlist, clause)
+            self.index = {
+                k: _put([entry] if isinstance(entry, CClause) else entry, clause)
+                for k, entry in self.index.items()
+            }
+            self.owned = None
+            return
+        found = self.index.get(key)
+        if found is None:
+            self.index[key] = _put(self.varlist, clause) if self.varlist else clause
+        else:
+            self.index[key] = _put([found] if isinstance(found, CClause) else found, clause)
+        if self.owned is not None:
+            self.owned.add(key)
+
     def _forget_handle(self, clause: CClause) -> None:
         handle = clause.clause.handle
         if handle is not None and self.by_handle is not None:
@@ -345,6 +373,12 @@ def _cut(lst: list[CClause], clause: CClause, in_place: bool) -> list[CClause]:
         return lst[:i] + lst[i + 1 :]
     del lst[i]
     return lst
+
+
+def _put(lst: list[CClause], clause: CClause) -> list[CClause]:
+    """A copy of ``lst`` (in ``seq`` order) with ``clause`` in its place."""
+    i = bisect_left(lst, clause.seq, key=_seq)
+    return [*lst[:i], clause, *lst[i:]]
 
 
 class Namespace:

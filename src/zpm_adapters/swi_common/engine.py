@@ -63,6 +63,7 @@ from zpm_domain.prolog.terms import Atom, Struct, Term, Var, indicator, list_ite
 from zpm_domain.stored.clauses import Clause
 
 SOLVE = "zpm_support:zpm_solve(M, T, L, R, Answers, Status)"
+SOLVE_AS_IF = "zpm_support:zpm_solve_as_if(M, Adds, Erases, T, L, R, Answers, Status)"
 PROVE = "zpm_support:zpm_prove(M, T, L, R, Answers, Status)"
 SETTLE = "zpm_support:zpm_settle"
 STACK_LIMIT = "zpm_support:zpm_stack_limit(B, Old)"
@@ -210,6 +211,43 @@ class SwiEngine(SwiClauseStore):
             limits,
         )
         return solutions(found["Answers"], found["Status"], goal_vars, limits)
+
+    def solve_as_if(
+        self,
+        ns: str,
+        goal: Term,
+        limits: Limits,
+        *,
+        added: Sequence[Clause] = (),
+        removed: Sequence[Clause] = (),
+    ) -> list[Solution]:
+        """One call of ``zpm_solve_as_if/8``: the changes and the solve run
+        inside ``snapshot/1``, which rolls the database back."""
+        namespace = self._ns(ns)
+        erased: list[int] = []
+        for clause in removed:
+            pred = namespace.lookup(*clause.key)
+            entry = None if pred is None else pred.entry_of(clause)
+            if entry is not None and not entry.fixed:
+                erased.append(entry.ref)
+        goal_vars = answered_variables(goal)
+        answer_vars: Term = Struct("$v", tuple(goal_vars)) if goal_vars else Atom("$v")
+        tokens = codec.encode(
+            Struct("$ans", (goal, answer_vars)), top_modes=(0, codec.DATA), big_ints=self.big_ints
+        )
+        found = self._run_solve(
+            SOLVE_AS_IF,
+            {
+                "M": namespace.module,
+                "Adds": [self._clause_tokens(clause) for clause in added],
+                "Erases": erased,
+                "T": tokens,
+                "L": limit_list(limits),
+                "R": self._reach_of(ns),
+            },
+            limits,
+        )
+        return list(solutions(found["Answers"], found["Status"], goal_vars, limits))
 
     # -- reasoning ----------------------------------------------------------
     def explain(

@@ -26,7 +26,7 @@
           [ zpm_init/2, zpm_init/3, zpm_init/4, autoloaded_now/1, zpm_meta/1, zpm_ensure/2, zpm_ensure/3, zpm_drop/1,
             zpm_drop/2, zpm_add/4, zpm_add/5, zpm_add_all/4, zpm_copy_predicate/6, zpm_declared/3, zpm_forget/3, zpm_erase/1, zpm_erase_all/1,
             zpm_rename/4,
-            zpm_solve/6, zpm_prove/6, zpm_stack_limit/2, zpm_version/1, zpm_thread_id/1, zpm_settle/0
+            zpm_solve/6, zpm_solve_as_if/8, zpm_prove/6, zpm_stack_limit/2, zpm_version/1, zpm_thread_id/1, zpm_settle/0
           ]).
 :- use_module(library(prolog_wrap)).
 :- use_module(library(time)).
@@ -510,6 +510,17 @@ zpm_solve(Module, Tokens, Limits, Reach, Answers, Status) :-
     decode(Tokens, Goal0),
     Goal0 = '$ans'(Goal, Vars),
     run_limited(Module, Module:Goal, '$w'-Vars, Limits, Reach, Answers, Status).
+
+%!  zpm_solve_as_if(+Module, +Adds, +Erases, +Tokens, +Limits, +Reach, -Answers, -Status)
+%   zpm_solve/6 as if the clauses Erases (ids) were erased and Adds (token
+%   lists) added at the end of Module, as zpm_add_all/4 adds them: all of it
+%   inside snapshot/1, so the database is as it was when it ends, however it
+%   ends (ids, the reflection records and the next id included).
+zpm_solve_as_if(Module, Adds, Erases, Tokens, Limits, Reach, Answers, Status) :-
+    snapshot(( zpm_erase_all(Erases),
+               zpm_add_all(Module, Adds, _, _),
+               zpm_solve(Module, Tokens, Limits, Reach, Answers, Status)
+             )).
 
 %!  run_limited(+Module, +Run, +Watched-Vars, +Limits, +Reach, -Answers, -Status)
 %   zpm_solve/6 of the goal Run (a query of namespace Module, or an entry of

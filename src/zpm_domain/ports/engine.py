@@ -336,6 +336,52 @@ class Engine(ABC):
         naming its variable.
         """
 
+    def solve_as_if(
+        self,
+        ns: str,
+        goal: Term,
+        limits: Limits,
+        *,
+        added: Sequence[Clause] = (),
+        removed: Sequence[Clause] = (),
+    ) -> list[Solution]:
+        """The answers of ``goal`` in ``ns`` as :meth:`solve` gives them (all
+        of them, within ``limits``) as if the clauses ``removed`` were not
+        stored and ``added`` were added at the end of their predicates; when
+        it returns or raises, ``ns`` is exactly as it was: its clauses, their
+        order and the predicates' order of definition.  ``removed`` are
+        clauses stored in ``ns`` without ``static=True`` (the very objects;
+        others are ignored); ``added`` are clauses of predicates tools may
+        change, not stored (an engine that refuses one leaves it out).  A
+        write's integrity rules are checked this way before the write is
+        stored (``zpm_domain.constraints.integrity``).
+
+        The default changes ``ns`` through the port, solves, then takes the
+        added clauses out and puts the removed ones back: the stored clauses
+        of each such predicate from the first removed one on are taken out
+        and added again in their order.  That is exact when no knowledge-file
+        clause follows a stored one in the predicate (loading puts them
+        first) and a removal leaves no predicate empty.  The built-in engines
+        put the clauses back where they were (python) or roll the changes
+        back (SWI-Prolog's ``snapshot/1``).
+        """
+        held = {key: self.clauses(ns, *key) for key in dict.fromkeys(c.key for c in removed)}
+        taken = [clause for clause in removed if self.retract_stored(ns, clause)]
+        refused = {index for index, _ in self.add_clauses(ns, added)}
+        try:
+            return list(self.solve(ns, goal, limits))
+        finally:
+            for index, clause in enumerate(added):
+                if index not in refused:
+                    self.retract_stored(ns, clause)
+            gone = {id(clause) for clause in taken}
+            for clauses in held.values():
+                first = next((i for i, c in enumerate(clauses) if id(c) in gone), None)
+                if first is None:
+                    continue
+                back = [c for c in clauses[first:] if id(c) in gone or self.retract_stored(ns, c)]
+                self.add_clauses(ns, back)
+
     @final
     @contextmanager
     def reaching(self, namespaces: frozenset[str] | None) -> Iterator[None]:
