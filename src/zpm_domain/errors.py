@@ -371,6 +371,14 @@ class CyclicBall(ResourceLimitExceeded):
         super().__init__("the goal threw a cyclic term, which cannot be returned as text")
 
 
+class TooManyViolations(ZpmError):
+    """An integrity rule finds so many violations that a write's check
+    cannot compare what it finds before and after the write."""
+
+    def __init__(self, most: int) -> None:
+        super().__init__(f"it finds {most:,} violations or more")
+
+
 class ConstraintViolated(ZpmError):
     """A write that a constraint whose policy is ``refuse`` forbids: nothing
     was stored.  ``message`` names the clause it conflicts with, its handle,

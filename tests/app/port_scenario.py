@@ -39,6 +39,7 @@ CALLS: tuple[tuple[str, dict[str, Any]], ...] = (
     ("remember_fact", {"fact": "colour(sky, blue)"}),
     ("define_rule", {"head": "path(X, Y)", "body": "edge(X, Y)"}),
     ("define_rule", {"head": "path(X, Z)", "body": "edge(X, Y), path(Y, Z)"}),
+    ("describe_predicate", {"predicate": "integrity_violation/1", "policy": "refuse"}),
     ("define_rule", {"head": "integrity_violation(dup(X))", "body": "colour(X, red)"}),
     ("query_logic", {"goal": "path(a, X)"}),
     ("get_knowledge_schema", {}),

@@ -242,7 +242,6 @@ class PythonEngine(Engine):
         ns: str,
         goal: Term,
         limits: Limits,
-        *,
         added: Sequence[Clause] = (),
         removed: Sequence[Clause] = (),
     ) -> list[Solution]:

@@ -217,7 +217,6 @@ class SwiEngine(SwiClauseStore):
         ns: str,
         goal: Term,
         limits: Limits,
-        *,
         added: Sequence[Clause] = (),
         removed: Sequence[Clause] = (),
     ) -> list[Solution]:

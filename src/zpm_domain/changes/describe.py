@@ -17,7 +17,7 @@ from zpm_domain.prolog.errors import PermissionDenied
 from zpm_domain.prolog.terms import Atom, Struct
 from zpm_domain.prolog.writer import render
 from zpm_domain.stored.clauses import Origin
-from zpm_domain.stored.descriptions import POLICIES, Description, Descriptions, Key
+from zpm_domain.stored.descriptions import INTEGRITY, POLICIES, Description, Descriptions, Key
 
 
 @dataclass(frozen=True, slots=True)
@@ -55,8 +55,10 @@ class DescribePredicate(Mutation):
             raise BadOperation(f"'policy' must be one of {', '.join(POLICIES)} or null")
         text = text_arg(args, "description")
         names = None if arguments is None else tuple(arguments)
-        description = Description(text, names, functional, policy if functional else None)
-        return cls(text_arg(args, "name"), arity, description if text or functional else None)
+        name = text_arg(args, "name")
+        kept = policy if functional or name == INTEGRITY else None
+        description = Description(text, names, functional, kept)
+        return cls(name, arity, description if text or description.declares else None)
 
     def footprint(self, target: Target) -> set[int] | None:
         return set()  # descriptions are compared whole (they are few)
@@ -84,11 +86,11 @@ class DescribePredicate(Mutation):
 
 
 def _declared(description: Description | None) -> dict[str, Any]:
-    """The fields of a functional predicate's declaration (none otherwise:
-    a plain description's line stays as it always was)."""
-    if description is None or not description.functional:
+    """The fields of a constraint's declaration (none otherwise: a plain
+    description's line stays as it always was)."""
+    if description is None or not description.declares:
         return {}
-    return {"functional": True, "policy": description.policy}
+    return {"functional": description.functional, "policy": description.policy}
 
 
 def moved(descriptions: Descriptions, old: str, new: str, arity: int) -> list[DescribePredicate]:

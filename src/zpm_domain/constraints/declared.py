@@ -6,6 +6,12 @@ people's), and ``describe_predicate`` (``functional`` and ``policy``, kept
 with the predicate's description: journaled, carried by forks, reviewed in
 merges; ``zpm_domain.stored.descriptions``).  A knowledge file's declaration
 of a predicate wins; a tool cannot change it.
+
+Every integrity rule (a clause of ``integrity_violation/N``) is a
+constraint without being declared; its predicate's policy is declared the
+same two ways (``:- policy(integrity_violation/1, refuse).``, or
+``describe_predicate`` with ``policy`` alone), else it is the memory's
+default (``keep`` where that is ``supersede``).
 """
 
 from __future__ import annotations
@@ -13,13 +19,17 @@ from __future__ import annotations
 from collections.abc import Iterator
 from dataclasses import dataclass
 
-from zpm_domain.constraints.policy import DEFAULT, Policy
-from zpm_domain.stored.descriptions import Descriptions
+from zpm_domain.constraints.policy import DEFAULT, Policy, integrity_policy
+from zpm_domain.stored.descriptions import INTEGRITY, Descriptions
 
 Key = tuple[str, int]
 
 DESCRIBED = "describe_predicate"
 """Where a constraint declared with ``describe_predicate`` was declared."""
+
+DEFAULT_DECLARED = "default"
+"""Where get_knowledge_schema says an integrity rule's policy was declared
+when it was not: it follows the memory's default."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -39,6 +49,23 @@ class Functional:
         return self.where != DESCRIBED
 
 
+@dataclass(frozen=True, slots=True)
+class Integrity:
+    """The integrity rules of ``key`` (``integrity_violation/N``): a write
+    may not make them find a violation they did not find before
+    (``zpm_domain.constraints.integrity``).  ``policy`` is the one declared
+    (``None``: the memory's default) at ``where`` (``None``: nowhere)."""
+
+    key: Key
+    policy: Policy | None = None
+    where: str | None = None
+
+
+def is_integrity(key: Key) -> bool:
+    """Whether ``key``'s clauses are integrity rules."""
+    return key[0] == INTEGRITY
+
+
 class Constraints:
     """A memory's declared constraints: its knowledge files' (in the order
     they were declared), then those its descriptions declare."""
@@ -47,6 +74,7 @@ class Constraints:
         self.default = default
         self._descriptions = descriptions
         self._files: dict[Key, Functional] = {}
+        self._integrity: dict[Key, Integrity] = {}
 
     def declare(self, functional: Functional) -> None:
         """A knowledge file declares ``functional`` (nothing when its
@@ -59,7 +87,29 @@ class Constraints:
         of its descriptions would hold)."""
         other = Constraints(descriptions, self.default)
         other._files = self._files
+        other._integrity = self._integrity
         return other
+
+    def declare_integrity(self, integrity: Integrity) -> None:
+        """A knowledge file declares the policy of ``integrity`` (nothing
+        when it is declared already)."""
+        self._integrity.setdefault(integrity.key, integrity)
+
+    def integrity(self, key: Key) -> Integrity:
+        """The declaration of integrity rules ``key``: a knowledge file's,
+        else ``describe_predicate``'s, else none (the default policy)."""
+        found = self._integrity.get(key)
+        if found is not None:
+            return found
+        record = self._descriptions.record(key)
+        if record is None or record.policy is None:
+            return Integrity(key)
+        return Integrity(key, Policy(record.policy), DESCRIBED)
+
+    def integrity_policy(self, integrity: Integrity) -> Policy:
+        """The policy ``integrity`` follows (its own, else the memory's
+        default for integrity rules)."""
+        return integrity.policy or integrity_policy(self.default)
 
     def functional(self, key: Key) -> Functional | None:
         """The functional constraint on ``key``, if any."""

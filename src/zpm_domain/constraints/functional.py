@@ -221,22 +221,39 @@ def withdrawals(superseded: Iterable[Conflict]) -> list[Mutation]:
     return taken
 
 
+class Noted(Protocol):
+    """A violation of an integrity rule a write made (``integrity.Violation``)."""
+
+    def note(self) -> str: ...
+
+
 class Committed(list[Mutation]):
     """The changes a commit journaled, as committed (stamped), without the
     withdrawals a ``supersede`` policy added; ``conflicts``: those it made
     (:func:`conflicts`), of which ``kept`` were stored beside the fact they
-    contradict and ``superseded`` withdrew it."""
+    contradict and ``superseded`` withdrew it; ``violations``: what it made
+    the integrity rules find (a ``keep`` policy's), or a text saying a rule
+    could not be checked."""
 
-    def __init__(self, mutations: Iterable[Mutation] = (), conflicts: Sequence[Conflict] = ()):
+    def __init__(
+        self,
+        mutations: Iterable[Mutation] = (),
+        conflicts: Sequence[Conflict] = (),
+        violations: Sequence[Noted | str] = (),
+    ):
         super().__init__(mutations)
         self.conflicts = list(conflicts)
         self.kept = [c for c in conflicts if c.kept]
         self.superseded = [c for c in conflicts if c.supersedes]
+        self.violations = list(violations)
+        """What it made the integrity rules find (``zpm_domain.constraints.integrity``)."""
 
     def notes(self) -> list[str]:
-        """The second text items of the answer: one per conflict kept or superseded."""
+        """The second text items of the answer: one per conflict kept or
+        superseded, and per violation kept."""
         notes = [conflict.note() for conflict in self.kept]
         notes += [f"superseded {conflict.held_text()}" for conflict in self.superseded]
+        notes += [v if isinstance(v, str) else v.note() for v in self.violations]
         return notes
 
 

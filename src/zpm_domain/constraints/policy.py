@@ -35,3 +35,20 @@ def parse_policy(text: str, what: str = "policy") -> Policy:
     except ValueError:
         choices = ", ".join(f'"{name}"' for name in NAMES[:-1]) + f' or "{NAMES[-1]}"'
         raise InvalidArguments(f"{what} must be {choices}, not {text!r}") from None
+
+
+def check_integrity_policy(policy: Policy) -> None:
+    """``InvalidArguments`` unless an integrity rule may follow ``policy``:
+    ``refuse`` or ``keep`` (a violation names no fact that could be
+    superseded)."""
+    if policy is Policy.SUPERSEDE:
+        raise InvalidArguments(
+            'an integrity rule\'s policy is "refuse" or "keep": a violation names no fact '
+            "to supersede"
+        )
+
+
+def integrity_policy(default: Policy) -> Policy:
+    """The policy of an integrity rule declared without one, when the
+    memory's default is ``default`` (``supersede`` is ``keep`` there)."""
+    return Policy.KEEP if default is Policy.SUPERSEDE else default

@@ -19,9 +19,9 @@ from collections.abc import Callable
 from functools import partial
 
 from zpm_domain.beliefs.defeat import Defeats
-from zpm_domain.constraints.declared import Constraints, Functional
-from zpm_domain.constraints.policy import NAMES, Policy
-from zpm_domain.errors import InvalidClause
+from zpm_domain.constraints.declared import Constraints, Functional, Integrity
+from zpm_domain.constraints.policy import NAMES, Policy, check_integrity_policy
+from zpm_domain.errors import InvalidArguments, InvalidClause
 from zpm_domain.ports.engine import Engine
 from zpm_domain.prolog.allowlist import is_protected
 from zpm_domain.prolog.errors import PermissionDenied, SandboxViolation
@@ -29,6 +29,7 @@ from zpm_domain.prolog.reader import read_clauses
 from zpm_domain.prolog.sandbox import check_goal
 from zpm_domain.prolog.terms import Atom, Struct, Term, indicator_of, list_items
 from zpm_domain.stored.clauses import DENIALS, Clause
+from zpm_domain.stored.descriptions import INTEGRITY
 from zpm_domain.stored.handles import UNRECORDED, FileNumbering
 from zpm_domain.stored.provenance import Provenance
 
@@ -143,6 +144,20 @@ class KnowledgeFiles:
         self._defeats.declare(name, arity, where)
         self._constraints.declare(Functional((name, arity), policy, where))
 
+    def declare_policy(self, name: str, arity: int, label: str, line: int, policy: Policy) -> None:
+        """A knowledge file's ``:- policy(integrity_violation/N, Policy)`` at
+        ``line`` of ``label``: a write that makes that integrity rule find a
+        violation it did not find follows ``policy`` (``refuse`` or ``keep``;
+        ``zpm_domain.constraints.integrity``)."""
+        if name != INTEGRITY:
+            raise InvalidClause(
+                f"policy/2 declares the policy of an integrity rule ({INTEGRITY}/N); "
+                f"declare {name}/{arity} with functional/2"
+            )
+        check_integrity_policy(policy)
+        where = f"{self._names.get(label, label)}:{line}"
+        self._constraints.declare_integrity(Integrity((name, arity), policy, where))
+
 
 def consult_text(files: KnowledgeFiles, text: str, source: str) -> list[str]:
     """Load the clauses of ``text`` into ``files``; returns the warnings (also logged)."""
@@ -207,11 +222,28 @@ def _directive(
             except (PermissionDenied, InvalidClause) as exc:
                 warn(f"skipped: {exc.message}")
         return
+    if isinstance(goal, Struct) and len(goal.args) == 2 and goal.name == "policy":
+        named = goal.args[1]
+        if not isinstance(named, Atom) or named.name not in NAMES:
+            warn(f"skipped: the policy of policy/2 is one of {', '.join(NAMES)}")
+            return
+        for spec in _indicators(goal.args[0]):
+            if spec is None:
+                warn("skipped: policy/2 expects Name/Arity indicators")
+                continue
+            try:
+                files.declare_policy(*spec, label, line, Policy(named.name))
+            except (InvalidClause, InvalidArguments) as exc:
+                warn(f"skipped: {exc.message}")
+        return
     if isinstance(goal, Struct) and goal.name == "discontiguous" and len(goal.args) == 1:
         return
     if isinstance(goal, Struct) and goal.name == "module" and len(goal.args) == 2:
         return  # a memory is a namespace of its own already
-    warn("skipped a directive: knowledge files may only declare dynamic and functional predicates")
+    warn(
+        "skipped a directive: knowledge files may only declare dynamic and functional "
+        "predicates and integrity rules' policies"
+    )
 
 
 def _indicators(spec: Term) -> list[tuple[str, int] | None]:

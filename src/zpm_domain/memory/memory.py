@@ -38,7 +38,7 @@ from zpm_domain.changes.fork_point import MoveForkPoint
 from zpm_domain.changes.generation import KEPT, StartFrom
 from zpm_domain.changes.marks import KnowledgeMark, knowledge_digest, texts_of
 from zpm_domain.changes.mutations import Mutation
-from zpm_domain.constraints import functional, policy
+from zpm_domain.constraints import functional, integrity, policy
 from zpm_domain.constraints.declared import Constraints
 from zpm_domain.constraints.functional import Committed
 from zpm_domain.constraints.policy import Policy
@@ -48,6 +48,7 @@ from zpm_domain.errors import (
     PersistenceUnavailable,
     ZpmError,
 )
+from zpm_domain.limits import Limits
 from zpm_domain.memory import access, checkpoints, handle_section
 from zpm_domain.memory import image as images
 from zpm_domain.memory.image import Image, Preloaded
@@ -103,6 +104,10 @@ class _Stamp:
         return self.numbering.allocate()
 
 
+CHECKED = Limits(max_solutions=integrity.MOST_FOUND)
+"""The limits a write's integrity rules are checked within, by default."""
+
+
 class Memory(Reads):
     """One mounted memory (see the module documentation).
 
@@ -112,7 +117,8 @@ class Memory(Reads):
     ``checkpoint_batches`` the fewest batches of a journal generation before
     a write starts a new one from the memory's state (``checkpoints``);
     ``constraint_policy`` the policy of a constraint declared without one
-    (``zpm_domain.constraints``).
+    (``zpm_domain.constraints``); ``limits`` those its writes' integrity
+    checks run within.
     """
 
     def __init__(
@@ -131,6 +137,7 @@ class Memory(Reads):
         namespace: str | None = None,
         checkpoint_batches: int = checkpoints.LEAST_BATCHES,
         constraint_policy: Policy = policy.DEFAULT,
+        limits: Limits = CHECKED,
     ) -> None:
         self.name = name
         self._namespace = namespace or name
@@ -152,6 +159,8 @@ class Memory(Reads):
         self.defeats = defeat.Defeats()
         self.descriptions = descriptions.Descriptions()
         self.constraints = Constraints(self.descriptions, constraint_policy)
+        self._integrity = integrity.Guard()
+        self._limits = limits
         self.files = KnowledgeFiles(engine, self._namespace, self.defeats, self.constraints)
         self.fork = storage.fork_info()
         self.preloaded = preloaded
@@ -403,7 +412,10 @@ class Memory(Reads):
         they made with the memory's constraints (``zpm_domain.constraints``):
         a ``refuse`` policy's raises ``ConstraintViolated`` (nothing is
         written); a ``supersede`` policy's withdraws the stored facts in the
-        same batch, first; a ``keep`` policy's are returned.  Must be called
+        same batch, first; a ``keep`` policy's are returned.  The integrity
+        rules the batch may break are checked too
+        (``zpm_domain.constraints.integrity``): as if it were stored when
+        their policy is ``refuse``, after it is applied when it is ``keep``.  Must be called
         inside :meth:`writing`.  Nothing is written when the batch is empty.
         When the append fails (``JournalConflict``: another writer of a
         shared journal came first; ``StorageUnavailable``; ``OSError``)
@@ -421,13 +433,14 @@ class Memory(Reads):
         superseding = functional.withdrawals(c for c in found if c.supersedes)
         counter = self.numbering.next
         stamp = _Stamp(self.numbering, provenance_now(self._clock))
-        batch = [m.stamped(stamp).recorded(self) for m in [*superseding, *mutations]]
-        if self.since.in_journal and any(m.footprint(self) is None for m in batch):
-            self.keep_fork_point()
-        journaled = list(batch)
-        if self.knowledge_recorded is None:  # a new memory's first batch says it has no files
-            journaled.append(self._knowledge_mark())
         try:
+            batch = [m.stamped(stamp).recorded(self) for m in [*superseding, *mutations]]
+            checking = self._integrity.before(self, batch, self._limits, self._state())
+            if self.since.in_journal and any(m.footprint(self) is None for m in batch):
+                self.keep_fork_point()
+            journaled = list(batch)
+            if self.knowledge_recorded is None:  # a new memory's first batch says it has no files
+                journaled.append(self._knowledge_mark())
             self.journal.append([m.journal_op() for m in journaled], author())
         except BaseException:
             self.numbering.next = counter  # not stored: its handles were never given
@@ -437,8 +450,16 @@ class Memory(Reads):
         for mutation in journaled:
             self.since.note(mutation, self)
             mutation.apply(self, Origin.TOOL)
+        made = self._integrity.after(self, checking, self._limits, self._state())
         self._checkpoint_if_due()
-        return Committed(batch[len(superseding) :], found)
+        return Committed(batch[len(superseding) :], found, made)
+
+    def _state(self) -> tuple[object, ...]:
+        """Where the memory stands (what its integrity rules found is kept
+        for as long as it stands there): its generation, its batches, how
+        often its journal was read again, and its knowledge files."""
+        position = self._recovery.position
+        return position.generation, self.batches, self._recovery.rewinds, self._digest
 
     def _checkpoint_if_due(self) -> None:
         """Start a new journal generation from the memory's own state when

@@ -10,7 +10,7 @@ defeated clauses and truth-maintenance indexes themselves.
 from __future__ import annotations
 
 from abc import ABC, abstractmethod
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from contextlib import AbstractContextManager, nullcontext
 from itertools import islice
 
@@ -79,6 +79,14 @@ class Reads(ABC):
             close = getattr(answers, "close", None)
             if close is not None:
                 close()
+
+    def solutions_as_if(
+        self, goal: Term, limits: Limits, added: Sequence[Clause], removed: Sequence[Clause]
+    ) -> list[Solution]:
+        """The answers of ``goal`` in this memory as if ``added`` were stored
+        and ``removed`` were not (``Engine.solve_as_if``): nothing changes."""
+        with self._aliased():
+            return self.engine.solve_as_if(self.namespace, goal, limits, added, removed)
 
     def holds_stored_copy(self, fact: Term) -> bool:
         """Whether a client-stored fact is a variant of ``fact``."""

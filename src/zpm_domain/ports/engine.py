@@ -341,7 +341,6 @@ class Engine(ABC):
         ns: str,
         goal: Term,
         limits: Limits,
-        *,
         added: Sequence[Clause] = (),
         removed: Sequence[Clause] = (),
     ) -> list[Solution]:

@@ -16,10 +16,11 @@ Descriptions are journaled (operation ``describe``, the change
 by ``rename_predicate`` and carried into the base by a merge.
 
 A description also carries what ``describe_predicate`` declares of the
-predicate's facts: that it is functional, and the policy a write that
-breaks that follows (``zpm_domain.constraints``).  A predicate may be
-declared functional without a description text: its record then has an
-empty text, and it has no description (:meth:`Descriptions.of`).
+predicate as a constraint (``zpm_domain.constraints``): that its facts are
+functional, and the policy a write that breaks that follows; or, for an
+integrity rule's predicate (``integrity_violation/N``), the policy alone.
+A predicate may be declared so without a description text: its record then
+has an empty text, and it has no description (:meth:`Descriptions.of`).
 """
 
 from __future__ import annotations
@@ -41,7 +42,11 @@ MAX_TEXT = 500
 Key = tuple[str, int]
 
 POLICIES = ("refuse", "supersede", "keep")
-"""The policies a functional predicate may declare (``zpm_domain.constraints.policy``)."""
+"""The policies a constraint may declare (``zpm_domain.constraints.policy``)."""
+
+INTEGRITY = "integrity_violation"
+"""The name of the predicates whose rules are integrity rules: a record of
+``integrity_violation/N`` may declare a policy without being functional."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -49,8 +54,9 @@ class Description:
     """A predicate's one-line ``text`` and the names of its arguments
     (``None``: not named); ``functional``: its facts are declared functional,
     with ``policy`` (``refuse``, ``supersede`` or ``keep``; ``None``: the
-    memory's default).  ``text`` is empty only for a functional predicate
-    without a description."""
+    memory's default); an integrity rule's predicate may have a ``policy``
+    alone.  ``text`` is empty only for a record that declares a constraint
+    and has no description."""
 
     text: str
     arguments: tuple[str, ...] | None = None
@@ -61,6 +67,11 @@ class Description:
     def said(self) -> bool:
         """Whether it has a description text (else it only declares a constraint)."""
         return bool(self.text)
+
+    @property
+    def declares(self) -> bool:
+        """Whether it declares a constraint (functional, or a policy)."""
+        return self.functional or self.policy is not None
 
     def as_json(self) -> dict[str, Any]:
         """``{"description": text}``, plus ``"arguments"`` when they are named:
@@ -158,13 +169,14 @@ def _check_line(text: str, what: str) -> None:
 def section(descriptions: Descriptions) -> list[str]:
     """The snapshot section: one JSON line per description, in order:
     ``[name, arity, text, arguments]`` (``arguments`` a list of names or
-    null), and a fifth item ``{"functional": true, "policy": P}`` for a
-    functional predicate (``P`` null: the memory's default)."""
+    null), and a fifth item ``{"functional": F, "policy": P}`` for a record
+    that declares a constraint (``F`` true for a functional predicate, false
+    for an integrity rule's policy; ``P`` null: the memory's default)."""
     lines = []
     for (name, arity), d in descriptions:
         entry: list[Any] = [name, arity, d.text, None if d.arguments is None else list(d.arguments)]
-        if d.functional:
-            entry.append({"functional": True, "policy": d.policy})
+        if d.declares:
+            entry.append({"functional": d.functional, "policy": d.policy})
         lines.append(json.dumps(entry, ensure_ascii=False))
     return lines
 
@@ -186,7 +198,7 @@ def read_section(lines: Iterable[str]) -> dict[Key, Description]:
         functional, policy = declared.get("functional", False), declared.get("policy")
         if not (isinstance(functional, bool) and (policy is None or policy in POLICIES)):
             raise SectionDamaged(number, "a constraint must be functional with a known policy")
-        if not (isinstance(name, str) and isinstance(text, str) and (text or functional)):
+        if not (isinstance(name, str) and isinstance(text, str) and (text or functional or policy)):
             raise SectionDamaged(number, "name and description must be text")
         if not isinstance(arity, int) or isinstance(arity, bool) or arity < 0:
             raise SectionDamaged(number, "arity must be a non-negative integer")

@@ -30,7 +30,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 from zpm_domain.prolog.allowlist import meta_spec
-from zpm_domain.prolog.terms import Atom, Struct, Term, indicator
+from zpm_domain.prolog.terms import Atom, Struct, Term, Var, indicator
 from zpm_domain.stored.clauses import DENIALS
 
 Qualifier = str | None
@@ -72,15 +72,25 @@ def calls(body: Term) -> list[Call]:
     return found
 
 
+def calls_variable(body: Term) -> bool:
+    """Whether ``body`` has a goal that is a variable, or is qualified by
+    one (``M:G`` with ``M`` a variable): a call of any predicate."""
+    found: list[None] = []
+    _walk(body, lambda _call: None, lambda: found.append(None))
+    return bool(found)
+
+
 def rename_calls(body: Term, rename: Rename) -> Term:
     """``body`` with each call that ``rename`` maps renamed (same arguments);
     ``body`` itself when nothing changes."""
     return _walk(body, rename)
 
 
-def _walk(body: Term, visit: Rename) -> Term:
+def _walk(body: Term, visit: Rename, variable: Callable[[], None] | None = None) -> Term:
     """Visit every call of ``body`` in reading order and rebuild it with the
-    renames ``visit`` asks for (unchanged parts are kept, not copied)."""
+    renames ``visit`` asks for (unchanged parts are kept, not copied);
+    ``variable`` is called for each goal that is a variable or qualified by
+    one."""
     # Work items: ("goal", term, extra, qualifier), ("data", term), or
     # ("build", struct, changed-count-before) after a compound's arguments.
     out: list[Term] = []
@@ -107,11 +117,15 @@ def _walk(body: Term, visit: Rename) -> Term:
             out.append(term if new_name is None else Atom(new_name))
             continue
         if not isinstance(term, Struct):
+            if isinstance(term, Var) and variable is not None:
+                variable()
             out.append(term)  # type: ignore[arg-type]
             continue
         arity = len(term.args) + extra
         if extra == 0 and term.name == ":" and len(term.args) == 2:
             module, goal = term.args
+            if isinstance(module, Var) and variable is not None:
+                variable()
             inner = module.name if isinstance(module, Atom) else qualifier
             stack.append(("build", term))
             stack.append(("goal", goal, 0, inner))

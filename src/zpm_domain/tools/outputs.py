@@ -102,9 +102,12 @@ PolicyName = Literal["refuse", "supersede", "keep"]
 
 class DeclaredConstraint(TypedDict):
     predicate: Annotated[str, Doc("name/arity")]
-    kind: Annotated[Literal["functional"], Doc("Its last argument is a function of the others")]
+    kind: Annotated[
+        Literal["functional", "integrity"],
+        Doc("functional: its last argument is a function of the others; integrity: its rules"),
+    ]
     policy: PolicyName
-    declared: Annotated[str, Doc("file:line, or describe_predicate")]
+    declared: Annotated[str, Doc("file:line, describe_predicate, or default")]
 
 
 class KnowledgeSchema(TypedDict):

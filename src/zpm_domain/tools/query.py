@@ -5,6 +5,8 @@ from __future__ import annotations
 import re
 from typing import Annotated, Any, cast
 
+from zpm_domain.constraints import integrity
+from zpm_domain.constraints.declared import DEFAULT_DECLARED
 from zpm_domain.limits import Limits
 from zpm_domain.memory.memory import Memory
 from zpm_domain.memory.mounts import Memories
@@ -72,17 +74,39 @@ class QueryTools(ToolGroup):
         entries = schema_entries(kb)
         predicates = cast(list[outputs.KnowledgePredicate], entries)
         schema: outputs.KnowledgeSchema = {"predicates": predicates, "total": len(entries)}
-        if kb.constraints:
-            schema["constraints"] = [
-                {
-                    "predicate": render(Struct("/", (Atom(c.key[0]), c.key[1]))),
-                    "kind": "functional",
-                    "policy": kb.constraints.policy_of(c).value,
-                    "declared": c.where,
-                }
-                for c in kb.constraints
-            ]
+        constraints = declared_constraints(kb)
+        if constraints:
+            schema["constraints"] = constraints
         return Reply.of(schema)
+
+
+def declared_constraints(kb: Memory) -> list[outputs.DeclaredConstraint]:
+    """The memory's constraints as get_knowledge_schema lists them: its
+    functional predicates, then its integrity rules' predicates."""
+    found: list[outputs.DeclaredConstraint] = [
+        {
+            "predicate": _indicator(c.key),
+            "kind": "functional",
+            "policy": kb.constraints.policy_of(c).value,
+            "declared": c.where,
+        }
+        for c in kb.constraints
+    ]
+    for key in integrity.rules(kb):
+        declared = kb.constraints.integrity(key)
+        found.append(
+            {
+                "predicate": _indicator(key),
+                "kind": "integrity",
+                "policy": kb.constraints.integrity_policy(declared).value,
+                "declared": declared.where or DEFAULT_DECLARED,
+            }
+        )
+    return found
+
+
+def _indicator(key: tuple[str, int]) -> str:
+    return render(Struct("/", (Atom(key[0]), key[1])))
 
 
 def first_answers(

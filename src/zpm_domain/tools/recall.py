@@ -15,7 +15,14 @@ from typing import Annotated, Any, cast
 from zpm_domain.analysis.search import Found, search
 from zpm_domain.analysis.words import PLACES, Matcher, query_words
 from zpm_domain.changes.describe import DescribePredicate
-from zpm_domain.constraints.declared import Functional
+from zpm_domain.constraints.declared import (
+    DESCRIBED,
+    Constraints,
+    Functional,
+    Integrity,
+    Key,
+    is_integrity,
+)
 from zpm_domain.constraints.describing import declaration_text, record_after
 from zpm_domain.errors import InvalidArguments
 from zpm_domain.memory.memory import Memory
@@ -171,7 +178,8 @@ class RecallTools(ToolGroup):
                 arguments=arguments,
                 functional=functional,
                 policy=policy,
-                in_file=_in_file(kb.constraints.functional((name, arity))),
+                in_file=_in_file(kb.constraints, (name, arity)),
+                integrity=is_integrity((name, arity)),
             )
             change = DescribePredicate(name, arity, wanted)
             change.check(kb)
@@ -179,7 +187,7 @@ class RecallTools(ToolGroup):
                 kb.commit([change])
         declared = None
         if functional is not None or policy is not None:
-            declared = declaration_text(shown, held, wanted)
+            declared = declaration_text(shown, held, wanted, is_integrity((name, arity)))
             if description is None:
                 return declared
         if wanted is not None and wanted.said:
@@ -191,7 +199,12 @@ class RecallTools(ToolGroup):
         return noted(text, declared)
 
 
-def _in_file(found: Functional | None) -> Functional | None:
+def _in_file(constraints: Constraints, key: Key) -> Functional | Integrity | None:
+    """The knowledge file's declaration of ``key`` as a constraint, if any."""
+    if is_integrity(key):
+        declared = constraints.integrity(key)
+        return declared if declared.where not in (None, DESCRIBED) else None
+    found = constraints.functional(key)
     return found if found is not None and found.in_file else None
 
 

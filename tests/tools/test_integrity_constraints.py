@@ -1,0 +1,148 @@
+"""Integrity rules checked when a write happens (``zpm_domain.constraints.integrity``):
+a write that makes a rule find a violation it did not find is refused or
+kept with a note, as the rule's policy says; the violations a memory held
+before are not the write's."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable
+from pathlib import Path
+
+import pytest
+
+from zpm_app.toolbox import Toolbox
+
+RULES = """\
+integrity_violation(no_owner(S)) :- service(S), \\+ owner(S, _).
+integrity_violation(unapproved(D)) :- deployed(D), \\+ approved(D).
+"""
+
+
+def rules(project: Path, open_box: Callable[..., Toolbox], directive: str = "") -> Toolbox:
+    """A project whose knowledge file ``kb/rules.pl`` holds the rules above."""
+    (project / ".zpm" / "kb" / "rules.pl").write_text(f"{directive}\n{RULES}")
+    return open_box()
+
+
+def violations(box: Toolbox) -> list[str]:
+    return json.loads(box.call("verify_consistency", {}).text)["violations"]
+
+
+def test_refuse_stores_nothing_that_makes_a_new_violation(
+    project: Path, open_box: Callable[..., Toolbox]
+) -> None:
+    box = rules(project, open_box, ":- policy(integrity_violation/1, refuse).")
+    assert not box.call("remember_fact", {"fact": "owner(api, alice)"}).is_error
+    assert not box.call("remember_fact", {"fact": "service(api)"}).is_error
+    refused = box.call("remember_fact", {"fact": "service(db)"})
+    assert refused.is_error
+    assert refused.text == (
+        "Refused: the write would make integrity_violation(no_owner(db)) true; "
+        "integrity_violation/1 holds integrity rules (kb/rules.pl:1, policy refuse)"
+    )
+    assert "verify_consistency" in refused.notes[0]
+    assert box.call("query_logic", {"goal": "service(db)"}).text == "[]"
+    # stored once what it needs is there: no violation
+    assert not box.call("remember_fact", {"fact": "owner(db, bob)"}).is_error
+    assert not box.call("remember_fact", {"fact": "service(db)"}).is_error
+    # a removal may make one too
+    gone = box.call("forget_fact", {"fact": "owner(db, bob)"})
+    assert gone.is_error and "no_owner(db)" in gone.text
+    withdrawn = box.call("update_fact", {"old_fact": "owner(db, bob)", "new_fact": "owner(x, bob)"})
+    assert withdrawn.is_error
+    assert box.call("query_logic", {"goal": "owner(db, X)"}).text == '[{"X":"bob"}]'
+    assert violations(box) == []
+    box.close()
+    again = open_box()
+    assert again.call("query_logic", {"goal": "service(X)"}).text == '[{"X":"api"},{"X":"db"}]'
+
+
+def test_keep_stores_the_write_and_says_what_it_made(
+    project: Path, open_box: Callable[..., Toolbox]
+) -> None:
+    box = rules(project, open_box)  # no policy: the project's default, keep
+    first = box.call("remember_fact", {"fact": "deployed(v1)"})
+    assert not first.is_error
+    assert first.notes == (
+        "stored, but it makes integrity_violation(unapproved(v1)) true; integrity_violation/1 "
+        "holds integrity rules (the project's default, policy keep)",
+    )
+    # a write that changes nothing the rules read says nothing
+    assert box.call("remember_fact", {"fact": "note(hello)"}).notes == ()
+    # a violation held already is not the next write's
+    assert box.call("remember_fact", {"fact": "deployed(v2)"}).notes == (
+        "stored, but it makes integrity_violation(unapproved(v2)) true; integrity_violation/1 "
+        "holds integrity rules (the project's default, policy keep)",
+    )
+    assert box.call("remember_fact", {"fact": "approved(v1)"}).notes == ()
+    assert violations(box) == ["unapproved(v2)"]
+
+
+def test_violations_held_before_do_not_refuse_a_write(
+    project: Path, open_box: Callable[..., Toolbox]
+) -> None:
+    box = open_box()
+    box.call("remember_fact", {"fact": "service(old)"})  # no rules yet
+    box.close()
+    box = rules(project, open_box, ":- policy(integrity_violation/1, refuse).")
+    assert violations(box) == ["no_owner(old)"]
+    assert box.call("remember_fact", {"fact": "deployed(v1)"}).is_error
+    assert not box.call("remember_fact", {"fact": "approved(v2)"}).is_error
+    assert not box.call("remember_fact", {"fact": "owner(api, a)"}).is_error
+    assert not box.call("remember_fact", {"fact": "service(api)"}).is_error
+
+
+def test_a_rule_defined_by_a_tool_starts_from_what_it_finds(
+    project: Path, open_box: Callable[..., Toolbox]
+) -> None:
+    box = open_box()
+    box.call("remember_fact", {"fact": "service(old)"})
+    declared = box.call(
+        "describe_predicate", {"predicate": "integrity_violation/1", "policy": "refuse"}
+    )
+    assert not declared.is_error, declared.text
+    assert "follows the policy refuse" in declared.text
+    rule = box.call(
+        "define_rule",
+        {"head": "integrity_violation(no_owner(S))", "body": "service(S), \\+ owner(S, _)"},
+    )
+    assert not rule.is_error, rule.text  # it finds no_owner(old): the rule's, not the write's
+    assert box.call("remember_fact", {"fact": "service(new)"}).is_error
+    schema = json.loads(box.call("get_knowledge_schema", {}).text)
+    assert {
+        "predicate": "integrity_violation/1",
+        "kind": "integrity",
+        "policy": "refuse",
+        "declared": "describe_predicate",
+    } in schema["constraints"]
+    supersede = box.call(
+        "describe_predicate", {"predicate": "integrity_violation/1", "policy": "supersede"}
+    )
+    assert supersede.is_error and "refuse" in supersede.notes[0]
+
+
+@pytest.mark.parametrize("body", ["G = service(S), call(G)", "current_predicate(service/1), S = x"])
+def test_a_rule_that_may_call_anything_is_checked_on_every_write(
+    project: Path, open_box: Callable[..., Toolbox], body: str
+) -> None:
+    box = open_box()
+    box.call("describe_predicate", {"predicate": "integrity_violation/1", "policy": "refuse"})
+    box.call("define_rule", {"head": "integrity_violation(S)", "body": body})
+    assert box.call("remember_fact", {"fact": "service(api)"}).is_error
+    assert not box.call("remember_fact", {"fact": "other(api)"}).is_error
+
+
+def test_a_rule_through_other_rules_is_checked_for_what_they_read(
+    project: Path, open_box: Callable[..., Toolbox]
+) -> None:
+    (project / ".zpm" / "kb" / "rules.pl").write_text(
+        ":- policy(integrity_violation/1, refuse).\n"
+        "integrity_violation(loop(X)) :- boss(X, Y), above(Y, X).\n"
+        "above(X, Y) :- boss(X, Y).\n"
+    )
+    box = open_box()
+    assert not box.call("remember_fact", {"fact": "boss(a, b)"}).is_error
+    loop = box.call("remember_fact", {"fact": "boss(b, a)"})
+    assert loop.is_error
+    assert "integrity_violation(loop(a)) true (and 1 more);" in loop.text
