@@ -931,6 +931,19 @@ class LockstepMachine(ScheduledMachine):
         self.apply("describe_predicate", calls.with_memory(call, memory))
 
     @rule(
+        arity=st.sampled_from([1, 2]),
+        policy=st.sampled_from(["refuse", "refuse", "keep", "supersede"]),
+        memory=calls.memory_targets,
+    )
+    def declare_integrity_policy(self, arity: int, policy: str, memory: str | None) -> None:
+        """Give the integrity rules of ``integrity_violation/N`` a policy:
+        the writes after it that make the rules find a violation they did
+        not find are refused, or stored with a note (``supersede`` is
+        refused)."""
+        call = {"predicate": f"integrity_violation/{arity}", "policy": policy}
+        self.apply("describe_predicate", calls.with_memory(call, memory))
+
+    @rule(
         weight=3,
         query=calls.search_queries,
         memory=calls.search_memories,
