@@ -11,7 +11,9 @@ from pathlib import Path
 
 import pytest
 
+from zpm_app.import_service import ProjectImport
 from zpm_app.toolbox import Toolbox
+from zpm_domain.errors import ConstraintViolated
 
 RULES = """\
 integrity_violation(no_owner(S)) :- service(S), \\+ owner(S, _).
@@ -146,3 +148,76 @@ def test_a_rule_through_other_rules_is_checked_for_what_they_read(
     loop = box.call("remember_fact", {"fact": "boss(b, a)"})
     assert loop.is_error
     assert "integrity_violation(loop(a)) true (and 1 more);" in loop.text
+
+
+@pytest.mark.parametrize("policy", ["refuse", "keep"])
+def test_a_merge_lists_the_violations_it_makes_and_follows_the_policy(
+    project: Path, open_box: Callable[..., Toolbox], policy: str
+) -> None:
+    box = rules(project, open_box)
+    box.call("fork_memory", {"name": "try", "from": "default"})
+    # the base's policy, declared after the fork: the fork keeps what it stores
+    box.call("describe_predicate", {"predicate": "integrity_violation/1", "policy": policy})
+    box.call("remember_fact", {"fact": "service(db)", "memory": "try"})
+    box.call("remember_fact", {"fact": "owner(api, ann)", "memory": "try"})
+    planned = json.loads(box.call("merge_memory", {"name": "try", "dry_run": True}).text)
+    assert planned["violations"] == [
+        {"violation": "integrity_violation(no_owner(db))", "policy": policy}
+    ]
+    merged = box.call("merge_memory", {"name": "try", "dry_run": False})
+    assert merged.is_error == (policy == "refuse"), merged.text
+    stored = box.call("query_logic", {"goal": "owner(api, X)"}).text
+    if policy == "refuse":
+        assert "integrity_violation(no_owner(db))" in merged.text
+        assert stored == "[]"  # nothing of the merge is applied
+    else:
+        assert json.loads(merged.text)["violations"] == planned["violations"]
+        assert stored == '[{"X":"ann"}]'
+
+
+def test_a_revert_that_would_bring_a_violation_back_follows_the_policy(
+    project: Path, open_box: Callable[..., Toolbox]
+) -> None:
+    box = open_box()
+    box.call("remember_fact", {"fact": "service(db)"})
+    bare = json.loads(box.call("history", {"limit": 1}).text)["now"]
+    box.call("remember_fact", {"fact": "owner(db, ann)"})
+    box.close()
+    box = rules(project, open_box, ":- policy(integrity_violation/1, refuse).")
+    planned = json.loads(box.call("revert_memory", {"to": bare}).text)
+    assert planned["violations"] == [
+        {"violation": "integrity_violation(no_owner(db))", "policy": "refuse"}
+    ]
+    refused = box.call("revert_memory", {"to": bare, "dry_run": False})
+    assert refused.is_error
+    assert refused.text.startswith(
+        "Refused: the revert would make integrity_violation(no_owner(db)) true;"
+    )
+    assert box.call("query_logic", {"goal": "owner(db, X)"}).text == '[{"X":"ann"}]'
+
+
+def test_an_import_is_checked_as_one_write(
+    project: Path, open_box: Callable[..., Toolbox], tmp_path: Path
+) -> None:
+    box = rules(project, open_box, ":- policy(integrity_violation/1, refuse).")
+    importer = ProjectImport(box.memories, lambda: 1_796_464_800.0, lambda: None)
+    bad = tmp_path / "bad.pl"
+    bad.write_text("service(db).\nowner(api, ann).\n")
+    with pytest.raises(ConstraintViolated) as refused:
+        importer.import_file(bad, None, None, report=None)
+    assert "integrity_violation(no_owner(db))" in refused.value.message
+    assert box.call("query_logic", {"goal": "owner(X, Y)"}).text == "[]"
+    good = tmp_path / "good.pl"
+    good.write_text("service(db).\nowner(db, ann).\n")
+    assert importer.import_file(good, None, None, report=None).clauses == 2
+    box.close()
+    box = rules(project, open_box)  # keep: stored, and said
+    web = tmp_path / "web.pl"
+    web.write_text("service(web).\n")
+    done = ProjectImport(box.memories, lambda: 1_796_464_800.0, lambda: None).import_file(
+        web, None, "web", report=None
+    )
+    assert list(done.conflicts) == [
+        f"{web}: stored, but it makes integrity_violation(no_owner(web)) true; "
+        "integrity_violation/1 holds integrity rules (the project's default, policy keep)"
+    ]

@@ -136,6 +136,10 @@ class Violation:
     def note(self) -> str:
         return f"stored, but it makes {self.found} true; {self.constraint_text()}"
 
+    def row(self) -> dict[str, str]:
+        """The violation as the reports of merges, reverts and imports list it."""
+        return {"violation": self.found, "policy": self.policy.value}
+
 
 @dataclass(slots=True)
 class Watch:
@@ -292,6 +296,8 @@ class Pending:
     keys: list[Key]
     before: dict[Key, frozenset[str]] = field(default_factory=dict)
     after: dict[Key, frozenset[str]] = field(default_factory=dict)
+    foreseen: list[Violation] = field(default_factory=list)
+    """What a rehearsal found the batch would make (``Guard.before``)."""
 
 
 class Guard:
@@ -303,12 +309,20 @@ class Guard:
         self.watch = Watch()
 
     def before(
-        self, memory: Checked, batch: Sequence[Mutation], limits: Limits, stamp: object
+        self,
+        memory: Checked,
+        batch: Sequence[Mutation],
+        limits: Limits,
+        stamp: object,
+        *,
+        rehearse: bool = False,
     ) -> Pending:
         """Check ``batch`` against the rules it may break, the memory being
         at ``stamp``: ``ConstraintViolated`` naming the first violation it
         makes of a ``refuse`` policy's rules (or a rule that cannot be
-        solved)."""
+        solved).  ``rehearse`` (a dry run): find what every rule checked
+        would find after it, whatever its policy, and raise nothing: the
+        violations it would make are ``Pending.foreseen``."""
         self.watch.at(stamp)
         done = effect(memory, batch)
         pending = Pending(done, checked(memory, done, self.watch))
@@ -318,11 +332,11 @@ class Guard:
             goal = goal_of(key)
             try:
                 pending.before[key] = self._found(memory, key, limits)
-                if policy is Policy.REFUSE:
+                if policy is Policy.REFUSE or rehearse:
                     answers = memory.solutions_as_if(goal, limits, done.added, done.removed)
                     pending.after[key] = _read(goal, answers)
             except ZpmError as error:
-                if policy is not Policy.REFUSE:
+                if policy is not Policy.REFUSE or rehearse:
                     continue
                 raise ConstraintViolated(
                     f"Refused: {_shown(key)} could not be checked ({error.message}); the write "
@@ -331,7 +345,9 @@ class Guard:
                     "policy keep.",
                 ) from None
             new = sorted(pending.after.get(key, frozenset()) - pending.before[key])
-            if new:
+            if new and rehearse:
+                pending.foreseen += [Violation(text, integrity, policy) for text in new]
+            elif new:
                 violation = Violation(new[0], integrity, policy)
                 raise ConstraintViolated(violation.refusal(len(new) - 1), violation.replacing())
         return pending

@@ -31,7 +31,7 @@ from typing import Any
 
 from zpm_domain.changes import describe
 from zpm_domain.changes.marks import MergeMark
-from zpm_domain.constraints import functional
+from zpm_domain.constraints import functional, integrity
 from zpm_domain.errors import InvalidArguments, MemoryNotMounted, RecoveryFailed
 from zpm_domain.forks.changes import Change, Conflicts, changes, find_conflicts
 from zpm_domain.forks.merge_plan import plan
@@ -120,13 +120,17 @@ def merge(
             if not dry_run and found.blocked is None and (found.mutations or described):
                 done = base.commit([MergeMark(fork.name), *found.mutations, *described])
                 contradicting = done.conflicts
+                violations = [v for v in done.violations if isinstance(v, integrity.Violation)]
                 if compared.found or described:  # else the fork point is where the fork is
                     fork.move_fork_point()
             else:  # what applying it would find
                 contradicting = functional.conflicts(base, found.mutations)
+                violations = base.check_integrity(found.mutations, rehearse=True).foreseen
         report = found.report(fork.name, base.name, dry_run)
         if described:
             report["described"] = [change.indicator for change in described]
         if contradicting:
             report["constraints"] = [conflict.row() for conflict in contradicting]
+        if violations:
+            report["violations"] = [violation.row() for violation in violations]
         return report

@@ -454,6 +454,23 @@ class Memory(Reads):
         self._checkpoint_if_due()
         return Committed(batch[len(superseding) :], found, made)
 
+    def check_integrity(
+        self, mutations: Sequence[Mutation], *, rehearse: bool = False
+    ) -> integrity.Pending:
+        """Check ``mutations``, about to be stored another way than by
+        :meth:`commit` (an import), against the integrity rules, as
+        :meth:`commit` does: ``ConstraintViolated`` for a ``refuse``
+        policy's; ``rehearse`` (a dry run): raise nothing, and list in
+        ``foreseen`` what they would make the rules find.  Call it inside
+        :meth:`writing`."""
+        batch = [mutation.recorded(self) for mutation in mutations]
+        return self._integrity.before(self, batch, self._limits, self._state(), rehearse=rehearse)
+
+    def integrity_made(self, pending: integrity.Pending) -> list[integrity.Violation | str]:
+        """What the changes :meth:`check_integrity` checked, now stored,
+        made the rules of ``keep`` policies find."""
+        return self._integrity.after(self, pending, self._limits, self._state())
+
     def _state(self) -> tuple[object, ...]:
         """Where the memory stands (what its integrity rules found is kept
         for as long as it stands there): its generation, its batches, how

@@ -180,6 +180,15 @@ class HistoryTools(ToolGroup):
             refused = [c for c in back if c.policy is Policy.REFUSE]
             if refused and not rehearse:
                 raise ConstraintViolated(refused[0].refusal(), refused[0].replacing())
+            made = (
+                [] if then is kb else kb.check_integrity(planned.mutations, rehearse=True).foreseen
+            )
+            forbidden = [v for v in made if v.policy is Policy.REFUSE]
+            if forbidden and not rehearse:
+                refusal = (
+                    forbidden[0].refusal(len(forbidden) - 1).replace("the write", "the revert")
+                )
+                raise ConstraintViolated(refusal, forbidden[0].replacing())
             if not rehearse and then is not kb:
                 kb.revert_to(then.locked_image(), then.batches)
             stands = kb.batches
@@ -194,6 +203,8 @@ class HistoryTools(ToolGroup):
         }
         if back:
             report["constraints"] = [conflict.row() for conflict in back]
+        if made:
+            report["violations"] = [violation.row() for violation in made]
         return Reply.of(cast(history_outputs.Reverted, report))
 
 

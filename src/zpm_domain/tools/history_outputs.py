@@ -6,7 +6,7 @@ from __future__ import annotations
 from typing import Annotated, Literal, NotRequired, TypedDict
 
 from zpm_domain.tools.outputs import Count, Doc, Handle, TextOrNull
-from zpm_domain.tools.verb_outputs import ConstraintConflict
+from zpm_domain.tools.verb_outputs import ConstraintConflict, MadeViolation
 
 CursorText = Annotated[
     str, Doc("A position in the memory's history: pass it back as given.", first=True)
@@ -126,5 +126,11 @@ class Reverted(TypedDict):
         Annotated[
             list[ConstraintConflict],
             Doc("Contradictions the moment brings back (when any): refuse applies nothing"),
+        ]
+    ]
+    violations: NotRequired[
+        Annotated[
+            list[MadeViolation],
+            Doc("What the integrity rules would find then and do not now (when any)"),
         ]
     ]

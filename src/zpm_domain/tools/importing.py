@@ -37,6 +37,7 @@ from dataclasses import dataclass
 from zpm_domain import progress
 from zpm_domain.changes.mutations import AddClause
 from zpm_domain.constraints import functional
+from zpm_domain.constraints.integrity import Violation
 from zpm_domain.constraints.policy import Policy
 from zpm_domain.errors import InvalidArguments, InvalidClause, PrologSyntaxError, ZpmError
 from zpm_domain.memory.mounts import Memories
@@ -186,10 +187,12 @@ def import_into(
     returns the memory's name and what it says of the facts it stored that
     contradict others of a functional predicate (``zpm_domain.constraints``:
     an import takes the file as it is, so ``supersede`` withdraws nothing
-    and they are kept, reported).  Nothing is stored when a clause's
+    and they are kept, reported), and the violations its clauses make the
+    integrity rules find (``keep``).  Nothing is stored when a clause's
     predicate may not be changed by tools, or a fact breaks a constraint
-    whose policy is ``refuse`` (``ImportRefused`` names its first line), or
-    the memory cannot be written; no clauses: nothing changes."""
+    whose policy is ``refuse`` (``ImportRefused`` names its first line; an
+    integrity rule's refusal is ``ConstraintViolated``), or the memory
+    cannot be written; no clauses: nothing changes."""
     check_snapshot_name(snapshot)
     memory = memories.resolve(name)
     taken = same_but_case(memory, snapshot) or next(
@@ -206,6 +209,7 @@ def import_into(
     for item in read:
         first_of.setdefault(item.clause.key, item)
     failure: BaseException | None = None
+    made: list[Violation | str] = []
     refused: Refusals = []
     with memory.writing():
         for item in first_of.values():
@@ -218,8 +222,10 @@ def import_into(
         for conflict in found:
             if conflict.policy is Policy.REFUSE:
                 raise ImportRefused(label, lines[id(conflict.fact)], conflict.refusal())
+        checked = memory.check_integrity([AddClause(item.clause) for item in read])
         try:
             refused = memory.import_clauses([item.clause for item in read], snapshot)
+            made = [] if refused else memory.integrity_made(checked)
         except BaseException as error:  # this process is ahead of the storage now
             failure = error
     if failure is not None or refused:
@@ -232,4 +238,6 @@ def import_into(
     if refused:
         index, refusal = refused[0]
         raise ImportRefused(label, read[index].line, refusal.message)
-    return memory.name, [f"{label}:{lines[id(c.fact)]}: {c.note()}" for c in found]
+    notes = [f"{label}:{lines[id(c.fact)]}: {c.note()}" for c in found]
+    notes += [f"{label}: {v if isinstance(v, str) else v.note()}" for v in made]
+    return memory.name, notes

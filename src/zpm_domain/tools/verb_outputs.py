@@ -233,6 +233,12 @@ class Merged(TypedDict):
             Doc("Facts it stores that contradict a functional predicate's (when any)"),
         ]
     ]
+    violations: NotRequired[
+        Annotated[
+            list[MadeViolation],
+            Doc("What it makes the integrity rules find that they did not (when any)"),
+        ]
+    ]
 
 
 class ConstraintConflict(TypedDict):
@@ -242,4 +248,11 @@ class ConstraintConflict(TypedDict):
     policy: Annotated[
         Literal["refuse", "supersede", "keep"],
         Doc("refuse: nothing is applied; supersede: conflicts_with is withdrawn; keep: both"),
+    ]
+
+
+class MadeViolation(TypedDict):
+    violation: Annotated[str, Doc("integrity_violation(...) as found")]
+    policy: Annotated[
+        Literal["refuse", "keep"], Doc("refuse: nothing is applied; keep: applied, reported")
     ]
