@@ -1,7 +1,8 @@
 """Two servers on one space cannot both store two facts that a functional
-constraint with the policy ``refuse`` forbids together: a write is checked
-under the journal's lock, caught up with the other server's writes, and a
-write that lost the race is made again, caught up, and refused."""
+constraint, or an integrity rule, with the policy ``refuse`` forbids
+together: a write is checked under the journal's lock, caught up with the
+other server's writes, and a write that lost the race is made again, caught
+up, and refused."""
 
 from __future__ import annotations
 
@@ -45,14 +46,37 @@ def test_of_two_servers_racing_to_contradict_each_other_one_is_refused(
             assert len(owners) == 1, owners
 
 
-def race(pair: tuple[Toolbox, Toolbox], service: int) -> dict[str, ToolResult]:
-    """The two servers store, at the same moment, two owners of ``s<service>``."""
+def test_of_two_servers_racing_to_break_an_integrity_rule_one_is_refused(
+    pair: tuple[Toolbox, Toolbox],
+) -> None:
+    first, second = pair
+    first.call("describe_predicate", {"predicate": "integrity_violation/1", "policy": "refuse"})
+    rule = first.call(
+        "define_rule",
+        {"head": "integrity_violation(two_leads(T))", "body": "lead(T, A), lead(T, B), A @< B"},
+    )
+    assert not rule.is_error, rule.text
+    for team in range(8):
+        answers = race(pair, team, "lead")
+        refused = [who for who, answer in answers.items() if answer.is_error]
+        assert len(answers) == 2 and len(refused) == 1, answers
+        assert answers[refused[0]].text.startswith(
+            f"Refused: the write would make integrity_violation(two_leads(s{team})) true"
+        ), answers
+    for box in pair:
+        assert json.loads(box.call("verify_consistency", {}).text)["violations"] == []
+
+
+def race(pair: tuple[Toolbox, Toolbox], service: int, name: str = "owner") -> dict[str, ToolResult]:
+    """The two servers store, at the same moment, ``name(s<service>, alice)``
+    and ``name(s<service>, bob)``."""
     start = threading.Barrier(2)
     answers: dict[str, ToolResult] = {}
 
     def write(box: Toolbox, who: str) -> None:
         start.wait()
-        answers[who] = box.call("remember_fact", {"fact": f"owner(s{service}, {who})"}, client=who)
+        fact = f"{name}(s{service}, {who})"
+        answers[who] = box.call("remember_fact", {"fact": fact}, client=who)
 
     threads = [
         threading.Thread(target=write, args=(box, who))
