@@ -516,3 +516,28 @@ def test_the_conflicts_a_memory_holds_are_shown_and_settled_once_confirmed(
     table = replaced[replaced.index('id="superseded"') :]
     assert "owner(auth_service, bob)" in table and "superseded by owner(auth_service, dan)" in table
     assert "dave with remember_fact" in table and "bob with remember_fact" in table
+
+
+def test_the_violations_the_integrity_rules_find_are_shown_with_the_facts_they_rest_on(
+    project: Path, server: HttpServer
+) -> None:
+    rule = ("define-rule", "--head", "integrity_violation(unapproved(D))")
+    defined = run_zpm(project, *rule, "--body", "deployed(D), \\+ approved(D)")
+    assert defined.returncode == 0, defined.stderr
+    stored = run_zpm(project, "remember-fact", "--fact", "deployed(v1)", "--as", "ann")
+    assert (
+        stored.returncode == 0
+        and "integrity_violation(unapproved(v1))" in stored.stderr + stored.stdout
+    )
+    browser = sign_in(server, create_token(project, "carol"))
+    page = browser.get("/m/default/conflicts")
+    table = page.text[page.text.index('id="violations"') : page.text.index('id="superseded"')]
+    assert "integrity_violation(unapproved(v1))" in table and "policy keep (default)" in table
+    assert "deployed(v1)" in table and "ann with remember_fact" in table
+    handle = re.search(r"deployed\(v1\) <small>handle (\d+)", table)
+    assert handle is not None
+    done = browser.post(
+        "/m/default/settle", {"csrf": csrf_of(page.text), "handle": handle.group(1)}
+    )
+    assert done.status_code == 303
+    assert "No violation" in browser.get("/m/default/conflicts").text

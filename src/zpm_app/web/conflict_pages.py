@@ -2,7 +2,9 @@
 (``zpm_domain.review.conflicts``), each side with who stored it and when,
 and, for a session that may write, a button that settles one by withdrawing
 the other side (``unassert-handle``, as the session's caller; CSRF-checked);
-then what a ``supersede`` policy replaced, by whom and when."""
+the violations its integrity rules find, with the stored facts each rests
+on (withdrawn the same way); then what a ``supersede`` policy replaced, by
+whom and when."""
 
 from __future__ import annotations
 
@@ -12,7 +14,7 @@ from starlette.responses import RedirectResponse, Response
 from zpm_app.web.page_calls import PageCalls
 from zpm_app.web.sessions import WebSession
 from zpm_domain.errors import ZpmError
-from zpm_domain.review.conflicts import conflict_rows, superseded_rows
+from zpm_domain.review.conflicts import conflict_rows, superseded_rows, violation_rows
 
 
 class ConflictPages(PageCalls):
@@ -28,16 +30,23 @@ class ConflictPages(PageCalls):
         self, session: WebSession, memory: str, problem: str | None, status: int = 200
     ) -> Response:
         try:
-            rows, superseded = await self._read(
+            rows, violations, superseded = await self._read(
                 session,
                 lambda context: (
                     conflict_rows(context, memory),
+                    violation_rows(context, memory),
                     superseded_rows(context, memory),
                 ),
             )
         except ZpmError as error:
-            rows, superseded, problem, status = [], [], error.message, 409
-        values = {"memory": memory, "rows": rows, "superseded": superseded, "problem": problem}
+            rows, violations, superseded, problem, status = [], [], [], error.message, 409
+        values = {
+            "memory": memory,
+            "rows": rows,
+            "violations": violations,
+            "superseded": superseded,
+            "problem": problem,
+        }
         return self._render("conflicts.html", values, session, status=status)
 
     async def settle(self, request: Request) -> Response:

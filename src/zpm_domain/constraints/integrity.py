@@ -29,7 +29,7 @@ another way since (a replayed batch, a knowledge file, a restore).
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 from typing import Protocol
 
@@ -267,10 +267,13 @@ def goal_of(key: Key) -> Term:
 
 def shown(goal: Term, solutions: Iterable[Solution]) -> frozenset[str]:
     """The violations ``solutions`` of ``goal`` stand for, as text."""
-    found = set()
+    return frozenset(render(found) for found in instances(goal, solutions))
+
+
+def instances(goal: Term, solutions: Iterable[Solution]) -> Iterator[Term]:
+    """``goal`` as each of ``solutions`` binds it, in order."""
     for solution in solutions:
-        found.add(render(_bound(goal, solution)))
-    return frozenset(found)
+        yield _bound(goal, solution)
 
 
 def _bound(goal: Term, solution: Solution) -> Term:

@@ -3,13 +3,18 @@ stored facts of a functional predicate that share every argument but the
 last and differ in it (kept by the policy ``keep``, or stored before the
 predicate was declared functional), each side with its handle and who
 stored it, when and with which tool, so a person can settle one by
-withdrawing the other side (``unassert-handle``)."""
+withdrawing the other side (``unassert-handle``); and each violation its
+integrity rules find, with the stored facts its first proof rests on."""
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
+from zpm_domain.constraints import integrity
+from zpm_domain.constraints.declared import DEFAULT_DECLARED
 from zpm_domain.constraints.functional import SUPERSEDED, held_conflicts
+from zpm_domain.memory.memory import Memory
+from zpm_domain.ports.proofs import DEFAULT_MAX_DEPTH, ProofStep
 from zpm_domain.prolog.terms import Atom, Struct
 from zpm_domain.prolog.writer import render
 from zpm_domain.stored.clauses import Clause
@@ -87,6 +92,65 @@ def superseded_rows(context: ToolContext, memory_name: str) -> list[SupersededRo
         for record in reversed(memory.history.records())
         if record.reason is not None and record.reason.startswith(SUPERSEDED)
     ]
+
+
+@dataclass(frozen=True, slots=True)
+class ViolationRow:
+    """A violation the rules of ``predicate`` find (``found``), under
+    ``policy`` declared at ``declared``, and the stored facts its first
+    proof rests on (``facts``: withdrawing one may settle it)."""
+
+    predicate: str
+    found: str
+    policy: str
+    declared: str
+    facts: list[Side]
+
+
+MOST_SHOWN = 50
+"""The most violations the page shows of one integrity predicate."""
+
+
+def violation_rows(context: ToolContext, memory_name: str) -> list[ViolationRow]:
+    """The violations memory ``memory_name``'s integrity rules find now,
+    predicate by predicate, in the order found (at most :data:`MOST_SHOWN`
+    of each), within the tools' limits."""
+    memory = reading(context.memories, memory_name, None)
+    memory.sync()
+    limits = replace(context.limits, max_solutions=MOST_SHOWN)
+    rows = []
+    for key in integrity.rules(memory):
+        declared = memory.constraints.integrity(key)
+        policy = memory.constraints.integrity_policy(declared).value
+        goal = integrity.goal_of(key)
+        shown = render(Struct("/", (Atom(key[0]), key[1])))
+        seen: set[str] = set()
+        for found in integrity.instances(goal, memory.first_solutions(goal, limits)):
+            text = render(found)
+            if text in seen:
+                continue
+            seen.add(text)
+            steps = memory.explain(found, context.limits, DEFAULT_MAX_DEPTH) or []
+            facts = [_side(fact) for fact in _stored_facts(memory, steps)]
+            rows.append(
+                ViolationRow(shown, text, policy, declared.where or DEFAULT_DECLARED, facts)
+            )
+    return rows
+
+
+def _stored_facts(memory: Memory, steps: list[ProofStep]) -> list[Clause]:
+    """The stored facts (not the knowledge files') a proof's steps rest on,
+    each once, in order."""
+    found: dict[int, Clause] = {}
+    for step in steps:
+        clause = step.clause
+        qualified = isinstance(step.goal, Struct) and step.goal.name == ":"
+        if clause is None and step.fact and not qualified:
+            clause = memory.find_variant(step.goal)
+        if clause is not None and clause.is_fact and clause.handle is not None:
+            if memory.stored_with(clause.handle) is clause:
+                found.setdefault(clause.handle, clause)
+    return list(found.values())
 
 
 def _side(clause: Clause) -> Side:
