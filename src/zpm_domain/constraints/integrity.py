@@ -2,35 +2,45 @@
 
 The rules of ``integrity_violation/N`` find a memory's violations: each
 solution of ``integrity_violation(A1, ..., AN)``, as text.  A write *makes*
-a violation when the rules find it after the write and did not before (the
-violations found before are the memory's, not the write's:
-``verify_consistency`` reports them).  What a write that makes one does is
-its predicate's policy (``zpm_domain.constraints.declared``): ``refuse``
-(the answers are found as if the write were stored, ``Engine.solve_as_if``,
-and nothing is stored) or ``keep`` (stored, and the answer says so).
+a violation when the rules find it after the write and the memory does not
+find it before (the violations found before are the memory's, not the
+write's: ``verify_consistency`` reports them).  What a write that makes one
+does is its predicate's policy (``zpm_domain.constraints.declared``):
+``refuse`` (nothing is stored) or ``keep`` (stored, and the answer says
+so).  Every check is made before the write is stored, as if it were
+(``Engine.solve_as_if``): nothing is stored to be taken back.
 
-Which rules a write checks: those whose dependencies hold a predicate whose
-clauses it changes (adds or removes, through any tool).  A predicate's
-dependencies are the predicates its clauses call in this memory
-(``zpm_domain.stored.references``), and theirs, and so on; a clause that
-calls a variable goal, or reads which predicates exist
-(``current_predicate/1,2``, ``predicate_property/2``), depends on every
-predicate.  Calls into another memory (``m:G``) are not followed: a write
-there does not check this memory's rules.  A write that changes the rules
-of ``integrity_violation/N`` themselves is not checked against them: what
-they find after it is where they start from (declaring a rule over facts
-that break it is allowed).  A rename is not checked: it renames the calls
-of the rules too.
+Which rules a write checks: each clause of ``integrity_violation/N`` is a
+rule of its own (the predicate whole when one of its clauses cuts), checked
+when its dependencies hold a predicate whose clauses the write changes
+(adds or removes, through any tool).  A rule's dependencies are the
+predicates its body calls in this memory (``zpm_domain.stored.references``),
+and those their rules call, and so on; a rule that calls a variable goal,
+or reads which predicates exist (``current_predicate/1,2``,
+``predicate_property/2``), depends on every predicate.  Calls into another
+memory (``m:G``) are not followed: a write there does not check this
+memory's rules.  A write that changes the rules of ``integrity_violation/N``
+themselves is not checked against them: what they find after it is where
+they start from (declaring a rule over facts that break it is allowed).  A
+rename is not checked: it renames the calls of the rules too.
 
-The violations found are kept from one write to the next (:class:`Watch`),
-so a write solves each rule it checks once, unless the memory changed in
-another way since (a replayed batch, a knowledge file, a restore).
+How a rule is checked: when its body is a conjunction of calls and negated
+calls, and the rules of the predicates it calls do not depend on what the
+write changes, only the write's facts can make a violation: a fact it adds
+to a called predicate, or removes from a negated one.  The rule is solved
+with that call bound to that fact (:func:`delta_goals`), which costs what
+the write's facts cost, not what the memory holds.  Any other rule is
+solved whole, and what it finds is kept from one write to the next
+(:class:`Watch`), unless the memory changed in another way since (a
+replayed batch, a knowledge file, a restore).  Either way, a violation found
+is new only when the memory, asked for it before the write, does not find
+it.
 """
 
 from __future__ import annotations
 
 from collections.abc import Iterable, Iterator, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Protocol
 
 from zpm_domain.beliefs.defeat import Defeat
@@ -45,7 +55,8 @@ from zpm_domain.constraints.policy import Policy
 from zpm_domain.errors import ConstraintViolated, TooManyViolations, ZpmError
 from zpm_domain.limits import Limits
 from zpm_domain.ports.solutions import Solution
-from zpm_domain.prolog.terms import Atom, Struct, Term, Var, indicator, variant
+from zpm_domain.prolog.allowlist import CONTROL, meta_spec
+from zpm_domain.prolog.terms import Atom, Struct, Term, Var, indicator, variables, variant
 from zpm_domain.prolog.writer import render
 from zpm_domain.stored.clauses import Clause, PredicateInfo
 from zpm_domain.stored.descriptions import INTEGRITY
@@ -141,31 +152,82 @@ class Violation:
         return {"violation": self.found, "policy": self.policy.value}
 
 
+@dataclass(frozen=True, slots=True)
+class Rule:
+    """What is solved to find the violations of integrity predicate ``key``:
+    one of its clauses alone (``clause``: ``goal`` binds ``found`` to the
+    clause's head), or, when one of its clauses cuts, the predicate whole
+    (``clause`` ``None``: ``goal`` is the predicate's most general call)."""
+
+    key: Key
+    clause: Clause | None
+    goal: Term
+    found: Term
+
+    @property
+    def ident(self) -> tuple[Key, int | None]:
+        return self.key, None if self.clause is None else id(self.clause)
+
+    @property
+    def body(self) -> Term | None:
+        return None if self.clause is None else self.clause.body
+
+
+FOUND = Var("ZpmFound")
+"""The variable a rule's goal binds to the violation it finds."""
+
+
+def rules_of(memory: Checked, key: Key) -> list[Rule]:
+    """The rules of integrity predicate ``key``: one per clause, unless a
+    clause cuts (a cut also stops the clauses after it)."""
+    clauses = list(memory.iter_clauses(*key))
+    if any(_cuts(clause.body) for clause in clauses):
+        goal = goal_of(key)
+        return [Rule(key, None, goal, goal)]
+    return [
+        Rule(key, clause, Struct(",", (Struct("=", (FOUND, clause.head)), clause.body)), FOUND)
+        for clause in clauses
+    ]
+
+
+def _cuts(body: Term) -> bool:
+    return any(call.name == "!" and call.arity == 0 for call in calls(body))
+
+
 @dataclass(slots=True)
 class Watch:
     """What the rules of one memory found, as of ``stamp`` (the memory's
-    state: its batch number and knowledge files), and the dependencies of
-    its predicates as of then (``None``: unknown)."""
+    state: its generation, batch number and knowledge files), the rules
+    and the dependencies of each, as of then."""
 
     stamp: object = None
-    found: dict[Key, frozenset[str]] = field(default_factory=dict)
-    depends: dict[Key, frozenset[Key]] = field(default_factory=dict)
-    keys: list[Key] | None = None
-    """The memory's integrity predicates (:func:`rules`), once read."""
+    found: dict[tuple[Key, int | None], frozenset[str]] = field(default_factory=dict)
+    depends: dict[tuple[Key, int | None], frozenset[Key]] = field(default_factory=dict)
+    rules: dict[Key, list[Rule]] | None = None
+    """The memory's integrity rules by predicate (:func:`rules_of`), once read."""
 
     def at(self, stamp: object) -> None:
         """Forget what was found unless it was found at ``stamp``."""
         if stamp != self.stamp:
-            self.found.clear()
-            self.depends.clear()
-            self.keys = None
+            self.forget()
             self.stamp = stamp
 
-    def rules(self, memory: Checked) -> list[Key]:
-        """:func:`rules` of ``memory``, read once per state."""
-        if self.keys is None:
-            self.keys = rules(memory)
-        return self.keys
+    def forget(self) -> None:
+        self.found.clear()
+        self.depends.clear()
+        self.rules = None
+
+    def read(self, memory: Checked) -> dict[Key, list[Rule]]:
+        """The memory's integrity rules, read once per state."""
+        if self.rules is None:
+            self.rules = {key: rules_of(memory, key) for key in rules(memory)}
+        return self.rules
+
+    def drop(self, key: Key) -> None:
+        """Forget the rules of ``key`` and what they found (they change)."""
+        for ident in [ident for ident in self.found if ident[0] == key]:
+            del self.found[ident]
+        self.rules = None
 
 
 def rules(memory: Checked) -> list[Key]:
@@ -213,94 +275,180 @@ def _remove(memory: Checked, done: Effect, clauses: Iterable[Clause | None]) -> 
             done.removed.append(clause)
 
 
-def dependencies(memory: Checked, key: Key, watch: Watch) -> frozenset[Key]:
-    """The predicates the clauses of ``key`` depend on (see the module
-    documentation), ``key`` included; :data:`EVERYTHING` when they may call
-    any."""
-    found = watch.depends.get(key)
-    if found is not None:
-        return found
-    seen: set[Key] = {key}
-    todo = [key]
-    while todo:
-        current = todo.pop()
-        for clause in memory.iter_clauses(*current):
-            if clause.is_fact:
-                continue
-            if calls_variable(clause.body):
-                watch.depends[key] = EVERYTHING
-                return EVERYTHING
-            for call in calls(clause.body):
-                if call.qualifier not in (None, memory.name):
-                    continue
-                called = (call.name, call.arity)
-                if called in REFLECTION:
-                    watch.depends[key] = EVERYTHING
-                    return EVERYTHING
-                if called not in seen:
-                    seen.add(called)
-                    todo.append(called)
-    found = watch.depends[key] = frozenset(seen)
+def dependencies(memory: Checked, rule: Rule, watch: Watch) -> frozenset[Key]:
+    """The predicates ``rule`` depends on (see the module documentation);
+    :data:`EVERYTHING` when it may call any."""
+    found = watch.depends.get(rule.ident)
+    if found is None:
+        if rule.clause is None:
+            bodies = [c.body for c in memory.iter_clauses(*rule.key) if not c.is_fact]
+            found = _closure(memory, bodies, {rule.key})
+        else:
+            found = _closure(memory, [rule.clause.body], set())
+        watch.depends[rule.ident] = found
     return found
 
 
-def checked(memory: Checked, done: Effect, watch: Watch) -> list[Key]:
-    """The integrity predicates ``done`` must be checked against."""
+def _closure(memory: Checked, bodies: list[Term], seen: set[Key]) -> frozenset[Key]:
+    """The predicates ``bodies`` call in this memory, and those their rules
+    call, and so on (with ``seen``); :data:`EVERYTHING` when one may call
+    any."""
+    todo = list(bodies)
+    while todo:
+        body = todo.pop()
+        if calls_variable(body):
+            return EVERYTHING
+        for call in calls(body):
+            if call.qualifier not in (None, memory.name):
+                continue
+            called = (call.name, call.arity)
+            if called in REFLECTION:
+                return EVERYTHING
+            if called not in seen:
+                seen.add(called)
+                todo += [c.body for c in memory.iter_clauses(*called) if not c.is_fact]
+    return frozenset(seen)
+
+
+def _literals(body: Term) -> list[tuple[Term, bool]] | None:
+    """The literals of ``body`` when it is a conjunction of calls and
+    negated calls (``\\+ G``, ``not(G)``) of predicates that are not control
+    constructs or meta-predicates: ``(call, positive)`` each; else ``None``."""
+    found: list[tuple[Term, bool]] = []
+    todo = [body]
+    while todo:
+        goal = todo.pop()
+        if isinstance(goal, Struct) and goal.name == "," and len(goal.args) == 2:
+            todo += [goal.args[1], goal.args[0]]
+            continue
+        positive = True
+        if isinstance(goal, Struct) and goal.name in ("\\+", "not") and len(goal.args) == 1:
+            goal, positive = goal.args[0], False
+        if not isinstance(goal, (Atom, Struct)):
+            return None
+        key = indicator(goal)
+        if key in CONTROL and key != ("true", 0) or meta_spec(*key) is not None:
+            return None
+        found.append((goal, positive))
+    return found
+
+
+def _derived(memory: Checked, key: Key, watch: Watch) -> frozenset[Key]:
+    """The predicates the rules of ``key`` depend on (not ``key`` itself,
+    unless they call it); :data:`EVERYTHING` when they may call any."""
+    ident = (key, -1)
+    found = watch.depends.get(ident)
+    if found is None:
+        bodies = [c.body for c in memory.iter_clauses(*key) if not c.is_fact]
+        found = watch.depends[ident] = _closure(memory, bodies, set())
+    return found
+
+
+def delta_goals(memory: Checked, rule: Rule, done: Effect, watch: Watch) -> list[Term] | None:
+    """Goals whose answers (as if ``done`` were stored) hold every violation
+    ``rule`` finds after ``done`` and did not before, when ``rule`` allows
+    so; ``None`` when it must be solved whole.
+
+    A rule allows it when its body is a conjunction of literals
+    (:func:`_literals`) and the rules of the predicates it calls do not
+    depend on what ``done`` changes: a new violation then rests on a fact
+    ``done`` adds to a positive literal's predicate, or on one it removes
+    from a negated literal's, so the rule solved with that literal bound to
+    that fact finds it.  Only ground facts are bound so (a clause with a
+    body, or a fact with a variable, makes the rule be solved whole)."""
+    if rule.clause is None or done.rules_change:
+        return None
+    if dependencies(memory, rule, watch) is EVERYTHING:
+        return None
+    literals = _literals(rule.clause.body)
+    if literals is None:
+        return None
+    for literal, _ in literals:
+        derived = _derived(memory, indicator(literal), watch)
+        if derived is EVERYTHING or not derived.isdisjoint(done.touched):
+            return None
+    goals: list[Term] = []
+    for literal, positive in literals:
+        key = indicator(literal)
+        if key not in done.touched:
+            continue
+        for clause in done.added if positive else done.removed:
+            if clause.key != key:
+                continue
+            if not clause.is_fact or variables(clause.head):
+                return None
+            goals.append(Struct(",", (Struct("=", (literal, clause.head)), rule.goal)))
+    return goals
+
+
+def checked(memory: Checked, done: Effect, watch: Watch) -> list[Rule]:
+    """The integrity rules ``done`` must be checked against."""
     if done.renames or not done.touched:
         return []
     found = []
-    for key in watch.rules(memory):
+    for key, rules_of_key in watch.read(memory).items():
         if key in done.touched:
             continue  # the rules themselves change: they start from what they find after
-        depends = dependencies(memory, key, watch)
-        if depends is EVERYTHING or not depends.isdisjoint(done.touched):
-            found.append(key)
+        for rule in rules_of_key:
+            depends = dependencies(memory, rule, watch)
+            if depends is EVERYTHING or not depends.isdisjoint(done.touched):
+                found.append(rule)
     return found
 
 
 def goal_of(key: Key) -> Term:
     """``integrity_violation(_, ..., _)`` of ``key``'s arity."""
-    return (
-        Struct(INTEGRITY, tuple(Var(f"V{i}") for i in range(key[1]))) if key[1] else Atom(INTEGRITY)
-    )
+    if not key[1]:
+        return Atom(INTEGRITY)
+    return Struct(INTEGRITY, tuple(Var(f"V{i}") for i in range(key[1])))
 
 
-def shown(goal: Term, solutions: Iterable[Solution]) -> frozenset[str]:
-    """The violations ``solutions`` of ``goal`` stand for, as text."""
-    return frozenset(render(found) for found in instances(goal, solutions))
+def shown(found: Term, solutions: Iterable[Solution]) -> frozenset[str]:
+    """The violations ``solutions`` stand for, as text: each one's ``found``."""
+    return frozenset(render(term) for term in instances(found, solutions))
 
 
-def instances(goal: Term, solutions: Iterable[Solution]) -> Iterator[Term]:
-    """``goal`` as each of ``solutions`` binds it, in order."""
+def instances(found: Term, solutions: Iterable[Solution]) -> Iterator[Term]:
+    """``found`` (a variable, or a goal whose arguments are) as each of
+    ``solutions`` binds it, in order."""
     for solution in solutions:
-        yield _bound(goal, solution)
+        yield _bound(found, solution)
 
 
-def _bound(goal: Term, solution: Solution) -> Term:
-    if not isinstance(goal, Struct):
-        return goal
+def _bound(found: Term, solution: Solution) -> Term:
+    if isinstance(found, Var):
+        return solution[found]
+    if not isinstance(found, Struct):
+        return found
     return Struct(
-        goal.name, tuple(solution[arg] if isinstance(arg, Var) else arg for arg in goal.args)
+        found.name, tuple(solution[arg] if isinstance(arg, Var) else arg for arg in found.args)
     )
 
 
 MOST_FOUND = 10_000
-"""The most violations a write's check reads of one integrity predicate:
+"""The most violations a write's check reads of one integrity rule:
 beyond, what it finds before and after cannot be compared."""
 
 
 @dataclass(slots=True)
 class Pending:
-    """A batch's check before it is stored: its effect, the integrity
-    predicates it is checked against, what they found before it, and what
-    they find after it where that is known already (a ``refuse`` policy)."""
+    """A batch's check before it is stored: its effect, the integrity rules
+    it is checked against, what the rules solved whole find after it, and
+    the violations it makes."""
 
     done: Effect
-    keys: list[Key]
-    before: dict[Key, frozenset[str]] = field(default_factory=dict)
-    after: dict[Key, frozenset[str]] = field(default_factory=dict)
-    foreseen: list[Violation] = field(default_factory=list)
-    """What a rehearsal found the batch would make (``Guard.before``)."""
+    rules: list[Rule]
+    after: dict[tuple[Key, int | None], frozenset[str]] = field(default_factory=dict)
+    """What each rule solved whole finds after the batch (kept for the next)."""
+    made: list[Violation | str] = field(default_factory=list)
+    """The violations the batch makes, in order (under ``refuse``: none, or
+    it raised), and a text for each predicate whose rules could not be
+    solved."""
+
+    @property
+    def foreseen(self) -> list[Violation]:
+        """The violations a rehearsal found the batch would make."""
+        return [made for made in self.made if isinstance(made, Violation)]
 
 
 class Guard:
@@ -323,91 +471,107 @@ class Guard:
         """Check ``batch`` against the rules it may break, the memory being
         at ``stamp``: ``ConstraintViolated`` naming the first violation it
         makes of a ``refuse`` policy's rules (or a rule that cannot be
-        solved).  ``rehearse`` (a dry run): find what every rule checked
-        would find after it, whatever its policy, and raise nothing: the
-        violations it would make are ``Pending.foreseen``."""
+        solved); the violations it makes of the others are
+        ``Pending.made``.  ``rehearse`` (a dry run): raise nothing, and
+        list every policy's in ``made``.
+
+        A violation is made when a rule finds it after the batch (as if it
+        were stored) and the memory does not find it now: each rule is
+        solved for the batch's facts alone where it allows so
+        (:func:`delta_goals`), else whole, and what it finds that it did not
+        find before (kept from the write before) is asked of the memory."""
         self.watch.at(stamp)
         done = effect(memory, batch)
         pending = Pending(done, checked(memory, done, self.watch))
-        for key in pending.keys:
+        by_key: dict[Key, list[Rule]] = {}
+        for rule in pending.rules:
+            by_key.setdefault(rule.key, []).append(rule)
+        for key, rules_of_key in by_key.items():
             integrity = memory.constraints.integrity(key)
             policy = memory.constraints.integrity_policy(integrity)
-            goal = goal_of(key)
             try:
-                pending.before[key] = self._found(memory, key, limits)
-                if policy is Policy.REFUSE or rehearse:
-                    answers = memory.solutions_as_if(goal, limits, done.added, done.removed)
-                    pending.after[key] = _read(goal, answers)
+                new = self._made(memory, rules_of_key, pending, limits)
             except ZpmError as error:
-                if policy is not Policy.REFUSE or rehearse:
-                    continue
-                raise ConstraintViolated(
-                    f"Refused: {_shown(key)} could not be checked ({error.message}); the write "
-                    "is not stored",
-                    "verify_consistency runs the rules as they stand; fix the rule, or make its "
-                    "policy keep.",
-                ) from None
-            new = sorted(pending.after.get(key, frozenset()) - pending.before[key])
-            if new and rehearse:
-                pending.foreseen += [Violation(text, integrity, policy) for text in new]
-            elif new:
+                if policy is Policy.REFUSE and not rehearse:
+                    raise ConstraintViolated(
+                        f"Refused: {_shown(key)} could not be checked ({error.message}); the "
+                        "write is not stored",
+                        "verify_consistency runs the rules as they stand; fix the rule, or make "
+                        "its policy keep.",
+                    ) from None
+                pending.made.append(f"stored, but {_shown(key)} could not be checked")
+                continue
+            if new and policy is Policy.REFUSE and not rehearse:
                 violation = Violation(new[0], integrity, policy)
                 raise ConstraintViolated(violation.refusal(len(new) - 1), violation.replacing())
+            pending.made += [Violation(text, integrity, policy) for text in new]
         return pending
 
-    def after(
-        self, memory: Checked, pending: Pending, limits: Limits, stamp: object
-    ) -> list[Violation | str]:
+    def _made(
+        self, memory: Checked, rules_of_key: list[Rule], pending: Pending, limits: Limits
+    ) -> list[str]:
+        """The violations ``rules_of_key`` (rules of one predicate) find as
+        if the batch were stored that the memory does not find now, in
+        order, each once."""
+        done = pending.done
+        candidates: dict[str, Term] = {}
+        for rule in rules_of_key:
+            goals = delta_goals(memory, rule, done, self.watch)
+            if goals is not None:
+                for goal in goals:
+                    answers = memory.solutions_as_if(goal, limits, done.added, done.removed)
+                    for found in instances(FOUND, answers):
+                        candidates.setdefault(render(found), found)
+                continue
+            before = self.watch.found.get(rule.ident)
+            if before is None:
+                before = _read(rule, memory.first_solutions(rule.goal, limits))
+                self.watch.found[rule.ident] = before
+            answers = memory.solutions_as_if(rule.goal, limits, done.added, done.removed)
+            after = {render(found): found for found in _instances(rule, answers)}
+            pending.after[rule.ident] = frozenset(after)
+            for text, found in after.items():
+                if text not in before:
+                    candidates.setdefault(text, found)
+        once = replace(limits, max_solutions=1)
+        return sorted(
+            text for text, found in candidates.items() if not memory.first_solutions(found, once)
+        )
+
+    def after(self, pending: Pending, stamp: object) -> list[Violation | str]:
         """The batch of ``pending`` is applied, the memory now at ``stamp``:
-        the violations it made of ``keep`` policies' rules, and a text for
-        each such rule that could not be solved."""
+        the violations it made of policies other than ``refuse``, and a text
+        for each predicate whose rules could not be solved."""
         watch = self.watch
         done = pending.done
+        if done.renames:
+            watch.forget()
         if done.rules_change:
             watch.depends.clear()
-        if done.renames:
-            watch.found.clear()
-            watch.keys = None
         for key in done.touched:
-            watch.found.pop(key, None)
             if is_integrity(key):
-                watch.keys = None
+                watch.drop(key)
+        for rule in pending.rules:
+            watch.found.pop(rule.ident, None)
+        watch.found.update(pending.after)
         watch.stamp = stamp
-        made: list[Violation | str] = []
-        for key in pending.keys:
-            before = pending.before.get(key)
-            watch.found.pop(key, None)
-            if before is None:
-                made.append(f"stored, but {_shown(key)} could not be checked")
-                continue
-            found = pending.after.get(key)
-            if found is None:
-                try:
-                    found = self._found(memory, key, limits)
-                except ZpmError as error:
-                    made.append(f"stored, but {_shown(key)} could not be checked: {error.message}")
-                    continue
-            watch.found[key] = found
-            integrity = memory.constraints.integrity(key)
-            policy = memory.constraints.integrity_policy(integrity)
-            made += [Violation(text, integrity, policy) for text in sorted(found - before)]
-        return made
-
-    def _found(self, memory: Checked, key: Key, limits: Limits) -> frozenset[str]:
-        """What the rules of ``key`` find now (kept for the next write)."""
-        found = self.watch.found.get(key)
-        if found is None:
-            goal = goal_of(key)
-            found = self.watch.found[key] = _read(goal, memory.first_solutions(goal, limits))
-        return found
+        return [v for v in pending.made if isinstance(v, str) or v.policy is not Policy.REFUSE]
 
 
-def _read(goal: Term, answers: Sequence[Solution]) -> frozenset[str]:
-    """The violations ``answers`` of ``goal`` stand for; ``TooManyViolations``
+def _instances(rule: Rule, answers: Sequence[Solution]) -> Iterator[Term]:
+    """What ``answers`` of ``rule`` find; ``TooManyViolations`` when there
+    are :data:`MOST_FOUND` or more."""
+    if len(answers) >= MOST_FOUND:
+        raise TooManyViolations(MOST_FOUND)
+    return instances(rule.found, answers)
+
+
+def _read(rule: Rule, answers: Sequence[Solution]) -> frozenset[str]:
+    """The violations ``answers`` of ``rule`` stand for; ``TooManyViolations``
     when there are :data:`MOST_FOUND` or more."""
     if len(answers) >= MOST_FOUND:
         raise TooManyViolations(MOST_FOUND)
-    return shown(goal, answers)
+    return shown(rule.found, answers)
 
 
 def _shown(key: Key) -> str:

@@ -450,7 +450,7 @@ class Memory(Reads):
         for mutation in journaled:
             self.since.note(mutation, self)
             mutation.apply(self, Origin.TOOL)
-        made = self._integrity.after(self, checking, self._limits, self._state())
+        made = self._integrity.after(checking, self._state())
         self._checkpoint_if_due()
         return Committed(batch[len(superseding) :], found, made)
 
@@ -469,7 +469,7 @@ class Memory(Reads):
     def integrity_made(self, pending: integrity.Pending) -> list[integrity.Violation | str]:
         """What the changes :meth:`check_integrity` checked, now stored,
         made the rules of ``keep`` policies find."""
-        return self._integrity.after(self, pending, self._limits, self._state())
+        return self._integrity.after(pending, self._state())
 
     def _state(self) -> tuple[object, ...]:
         """Where the memory stands (what its integrity rules found is kept

@@ -68,7 +68,7 @@ class AssumptionTools(ToolGroup):
                 stores = not kb.holds_stored_copy(term)
                 notes = kb.commit([Assume(term, assumption, stores=stores)]).notes()
             elif assumption not in support.assumptions:
-                kb.commit([Assume(term, assumption, stores=False)])
+                notes = kb.commit([Assume(term, assumption, stores=False)]).notes()
         text = f"Assumed: {render(term)} under assumption '{assumption}'"
         return noted(text, variables_note(term), *notes)
 
@@ -148,15 +148,16 @@ class AssumptionTools(ToolGroup):
         self,
         assumption: Annotated[str, Arg('The assumption name to retract (e.g. "infra_healthy")')],
         memory: MemoryArg = None,
-    ) -> str:
+    ) -> str | Noted:
         _check_assumption(assumption)
         kb = self._memories.resolve(memory)
         with kb.writing():
             if not kb.knows_assumption(assumption):
                 raise UnknownAssumption(assumption)
             removed = len(kb.orphans({assumption}))
-            kb.commit([RetractAssumption(assumption)])
-        return f"Retracted assumption '{assumption}': {removed} fact(s) removed"
+            committed = kb.commit([RetractAssumption(assumption)])
+        text = f"Retracted assumption '{assumption}': {removed} fact(s) removed"
+        return noted(text, *committed.notes())
 
     @tool(
         CHANGE_IDEMPOTENT,
@@ -172,7 +173,7 @@ class AssumptionTools(ToolGroup):
             str, Arg('A glob-style pattern to match assumption names (e.g. "infra_*")')
         ],
         memory: MemoryArg = None,
-    ) -> str:
+    ) -> str | Noted:
         if not _PATTERN.match(pattern):
             raise InvalidArguments(
                 "pattern may hold only lowercase letters, digits, underscores, '*' and '?'"
@@ -180,8 +181,9 @@ class AssumptionTools(ToolGroup):
         kb = self._memories.resolve(memory)
         with kb.writing():
             names = [n for n in kb.assumptions() if fnmatchcase(n, pattern)]
-            kb.commit([RetractAssumption(name) for name in names])
-        return f"Retracted pattern '{pattern}': {len(names)} assumption(s) removed"
+            committed = kb.commit([RetractAssumption(name) for name in names])
+        text = f"Retracted pattern '{pattern}': {len(names)} assumption(s) removed"
+        return noted(text, *committed.notes())
 
 
 def _check_assumption(name: str) -> None:

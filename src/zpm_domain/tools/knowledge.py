@@ -83,7 +83,7 @@ class KnowledgeTools(ToolGroup):
         head: Annotated[str, Arg('The rule head (e.g. "mortal(X)")')],
         body: Annotated[str, Arg('The rule body (e.g. "human(X)")')],
         memory: MemoryArg = None,
-    ) -> str:
+    ) -> str | Noted:
         variables: dict[str, Var] = {}
         head_term = parse_term(head, "rule", variables)
         body_term = parse_term(body, "rule", variables)
@@ -94,8 +94,9 @@ class KnowledgeTools(ToolGroup):
         check_goal(body_term)
         kb = self._memories.resolve(memory)
         with kb.writing():
-            kb.commit([AddClause(Clause(head_term, body_term))])
-        return f"Asserted rule: {render(Struct(':-', (head_term, body_term)))}"
+            committed = kb.commit([AddClause(Clause(head_term, body_term))])
+        text = f"Asserted rule: {render(Struct(':-', (head_term, body_term)))}"
+        return noted(text, *committed.notes())
 
     @tool(
         CHANGE,
@@ -107,7 +108,7 @@ class KnowledgeTools(ToolGroup):
         self,
         fact: Annotated[str, Arg('A Prolog fact to retract (e.g. "human(socrates)")')],
         memory: MemoryArg = None,
-    ) -> str:
+    ) -> str | Noted:
         term = parse_fact(fact, "fact")
         kb = self._memories.resolve(memory)
         with kb.writing():
@@ -115,8 +116,8 @@ class KnowledgeTools(ToolGroup):
             match = kb.first_fact(term)
             if match is None:
                 raise NoMatchingClause(f"No matching clause found for: {render(term)}")
-            kb.commit([RemoveClause(match[0])])
-        return f"Retracted: {render(term)}"
+            committed = kb.commit([RemoveClause(match[0])])
+        return noted(f"Retracted: {render(term)}", *committed.notes())
 
     @tool(
         CHANGE_IDEMPOTENT,
@@ -135,15 +136,14 @@ class KnowledgeTools(ToolGroup):
             ),
         ],
         memory: MemoryArg = None,
-    ) -> str:
+    ) -> str | Noted:
         pattern = parse_term(category, "category")
         require_callable(pattern, "category")
         kb = self._memories.resolve(memory)
         with kb.writing():
             kb.check_mutable(pattern)
-            if kb.holds_stored_head(pattern):
-                kb.commit([RemoveAll(pattern)])
-        return f"Cleared all facts matching: {render(pattern)}"
+            notes = kb.commit([RemoveAll(pattern)]).notes() if kb.holds_stored_head(pattern) else []
+        return noted(f"Cleared all facts matching: {render(pattern)}", *notes)
 
     @tool(
         CHANGE,

@@ -144,7 +144,8 @@ class VerbTools(ToolGroup):
                 raise _monotonic(monotonic)
             done = kb.commit([Withdraw(clause) for clause in kb.stored_facts_unifying(pattern)])
         records = [_record(m) for m in done]
-        return Reply.of({"excepting_handles": records})
+        found: verb_outputs.ExceptingHandles = {"excepting_handles": records}
+        return Reply.of(found).with_notes(*done.notes())
 
     @tool(
         CHANGE_IDEMPOTENT,
@@ -173,9 +174,11 @@ class VerbTools(ToolGroup):
             clause = kb.stored_with(sentex_handle)
             if clause is None:
                 return Reply.of({"excepting_handle": None})
-            (done,) = kb.commit([Withdraw(clause)])
+            committed = kb.commit([Withdraw(clause)])
+        (done,) = committed
         assert isinstance(done, Withdraw)
-        return Reply.of({"excepting_handle": done.record})
+        withdrawn: verb_outputs.ExceptingHandle = {"excepting_handle": done.record}
+        return Reply.of(withdrawn).with_notes(*committed.notes())
 
     @tool(
         QUERY,
