@@ -62,7 +62,8 @@ from zpm_domain.stored.clauses import Clause, PredicateInfo
 from zpm_domain.stored.descriptions import INTEGRITY
 from zpm_domain.stored.references import calls, calls_variable
 
-EVERYTHING: frozenset[Key] = frozenset({("", -1)})
+EVERY: Key = ("", -1)
+EVERYTHING: frozenset[Key] = frozenset({EVERY})
 """The dependencies of a rule that may call any predicate."""
 
 REFLECTION = frozenset(
@@ -163,6 +164,8 @@ class Rule:
     clause: Clause | None
     goal: Term
     found: Term
+    literals: list[tuple[Term, bool]] | None = None
+    """Its body's literals, when it is a conjunction of them (:func:`_literals`)."""
 
     @property
     def ident(self) -> tuple[Key, int | None]:
@@ -185,7 +188,13 @@ def rules_of(memory: Checked, key: Key) -> list[Rule]:
         goal = goal_of(key)
         return [Rule(key, None, goal, goal)]
     return [
-        Rule(key, clause, Struct(",", (Struct("=", (FOUND, clause.head)), clause.body)), FOUND)
+        Rule(
+            key,
+            clause,
+            Struct(",", (Struct("=", (FOUND, clause.head)), clause.body)),
+            FOUND,
+            _literals(clause.body),
+        )
         for clause in clauses
     ]
 
@@ -205,6 +214,8 @@ class Watch:
     depends: dict[tuple[Key, int | None], frozenset[Key]] = field(default_factory=dict)
     rules: dict[Key, list[Rule]] | None = None
     """The memory's integrity rules by predicate (:func:`rules_of`), once read."""
+    readers: dict[Key, list[Rule]] | None = None
+    """The rules by each predicate they depend on (:meth:`readers_of`), once read."""
 
     def at(self, stamp: object) -> None:
         """Forget what was found unless it was found at ``stamp``."""
@@ -216,6 +227,7 @@ class Watch:
         self.found.clear()
         self.depends.clear()
         self.rules = None
+        self.readers = None
 
     def read(self, memory: Checked) -> dict[Key, list[Rule]]:
         """The memory's integrity rules, read once per state."""
@@ -223,11 +235,26 @@ class Watch:
             self.rules = {key: rules_of(memory, key) for key in rules(memory)}
         return self.rules
 
+    def readers_of(self, memory: Checked) -> dict[Key, list[Rule]]:
+        """The rules by each predicate they depend on (under :data:`EVERY`:
+        those that depend on every predicate), in order; read once per state
+        and set of dependencies."""
+        if self.readers is None:
+            readers: dict[Key, list[Rule]] = {}
+            for rules_of_key in self.read(memory).values():
+                for rule in rules_of_key:
+                    depends = dependencies(memory, rule, self)
+                    for key in [EVERY] if depends is EVERYTHING else depends:
+                        readers.setdefault(key, []).append(rule)
+            self.readers = readers
+        return self.readers
+
     def drop(self, key: Key) -> None:
         """Forget the rules of ``key`` and what they found (they change)."""
         for ident in [ident for ident in self.found if ident[0] == key]:
             del self.found[ident]
         self.rules = None
+        self.readers = None
 
 
 def rules(memory: Checked) -> list[Key]:
@@ -358,10 +385,8 @@ def delta_goals(memory: Checked, rule: Rule, done: Effect, watch: Watch) -> list
     body, or a fact with a variable, makes the rule be solved whole)."""
     if rule.clause is None or done.rules_change:
         return None
-    if dependencies(memory, rule, watch) is EVERYTHING:
-        return None
-    literals = _literals(rule.clause.body)
-    if literals is None:
+    literals = rule.literals
+    if literals is None or dependencies(memory, rule, watch) is EVERYTHING:
         return None
     for literal, _ in literals:
         derived = _derived(memory, indicator(literal), watch)
@@ -385,15 +410,13 @@ def checked(memory: Checked, done: Effect, watch: Watch) -> list[Rule]:
     """The integrity rules ``done`` must be checked against."""
     if done.renames or not done.touched:
         return []
-    found = []
-    for key, rules_of_key in watch.read(memory).items():
-        if key in done.touched:
-            continue  # the rules themselves change: they start from what they find after
-        for rule in rules_of_key:
-            depends = dependencies(memory, rule, watch)
-            if depends is EVERYTHING or not depends.isdisjoint(done.touched):
-                found.append(rule)
-    return found
+    readers = watch.readers_of(memory)
+    found: dict[tuple[Key, int | None], Rule] = {}
+    for key in [*done.touched, EVERY]:
+        for rule in readers.get(key, ()):
+            if rule.key not in done.touched:  # else the rules change: they start afresh
+                found.setdefault(rule.ident, rule)
+    return list(found.values())
 
 
 def goal_of(key: Key) -> Term:
@@ -548,6 +571,7 @@ class Guard:
             watch.forget()
         if done.rules_change:
             watch.depends.clear()
+            watch.readers = None
         for key in done.touched:
             if is_integrity(key):
                 watch.drop(key)

@@ -133,7 +133,9 @@ class RecallTools(ToolGroup):
         details="With functional true, the facts tools store of it may not share every "
         "argument but the last and differ in that one: a write that would break that follows "
         "the policy (refuse it; supersede, withdrawing the old fact; or keep both and say "
-        "so). A knowledge file's :- functional(Name/Arity, Policy). wins over this.",
+        "so). A knowledge file's :- functional(Name/Arity, Policy). wins over this. For "
+        "integrity_violation/N, policy alone (refuse or keep) is what a write that makes its "
+        "rules find a new violation follows.",
     )
     def describe_predicate(
         self,
