@@ -43,9 +43,11 @@ Behaviour beyond the port's contract:
 
 from __future__ import annotations
 
+from bisect import bisect_right
 from collections.abc import Iterator, Sequence
 from contextlib import closing
 from functools import cache
+from operator import attrgetter
 
 from zpm_adapters.engine_python.builtins.cycles import is_acyclic
 from zpm_adapters.engine_python.cclause import compile_clause
@@ -81,6 +83,10 @@ from zpm_domain.prolog.terms import Atom, Struct, Term, Var, indicator, list_ite
 from zpm_domain.stored.clauses import Clause, PredicateInfo
 
 VERSION = "0.4.0"
+
+
+SEQ = attrgetter("seq")
+"""A compiled clause's place in its predicate (``store.CClause.seq``)."""
 
 
 class PythonEngine(Engine):
@@ -257,15 +263,21 @@ class PythonEngine(Engine):
             if pred is not None and stored is not None and not stored.fixed:
                 pred.remove_stored(stored, in_place=False)
                 taken.append((pred, stored))
+        marks = {}  # the last seq of each predicate added to: the added clauses come after it
+        for key in dict.fromkeys(clause.key for clause in added):
+            pred = namespace.lookup(*key)
+            marks[key] = None if pred is None else pred.current()[-1:]
         self.add_clauses(ns, added)
         try:
             return list(self.solve(ns, goal, limits))
         finally:
-            for clause in added:
-                pred = namespace.lookup(*clause.key)
-                stored = None if pred is None else pred.compiled_of(clause)
-                if pred is not None and stored is not None:
-                    pred.remove_stored(stored, in_place=False)
+            for key, last in marks.items():
+                pred = namespace.lookup(*key)
+                if pred is not None:
+                    current = pred.current()
+                    start = 0 if not last else bisect_right(current, last[0].seq, key=SEQ)
+                    if current[start:]:
+                        pred.remove_many(current[start:])
             for pred, stored in reversed(taken):
                 pred.reinstate(stored)
             for key in [key for key in namespace.preds if key not in known]:

@@ -448,6 +448,31 @@ def _bound(found: Term, solution: Solution) -> Term:
     )
 
 
+MOST_DELTAS = 64
+"""The most goals a write's facts make for the rules of one predicate
+(:func:`delta_goals`); a write of more facts (a merge, an import) has its
+rules solved whole, once."""
+
+TAG = Var("ZpmRule")
+"""The variable each branch of a check's one solve binds to its rule."""
+
+
+def _is(left: Term, right: Term) -> Term:
+    return Struct("=", (left, right))
+
+
+def _tagged(number: int, goal: Term) -> Term:
+    return Struct(",", (_is(TAG, number), goal))
+
+
+def _either(branches: list[Term]) -> Term:
+    """The disjunction of ``branches``, in order."""
+    goal = branches[-1]
+    for branch in reversed(branches[:-1]):
+        goal = Struct(";", (branch, goal))
+    return goal
+
+
 MOST_FOUND = 10_000
 """The most violations a write's check reads of one integrity rule:
 beyond, what it finds before and after cannot be compared."""
@@ -535,25 +560,48 @@ class Guard:
     ) -> list[str]:
         """The violations ``rules_of_key`` (rules of one predicate) find as
         if the batch were stored that the memory does not find now, in
-        order, each once."""
+        order, each once.  One solve as if the batch were stored answers
+        for every rule: the branches of one disjunction, each tagged with
+        its rule (0: the goals of :func:`delta_goals`, at most
+        :data:`MOST_DELTAS` of them; else each rule solved whole)."""
         done = pending.done
-        candidates: dict[str, Term] = {}
+        deltas: list[Term] = []
+        wholes: list[Rule] = []
         for rule in rules_of_key:
             goals = delta_goals(memory, rule, done, self.watch)
-            if goals is not None:
-                for goal in goals:
-                    answers = memory.solutions_as_if(goal, limits, done.added, done.removed)
-                    for found in instances(FOUND, answers):
-                        candidates.setdefault(render(found), found)
-                continue
+            if goals is not None and len(deltas) + len(goals) <= MOST_DELTAS:
+                deltas += goals
+            else:
+                wholes.append(rule)
+        branches = [_tagged(0, goal) for goal in deltas]
+        for number, rule in enumerate(wholes, start=1):
+            found = (
+                rule.goal
+                if rule.found is FOUND
+                else Struct(",", (_is(FOUND, rule.found), rule.goal))
+            )
+            branches.append(_tagged(number, found))
+        if not branches:
+            return []
+        answers = memory.solutions_as_if(_either(branches), limits, done.added, done.removed)
+        if len(answers) >= MOST_FOUND:
+            raise TooManyViolations(MOST_FOUND)
+        candidates: dict[str, Term] = {}
+        after: list[dict[str, Term]] = [{} for _ in wholes]
+        for answer in answers:
+            tag, found = answer[TAG], answer[FOUND]
+            text = render(found)
+            if isinstance(tag, int) and tag > 0:
+                after[tag - 1].setdefault(text, found)
+            else:
+                candidates.setdefault(text, found)
+        for rule, found_after in zip(wholes, after, strict=True):
             before = self.watch.found.get(rule.ident)
             if before is None:
                 before = _read(rule, memory.first_solutions(rule.goal, limits))
                 self.watch.found[rule.ident] = before
-            answers = memory.solutions_as_if(rule.goal, limits, done.added, done.removed)
-            after = {render(found): found for found in _instances(rule, answers)}
-            pending.after[rule.ident] = frozenset(after)
-            for text, found in after.items():
+            pending.after[rule.ident] = frozenset(found_after)
+            for text, found in found_after.items():
                 if text not in before:
                     candidates.setdefault(text, found)
         once = replace(limits, max_solutions=1)
@@ -580,14 +628,6 @@ class Guard:
         watch.found.update(pending.after)
         watch.stamp = stamp
         return [v for v in pending.made if isinstance(v, str) or v.policy is not Policy.REFUSE]
-
-
-def _instances(rule: Rule, answers: Sequence[Solution]) -> Iterator[Term]:
-    """What ``answers`` of ``rule`` find; ``TooManyViolations`` when there
-    are :data:`MOST_FOUND` or more."""
-    if len(answers) >= MOST_FOUND:
-        raise TooManyViolations(MOST_FOUND)
-    return instances(rule.found, answers)
 
 
 def _read(rule: Rule, answers: Sequence[Solution]) -> frozenset[str]:
