@@ -82,6 +82,34 @@ async def test_two_clients_store_under_their_own_token_names(project: Path) -> N
     ]
 
 
+async def test_two_agents_meet_the_constraints_the_memory_declares(project: Path) -> None:
+    """The owner story over HTTP: bob's contradiction is refused, naming
+    alice's fact; a write that breaks an integrity rule is refused too."""
+    (project / ".zpm" / "kb" / "team.pl").write_text(
+        ":- functional(owner/2, refuse).\n"
+        ":- policy(integrity_violation/1, refuse).\n"
+        "integrity_violation(unowned(S)) :- service(S), \\+ owner(S, _).\n"
+    )
+    alice, bob = create_token(project, "alice"), create_token(project, "bob")
+    with HttpServer(project) as server:
+        async with sdk_session(server.mcp, alice) as one, sdk_session(server.mcp, bob) as two:
+            first = await one.call_tool("remember_fact", {"fact": "owner(auth_service, alice)"})
+            assert not first.is_error
+            second = await two.call_tool("remember_fact", {"fact": "owner(auth_service, bob)"})
+            assert second.is_error
+            assert second.content[0].text.startswith(
+                "Refused: owner(auth_service, bob) conflicts with owner(auth_service, alice) "
+                "(handle "
+            )
+            assert "stored by alice with remember_fact" in second.content[0].text
+            unowned = await two.call_tool("remember_fact", {"fact": "service(billing)"})
+            assert unowned.is_error and "integrity_violation(unowned(billing))" in (
+                unowned.content[0].text
+            )
+            owned = await two.call_tool("remember_fact", {"fact": "service(auth_service)"})
+            assert not owned.is_error
+
+
 def test_health_needs_no_token(project: Path) -> None:
     create_token(project, "alice")
     with HttpServer(project) as server:
