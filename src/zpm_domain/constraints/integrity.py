@@ -39,81 +39,41 @@ it.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Iterator, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
 from typing import Protocol
 
-from zpm_domain.beliefs.defeat import Defeat
-from zpm_domain.beliefs.supports import Beliefs
-from zpm_domain.changes.assumptions import Assume, RetractAssumption, SupportPlainly
-from zpm_domain.changes.merge_ops import RemoveHandle, Unsupport
-from zpm_domain.changes.mutations import AddClause, Mutation, RemoveAll, RemoveClause
-from zpm_domain.changes.renaming import RenamePredicate
-from zpm_domain.changes.withdraw import Withdraw
+from zpm_domain.changes.mutations import Mutation
 from zpm_domain.constraints.declared import Constraints, Integrity, Key, is_integrity
+from zpm_domain.constraints.effects import Changed, Effect, effect
 from zpm_domain.constraints.policy import Policy
+from zpm_domain.constraints.rules import (
+    FOUND,
+    Rule,
+    Ruled,
+    Watch,
+    checked,
+    delta_goals,
+    shown,
+)
 from zpm_domain.errors import ConstraintViolated, TooManyViolations, ZpmError
 from zpm_domain.limits import Limits
 from zpm_domain.ports.solutions import Solution
-from zpm_domain.prolog.allowlist import CONTROL, meta_spec
-from zpm_domain.prolog.terms import Atom, Struct, Term, Var, indicator, variables, variant
+from zpm_domain.prolog.terms import Atom, Struct, Term, Var
 from zpm_domain.prolog.writer import render
-from zpm_domain.stored.clauses import Clause, PredicateInfo
-from zpm_domain.stored.descriptions import INTEGRITY
-from zpm_domain.stored.references import calls, calls_variable
-
-EVERY: Key = ("", -1)
-EVERYTHING: frozenset[Key] = frozenset({EVERY})
-"""The dependencies of a rule that may call any predicate."""
-
-REFLECTION = frozenset(
-    {("current_predicate", 1), ("current_predicate", 2), ("predicate_property", 2)}
-)
-"""The built-ins that read which predicates a memory has."""
+from zpm_domain.stored.clauses import Clause
 
 
-class Checked(Protocol):
+class Checked(Changed, Ruled, Protocol):
     """What the checks read of a memory."""
 
     constraints: Constraints
-    beliefs: Beliefs
-
-    @property
-    def name(self) -> str: ...
-
-    def predicates(self) -> list[PredicateInfo]: ...
-
-    def iter_clauses(self, name: str, arity: int) -> Iterable[Clause]: ...
-
-    def stored_with(self, handle: int) -> Clause | None: ...
-
-    def stored_clauses(self, name: str, arity: int) -> list[Clause]: ...
-
-    def holds_stored_copy(self, fact: Term) -> bool: ...
-
-    def defeat_of(self, clause: Clause) -> Defeat | None: ...
 
     def first_solutions(self, goal: Term, limits: Limits) -> list[Solution]: ...
 
     def solutions_as_if(
         self, goal: Term, limits: Limits, added: Sequence[Clause], removed: Sequence[Clause]
     ) -> list[Solution]: ...
-
-
-@dataclass(slots=True)
-class Effect:
-    """What a batch does to a memory's clauses: the clauses it stores and
-    takes out (as the engine holds them), and the predicates it changes."""
-
-    added: list[Clause] = field(default_factory=list)
-    removed: list[Clause] = field(default_factory=list)
-    touched: set[Key] = field(default_factory=set)
-    renames: bool = False
-
-    @property
-    def rules_change(self) -> bool:
-        """Whether it adds or removes a rule (dependencies may change)."""
-        return self.renames or any(not c.is_fact for c in [*self.added, *self.removed])
 
 
 @dataclass(frozen=True, slots=True)
@@ -153,305 +113,11 @@ class Violation:
         return {"violation": self.found, "policy": self.policy.value}
 
 
-@dataclass(frozen=True, slots=True)
-class Rule:
-    """What is solved to find the violations of integrity predicate ``key``:
-    one of its clauses alone (``clause``: ``goal`` binds ``found`` to the
-    clause's head), or, when one of its clauses cuts, the predicate whole
-    (``clause`` ``None``: ``goal`` is the predicate's most general call)."""
-
-    key: Key
-    clause: Clause | None
-    goal: Term
-    found: Term
-    literals: list[tuple[Term, bool]] | None = None
-    """Its body's literals, when it is a conjunction of them (:func:`_literals`)."""
-
-    @property
-    def ident(self) -> tuple[Key, int | None]:
-        return self.key, None if self.clause is None else id(self.clause)
-
-    @property
-    def body(self) -> Term | None:
-        return None if self.clause is None else self.clause.body
-
-
-FOUND = Var("ZpmFound")
-"""The variable a rule's goal binds to the violation it finds."""
-
-
-def rules_of(memory: Checked, key: Key) -> list[Rule]:
-    """The rules of integrity predicate ``key``: one per clause, unless a
-    clause cuts (a cut also stops the clauses after it)."""
-    clauses = list(memory.iter_clauses(*key))
-    if any(_cuts(clause.body) for clause in clauses):
-        goal = goal_of(key)
-        return [Rule(key, None, goal, goal)]
-    return [
-        Rule(
-            key,
-            clause,
-            Struct(",", (Struct("=", (FOUND, clause.head)), clause.body)),
-            FOUND,
-            _literals(clause.body),
-        )
-        for clause in clauses
-    ]
-
-
-def _cuts(body: Term) -> bool:
-    return any(call.name == "!" and call.arity == 0 for call in calls(body))
-
-
-@dataclass(slots=True)
-class Watch:
-    """What the rules of one memory found, as of ``stamp`` (the memory's
-    state: its generation, batch number and knowledge files), the rules
-    and the dependencies of each, as of then."""
-
-    stamp: object = None
-    found: dict[tuple[Key, int | None], frozenset[str]] = field(default_factory=dict)
-    depends: dict[tuple[Key, int | None], frozenset[Key]] = field(default_factory=dict)
-    rules: dict[Key, list[Rule]] | None = None
-    """The memory's integrity rules by predicate (:func:`rules_of`), once read."""
-    readers: dict[Key, list[Rule]] | None = None
-    """The rules by each predicate they depend on (:meth:`readers_of`), once read."""
-
-    def at(self, stamp: object) -> None:
-        """Forget what was found unless it was found at ``stamp``."""
-        if stamp != self.stamp:
-            self.forget()
-            self.stamp = stamp
-
-    def forget(self) -> None:
-        self.found.clear()
-        self.depends.clear()
-        self.rules = None
-        self.readers = None
-
-    def read(self, memory: Checked) -> dict[Key, list[Rule]]:
-        """The memory's integrity rules, read once per state."""
-        if self.rules is None:
-            self.rules = {key: rules_of(memory, key) for key in rules(memory)}
-        return self.rules
-
-    def readers_of(self, memory: Checked) -> dict[Key, list[Rule]]:
-        """The rules by each predicate they depend on (under :data:`EVERY`:
-        those that depend on every predicate), in order; read once per state
-        and set of dependencies."""
-        if self.readers is None:
-            readers: dict[Key, list[Rule]] = {}
-            for rules_of_key in self.read(memory).values():
-                for rule in rules_of_key:
-                    depends = dependencies(memory, rule, self)
-                    for key in [EVERY] if depends is EVERYTHING else depends:
-                        readers.setdefault(key, []).append(rule)
-            self.readers = readers
-        return self.readers
-
-    def drop(self, key: Key) -> None:
-        """Forget the rules of ``key`` and what they found (they change)."""
-        for ident in [ident for ident in self.found if ident[0] == key]:
-            del self.found[ident]
-        self.rules = None
-        self.readers = None
-
-
-def rules(memory: Checked) -> list[Key]:
-    """The memory's integrity predicates that have clauses, in order."""
-    return [
-        info.key for info in memory.predicates() if is_integrity(info.key) and info.clause_count
-    ]
-
-
-def effect(memory: Checked, batch: Sequence[Mutation]) -> Effect:
-    """What ``batch`` (stamped and recorded, not applied) does to the
-    clauses ``memory`` holds."""
-    done = Effect()
-    for mutation in batch:
-        if isinstance(mutation, AddClause):
-            done.touched.add(mutation.clause.key)
-            if memory.defeat_of(mutation.clause) is None:
-                done.added.append(mutation.clause)
-        elif isinstance(mutation, (Assume, SupportPlainly)):
-            done.touched.add(indicator(mutation.fact))
-            stores = mutation.stores if isinstance(mutation, Assume) else True
-            if stores and not memory.holds_stored_copy(mutation.fact):
-                done.added.append(Clause(mutation.fact))
-        elif isinstance(mutation, (RemoveClause, RemoveAll, RetractAssumption)):
-            _remove(memory, done, (memory.stored_with(h) for h in mutation.took))
-        elif isinstance(mutation, (Withdraw, RemoveHandle)):
-            assert mutation.clause.handle is not None
-            _remove(memory, done, [memory.stored_with(mutation.clause.handle)])
-        elif isinstance(mutation, Unsupport):
-            gone = [
-                s.stored
-                for s in memory.beliefs.orphans({mutation.assumption})
-                if variant(s.fact, mutation.fact)
-            ]
-            _remove(memory, done, gone)
-        elif isinstance(mutation, RenamePredicate):
-            done.renames = True
-    return done
-
-
-def _remove(memory: Checked, done: Effect, clauses: Iterable[Clause | None]) -> None:
-    for clause in clauses:
-        if clause is not None:
-            done.touched.add(clause.key)
-            done.removed.append(clause)
-
-
-def dependencies(memory: Checked, rule: Rule, watch: Watch) -> frozenset[Key]:
-    """The predicates ``rule`` depends on (see the module documentation);
-    :data:`EVERYTHING` when it may call any."""
-    found = watch.depends.get(rule.ident)
-    if found is None:
-        if rule.clause is None:
-            bodies = [c.body for c in memory.iter_clauses(*rule.key) if not c.is_fact]
-            found = _closure(memory, bodies, {rule.key})
-        else:
-            found = _closure(memory, [rule.clause.body], set())
-        watch.depends[rule.ident] = found
-    return found
-
-
-def _closure(memory: Checked, bodies: list[Term], seen: set[Key]) -> frozenset[Key]:
-    """The predicates ``bodies`` call in this memory, and those their rules
-    call, and so on (with ``seen``); :data:`EVERYTHING` when one may call
-    any."""
-    todo = list(bodies)
-    while todo:
-        body = todo.pop()
-        if calls_variable(body):
-            return EVERYTHING
-        for call in calls(body):
-            if call.qualifier not in (None, memory.name):
-                continue
-            called = (call.name, call.arity)
-            if called in REFLECTION:
-                return EVERYTHING
-            if called not in seen:
-                seen.add(called)
-                todo += [c.body for c in memory.iter_clauses(*called) if not c.is_fact]
-    return frozenset(seen)
-
-
-def _literals(body: Term) -> list[tuple[Term, bool]] | None:
-    """The literals of ``body`` when it is a conjunction of calls and
-    negated calls (``\\+ G``, ``not(G)``) of predicates that are not control
-    constructs or meta-predicates: ``(call, positive)`` each; else ``None``."""
-    found: list[tuple[Term, bool]] = []
-    todo = [body]
-    while todo:
-        goal = todo.pop()
-        if isinstance(goal, Struct) and goal.name == "," and len(goal.args) == 2:
-            todo += [goal.args[1], goal.args[0]]
-            continue
-        positive = True
-        if isinstance(goal, Struct) and goal.name in ("\\+", "not") and len(goal.args) == 1:
-            goal, positive = goal.args[0], False
-        if not isinstance(goal, (Atom, Struct)):
-            return None
-        key = indicator(goal)
-        if key in CONTROL and key != ("true", 0) or meta_spec(*key) is not None:
-            return None
-        found.append((goal, positive))
-    return found
-
-
-def _derived(memory: Checked, key: Key, watch: Watch) -> frozenset[Key]:
-    """The predicates the rules of ``key`` depend on (not ``key`` itself,
-    unless they call it); :data:`EVERYTHING` when they may call any."""
-    ident = (key, -1)
-    found = watch.depends.get(ident)
-    if found is None:
-        bodies = [c.body for c in memory.iter_clauses(*key) if not c.is_fact]
-        found = watch.depends[ident] = _closure(memory, bodies, set())
-    return found
-
-
-def delta_goals(memory: Checked, rule: Rule, done: Effect, watch: Watch) -> list[Term] | None:
-    """Goals whose answers (as if ``done`` were stored) hold every violation
-    ``rule`` finds after ``done`` and did not before, when ``rule`` allows
-    so; ``None`` when it must be solved whole.
-
-    A rule allows it when its body is a conjunction of literals
-    (:func:`_literals`) and the rules of the predicates it calls do not
-    depend on what ``done`` changes: a new violation then rests on a fact
-    ``done`` adds to a positive literal's predicate, or on one it removes
-    from a negated literal's, so the rule solved with that literal bound to
-    that fact finds it.  Only ground facts are bound so (a clause with a
-    body, or a fact with a variable, makes the rule be solved whole)."""
-    if rule.clause is None or done.rules_change:
-        return None
-    literals = rule.literals
-    if literals is None or dependencies(memory, rule, watch) is EVERYTHING:
-        return None
-    for literal, _ in literals:
-        derived = _derived(memory, indicator(literal), watch)
-        if derived is EVERYTHING or not derived.isdisjoint(done.touched):
-            return None
-    goals: list[Term] = []
-    for literal, positive in literals:
-        key = indicator(literal)
-        if key not in done.touched:
-            continue
-        for clause in done.added if positive else done.removed:
-            if clause.key != key:
-                continue
-            if not clause.is_fact or variables(clause.head):
-                return None
-            goals.append(Struct(",", (Struct("=", (literal, clause.head)), rule.goal)))
-    return goals
-
-
-def checked(memory: Checked, done: Effect, watch: Watch) -> list[Rule]:
-    """The integrity rules ``done`` must be checked against."""
-    if done.renames or not done.touched:
-        return []
-    readers = watch.readers_of(memory)
-    found: dict[tuple[Key, int | None], Rule] = {}
-    for key in [*done.touched, EVERY]:
-        for rule in readers.get(key, ()):
-            if rule.key not in done.touched:  # else the rules change: they start afresh
-                found.setdefault(rule.ident, rule)
-    return list(found.values())
-
-
-def goal_of(key: Key) -> Term:
-    """``integrity_violation(_, ..., _)`` of ``key``'s arity."""
-    if not key[1]:
-        return Atom(INTEGRITY)
-    return Struct(INTEGRITY, tuple(Var(f"V{i}") for i in range(key[1])))
-
-
-def shown(found: Term, solutions: Iterable[Solution]) -> frozenset[str]:
-    """The violations ``solutions`` stand for, as text: each one's ``found``."""
-    return frozenset(render(term) for term in instances(found, solutions))
-
-
-def instances(found: Term, solutions: Iterable[Solution]) -> Iterator[Term]:
-    """``found`` (a variable, or a goal whose arguments are) as each of
-    ``solutions`` binds it, in order."""
-    for solution in solutions:
-        yield _bound(found, solution)
-
-
-def _bound(found: Term, solution: Solution) -> Term:
-    if isinstance(found, Var):
-        return solution[found]
-    if not isinstance(found, Struct):
-        return found
-    return Struct(
-        found.name, tuple(solution[arg] if isinstance(arg, Var) else arg for arg in found.args)
-    )
-
-
 MOST_DELTAS = 64
 """The most goals a write's facts make for the rules of one predicate
 (:func:`delta_goals`); a write of more facts (a merge, an import) has its
 rules solved whole, once."""
+
 
 TAG = Var("ZpmRule")
 """The variable each branch of a check's one solve binds to its rule."""

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, replace
 
-from zpm_domain.constraints import integrity
+from zpm_domain.constraints import rules
 from zpm_domain.constraints.declared import DEFAULT_DECLARED
 from zpm_domain.constraints.functional import SUPERSEDED, held_conflicts
 from zpm_domain.memory.memory import Memory
@@ -119,13 +119,13 @@ def violation_rows(context: ToolContext, memory_name: str) -> list[ViolationRow]
     memory.sync()
     limits = replace(context.limits, max_solutions=MOST_SHOWN)
     rows = []
-    for key in integrity.rules(memory):
+    for key in rules.integrity_predicates(memory):
         declared = memory.constraints.integrity(key)
         policy = memory.constraints.integrity_policy(declared).value
-        goal = integrity.goal_of(key)
+        goal = rules.goal_of(key)
         shown = render(Struct("/", (Atom(key[0]), key[1])))
         seen: set[str] = set()
-        for found in integrity.instances(goal, memory.first_solutions(goal, limits)):
+        for found in rules.instances(goal, memory.first_solutions(goal, limits)):
             text = render(found)
             if text in seen:
                 continue

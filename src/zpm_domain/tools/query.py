@@ -5,7 +5,7 @@ from __future__ import annotations
 import re
 from typing import Annotated, Any, cast
 
-from zpm_domain.constraints import integrity
+from zpm_domain.constraints import rules
 from zpm_domain.constraints.declared import DEFAULT_DECLARED
 from zpm_domain.limits import Limits
 from zpm_domain.memory.memory import Memory
@@ -92,7 +92,7 @@ def declared_constraints(kb: Memory) -> list[outputs.DeclaredConstraint]:
         }
         for c in kb.constraints
     ]
-    for key in integrity.rules(kb):
+    for key in rules.integrity_predicates(kb):
         declared = kb.constraints.integrity(key)
         found.append(
             {
