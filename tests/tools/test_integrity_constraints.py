@@ -221,3 +221,24 @@ def test_an_import_is_checked_as_one_write(
         f"{web}: stored, but it makes integrity_violation(no_owner(web)) true; "
         "integrity_violation/1 holds integrity rules (the project's default, policy keep)"
     ]
+
+
+def test_a_server_sees_the_rules_and_facts_another_server_changed(
+    project: Path, open_box: Callable[..., Toolbox]
+) -> None:
+    (project / ".zpm" / "kb" / "rules.pl").write_text(
+        "integrity_violation(crowded) :- aggregate_all(count, m(_), N), N > 1.\n"
+    )
+    one, two = open_box(), open_box()
+    assert two.call("remember_fact", {"fact": "m(1)"}).notes == ()
+    crowded = two.call("remember_fact", {"fact": "m(2)"})
+    assert crowded.notes and "integrity_violation(crowded)" in crowded.notes[0]
+    assert not one.call("forget_fact", {"fact": "m(2)"}).is_error  # not crowded any more
+    again = two.call("remember_fact", {"fact": "m(3)"})
+    assert again.notes and "integrity_violation(crowded)" in again.notes[0]
+    # a rule another server defines is checked here at the next write
+    one.call("describe_predicate", {"predicate": "integrity_violation/2", "policy": "refuse"})
+    rule = {"head": "integrity_violation(big, X)", "body": "m(X), X > 10"}
+    assert not one.call("define_rule", rule).is_error
+    refused = two.call("remember_fact", {"fact": "m(11)"})
+    assert refused.is_error and "integrity_violation(big, 11)" in refused.text

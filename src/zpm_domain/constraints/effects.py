@@ -12,11 +12,15 @@ from typing import Protocol
 from zpm_domain.beliefs.defeat import Defeat
 from zpm_domain.beliefs.supports import Beliefs
 from zpm_domain.changes.assumptions import Assume, RetractAssumption, SupportPlainly
+from zpm_domain.changes.describe import DescribePredicate
+from zpm_domain.changes.fork_point import MoveForkPoint
+from zpm_domain.changes.generation import NumberClauses
+from zpm_domain.changes.marks import MergeMark
 from zpm_domain.changes.merge_ops import RemoveHandle, Unsupport
 from zpm_domain.changes.mutations import AddClause, Mutation, RemoveAll, RemoveClause
 from zpm_domain.changes.renaming import RenamePredicate
 from zpm_domain.changes.withdraw import Withdraw
-from zpm_domain.constraints.declared import Key
+from zpm_domain.constraints.declared import Key, is_integrity
 from zpm_domain.prolog.terms import Term, indicator, variant
 from zpm_domain.stored.clauses import Clause
 
@@ -85,3 +89,33 @@ def _remove(memory: Changed, done: Effect, clauses: Iterable[Clause | None]) -> 
         if clause is not None:
             done.touched.add(clause.key)
             done.removed.append(clause)
+
+
+class Holding(Protocol):
+    """What :func:`changes_rules` reads of a memory."""
+
+    def stored_with(self, handle: int) -> Clause | None: ...
+
+
+def changes_rules(mutation: Mutation, memory: Holding) -> bool:
+    """Whether ``mutation`` (not applied yet to ``memory``) may change a
+    rule (a clause with a body), a clause of an integrity predicate, or
+    which predicate a name stands for (a rename); a replayed batch that
+    does not leaves every rule's dependencies as they were."""
+    if isinstance(mutation, AddClause):
+        return _rule(mutation.clause)
+    if isinstance(mutation, (RemoveClause, RemoveAll)):
+        if not mutation.took:  # recorded before removals kept their handles
+            return True
+        return any(_rule(c) for c in (memory.stored_with(h) for h in mutation.took) if c)
+    if isinstance(mutation, (Withdraw, RemoveHandle)):
+        return _rule(mutation.clause)
+    if isinstance(mutation, (Assume, SupportPlainly, Unsupport)):
+        return is_integrity(indicator(mutation.fact))
+    if isinstance(mutation, RetractAssumption):
+        return False  # it removes facts its supports alone held
+    return not isinstance(mutation, (DescribePredicate, MoveForkPoint, MergeMark, NumberClauses))
+
+
+def _rule(clause: Clause) -> bool:
+    return not clause.is_fact or is_integrity(clause.key)

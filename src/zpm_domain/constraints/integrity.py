@@ -51,6 +51,7 @@ from zpm_domain.constraints.rules import (
     FOUND,
     Rule,
     Ruled,
+    Stamp,
     Watch,
     checked,
     delta_goals,
@@ -178,7 +179,7 @@ class Guard:
         memory: Checked,
         batch: Sequence[Mutation],
         limits: Limits,
-        stamp: object,
+        stamp: Stamp,
         *,
         rehearse: bool = False,
     ) -> Pending:
@@ -275,7 +276,7 @@ class Guard:
             text for text, found in candidates.items() if not memory.first_solutions(found, once)
         )
 
-    def after(self, pending: Pending, stamp: object) -> list[Violation | str]:
+    def after(self, pending: Pending, stamp: Stamp) -> list[Violation | str]:
         """The batch of ``pending`` is applied, the memory now at ``stamp``:
         the violations it made of policies other than ``refuse``, and a text
         for each predicate whose rules could not be solved."""

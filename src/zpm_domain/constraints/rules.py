@@ -18,6 +18,9 @@ from zpm_domain.stored.clauses import Clause, PredicateInfo
 from zpm_domain.stored.descriptions import INTEGRITY
 from zpm_domain.stored.references import calls, calls_variable
 
+Stamp = tuple[object, object]
+"""Where a memory stands, and where its rules stand (``Memory._state``)."""
+
 
 class Ruled(Protocol):
     """What the rules are read from: a memory."""
@@ -99,7 +102,7 @@ class Watch:
     state: its generation, batch number and knowledge files), the rules
     and the dependencies of each, as of then."""
 
-    stamp: object = None
+    stamp: Stamp | None = None
     found: dict[tuple[Key, int | None], frozenset[str]] = field(default_factory=dict)
     depends: dict[tuple[Key, int | None], frozenset[Key]] = field(default_factory=dict)
     rules: dict[Key, list[Rule]] | None = None
@@ -107,11 +110,16 @@ class Watch:
     readers: dict[Key, list[Rule]] | None = None
     """The rules by each predicate they depend on (:meth:`readers_of`), once read."""
 
-    def at(self, stamp: object) -> None:
-        """Forget what was found unless it was found at ``stamp``."""
-        if stamp != self.stamp:
+    def at(self, stamp: Stamp) -> None:
+        """Forget what was found unless it was found at ``stamp`` (where the
+        memory stands, where its rules stand), and the rules and their
+        dependencies unless they were read where its rules stand."""
+        if stamp == self.stamp:
+            return
+        if self.stamp is None or stamp[1] != self.stamp[1]:
             self.forget()
-            self.stamp = stamp
+        self.found.clear()
+        self.stamp = stamp
 
     def forget(self) -> None:
         self.found.clear()

@@ -471,12 +471,15 @@ class Memory(Reads):
         made the rules of ``keep`` policies find."""
         return self._integrity.after(pending, self._state())
 
-    def _state(self) -> tuple[object, ...]:
-        """Where the memory stands (what its integrity rules found is kept
-        for as long as it stands there): its generation, its batches, how
-        often its journal was read again, and its knowledge files."""
-        position = self._recovery.position
-        return position.generation, self.batches, self._recovery.rewinds, self._digest
+    def _state(self) -> tuple[tuple[object, ...], tuple[object, ...]]:
+        """Where the memory stands, and where its rules stand (what its
+        integrity rules found is kept while the first stays, their
+        dependencies while the second does): its generation, how often its
+        journal was read again and its knowledge files; then its batches,
+        or the replayed changes that may have changed a rule."""
+        recovery = self._recovery
+        base = (recovery.position.generation, recovery.rewinds, self._digest)
+        return (*base, self.batches), (*base, recovery.rule_changes)
 
     def _checkpoint_if_due(self) -> None:
         """Start a new journal generation from the memory's own state when

@@ -26,6 +26,7 @@ from zpm_domain import progress
 from zpm_domain.changes import from_journal
 from zpm_domain.changes.generation import NumberClauses, StartFrom
 from zpm_domain.changes.mutations import AddClause, BadOperation, Mutation, Target
+from zpm_domain.constraints.effects import changes_rules
 from zpm_domain.errors import RecoveryFailed
 from zpm_domain.memory import image as images
 from zpm_domain.memory.image import Preloaded
@@ -110,6 +111,9 @@ class Recovery:
         self.rewinds = 0
         """How many times it went back to the knowledge files alone to read a
         rewound journal again (:meth:`_forget`)."""
+        self.rule_changes = 0
+        """How many replayed changes may have changed a rule
+        (``constraints.effects.changes_rules``), starts included."""
 
     def catch_up(self) -> int:
         """Apply the journal batches not applied yet (call it under the
@@ -146,6 +150,8 @@ class Recovery:
             for mutation in mutations:
                 if not self._passes(mutation, label, record.line):
                     continue
+                if changes_rules(mutation, memory):
+                    self.rule_changes += 1
                 if isinstance(mutation, AddClause):
                     memory.since.note(mutation, memory)
                     additions.add(mutation.clause)
@@ -185,6 +191,7 @@ class Recovery:
         """
         memory = self._memory
         self.position = Position(start.generation, 1, 0, start.shown, start.batch or 1)
+        self.rule_changes += 1
         self._drop_state()
         memory.knowledge_recorded = start.knowledge
         memory.numbering.raise_to(start.next_number or 1)
