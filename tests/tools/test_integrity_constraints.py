@@ -67,14 +67,14 @@ def test_keep_stores_the_write_and_says_what_it_made(
     first = box.call("remember_fact", {"fact": "deployed(v1)"})
     assert not first.is_error
     assert first.notes == (
-        "stored, but it makes integrity_violation(unapproved(v1)) true; integrity_violation/1 "
+        "written, but it makes integrity_violation(unapproved(v1)) true; integrity_violation/1 "
         "holds integrity rules (the project's default, policy keep)",
     )
     # a write that changes nothing the rules read says nothing
     assert box.call("remember_fact", {"fact": "note(hello)"}).notes == ()
     # a violation held already is not the next write's
     assert box.call("remember_fact", {"fact": "deployed(v2)"}).notes == (
-        "stored, but it makes integrity_violation(unapproved(v2)) true; integrity_violation/1 "
+        "written, but it makes integrity_violation(unapproved(v2)) true; integrity_violation/1 "
         "holds integrity rules (the project's default, policy keep)",
     )
     assert box.call("remember_fact", {"fact": "approved(v1)"}).notes == ()
@@ -218,7 +218,7 @@ def test_an_import_is_checked_as_one_write(
         web, None, "web", report=None
     )
     assert list(done.conflicts) == [
-        f"{web}: stored, but it makes integrity_violation(no_owner(web)) true; "
+        f"{web}: written, but it makes integrity_violation(no_owner(web)) true; "
         "integrity_violation/1 holds integrity rules (the project's default, policy keep)"
     ]
 

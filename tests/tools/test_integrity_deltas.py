@@ -70,6 +70,14 @@ INVERSE = {"remember_fact": "forget_fact", "forget_fact": "remember_fact"}
 @example([("remember_fact", "f(c, d)"), ("remember_fact", "h(c)"), ("forget_fact", "f(c, d)")])
 @example([("remember_fact", "b(d)"), ("remember_fact", "a(c, d)"), ("remember_fact", "h(d)")])
 @example([("remember_fact", "h(e)"), ("remember_fact", "b(d)"), ("forget_fact", "h(e)")])
+@example(
+    [
+        ("remember_fact", "f(d, c)"),
+        ("remember_fact", "f(d, d)"),
+        ("remember_fact", "h(d)"),
+        ("forget_fact", "f(d, c)"),  # f(d, d) still owns d: \+ f(d, _) asks for any
+    ]
+)
 def test_refused_exactly_when_a_new_violation_is_found(steps: list[tuple[str, str]]) -> None:
     with tempfile.TemporaryDirectory() as tmp:
         checked = opened(Path(tmp), "checked", "refuse")
@@ -83,7 +91,7 @@ def test_refused_exactly_when_a_new_violation_is_found(steps: list[tuple[str, st
                     continue
                 new = found(oracle) - before
                 noted = {
-                    n.split(" true;")[0].removeprefix("stored, but it makes ") for n in kept.notes
+                    n.split(" true;")[0].removeprefix("written, but it makes ") for n in kept.notes
                 }
                 assert noted == new, (tool, fact, kept)
                 answer = checked.call(tool, {"fact": fact})

@@ -107,7 +107,7 @@ class Violation:
         )
 
     def note(self) -> str:
-        return f"stored, but it makes {self.found} true; {self.constraint_text()}"
+        return f"written, but it makes {self.found} true; {self.constraint_text()}"
 
     def row(self) -> dict[str, str]:
         """The violation as the reports of merges, reverts and imports list it."""
@@ -214,7 +214,7 @@ class Guard:
                         "verify_consistency runs the rules as they stand; fix the rule, or make "
                         "its policy keep.",
                     ) from None
-                pending.made.append(f"stored, but {_shown(key)} could not be checked")
+                pending.made.append(f"written, but {_shown(key)} could not be checked")
                 continue
             if new and policy is Policy.REFUSE and not rehearse:
                 violation = Violation(new[0], integrity, policy)

@@ -58,7 +58,8 @@ class Rule:
     goal: Term
     found: Term
     literals: list[tuple[Term, bool]] | None = None
-    """Its body's literals, when it is a conjunction of them (:func:`_literals`)."""
+    """Its body's literals, when it is a conjunction of them (:func:`_literals`),
+    each with the variables it alone has renamed (:func:`_patterns`)."""
 
     @property
     def ident(self) -> tuple[Key, int | None]:
@@ -86,10 +87,55 @@ def rules_of(memory: Ruled, key: Key) -> list[Rule]:
             clause,
             Struct(",", (Struct("=", (FOUND, clause.head)), clause.body)),
             FOUND,
-            _literals(clause.body),
+            _patterns(clause.head, _literals(clause.body)),
         )
         for clause in clauses
     ]
+
+
+def _patterns(
+    head: Term, literals: list[tuple[Term, bool]] | None
+) -> list[tuple[Term, bool]] | None:
+    """``literals`` (of a clause whose head is ``head``), each with the
+    variables that occur in it alone renamed: a fact unified with it binds
+    what the rest of the clause shares with it, nothing else (``\\+ f(X, _)``
+    with ``f(d, c)`` binds ``X``, and still asks for any ``f(d, _)``)."""
+    if literals is None:
+        return None
+    patterns: list[tuple[Term, bool]] = []
+    for index, (literal, positive) in enumerate(literals):
+        shared = {id(v) for v in variables(head)}
+        for other, (term, _) in enumerate(literals):
+            if other != index:
+                shared |= {id(v) for v in variables(term)}
+        fresh = {id(v): Var(v.name) for v in variables(literal) if id(v) not in shared}
+        patterns.append((_renamed(literal, fresh), positive))
+    return patterns
+
+
+def _renamed(term: Term, fresh: dict[int, Var]) -> Term:
+    """``term`` with the variables ``fresh`` maps replaced (iteratively:
+    terms of any depth)."""
+    if not fresh:
+        return term
+    out: list[Term] = []
+    stack: list[tuple[Term, bool]] = [(term, False)]
+    while stack:
+        item, built = stack.pop()
+        if built:
+            assert isinstance(item, Struct)
+            count = len(item.args)
+            args = tuple(out[len(out) - count :])
+            del out[len(out) - count :]
+            out.append(Struct(item.name, args))
+        elif isinstance(item, Var):
+            out.append(fresh.get(id(item), item))
+        elif isinstance(item, Struct):
+            stack.append((item, True))
+            stack.extend((arg, False) for arg in reversed(item.args))
+        else:
+            out.append(item)
+    return out[0]
 
 
 def _cuts(body: Term) -> bool:
