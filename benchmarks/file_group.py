@@ -5,7 +5,7 @@ engine), ``remember_fact`` from 1 and from ``--clients`` clients for
 ``--seconds`` each, in four variants run one after the other:
 
 * ``group``: as zpm runs (calls queued together share their journal's
-  ``fsync``, ``zpm_adapters/persistence/file_group.py``);
+  ``fsync``, ``zpm_adapters/files/file_group.py``);
 * ``alone``: each call's batch fsynced on its own (the server's files
   storage offers no group, as before it existed);
 * both again with every ``fsync`` of the server ``--fsync-delay`` ms
@@ -34,7 +34,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 from shared import servers, writes  # noqa: E402
 
 ALONE = """
-from zpm_adapters.storage import file_storage
+from zpm_adapters.files import file_storage
 file_storage.FileRegistry.write_group = lambda self: None
 """
 

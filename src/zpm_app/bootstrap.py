@@ -24,8 +24,8 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
-from zpm_adapters.project import ensure_layout
-from zpm_adapters.storage.file_storage import FileRegistry
+from zpm_adapters.files.file_storage import FileRegistry
+from zpm_adapters.files.project import ensure_layout
 from zpm_app.catalogue import TOOLS, UnknownTools, package_version, select_tools
 from zpm_app.config import Settings
 from zpm_app.engines import create_engine

@@ -82,8 +82,8 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
-from zpm_adapters import project as _project
-from zpm_adapters.project import ProjectPaths, find_project
+from zpm_adapters.files import project as _project
+from zpm_adapters.files.project import ProjectPaths, find_project
 from zpm_domain.constraints import policy
 from zpm_domain.constraints.policy import Policy
 from zpm_domain.limits import Limits
@@ -181,7 +181,7 @@ class Settings:
 
 
 def init_project(directory: Path) -> tuple[bool, str]:
-    """Create ``.zpm/`` in ``directory``; see ``zpm_adapters.project.init_project``."""
+    """Create ``.zpm/`` in ``directory``; see ``zpm_adapters.files.project.init_project``."""
     return _project.init_project(directory)
 
 

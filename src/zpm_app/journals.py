@@ -14,9 +14,9 @@ from collections.abc import Callable
 from dataclasses import dataclass, replace
 from pathlib import Path
 
-from zpm_adapters.persistence.wal_inspect import inspect, read_journal
-from zpm_adapters.persistence.wal_salvage import JournalInUse, JournalRepair
-from zpm_adapters.storage.file_storage import FileRegistry, FileStorage, Layout
+from zpm_adapters.files.file_storage import FileRegistry, FileStorage, Layout
+from zpm_adapters.files.wal_inspect import inspect, read_journal
+from zpm_adapters.files.wal_salvage import JournalInUse, JournalRepair
 from zpm_app.config import Settings
 from zpm_domain.errors import ZpmError
 from zpm_domain.memory.journal_health import Health, Salvage, assess, plan_salvage

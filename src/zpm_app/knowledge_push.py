@@ -17,8 +17,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from pathlib import Path
 
+from zpm_adapters.files.project import ProjectPaths, knowledge_files
 from zpm_adapters.postgres.registry import PostgresRegistry
-from zpm_adapters.project import ProjectPaths, knowledge_files
 from zpm_domain.memory.names import DEFAULT_MEMORY, NAME_PATTERN, RESERVED_NAMES
 from zpm_domain.ports.storage import MemoryRef
 

@@ -69,7 +69,7 @@ def open_tokens(settings: Settings) -> TokenStore:
     """The tokens of the project: ``.zpm/tokens.json``, or its space's rows
     (the tables and the space made first); the caller closes the store."""
     if settings.storage.url is None:
-        from zpm_adapters.storage.file_tokens import FileTokens
+        from zpm_adapters.files.file_tokens import FileTokens
 
         return FileTokens(settings.paths.zpm_dir)
     from zpm_adapters.postgres.tokens import PostgresTokens

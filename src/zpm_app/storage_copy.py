@@ -32,10 +32,10 @@ from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 
-from zpm_adapters.project import ProjectPaths
-from zpm_adapters.storage.file_storage import FileRegistry
-from zpm_adapters.storage.file_tokens import FileTokens
-from zpm_adapters.storage.file_transfer import FileTransfer
+from zpm_adapters.files.file_storage import FileRegistry
+from zpm_adapters.files.file_tokens import FileTokens
+from zpm_adapters.files.file_transfer import FileTransfer
+from zpm_adapters.files.project import ProjectPaths
 from zpm_app import config
 from zpm_domain.errors import ZpmError
 from zpm_domain.ports.storage import MemoryRef, MemoryRegistry, Scope

@@ -11,9 +11,9 @@ from pathlib import Path
 import pytest
 
 from tests.adapters.disk_faults import fail_with_enospc, full_disk
-from zpm_adapters.persistence.file_snapshots import FileSnapshotStore
-from zpm_adapters.project import ProjectPaths, init_project
-from zpm_adapters.storage.file_storage import FileRegistry, GlobalScopeUnavailable
+from zpm_adapters.files.file_snapshots import FileSnapshotStore
+from zpm_adapters.files.file_storage import FileRegistry, GlobalScopeUnavailable
+from zpm_adapters.files.project import ProjectPaths, init_project
 from zpm_domain.errors import ZpmError
 from zpm_domain.memory.names import DEFAULT_MEMORY
 from zpm_domain.ports.journal import JournalOp

@@ -8,11 +8,11 @@ from pathlib import Path
 
 import pytest
 
-from zpm_adapters.persistence.file_journal import FileJournal
-from zpm_adapters.persistence.journal_lines import read_lines, write_lines
-from zpm_adapters.project import ProjectPaths, init_project
-from zpm_adapters.storage.file_storage import FileRegistry
-from zpm_adapters.storage.file_transfer import FileTransfer, NotKeptInFiles
+from zpm_adapters.files.file_journal import FileJournal
+from zpm_adapters.files.file_storage import FileRegistry
+from zpm_adapters.files.file_transfer import FileTransfer, NotKeptInFiles
+from zpm_adapters.files.journal_lines import read_lines, write_lines
+from zpm_adapters.files.project import ProjectPaths, init_project
 from zpm_domain.ports.journal import JournalCorrupt, JournalOp
 from zpm_domain.ports.storage import ForkInfo, MemoryRef
 from zpm_domain.ports.transfer import StoredMemory, StoredSnapshot

@@ -11,8 +11,8 @@ from typing import Any
 import pytest
 
 from tests.adapters.disk_faults import full_disk
-from zpm_adapters.project import ProjectPaths, init_project
-from zpm_adapters.storage.file_storage import FileRegistry
+from zpm_adapters.files.file_storage import FileRegistry
+from zpm_adapters.files.project import ProjectPaths, init_project
 from zpm_domain.memory.names import DEFAULT_MEMORY
 from zpm_domain.ports.storage import MountEntry
 

@@ -15,9 +15,9 @@ from pathlib import Path
 
 import pytest
 
-from zpm_adapters.project import ProjectPaths, init_project
-from zpm_adapters.storage.file_storage import FileRegistry
-from zpm_adapters.storage.volatile_storage import VolatileDisk, VolatileRegistry
+from zpm_adapters.files.file_storage import FileRegistry
+from zpm_adapters.files.project import ProjectPaths, init_project
+from zpm_adapters.volatile.volatile_storage import VolatileDisk, VolatileRegistry
 from zpm_domain.memory.names import DEFAULT_MEMORY
 from zpm_domain.ports.journal import JournalOp
 from zpm_domain.ports.snapshots import SnapshotStore

@@ -16,7 +16,7 @@ from typing import Any
 
 import pytest
 
-from zpm_adapters.persistence.wal_format import encode_batch
+from zpm_adapters.wal_format import encode_batch
 from zpm_app import journals
 from zpm_app.bootstrap import StartupError, open_toolbox
 from zpm_app.cli import main

@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from zpm_adapters.project import GITIGNORE
+from zpm_adapters.files.project import GITIGNORE
 from zpm_app import journals
 from zpm_app.bootstrap import open_toolbox
 from zpm_app.config import init_project, resolve_settings

@@ -69,9 +69,9 @@ BREAKS = [
     ),
     (
         "adapters-not-app",
-        "zpm_adapters/project.py",
+        "zpm_adapters/files/project.py",
         "from zpm_app import config",
-        "zpm_adapters.project -> zpm_app.config",
+        "zpm_adapters.files.project -> zpm_app.config",
     ),
     (
         "adapter-layers",

@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from zpm_adapters.storage.file_tokens import FileTokens
+from zpm_adapters.files.file_tokens import FileTokens
 from zpm_app.cli import main
 from zpm_app.config import init_project
 from zpm_app.tokens import access_of, fork_name

@@ -12,7 +12,7 @@ from typing import Any
 import pytest
 from worlds import NOW, World
 
-from zpm_adapters.storage.volatile_storage import VolatileDisk
+from zpm_adapters.volatile.volatile_storage import VolatileDisk
 
 READS: list[tuple[str, dict[str, Any]]] = [
     ("query_logic", {"goal": "owner(S, P)"}),

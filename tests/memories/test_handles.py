@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from worlds import NOW, World
 
-from zpm_adapters.persistence.volatile_journal import VolatileJournal
+from zpm_adapters.volatile.volatile_journal import VolatileJournal
 from zpm_domain.memory.snapshot_format import read_snapshot
 from zpm_domain.ports.journal import JournalOp
 from zpm_domain.ports.storage import KnowledgeFile, MountEntry

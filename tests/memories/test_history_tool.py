@@ -10,7 +10,7 @@ from typing import Any
 import pytest
 from worlds import NOW, World
 
-from zpm_adapters.storage.volatile_storage import VolatileDisk
+from zpm_adapters.volatile.volatile_storage import VolatileDisk
 from zpm_domain.history.cursor import Cursor
 from zpm_domain.history.timeline import Timeline, timeline
 

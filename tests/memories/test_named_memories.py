@@ -7,7 +7,7 @@ import json
 import pytest
 from worlds import World
 
-from zpm_adapters.storage.volatile_storage import VolatileDisk
+from zpm_adapters.volatile.volatile_storage import VolatileDisk
 from zpm_domain.ports.storage import MemoryRef, MountEntry
 
 

@@ -6,7 +6,7 @@ import json
 
 from worlds import NOW, World
 
-from zpm_adapters.storage.volatile_storage import VolatileDisk
+from zpm_adapters.volatile.volatile_storage import VolatileDisk
 from zpm_domain.ports.storage import KnowledgeFile
 
 

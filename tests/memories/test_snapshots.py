@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 from worlds import NOW, Crash, World
 
-from zpm_adapters.storage.volatile_storage import VolatileDisk
+from zpm_adapters.volatile.volatile_storage import VolatileDisk
 from zpm_domain.memory.snapshot_format import read_snapshot
 from zpm_domain.ports.journal import JournalOp
 from zpm_domain.ports.storage import KnowledgeFile

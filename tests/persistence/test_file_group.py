@@ -17,9 +17,9 @@ from pathlib import Path
 
 import pytest
 
-from zpm_adapters.persistence import FileJournal
-from zpm_adapters.persistence.file_group import FileWriteGroup, current
-from zpm_adapters.persistence.file_snapshots import FileSnapshotStore
+from zpm_adapters.files.file_group import FileWriteGroup, current
+from zpm_adapters.files.file_journal import FileJournal
+from zpm_adapters.files.file_snapshots import FileSnapshotStore
 from zpm_domain.ports.journal import JournalOp
 
 

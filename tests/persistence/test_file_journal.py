@@ -8,8 +8,8 @@ from pathlib import Path
 
 import pytest
 
-from zpm_adapters.persistence import FileJournal
-from zpm_adapters.persistence.wal_format import encode_batch
+from zpm_adapters.files.file_journal import FileJournal
+from zpm_adapters.wal_format import encode_batch
 from zpm_domain.ports.journal import JournalCorrupt, JournalOp
 
 LINE1 = (

@@ -12,13 +12,13 @@ from pathlib import Path
 
 import pytest
 
-from zpm_adapters.persistence import FileJournal
+from zpm_adapters.files.file_journal import FileJournal
 from zpm_domain.ports.journal import JournalOp
 
 PRELUDE = """
 import sys
 from pathlib import Path
-from zpm_adapters.persistence import FileJournal
+from zpm_adapters.files.file_journal import FileJournal
 from zpm_domain.ports.journal import JournalOp
 journal = FileJournal(Path(sys.argv[1]))
 """

@@ -9,7 +9,8 @@ from pathlib import Path
 
 import pytest
 
-from zpm_adapters.persistence import FileJournal, VolatileJournal, VolatileJournalStore
+from zpm_adapters.files.file_journal import FileJournal
+from zpm_adapters.volatile.volatile_journal import VolatileJournal, VolatileJournalStore
 from zpm_domain.ports.journal import Author, Journal, JournalOp
 
 Opener = Callable[[], Journal]

@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from zpm_adapters.project import (
+from zpm_adapters.files.project import (
     GITIGNORE,
     ProjectPaths,
     ensure_layout,

@@ -9,8 +9,8 @@ from pathlib import Path
 
 import pytest
 
-from zpm_adapters.persistence.file_snapshots import FileSnapshotStore
-from zpm_adapters.persistence.volatile_snapshots import VolatileSnapshots
+from zpm_adapters.files.file_snapshots import FileSnapshotStore
+from zpm_adapters.volatile.volatile_snapshots import VolatileSnapshots
 from zpm_domain.ports.snapshots import SnapshotStore
 
 

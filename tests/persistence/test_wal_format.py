@@ -6,7 +6,8 @@ import zlib
 
 import pytest
 
-from zpm_adapters.persistence.wal_format import (
+from zpm_adapters.files.wal_scan import scan
+from zpm_adapters.wal_format import (
     BadRecord,
     Batch,
     Decoded,
@@ -14,7 +15,6 @@ from zpm_adapters.persistence.wal_format import (
     decode_line,
     encode_batch,
 )
-from zpm_adapters.persistence.wal_scan import scan
 from zpm_domain.ports.journal import Author, JournalCorrupt, JournalOp, JournalRecord
 
 

@@ -6,11 +6,11 @@ from pathlib import Path
 
 import pytest
 
-from zpm_adapters.persistence import FileJournal
-from zpm_adapters.persistence.wal_format import encode_batch
-from zpm_adapters.persistence.wal_inspect import inspect, read_journal
-from zpm_adapters.persistence.wal_salvage import JournalInUse, JournalRepair
-from zpm_adapters.persistence.wal_scan import scan
+from zpm_adapters.files.file_journal import FileJournal
+from zpm_adapters.files.wal_inspect import inspect, read_journal
+from zpm_adapters.files.wal_salvage import JournalInUse, JournalRepair
+from zpm_adapters.files.wal_scan import scan
+from zpm_adapters.wal_format import encode_batch
 from zpm_domain.ports.journal import JournalCorrupt, JournalOp
 
 

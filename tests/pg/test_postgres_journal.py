@@ -7,11 +7,11 @@ from collections.abc import Iterator
 
 import pytest
 
-from zpm_adapters.persistence.wal_format import encode_batch
 from zpm_adapters.postgres.database import Database
 from zpm_adapters.postgres.journal import PostgresJournal
 from zpm_adapters.postgres.registry import PostgresRegistry
 from zpm_adapters.postgres.schema import migrate
+from zpm_adapters.wal_format import encode_batch
 from zpm_contract.pg_cluster import Cluster
 from zpm_domain.ports.journal import Author, Journal, JournalConflict, JournalOp
 from zpm_domain.ports.storage import MemoryRef

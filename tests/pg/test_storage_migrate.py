@@ -14,11 +14,11 @@ from typing import Any
 import pytest
 
 from tests.http.http_harness import HttpServer, message_of, tool_call
+from zpm_adapters.files.file_tokens import FileTokens
 from zpm_adapters.postgres.database import Database, describe
 from zpm_adapters.postgres.registry import PostgresRegistry
 from zpm_adapters.postgres.schema import VERSION, migrate
 from zpm_adapters.postgres.tokens import PostgresTokens
-from zpm_adapters.storage.file_tokens import FileTokens
 from zpm_app import tokens
 from zpm_app.bootstrap import open_toolbox
 from zpm_app.cli import main

@@ -32,9 +32,9 @@ from typing import Any, LiteralString
 
 import psycopg
 
-from zpm_adapters.persistence.wal_format import BadRecord, decode_line, encode_batch
 from zpm_adapters.postgres.database import Database, LockTimeout, writer_name
 from zpm_adapters.postgres.group import current
+from zpm_adapters.wal_format import BadRecord, decode_line, encode_batch
 from zpm_domain.ports.journal import (
     Author,
     Journal,
@@ -48,7 +48,7 @@ from zpm_domain.ports.journal import (
 
 def encode(ops: Sequence[JournalOp], ts: int, position: int, by: Author | None = None) -> str:
     """A batch's text: the line a file journal holds for it at ``position``
-    in its generation (``zpm_adapters.persistence.wal_format``: JSON with
+    in its generation (``zpm_adapters.wal_format``: JSON with
     who made it, its number and checksum), without the newline."""
     return encode_batch(ops, ts, position, by).decode("utf-8").removesuffix("\n")
 

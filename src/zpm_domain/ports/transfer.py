@@ -3,7 +3,7 @@ a project from one storage to another (``zpm storage migrate``).
 
 ``StoredMemory`` is everything one memory keeps, in a form both storages
 share: a journal generation is its lines as a file journal holds them
-(``zpm_adapters.persistence.wal_format``), which a database row holds too,
+(``zpm_adapters.wal_format``), which a database row holds too,
 so a copy keeps every batch byte for byte, its time and checksum included.
 """
 

@@ -12,8 +12,8 @@ import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
-from zpm_adapters.persistence.volatile_journal import VolatileJournal, VolatileJournalStore
-from zpm_adapters.persistence.volatile_snapshots import VolatileSnapshots
+from zpm_adapters.volatile.volatile_journal import VolatileJournal, VolatileJournalStore
+from zpm_adapters.volatile.volatile_snapshots import VolatileSnapshots
 from zpm_domain.memory.names import DEFAULT_MEMORY
 from zpm_domain.ports.journal import Journal
 from zpm_domain.ports.snapshots import SnapshotStore

@@ -29,7 +29,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from zpm_adapters.persistence.durable import write_atomically
+from zpm_adapters.files.durable import write_atomically
 from zpm_domain.memory.names import DEFAULT_MEMORY, NAME_PATTERN, RESERVED_NAMES
 from zpm_domain.ports.storage import MountEntry
 

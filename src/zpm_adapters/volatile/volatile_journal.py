@@ -16,7 +16,7 @@ import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 
-from zpm_adapters.persistence.wal_format import Batch, encode_batch
+from zpm_adapters.wal_format import Batch, encode_batch
 from zpm_domain.ports.journal import Author, Journal, JournalOp, JournalRecord, KeptTail
 
 

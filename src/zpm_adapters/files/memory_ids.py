@@ -14,8 +14,8 @@ import os
 from pathlib import Path
 from typing import Literal
 
-from zpm_adapters.persistence.durable import write_atomically
-from zpm_adapters.persistence.file_lock import FileLock
+from zpm_adapters.files.durable import write_atomically
+from zpm_adapters.files.file_lock import FileLock
 from zpm_domain.stored.handles import MAX_MEMORY_ID
 
 Parity = Literal["even", "odd"]

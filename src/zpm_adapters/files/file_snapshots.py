@@ -18,7 +18,7 @@ import time
 from collections.abc import Callable
 from pathlib import Path
 
-from zpm_adapters.persistence.durable import fsync_directory, write_atomically
+from zpm_adapters.files.durable import fsync_directory, write_atomically
 from zpm_domain.ports.snapshots import SnapshotInfo, SnapshotStore
 
 SUFFIX = ".pl"

@@ -20,12 +20,10 @@ import shutil
 from collections.abc import Callable
 from pathlib import Path
 
-from zpm_adapters.persistence.durable import fsync_directory, write_atomically, write_synced
-from zpm_adapters.persistence.file_journal import archive_name, archives_of
-from zpm_adapters.persistence.file_snapshots import FileSnapshotStore
-from zpm_adapters.persistence.journal_lines import read_lines, write_lines
-from zpm_adapters.project import knowledge_files
-from zpm_adapters.storage.file_storage import (
+from zpm_adapters.files.durable import fsync_directory, write_atomically, write_synced
+from zpm_adapters.files.file_journal import archive_name, archives_of
+from zpm_adapters.files.file_snapshots import FileSnapshotStore
+from zpm_adapters.files.file_storage import (
     FORK_INFO,
     FORK_POINT,
     KNOWLEDGE_FILE,
@@ -34,6 +32,8 @@ from zpm_adapters.storage.file_storage import (
     FileStorage,
     fork_record,
 )
+from zpm_adapters.files.journal_lines import read_lines, write_lines
+from zpm_adapters.files.project import knowledge_files
 from zpm_domain.errors import ZpmError
 from zpm_domain.memory.names import DEFAULT_MEMORY
 from zpm_domain.ports.storage import MemoryRef, Scope

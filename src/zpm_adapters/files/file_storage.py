@@ -41,16 +41,16 @@ from collections.abc import Callable
 from dataclasses import replace
 from pathlib import Path
 
-from zpm_adapters.persistence.durable import fsync_directory, write_synced
-from zpm_adapters.persistence.file_group import FileWriteGroup, settle
-from zpm_adapters.persistence.file_snapshots import FileSnapshotStore
-from zpm_adapters.persistence.wal_format import encode_batch
-from zpm_adapters.project import ProjectPaths, knowledge_files
-from zpm_adapters.storage import manifest
-from zpm_adapters.storage.memory_files import FileStorage as FileStorage
-from zpm_adapters.storage.memory_files import Layout as Layout
-from zpm_adapters.storage.memory_files import Step
-from zpm_adapters.storage.memory_ids import MemoryIdCounter
+from zpm_adapters.files import manifest
+from zpm_adapters.files.durable import fsync_directory, write_synced
+from zpm_adapters.files.file_group import FileWriteGroup, settle
+from zpm_adapters.files.file_snapshots import FileSnapshotStore
+from zpm_adapters.files.memory_files import FileStorage as FileStorage
+from zpm_adapters.files.memory_files import Layout as Layout
+from zpm_adapters.files.memory_files import Step
+from zpm_adapters.files.memory_ids import MemoryIdCounter
+from zpm_adapters.files.project import ProjectPaths, knowledge_files
+from zpm_adapters.wal_format import encode_batch
 from zpm_domain.errors import ZpmError
 from zpm_domain.memory.names import DEFAULT_MEMORY, NAME_PATTERN, RESERVED_NAMES
 from zpm_domain.ports.storage import (

@@ -145,7 +145,7 @@ def update_gitignore(paths: ProjectPaths) -> bool:
     written to a temporary file and renamed over the old one; a failure is
     logged, not raised (the project opens all the same).
     """
-    from zpm_adapters.persistence.durable import write_atomically  # keeps config imports light
+    from zpm_adapters.files.durable import write_atomically  # keeps config imports light
 
     target = paths.zpm_dir / ".gitignore"
     try:

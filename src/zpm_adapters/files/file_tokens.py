@@ -16,8 +16,8 @@ from dataclasses import asdict, replace
 from pathlib import Path
 from typing import Any
 
-from zpm_adapters.persistence.durable import write_atomically
-from zpm_adapters.persistence.file_lock import FileLock
+from zpm_adapters.files.durable import write_atomically
+from zpm_adapters.files.file_lock import FileLock
 from zpm_domain.ports.tokens import TokenExists, TokenRecord, TokenStore
 
 FILE_NAME = "tokens.json"

@@ -11,10 +11,10 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
-from zpm_adapters.persistence.durable import write_atomically
-from zpm_adapters.persistence.file_journal import FileJournal
-from zpm_adapters.persistence.file_snapshots import FileSnapshotStore
-from zpm_adapters.storage.memory_ids import CounterDamaged, MemoryIdCounter
+from zpm_adapters.files.durable import write_atomically
+from zpm_adapters.files.file_journal import FileJournal
+from zpm_adapters.files.file_snapshots import FileSnapshotStore
+from zpm_adapters.files.memory_ids import CounterDamaged, MemoryIdCounter
 from zpm_domain.ports.journal import Journal
 from zpm_domain.ports.snapshots import SnapshotStore
 from zpm_domain.ports.storage import ForkInfo, KnowledgeFile, MemoryStorage

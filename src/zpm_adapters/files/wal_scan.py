@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from zpm_adapters.persistence.wal_format import BadRecord, decode
+from zpm_adapters.wal_format import BadRecord, decode
 from zpm_domain.ports.journal import JournalCorrupt, JournalRecord
 
 

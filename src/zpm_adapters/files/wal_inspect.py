@@ -14,9 +14,9 @@ import os
 import re
 from pathlib import Path
 
-from zpm_adapters.persistence.file_lock import FileLock
-from zpm_adapters.persistence.wal_format import BadRecord, check_crc, parse
-from zpm_adapters.persistence.wal_scan import out_of_order
+from zpm_adapters.files.file_lock import FileLock
+from zpm_adapters.files.wal_scan import out_of_order
+from zpm_adapters.wal_format import BadRecord, check_crc, parse
 from zpm_domain.memory.journal_health import Damage, JournalLine
 
 _TS = re.compile(rb'\{\s*"ts"\s*:\s*(\d{1,18})\s*[,}]')

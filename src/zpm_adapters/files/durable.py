@@ -10,7 +10,7 @@ from __future__ import annotations
 import os
 from pathlib import Path
 
-from zpm_adapters.persistence.file_group import settle
+from zpm_adapters.files.file_group import settle
 
 
 def write_all(fd: int, data: bytes) -> None:

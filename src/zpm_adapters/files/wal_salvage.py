@@ -32,11 +32,11 @@ from collections.abc import Callable, Sequence
 from pathlib import Path
 from types import TracebackType
 
-from zpm_adapters.persistence.durable import write_atomically
-from zpm_adapters.persistence.file_lock import FileLock
-from zpm_adapters.persistence.wal_format import Batch
-from zpm_adapters.persistence.wal_inspect import read_all
-from zpm_adapters.persistence.wal_scan import scan
+from zpm_adapters.files.durable import write_atomically
+from zpm_adapters.files.file_lock import FileLock
+from zpm_adapters.files.wal_inspect import read_all
+from zpm_adapters.files.wal_scan import scan
+from zpm_adapters.wal_format import Batch
 from zpm_domain.ports.journal import JournalOp
 
 QUARANTINE_PREFIX = "journal.quarantine-"

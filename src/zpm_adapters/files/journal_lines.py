@@ -11,9 +11,9 @@ import logging
 from collections.abc import Sequence
 from pathlib import Path
 
-from zpm_adapters.persistence.durable import write_synced
-from zpm_adapters.persistence.wal_format import BadRecord, decode
-from zpm_adapters.persistence.wal_scan import out_of_order, scan
+from zpm_adapters.files.durable import write_synced
+from zpm_adapters.files.wal_scan import out_of_order, scan
+from zpm_adapters.wal_format import BadRecord, decode
 from zpm_domain.ports.journal import JournalCorrupt
 
 log = logging.getLogger("zpm")

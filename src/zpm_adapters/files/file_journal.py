@@ -42,11 +42,11 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from zpm_adapters.persistence import file_group
-from zpm_adapters.persistence.durable import fsync_directory, write_all, write_synced
-from zpm_adapters.persistence.file_lock import FileLock, cannot_write
-from zpm_adapters.persistence.wal_format import Batch, encode_batch
-from zpm_adapters.persistence.wal_scan import scan
+from zpm_adapters.files import file_group
+from zpm_adapters.files.durable import fsync_directory, write_all, write_synced
+from zpm_adapters.files.file_lock import FileLock, cannot_write
+from zpm_adapters.files.wal_scan import scan
+from zpm_adapters.wal_format import Batch, encode_batch
 from zpm_domain.ports.journal import (
     Author,
     Journal,

@@ -1,1 +1,0 @@
-"""Storage adapters: where memories live on disk (and the volatile fakes)."""
