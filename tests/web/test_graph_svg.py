@@ -11,7 +11,8 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from zpm_app.web.graph_svg import Graph, Layout, layout, render_svg
+from zpm_app.web.graph_layout import Graph, Layout, layout
+from zpm_app.web.graph_svg import render_svg
 
 SVG = "{http://www.w3.org/2000/svg}"
 NOT_XML = re.compile("[^\t\n\r\x20-\ud7ff\ue000-\ufffd\U00010000-\U0010ffff]")

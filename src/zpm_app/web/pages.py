@@ -41,7 +41,8 @@ from zpm_app.call_shares import CallShares
 from zpm_app.callers import Caller
 from zpm_app.knowledge_worker import KnowledgeWorker
 from zpm_app.web.conflict_pages import ConflictPages
-from zpm_app.web.graph_svg import Graph, render_svg
+from zpm_app.web.graph_layout import Graph
+from zpm_app.web.graph_svg import render_svg
 from zpm_app.web.sessions import Sessions, WebSession
 from zpm_app.web.time_pages import TimePages
 from zpm_domain.errors import StorageUnavailable, ZpmError
