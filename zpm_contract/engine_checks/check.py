@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import argparse
 import sys
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 
 from zpm_adapters.engine_python.engine import PythonEngine
 from zpm_app.engines import EngineError, create_engine
@@ -27,40 +27,25 @@ SHOWN = 40
 """Differences printed in full; the rest are counted."""
 
 
-def copy_difference(engine: Engine) -> list[str]:
-    """The copy check's first difference, or nothing."""
-    try:
-        check_copy_clauses(engine)
-    except AssertionError as error:
-        return [f"copy_clauses: {error}"]
-    return []
+CHECKS: tuple[tuple[str, Callable[[Engine], None]], ...] = (
+    ("copy_clauses", check_copy_clauses),
+    ("solve_as_if", check_solve_as_if),
+    ("reaching", check_reach),
+    ("aliasing", check_aliases),
+)
+"""The checks every engine passes, each named by the port method it proves."""
 
 
-def hypothesis_difference(engine: Engine) -> list[str]:
-    """The ``solve_as_if`` check's first difference, or nothing."""
-    try:
-        check_solve_as_if(engine)
-    except AssertionError as error:
-        return [f"solve_as_if: {error}"]
-    return []
-
-
-def reach_difference(engine: Engine) -> list[str]:
-    """The reach check's first difference, or nothing."""
-    try:
-        check_reach(engine)
-    except AssertionError as error:
-        return [f"reaching: {error}"]
-    return []
-
-
-def alias_difference(engine: Engine) -> list[str]:
-    """The alias check's first difference, or nothing."""
-    try:
-        check_aliases(engine)
-    except AssertionError as error:
-        return [f"aliasing: {error}"]
-    return []
+def check_differences(engine: Engine) -> list[str]:
+    """The first difference each of :data:`CHECKS` finds, named; nothing
+    when the engine passes them all."""
+    found = []
+    for method, check in CHECKS:
+        try:
+            check(engine)
+        except AssertionError as error:
+            found.append(f"{method}: {error}")
+    return found
 
 
 def probe_differences(engine: Engine, reference: Engine, name: str) -> tuple[int, list[str]]:
@@ -95,12 +80,7 @@ def differences(name: str) -> tuple[int, list[str]]:
     engine = create_engine(name)
     reference = PythonEngine()
     try:
-        found = (
-            copy_difference(engine)
-            + hypothesis_difference(engine)
-            + reach_difference(engine)
-            + alias_difference(engine)
-        )
+        found = check_differences(engine)
         probed, probes = probe_differences(engine, reference, name)
     finally:
         engine.close()

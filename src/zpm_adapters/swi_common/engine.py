@@ -198,13 +198,19 @@ class SwiEngine(SwiClauseStore):
             thread = self._threads[key] = int(found["Id"])
         return thread
 
-    def solve(self, ns: str, goal: Term, limits: Limits) -> Iterator[Solution]:
-        namespace = self._ns(ns)
+    def _goal_tokens(self, goal: Term) -> tuple[list[Var], Any]:
+        """The variables a solve of ``goal`` answers, and the tokens of
+        ``'$ans'(Goal, '$v'(Vars...))`` that ``zpm_solve/6`` reads."""
         goal_vars = answered_variables(goal)
         answer_vars: Term = Struct("$v", tuple(goal_vars)) if goal_vars else Atom("$v")
         tokens = codec.encode(
             Struct("$ans", (goal, answer_vars)), top_modes=(0, codec.DATA), big_ints=self.big_ints
         )
+        return goal_vars, tokens
+
+    def solve(self, ns: str, goal: Term, limits: Limits) -> Iterator[Solution]:
+        namespace = self._ns(ns)
+        goal_vars, tokens = self._goal_tokens(goal)
         found = self._run_solve(
             SOLVE,
             {"M": namespace.module, "T": tokens, "L": limit_list(limits), "R": self._reach_of(ns)},
@@ -229,11 +235,7 @@ class SwiEngine(SwiClauseStore):
             entry = None if pred is None else pred.entry_of(clause)
             if entry is not None and not entry.fixed:
                 erased.append(entry.ref)
-        goal_vars = answered_variables(goal)
-        answer_vars: Term = Struct("$v", tuple(goal_vars)) if goal_vars else Atom("$v")
-        tokens = codec.encode(
-            Struct("$ans", (goal, answer_vars)), top_modes=(0, codec.DATA), big_ints=self.big_ints
-        )
+        goal_vars, tokens = self._goal_tokens(goal)
         found = self._run_solve(
             SOLVE_AS_IF,
             {

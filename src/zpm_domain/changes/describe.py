@@ -14,8 +14,7 @@ from zpm_domain.changes.mutations import BadOperation, Mutation, Target, text_ar
 from zpm_domain.ports.journal import JournalOp
 from zpm_domain.prolog.allowlist import is_protected
 from zpm_domain.prolog.errors import PermissionDenied
-from zpm_domain.prolog.terms import Atom, Struct
-from zpm_domain.prolog.writer import render
+from zpm_domain.prolog.writer import indicator_text
 from zpm_domain.stored.clauses import Origin
 from zpm_domain.stored.descriptions import INTEGRITY, POLICIES, Description, Descriptions, Key
 
@@ -36,7 +35,7 @@ class DescribePredicate(Mutation):
     @property
     def indicator(self) -> str:
         """``name/arity`` as Prolog text."""
-        return render(Struct("/", (Atom(self.name), self.arity)))
+        return indicator_text(self.name, self.arity)
 
     @classmethod
     def from_args(cls, args: Mapping[str, Any]) -> DescribePredicate:

@@ -24,9 +24,9 @@ from zpm_domain.changes.renaming import RenamePredicate
 from zpm_domain.changes.withdraw import Withdraw
 from zpm_domain.constraints.declared import Constraints, Functional
 from zpm_domain.constraints.policy import Policy
-from zpm_domain.prolog.terms import Atom, Struct, Term, indicator, terms_equal, variables
+from zpm_domain.prolog.terms import Struct, Term, indicator, terms_equal, variables
 from zpm_domain.prolog.unify import unify
-from zpm_domain.prolog.writer import render
+from zpm_domain.prolog.writer import indicator_text, render
 from zpm_domain.stored.clauses import Clause
 from zpm_domain.stored.descriptions import Descriptions
 from zpm_domain.stored.provenance import UNKNOWN
@@ -125,7 +125,7 @@ class Conflict:
 def constraint_text(constraint: Functional, policy: Policy) -> str:
     """``owner/2 is functional (kb/team.pl:1, policy keep)``."""
     name, arity = constraint.key
-    shown = render(Struct("/", (Atom(name), arity)))
+    shown = indicator_text(name, arity)
     return f"{shown} is functional ({constraint.where}, policy {policy.value})"
 
 

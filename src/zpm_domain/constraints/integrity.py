@@ -60,8 +60,8 @@ from zpm_domain.constraints.rules import (
 from zpm_domain.errors import ConstraintViolated, TooManyViolations, ZpmError
 from zpm_domain.limits import Limits
 from zpm_domain.ports.solutions import Solution
-from zpm_domain.prolog.terms import Atom, Struct, Term, Var
-from zpm_domain.prolog.writer import render
+from zpm_domain.prolog.terms import Struct, Term, Var
+from zpm_domain.prolog.writer import indicator_text, render
 from zpm_domain.stored.clauses import Clause
 
 
@@ -89,7 +89,7 @@ class Violation:
     def constraint_text(self) -> str:
         """``integrity_violation/1 is an integrity rule (kb/rules.pl:3, policy refuse)``."""
         name, arity = self.integrity.key
-        shown = render(Struct("/", (Atom(name), arity)))
+        shown = indicator_text(name, arity)
         where = self.integrity.where or "the project's default"
         return f"{shown} holds integrity rules ({where}, policy {self.policy.value})"
 
@@ -209,12 +209,12 @@ class Guard:
             except ZpmError as error:
                 if policy is Policy.REFUSE and not rehearse:
                     raise ConstraintViolated(
-                        f"Refused: {_shown(key)} could not be checked ({error.message}); the "
-                        "write is not stored",
+                        f"Refused: {indicator_text(*key)} could not be checked "
+                        f"({error.message}); the write is not stored",
                         "verify_consistency runs the rules as they stand; fix the rule, or make "
                         "its policy keep.",
                     ) from None
-                pending.made.append(f"written, but {_shown(key)} could not be checked")
+                pending.made.append(f"written, but {indicator_text(*key)} could not be checked")
                 continue
             if new and policy is Policy.REFUSE and not rehearse:
                 violation = Violation(new[0], integrity, policy)
@@ -303,7 +303,3 @@ def _read(rule: Rule, answers: Sequence[Solution]) -> frozenset[str]:
     if len(answers) >= MOST_FOUND:
         raise TooManyViolations(MOST_FOUND)
     return shown(rule.found, answers)
-
-
-def _shown(key: Key) -> str:
-    return render(Struct("/", (Atom(key[0]), key[1])))

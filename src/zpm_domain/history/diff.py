@@ -12,8 +12,7 @@ from zpm_domain.forks.changes import changes
 from zpm_domain.forks.review import listed_changes
 from zpm_domain.forks.state import State, state_of
 from zpm_domain.memory.memory import Memory
-from zpm_domain.prolog.terms import Atom, Struct
-from zpm_domain.prolog.writer import render
+from zpm_domain.prolog.writer import indicator_text
 
 
 def state(memory: Memory) -> State:
@@ -33,7 +32,7 @@ def diff(before: Memory, after: Memory) -> dict[str, Any]:
         if was != now:
             described.append(
                 {
-                    "predicate": render(Struct("/", (Atom(key[0]), key[1]))),
+                    "predicate": indicator_text(key[0], key[1]),
                     "description": None if now is None else now.text,
                     "was": None if was is None else was.text,
                 }

@@ -50,7 +50,7 @@ from zpm_domain.prolog.reader import read_clauses
 from zpm_domain.prolog.reader.chars import is_symbol_char
 from zpm_domain.prolog.reader.facts import read_canonical_fact, read_plain_fact
 from zpm_domain.prolog.terms import Atom, Struct, Term
-from zpm_domain.prolog.writer import end_clause, render
+from zpm_domain.prolog.writer import end_clause, indicator_text
 from zpm_domain.stored.clauses import Clause, know_text, render_clause
 from zpm_domain.stored.sections import SectionDamaged
 
@@ -127,7 +127,7 @@ def write_snapshot(
         ":- style_check(-singleton).",
     ]
     for (name, arity), _ in predicates:
-        indicator = render(Struct("/", (Atom(name), arity)))
+        indicator = indicator_text(name, arity)
         lines.append(f":- dynamic({indicator}).")
     lines.append("")
     if texts is None:

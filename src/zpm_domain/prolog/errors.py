@@ -8,8 +8,8 @@ Part of zpm's one error hierarchy (``zpm_domain.errors``): each is a
 from __future__ import annotations
 
 from zpm_domain.errors import ThrownTooLarge, ZpmError
-from zpm_domain.prolog.terms import Atom, Struct, Term
-from zpm_domain.prolog.writer import render
+from zpm_domain.prolog.terms import Struct, Term
+from zpm_domain.prolog.writer import indicator_text, render
 
 
 class PermissionDenied(ZpmError):
@@ -27,14 +27,14 @@ class PermissionDenied(ZpmError):
 
     @classmethod
     def builtin(cls, name: str, arity: int) -> PermissionDenied:
-        pi = _pi(name, arity)
+        pi = indicator_text(name, arity)
         return cls(
             f"Cannot modify built-in predicate: {pi}", indicator=pi, reason="a built-in predicate"
         )
 
     @classmethod
     def static(cls, name: str, arity: int) -> PermissionDenied:
-        pi = _pi(name, arity)
+        pi = indicator_text(name, arity)
         return cls(
             f"Cannot modify static predicate {pi}: it is defined in a knowledge file",
             indicator=pi,
@@ -47,7 +47,7 @@ class SandboxViolation(ZpmError):
 
     def __init__(self, name: str, arity: int) -> None:
         super().__init__(
-            f"Not allowed in a query or rule body: {_pi(name, arity)} "
+            f"Not allowed in a query or rule body: {indicator_text(name, arity)} "
             "(only pure built-ins and knowledge-base predicates may be called)"
         )
         self.name = name
@@ -79,10 +79,6 @@ def iso_formal(ball: Term) -> Term | None:
     return None
 
 
-def _pi(name: str, arity: int) -> str:
-    return render(Struct("/", (Atom(name), arity)))
-
-
 TOLD_NAME_CHARS = 100
 """The longest functor name ``ThrownTooLarge`` tells."""
 
@@ -93,5 +89,5 @@ def thrown_too_large(name: str | None, arity: int, formal: bool) -> ThrownTooLar
     (``formal``), else the ball's; ``name`` is ``None`` for an atomic term."""
     if name is None or len(name) > TOLD_NAME_CHARS:
         return ThrownTooLarge(None)
-    told = render(Struct("/", (Atom(name), arity)))
+    told = indicator_text(name, arity)
     return ThrownTooLarge(f"error({told}, _)" if formal else told)

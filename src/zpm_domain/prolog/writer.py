@@ -236,6 +236,11 @@ def render(term: Term) -> str:
     return flat if flat is not None else Renderer().render(term)
 
 
+def indicator_text(name: str, arity: int) -> str:
+    """The predicate indicator ``name/arity`` as Prolog text (``'a b'/2``)."""
+    return render(Struct("/", (Atom(name), arity)))
+
+
 def end_clause(text: str) -> str:
     """``text`` followed by the end token ``.`` that makes it a clause.
 

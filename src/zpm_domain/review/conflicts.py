@@ -15,8 +15,8 @@ from zpm_domain.constraints.declared import DEFAULT_DECLARED
 from zpm_domain.constraints.functional import SUPERSEDED, held_conflicts
 from zpm_domain.memory.memory import Memory
 from zpm_domain.ports.proofs import DEFAULT_MAX_DEPTH, ProofStep
-from zpm_domain.prolog.terms import Atom, Struct
-from zpm_domain.prolog.writer import render
+from zpm_domain.prolog.terms import Struct
+from zpm_domain.prolog.writer import indicator_text, render
 from zpm_domain.stored.clauses import Clause
 from zpm_domain.stored.provenance import UNKNOWN, Provenance
 from zpm_domain.tools.definition import ToolContext
@@ -59,7 +59,7 @@ def conflict_rows(context: ToolContext, memory_name: str) -> list[ConflictRow]:
         assert conflict.stored is not None  # a conflict held: both facts are stored
         rows.append(
             ConflictRow(
-                render(Struct("/", (Atom(name), arity))),
+                indicator_text(name, arity),
                 name,
                 arity,
                 conflict.policy.value,
@@ -123,7 +123,7 @@ def violation_rows(context: ToolContext, memory_name: str) -> list[ViolationRow]
         declared = memory.constraints.integrity(key)
         policy = memory.constraints.integrity_policy(declared).value
         goal = rules.goal_of(key)
-        shown = render(Struct("/", (Atom(key[0]), key[1])))
+        shown = indicator_text(key[0], key[1])
         seen: set[str] = set()
         for found in rules.instances(goal, memory.first_solutions(goal, limits)):
             text = render(found)

@@ -18,8 +18,7 @@ from zpm_domain.history.past import as_of
 from zpm_domain.history.recent import answer
 from zpm_domain.history.revert import MAX_LISTED, plan_revert
 from zpm_domain.history.timeline import Question
-from zpm_domain.prolog.terms import Atom, Struct
-from zpm_domain.prolog.writer import render
+from zpm_domain.prolog.writer import indicator_text
 from zpm_domain.stored.handles import is_handle
 from zpm_domain.stored.provenance import iso_time
 from zpm_domain.tools import history_outputs
@@ -225,4 +224,4 @@ def _event(event: Event) -> history_outputs.HistoryEvent:
 @functools.lru_cache(maxsize=1024)
 def _indicator(key: tuple[str, int]) -> str:
     """``name/arity`` as Prolog text (a history names few predicates, often)."""
-    return render(Struct("/", (Atom(key[0]), key[1])))
+    return indicator_text(key[0], key[1])

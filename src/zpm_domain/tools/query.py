@@ -12,8 +12,8 @@ from zpm_domain.memory.memory import Memory
 from zpm_domain.memory.mounts import Memories
 from zpm_domain.ports.solutions import Solution
 from zpm_domain.prolog.sandbox import check_goal
-from zpm_domain.prolog.terms import Atom, Struct, Term, variables
-from zpm_domain.prolog.writer import Renderer, render
+from zpm_domain.prolog.terms import Term, variables
+from zpm_domain.prolog.writer import Renderer, indicator_text
 from zpm_domain.tools import outputs
 from zpm_domain.tools.answers import encode_answers
 from zpm_domain.tools.definition import QUERY, Arg, MemoryArg, Reply, ToolGroup, tool
@@ -85,7 +85,7 @@ def declared_constraints(kb: Memory) -> list[outputs.DeclaredConstraint]:
     functional predicates, then its integrity rules' predicates."""
     found: list[outputs.DeclaredConstraint] = [
         {
-            "predicate": _indicator(c.key),
+            "predicate": indicator_text(*c.key),
             "kind": "functional",
             "policy": kb.constraints.policy_of(c).value,
             "declared": c.where,
@@ -96,17 +96,13 @@ def declared_constraints(kb: Memory) -> list[outputs.DeclaredConstraint]:
         declared = kb.constraints.integrity(key)
         found.append(
             {
-                "predicate": _indicator(key),
+                "predicate": indicator_text(*key),
                 "kind": "integrity",
                 "policy": kb.constraints.integrity_policy(declared).value,
                 "declared": declared.where or DEFAULT_DECLARED,
             }
         )
     return found
-
-
-def _indicator(key: tuple[str, int]) -> str:
-    return render(Struct("/", (Atom(key[0]), key[1])))
 
 
 def first_answers(

@@ -27,8 +27,7 @@ from zpm_domain.constraints.describing import declaration_text, record_after
 from zpm_domain.errors import InvalidArguments
 from zpm_domain.memory.memory import Memory
 from zpm_domain.memory.mounts import Memories
-from zpm_domain.prolog.terms import Atom, Struct
-from zpm_domain.prolog.writer import render
+from zpm_domain.prolog.writer import indicator_text
 from zpm_domain.stored.clauses import render_clause
 from zpm_domain.stored.descriptions import Description
 from zpm_domain.tools import outputs
@@ -168,7 +167,7 @@ class RecallTools(ToolGroup):
         """One journal batch when the record changes; none when it is
         already as asked (the same answer)."""
         name, arity = parse_indicator(predicate)
-        shown = render(Struct("/", (Atom(name), arity)))
+        shown = indicator_text(name, arity)
         kb = self._memories.resolve(memory)
         with kb.writing():
             held = kb.descriptions.record((name, arity))
@@ -222,7 +221,7 @@ def _row(found: Found, matcher: Matcher) -> dict[str, Any]:
     clause = found.clause
     row: dict[str, Any] = {
         "memory": found.memory.name,
-        "predicate": render(Struct("/", (Atom(name), arity))),
+        "predicate": indicator_text(name, arity),
         "handle": None if clause is None else clause.handle,
         "clause": None if clause is None else render_clause(clause),
     }
