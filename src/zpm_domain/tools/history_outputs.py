@@ -131,6 +131,6 @@ class Reverted(TypedDict):
     violations: NotRequired[
         Annotated[
             list[MadeViolation],
-            Doc("What the integrity rules would find then and do not now (when any)"),
+            Doc("Integrity violations the moment brings back (when any)"),
         ]
     ]

@@ -104,7 +104,7 @@ class DeclaredConstraint(TypedDict):
     predicate: Annotated[str, Doc("name/arity")]
     kind: Annotated[
         Literal["functional", "integrity"],
-        Doc("functional: its last argument is a function of the others; integrity: its rules"),
+        Doc("functional: last argument a function of the others; integrity: its rules"),
     ]
     policy: PolicyName
     declared: Annotated[str, Doc("file:line, describe_predicate, or default")]

@@ -236,7 +236,7 @@ class Merged(TypedDict):
     violations: NotRequired[
         Annotated[
             list[MadeViolation],
-            Doc("What it makes the integrity rules find that they did not (when any)"),
+            Doc("New integrity violations (when any): refuse applies nothing"),
         ]
     ]
 
@@ -252,7 +252,5 @@ class ConstraintConflict(TypedDict):
 
 
 class MadeViolation(TypedDict):
-    violation: Annotated[str, Doc("integrity_violation(...) as found")]
-    policy: Annotated[
-        Literal["refuse", "keep"], Doc("refuse: nothing is applied; keep: applied, reported")
-    ]
+    violation: str
+    policy: Literal["refuse", "keep"]
