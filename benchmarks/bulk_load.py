@@ -59,7 +59,7 @@ def measured(command: list[str], cwd: Path | None = None) -> tuple[float, int]:
 
 
 def engines_available() -> list[str]:
-    from zpm_app.engines import engine_records
+    from zpm_app.engines.registry import engine_records
 
     return [r.name for r in engine_records() if r.availability().available]
 

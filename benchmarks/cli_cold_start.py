@@ -47,7 +47,7 @@ def main(runs: int = 15) -> None:
 
 
 def available_engines() -> list[str]:
-    from zpm_app.engines import engine_records
+    from zpm_app.engines.registry import engine_records
 
     return [r.name for r in engine_records() if r.availability().available]
 

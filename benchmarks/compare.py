@@ -295,7 +295,7 @@ def cli_start(engine: str, project: Path, runs: int) -> float:
 
 
 def engines_available() -> list[str]:
-    from zpm_app.engines import engine_records
+    from zpm_app.engines.registry import engine_records
 
     return [r.name for r in engine_records() if r.availability().available]
 

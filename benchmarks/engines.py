@@ -22,7 +22,7 @@ HERE = Path(__file__).resolve().parent
 
 WORKER = r"""
 import json, sys, time
-from zpm_app.engines import create_engine
+from zpm_app.engines.registry import create_engine
 from zpm_domain.stored.clauses import Clause
 from zpm_domain.limits import Limits
 from zpm_domain.prolog.reader import read_clauses, read_term
@@ -109,7 +109,7 @@ def main() -> None:
     args = parser.parse_args()
     names = args.engine
     if not names:
-        from zpm_app.engines import engine_records
+        from zpm_app.engines.registry import engine_records
 
         names = [r.name for r in engine_records() if r.probe().available]
     rows = {}

@@ -51,8 +51,8 @@ def knowledge(chain: int, graph: int) -> str:
 
 WORKER = """
 import json, statistics, sys, time
-from zpm_app.bootstrap import open_toolbox
-from zpm_app.config import resolve_settings
+from zpm_app.bootstrap.startup import open_toolbox
+from zpm_app.bootstrap.config import resolve_settings
 project, engine, runs = sys.argv[1], sys.argv[2], int(sys.argv[3])
 box = open_toolbox(resolve_settings(project=project, engine=engine, env={"ZPM_TIME_LIMIT": "120"}))
 

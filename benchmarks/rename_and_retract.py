@@ -36,8 +36,8 @@ SIZES = {"rename": (50_000, 100_000), "retract": (5_000, 10_000)}
 
 WORKER = """
 import json, statistics, sys, time
-from zpm_app.bootstrap import open_toolbox
-from zpm_app.config import resolve_settings
+from zpm_app.bootstrap.startup import open_toolbox
+from zpm_app.bootstrap.config import resolve_settings
 
 project, engine, kind, runs = sys.argv[1], sys.argv[2], sys.argv[3], int(sys.argv[4])
 box = open_toolbox(resolve_settings(project=project, engine=engine))

@@ -60,7 +60,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from tests.http.http_harness import HttpServer  # noqa: E402
-from zpm_app.config import init_project  # noqa: E402
+from zpm_app.bootstrap.config import init_project  # noqa: E402
 
 ZPM = [sys.executable, "-m", "zpm_app"]
 ROUNDS = 30

@@ -85,8 +85,8 @@ def starts(wal: Path, snap: Path, engine: str, facts: int, runs: int) -> dict[st
 
 WORKER = """
 import sys, time
-from zpm_app.bootstrap import open_toolbox
-from zpm_app.config import resolve_settings
+from zpm_app.bootstrap.startup import open_toolbox
+from zpm_app.bootstrap.config import resolve_settings
 box = open_toolbox(resolve_settings(project=sys.argv[1], engine=sys.argv[2]))
 started = time.perf_counter()
 saved = box.call("save_snapshot", {"name": "bench"})

@@ -18,7 +18,7 @@ import statistics
 import sys
 import time
 
-from zpm_app.engines import create_engine
+from zpm_app.engines.registry import create_engine
 from zpm_domain.limits import Limits
 from zpm_domain.prolog.reader import read_term
 

@@ -22,8 +22,8 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "src"))
 
-from zpm_app.catalogue import select_tools, tool_listing  # noqa: E402
-from zpm_app.instructions import guide  # noqa: E402
+from zpm_app.catalogue.instructions import guide  # noqa: E402
+from zpm_app.catalogue.tool_catalogue import select_tools, tool_listing  # noqa: E402
 
 
 def counter() -> tuple[str, Callable[[str], int]]:

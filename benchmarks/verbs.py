@@ -37,8 +37,8 @@ FIRST = MEMORY_ID << 32
 
 PREAMBLE = """
 import json, statistics, sys, time
-from zpm_app.bootstrap import open_toolbox
-from zpm_app.config import resolve_settings
+from zpm_app.bootstrap.startup import open_toolbox
+from zpm_app.bootstrap.config import resolve_settings
 
 project, engine = sys.argv[1], sys.argv[2]
 runs, size, first = (int(value) for value in sys.argv[3:6])

@@ -1,4 +1,4 @@
-"""Record the tools' output schemas in ``src/zpm_app/output_schemas.json``
+"""Record the tools' output schemas in ``src/zpm_app/catalogue/output_schemas.json``
 (servers read them there instead of deriving them at each start).
 
 Usage::
@@ -17,8 +17,8 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT / "src"))
 
-from zpm_app.catalogue import TOOLS  # noqa: E402
-from zpm_app.output_schemas import RECORD, record_text  # noqa: E402
+from zpm_app.catalogue.output_schemas import RECORD, record_text  # noqa: E402
+from zpm_app.catalogue.tool_catalogue import TOOLS  # noqa: E402
 
 
 def main() -> None:

@@ -18,7 +18,7 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT / "src"))
 sys.path.insert(0, str(ROOT))
 
-from zpm_app.tool_docs import render_tool_docs  # noqa: E402
+from zpm_app.catalogue.tool_docs import render_tool_docs  # noqa: E402
 from zpm_contract.scenarios import documented_examples  # noqa: E402
 
 TARGET = ROOT / "docs" / "tools.md"

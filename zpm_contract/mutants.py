@@ -26,7 +26,7 @@ from itertools import islice
 from pathlib import Path
 
 from zpm_adapters.engine_python.engine import PythonEngine
-from zpm_app.plugins.hookspecs import EngineRegistrar, hookimpl
+from zpm_app.engines.hookspecs import EngineRegistrar, hookimpl
 from zpm_contract.plugin_site import site_env, write_entry_point
 from zpm_contract.targets import EngineTarget
 from zpm_domain.limits import Limits

@@ -65,7 +65,7 @@ class ServerFailed(AssertionError):
 def init_project(directory: Path) -> Path:
     """Make ``directory`` (created if missing) a project as ``zpm init``
     does, in this process (a Python start less per project); returns it."""
-    from zpm_app.config import init_project as make_project
+    from zpm_app.bootstrap.config import init_project as make_project
 
     directory.mkdir(parents=True, exist_ok=True)
     make_project(directory)

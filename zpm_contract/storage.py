@@ -85,13 +85,10 @@ def environment(storage: str, project: Path, env: Mapping[str, str]) -> dict[str
 
 def push_knowledge(project: Path, env: Mapping[str, str]) -> None:
     """Store ``project``'s knowledge files in its space (``zpm kb push``)."""
-    from zpm_app import config
-    from zpm_app.knowledge_push import push
-    from zpm_app.shared_storage import opened_space
+    from zpm_app.bootstrap import config, storages
 
     settings = config.resolve_settings(project=str(project), env=dict(env))
-    with opened_space(settings, "zpm kb push") as registry:
-        push(settings.paths, registry)
+    storages.push_knowledge(settings, "zpm kb push")
 
 
 def _spaces(project: Path, env: Mapping[str, str]) -> tuple[str, str]:

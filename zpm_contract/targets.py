@@ -10,7 +10,7 @@ with a reason naming the capability.  Every engine is expected to have all of
 ``CAPABILITIES``; the set exists so that a backend that cannot do one of them
 says so explicitly instead of failing: an engine's plugin declares the
 optional ones it lacks (``register(..., lacks=...)``, among
-``zpm_app.engines.OPTIONAL_CAPABILITIES``, a subset of ``CAPABILITIES``), and
+``zpm_app.engines.registry.OPTIONAL_CAPABILITIES``, a subset of ``CAPABILITIES``), and
 a run may declare more missing (``--zpm-engine NAME:-reasoning``, parsed by
 ``parse_engine``).
 
@@ -27,7 +27,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 
-from zpm_app.engines import OPTIONAL_CAPABILITIES
+from zpm_app.engines.registry import OPTIONAL_CAPABILITIES
 from zpm_contract.storage import FILE, STORAGES
 
 CAPABILITIES = OPTIONAL_CAPABILITIES | {
@@ -72,7 +72,7 @@ class EngineTarget:
 
 def available_engines() -> list[str]:
     """Names of the engines usable in this environment, in registry order."""
-    from zpm_app.engines import engine_records
+    from zpm_app.engines.registry import engine_records
 
     return [r.name for r in engine_records() if r.availability().available]
 
@@ -80,7 +80,7 @@ def available_engines() -> list[str]:
 def registered_lacks(name: str) -> frozenset[str]:
     """What engine ``name``'s record declares it lacks (nothing for a name
     no plugin registered: starting its servers then fails with the reason)."""
-    from zpm_app.engines import engine_records
+    from zpm_app.engines.registry import engine_records
 
     return next((r.lacks for r in engine_records() if r.name == name), frozenset())
 

@@ -13,8 +13,8 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-from zpm_app.arguments import validate_arguments
-from zpm_app.catalogue import TOOLS, ResourceInfo, ToolDefinition, find_tool
+from zpm_app.catalogue.arguments import validate_arguments
+from zpm_app.catalogue.tool_catalogue import TOOLS, ResourceInfo, ToolDefinition, find_tool
 from zpm_domain.errors import InvalidArguments, UnknownResource
 
 FACTS = "memo://facts"

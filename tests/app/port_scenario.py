@@ -21,9 +21,9 @@ from typing import Any
 import pytest
 from recording_engine import Call, RecordingEngine
 
-from zpm_app import bootstrap
-from zpm_app.config import init_project, resolve_settings
-from zpm_app.toolbox import Toolbox
+from zpm_app.bootstrap import startup
+from zpm_app.bootstrap.config import init_project, resolve_settings
+from zpm_app.worker.toolbox import Toolbox
 from zpm_domain.forks import review as fork_review
 
 KNOWLEDGE = """\
@@ -105,9 +105,9 @@ def record_port_calls(project: Path, monkeypatch: pytest.MonkeyPatch) -> dict[Ca
     init_project(project)
     (project / ".zpm" / "kb" / "base.pl").write_text(KNOWLEDGE, encoding="utf-8")
     engine = RecordingEngine()
-    monkeypatch.setattr(bootstrap, "create_engine", lambda name, origin="": engine)
+    monkeypatch.setattr(startup, "create_engine", lambda name, origin="": engine)
     settings = resolve_settings(project=str(project), env={"ZPM_ENGINE": engine.name})
-    box = bootstrap.open_toolbox(settings)
+    box = startup.open_toolbox(settings)
     for tool, arguments in CALLS:
         _call(box, engine, tool, arguments)
     engine.caller = "zpm forks diff"
@@ -125,7 +125,7 @@ def record_port_calls(project: Path, monkeypatch: pytest.MonkeyPatch) -> dict[Ca
     engine.caller = "shutdown"
     box.close()
     engine.caller = "start-up"
-    again = bootstrap.open_toolbox(settings)
+    again = startup.open_toolbox(settings)
     engine.caller = "shutdown"
     again.close()
     return engine.calls

@@ -6,8 +6,8 @@ from typing import Any
 
 import pytest
 
-from zpm_app.arguments import validate_arguments
-from zpm_app.catalogue import ToolDefinition, find_tool
+from zpm_app.catalogue.arguments import validate_arguments
+from zpm_app.catalogue.tool_catalogue import ToolDefinition, find_tool
 from zpm_domain.errors import InvalidArguments
 from zpm_domain.tools.definition import QUERY, Param
 

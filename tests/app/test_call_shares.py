@@ -7,7 +7,7 @@ import asyncio
 
 import pytest
 
-from zpm_app.call_shares import CallShares
+from zpm_app.worker.call_shares import CallShares
 
 
 async def _hold(

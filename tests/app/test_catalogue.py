@@ -18,7 +18,7 @@ from typing import Any
 
 import pytest
 
-from zpm_app.catalogue import MEMORY_DESCRIPTION, TOOLS, ToolDefinition, find_tool
+from zpm_app.catalogue.tool_catalogue import MEMORY_DESCRIPTION, TOOLS, ToolDefinition, find_tool
 
 REFERENCE_FILE = Path(__file__).parent / "catalogue_reference.jsonl"
 REFERENCE = [json.loads(line) for line in REFERENCE_FILE.read_text("utf-8").splitlines()]

@@ -18,8 +18,9 @@ from typing import Any
 import pytest
 from memo_runner import MemoRunner, Outcome
 
-from zpm_app.catalogue import TOOLS, ToolDefinition, package_version
+from zpm_app.catalogue.tool_catalogue import TOOLS, ToolDefinition
 from zpm_app.cli import Services, build_parser, main
+from zpm_app.version import package_version
 from zpm_domain.errors import ExecutionFailed
 from zpm_domain.tools.definition import QUERY, Param
 
@@ -544,7 +545,7 @@ def test_a_tool_commands_help_says_how_to_read_stdin(capsys: pytest.CaptureFixtu
 def test_serve_passes_its_tool_selection_to_the_server(
     capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    from zpm_app import server
+    from zpm_app.server import mcp_server
 
     opened: list[tuple[str | None, str | None, str | None]] = []
 
@@ -552,7 +553,7 @@ def test_serve_passes_its_tool_selection_to_the_server(
         opened.append((project, engine, tools))
         return MemoRunner()
 
-    monkeypatch.setattr(server, "serve", lambda open_runner: 0 if open_runner() else 1)
+    monkeypatch.setattr(mcp_server, "serve", lambda open_runner: 0 if open_runner() else 1)
     world = World()
     services = dataclasses.replace(world.services(), open_server=open_server)
     assert main(["serve", "--tools", "core,argue", "--project", "P"], services) == 0

@@ -1,4 +1,4 @@
-"""``zpm_app.collection``: what survived a full collection leaves the collector's sight."""
+"""``zpm_app.worker.collection``: what survived a full collection leaves the collector's sight."""
 
 from __future__ import annotations
 
@@ -8,7 +8,7 @@ from collections.abc import Iterator
 
 import pytest
 
-from zpm_app import collection
+from zpm_app.worker import collection
 
 
 @pytest.fixture

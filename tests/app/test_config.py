@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from zpm_app.config import (
+from zpm_app.bootstrap.config import (
     ConfigError,
     ProjectNotFound,
     Settings,
@@ -151,7 +151,7 @@ def test_unreadable_config_is_a_config_error(project: Path) -> None:
 
 def test_import_stays_light() -> None:
     code = (
-        "import sys, zpm_app.config as c; "
+        "import sys, zpm_app.bootstrap.config as c; "
         "heavy = {'tomllib', 'json', 'mcp', 'pluggy', 'asyncio', 'pydantic'} & set(sys.modules); "
         "print(sorted(heavy))"
     )

@@ -15,10 +15,10 @@ from typing import Any
 import anyio
 import pytest
 
-from zpm_app.bootstrap import open_toolbox
-from zpm_app.config import init_project, resolve_settings
-from zpm_app.knowledge_worker import KnowledgeWorker
-from zpm_app.toolbox import Toolbox
+from zpm_app.bootstrap.config import init_project, resolve_settings
+from zpm_app.bootstrap.startup import open_toolbox
+from zpm_app.worker.knowledge_worker import KnowledgeWorker
+from zpm_app.worker.toolbox import Toolbox
 
 
 @pytest.fixture

@@ -10,7 +10,7 @@ from typing import Any
 import pytest
 
 from zpm_app.cli import main
-from zpm_app.cli.services import Services
+from zpm_app.cli.wiring import Services
 from zpm_domain.errors import ZpmError
 from zpm_domain.forks.review import ForkRow
 

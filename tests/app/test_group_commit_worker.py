@@ -17,7 +17,7 @@ from typing import Any
 import anyio
 
 from tests.app.memo_runner import MemoRunner
-from zpm_app.knowledge_worker import MAX_GROUP, KnowledgeWorker
+from zpm_app.worker.knowledge_worker import MAX_GROUP, KnowledgeWorker
 from zpm_domain.errors import StorageOutcomeUnknown, StorageUnavailable
 from zpm_domain.ports.storage import WriteGroup
 

@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-from zpm_app.catalogue import TOOLSETS
-from zpm_app.instructions import guide
+from zpm_app.catalogue.instructions import guide
+from zpm_app.catalogue.tool_catalogue import TOOLSETS
 
 ALL = frozenset(TOOLSETS["all"])
 

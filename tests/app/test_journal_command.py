@@ -17,11 +17,11 @@ from typing import Any
 import pytest
 
 from zpm_adapters.wal_format import encode_batch
-from zpm_app import journals
-from zpm_app.bootstrap import StartupError, open_toolbox
+from zpm_app.bootstrap import journal_files
+from zpm_app.bootstrap.config import init_project, resolve_settings
+from zpm_app.bootstrap.startup import StartupError, open_toolbox
 from zpm_app.cli import main
-from zpm_app.config import init_project, resolve_settings
-from zpm_app.toolbox import Toolbox
+from zpm_app.worker.toolbox import Toolbox
 from zpm_domain.ports.journal import JournalOp
 from zpm_domain.stored.handles import make
 
@@ -217,7 +217,7 @@ def test_a_salvage_cut_short_at_any_step_is_finished_by_the_next(
             raise Crash(name)
 
     with pytest.raises(Crash):
-        journals.salvage(resolve_settings(project=str(project)), step=crash)
+        journal_files.salvage(resolve_settings(project=str(project)), step=crash)
     quarantine = next(journal.parent.glob("journal.quarantine-*.wal"))
     assert quarantine.read_bytes() == original[damage_offset(original, 6) :]
     if step == "salvage:set-aside":

@@ -15,8 +15,8 @@ from typing import Annotated, Any, Literal, NotRequired, TypedDict
 
 import pytest
 
-from zpm_app.catalogue import TOOLS, tool_listing
-from zpm_app.output_schemas import RECORD, output_schema, record_text
+from zpm_app.catalogue.output_schemas import RECORD, output_schema, record_text
+from zpm_app.catalogue.tool_catalogue import TOOLS, tool_listing
 from zpm_domain.tools.outputs import TYPE_LIST, Doc, Minimum
 
 RECORDED: dict[str, Any] = json.loads(
@@ -71,7 +71,7 @@ def test_metadata_the_derivation_does_not_know_is_refused() -> None:
 
 
 def test_the_recorded_schemas_are_those_derived_now() -> None:
-    """Servers read the schemas from ``src/zpm_app/output_schemas.json``;
+    """Servers read the schemas from ``src/zpm_app/catalogue/output_schemas.json``;
     after a change to a tool's result shape, record them again with
     ``tools/record_output_schemas.py``."""
     shapes = {spec.output for spec in TOOLS if spec.output is not None}

@@ -12,7 +12,7 @@ import pytest
 from port_scenario import CALLS, record_port_calls
 from recording_engine import PORT_METHODS, Call
 
-from zpm_app.catalogue import TOOLS
+from zpm_app.catalogue.tool_catalogue import TOOLS
 from zpm_domain.ports.engine import Engine
 
 GUIDE = Path(__file__).resolve().parents[2] / "docs" / "writing-an-engine-plugin.md"

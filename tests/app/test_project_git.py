@@ -10,10 +10,10 @@ from pathlib import Path
 import pytest
 
 from zpm_adapters.files.project import GITIGNORE
-from zpm_app import journals
-from zpm_app.bootstrap import open_toolbox
-from zpm_app.config import init_project, resolve_settings
-from zpm_app.toolbox import Toolbox
+from zpm_app.bootstrap import journal_files
+from zpm_app.bootstrap.config import init_project, resolve_settings
+from zpm_app.bootstrap.startup import open_toolbox
+from zpm_app.worker.toolbox import Toolbox
 
 pytestmark = pytest.mark.skipif(shutil.which("git") is None, reason="git is not installed")
 
@@ -86,7 +86,7 @@ def test_git_sees_the_knowledge_files_and_settings_and_nothing_else(project: Pat
     notes = project / ".zpm" / "kb" / "notes" / "journal.wal"
     with notes.open("ab") as journal:
         journal.write(b"damaged\n" + notes.read_bytes().splitlines(keepends=True)[-1])
-    (salvaged,) = journals.salvage(resolve_settings(project=str(project)), "notes")
+    (salvaged,) = journal_files.salvage(resolve_settings(project=str(project)), "notes")
     assert salvaged.quarantine is not None and salvaged.quarantine.exists()
     (project / ".zpm" / "kb" / "notes" / "snapshots" / ".n1.pl.tmp-1").write_text("")
     work_again = open_toolbox(resolve_settings(project=str(project)))

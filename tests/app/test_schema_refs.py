@@ -11,8 +11,8 @@ from hypothesis import given
 from hypothesis import strategies as st
 from jsonschema import Draft202012Validator
 
-from zpm_app.catalogue import TOOLS, find_tool, tool_listing
-from zpm_app.schema_refs import MIN_SIZE, with_refs
+from zpm_app.catalogue.schema_refs import MIN_SIZE, with_refs
+from zpm_app.catalogue.tool_catalogue import TOOLS, find_tool, tool_listing
 
 WITH_OUTPUT = [spec for spec in TOOLS if spec.output_schema is not None]
 

@@ -7,12 +7,12 @@ import sys
 
 SCRIPT = r"""
 import sys
-from zpm_app.sdk_imports import defer_package_initialisers
+from zpm_app.server.sdk_imports import defer_package_initialisers
 
 defer_package_initialisers()
 import mcp.server.lowlevel.server
 from mcp.server.stdio import stdio_server
-import zpm_app.server
+import zpm_app.server.mcp_server
 
 unused = [m for m in sys.modules if m.startswith(("mcp.client", "mcp.server.mcpserver"))]
 assert not unused, unused

@@ -11,9 +11,9 @@ import anyio
 import pytest
 from memo_runner import FACTS, MemoRunner
 
-from zpm_app.catalogue import TOOLS, TOOLSETS, select_tools
-from zpm_app.server import KnowledgeWorker, serve_wire
-from zpm_app.wire import StdioWire
+from zpm_app.catalogue.tool_catalogue import TOOLS, TOOLSETS, select_tools
+from zpm_app.server.mcp_server import KnowledgeWorker, serve_wire
+from zpm_app.server.stdio_wire import StdioWire
 
 INITIALIZE = {
     "jsonrpc": "2.0",
@@ -287,7 +287,10 @@ def test_log_lines_reach_the_client_at_the_level_it_sets() -> None:
     messages = [json.loads(line) for line in lines]
     logged = [m["params"] for m in messages if m.get("method") == "notifications/message"]
     rejected = "rejected an input line: Parse error"
-    assert logged == [{"level": "warning", "logger": "zpm_app.wire", "data": rejected}] * 2
+    assert (
+        logged
+        == [{"level": "warning", "logger": "zpm_app.server.stdio_wire", "data": rejected}] * 2
+    )
     initialized = json.loads(lines[0])["result"]["capabilities"]
     assert initialized["logging"] == {}
 

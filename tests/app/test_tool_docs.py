@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from zpm_app.catalogue import TOOLS
-from zpm_app.tool_docs import render_tool_docs
+from zpm_app.catalogue.tool_catalogue import TOOLS
+from zpm_app.catalogue.tool_docs import render_tool_docs
 from zpm_contract.scenarios import documented_examples
 
 DOCS = Path(__file__).resolve().parents[2] / "docs" / "tools.md"

@@ -7,10 +7,10 @@ from pathlib import Path
 
 import pytest
 
-from zpm_app.bootstrap import StartupError, open_toolbox
-from zpm_app.catalogue import TOOLS, TOOLSETS, UnknownTools, select_tools
-from zpm_app.config import ConfigError, init_project, resolve_settings
-from zpm_app.toolbox import UnknownTool
+from zpm_app.bootstrap.config import ConfigError, init_project, resolve_settings
+from zpm_app.bootstrap.startup import StartupError, open_toolbox
+from zpm_app.catalogue.tool_catalogue import TOOLS, TOOLSETS, UnknownTools, select_tools
+from zpm_app.worker.toolbox import UnknownTool
 
 REFERENCE = Path(__file__).with_name("catalogue_reference.jsonl")
 REFERENCE_TOOLS = {json.loads(line)["name"] for line in REFERENCE.read_text("utf-8").splitlines()}

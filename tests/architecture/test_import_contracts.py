@@ -71,7 +71,19 @@ BREAKS = [
         "adapters-not-app",
         "zpm_adapters/files/project.py",
         "from zpm_app import config",
-        "zpm_adapters.files.project -> zpm_app.config",
+        "zpm_adapters.files.project -> zpm_app",
+    ),
+    (
+        "app-layers",
+        "zpm_app/worker/toolbox.py",
+        "from zpm_app.services import forks",
+        "zpm_app.worker is not allowed to import zpm_app.services",
+    ),
+    (
+        "app-adapters-at-the-root",
+        "zpm_app/services/forks.py",
+        "from zpm_adapters.files import project",
+        "zpm_app.services.forks -> zpm_adapters",
     ),
     (
         "adapter-layers",

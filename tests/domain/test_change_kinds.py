@@ -22,7 +22,7 @@ def _operations_after(imports: str) -> set[str]:
 def test_the_memory_alone_registers_every_operation_the_tools_do() -> None:
     """Without the tool catalogue (a library user, a maintenance command), a
     journal holding a rename must still be readable."""
-    with_tools = _operations_after("import zpm_app.catalogue")
+    with_tools = _operations_after("import zpm_app.catalogue.tool_catalogue")
     assert "rename" in with_tools
     assert _operations_after("import zpm_domain.memory.memory") == with_tools
     assert _operations_after("import zpm_domain.memory.journal_health") == with_tools

@@ -27,9 +27,9 @@ from pathlib import Path
 import pytest
 from mcp_harness import ServeProcess, zpm
 
-from zpm_app.bootstrap import open_toolbox
-from zpm_app.config import init_project, resolve_settings
-from zpm_app.toolbox import Toolbox
+from zpm_app.bootstrap.config import init_project, resolve_settings
+from zpm_app.bootstrap.startup import open_toolbox
+from zpm_app.worker.toolbox import Toolbox
 
 slow = pytest.mark.slow
 

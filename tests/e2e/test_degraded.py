@@ -29,8 +29,8 @@ from pathlib import Path
 import pytest
 from mcp_harness import run_piped, tool_call, zpm
 
-from zpm_app.bootstrap import open_toolbox
-from zpm_app.config import init_project, resolve_settings
+from zpm_app.bootstrap.config import init_project, resolve_settings
+from zpm_app.bootstrap.startup import open_toolbox
 
 pytestmark = pytest.mark.slow
 

@@ -12,7 +12,7 @@ from pathlib import Path
 
 from mcp_harness import run_piped, tool_call, zpm
 
-from zpm_app.server import CURSORS
+from zpm_app.server.mcp_server import CURSORS
 
 
 def run(project: Path, *args: str) -> subprocess.CompletedProcess[str]:

@@ -18,7 +18,7 @@ import pytest
 from mcp_harness import run_piped, tool_call
 from packaged import ROOT, run, wheel_of
 
-from zpm_app.catalogue import DISTRIBUTION, package_version
+from zpm_app.version import DISTRIBUTION, package_version
 
 pytestmark = pytest.mark.slow
 

@@ -11,7 +11,7 @@ from typing import Any
 import pytest
 from mcp_harness import run_piped, tool_call, zpm
 
-from zpm_app.server import CURSORS
+from zpm_app.server.mcp_server import CURSORS
 from zpm_contract.scenarios import BAD_INPUT, SPEC_EXAMPLES, Step
 
 pytestmark = pytest.mark.slow

@@ -21,7 +21,7 @@ import pytest
 from mcp_harness import zpm
 from npm_package import installed
 
-from zpm_app.catalogue import TOOLS
+from zpm_app.catalogue.tool_catalogue import TOOLS
 
 pytestmark = pytest.mark.slow
 

@@ -13,7 +13,7 @@ import json
 import os
 import sys
 
-from zpm_app.engines import create_engine
+from zpm_app.engines.registry import create_engine
 from zpm_contract.engine_checks.probes import load_table, run_probes
 
 

@@ -12,9 +12,9 @@ import sys
 import tempfile
 from pathlib import Path
 
-from zpm_app.bootstrap import open_toolbox
-from zpm_app.config import init_project, resolve_settings
-from zpm_app.toolbox import Toolbox
+from zpm_app.bootstrap.config import init_project, resolve_settings
+from zpm_app.bootstrap.startup import open_toolbox
+from zpm_app.worker.toolbox import Toolbox
 from zpm_domain.changes.mutations import AddClause
 from zpm_domain.prolog.terms import Atom, Struct
 from zpm_domain.stored.clauses import Clause

@@ -9,7 +9,7 @@ import pytest
 
 SCRIPT = """
 import sys
-from zpm_app.engines import EngineUnavailable, create_engine
+from zpm_app.engines.registry import EngineUnavailable, create_engine
 first = create_engine(sys.argv[1])
 try:
     create_engine(sys.argv[2])

@@ -6,7 +6,7 @@ from pathlib import Path
 
 import pytest
 
-from zpm_app.config import init_project
+from zpm_app.bootstrap.config import init_project
 
 
 @pytest.fixture

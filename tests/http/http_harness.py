@@ -58,14 +58,15 @@ def create_token(project: Path, name: str, *options: str) -> str:
     """A new token of ``project``, as ``zpm tokens create NAME OPTIONS`` makes
     it (``--read-only``, ``--memory M`` ..., ``--fork``), made in this
     process: the command itself is tested in ``test_tokens.py``."""
-    from zpm_app import config, tokens
-    from zpm_app.shared_storage import open_tokens
+    from zpm_app.bootstrap import config
+    from zpm_app.bootstrap.storages import open_tokens
+    from zpm_app.services import bearer_tokens
 
     memories = [options[i + 1] for i, option in enumerate(options) if option == "--memory"]
     unknown = set(options) - {"--read-only", "--fork", "--memory", *memories}
     assert not unknown, f"create_token: unknown options {sorted(unknown)}"
-    token = tokens.new_token()
-    record = tokens.make(
+    token = bearer_tokens.new_token()
+    record = bearer_tokens.make(
         name,
         token,
         read_only="--read-only" in options,

@@ -27,7 +27,7 @@ from http_harness import (
 )
 
 from zpm_app.cli.identity import cli_client
-from zpm_app.eras import SPOKEN_VERSIONS
+from zpm_app.server.eras import SPOKEN_VERSIONS
 
 pytestmark = [pytest.mark.slow, pytest.mark.anyio]
 

@@ -23,7 +23,7 @@ import pytest
 
 from tests.e2e.npm_package import installed
 from tests.http.http_harness import HttpServer
-from zpm_app.config import init_project
+from zpm_app.bootstrap.config import init_project
 
 pytestmark = pytest.mark.slow
 

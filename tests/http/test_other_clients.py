@@ -17,7 +17,7 @@ import pytest
 from http_harness import HttpServer, create_token, run_zpm
 
 from tests.e2e.npm_package import installed
-from zpm_app.catalogue import TOOLS
+from zpm_app.catalogue.tool_catalogue import TOOLS
 
 pytestmark = pytest.mark.slow
 

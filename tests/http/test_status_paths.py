@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 
 from tests.http.http_harness import HttpServer, create_token, message_of, run_zpm, tool_call
-from zpm_app.config import init_project
+from zpm_app.bootstrap.config import init_project
 
 LIMITED = {
     "read-only": ("--read-only",),

@@ -10,9 +10,9 @@ from pathlib import Path
 import pytest
 
 from zpm_adapters.files.file_tokens import FileTokens
+from zpm_app.bootstrap.config import init_project
 from zpm_app.cli import main
-from zpm_app.config import init_project
-from zpm_app.tokens import access_of, fork_name
+from zpm_app.services.bearer_tokens import access_of, fork_name
 from zpm_domain.memory.access import Access
 from zpm_domain.ports.tokens import TokenExists, TokenRecord
 

@@ -13,7 +13,7 @@ from typing import Any
 
 from zpm_adapters.engine_python.engine import PythonEngine
 from zpm_adapters.volatile.volatile_storage import VolatileDisk, VolatileRegistry
-from zpm_app.catalogue import GROUPS, find_tool
+from zpm_app.catalogue.tool_catalogue import GROUPS, find_tool
 from zpm_domain.errors import ZpmError
 from zpm_domain.limits import Limits
 from zpm_domain.memory import checkpoints

@@ -10,9 +10,9 @@ from pathlib import Path
 
 import pytest
 
-from zpm_app.bootstrap import open_toolbox
-from zpm_app.config import resolve_settings
-from zpm_app.toolbox import Toolbox
+from zpm_app.bootstrap.config import resolve_settings
+from zpm_app.bootstrap.startup import open_toolbox
+from zpm_app.worker.toolbox import Toolbox
 from zpm_contract.pg_cluster import Cluster, ClusterFailed
 
 _spaces = itertools.count(1)

@@ -9,7 +9,7 @@ import time
 
 from zpm_adapters.postgres.changes import ChangeListener
 from zpm_adapters.postgres.database import writer_name
-from zpm_app.toolbox import Toolbox
+from zpm_app.worker.toolbox import Toolbox
 from zpm_contract.pg_cluster import Cluster
 
 

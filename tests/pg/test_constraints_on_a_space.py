@@ -9,7 +9,7 @@ from __future__ import annotations
 import json
 import threading
 
-from zpm_app.toolbox import Toolbox, ToolResult
+from zpm_app.worker.toolbox import Toolbox, ToolResult
 
 
 def test_a_server_behind_is_refused_the_fact_another_server_contradicts(

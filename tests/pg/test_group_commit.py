@@ -21,11 +21,11 @@ from zpm_adapters.postgres import group as group_module
 from zpm_adapters.postgres.database import Database
 from zpm_adapters.postgres.group import PostgresWriteGroup
 from zpm_adapters.postgres.journal import PostgresJournal, advisory_key
-from zpm_app.bootstrap import open_toolbox
-from zpm_app.catalogue import ToolOutcome
-from zpm_app.config import resolve_settings
-from zpm_app.knowledge_worker import KnowledgeWorker
-from zpm_app.toolbox import Toolbox
+from zpm_app.bootstrap.config import resolve_settings
+from zpm_app.bootstrap.startup import open_toolbox
+from zpm_app.catalogue.tool_catalogue import ToolOutcome
+from zpm_app.worker.knowledge_worker import KnowledgeWorker
+from zpm_app.worker.toolbox import Toolbox
 from zpm_contract.pg_cluster import Cluster
 from zpm_domain.changes.mutations import AddClause
 from zpm_domain.errors import StorageOutcomeUnknown, StorageUnavailable

@@ -5,8 +5,8 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-from zpm_app.import_service import ProjectImport
-from zpm_app.toolbox import Toolbox
+from zpm_app.services.importing import ProjectImport
+from zpm_app.worker.toolbox import Toolbox
 
 
 def goal(box: Toolbox, text: str) -> object:

@@ -22,7 +22,7 @@ import pytest
 
 from tests.http.http_harness import HttpServer, zpm_command
 from tests.http.load_clients import check_ledgers, facts_on, loading
-from zpm_app.config import init_project
+from zpm_app.bootstrap.config import init_project
 from zpm_contract.pg_cluster import Cluster
 
 pytestmark = pytest.mark.slow

@@ -13,9 +13,9 @@ import pytest
 from zpm_adapters.postgres.database import Database
 from zpm_adapters.postgres.journal import PostgresJournal
 from zpm_adapters.postgres.registry import PostgresStorage
-from zpm_app.bootstrap import open_toolbox
-from zpm_app.config import resolve_settings
-from zpm_app.toolbox import Toolbox
+from zpm_app.bootstrap.config import resolve_settings
+from zpm_app.bootstrap.startup import open_toolbox
+from zpm_app.worker.toolbox import Toolbox
 from zpm_contract.pg_cluster import Cluster
 from zpm_domain.changes.mutations import AddClause
 from zpm_domain.errors import StorageBusy

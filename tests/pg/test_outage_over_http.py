@@ -16,7 +16,7 @@ import pytest
 
 from tests.http.http_harness import HttpServer, message_of, request, tool_call, zpm_command
 from tests.web.plain_client import Client
-from zpm_app.config import init_project
+from zpm_app.bootstrap.config import init_project
 from zpm_contract.pg_cluster import Cluster
 
 pytestmark = pytest.mark.slow

@@ -10,7 +10,7 @@ import psycopg
 import pytest
 
 from zpm_adapters.postgres.database import Database
-from zpm_app.toolbox import Toolbox
+from zpm_app.worker.toolbox import Toolbox
 from zpm_contract.pg_cluster import Cluster
 from zpm_domain.errors import StorageUnavailable
 

@@ -19,13 +19,13 @@ from zpm_adapters.postgres.database import Database, describe
 from zpm_adapters.postgres.registry import PostgresRegistry
 from zpm_adapters.postgres.schema import VERSION, migrate
 from zpm_adapters.postgres.tokens import PostgresTokens
-from zpm_app import tokens
-from zpm_app.bootstrap import open_toolbox
+from zpm_app.bootstrap.config import init_project, resolve_settings
+from zpm_app.bootstrap.startup import open_toolbox
 from zpm_app.cli import main
-from zpm_app.config import init_project, resolve_settings
-from zpm_app.storage_compare import compare_memories, compare_mounts
-from zpm_app.storage_copy import database_side, file_side
-from zpm_app.toolbox import Toolbox
+from zpm_app.services import bearer_tokens
+from zpm_app.services.storage_compare import compare_memories, compare_mounts
+from zpm_app.services.storage_copy import database_side, file_side
+from zpm_app.worker.toolbox import Toolbox
 from zpm_contract.pg_cluster import Cluster
 from zpm_domain.ports.storage import MemoryRef
 from zpm_domain.ports.tokens import TokenRecord, TokenStore
@@ -395,8 +395,8 @@ def test_the_tokens_go_along_and_a_server_of_the_space_accepts_them(
         ("alice", False, (), 1_700_000_123.25),
         ("reader", True, ("default",), None),
     ]:
-        made[name] = tokens.new_token()
-        record = tokens.make(
+        made[name] = bearer_tokens.new_token()
+        record = bearer_tokens.make(
             name, made[name], read_only=read_only, memories=memories, fork=False, now=1.7e9
         )
         store.add(record)
@@ -441,7 +441,9 @@ def test_a_target_with_a_token_of_the_same_name_is_refused(
     root.mkdir()
     init_project(root)
     mine, theirs = (
-        tokens.make("alice", tokens.new_token(), read_only=ro, memories=(), fork=False, now=now)
+        bearer_tokens.make(
+            "alice", bearer_tokens.new_token(), read_only=ro, memories=(), fork=False, now=now
+        )
         for ro, now in ((False, 1.0), (True, 2.0))
     )
     folder_store = FileTokens(root / ".zpm")

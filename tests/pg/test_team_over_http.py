@@ -11,7 +11,7 @@ from typing import Any
 import pytest
 
 from tests.http.http_harness import HttpServer, sdk_session, zpm_command
-from zpm_app.config import init_project
+from zpm_app.bootstrap.config import init_project
 from zpm_contract.pg_cluster import Cluster
 
 pytestmark = [pytest.mark.slow, pytest.mark.anyio]

@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections.abc import Iterator, Sequence
 
 from zpm_adapters.engine_python.engine import PythonEngine
-from zpm_app.plugins.hookspecs import EngineRegistrar, hookimpl
+from zpm_app.engines.hookspecs import EngineRegistrar, hookimpl
 from zpm_domain.errors import ZpmError
 from zpm_domain.limits import Limits
 from zpm_domain.ports.solutions import Solution

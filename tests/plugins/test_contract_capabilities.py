@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 
 from plugins.support import plugin_env
-from zpm_app.engines import OPTIONAL_CAPABILITIES
+from zpm_app.engines.registry import OPTIONAL_CAPABILITIES
 from zpm_contract.plugin_site import write_plugin
 from zpm_contract.targets import (
     CAPABILITIES,
@@ -24,7 +24,7 @@ PARTIAL_ENGINE = '''
 """The python engine under the name ``partial``, declared without reasoning or interrupt."""
 
 from zpm_adapters.engine_python.engine import PythonEngine
-from zpm_app.plugins.hookspecs import EngineRegistrar, hookimpl
+from zpm_app.engines.hookspecs import EngineRegistrar, hookimpl
 
 
 class PartialEngine(PythonEngine):
@@ -67,14 +67,14 @@ def test_parse_engine_refuses_anything_else(text: str, reason: str) -> None:
 def test_a_target_lacks_what_its_record_and_the_option_declare(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    from zpm_app import engines
-    from zpm_app.plugins.manager import load_plugins
+    from zpm_app.engines import registry
+    from zpm_app.engines.plugins import load_plugins
 
     root = write_plugin(tmp_path, "zpm_partial_engine", PARTIAL_ENGINE, "partial")
     monkeypatch.syspath_prepend(str(root))
     loaded = load_plugins({"ZPM_LOAD_PLUGINS": "partial"})
-    monkeypatch.setattr(engines, "_records", loaded.records)
-    monkeypatch.setattr(engines, "_problems", loaded.problems)
+    monkeypatch.setattr(registry, "_records", loaded.records)
+    monkeypatch.setattr(registry, "_problems", loaded.problems)
     assert engine_target("partial").lacks == {"reasoning", "interrupt"}
     assert engine_target("partial:-time_limit").lacks == {"reasoning", "interrupt", "time_limit"}
     assert engine_target("python").capabilities == CAPABILITIES

@@ -11,8 +11,15 @@ import pytest
 
 from plugins.support import EXAMPLE_ENGINE
 from zpm_adapters.engine_python.engine import PythonEngine
-from zpm_app import engine_report, engines
-from zpm_app.engines import (
+from zpm_app.bootstrap.builtin_engines import JANUS_FIX, swi_probe
+from zpm_app.engines import registry, report
+from zpm_app.engines.plugins import (
+    collect_records,
+    load_engine_records,
+    load_plugins,
+    plugin_manager,
+)
+from zpm_app.engines.registry import (
     Availability,
     EngineRecord,
     EngineUnavailable,
@@ -20,13 +27,6 @@ from zpm_app.engines import (
     PluginProblem,
     UnknownEngine,
     create_engine,
-)
-from zpm_app.plugins.builtin_engines import JANUS_FIX, swi_probe
-from zpm_app.plugins.manager import (
-    collect_records,
-    load_engine_records,
-    load_plugins,
-    plugin_manager,
 )
 from zpm_contract.plugin_site import write_plugin
 
@@ -74,7 +74,7 @@ def _collect(*plugins: object) -> tuple[list[EngineRecord], list[PluginProblem]]
 
 def _plugin(code: str) -> object:
     namespace: dict[str, object] = {}
-    header = "from zpm_app.plugins.hookspecs import hookimpl\n"
+    header = "from zpm_app.engines.hookspecs import hookimpl\n"
     exec(header + textwrap.dedent(code), namespace)  # a plugin object, as a module would be
 
     class Plugin:
@@ -183,12 +183,12 @@ def test_a_plugin_without_hookimpl_is_reported(
     assert [str(p) for p in loaded.problems] == [
         "plugin 'plain' (zpm_plain_plugin 0.1): registers no engine: it has no "
         "zpm_register_engines marked as a hook (is the function decorated with "
-        "@hookimpl from zpm_app.plugins.hookspecs?)"
+        "@hookimpl from zpm_app.engines.hookspecs?)"
     ]
     assert caplog.messages == [
         "plugin 'plain' (zpm_plain_plugin 0.1) is left out: registers no engine: it has no "
         "zpm_register_engines marked as a hook (is the function decorated with "
-        "@hookimpl from zpm_app.plugins.hookspecs?)"
+        "@hookimpl from zpm_app.engines.hookspecs?)"
     ]
 
 
@@ -261,7 +261,7 @@ def test_an_engine_built_by_a_function_and_named_otherwise_is_refused(
         "plugin 'test' registered engine 'other' as Named, whose name is 'named': the names "
         "must agree (register it as 'named' or set Named.name = 'other')"
     )
-    assert engines.engine_records()[0].availability() == Availability(
+    assert registry.engine_records()[0].availability() == Availability(
         False, reason=str(caught.value)
     )
 
@@ -313,8 +313,8 @@ def _use_records(
     *records: EngineRecord,
     problems: tuple[PluginProblem, ...] = (),
 ) -> None:
-    monkeypatch.setattr(engines, "_records", list(records))
-    monkeypatch.setattr(engines, "_problems", list(problems))
+    monkeypatch.setattr(registry, "_records", list(records))
+    monkeypatch.setattr(registry, "_problems", list(problems))
 
 
 def _record(name: str, factory: object, probe: object = None, priority: int = 0) -> EngineRecord:
@@ -409,7 +409,7 @@ def test_auto_picks_the_available_engine_of_highest_priority(
         _record("later", _engine_class("later"), None, 50),
     )
     assert type(create_engine("auto")) is Plugged
-    assert engine_report.engines_report(engines.engine_records()).endswith("auto selects: plugged")
+    assert report.engines_report(registry.engine_records()).endswith("auto selects: plugged")
 
 
 def test_auto_passes_over_an_engine_named_otherwise(monkeypatch: pytest.MonkeyPatch) -> None:
@@ -431,7 +431,7 @@ def test_auto_without_any_engine_that_loads_says_why(monkeypatch: pytest.MonkeyP
 
 def test_the_builtin_priorities_prefer_janus_then_pyswip_then_python() -> None:
     records = load_engine_records(NO_PLUGINS)
-    assert [r.name for r in engines.by_priority(records)] == ["janus", "pyswip", "python"]
+    assert [r.name for r in registry.by_priority(records)] == ["janus", "pyswip", "python"]
 
 
 def test_swi_probe_reports_what_is_missing(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
@@ -462,7 +462,7 @@ def test_report_shows_reason_fix_lacks_broken_plugins_and_the_auto_choice() -> N
         ),
     ]
     broken = PluginProblem("plugin 'typo' (zpm_typo 0.1)", "typo", "cannot be imported: X", ())
-    assert engine_report.engines_report(records, [broken]).splitlines() == [
+    assert report.engines_report(records, [broken]).splitlines() == [
         "janus: unavailable",
         "  from plugin 'test'",
         "  reason: absent",
@@ -476,7 +476,7 @@ def test_report_shows_reason_fix_lacks_broken_plugins_and_the_auto_choice() -> N
         "  reason: cannot be imported: X",
         "auto selects: python",
     ]
-    value = engine_report.engines_value(records, [broken])
+    value = report.engines_value(records, [broken])
     assert [entry["lacks"] for entry in value["engines"]] == [[], [], ["interrupt", "reasoning"]]
     assert value["broken_plugins"] == [
         {

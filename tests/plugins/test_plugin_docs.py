@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from zpm_app.plugins import hookspecs
+from zpm_app.engines import hookspecs
 
 GUIDE = Path(__file__).resolve().parents[2] / "docs" / "writing-an-engine-plugin.md"
 HOOKS = [

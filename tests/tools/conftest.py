@@ -8,9 +8,9 @@ from typing import Any
 
 import pytest
 
-from zpm_app.bootstrap import open_toolbox
-from zpm_app.config import init_project, resolve_settings
-from zpm_app.toolbox import Toolbox, ToolResult
+from zpm_app.bootstrap.config import init_project, resolve_settings
+from zpm_app.bootstrap.startup import open_toolbox
+from zpm_app.worker.toolbox import Toolbox, ToolResult
 
 
 @pytest.fixture

@@ -19,9 +19,9 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from zpm_app.bootstrap import open_toolbox
-from zpm_app.config import resolve_settings
-from zpm_app.toolbox import Toolbox, ToolResult
+from zpm_app.bootstrap.config import resolve_settings
+from zpm_app.bootstrap.startup import open_toolbox
+from zpm_app.worker.toolbox import Toolbox, ToolResult
 from zpm_domain.memory.access import Access, granting
 
 Call = tuple[dict[str, Any] | None, str, dict[str, Any]]

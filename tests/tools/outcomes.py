@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from zpm_app.toolbox import Toolbox
+from zpm_app.worker.toolbox import Toolbox
 
 
 def ok(box: Toolbox, tool: str, **arguments: Any) -> str:

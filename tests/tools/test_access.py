@@ -18,8 +18,8 @@ from typing import Any
 import pytest
 from granted_calls import Call, access, run_calls, run_elsewhere
 
-from zpm_app.catalogue import TOOLS
-from zpm_app.toolbox import Toolbox, ToolResult
+from zpm_app.catalogue.tool_catalogue import TOOLS
+from zpm_app.worker.toolbox import Toolbox, ToolResult
 from zpm_contract.targets import EngineTarget
 from zpm_domain.memory.access import Access, granting
 

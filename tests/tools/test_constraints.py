@@ -11,8 +11,8 @@ from pathlib import Path
 
 import pytest
 
-from zpm_app.config import ConfigError, resolve_settings
-from zpm_app.toolbox import Toolbox
+from zpm_app.bootstrap.config import ConfigError, resolve_settings
+from zpm_app.worker.toolbox import Toolbox
 from zpm_domain.constraints import policy
 from zpm_domain.stored import descriptions
 

@@ -16,7 +16,7 @@ from typing import Any, Protocol
 
 import pytest
 
-from zpm_app.toolbox import Toolbox
+from zpm_app.worker.toolbox import Toolbox
 from zpm_contract.plugin import StartServer
 from zpm_contract.targets import EngineTarget
 

@@ -14,7 +14,7 @@ import pytest
 
 from tests.tools.outcomes import error, ok
 from zpm_adapters.swi_env import NotProvisioned, discover
-from zpm_app.toolbox import Toolbox
+from zpm_app.worker.toolbox import Toolbox
 
 Open = Callable[..., Toolbox]
 OWNER = {"description": "who owns a service", "arguments": ["service", "person"]}

@@ -9,8 +9,8 @@ from pathlib import Path
 
 import pytest
 
-from zpm_app.bootstrap import StartupError
-from zpm_app.toolbox import Toolbox, ToolResult
+from zpm_app.bootstrap.startup import StartupError
+from zpm_app.worker.toolbox import Toolbox, ToolResult
 
 Open = Callable[..., Toolbox]
 

@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pytest
 
-from zpm_app.toolbox import Toolbox
+from zpm_app.worker.toolbox import Toolbox
 
 ALICE = (
     "Alice is a variable (a name that starts with a capital letter is one), so the stored "

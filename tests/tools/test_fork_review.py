@@ -13,7 +13,7 @@ from typing import Any
 import pytest
 
 from zpm_app.cli import main
-from zpm_app.toolbox import Toolbox
+from zpm_app.worker.toolbox import Toolbox
 
 Open = Callable[..., Toolbox]
 DEFAULT = 2 << 32

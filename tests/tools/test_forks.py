@@ -18,10 +18,10 @@ from typing import Any
 
 import pytest
 
-from zpm_app.bootstrap import open_toolbox
+from zpm_app.bootstrap.config import init_project, resolve_settings
+from zpm_app.bootstrap.startup import open_toolbox
 from zpm_app.cli import main
-from zpm_app.config import init_project, resolve_settings
-from zpm_app.toolbox import Toolbox
+from zpm_app.worker.toolbox import Toolbox
 
 Open = Callable[..., Toolbox]
 DEFAULT = 2 << 32
@@ -371,8 +371,8 @@ def test_forks_prune_lists_and_removes_old_unmounted_forks(
 
 MERGER = """
 import sys
-from zpm_app.bootstrap import open_toolbox
-from zpm_app.config import init_project, resolve_settings
+from zpm_app.bootstrap.startup import open_toolbox
+from zpm_app.bootstrap.config import init_project, resolve_settings
 box = open_toolbox(resolve_settings(project=sys.argv[1], env={"ZPM_ENGINE": "python"}))
 print("ready", flush=True)
 sys.stdin.readline()

@@ -23,10 +23,10 @@ from typing import Any
 
 import pytest
 
-from zpm_app.bootstrap import open_toolbox
-from zpm_app.catalogue import TOOLS
-from zpm_app.config import init_project, resolve_settings
-from zpm_app.toolbox import Toolbox
+from zpm_app.bootstrap.config import init_project, resolve_settings
+from zpm_app.bootstrap.startup import open_toolbox
+from zpm_app.catalogue.tool_catalogue import TOOLS
+from zpm_app.worker.toolbox import Toolbox
 
 NINE_TOOLS = (
     "save_snapshot",

@@ -10,10 +10,10 @@ from pathlib import Path
 
 import pytest
 
-from zpm_app.bootstrap import open_toolbox
-from zpm_app.config import resolve_settings
-from zpm_app.import_service import Imported, ProjectImport
-from zpm_app.toolbox import Toolbox
+from zpm_app.bootstrap.config import resolve_settings
+from zpm_app.bootstrap.startup import open_toolbox
+from zpm_app.services.importing import Imported, ProjectImport
+from zpm_app.worker.toolbox import Toolbox
 from zpm_domain.errors import InvalidArguments, MemoryReadOnly, ZpmError
 from zpm_domain.stored.clauses import render_clause
 from zpm_domain.tools.importing import ImportRefused, read_import

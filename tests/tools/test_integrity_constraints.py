@@ -11,8 +11,8 @@ from pathlib import Path
 
 import pytest
 
-from zpm_app.import_service import ProjectImport
-from zpm_app.toolbox import Toolbox
+from zpm_app.services.importing import ProjectImport
+from zpm_app.worker.toolbox import Toolbox
 from zpm_domain.errors import ConstraintViolated
 
 RULES = """\

@@ -9,9 +9,9 @@ from pathlib import Path
 
 import pytest
 
-from zpm_app.bootstrap import open_toolbox
-from zpm_app.config import init_project, resolve_settings
-from zpm_app.toolbox import Toolbox
+from zpm_app.bootstrap.config import init_project, resolve_settings
+from zpm_app.bootstrap.startup import open_toolbox
+from zpm_app.worker.toolbox import Toolbox
 
 Opener = Callable[[Path], Toolbox]
 

@@ -19,7 +19,7 @@ from hypothesis import strategies as st
 
 from zpm_adapters.engine_python.engine import PythonEngine
 from zpm_adapters.volatile.volatile_storage import VolatileDisk, VolatileRegistry
-from zpm_app.toolbox import Toolbox, ToolResult
+from zpm_app.worker.toolbox import Toolbox, ToolResult
 from zpm_domain.errors import EngineUnsupported
 from zpm_domain.limits import Limits
 from zpm_domain.memory.mounts import Memories

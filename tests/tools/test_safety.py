@@ -8,7 +8,7 @@ from collections.abc import Callable
 
 import pytest
 
-from zpm_app.toolbox import Toolbox, ToolResult
+from zpm_app.worker.toolbox import Toolbox, ToolResult
 
 Call = Callable[..., ToolResult]
 

@@ -14,9 +14,9 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from tests.tools.outcomes import error, ok
-from zpm_app.bootstrap import open_toolbox
-from zpm_app.config import resolve_settings
-from zpm_app.toolbox import Toolbox
+from zpm_app.bootstrap.config import resolve_settings
+from zpm_app.bootstrap.startup import open_toolbox
+from zpm_app.worker.toolbox import Toolbox
 from zpm_domain.analysis.words import any_parts, query_words, word_parts
 
 Open = Callable[..., Toolbox]

@@ -14,8 +14,8 @@ from pathlib import Path
 from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
-from zpm_app.bootstrap import open_toolbox
-from zpm_app.config import init_project, resolve_settings
+from zpm_app.bootstrap.config import init_project, resolve_settings
+from zpm_app.bootstrap.startup import open_toolbox
 from zpm_domain.analysis.search import Found, search
 from zpm_domain.analysis.words import DESCRIPTION, Matcher, query_words
 from zpm_domain.memory.memory import Memory

@@ -7,7 +7,7 @@ from pathlib import Path
 import pytest
 from outcomes import ok
 
-from zpm_app.toolbox import Toolbox, ToolResult
+from zpm_app.worker.toolbox import Toolbox, ToolResult
 
 SNAPSHOTS = Path(".zpm") / "kb" / "default" / "snapshots"
 

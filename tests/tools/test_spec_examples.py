@@ -7,7 +7,7 @@ from typing import Any
 
 import pytest
 
-from zpm_app.toolbox import ToolResult
+from zpm_app.worker.toolbox import ToolResult
 
 Call = Callable[..., ToolResult]
 

@@ -11,8 +11,8 @@ from typing import Any
 import pytest
 from jsonschema import Draft202012Validator
 
-from zpm_app.catalogue import TOOLS, find_tool
-from zpm_app.toolbox import Toolbox
+from zpm_app.catalogue.tool_catalogue import TOOLS, find_tool
+from zpm_app.worker.toolbox import Toolbox
 from zpm_contract.scenarios import ARGUE_EXAMPLES, GEO_KNOWLEDGE, SPEC_WALK
 
 RESHAPED = {"query_logic", "trace_dependency", "explain_why", "query", "argue"}

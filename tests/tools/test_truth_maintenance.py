@@ -10,7 +10,7 @@ from typing import Any
 import pytest
 
 from tests.tools.outcomes import error, ok
-from zpm_app.toolbox import Toolbox
+from zpm_app.worker.toolbox import Toolbox
 
 Open = Callable[..., Toolbox]
 

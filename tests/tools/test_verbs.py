@@ -10,7 +10,7 @@ from typing import Any
 
 import pytest
 
-from zpm_app.toolbox import Toolbox
+from zpm_app.worker.toolbox import Toolbox
 from zpm_domain.prolog.reader import read_term
 from zpm_domain.stored.clauses import Clause
 

@@ -19,8 +19,8 @@ from browser import screenshot
 from playwright.sync_api import Page, expect
 
 from tests.http.http_harness import HttpServer, create_token, run_zpm
-from zpm_app.bootstrap import open_toolbox
-from zpm_app.config import init_project, resolve_settings
+from zpm_app.bootstrap.config import init_project, resolve_settings
+from zpm_app.bootstrap.startup import open_toolbox
 
 FACTS = 100_000
 

@@ -16,8 +16,8 @@ import pytest
 from plain_client import Client
 
 from tests.http.http_harness import HttpServer, create_token, free_port, run_zpm, zpm_command
-from zpm_app.bootstrap import open_toolbox
-from zpm_app.config import init_project, resolve_settings
+from zpm_app.bootstrap.config import init_project, resolve_settings
+from zpm_app.bootstrap.startup import open_toolbox
 
 
 @pytest.fixture

@@ -10,9 +10,9 @@ from typing import Any
 
 import pytest
 
-from zpm_app.bootstrap import open_toolbox
-from zpm_app.config import init_project, resolve_settings
-from zpm_app.toolbox import Toolbox
+from zpm_app.bootstrap.config import init_project, resolve_settings
+from zpm_app.bootstrap.startup import open_toolbox
+from zpm_app.worker.toolbox import Toolbox
 from zpm_domain.errors import InvalidArguments, MemoryNotMounted, ZpmError
 from zpm_domain.memory.access import Access, granting
 from zpm_domain.review import graphs

@@ -6,10 +6,10 @@ from __future__ import annotations
 
 import pytest
 
-from zpm_app.callers import Caller
 from zpm_app.http.options import PAGE_SESSIONS_PER_TOKEN as PER_TOKEN
 from zpm_app.web import sessions
 from zpm_app.web.sessions import Sessions, owner_of
+from zpm_app.worker.callers import Caller
 from zpm_domain.memory.access import Access
 
 

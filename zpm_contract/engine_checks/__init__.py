@@ -1,7 +1,7 @@
 """Engine checks a plugin author runs without the contract suite's servers.
 
 ``python -m zpm_contract.engine_checks NAME`` loads engine ``NAME`` by name
-(``zpm_app.engines.create_engine``, so a plugin's engine as zpm would load
+(``zpm_app.engines.registry.create_engine``, so a plugin's engine as zpm would load
 it) and runs, in one process, on it and on the reference python engine:
 
 * ``copies``: ``copy_clauses`` gives exactly what ``add_clauses`` gives, and

@@ -13,7 +13,7 @@ import sys
 from collections.abc import Callable, Sequence
 
 from zpm_adapters.engine_python.engine import PythonEngine
-from zpm_app.engines import EngineError, create_engine
+from zpm_app.engines.registry import EngineError, create_engine
 from zpm_contract.engine_checks.aliases import check_aliases
 from zpm_contract.engine_checks.copies import check_copy_clauses
 from zpm_contract.engine_checks.hypotheses import check_solve_as_if

@@ -26,7 +26,7 @@ Calls that write one after another may share their journals' ``fsync``
 files made on the group's thread commits the group first.
 
 The global root is ``$XDG_DATA_HOME/zpm/kb``, else ``~/.local/share/zpm/kb``
-(``zpm_app.config`` decides); without one, global memories cannot be
+(``zpm_app.bootstrap.config`` decides); without one, global memories cannot be
 created or mounted.
 """
 

@@ -32,7 +32,7 @@ import sys
 from collections.abc import Callable, Sequence
 from types import ModuleType
 
-from zpm_app.catalogue import TOOLS, ToolDefinition, package_version, tool_listing
+from zpm_app.catalogue.tool_catalogue import TOOLS, ToolDefinition, tool_listing
 from zpm_app.cli import (
     engines,
     forks,
@@ -47,6 +47,7 @@ from zpm_app.cli import (
     tokens,
     ui,
 )
+from zpm_app.cli.completion import completion_script
 from zpm_app.cli.parsing import (
     Parser,
     VersionAction,
@@ -56,10 +57,10 @@ from zpm_app.cli.parsing import (
     first_sentence,
     unrecognized,
 )
-from zpm_app.cli.services import Services, StartupFailed, default_services
+from zpm_app.cli.printing import USAGE_ERROR
 from zpm_app.cli.tool_commands import add_tool_command, run_tool, tool_arguments
-from zpm_app.completion import completion_script
-from zpm_app.output import USAGE_ERROR
+from zpm_app.cli.wiring import Services, StartupFailed, default_services
+from zpm_app.version import package_version
 
 __all__ = ["COMMANDS", "Services", "StartupFailed", "build_parser", "default_services", "main"]
 

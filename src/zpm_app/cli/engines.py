@@ -7,7 +7,7 @@ import json
 from typing import Any
 
 from zpm_app.cli.parsing import add_global_options, command
-from zpm_app.cli.services import Services
+from zpm_app.cli.wiring import Services
 
 NAME = "engines"
 
@@ -24,12 +24,12 @@ def add(commands: Any) -> None:
 def run(ns: argparse.Namespace, services: Services) -> int:
     """Needs no project; a broken plugin is listed with its problem (and
     warned about on stderr when the plugins load), exit 0."""
-    from zpm_app import engine_report, engines
+    from zpm_app.engines import registry, report
 
-    records = engines.engine_records()
-    problems = engines.plugin_problems()
+    records = registry.engine_records()
+    problems = registry.plugin_problems()
     if ns.format == "json":
-        print(json.dumps(engine_report.engines_value(records, problems), ensure_ascii=False))
+        print(json.dumps(report.engines_value(records, problems), ensure_ascii=False))
     else:
-        print(engine_report.engines_report(records, problems))
+        print(report.engines_report(records, problems))
     return 0

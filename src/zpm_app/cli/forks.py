@@ -9,8 +9,8 @@ import time
 from typing import Any
 
 from zpm_app.cli.parsing import actions, add_global_options, age, command
-from zpm_app.cli.services import Services
-from zpm_app.output import fail
+from zpm_app.cli.printing import fail
+from zpm_app.cli.wiring import Services
 from zpm_domain.errors import ZpmError
 
 NAME = "forks"

@@ -1,5 +1,5 @@
 """``zpm history prune --before TIME [--memory M]``: drop the history older
-than a moment (``zpm_app.history_prune``).  ``zpm history`` without
+than a moment (``zpm_app.services.history_prune``).  ``zpm history`` without
 ``prune`` is the ``history`` tool's command."""
 
 from __future__ import annotations
@@ -10,8 +10,8 @@ from datetime import UTC, datetime
 from typing import Any
 
 from zpm_app.cli.parsing import add_global_options, command
-from zpm_app.cli.services import Services
-from zpm_app.output import fail
+from zpm_app.cli.printing import fail
+from zpm_app.cli.wiring import Services
 
 NAME = "history-prune"
 WORDS = ("history", "prune")
@@ -53,13 +53,18 @@ def moment(text: str) -> int:
 
 
 def run(ns: argparse.Namespace, services: Services) -> int:
-    from zpm_app import config, history_prune
+    from zpm_app.bootstrap import config, startup
+    from zpm_app.services import history_prune
     from zpm_domain.errors import ZpmError
     from zpm_domain.ports.storage import MemoryMissing
 
     try:
         settings = config.resolve_settings(project=ns.project)
-        pruned = history_prune.prune(settings, ns.before, ns.memory)
+        opened = startup.open_registry(settings)
+        try:
+            pruned = history_prune.prune(opened.registry, opened.label, ns.before, ns.memory)
+        finally:
+            opened.release()
     except config.ProjectNotFound as error:
         return fail(f"zpm history prune: NotFound. {error}")
     except (config.ConfigError, ZpmError, OSError, MemoryMissing) as error:

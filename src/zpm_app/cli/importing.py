@@ -17,8 +17,8 @@ from typing import Any
 
 from zpm_app.cli.identity import BadIdentity, cli_client
 from zpm_app.cli.parsing import add_global_options, command
-from zpm_app.cli.services import Services
-from zpm_app.output import fail
+from zpm_app.cli.printing import fail
+from zpm_app.cli.wiring import Services
 from zpm_domain.errors import ZpmError
 
 NAME = "import"

@@ -1,7 +1,7 @@
 """``zpm journal check`` and ``zpm journal salvage [--memory M]``.
 
 Both work on the journal files without opening the project (a damaged
-journal stops it from opening); ``zpm_app.journals`` does the work, this
+journal stops it from opening); ``zpm_app.bootstrap.journal_files`` does the work, this
 module prints it.  ``check`` exits 1 when a journal is damaged (or cannot
 be read), ``salvage`` when it could not salvage one (a running server has
 it open).
@@ -15,11 +15,11 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from zpm_app.cli.parsing import actions, add_global_options, command
-from zpm_app.cli.services import Services
-from zpm_app.output import fail
+from zpm_app.cli.printing import fail
+from zpm_app.cli.wiring import Services
 
 if TYPE_CHECKING:
-    from zpm_app.journals import Checked, MemoryJournal, Salvaged
+    from zpm_app.bootstrap.journal_files import Checked, MemoryJournal, Salvaged
     from zpm_domain.memory.journal_health import Damage, Salvage
 
 NAME = "journal"
@@ -53,7 +53,7 @@ def add(commands: Any) -> None:
 
 
 def run(ns: argparse.Namespace, services: Services) -> int:
-    from zpm_app import config, journals
+    from zpm_app.bootstrap import config, journal_files
     from zpm_domain.errors import ZpmError
 
     command_name = f"zpm journal {ns.journal_action}"
@@ -63,13 +63,13 @@ def run(ns: argparse.Namespace, services: Services) -> int:
             ns.command_parser.error("--file and --memory cannot be given together")
         if not Path(chosen_file).is_file():
             return fail(f"{command_name}: no such file: {chosen_file}")
-        return _print_check([journals.check_file(Path(chosen_file))], ns.format)
+        return _print_check([journal_files.check_file(Path(chosen_file))], ns.format)
     try:
         settings = config.resolve_settings(project=ns.project)
         if ns.journal_action == "check":
-            checked = journals.check(settings, ns.memory)
+            checked = journal_files.check(settings, ns.memory)
         else:
-            salvaged = journals.salvage(settings, ns.memory)
+            salvaged = journal_files.salvage(settings, ns.memory)
     except config.ProjectNotFound as error:
         return fail(f"{command_name}: NotFound. {error}")
     except (config.ConfigError, ZpmError, OSError) as error:

@@ -1,7 +1,7 @@
 """``zpm kb push``: store the project's knowledge files in its space.
 
 Only for a project kept in a database (``--storage``/``ZPM_STORAGE_URL``
-and a space): see ``zpm_app.knowledge_push``.  Prints one line per memory
+and a space): see ``zpm_app.services.knowledge_push``.  Prints one line per memory
 (its files, and whether they changed); exits 1 when the project does not
 use a database or a file cannot be read.
 """
@@ -13,8 +13,8 @@ import json
 from typing import Any
 
 from zpm_app.cli.parsing import actions, add_global_options, command
-from zpm_app.cli.services import Services
-from zpm_app.output import fail
+from zpm_app.cli.printing import fail
+from zpm_app.cli.wiring import Services
 
 NAME = "kb"
 
@@ -32,16 +32,15 @@ def add(commands: Any) -> None:
 
 
 def run(ns: argparse.Namespace, services: Services) -> int:
-    from zpm_app import config
-    from zpm_app.knowledge_push import PushFailed, push
-    from zpm_app.shared_storage import SharedStorageNeeded, opened_space
+    from zpm_app.bootstrap import config
+    from zpm_app.bootstrap.storages import SharedStorageNeeded, push_knowledge
+    from zpm_app.services.knowledge_push import PushFailed
     from zpm_domain.errors import ZpmError
 
     command_name = "zpm kb push"
     try:
         settings = config.resolve_settings(project=ns.project)
-        with opened_space(settings, command_name) as registry:
-            pushed = push(settings.paths, registry)
+        pushed = push_knowledge(settings, command_name)
     except config.ProjectNotFound as error:
         return fail(f"{command_name}: NotFound. {error}")
     except (config.ConfigError, SharedStorageNeeded, PushFailed, ZpmError, OSError) as error:

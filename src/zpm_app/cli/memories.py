@@ -11,10 +11,10 @@ from __future__ import annotations
 import argparse
 from typing import Any
 
-from zpm_app.catalogue import find_tool
+from zpm_app.catalogue.tool_catalogue import find_tool
 from zpm_app.cli.parsing import actions, add_global_options, command
-from zpm_app.cli.services import Services
 from zpm_app.cli.tool_commands import run_tool
+from zpm_app.cli.wiring import Services
 
 NAME = "memories"
 

@@ -20,7 +20,7 @@ from collections.abc import Sequence
 from difflib import get_close_matches
 from typing import Any, NoReturn
 
-from zpm_app.output import USAGE_ERROR
+from zpm_app.cli.printing import USAGE_ERROR
 
 
 class Parser(argparse.ArgumentParser):
@@ -99,7 +99,7 @@ def add_global_options(
 def apply_storage_options(ns: argparse.Namespace) -> None:
     """``--storage`` and ``--space`` stand for ``ZPM_STORAGE_URL`` and
     ``ZPM_SPACE`` for this command: set them so that every place that
-    resolves the settings (``zpm_app.config``) sees them."""
+    resolves the settings (``zpm_app.bootstrap.config``) sees them."""
     for option, variable in (("storage", "ZPM_STORAGE_URL"), ("space", "ZPM_SPACE")):
         value = getattr(ns, option, None)
         if value is not None:
@@ -144,7 +144,7 @@ class VersionAction(argparse.Action):
         super().__init__(option_strings, dest, nargs=0, **kwargs)
 
     def __call__(self, parser: argparse.ArgumentParser, *_args: Any, **_kwargs: Any) -> None:
-        from zpm_app.catalogue import package_version
+        from zpm_app.version import package_version
 
         print(f"zpm {package_version()}")
         parser.exit(0)

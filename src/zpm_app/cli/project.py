@@ -7,8 +7,8 @@ from pathlib import Path
 from typing import Any
 
 from zpm_app.cli.parsing import command
-from zpm_app.cli.services import Services
-from zpm_app.output import fail
+from zpm_app.cli.printing import fail
+from zpm_app.cli.wiring import Services
 
 NAME = "init"
 

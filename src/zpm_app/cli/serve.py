@@ -18,15 +18,15 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from zpm_app.catalogue import ToolRunner
+from zpm_app.catalogue.tool_catalogue import ToolRunner
 
 if TYPE_CHECKING:
     from zpm_app.http.options import HttpOptions
 from zpm_app.cli.parsing import add_global_options, command
+from zpm_app.cli.printing import fail
 from zpm_app.cli.project import create_project
-from zpm_app.cli.services import Services
+from zpm_app.cli.wiring import Services
 from zpm_app.http.options import HttpRefused
-from zpm_app.output import fail
 
 NAME = "serve"
 
@@ -134,10 +134,10 @@ def run(ns: argparse.Namespace, services: Services) -> int:
     again when the server cannot start."""
     for name in ("zpm", "zpm_app", "zpm_adapters", "zpm_domain"):
         logging.getLogger(name).setLevel(logging.INFO)
-    from zpm_app.sdk_imports import defer_package_initialisers
+    from zpm_app.server.sdk_imports import defer_package_initialisers
 
     defer_package_initialisers()
-    from zpm_app import server
+    from zpm_app.server import mcp_server
 
     created: list[Path] = []
     if ns.init and not _in_a_database():
@@ -163,7 +163,7 @@ def run(ns: argparse.Namespace, services: Services) -> int:
     try:
         http = _http_options(ns, services)
         if http is None:
-            return server.serve(open_runner)
+            return mcp_server.serve(open_runner)
         return _serve_http(ns, services, http, open_runner)
     except KeyboardInterrupt:  # interrupted before serving started
         return 0

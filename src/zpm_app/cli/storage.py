@@ -8,9 +8,9 @@ project between files and a database.
 
 ``migrate --from A --to B`` copies a whole project: from a project folder
 into space ``--space`` of a database, or from that space into a project
-folder (``zpm_app.storage_copy``; ``--global`` copies the global memories
+folder (``zpm_app.services.storage_copy``; ``--global`` copies the global memories
 too).  Then both sides are opened and every memory compared
-(``zpm_app.storage_compare``): one line per memory, ``default: 12
+(``zpm_app.services.storage_compare``): one line per memory, ``default: 12
 clauses, 1 assumptions, 3 snapshots, 0 withdrawals: identical``, then the
 mounts', then the tokens' (``tokens: 2: identical``).  Exits 1 at the
 first difference (named on stderr), and for a copy refused or failed, with
@@ -27,8 +27,8 @@ from pathlib import Path
 from typing import Any
 
 from zpm_app.cli.parsing import actions, add_global_options, command
-from zpm_app.cli.services import Services
-from zpm_app.output import fail
+from zpm_app.cli.printing import fail
+from zpm_app.cli.wiring import Services
 
 NAME = "storage"
 
@@ -80,10 +80,8 @@ def run(ns: argparse.Namespace, services: Services) -> int:
 
 
 def _init(ns: argparse.Namespace) -> int:
-    from zpm_adapters.postgres.database import Database
-    from zpm_adapters.postgres.registry import PostgresRegistry
-    from zpm_adapters.postgres.schema import migrate
-    from zpm_app import config
+    from zpm_app.bootstrap import config
+    from zpm_app.bootstrap.storages import prepare_database
     from zpm_domain.errors import ZpmError
 
     where = "zpm storage init"
@@ -98,23 +96,19 @@ def _init(ns: argparse.Namespace) -> int:
             f"{where}: the project keeps its memories in files: name a database with "
             "--storage URL (or ZPM_STORAGE_URL, or [storage] url in .zpm/config.toml)"
         )
-    db = Database(storage.url)
     try:
-        before, now = migrate(db)
-        print(f"{db.where}: zpm tables at version {now} (were at {before})")
-        if storage.space:
-            PostgresRegistry(db, storage.space, storage.global_space)
-            print(f"space {storage.space} is ready (global memories: space {storage.global_space})")
+        prepared = prepare_database(storage)
     except ZpmError as error:
         return fail(f"{where}: {error}")
-    finally:
-        db.close()
+    print(f"{prepared.where}: zpm tables at version {prepared.now} (were at {prepared.before})")
+    if storage.space:
+        print(f"space {storage.space} is ready (global memories: space {storage.global_space})")
     return 0
 
 
 def _migrate(ns: argparse.Namespace) -> int:
-    from zpm_app import config
-    from zpm_app.storage_copy import CopyRefused, is_database
+    from zpm_app.bootstrap import config
+    from zpm_app.services.storage_copy import CopyRefused, is_database
     from zpm_domain.errors import ZpmError
     from zpm_domain.ports.journal import JournalCorrupt
     from zpm_domain.ports.storage import MemoryExists, MemoryMissing
@@ -140,15 +134,10 @@ def _migrate(ns: argparse.Namespace) -> int:
 def _copy_and_compare(ns: argparse.Namespace, space: str) -> int:
     from contextlib import ExitStack
 
-    from zpm_app import config
-    from zpm_app.storage_compare import compare_memories, compare_mounts, compare_tokens
-    from zpm_app.storage_copy import (
-        copy_project,
-        database_side,
-        file_side,
-        global_space,
-        is_database,
-    )
+    from zpm_app.bootstrap import config
+    from zpm_app.bootstrap.copy_sides import database_side, file_side, global_space
+    from zpm_app.services.storage_compare import compare_memories, compare_mounts, compare_tokens
+    from zpm_app.services.storage_copy import copy_project, is_database
 
     env, clock = os.environ, config.clock(os.environ)
     to_database = is_database(ns.target)

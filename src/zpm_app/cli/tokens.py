@@ -16,10 +16,10 @@ import sys
 import time
 from typing import Any
 
-from zpm_app import tokens
 from zpm_app.cli.parsing import actions, add_global_options, command
-from zpm_app.cli.services import Services
-from zpm_app.output import fail
+from zpm_app.cli.printing import fail
+from zpm_app.cli.wiring import Services
+from zpm_app.services import bearer_tokens
 from zpm_domain.errors import ZpmError
 from zpm_domain.ports.tokens import TokenExists, TokenRecord
 
@@ -79,9 +79,9 @@ def run(ns: argparse.Namespace, services: Services) -> int:
 
 
 def _create(ns: argparse.Namespace, store: Any, where: str) -> int:
-    token = tokens.new_token()
+    token = bearer_tokens.new_token()
     try:
-        record = tokens.make(
+        record = bearer_tokens.make(
             ns.name,
             token,
             read_only=ns.read_only,
@@ -90,11 +90,12 @@ def _create(ns: argparse.Namespace, store: Any, where: str) -> int:
             now=time.time(),
         )
         store.add(record)
-    except (tokens.BadTokenRequest, TokenExists) as error:
+    except (bearer_tokens.BadTokenRequest, TokenExists) as error:
         return fail(f"{where}: {error}")
     print(token)
     print(
-        f"zpm: token {record.name} ({tokens.scope_text(record)}); it is shown only this once",
+        f"zpm: token {record.name} ({bearer_tokens.scope_text(record)}); "
+        "it is shown only this once",
         file=sys.stderr,
     )
     return 0
@@ -120,7 +121,7 @@ def _list(records: list[TokenRecord], output_format: str) -> int:
         return 0
     for r in records:
         used = "never used" if r.last_used is None else f"last used {_when(r.last_used)}"
-        print(f"{r.name}  {tokens.scope_text(r)}  created {_when(r.created)}  {used}")
+        print(f"{r.name}  {bearer_tokens.scope_text(r)}  created {_when(r.created)}  {used}")
     return 0
 
 

@@ -16,7 +16,7 @@ import argparse
 import sys
 from typing import IO, Any
 
-from zpm_app.catalogue import ToolDefinition
+from zpm_app.catalogue.tool_catalogue import ToolDefinition
 from zpm_app.cli.identity import BadIdentity, cli_client
 from zpm_app.cli.parsing import (
     add_global_options,
@@ -26,8 +26,8 @@ from zpm_app.cli.parsing import (
     integer,
     number,
 )
-from zpm_app.cli.services import Services
-from zpm_app.output import fail, print_outcome
+from zpm_app.cli.printing import fail, print_outcome
+from zpm_app.cli.wiring import Services
 from zpm_domain.errors import ZpmError
 
 STDIN = "-"

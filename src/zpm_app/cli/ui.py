@@ -20,10 +20,10 @@ import sys
 import webbrowser
 from typing import Any
 
-from zpm_app.catalogue import ToolRunner
+from zpm_app.catalogue.tool_catalogue import ToolRunner
 from zpm_app.cli.parsing import add_global_options, command
-from zpm_app.cli.services import Services
-from zpm_app.output import fail
+from zpm_app.cli.printing import fail
+from zpm_app.cli.wiring import Services
 
 NAME = "ui"
 HOST = "127.0.0.1"
@@ -49,14 +49,14 @@ def run(ns: argparse.Namespace, services: Services) -> int:
         logging.getLogger(name).setLevel(logging.INFO)
     if services.open_tokens is None:
         return fail("zpm ui: the review page is not available here")
-    from zpm_app.sdk_imports import defer_package_initialisers
+    from zpm_app.server.sdk_imports import defer_package_initialisers
 
     defer_package_initialisers()
     try:
-        from zpm_app.callers import Caller
         from zpm_app.http.app import serve_http
         from zpm_app.http.options import HttpOptions
         from zpm_app.web.sessions import Sessions
+        from zpm_app.worker.callers import Caller
     except ImportError as missing:
         return fail(
             f"zpm ui: {missing.name} is not installed: the review page needs zpm's http "

@@ -5,7 +5,7 @@ Routes:
 * ``/mcp``: the MCP SDK's Streamable HTTP transport
   (``StreamableHTTPSessionManager``), stateful sessions or, with
   ``stateless``, one exchange per request (servers behind a load
-  balancer), running the very server ``zpm_app.server.build_server`` makes
+  balancer), running the very server ``zpm_app.server.mcp_server.build_server`` makes
   for stdio: the same tools, texts and schemas.  Before anything else a
   request's ``Host`` and ``Origin`` are checked (421 / 403), then its
   method, media type and protocol revision (405 / 415 / 400,
@@ -29,7 +29,7 @@ goes on that request's own response stream, in stateless mode too; there a
 request that asks for no progress is answered with one JSON body
 (``zpm_app.http.streams``).  A
 session hears of the resources it subscribed to and of the resource list on
-its standing stream (``zpm_app.audience``), changes by other servers of a
+its standing stream (``zpm_app.server.audience``), changes by other servers of a
 shared storage included; log lines stay on stderr.  SIGTERM and SIGINT
 stop uvicorn, which ends the sessions; the runner is then closed.
 """
@@ -62,10 +62,7 @@ from starlette.responses import JSONResponse, Response
 from starlette.routing import BaseRoute, Mount, Route
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
-from zpm_app import collection
-from zpm_app.audience import SessionAudience
-from zpm_app.call_shares import CallShares
-from zpm_app.catalogue import ToolRunner, package_version
+from zpm_app.catalogue.tool_catalogue import ToolRunner
 from zpm_app.http.auth import (
     SCOPES,
     RequireBearer,
@@ -83,11 +80,15 @@ from zpm_app.http.outage import RETRY_AFTER_S, Outage
 from zpm_app.http.refusals import McpRefusals
 from zpm_app.http.shares import SessionShares
 from zpm_app.http.streams import StreamWhenAsked
-from zpm_app.knowledge_worker import KnowledgeWorker
-from zpm_app.listening import Listening
-from zpm_app.server import SWITCH_INTERVAL_S, build_server
+from zpm_app.server.audience import SessionAudience
+from zpm_app.server.listening import Listening
+from zpm_app.server.mcp_server import SWITCH_INTERVAL_S, build_server
+from zpm_app.version import package_version
 from zpm_app.web.pages import Review, review_routes
 from zpm_app.web.sessions import Sessions
+from zpm_app.worker import collection
+from zpm_app.worker.call_shares import CallShares
+from zpm_app.worker.knowledge_worker import KnowledgeWorker
 from zpm_domain.ports.tokens import TokenStore
 
 if TYPE_CHECKING:

@@ -5,7 +5,7 @@ Every request to ``/mcp`` carries ``Authorization: Bearer <token>``:
 * a zpm token (``zpm_...``, ``zpm tokens create``): looked up by its SHA-256
   digest in the token store on every request (a revoked token is refused at
   once); its name is the caller, its scope decides the access
-  (``zpm_app.tokens.access_of``).  Scopes: ``zpm:read``, and ``zpm:write``
+  (``zpm_app.services.bearer_tokens.access_of``).  Scopes: ``zpm:read``, and ``zpm:write``
   unless it is read-only;
 * with JWT settings, any other token is a JWT (``zpm_app.http.jwt_tokens``):
   its ``sub`` is the caller.  Scope ``zpm:write`` reads and writes,
@@ -43,9 +43,9 @@ from starlette.requests import HTTPConnection, Request
 from starlette.responses import Response
 from starlette.types import ASGIApp, Receive, Scope, Send
 
-from zpm_app import tokens
-from zpm_app.callers import Caller
 from zpm_app.http.outage import Outage, unavailable
+from zpm_app.services import bearer_tokens
+from zpm_app.worker.callers import Caller
 from zpm_domain.errors import StorageUnavailable
 from zpm_domain.memory.access import Access
 from zpm_domain.ports.tokens import TokenStore
@@ -88,7 +88,7 @@ class ZpmTokens:
     def _verify(self, token: str) -> AccessToken | None:
         asked_at = self._outage.asking()
         try:
-            record = self._store.find(tokens.digest(token))
+            record = self._store.find(bearer_tokens.digest(token))
         except StorageUnavailable as error:
             self._outage.failed(error.detail)
             raise StorageDown(error) from None
@@ -104,7 +104,7 @@ class ZpmTokens:
                 self._outage.failed(error.detail)
             except OSError as error:
                 log.warning("cannot record the use of token %s: %s", record.name, error)
-        access = tokens.access_of(record)
+        access = bearer_tokens.access_of(record)
         return AccessToken(
             token=token,
             client_id=record.name,
@@ -122,7 +122,7 @@ class Verifier:
         self._jwt = jwt
 
     async def verify_token(self, token: str) -> AccessToken | None:
-        if token.startswith(tokens.PREFIX):
+        if token.startswith(bearer_tokens.PREFIX):
             return await self._zpm.verify_token(token)
         if self._jwt is not None:
             return await self._jwt.verify_token(token)

@@ -37,7 +37,7 @@ PAGE_SESSIONS_PER_TOKEN = 20
 ``zpm_app.web.sessions``)."""
 CALLS_PER_TOKEN = 8
 """Calls one token may have in the queue at once (``--calls-per-token``;
-``zpm_app.call_shares``)."""
+``zpm_app.worker.call_shares``)."""
 
 
 class HttpRefused(Exception):

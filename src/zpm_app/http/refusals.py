@@ -5,7 +5,7 @@ the HTTP status that names it, with a JSON-RPC error body (``id`` null):
 * a ``POST`` whose ``Content-Type`` is not ``application/json``: 415;
 * an ``MCP-Protocol-Version`` header naming a revision zpm does not speak:
   400 with ``-32022`` (unsupported protocol version), the request's id, and
-  the revisions it could name instead, as on stdio (``zpm_app.eras``): for
+  the revisions it could name instead, as on stdio (``zpm_app.server.eras``): for
   a request of the 2026-07-28 era (``server/discover``, or a ``_meta``
   envelope) those of that era, else every revision zpm speaks.
 
@@ -24,9 +24,9 @@ from mcp_types.version import MODERN_PROTOCOL_VERSIONS
 from starlette.datastructures import Headers
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
-from zpm_app.eras import SPEAKS, SPOKEN_VERSIONS
 from zpm_app.http.batches import usable_id
 from zpm_app.http.bodies import read_body
+from zpm_app.server.eras import SPEAKS, SPOKEN_VERSIONS
 
 ALLOWED = ("GET", "POST", "DELETE")
 INVALID_REQUEST = -32600

@@ -37,14 +37,14 @@ from starlette.responses import HTMLResponse, RedirectResponse, Response
 from starlette.routing import BaseRoute, Mount, Route
 from starlette.staticfiles import StaticFiles
 
-from zpm_app.call_shares import CallShares
-from zpm_app.callers import Caller
-from zpm_app.knowledge_worker import KnowledgeWorker
 from zpm_app.web.conflict_pages import ConflictPages
 from zpm_app.web.graph_layout import Graph
 from zpm_app.web.graph_svg import render_svg
 from zpm_app.web.sessions import Sessions, WebSession
 from zpm_app.web.time_pages import TimePages
+from zpm_app.worker.call_shares import CallShares
+from zpm_app.worker.callers import Caller
+from zpm_app.worker.knowledge_worker import KnowledgeWorker
 from zpm_domain.errors import StorageUnavailable, ZpmError
 from zpm_domain.review.clauses import PAGE, clause_page, predicate_rows
 from zpm_domain.review.forks import fork_diff, resolve_argument
@@ -91,7 +91,7 @@ class Review:
     """What the pages need: the worker they read through, the sessions,
     ``sign_in`` (``None``: no authentication, every visitor reaches all),
     and the callers' shares of the worker's queue, which ``/mcp`` holds from
-    too (``None``: unbounded; ``zpm_app.call_shares``)."""
+    too (``None``: unbounded; ``zpm_app.worker.call_shares``)."""
 
     worker: KnowledgeWorker
     sessions: Sessions

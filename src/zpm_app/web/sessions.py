@@ -33,8 +33,8 @@ from collections import OrderedDict
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
-from zpm_app.callers import Caller
-from zpm_app.tokens import PREFIX
+from zpm_app.services.bearer_tokens import PREFIX
+from zpm_app.worker.callers import Caller
 
 IDLE_S = 12 * 3600.0
 """A session unused this long is forgotten."""

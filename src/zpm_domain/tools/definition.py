@@ -179,7 +179,7 @@ class ToolDefinition:
         default=None, hash=False, compare=False, repr=False
     )
     """How the application turns ``output`` into its JSON Schema
-    (``zpm_app.output_schemas``); see :attr:`output_schema`."""
+    (``zpm_app.catalogue.output_schemas``); see :attr:`output_schema`."""
     details: str = field(default="", compare=False)
     """More about the tool for people: ``docs/tools.md`` and the CLI's help
     show it after the description; ``tools/list`` does not send it."""
