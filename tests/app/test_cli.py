@@ -545,7 +545,7 @@ def test_a_tool_commands_help_says_how_to_read_stdin(capsys: pytest.CaptureFixtu
 def test_serve_passes_its_tool_selection_to_the_server(
     capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    from zpm_app.server import mcp_server
+    from zpm_app.server import stdio
 
     opened: list[tuple[str | None, str | None, str | None]] = []
 
@@ -553,7 +553,7 @@ def test_serve_passes_its_tool_selection_to_the_server(
         opened.append((project, engine, tools))
         return MemoRunner()
 
-    monkeypatch.setattr(mcp_server, "serve", lambda open_runner: 0 if open_runner() else 1)
+    monkeypatch.setattr(stdio, "serve", lambda open_runner: 0 if open_runner() else 1)
     world = World()
     services = dataclasses.replace(world.services(), open_server=open_server)
     assert main(["serve", "--tools", "core,argue", "--project", "P"], services) == 0

@@ -12,8 +12,9 @@ import pytest
 from memo_runner import FACTS, MemoRunner
 
 from zpm_app.catalogue.tool_catalogue import TOOLS, TOOLSETS, select_tools
-from zpm_app.server.mcp_server import KnowledgeWorker, serve_wire
+from zpm_app.server.stdio import serve_wire
 from zpm_app.server.stdio_wire import StdioWire
+from zpm_app.worker.knowledge_worker import KnowledgeWorker
 
 INITIALIZE = {
     "jsonrpc": "2.0",

@@ -19,7 +19,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "app"))
 
 from memo_runner import MemoRunner, Outcome  # noqa: E402
 
-from zpm_app.server.mcp_server import serve  # noqa: E402
+from zpm_app.server.stdio import serve  # noqa: E402
 
 
 @dataclass

@@ -137,7 +137,7 @@ def run(ns: argparse.Namespace, services: Services) -> int:
     from zpm_app.server.sdk_imports import defer_package_initialisers
 
     defer_package_initialisers()
-    from zpm_app.server import mcp_server
+    from zpm_app.server import stdio
 
     created: list[Path] = []
     if ns.init and not _in_a_database():
@@ -163,7 +163,7 @@ def run(ns: argparse.Namespace, services: Services) -> int:
     try:
         http = _http_options(ns, services)
         if http is None:
-            return mcp_server.serve(open_runner)
+            return stdio.serve(open_runner)
         return _serve_http(ns, services, http, open_runner)
     except KeyboardInterrupt:  # interrupted before serving started
         return 0
