@@ -25,7 +25,7 @@ EXAMPLE_ENGINE = '''
 """An example zpm engine plugin: the python engine under another name."""
 
 from zpm_adapters.engine_python.engine import PythonEngine
-from zpm_app.engines.hookspecs import EngineRegistrar, hookimpl
+from zpm_plugin import EngineRegistrar, hookimpl
 
 
 class ExampleEngine(PythonEngine):
@@ -41,7 +41,7 @@ def zpm_register_engines(register: EngineRegistrar) -> None:
 '''
 
 MISSPELLED_HOOK = """
-from zpm_app.engines.hookspecs import hookimpl
+from zpm_plugin import hookimpl
 
 
 @hookimpl
@@ -53,7 +53,7 @@ def zpm_register_engine(register):
 IMPORT_FAILS = "import zpm_no_such_module\n"
 
 RAISING_HOOK = """
-from zpm_app.engines.hookspecs import hookimpl
+from zpm_plugin import hookimpl
 
 
 @hookimpl
@@ -64,7 +64,7 @@ def zpm_register_engines(register):
 
 TAKES_PYTHON = """
 from zpm_adapters.engine_python.engine import PythonEngine
-from zpm_app.engines.hookspecs import hookimpl
+from zpm_plugin import hookimpl
 
 
 @hookimpl

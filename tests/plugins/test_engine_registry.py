@@ -74,7 +74,7 @@ def _collect(*plugins: object) -> tuple[list[EngineRecord], list[PluginProblem]]
 
 def _plugin(code: str) -> object:
     namespace: dict[str, object] = {}
-    header = "from zpm_app.engines.hookspecs import hookimpl\n"
+    header = "from zpm_plugin import hookimpl\n"
     exec(header + textwrap.dedent(code), namespace)  # a plugin object, as a module would be
 
     class Plugin:
@@ -183,12 +183,12 @@ def test_a_plugin_without_hookimpl_is_reported(
     assert [str(p) for p in loaded.problems] == [
         "plugin 'plain' (zpm_plain_plugin 0.1): registers no engine: it has no "
         "zpm_register_engines marked as a hook (is the function decorated with "
-        "@hookimpl from zpm_app.engines.hookspecs?)"
+        "@hookimpl from zpm_plugin?)"
     ]
     assert caplog.messages == [
         "plugin 'plain' (zpm_plain_plugin 0.1) is left out: registers no engine: it has no "
         "zpm_register_engines marked as a hook (is the function decorated with "
-        "@hookimpl from zpm_app.engines.hookspecs?)"
+        "@hookimpl from zpm_plugin?)"
     ]
 
 

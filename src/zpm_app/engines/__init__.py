@@ -3,4 +3,50 @@
 ``registry`` is the engine registry, ``plugins`` loads the plugins that fill it
 (``hookspecs``: the hook they implement), ``records`` what it holds, ``report``
 what ``zpm engines`` shows.
+
+The names this package offered when it was one module (``Availability``,
+``OPTIONAL_CAPABILITIES``, ``create_engine``...) still work, with a
+``DeprecationWarning``: plugins import from ``zpm_plugin``, zpm itself from
+``registry``.
 """
+
+from __future__ import annotations
+
+import warnings
+from typing import Any
+
+_MOVED = frozenset(
+    {
+        "AUTO",
+        "OPTIONAL_CAPABILITIES",
+        "Availability",
+        "EngineError",
+        "EngineRecord",
+        "EngineUnavailable",
+        "PluginError",
+        "PluginProblem",
+        "UnknownEngine",
+        "by_priority",
+        "create_engine",
+        "engine_records",
+        "find_record",
+        "plugin_problems",
+    }
+)
+
+
+def __getattr__(name: str) -> Any:
+    """A name of the engine registry asked of the package (deprecated)."""
+    if name not in _MOVED:
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    warnings.warn(
+        f"zpm_app.engines.{name} is deprecated and goes away in a later release: import it "
+        "from zpm_plugin (Availability, OPTIONAL_CAPABILITIES) or zpm_app.engines.registry",
+        DeprecationWarning,
+        stacklevel=2,
+    )
+    from zpm_app.engines import registry
+
+    value = getattr(registry, name)
+    globals()[name] = value  # warned once
+    return value

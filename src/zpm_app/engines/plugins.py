@@ -20,6 +20,11 @@ as a warning on stderr, when the registry is built; ``zpm engines`` lists
 the broken plugins; selecting an engine that a broken plugin would have
 provided fails with its problem (``zpm_app.engines.registry.find_record``); every
 other engine, built-in or not, works as if the plugin were not installed.
+
+A plugin that imports names zpm has moved (``zpm_domain.terms``,
+``zpm_app.plugins.hookspecs``...) still loads: each ``DeprecationWarning``
+its import raised is logged as a warning on stderr, naming the plugin and
+where the names are now (``zpm_plugin``).
 """
 
 from __future__ import annotations
@@ -28,6 +33,7 @@ import importlib
 import importlib.metadata
 import logging
 import re
+import warnings
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
@@ -55,7 +61,7 @@ HOOKS = tuple(
 )
 NO_HOOK = (
     "registers no engine: it has no zpm_register_engines marked as a hook "
-    "(is the function decorated with @hookimpl from zpm_app.engines.hookspecs?)"
+    "(is the function decorated with @hookimpl from zpm_plugin?)"
 )
 _NAME = re.compile(r"[A-Za-z0-9][A-Za-z0-9_.-]*")
 
@@ -118,9 +124,14 @@ def _register_entry(
     if entry.name in labels:
         return f"its name '{entry.name}' is taken by {labels[entry.name]}"
     try:
-        plugin = entry.load()
+        with warnings.catch_warnings(record=True) as caught:
+            warnings.simplefilter("always", DeprecationWarning)
+            plugin = entry.load()
     except (Exception, SystemExit) as error:
         return f"cannot be imported: {type(error).__name__}: {error}"
+    for warning in caught:
+        if issubclass(warning.category, DeprecationWarning):
+            log.warning("plugin %s: %s", entry.name, warning.message)
     try:
         manager.register(plugin, name=entry.name)
     except (ValueError, pluggy.PluginValidationError) as error:

@@ -1,0 +1,1 @@
+"""Where the plugin hooks were before ``zpm_plugin`` (deprecated: import from ``zpm_plugin``)."""
