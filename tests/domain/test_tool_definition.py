@@ -41,8 +41,8 @@ class Sample(ToolGroup):
 
 def test_tools_come_in_class_order_with_their_names_and_hints() -> None:
     first, second = definitions(Sample)
-    assert (first.name, first.method, first.hints) == ("first", "first", CHANGE)
-    assert (second.name, second.method, second.hints) == ("renamed", "second", QUERY)
+    assert (first.name, first.run, first.hints) == ("first", Sample.first, CHANGE)
+    assert (second.name, second.run, second.hints) == ("renamed", Sample.second, QUERY)
 
 
 def test_the_schema_follows_the_signature() -> None:
@@ -67,7 +67,14 @@ def test_the_schema_follows_the_signature() -> None:
 def test_a_definition_calls_its_method() -> None:
     first = definitions(Sample)[0]
     group = Sample.__new__(Sample)
-    assert getattr(group, first.method)(text="a", count=2) == "a:2:None"
+    assert first.handler(group)(text="a", count=2) == "a:2:None"
+
+
+def test_a_definition_runs_only_on_a_group_of_its_class() -> None:
+    first = definitions(Sample)[0]
+    other = type("Other", (ToolGroup,), {})
+    with pytest.raises(TypeError, match="tool first is not run by Other"):
+        first.handler(other.__new__(other))
 
 
 def _group_with(func: object) -> type[ToolGroup]:

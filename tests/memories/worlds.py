@@ -67,7 +67,7 @@ class World:
         assert spec is not None and spec.group is not None, tool
         try:
             with calling(tool, caller, self.disk.clock):
-                answer = getattr(self._groups[spec.group], spec.method)(**arguments)
+                answer = spec.handler(self._groups[spec.group])(**arguments)
         except ZpmError as error:
             return f"ERROR: {error.message}"
         return answer.text if isinstance(answer, Reply) else str(answer)
@@ -78,7 +78,7 @@ class World:
         spec = find_tool(tool)
         assert spec is not None and spec.group is not None, tool
         try:
-            getattr(self._groups[spec.group], spec.method)(**arguments)
+            spec.handler(self._groups[spec.group])(**arguments)
         except ZpmError as error:
             return error.hint or ""
         return ""

@@ -114,7 +114,7 @@ class Toolbox:
         self._clock = clock
         groups = {group: group(context) for group in GROUPS}
         self._handlers: dict[str, Handler] = {
-            spec.name: getattr(groups[spec.group], spec.method)
+            spec.name: spec.handler(groups[spec.group])
             for spec in self.specs
             if spec.group is not None
         }

@@ -163,8 +163,9 @@ class Param:
 class ToolDefinition:
     """Everything about one tool, derived from its marked method.
 
-    ``method`` is the attribute of ``group`` that runs the tool; it is called
-    with the validated arguments as keywords.
+    ``run`` is that method, the function of ``group``'s class body that runs
+    the tool: :meth:`handler` binds it to a group, and it is called with the
+    validated arguments as keywords.
     """
 
     name: str
@@ -172,7 +173,7 @@ class ToolDefinition:
     hints: Hints
     params: tuple[Param, ...]
     group: type[ToolGroup] | None = None
-    method: str = ""
+    run: Callable[..., Any] | None = field(default=None, repr=False)
     output: type | None = field(default=None, hash=False, compare=False)
     """The ``TypedDict`` shape of the structured result (``zpm_domain.tools.outputs``)."""
     schema_of: Callable[[type], Mapping[str, Any]] | None = field(
@@ -257,6 +258,13 @@ class ToolDefinition:
             description += f" In this session it describes this session's fork '{fork}'."
         return replace(self, params=params, description=description)
 
+    def handler(self, group: ToolGroup) -> Callable[..., Any]:
+        """The tool's method bound to ``group``, an instance of :attr:`group`
+        (``TypeError`` for a tool of no group, or a group of another class)."""
+        if self.run is None or self.group is None or not isinstance(group, self.group):
+            raise TypeError(f"tool {self.name} is not run by {type(group).__name__}")
+        return types.MethodType(self.run, group)
+
     def keywords(self, arguments: Mapping[str, Any]) -> dict[str, Any]:
         """Validated ``arguments`` as the method's keyword arguments."""
         renamed = {p.name: p.keyword for p in self.params if p.keyword and p.keyword != p.name}
@@ -314,7 +322,7 @@ def tool(
 def definitions(group: type[ToolGroup]) -> tuple[ToolDefinition, ...]:
     """The tools of ``group`` in the order its class body defines them."""
     found = []
-    for attribute, member in vars(group).items():
+    for member in vars(group).values():
         mark = getattr(member, _MARK, None)
         if mark is not None:
             name, description, hints, details, aliases = mark
@@ -325,7 +333,7 @@ def definitions(group: type[ToolGroup]) -> tuple[ToolDefinition, ...]:
                     hints=hints,
                     params=signature_params(member),
                     group=group,
-                    method=attribute,
+                    run=member,
                     output=output_shape(member),
                     details=details,
                     cli_aliases=aliases,
