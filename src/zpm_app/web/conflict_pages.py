@@ -19,7 +19,8 @@ from zpm_domain.review.conflicts import conflict_rows, superseded_rows, violatio
 
 class ConflictPages(PageCalls):
     """The conflicts pages, for :class:`zpm_app.web.pages.Pages` (which
-    provides the session's reads and tool calls and the rendering)."""
+    provides the session's reads and tool calls, the rendering and the
+    checks of a confirmed form)."""
 
     async def conflicts(self, request: Request, session: WebSession) -> Response:
         """The conflicts a memory holds, with a form to settle each (withdraw one side)."""
@@ -55,14 +56,14 @@ class ConflictPages(PageCalls):
         if isinstance(session, Response):
             return session
         if session.read_only:
-            return self._refusal(
+            return self._problem(
                 "Refused", "This page is read-only: it cannot withdraw a fact.", 403, session
             )
         memory = request.path_params["memory"]
         form = await request.form()
         handle = form.get("handle")
         if not (isinstance(handle, str) and handle.isdigit()):
-            return self._refusal("Not a clause", "The form names no clause handle.", 400, session)
+            return self._problem("Not a clause", "The form names no clause handle.", 400, session)
         arguments = {"sentex_handle": int(handle), "context": memory}
         _, problem = await self._call_tool(session, "unassert-handle", arguments)
         if problem is not None:

@@ -1,11 +1,13 @@
 """The review page's time pages: a memory's activity (what changed, newest
 first, filtered, followed live), the activity of every memory the session
-sees, the net changes between two moments, and a revert with its preview
-and one confirmation.
+sees, what happened to one predicate or clause, the net changes between two
+moments, and a revert with its preview and one confirmation.
 
 Each page calls the time tools (``history``, ``diff_memory``,
 ``revert_memory``) as the session's caller, so a limited or read-only token
-sees and does here exactly what it may do through the tools.
+sees and does here exactly what it may do through the tools; a predicate's
+or a clause's history is a read no tool offers (``zpm_domain.review.history``),
+through the knowledge worker as the session's caller too.
 """
 
 from __future__ import annotations
@@ -15,8 +17,12 @@ from typing import Any
 from starlette.requests import Request
 from starlette.responses import Response
 
+from zpm_app.web.live_updates import live_values
 from zpm_app.web.page_calls import PageCalls
+from zpm_app.web.page_errors import error_status, said
 from zpm_app.web.sessions import WebSession
+from zpm_domain.errors import ZpmError
+from zpm_domain.review.history import history
 
 ACTIVITY_LIMIT = 100
 """How many changes an activity page shows at once (the next page follows)."""
@@ -27,7 +33,8 @@ FILTERS = ("client", "tool", "predicate", "since", "until")
 
 class TimePages(PageCalls):
     """The time pages, for :class:`zpm_app.web.pages.Pages` (which provides
-    the session's tool calls, the live-update values and the rendering)."""
+    the session's reads and tool calls, the rendering and the checks of a
+    confirmed form)."""
 
     async def activity(self, request: Request, session: WebSession) -> Response:
         """What changed in one memory, newest first, with the filters given."""
@@ -45,7 +52,9 @@ class TimePages(PageCalls):
             "filters": chosen,
             "found": found,
             "problem": problem,
-            "live": None if problem else await self._live_values(session, memory),
+            "live": None
+            if problem
+            else await self._read(session, lambda context: live_values(context, memory)),
         }
         return self._render("activity.html", values, session)
 
@@ -62,6 +71,33 @@ class TimePages(PageCalls):
         events.sort(key=lambda event: event["at"], reverse=True)
         values = {"events": events[:ACTIVITY_LIMIT], "problem": problem}
         return self._render("everywhere.html", values, session)
+
+    async def history(self, request: Request, session: WebSession) -> Response:
+        """What happened to a predicate (``name``, ``arity``) or a clause (``handle``)."""
+        memory = request.path_params["memory"]
+        query = request.query_params
+        key: tuple[str, int] | None = None
+        handle: int | None = None
+        if query.get("handle", "").isdigit():
+            handle = int(query["handle"])
+            subject = f"the clause {handle}"
+        elif "name" in query and query.get("arity", "").isdigit():
+            key = (query["name"], int(query["arity"]))
+            subject = f"{key[0]}/{key[1]}"
+        else:
+            return self._problem(
+                "Not a predicate", "The address names no predicate or clause.", 400, session
+            )
+        values: dict[str, Any] = {"memory": memory, "subject": subject}
+        try:
+            values["past"] = await self._read(
+                session, lambda context: history(context, memory, key, handle)
+            )
+        except ZpmError as error:
+            return self._problem(
+                "Cannot show this history", said(error), error_status(error), session
+            )
+        return self._render("history.html", values, session)
 
     async def diff(self, request: Request, session: WebSession) -> Response:
         """The net changes of a memory between two moments."""
@@ -87,7 +123,7 @@ class TimePages(PageCalls):
         if isinstance(session, Response):
             return session
         if session.read_only:
-            return self._refusal(
+            return self._problem(
                 "Refused", "This page is read-only: it cannot revert.", 403, session
             )
         form = await request.form()
