@@ -22,7 +22,7 @@ from zpm_app.web.page_calls import PageCalls
 from zpm_app.web.page_errors import error_status, said
 from zpm_app.web.sessions import WebSession
 from zpm_domain.errors import ZpmError
-from zpm_domain.review.history import history
+from zpm_domain.review import history as review_history
 
 ACTIVITY_LIMIT = 100
 """How many changes an activity page shows at once (the next page follows)."""
@@ -91,7 +91,7 @@ class TimePages(PageCalls):
         values: dict[str, Any] = {"memory": memory, "subject": subject}
         try:
             values["past"] = await self._read(
-                session, lambda context: history(context, memory, key, handle)
+                session, lambda context: review_history.history(context, memory, key, handle)
             )
         except ZpmError as error:
             return self._problem(
