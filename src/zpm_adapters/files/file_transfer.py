@@ -21,7 +21,6 @@ from collections.abc import Callable
 from pathlib import Path
 
 from zpm_adapters.files.durable import fsync_directory, write_atomically, write_synced
-from zpm_adapters.files.file_journal import archive_name, archives_of
 from zpm_adapters.files.file_snapshots import FileSnapshotStore
 from zpm_adapters.files.file_storage import (
     FORK_INFO,
@@ -32,6 +31,7 @@ from zpm_adapters.files.file_storage import (
     FileStorage,
     fork_record,
 )
+from zpm_adapters.files.journal_files import archive_name, archives_of
 from zpm_adapters.files.journal_lines import read_lines, write_lines
 from zpm_adapters.files.project import knowledge_files
 from zpm_domain.errors import ZpmError
