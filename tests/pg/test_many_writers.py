@@ -12,7 +12,7 @@ import pytest
 
 from zpm_adapters.postgres.database import Database
 from zpm_adapters.postgres.journal import PostgresJournal
-from zpm_adapters.postgres.registry import PostgresStorage
+from zpm_adapters.postgres.storage import PostgresStorage
 from zpm_app.bootstrap.config import resolve_settings
 from zpm_app.bootstrap.startup import open_toolbox
 from zpm_app.worker.toolbox import Toolbox

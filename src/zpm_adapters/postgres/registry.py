@@ -1,4 +1,4 @@
-"""The memories of one space: ``PostgresRegistry`` and ``PostgresStorage``.
+"""``PostgresRegistry``: the memories of one space, and its manifest of mounts.
 
 Rows (``zpm_adapters.postgres.schema``): ``zpm_spaces`` (one per space:
 its manifest of mounts and its counter of memory ids), ``zpm_memories``
@@ -12,32 +12,32 @@ Knowledge files are texts in ``zpm_knowledge`` named as the file backend
 names them in provenance (``kb/facts.pl``, ``kb/<memory>/knowledge.pl``),
 so a project copied between backends answers alike; no server reads
 ``kb/*.pl`` from its own disk for a space.
+
+Where a memory's rows are, its row and its id are ``memory_rows``; one
+memory's rows as a storage (``PostgresStorage``) are ``storage``.
 """
 
 from __future__ import annotations
 
-import contextlib
 import json
 import time
 from collections.abc import Callable
-from typing import Any
 
 import psycopg
 
 from zpm_adapters.postgres.changes import ChangeListener
 from zpm_adapters.postgres.database import Database, writer_name
 from zpm_adapters.postgres.group import PostgresWriteGroup
-from zpm_adapters.postgres.journal import PostgresJournal, encode
-from zpm_adapters.postgres.snapshots import PostgresSnapshots
+from zpm_adapters.postgres.journal import encode
+from zpm_adapters.postgres.memory_rows import MemoryRows, fork_of_row
+from zpm_adapters.postgres.storage import PostgresStorage
 from zpm_domain.errors import StorageUnavailable
 from zpm_domain.memory.names import DEFAULT_MEMORY, NAME_PATTERN, RESERVED_NAMES
-from zpm_domain.ports.journal import Journal, JournalConflict
-from zpm_domain.ports.snapshots import SnapshotStore
+from zpm_domain.ports.journal import JournalConflict
 from zpm_domain.ports.storage import (
     KNOWLEDGE_HEADER,
     Change,
     ForkInfo,
-    KnowledgeFile,
     MemoryExists,
     MemoryMissing,
     MemoryRef,
@@ -45,9 +45,7 @@ from zpm_domain.ports.storage import (
     MemoryStorage,
     MountEntry,
     NewFork,
-    Scope,
 )
-from zpm_domain.stored.handles import MAX_MEMORY_ID
 
 
 def knowledge_name(memory: str) -> str:
@@ -55,8 +53,10 @@ def knowledge_name(memory: str) -> str:
     return f"kb/{memory}/knowledge.pl"
 
 
-class PostgresRegistry(MemoryRegistry):
-    """The memories of space ``space`` (global ones: of ``global_space``) in ``db``."""
+class PostgresRegistry(MemoryRows, MemoryRegistry):
+    """The memories of space ``space`` (global ones: of ``global_space``) in
+    ``db``: their rows (``MemoryRows``), their manifest of mounts, and the
+    database's services for them (changes, group commit)."""
 
     def __init__(
         self,
@@ -66,9 +66,7 @@ class PostgresRegistry(MemoryRegistry):
         *,
         clock: Callable[[], float] = time.time,
     ) -> None:
-        self.db = db
-        self.space = space
-        self.global_space = global_space
+        super().__init__(db, space, global_space)
         self._clock = clock
         self._manifest_read = 0
         """The version of the mounts this process last read or wrote."""
@@ -86,13 +84,6 @@ class PostgresRegistry(MemoryRegistry):
                 "ON CONFLICT DO NOTHING",
                 (self.space, DEFAULT_MEMORY, self._clock()),
             )
-
-    def space_of(self, scope: Scope) -> str:
-        return self.space if scope == "project" else self.global_space
-
-    def where(self, ref: MemoryRef) -> str:
-        """How messages name memory ``ref``."""
-        return f"{self.db.where} space {self.space_of(ref.scope)} memory {ref.name}"
 
     # -- memories -------------------------------------------------------------
     def discover(self) -> list[MemoryRef]:
@@ -171,7 +162,7 @@ class PostgresRegistry(MemoryRegistry):
         row = self.memory_row(ref)
         if row is None or row["fork_of"] is None:
             return None
-        info = _fork_info(row)
+        info = fork_of_row(row)
         with self.db.statement() as conn:
             changed = conn.execute(
                 "SELECT max(at) FROM zpm_journal WHERE space = %s AND memory = %s",
@@ -199,21 +190,8 @@ class PostgresRegistry(MemoryRegistry):
             raise MemoryMissing(
                 f"memory {ref.name} ({ref.scope} scope) is not in {self.where(ref)}"
             )
-        fork = None if row["fork_of"] is None else _fork_info(row)
+        fork = None if row["fork_of"] is None else fork_of_row(row)
         return PostgresStorage(self, ref, fork, clock=self._clock)
-
-    def memory_row(self, ref: MemoryRef) -> dict[str, Any] | None:
-        with self.db.statement() as conn:
-            cursor = conn.execute(
-                "SELECT name, memory_id, fork_of, fork_scope, base_id, created "
-                "FROM zpm_memories WHERE space = %s AND name = %s",
-                (self.space_of(ref.scope), ref.name),
-            )
-            row = cursor.fetchone()
-            if row is None:
-                return None
-            names = [column.name for column in cursor.description or ()]
-        return dict(zip(names, row, strict=True))
 
     def put_knowledge(self, ref: MemoryRef, files: list[tuple[str, str]]) -> bool:
         """Make ``files`` (name, text) memory ``ref``'s knowledge texts, in
@@ -307,122 +285,3 @@ class PostgresRegistry(MemoryRegistry):
             "SELECT mounts_version FROM zpm_spaces WHERE space = %s", (self.space,)
         )
         return 0 if row is None else int(row[0])
-
-    # -- ids ------------------------------------------------------------------
-    def give_id(self, ref: MemoryRef) -> int | None:
-        """Record a new id for memory ``ref`` unless it has one; its id."""
-        space = self.space_of(ref.scope)
-        with self.db.transaction() as conn:
-            row = conn.execute(
-                "SELECT memory_id FROM zpm_memories WHERE space = %s AND name = %s FOR UPDATE",
-                (space, ref.name),
-            ).fetchone()
-            if row is None:
-                raise OSError(f"{self.where(ref)}: the memory is gone")
-            if row[0] is not None:
-                return int(row[0])
-            given = conn.execute(
-                "UPDATE zpm_spaces SET ids_given = ids_given + 1 WHERE space = %s "
-                "RETURNING ids_given",
-                (space,),
-            ).fetchone()
-            assert given is not None
-            k = int(given[0])
-            memory_id = 2 * k if ref.scope == "project" else 2 * k - 1
-            if memory_id > MAX_MEMORY_ID:
-                raise OSError(f"{self.db.where} space {space}: every memory id has been given")
-            conn.execute(
-                "UPDATE zpm_memories SET memory_id = %s WHERE space = %s AND name = %s",
-                (memory_id, space, ref.name),
-            )
-            return memory_id
-
-
-class PostgresStorage(MemoryStorage):
-    """One memory's rows."""
-
-    def __init__(
-        self,
-        registry: PostgresRegistry,
-        ref: MemoryRef,
-        fork: ForkInfo | None,
-        *,
-        clock: Callable[[], float],
-    ) -> None:
-        self._registry = registry
-        self._ref = ref
-        self._fork = fork
-        self._space = registry.space_of(ref.scope)
-        self._location = registry.where(ref)
-        db = registry.db
-        self._journal = PostgresJournal(db, self._space, ref.name, self._location, clock)
-        self._snapshots = PostgresSnapshots(db, self._space, ref.name, self._location, clock)
-
-    @property
-    def journal(self) -> Journal:
-        return self._journal
-
-    def together(self) -> contextlib.AbstractContextManager[None]:
-        """One transaction (``Database.unit``): a save writes its snapshot and
-        the journal's new start at once (architecture §11.5)."""
-        return self._registry.db.unit()
-
-    @property
-    def snapshots(self) -> SnapshotStore:
-        return self._snapshots
-
-    @property
-    def location(self) -> str:
-        return self._location
-
-    def knowledge_files(self) -> list[KnowledgeFile]:
-        """The knowledge texts of the memory (a fork's: its base's), by name."""
-        source = self._ref if self._fork is None else self._fork.base
-        with self._registry.db.statement() as conn:
-            rows = conn.execute(
-                "SELECT file, text FROM zpm_knowledge WHERE space = %s AND memory = %s",
-                (self._registry.space_of(source.scope), source.name),
-            ).fetchall()
-        where = self._registry.where(source)
-        return [KnowledgeFile(f"{where}, {file}", text, name=file) for file, text in sorted(rows)]
-
-    def writable(self) -> bool:
-        return True
-
-    def memory_id(self, *, give: bool) -> int | None:
-        if give:
-            return self._registry.give_id(self._ref)
-        row = self._registry.memory_row(self._ref)
-        return None if row is None or row["memory_id"] is None else int(row["memory_id"])
-
-    def fork_info(self) -> ForkInfo | None:
-        return self._fork
-
-    def read_fork_point(self) -> str:
-        with self._registry.db.statement() as conn:
-            row = conn.execute(
-                "SELECT fork_point FROM zpm_memories WHERE space = %s AND name = %s",
-                (self._space, self._ref.name),
-            ).fetchone()
-        if row is None or row[0] is None:
-            raise KeyError(self.fork_point_label())
-        return str(row[0])
-
-    def write_fork_point(self, text: str) -> None:
-        with self._registry.db.statement() as conn:
-            conn.execute(
-                "UPDATE zpm_memories SET fork_point = %s WHERE space = %s AND name = %s",
-                (text, self._space, self._ref.name),
-            )
-
-    def fork_point_label(self) -> str:
-        return f"{self._location}, fork point"
-
-    def close(self) -> None:
-        self._journal.close()
-
-
-def _fork_info(row: dict[str, Any]) -> ForkInfo:
-    scope: Scope = "global" if row["fork_scope"] == "global" else "project"
-    base_id = None if row["base_id"] is None else int(row["base_id"])
-    return ForkInfo(MemoryRef(row["fork_of"], scope), base_id, float(row["created"]))
