@@ -16,7 +16,9 @@ from dataclasses import dataclass, field
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from zpm_adapters.engine_python.store import CClause, Namespace, Predicate
+from zpm_adapters.engine_python.compiled_clause import CClause
+from zpm_adapters.engine_python.predicate import Predicate
+from zpm_adapters.engine_python.store import Namespace
 from zpm_domain.prolog.terms import Struct
 from zpm_domain.stored.clauses import Clause
 

@@ -1,13 +1,14 @@
-"""Compiling a stored clause into head templates plus body code (``store.CClause``)."""
+"""Compiling a stored clause into head templates plus body code (``compiled_clause.CClause``)."""
 
 from __future__ import annotations
 
 import operator
 
 from zpm_adapters.engine_python.code import Code
+from zpm_adapters.engine_python.compiled_clause import CClause, arg_key
 from zpm_adapters.engine_python.compiler import BodyCompiler
 from zpm_adapters.engine_python.goals import Ctx
-from zpm_adapters.engine_python.store import CClause, Namespace, arg_key
+from zpm_adapters.engine_python.store import Namespace
 from zpm_adapters.engine_python.templates import to_template
 from zpm_domain.prolog.terms import TRUE, Struct, Term, Var
 from zpm_domain.stored.clauses import Clause

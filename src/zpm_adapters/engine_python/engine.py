@@ -51,8 +51,10 @@ from operator import attrgetter
 
 from zpm_adapters.engine_python.builtins.cycles import is_acyclic
 from zpm_adapters.engine_python.cclause import compile_clause
+from zpm_adapters.engine_python.compiled_clause import CClause
 from zpm_adapters.engine_python.library import system_namespace
 from zpm_adapters.engine_python.machine import Machine, StopFlag
+from zpm_adapters.engine_python.predicate import Predicate
 from zpm_adapters.engine_python.rterms import AnswerBudget, to_answer
 from zpm_adapters.engine_python.runtime import (
     PrologThrow,
@@ -62,7 +64,7 @@ from zpm_adapters.engine_python.runtime import (
     deref,
     to_runtime,
 )
-from zpm_adapters.engine_python.store import CClause, Namespace, Predicate
+from zpm_adapters.engine_python.store import Namespace
 from zpm_adapters.engine_python.templates import unify_head
 from zpm_adapters.prolog.steps import read_steps
 from zpm_domain.errors import AnswersTooLarge, CyclicAnswer, CyclicBall, Interrupted, ZpmError
@@ -86,7 +88,7 @@ VERSION = "0.4.0"
 
 
 SEQ = attrgetter("seq")
-"""A compiled clause's place in its predicate (``store.CClause.seq``)."""
+"""A compiled clause's place in its predicate (``compiled_clause.CClause.seq``)."""
 
 
 class PythonEngine(Engine):
@@ -234,7 +236,7 @@ class PythonEngine(Engine):
         return [stored.clause for stored in doomed]
 
     def _retract_stored(self, ns: str, clause: Clause) -> bool:
-        """Found by its handle, placed by bisection (see ``store``)."""
+        """Found by its handle, placed by bisection (see ``predicate``)."""
         pred = self._pred(ns, clause.key)
         stored = pred.compiled_of(clause)
         if stored is None or stored.fixed:

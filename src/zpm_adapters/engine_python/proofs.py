@@ -16,7 +16,9 @@ from collections.abc import Callable, Iterator
 from typing import Any
 
 from zpm_adapters.engine_python.builtins.cycles import is_acyclic
+from zpm_adapters.engine_python.compiled_clause import CClause
 from zpm_adapters.engine_python.goals import META_CALL, ctx_term, resolve_module
+from zpm_adapters.engine_python.predicate import Predicate
 from zpm_adapters.engine_python.runtime import (
     Ref,
     RTerm,
@@ -24,7 +26,6 @@ from zpm_adapters.engine_python.runtime import (
     internal,
     representation_error,
 )
-from zpm_adapters.engine_python.store import CClause, Predicate
 from zpm_adapters.engine_python.templates import build, to_template, unify_head
 from zpm_domain.prolog.allowlist import is_allowed, is_denied
 from zpm_domain.prolog.terms import Atom, String, Struct, Term, Var

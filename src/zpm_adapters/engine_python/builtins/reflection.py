@@ -38,6 +38,7 @@ from typing import TYPE_CHECKING
 
 from zpm_adapters.engine_python.code import LAST
 from zpm_adapters.engine_python.goals import cyclic_qualification
+from zpm_adapters.engine_python.predicate import Predicate
 from zpm_adapters.engine_python.runtime import (
     Ref,
     RTerm,
@@ -49,7 +50,7 @@ from zpm_adapters.engine_python.runtime import (
     rstruct,
     type_error,
 )
-from zpm_adapters.engine_python.store import Namespace, Predicate
+from zpm_adapters.engine_python.store import Namespace
 from zpm_domain.errors import MemoryNotMounted
 from zpm_domain.prolog.terms import NIL, Atom, Struct
 
