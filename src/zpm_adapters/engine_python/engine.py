@@ -3,7 +3,10 @@
 It is the default engine and the in-memory fake of the port: a real
 interpreter (see ``machine``) over a clause store (see ``store``) with one
 namespace per mounted memory, plus a shared hidden namespace holding the
-Prolog-source library.
+Prolog-source library.  Clauses are compiled or copied in
+(``clause_loading``), a solve's answers and errors are read back as the
+domain's (``answers``), and ``solve_as_if`` changes a namespace for one
+solve only (``as_if``).
 
 Behaviour beyond the port's contract:
 
@@ -43,52 +46,34 @@ Behaviour beyond the port's contract:
 
 from __future__ import annotations
 
-from bisect import bisect_right
 from collections.abc import Iterator, Sequence
-from contextlib import closing
-from functools import cache
-from operator import attrgetter
 
-from zpm_adapters.engine_python.builtins.cycles import is_acyclic
-from zpm_adapters.engine_python.cclause import compile_clause
+from zpm_adapters.engine_python.answers import answers_of, library_answer
+from zpm_adapters.engine_python.as_if import AsIf
+from zpm_adapters.engine_python.clause_loading import add_clause, add_compiled, copy_clauses
 from zpm_adapters.engine_python.compiled_clause import CClause
 from zpm_adapters.engine_python.library import system_namespace
 from zpm_adapters.engine_python.machine import Machine, StopFlag
 from zpm_adapters.engine_python.predicate import Predicate
-from zpm_adapters.engine_python.rterms import AnswerBudget, to_answer
-from zpm_adapters.engine_python.runtime import (
-    PrologThrow,
-    Ref,
-    RTerm,
-    Trail,
-    deref,
-    to_runtime,
-)
+from zpm_adapters.engine_python.runtime import Trail, deref, to_runtime
 from zpm_adapters.engine_python.store import Namespace
 from zpm_adapters.engine_python.templates import unify_head
 from zpm_adapters.prolog.steps import read_steps
-from zpm_domain.errors import AnswersTooLarge, CyclicAnswer, CyclicBall, Interrupted, ZpmError
+from zpm_domain.errors import Interrupted
 from zpm_domain.limits import Limits
 from zpm_domain.ports.engine import Engine, Lookup, Refusals
 from zpm_domain.ports.proofs import ProofStep
 from zpm_domain.ports.solutions import Solution, answered_variables
 from zpm_domain.ports.store_checks import (
-    copy_by_predicate,
     is_most_general,
     is_variant,
     stored_themselves,
     unifies,
-    whole_run,
 )
-from zpm_domain.prolog.errors import PrologError, thrown_too_large
-from zpm_domain.prolog.terms import Atom, Struct, Term, Var, indicator, list_items
+from zpm_domain.prolog.terms import Atom, Struct, Term, indicator, list_items
 from zpm_domain.stored.clauses import Clause, PredicateInfo
 
 VERSION = "0.4.0"
-
-
-SEQ = attrgetter("seq")
-"""A compiled clause's place in its predicate (``compiled_clause.CClause.seq``)."""
 
 
 class PythonEngine(Engine):
@@ -127,80 +112,20 @@ class PythonEngine(Engine):
         return self._namespaces[ns].preds[key]
 
     def _add_clause(self, ns: str, clause: Clause, *, front: bool, static: bool) -> None:
-        namespace = self._ns(ns)
-        name, arity = clause.key
-        pred = namespace.predicate(name, arity)
-        try:
-            compiled = compile_clause(clause, namespace, self._system)
-        except PrologThrow as exc:
-            raise PrologError(to_answer(exc.ball, {})) from None
-        namespace.define(name, arity)
-        compiled.fixed = static
-        pred.static = pred.static or (static and not pred.declared_dynamic)
-        pred.add(compiled, front)
+        add_clause(self._ns(ns), self._system, clause, front=front, static=static)
 
     def _add_clauses(self, ns: str, accepted: Sequence[tuple[int, Clause]]) -> Refusals:
-        return self._add_compiled(ns, accepted, {})
+        return add_compiled(self._ns(ns), self._system, accepted, {})
 
     def _copy_clauses(
         self, source: str, ns: str, accepted: Sequence[tuple[int, Clause]]
     ) -> Refusals:
-        """Consecutive clauses that are all the clauses of a predicate of
-        facts in ``source`` (the very objects, in order), of a predicate
-        without clauses here, are adopted whole (``Predicate.adopt``); of the
-        others, a fact that ``source`` holds keeps its compiled head (its
-        templates and index key are the same in every namespace) and a rule
-        is compiled again (its code is linked to its namespace's predicates)."""
+        """What can be is copied from ``source`` rather than compiled again
+        (``clause_loading.copy_clauses``)."""
         origin = self._namespaces.get(source)
         if origin is None:
             return self._add_clauses(ns, accepted)
-        namespace = self._ns(ns)
-        clauses = [clause for _, clause in accepted]
-
-        def copy_whole(start: int) -> int:
-            key = clauses[start].key
-            whole, mine = origin.lookup(*key), namespace.lookup(*key)
-            if whole is None or whole.rules or (mine is not None and mine.current()):
-                return 0
-            count = whole_run(whole.current(), clauses, start)
-            if count:
-                namespace.define(*key).adopt(whole)
-            return count
-
-        @cache
-        def held() -> dict[int, CClause]:
-            return {
-                id(compiled.clause): compiled
-                for pred in origin.order
-                for compiled in pred.current()
-                if compiled.body is None
-            }
-
-        def add(run: Sequence[Clause]) -> Refusals:
-            return self._add_compiled(ns, list(enumerate(run)), held())
-
-        refused = copy_by_predicate(clauses, copy_whole, add)
-        return [(accepted[index][0], error) for index, error in refused]
-
-    def _add_compiled(
-        self, ns: str, accepted: Sequence[tuple[int, Clause]], held: dict[int, CClause]
-    ) -> Refusals:
-        """``_add_clauses``; a fact that ``held`` has compiled (by the identity
-        of its clause) is copied from there rather than compiled."""
-        namespace = self._ns(ns)
-        refused: Refusals = []
-        for index, clause in accepted:
-            built = held.get(id(clause))
-            if built is not None and built.clause is clause:
-                compiled = CClause(clause, built.head, built.nvars, None, built.fresh, built.key)
-            else:
-                try:
-                    compiled = compile_clause(clause, namespace, self._system)
-                except PrologThrow as exc:
-                    refused.append((index, PrologError(to_answer(exc.ball, {}))))
-                    continue
-            namespace.define(*clause.key).add(compiled, False)
-        return refused
+        return copy_clauses(origin, self._ns(ns), self._system, accepted)
 
     def _declare_dynamic(self, ns: str, name: str, arity: int) -> None:
         namespace = self._ns(ns)
@@ -254,43 +179,13 @@ class PythonEngine(Engine):
         removed: Sequence[Clause] = (),
     ) -> list[Solution]:
         """The removed clauses are put back in place (``Predicate.reinstate``),
-        the predicates' order of definition as it was."""
-        namespace = self._ns(ns)
-        order = list(namespace.order)
-        known = {key: pred.defined for key, pred in namespace.preds.items()}
-        taken: list[tuple[Predicate, CClause]] = []
-        for clause in removed:
-            pred = namespace.lookup(*clause.key)
-            stored = None if pred is None else pred.compiled_of(clause)
-            if pred is not None and stored is not None and not stored.fixed:
-                pred.remove_stored(stored, in_place=False)
-                taken.append((pred, stored))
-        marks = {}  # the last seq of each predicate added to: the added clauses come after it
-        for key in dict.fromkeys(clause.key for clause in added):
-            pred = namespace.lookup(*key)
-            marks[key] = None if pred is None else pred.current()[-1:]
+        the predicates' order of definition as it was (``as_if``)."""
+        as_if = AsIf(self._ns(ns), added, removed)
         self.add_clauses(ns, added)
         try:
             return list(self.solve(ns, goal, limits))
         finally:
-            for key, last in marks.items():
-                pred = namespace.lookup(*key)
-                if pred is not None:
-                    current = pred.current()
-                    start = 0 if not last else bisect_right(current, last[0].seq, key=SEQ)
-                    if current[start:]:
-                        pred.remove_many(current[start:])
-            for pred, stored in reversed(taken):
-                pred.reinstate(stored)
-            for key in [key for key in namespace.preds if key not in known]:
-                del namespace.preds[key]
-            for key, defined in known.items():
-                namespace.preds[key].defined = defined
-            for pred in namespace.order:
-                pred.listed = False
-            namespace.order = order
-            for pred in order:
-                pred.listed = True
+            as_if.undo()
 
     def rename_clauses(self, ns: str, name: str, arity: int, new: str) -> None:
         """Compiled clauses move as they are: their head code holds the
@@ -339,7 +234,7 @@ class PythonEngine(Engine):
     # -- solving ------------------------------------------------------------
     def solve(self, ns: str, goal: Term, limits: Limits) -> Iterator[Solution]:
         machine = self._machine(self._ns(ns), limits, ns)
-        return self._open(_answers(machine, goal))
+        return self._open(answers_of(machine, goal))
 
     def _open(self, answers: Iterator[Solution]) -> Iterator[Solution]:
         """``answers``, counted in ``_open_solves`` from the first answer asked
@@ -393,7 +288,7 @@ class PythonEngine(Engine):
         """``'$zpm_explain'/4`` of ``prolog/zpm_proofs.pl``, run in the library."""
         self._ns(ns)
         machine = self._machine(self._system, limits, ns)
-        steps = _library_answer(
+        steps = library_answer(
             machine, "$zpm_explain", (Atom(ns), goal, max_depth), answered_variables(goal)
         )
         if steps is None:
@@ -408,76 +303,8 @@ class PythonEngine(Engine):
         """``'$zpm_trace'/3`` of ``prolog/zpm_proofs.pl``, run in the library."""
         self._ns(ns)
         machine = self._machine(self._system, limits, ns)
-        answers = _library_answer(machine, "$zpm_trace", (Atom(ns), goal))
+        answers = library_answer(machine, "$zpm_trace", (Atom(ns), goal))
         return [] if answers is None else list_items(answers)[0]
-
-
-def _answers(machine: Machine, goal: Term) -> Iterator[Solution]:
-    mapping: dict[int, object] = {}
-    runtime_goal = to_runtime(goal, mapping)  # type: ignore[arg-type]
-    goal_vars = answered_variables(goal)
-    budget = AnswerBudget(machine.limits)
-    try:
-        with closing(machine.solutions(runtime_goal)) as solutions:
-            for _ in solutions:
-                names: dict[int, Var] = {}
-                answer: dict[Var, Term] = {}
-                for v in goal_vars:
-                    try:
-                        answer[v] = to_answer(mapping[id(v)], names, budget)  # type: ignore[arg-type]
-                    except CyclicAnswer:
-                        raise CyclicAnswer(v.name) from None
-                yield answer
-    except PrologThrow as exc:
-        raise _thrown(exc.ball, machine.limits) from None
-
-
-def _thrown(ball: RTerm, limits: Limits) -> ZpmError:
-    """The error an uncaught ``ball`` is reported as: held to the answer
-    limits on its own, so a huge ball costs a walk of at most
-    ``max_answer_cells`` compound terms and no copy."""
-    try:
-        return PrologError(to_answer(ball, {}, AnswerBudget(limits)))
-    except CyclicAnswer:
-        return CyclicBall()
-    except AnswersTooLarge:
-        shown = deref(ball)
-        formal = iso_formal_of(shown)
-        if formal is not None:
-            shown = formal
-        if type(shown) is Struct:
-            return thrown_too_large(shown.name, len(shown.args), formal is not None)
-        return thrown_too_large(None, 0, formal is not None)
-
-
-def iso_formal_of(ball: RTerm) -> RTerm | None:
-    """The formal term of a runtime ball ``error(Formal, _)``, else ``None``."""
-    if type(ball) is Struct and ball.name == "error" and len(ball.args) == 2:
-        return deref(ball.args[0])
-    return None
-
-
-def _library_answer(
-    machine: Machine, name: str, args: tuple[Term, ...], watched: Sequence[Var] = ()
-) -> Term | None:
-    """The last argument of the first solution of library predicate ``name``
-    called with ``args`` and a fresh variable, or ``None`` when it fails; a
-    variable of ``watched`` (of ``args``) that the solution binds to a
-    cyclic term raises ``CyclicAnswer`` naming it."""
-    result = Ref()
-    mapping: dict[int, Ref] = {}
-    goal = Struct(name, (*(to_runtime(t, mapping) for t in args), result))
-    budget = AnswerBudget(machine.limits)
-    try:
-        with closing(machine.solutions(goal)) as solutions:
-            for _ in solutions:
-                for v in watched:
-                    if not is_acyclic(mapping[id(v)]):
-                        raise CyclicAnswer(v.name)
-                return to_answer(result, {}, budget)
-    except PrologThrow as exc:
-        raise _thrown(exc.ball, machine.limits) from None
-    return None
 
 
 def _head_matches(pred: Predicate, head: Term) -> Iterator[CClause]:
