@@ -53,7 +53,8 @@ from zpm_adapters.engine_python.as_if import AsIf
 from zpm_adapters.engine_python.clause_loading import add_clause, add_compiled, copy_clauses
 from zpm_adapters.engine_python.compiled_clause import CClause
 from zpm_adapters.engine_python.library import system_namespace
-from zpm_adapters.engine_python.machine import Machine, StopFlag
+from zpm_adapters.engine_python.machine import Machine
+from zpm_adapters.engine_python.machine_state import StopFlag
 from zpm_adapters.engine_python.predicate import Predicate
 from zpm_adapters.engine_python.runtime import Trail, deref, to_runtime
 from zpm_adapters.engine_python.store import Namespace

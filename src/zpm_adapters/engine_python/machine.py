@@ -1,36 +1,26 @@
 """The solver: an iterative machine over compiled code, choicepoints and a trail.
 
-State
------
-* a *frame* ``(code, pc, slots, cut_barrier, next, depth)`` is "run
-  ``code[pc:]`` with these clause slots, then continue with ``next``";
-  ``depth`` is ``next``'s depth plus one (the length of the chain);
-* the choicepoint stack ``cps`` holds lists ``[kind, trail_mark, ...]``;
-* the trail records every binding so backtracking can undo it;
-* ``guards`` holds the heights of the pending ``setup_call_cleanup/3``
-  choicepoints (``CP_CLEANUP``), so that a cut that removes one runs its
-  cleanup (see ``cleanup``).
+``Machine`` is one solve: its state and the interface built-ins use are
+``machine_state.MachineState`` (frames, choicepoints, trail, budgets);
+here is the loop that runs it.
 
 One Python loop runs every inference: no Python recursion per call, so
 recursion depth is bounded by memory and the limits, not by the C stack.
-
-Exceptions: a ``PrologThrow`` from a built-in (or ``throw/1``) looks for the
-innermost ``catch/3`` that is still running — its exit frame is on the
-current continuation — whose catcher unifies with a copy of the ball (see
+What is rare leaves the loop: the rare instructions (``instructions``),
+cleanups (``cleanup``), collectors (``collectors``), and exceptions: a
+``PrologThrow`` from a built-in (or ``throw/1``) looks for the innermost
+``catch/3`` that is still running — its exit frame is on the current
+continuation — whose catcher unifies with a copy of the ball (see
 ``throws``).
 """
 
-# Over 400 lines on purpose: ``Machine._loop`` (some 240 of them) is the hot
-# path, one function that runs every inference with the machine's state in
-# locals; split into calls, each inference would pay Python calls and
-# attribute reads (nrev drops), and what is left around it is the state it
-# needs.
+# ``Machine._loop`` (some 240 lines) is the hot path, one function that runs
+# every inference with the machine's state in locals; split into calls, each
+# inference would pay Python calls and attribute reads (nrev drops).
 
 from __future__ import annotations
 
-import time
-import weakref
-from collections.abc import Callable, Generator
+from collections.abc import Generator
 from typing import Any
 
 from zpm_adapters.engine_python import code as op
@@ -45,123 +35,16 @@ from zpm_adapters.engine_python.code import (
 )
 from zpm_adapters.engine_python.goals import META_CALL
 from zpm_adapters.engine_python.instructions import DONE, run_rare
-from zpm_adapters.engine_python.resident import ResidentGuard
-from zpm_adapters.engine_python.rterms import GuardedTrail
-from zpm_adapters.engine_python.runtime import (
-    PrologThrow,
-    Ref,
-    RTerm,
-    unify,
-)
-from zpm_adapters.engine_python.store import Namespace
+from zpm_adapters.engine_python.machine_state import MachineState
+from zpm_adapters.engine_python.runtime import PrologThrow, Ref, RTerm
 from zpm_adapters.engine_python.templates import build_args, unify_head
 from zpm_adapters.engine_python.throws import Unhandled, handle_throw
-from zpm_domain.errors import (
-    DepthLimitExceeded,
-    InferenceLimitExceeded,
-    Interrupted,
-    MemoryLimitExceeded,
-    TimeLimitExceeded,
-)
-from zpm_domain.limits import Limits
 
-_CHECK_EVERY = 2048
 _DONE: tuple[Any, ...] = ([(DONE,)], 0, None, 0, None, 0)
 
 
-class StopFlag:
-    """Set by ``PythonEngine.interrupt`` (any thread), read by the solves at
-    their periodic limit checks."""
-
-    __slots__ = ("requested",)
-
-    def __init__(self) -> None:
-        self.requested = False
-
-
-def _weak_check(machine: Machine) -> Callable[[], None]:
-    """``machine.check_limits`` without a reference to ``machine`` (the
-    trail's guard): a finished solve holds no reference cycle, so reference
-    counting frees it, and the terms it built, as soon as it is dropped."""
-    ref = weakref.ref(machine)
-
-    def check() -> None:
-        live = ref()
-        if live is not None:
-            live.check_limits()
-
-    return check
-
-
-class Machine:
-    """One solve: trail, choicepoints and the current frame.
-
-    Built-ins see it as ``m``: ``m.trail``, ``m.unify(a, b)``, ``m.limits``
-    and ``m.check_limits()``.
-    """
-
-    def __init__(
-        self,
-        ns: Namespace,
-        namespaces: dict[str, Namespace],
-        system: Namespace | None,
-        limits: Limits,
-        stop: StopFlag | None = None,
-    ) -> None:
-        self.ns = ns
-        self.stop = stop or StopFlag()
-        self.namespaces = namespaces
-        self.system = system
-        self.limits = limits
-        self.trail = GuardedTrail(_weak_check(self))
-        self.cps: list[list[Any]] = []
-        self.guards: list[int] = []
-        self.steps = 0
-        self.deadline = time.monotonic() + limits.time_s
-        self.text_left = limits.max_memory_bytes
-        self.resident = ResidentGuard(limits.max_memory_bytes)
-        self.next_check = min(_CHECK_EVERY, limits.max_inferences + 1)
-        self.fr: tuple[Any, ...] | None = None
-        self.proofs: Any = None  # the proof interpreters' state (see ``proofs``)
-
-    # -- the interface built-ins use -----------------------------------------
-    def unify(self, a: RTerm, b: RTerm) -> bool:
-        return unify(self.trail, a, b)
-
-    def check_limits(self) -> None:
-        """Raise ``Interrupted`` when the engine was interrupted, or a
-        ``BudgetExceeded`` error if the time or inference budget is spent,
-        or the process grew too much since the solve began (``resident``)."""
-        if self.stop.requested:
-            raise Interrupted()
-        now = time.monotonic()
-        if now > self.deadline:
-            raise TimeLimitExceeded(self.limits)
-        if self.steps > self.limits.max_inferences:
-            raise InferenceLimitExceeded(self.limits)
-        if self.resident.exceeded(now):
-            raise MemoryLimitExceeded(self.limits)
-
-    def charge_text(self, chars: int) -> None:
-        """Count ``chars`` characters of text the solve makes (an atom, a
-        string, a column of ``format/3``) against its memory budget, before
-        they are made: all of them together, one byte per character, may
-        not exceed ``limits.max_memory_mb`` (``MemoryLimitExceeded``).
-        Nothing is given back on backtracking, as SWI-Prolog's atoms outlive
-        it too."""
-        self.text_left -= chars
-        if self.text_left < 0:
-            raise MemoryLimitExceeded(self.limits)
-
-    def _periodic(self, steps: int, fr: tuple[Any, ...]) -> None:
-        self.steps = steps
-        self.check_limits()
-        limits = self.limits
-        if fr[5] + len(self.cps) > limits.max_depth:
-            raise DepthLimitExceeded(limits)
-        if not self.cps:
-            self.trail.cells.clear()  # nothing can backtrack over these bindings
-        self.next_check = min(steps + _CHECK_EVERY, limits.max_inferences + 1)
+class Machine(MachineState):
+    """One solve: the loop that runs it over its state (``MachineState``)."""
 
     # -- driving ---------------------------------------------------------------
     def solutions(self, goal: RTerm) -> Generator[None, None, None]:
@@ -183,16 +66,6 @@ class Machine:
                 found = self._run(True)
         finally:
             self._release()
-
-    def _release(self) -> None:
-        """Drop the choicepoints and frames of a finished solve: those of
-        built-ins hold the machine, and a solve stopped early (an error, a
-        limit, a closed generator) leaves some, which would keep the machine
-        and every term it built alive until Python's cycle collector runs."""
-        self.cps.clear()
-        self.guards.clear()
-        self.trail.cells.clear()
-        self.fr = None
 
     def resume(self) -> bool:
         """Run from ``self.fr`` to the next solution (True) or to failure (False)."""
