@@ -22,11 +22,15 @@ from zpm_adapters.engine_python.engine import PythonEngine
 from zpm_domain.ports.engine import Engine
 
 PORT_METHODS: tuple[str, ...] = tuple(
-    name
-    for name, value in vars(Engine).items()
-    if inspect.isfunction(value) and not name.startswith("_")
+    dict.fromkeys(
+        name
+        for part in reversed(Engine.__mro__)
+        for name, value in vars(part).items()
+        if inspect.isfunction(value) and not name.startswith("_")
+    )
 )
-"""Every public method of the port, in the order the port declares them."""
+"""Every public method of the port, in the order the port declares them: the
+core's, then each capability's."""
 
 Call = tuple[str, str]
 """``(method, form)``: ``("add_clause", "static=True")``, ``("clauses", "")``."""

@@ -54,7 +54,10 @@ def test_parse_engine_reads_the_capabilities_declared_missing() -> None:
     ("text", "reason"),
     [
         (":-reasoning", "no engine name before ':'"),
-        ("mine:reasoning", "'reasoning' is not one of -interrupt, -persistence"),
+        (
+            "mine:reasoning",
+            "'reasoning' is not one of -bulk_load, -hypotheses, -interrupt, -persistence",
+        ),
         ("mine:-thinking", "'-thinking' is not one of"),
         ("mine:", "'' is not one of"),
     ],

@@ -287,12 +287,12 @@ def test_lacks_declares_optional_capabilities() -> None:
         (
             '("reasoning", "persistence")',
             "registered engine 'partial' lacking unknown capabilities 'persistence' "
-            "(known: interrupt, reasoning, time_limit)",
+            "(known: bulk_load, hypotheses, interrupt, reach, reasoning, time_limit)",
         ),
         (
             '"reasoning"',
             "registered engine 'partial' with lacks='reasoning': give a tuple of "
-            "(interrupt, reasoning, time_limit)",
+            "(bulk_load, hypotheses, interrupt, reach, reasoning, time_limit)",
         ),
     ],
 )

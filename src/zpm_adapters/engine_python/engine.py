@@ -182,8 +182,8 @@ class PythonEngine(Engine):
         """The removed clauses are put back in place (``Predicate.reinstate``),
         the predicates' order of definition as it was (``as_if``)."""
         as_if = AsIf(self._ns(ns), added, removed)
-        self.add_clauses(ns, added)
         try:
+            self.add_clauses(ns, added)
             return list(self.solve(ns, goal, limits))
         finally:
             as_if.undo()

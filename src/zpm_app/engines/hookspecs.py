@@ -39,8 +39,10 @@ class EngineRegistrar(Protocol):
     highest priority (the built-ins: janus 30, pyswip 20, python 10; the
     default 0 leaves a plugin engine to explicit selection).  ``lacks``
     names the ``zpm_app.engines.records.OPTIONAL_CAPABILITIES`` the engine does not
-    have (``("reasoning", "interrupt")``); ``zpm engines`` shows them and the
-    contract suite skips the tests that need them.
+    have (``("time_limit",)``); ``zpm engines`` shows them and the contract
+    suite skips the tests that need them.  An engine class that does not
+    implement ``reach``, ``interrupt`` or ``reasoning`` (it keeps
+    ``Engine``'s defaults) lacks them without saying so.
 
     An invalid registration raises ``PluginError`` into the hook, and the
     plugin is left out as a whole.

@@ -49,7 +49,7 @@ from zpm_app.engines.records import (
     PluginProblem,
     name_disagreement,
 )
-from zpm_domain.ports.engine import Engine
+from zpm_domain.ports.engine import Engine, lacking
 
 ENTRY_POINT_GROUP = "zpm"
 LOAD_PLUGINS_ENV = "ZPM_LOAD_PLUGINS"
@@ -232,8 +232,19 @@ class _Registrar:
         if problem is not None:
             self.problem = problem
             raise PluginError(f"{self.label} {problem}")
+        unimplemented = (
+            lacking(factory)
+            if isinstance(factory, type) and issubclass(factory, Engine)
+            else frozenset()
+        )
         record = EngineRecord(
-            name, description, self.label, factory, probe, priority, frozenset(lacks)
+            name,
+            description,
+            self.label,
+            factory,
+            probe,
+            priority,
+            frozenset(lacks) | unimplemented,
         )
         self.added[name] = record
 

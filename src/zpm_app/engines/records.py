@@ -11,15 +11,18 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
-from zpm_domain.ports.engine import Engine
+from zpm_domain.ports.engine import CAPABILITIES, Engine
 
 AUTO = "auto"
 
-OPTIONAL_CAPABILITIES = frozenset({"reasoning", "interrupt", "time_limit"})
-"""What an engine may declare it lacks (``register(..., lacks=...)``):
-``reasoning`` (``Engine.explain`` and ``Engine.tabled_answers``), ``interrupt``
-(``Engine.interrupt`` and ``Engine.resume``), ``time_limit`` (a solve stops at
-its time limit).  The contract suite's ``CAPABILITIES`` contain these."""
+OPTIONAL_CAPABILITIES = frozenset(CAPABILITIES) | {"time_limit"}
+"""What an engine may lack (``register(..., lacks=...)``): the engine port's
+optional capabilities (``zpm_domain.ports.engine.CAPABILITIES``:
+``bulk_load``, ``hypotheses``, ``reach``, ``interrupt``, ``reasoning``), and
+``time_limit`` (a solve stops at its time limit).  An engine class that does
+not implement ``reach``, ``interrupt`` or ``reasoning`` lacks it without
+saying so (``zpm_domain.ports.engine.lacking``).  The contract suite's
+``CAPABILITIES`` contain these."""
 
 
 @dataclass(frozen=True)

@@ -51,7 +51,9 @@ them (:data:`CAPABILITIES`):
   ``tabled_answers`` (explain_why, trace_dependency); the defaults raise
   ``EngineUnsupported``.
 
-:func:`implemented` says which of them an engine class implements.
+:func:`implemented` says which of them an engine class implements, and
+:func:`lacking` which it lacks: those whose defaults do not do the work
+(``reach``, ``interrupt``, ``reasoning``) and that it does not implement.
 """
 
 from __future__ import annotations
@@ -75,6 +77,7 @@ __all__ = [
     "Reasoning",
     "Refusals",
     "implemented",
+    "lacking",
 ]
 
 
@@ -99,3 +102,14 @@ def implemented(engine: type[Engine]) -> frozenset[str]:
         if any(getattr(engine, attr) is not getattr(capability, attr) for attr in own):
             found.add(name)
     return frozenset(found)
+
+
+WITHOUT_DEFAULT_WORK = frozenset({"reach", "interrupt", "reasoning"})
+"""The capabilities whose defaults refuse or do nothing: an engine that does
+not implement one lacks it (the others' defaults do the work, slower)."""
+
+
+def lacking(engine: type[Engine]) -> frozenset[str]:
+    """The capabilities ``engine`` lacks: of :data:`WITHOUT_DEFAULT_WORK`,
+    those it does not implement."""
+    return WITHOUT_DEFAULT_WORK - implemented(engine)
