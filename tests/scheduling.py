@@ -18,7 +18,6 @@ from __future__ import annotations
 import pytest
 
 LONGEST_FIRST = (
-    "zpm_contract/test_tools.py",
     "zpm_contract/test_lockstep.py",
     "tests/contract_suite/test_mutants_lockstep.py",
     "tests/engine_classes/test_classes.py",
@@ -31,6 +30,8 @@ LONGEST_FIRST = (
     "tests/web/test_pages.py",
     "tests/e2e/test_first_start.py",
     "tests/e2e/test_compare_benchmark.py",
+    "zpm_contract/test_limits.py",
+    "zpm_contract/test_snapshots_and_memories.py",
     "zpm_contract/test_official_client.py",
     "tests/web/test_in_browser.py",
 )

@@ -1,5 +1,5 @@
 """Write ``docs/tools.md`` from the tool definitions and the spec's examples
-(``zpm_contract.scenarios``, which the contract suite checks).
+(``zpm_contract.scenarios.spec_walk``, which the contract suite checks).
 
 Usage::
 
@@ -19,7 +19,7 @@ sys.path.insert(0, str(ROOT / "src"))
 sys.path.insert(0, str(ROOT))
 
 from zpm_app.catalogue.tool_docs import render_tool_docs  # noqa: E402
-from zpm_contract.scenarios import documented_examples  # noqa: E402
+from zpm_contract.scenarios.spec_walk import documented_examples  # noqa: E402
 
 TARGET = ROOT / "docs" / "tools.md"
 

@@ -274,11 +274,11 @@ class Mutant:
 
 
 _TIME_TEST = (
-    "test_tools.py::TestLimitsAndDurability::"
+    "test_limits.py::TestLimitsAndDurability::"
     "test_runaway_query_hits_the_time_limit_and_the_server_goes_on"
 )
 _INFERENCE_TEST = (
-    "test_tools.py::TestLimitsAndDurability::"
+    "test_limits.py::TestLimitsAndDurability::"
     "test_runaway_query_hits_the_inference_limit_and_the_server_goes_on"
 )
 _INTERRUPT_TEST = "test_concurrency.py::test_a_cancelled_call_stops_and_the_next_starts_at_once"

@@ -6,7 +6,7 @@ from pathlib import Path
 
 from zpm_app.catalogue.tool_catalogue import TOOLS
 from zpm_app.catalogue.tool_docs import render_tool_docs
-from zpm_contract.scenarios import documented_examples
+from zpm_contract.scenarios.spec_walk import documented_examples
 
 DOCS = Path(__file__).resolve().parents[2] / "docs" / "tools.md"
 

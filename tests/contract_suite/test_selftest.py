@@ -81,14 +81,14 @@ def test_a_divergence_is_reduced_to_the_calls_that_still_show_it(broken: EngineT
 
 
 def test_a_wrong_example_answer_names_its_step_and_the_steps_before_it() -> None:
-    from zpm_contract.scenarios import Step
-    from zpm_contract.test_tools import _walk_failure
+    from zpm_contract.scenarios.steps import Step
+    from zpm_contract.walks import walk_failure
 
     steps: list[Step] = [
         ("remember_fact", {"fact": "p(a)"}, "Asserted: p(a)", False),
         ("query_logic", {"goal": "p(X)"}, '[{"X":"a"}]', False),
     ]
-    message = _walk_failure(steps, 1, ToolOutcome('[{"X":"b"}]', False))
+    message = walk_failure(steps, 1, ToolOutcome('[{"X":"b"}]', False))
     assert message == (
         'step 2 of 2: query_logic {"goal": "p(X)"}\n'
         """  expected: '[{"X":"a"}]' (isError False)\n"""

@@ -12,7 +12,8 @@ import pytest
 from mcp_harness import run_piped, tool_call, zpm
 
 from zpm_app.server.mcp_server import CURSORS
-from zpm_contract.scenarios import BAD_INPUT, SPEC_EXAMPLES, Step
+from zpm_contract.scenarios.knowledge import BAD_INPUT, SPEC_EXAMPLES
+from zpm_contract.scenarios.steps import Step
 
 pytestmark = pytest.mark.slow
 

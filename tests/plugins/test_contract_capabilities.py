@@ -110,7 +110,8 @@ def test_the_suite_skips_what_an_engine_lacks_and_says_so(tmp_path: Path) -> Non
     done = _pytest(
         root,
         tmp_path,
-        *("--pyargs", "zpm_contract.test_tools", "zpm_contract.test_concurrency", "-v", "-n", "2"),
+        *("--pyargs", "zpm_contract.test_reasoning_tools", "zpm_contract.test_limits"),
+        *("zpm_contract.test_concurrency", "-v", "-n", "2"),
         *("--zpm-engine", "partial", "--zpm-engine", "python:-reasoning,-interrupt"),
         *("-k", "TestReasoningTools or cancelled or test_limits_read_the_same"),
     )

@@ -1,6 +1,6 @@
 """The verb ``argue`` through the toolbox, on a real project: the four
 verdicts, denials, defeats, conjunctions and refusals (the spec walk in
-zpm_contract/scenarios.py shows the documented examples on every engine)."""
+zpm_contract/scenarios/argue.py shows the documented examples on every engine)."""
 
 from __future__ import annotations
 

@@ -1,6 +1,6 @@
 """Forks through the toolbox, on a real project: what a fork copies and reads,
 the three-way merge, sessions on a fork, pruning, and a merge killed halfway
-(the spec walk in zpm_contract/scenarios.py shows the documented examples
+(the spec walk in zpm_contract/scenarios/forks.py shows the documented examples
 on every engine)."""
 
 from __future__ import annotations

@@ -1,7 +1,7 @@
 """trace_dependency, verify_consistency and explain_why through the toolbox (python engine).
 
 The same answers on the SWI engines are the contract suite's business
-(``zpm_contract/scenarios.py`` REASONING_EXAMPLES, lockstep); here the
+(``zpm_contract/scenarios/reasoning.py`` REASONING_EXAMPLES, lockstep); here the
 behaviour itself: reachability on cyclic graphs for several definitions of
 ``path/2``, proofs that agree with ``query_logic``, limits, refusals.
 """

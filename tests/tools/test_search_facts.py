@@ -1,6 +1,6 @@
 """search_facts through the toolbox: which clauses a query's words find, in which
 order, and why; pages, limits, memories, and what is not believed (the spec
-walk in zpm_contract/scenarios.py runs the documented examples on every engine)."""
+walk in zpm_contract/scenarios/recall.py runs the documented examples on every engine)."""
 
 from __future__ import annotations
 

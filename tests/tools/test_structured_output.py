@@ -13,7 +13,8 @@ from jsonschema import Draft202012Validator
 
 from zpm_app.catalogue.tool_catalogue import TOOLS, find_tool
 from zpm_app.worker.toolbox import Toolbox
-from zpm_contract.scenarios import ARGUE_EXAMPLES, GEO_KNOWLEDGE, SPEC_WALK
+from zpm_contract.scenarios.argue import ARGUE_EXAMPLES, GEO_KNOWLEDGE
+from zpm_contract.scenarios.spec_walk import SPEC_WALK
 
 RESHAPED = {"query_logic", "trace_dependency", "explain_why", "query", "argue"}
 """Tools whose structured form is not their text's value (see ``tools.outputs``)."""

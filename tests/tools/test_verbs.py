@@ -1,5 +1,5 @@
 """The verb tools through the toolbox, on a real project: what the spec walk
-(zpm_contract/scenarios.py, VERB_EXAMPLES) does not show."""
+(zpm_contract/scenarios/verbs.py, VERB_EXAMPLES) does not show."""
 
 from __future__ import annotations
 
