@@ -20,7 +20,7 @@ import time
 from pathlib import Path
 
 from zpm_contract.coverage import Coverage
-from zpm_contract.lockstep import excused_tools, lockstep_machine
+from zpm_contract.lockstep.machine import excused_tools, lockstep_machine
 from zpm_contract.profiles import lockstep_profile
 from zpm_contract.targets import EngineTarget, lockstep_targets
 

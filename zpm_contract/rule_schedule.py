@@ -109,11 +109,9 @@ def rule(
 
 
 def with_weights(machine: Machine) -> Machine:
-    """``machine`` with the copies of each of its weighted rules."""
-    for name, value in list(vars(machine).items()):
-        spec: RuleSpec | None = getattr(value, _SPEC, None)
-        if spec is None or spec.name != name:
-            continue
+    """``machine`` with the copies of each of its weighted rules (its own and
+    those of the classes it inherits, such as mixins of rules)."""
+    for name, spec in rule_specs(machine).items():
         for number in range(2, spec.weight + 1):
             copy_name = f"{name}__{number}"
             assert copy_name not in vars(machine), f"{copy_name} is taken"
@@ -122,13 +120,15 @@ def with_weights(machine: Machine) -> Machine:
 
 
 def rule_specs(machine: type) -> dict[str, RuleSpec]:
-    """Each rule of ``machine`` (its own and inherited) by name."""
+    """Each rule of ``machine`` (its own and inherited) by name, in the order
+    of its classes (``machine.__mro__``) and, within a class, as declared; a
+    rule declared again in a subclass is that one, in the subclass's place."""
     found: dict[str, RuleSpec] = {}
-    for klass in reversed(machine.__mro__):
-        for value in vars(klass).values():
+    for klass in machine.__mro__:
+        for name, value in vars(klass).items():
             spec: RuleSpec | None = getattr(value, _SPEC, None)
-            if spec is not None:
-                found[spec.name] = spec
+            if spec is not None and spec.name == name:
+                found.setdefault(name, spec)
     return found
 
 

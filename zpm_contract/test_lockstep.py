@@ -22,12 +22,9 @@ from __future__ import annotations
 
 import pytest
 
-from zpm_contract.lockstep import (
-    Divergence,
-    excused_tools,
-    lockstep_machine,
-    shortest_reproduction,
-)
+from zpm_contract.lockstep.failures import Divergence
+from zpm_contract.lockstep.machine import excused_tools, lockstep_machine
+from zpm_contract.lockstep.replay import shortest_reproduction
 from zpm_contract.profiles import lockstep_profile, lockstep_seed
 from zpm_contract.targets import EngineTarget, lockstep_targets
 

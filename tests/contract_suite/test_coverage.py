@@ -7,7 +7,7 @@ from collections import Counter
 import pytest
 
 from zpm_contract.coverage import Coverage
-from zpm_contract.lockstep import REASONING_TOOLS, excused_tools
+from zpm_contract.lockstep.machine import REASONING_TOOLS, excused_tools
 from zpm_contract.profiles import PROFILES, lockstep_profile, lockstep_seed
 from zpm_contract.targets import EngineTarget, engine_target
 

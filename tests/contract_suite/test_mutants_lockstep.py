@@ -14,7 +14,9 @@ from pathlib import Path
 
 import pytest
 
-from zpm_contract.lockstep import Divergence, LostOnRestart, hunt, lockstep_machine
+from zpm_contract.lockstep.failures import Divergence, LostOnRestart
+from zpm_contract.lockstep.machine import lockstep_machine
+from zpm_contract.lockstep.replay import hunt
 from zpm_contract.mutants import LOCKSTEP, MUTANTS, mutant_target
 from zpm_contract.profiles import lockstep_profile
 from zpm_contract.targets import EngineTarget

@@ -10,7 +10,9 @@ from __future__ import annotations
 
 import pytest
 
-from zpm_contract.lockstep import Divergence, lockstep_machine, shortest_reproduction
+from zpm_contract.lockstep.failures import Divergence
+from zpm_contract.lockstep.machine import lockstep_machine
+from zpm_contract.lockstep.replay import shortest_reproduction
 from zpm_contract.mutants import mutant_target
 from zpm_contract.server import ToolOutcome
 from zpm_contract.targets import EngineTarget
