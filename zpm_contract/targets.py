@@ -33,10 +33,14 @@ from zpm_contract.storage import FILE, STORAGES
 CAPABILITIES = OPTIONAL_CAPABILITIES | {
     "persistence",  # facts and rules survive a server restart
 }
-"""Also, from ``OPTIONAL_CAPABILITIES``: ``time_limit`` (a runaway query stops
-at ZPM_TIME_LIMIT and the server goes on), ``reasoning`` (explain_why and
+"""Also, from ``OPTIONAL_CAPABILITIES``, the engine port's capabilities by
+the same names (``zpm_domain.ports.engine``): ``reasoning`` (explain_why and
 trace_dependency: Engine.explain, Engine.tabled_answers), ``interrupt`` (a
-cancelled call stops its solve at once: Engine.interrupt, resume)."""
+cancelled call stops its solve at once: Engine.interrupt, resume), ``reach``
+(a query ``as_of`` a moment, a caller limited to some memories:
+Engine.reaching, aliasing), ``bulk_load`` and ``hypotheses`` (whose defaults
+do the work: no test needs more of them); and ``time_limit`` (a runaway
+query stops at ZPM_TIME_LIMIT and the server goes on)."""
 
 ZPM_COMMAND: tuple[str, ...] = (sys.executable, "-m", "zpm_app")
 

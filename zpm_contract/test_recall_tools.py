@@ -19,6 +19,7 @@ class TestRecallTools:
     def test_recall_examples(self, start_server: StartServer) -> None:
         walk_fresh(start_server, RECALL_EXAMPLES)
 
+    @pytest.mark.zpm_requires("reach")  # a query as_of a moment reads the memory's past by its name
     def test_history_examples(self, start_server: StartServer) -> None:
         walk_fresh(start_server, HISTORY_EXAMPLES)
 
