@@ -22,6 +22,7 @@ LONGEST_FIRST = (
     "tests/contract_suite/test_mutants_lockstep.py",
     "tests/engine_classes/test_classes.py",
     "tests/http/test_mcp_conformance.py",
+    "tests/plugins/test_example_plugin.py",
     "tests/http/test_http_server.py",
     "tests/plugins/test_engine_checks.py",
     "tests/http/test_other_clients.py",

@@ -14,8 +14,10 @@ import pytest
 
 from zpm_contract.plugin import StartServer
 from zpm_contract.scenarios.limits import BUDGET_HINT, LIMIT_EXAMPLES, budget
+from zpm_contract.scenarios.steps import answerable
 from zpm_contract.server import ServerProcess, ToolOutcome, init_project
 from zpm_contract.shared_servers import PROMPT_S, TIME_LIMIT
+from zpm_contract.targets import EngineTarget
 from zpm_contract.walks import walk
 
 
@@ -55,8 +57,10 @@ class TestLimitsAndDurability:
             '[{"X":"yes"}]', False
         )
 
-    def test_limits_read_the_same_on_every_engine(self, shared_server: ServerProcess) -> None:
-        walk(shared_server, LIMIT_EXAMPLES)
+    def test_limits_read_the_same_on_every_engine(
+        self, shared_server: ServerProcess, engine_target: EngineTarget
+    ) -> None:
+        walk(shared_server, answerable(LIMIT_EXAMPLES, engine_target.capabilities))
 
     @pytest.mark.zpm_requires("persistence")
     def test_knowledge_survives_a_restart(self, start_server: StartServer) -> None:

@@ -22,13 +22,16 @@ What is here (``docs/writing-an-engine-plugin.md`` is the guide):
   (:class:`PrologError`, :class:`PermissionDenied`, :class:`MemoryNotMounted`,
   :class:`Interrupted`, :class:`EngineUnsupported`, the limits);
 * registering: :data:`hookimpl`, :class:`EngineRegistrar`,
-  :class:`Availability`, :data:`OPTIONAL_CAPABILITIES`.
+  :class:`Availability`, :data:`OPTIONAL_CAPABILITIES`; and
+  :func:`create_engine`, any registered engine by name (an engine that
+  builds on another one).
 """
 
 from __future__ import annotations
 
 from zpm_app.engines.hookspecs import EngineRegistrar, hookimpl
 from zpm_app.engines.records import OPTIONAL_CAPABILITIES, Availability
+from zpm_app.engines.registry import create_engine
 from zpm_domain.errors import (
     AnswersTooLarge,
     BudgetExceeded,
@@ -101,6 +104,7 @@ __all__ = [
     "Var",
     "ZpmError",
     "answered_variables",
+    "create_engine",
     "hookimpl",
     "list_items",
     "make_list",

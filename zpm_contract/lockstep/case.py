@@ -217,6 +217,15 @@ class LockstepCase:
             f"  {i}. {call}" for i, call in enumerate(self.history, 1)
         )
 
+    def _reasoning(self) -> bool:
+        """Whether every target proves goals (``reasoning``): explain_why,
+        trace_dependency, argue and a query's justification."""
+        return all("reasoning" in t.capabilities for t in self.targets)
+
+    def _reach(self) -> bool:
+        """Whether every target reads the past by its memories' names (``reach``)."""
+        return all("reach" in t.capabilities for t in self.targets)
+
     def _memories(self) -> list[str | None]:
         """Every mounted memory as a ``memory`` argument (``None``: default)."""
         return [None, *sorted(self.mounted)]

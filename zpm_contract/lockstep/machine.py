@@ -21,6 +21,7 @@ from zpm_contract.lockstep.rules.restarts import RestartRules
 from zpm_contract.lockstep.rules.snapshots import SnapshotRules
 from zpm_contract.lockstep.rules.verbs import VerbRules
 from zpm_contract.rule_schedule import ScheduledMachine, with_weights
+from zpm_contract.scenarios.steps import PROVING
 from zpm_contract.targets import EngineTarget
 
 
@@ -59,7 +60,7 @@ def lockstep_machine(targets: list[EngineTarget]) -> type[LockstepMachine]:
     )
 
 
-REASONING_TOOLS = frozenset({"explain_why", "trace_dependency"})
+REASONING_TOOLS = PROVING
 """The tools the machine calls only when every target has ``reasoning``."""
 
 

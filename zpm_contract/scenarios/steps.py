@@ -44,3 +44,22 @@ INVALID = "InvalidArguments"
 """The answer to arguments that the tool's schema refuses."""
 DEFAULT = 2 << 32
 """Handles of the default memory in a fresh project (its id is 2)."""
+
+
+PROVING = frozenset({"explain_why", "trace_dependency", "argue"})
+"""The tools that prove goals (``Engine.explain``, ``tabled_answers``): they
+need the ``reasoning`` capability, as ``query`` does with its justification."""
+
+
+def proves(step: Step) -> bool:
+    """Whether ``step`` needs the engine's ``reasoning``: a proving tool, or a
+    ``query`` that asks for its justification.  Such a step reads and
+    changes nothing, so a walk may leave it out."""
+    tool, arguments, _, _ = step
+    return tool in PROVING or (tool == "query" and arguments.get("include_justification") is True)
+
+
+def answerable(steps: list[Step], capabilities: frozenset[str]) -> list[Step]:
+    """The steps of ``steps`` an engine of ``capabilities`` can answer: all
+    of them, or without the proving steps when it lacks ``reasoning``."""
+    return steps if "reasoning" in capabilities else [s for s in steps if not proves(s)]

@@ -33,8 +33,9 @@ Contract for every implementation (checked by the contract suite):
 * ``close()`` releases what the engine holds; the app calls it at shutdown.
 
 The required core (``engine_core.EngineCore``: namespaces, ``_lookup``,
-``_add_clause``, ``_declare_dynamic``, ``_retract``, ``_retract_all``,
-``clauses``, ``predicates``, ``solve``) is all an engine must implement.
+``_add_clause``, ``_declare_dynamic``, ``_retract``, ``_retract_stored``,
+``_retract_all``, ``clauses``, ``predicates``, ``solve``) is all an engine
+must implement.
 The rest are optional capabilities, each a class of its own module with a
 default, named as the contract suite and ``register(..., lacks=...)`` name
 them (:data:`CAPABILITIES`):

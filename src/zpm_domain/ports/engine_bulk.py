@@ -106,33 +106,6 @@ class BulkLoad(EngineCore):
         removed = (self._retract(ns, clause) for clause in group)
         return [clause for clause in removed if clause is not None]
 
-    @final
-    def retract_stored(self, ns: str, clause: Clause) -> bool:
-        """Remove ``clause`` itself: the very object given to ``add_clause`` or
-        ``add_clauses`` (its first copy when it was given twice), never
-        another clause, even a variant.  The other clauses keep their order.
-        Returns whether it was removed (``False``: it is not stored, and
-        nothing changed).  Raises as ``retract`` does when its predicate may
-        not change.  Callers pass clauses stored without ``static=True``.
-
-        The cost must not grow with the predicate's size: ``unassert-handle``
-        withdraws one clause of a predicate of millions.  Checks
-        (``changeable``), then ``_retract_stored``.
-        """
-        if changeable(clause.head, self._lookup(ns)) is None:
-            return False
-        return self._retract_stored(ns, clause)
-
-    def _retract_stored(self, ns: str, clause: Clause) -> bool:
-        """``retract_stored`` once the checks allowed it.  Engines may find
-        the clause by ``clause.handle`` (a stored clause has one), comparing
-        identity.  Default: a search for the object, then
-        ``_retract_variants`` (which removes the object itself)."""
-        name, arity = clause.key
-        if not any(stored is clause for stored in self.iter_clauses(ns, name, arity)):
-            return False
-        return bool(self._retract_variants(ns, [clause]))
-
     def rename_clauses(self, ns: str, name: str, arity: int, new: str) -> None:
         """Move every clause of ``name/arity`` to the end of ``new/arity``, in
         order: each keeps its body and its variable names, its head takes the

@@ -115,6 +115,30 @@ class EngineCore(ABC):
         """``retract`` once the checks allowed it; the predicate exists."""
 
     @final
+    def retract_stored(self, ns: str, clause: Clause) -> bool:
+        """Remove ``clause`` itself: the very object given to ``add_clause`` or
+        ``add_clauses`` (its first copy when it was given twice), never
+        another clause, even a variant.  The other clauses keep their order.
+        Returns whether it was removed (``False``: it is not stored, and
+        nothing changed).  Raises as ``retract`` does when its predicate may
+        not change.  Callers pass clauses stored without ``static=True``.
+
+        The cost must not grow with the predicate's size: ``unassert-handle``
+        withdraws one clause of a predicate of millions.  Checks
+        (``changeable``), then ``_retract_stored``.
+        """
+        if changeable(clause.head, self._lookup(ns)) is None:
+            return False
+        return self._retract_stored(ns, clause)
+
+    @abstractmethod
+    def _retract_stored(self, ns: str, clause: Clause) -> bool:
+        """``retract_stored`` once the checks allowed it: the object itself,
+        never an earlier variant of it (a handle names one clause).  Engines
+        may find it by ``clause.handle`` (a stored clause has one), comparing
+        identity."""
+
+    @final
     def retract_all(self, ns: str, head: Term) -> int:
         """Remove every clause (fact or rule) whose head unifies with ``head``
         with the occurs check on (``store_checks.unifies``: ``p(X, f(X))``

@@ -39,22 +39,26 @@ class Hypotheses(BulkLoad):
         write's integrity rules are checked this way before the write is
         stored (``zpm_domain.constraints.integrity``).
 
-        The default changes ``ns`` through the port, solves, then takes the
-        added clauses out and puts the removed ones back: the stored clauses
-        of each such predicate from the first removed one on are taken out
-        and added again in their order.  That is exact when no knowledge-file
-        clause follows a stored one in the predicate (loading puts them
-        first) and a removal leaves no predicate empty.  The built-in engines
-        put the clauses back where they were (python) or roll the changes
-        back (SWI-Prolog's ``snapshot/1``).
+        The default changes ``ns`` through the port (the additions first, so
+        that a predicate keeps a clause while it can), solves, then takes the
+        added clauses out and puts the removed ones back: from the first
+        removed clause of a predicate on, its clauses are taken out and added
+        again in their order (a stand-in clause keeps the predicate from
+        emptying on the way when none comes before them).  That is
+        exact unless the removals take every clause of a predicate the
+        additions do not add to (it then leaves the order of definition, and
+        comes back last) or a knowledge-file clause follows a stored one in
+        a predicate (loading puts them first).  The built-in engines put the
+        clauses back where they were (python) or roll the changes back
+        (SWI-Prolog's ``snapshot/1``).
         """
         held = {key: self.clauses(ns, *key) for key in dict.fromkeys(c.key for c in removed)}
         taken: list[Clause] = []
         try:
+            self.add_clauses(ns, added)
             for clause in removed:
                 if self.retract_stored(ns, clause):
                     taken.append(clause)
-            self.add_clauses(ns, added)
             return list(self.solve(ns, goal, limits))
         finally:
             for clause in added:
@@ -64,5 +68,13 @@ class Hypotheses(BulkLoad):
                 first = next((i for i, c in enumerate(clauses) if id(c) in gone), None)
                 if first is None:
                     continue
-                back = [c for c in clauses[first:] if id(c) in gone or self.retract_stored(ns, c)]
-                self.add_clauses(ns, back)
+                again = clauses[first:]
+                still = [clause for clause in again if id(clause) not in gone]
+                # Without clauses before them, a stand-in keeps the predicate's place.
+                keeper = [] if first or not still else [Clause(still[0].head, still[0].body)]
+                self.add_clauses(ns, keeper)
+                for clause in still:
+                    self.retract_stored(ns, clause)
+                self.add_clauses(ns, again)
+                for clause in keeper:
+                    self.retract_stored(ns, clause)

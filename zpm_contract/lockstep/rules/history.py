@@ -101,11 +101,7 @@ class HistoryRules(LockstepCase):
         cursor = json.loads(stands.text)["now"]
         self.moments = [*self.moments, Remembered(name, cursor, tuple(reads), answers)][-6:]
 
-    def _reach(self) -> bool:
-        """Whether every target reads the past by its memories' names (``reach``)."""
-        return all("reach" in t.capabilities for t in self.targets)
-
-    @rule(weight=3, when=_reach, data=st.data())
+    @rule(weight=3, when=LockstepCase._reach, data=st.data())
     def ask_as_of(self, data: st.DataObject) -> None:
         """Ask the reads of a remembered moment ``as_of`` its cursor (the
         memory still mounted, never deleted since): each must answer as it

@@ -16,7 +16,7 @@ from hypothesis.stateful import initialize, multiple
 from zpm_contract.calls import clauses, goals, pools
 from zpm_contract.calls.arguments import qualified, with_context, with_memory, with_present
 from zpm_contract.lockstep.bundles import Predicate, facts, predicates
-from zpm_contract.lockstep.case import DEFAULT
+from zpm_contract.lockstep.case import DEFAULT, LockstepCase
 from zpm_contract.lockstep.rules.renames import RenameRules
 from zpm_contract.lockstep.rules.verbs import VerbRules
 from zpm_contract.rule_schedule import rule
@@ -198,7 +198,7 @@ class KnowledgeRules(VerbRules, RenameRules):
         justifications (their handles included) most of the time."""
         a = clauses.call_of(qualified(first[0], across), first[1])
         goal = shape.format(a=a, b=clauses.call_of(*second, first=1))
-        options = with_present(include_justification=justify)
+        options = with_present(include_justification=justify if self._reasoning() else None)
         self.apply("query", with_context({"goal": goal, **options}, memory))
 
     @rule(weight=2, goal=goals.term_goals())
@@ -213,7 +213,7 @@ class KnowledgeRules(VerbRules, RenameRules):
         limit, the memory budget, the answers' size, cyclic answers."""
         self.apply("query_logic", {"goal": goal})
 
-    @rule(toured=False, goal=goals.LIMIT_GOALS)
+    @rule(toured=False, when=LockstepCase._reasoning, goal=goals.LIMIT_GOALS)
     def explain_limits(self, goal: str) -> None:
         """The same goals' proofs (left out of the tour: the proof of an
         integer just below the limit shows its 300,000 digits, which every

@@ -24,9 +24,6 @@ from zpm_contract.rule_schedule import rule
 class ReasoningRules(LockstepCase):
     """The reasoning tools, over ``path/2`` and ``integrity_violation/1,2`` rules in default."""
 
-    def _reasoning(self) -> bool:
-        return all("reasoning" in t.capabilities for t in self.targets)
-
     @initialize(shape=st.sampled_from(sorted(reasoning.PATH_RULES)))
     def reasoning_rules(self, shape: str) -> None:
         """``path/2`` over ``likes/2`` (right-, left- or doubly-recursive, or
@@ -36,7 +33,7 @@ class ReasoningRules(LockstepCase):
 
     @rule(
         weight=3,
-        when=_reasoning,
+        when=LockstepCase._reasoning,
         predicate=predicates,
         fact=facts,
         ground=st.booleans(),
@@ -57,7 +54,7 @@ class ReasoningRules(LockstepCase):
         arguments = with_present(fact=goal, max_depth=max_depth)
         self.apply("explain_why", with_memory(arguments, memory))
 
-    @rule(weight=3, when=_reasoning, fact=facts, memory=pools.memory_targets)
+    @rule(weight=3, when=LockstepCase._reasoning, fact=facts, memory=pools.memory_targets)
     def trace_dependency(self, fact: str, memory: str | None = None) -> None:
         """Nodes reachable through path/2 (cyclic likes/2 graphs included) from
         the first argument of a stored fact."""

@@ -68,6 +68,7 @@ class VerbRules(LockstepCase):
 
     @rule(
         weight=3,
+        when=LockstepCase._reasoning,
         first=facts,
         second=st.one_of(st.none(), facts),
         across=pools.qualifiers,
