@@ -5,11 +5,10 @@ generation started from (its *start*: the generation's first record,
 journal operation ``base``, see ``zpm_domain.changes.generation.StartFrom``),
 then the batches of that generation.  :class:`Recovery` starts from a start,
 replays the journal, catches up with batches other processes appended, and
-numbers the clauses stored before handles existed.  A snapshot's header says
-which journal records it holds (``covers``): if the file a start names is
-not the one the start recorded (a save under the same name that crashed
-before its rotation, or a save on a read-only mount), recovery loads it and
-skips the records it already holds.
+numbers the clauses stored before handles existed.  Where the memory stands
+is its :class:`~zpm_domain.memory.position.Position`; a start's snapshot is
+found and loaded by ``zpm_domain.memory.starting_snapshot``, and replayed
+additions are stored in runs (``zpm_domain.memory.additions``).
 
 ("Base" names a fork's parent memory everywhere else in zpm; the journal
 operation keeps its old name.)
@@ -19,64 +18,35 @@ from __future__ import annotations
 
 import logging
 from collections import deque
-from dataclasses import dataclass
 from typing import Protocol
 
 from zpm_domain import progress
 from zpm_domain.changes import from_journal
 from zpm_domain.changes.generation import NumberClauses, StartFrom
-from zpm_domain.changes.mutations import AddClause, BadOperation, Mutation, Target
+from zpm_domain.changes.mutations import AddClause, BadOperation, Mutation
 from zpm_domain.constraints.effects import changes_rules
-from zpm_domain.errors import RecoveryFailed
-from zpm_domain.memory import image as images
+from zpm_domain.memory.additions import Additions
 from zpm_domain.memory.image import Preloaded
 from zpm_domain.memory.knowledge_files import KnowledgeFiles
+from zpm_domain.memory.position import Position
 from zpm_domain.memory.since_point import SincePoint
-from zpm_domain.memory.snapshot_format import Snapshot, SnapshotDamaged, read_snapshot
+from zpm_domain.memory.snapshot_format import Snapshot
+from zpm_domain.memory.starting_snapshot import Started, load_snapshot, starting_snapshot
 from zpm_domain.ports.journal import Journal, JournalCorrupt
-from zpm_domain.ports.snapshots import SnapshotStore
 from zpm_domain.ports.storage import ForkInfo
 from zpm_domain.prolog.errors import PermissionDenied
-from zpm_domain.prolog.terms import Term, most_general
-from zpm_domain.stored.clauses import Clause, Origin, Runs, number, render_clause
+from zpm_domain.prolog.terms import most_general
+from zpm_domain.stored.clauses import Origin, number
 from zpm_domain.stored.handles import UNRECORDED, memory_of
 from zpm_domain.stored.provenance import UNKNOWN
 
 log = logging.getLogger("zpm")
 
 
-@dataclass
-class Position:
-    """Where a memory stands in its journal.
-
-    ``generation`` names the journal generation (its start record's; empty
-    before any), ``records`` counts its batches applied or held (the start
-    record included), ``skip`` the next batches the starting snapshot already
-    holds, ``started_from`` is the snapshot the generation started from
-    (``None``: the knowledge files alone), and ``first`` the number of the
-    generation's first batch in the memory's whole history
-    (``StartFrom.batch``).
-    """
-
-    generation: str = ""
-    records: int = 0
-    skip: int = 0
-    started_from: str | None = None
-    first: int = 1
-
-    @property
-    def batches(self) -> int:
-        """How many batches the memory's whole history holds up to here: the
-        number of the last one applied (0 before any)."""
-        return self.first + self.records - 1
-
-
-class Recovering(Target, Protocol):
+class Recovering(Started, Protocol):
     """The memory as recovery sees it."""
 
-    name: str
     journal: Journal
-    snapshots: SnapshotStore
     files: KnowledgeFiles
     preloaded: Preloaded | None
     since: SincePoint
@@ -89,9 +59,6 @@ class Recovering(Target, Protocol):
     @property
     def writable(self) -> bool:
         """Whether its storage can be written now."""
-
-    def read_snapshot(self, name: str) -> Snapshot:
-        """Snapshot ``name``, every section checked."""
 
     def keep_fork_point(self) -> None:
         """Write a fork's fork point file when it is behind (see
@@ -129,7 +96,7 @@ class Recovery:
         count = len(pending)
         label = memory.journal.label
         phase = f"{memory.name}: replaying the journal"
-        additions = _Additions(memory, Origin.TOOL if self.opened else Origin.JOURNAL)
+        additions = Additions(memory, Origin.TOOL if self.opened else Origin.JOURNAL)
         for done in range(count):
             record = pending.popleft()
             progress.advance(done, count, phase)
@@ -204,88 +171,16 @@ class Recovery:
                 runs = memory.preloaded.runs
             memory.preloaded = None
         if snapshot is None:
-            snapshot = self._starting_snapshot(start)
+            snapshot = starting_snapshot(memory, start)
         if snapshot.header.id != start.snapshot_id:
             self.position.skip = snapshot.header.covers.records - 1
         label = memory.snapshots.label(start.snapshot)
         # a preloaded snapshot holds a memory's own image: stamped already
-        self._load(snapshot, label, stamped=source is not None, source=source, runs=runs)
+        load_snapshot(memory, snapshot, label, stamped=source is not None, source=source, runs=runs)
         if start.fork_point and memory.fork is not None and snapshot.header.id == start.snapshot_id:
             # the fork's first snapshot itself (not one saved over it, whose
             # save crashed before the journal turned to it): its fork point
             memory.since.restart(memory, in_journal=False)
-
-    def _load(
-        self,
-        snapshot: Snapshot,
-        label: str,
-        *,
-        stamped: bool,
-        source: str | None,
-        runs: Runs | None = None,
-    ) -> None:
-        """Load ``snapshot``'s clauses and sections into the emptied memory
-        (``runs``: the clauses' runs of one predicate each, when known)."""
-        memory = self._memory
-        handles = images.snapshot_handles(snapshot, label)
-        if handles is None:
-            memory.numbering.unnumbered = bool(snapshot.clauses)
-        else:
-            memory.numbering.raise_to(handles.next_number)
-            for first, count, _ in handles.runs:
-                memory.numbering.saw(None if first is None else first + count - 1)
-        clauses = (
-            snapshot.clauses if stamped else images.stamped_clauses(snapshot, label, in_place=True)
-        )
-        loadable, runs = self._loadable(clauses, label, runs)
-        not_loaded: set[int] = set()
-        progress.advance(0, len(loadable), f"{memory.name}: loading {label}")
-        if source is None:
-            failed = memory.engine.add_clauses(memory.namespace, loadable)
-        else:
-            failed = memory.engine.copy_clauses(source, memory.namespace, loadable, runs)
-        for index, error in failed:
-            not_loaded.add(index)
-            clause = loadable[index]
-            log.warning("%s: not loaded: %s (%s)", label, render_clause(clause), error.message)
-        supports = images.beliefs_image(snapshot, label)
-        progress.advance(len(loadable), len(loadable), f"{memory.name}: loading {label}")
-        copies = images.first_copies(loadable, not_loaded, supports)
-        supports.load_into(memory.beliefs, lambda fact: copies.get(id(fact)))
-        for withdrawal in images.withdrawn(snapshot, label):
-            memory.history.add(withdrawal)
-            memory.numbering.saw(withdrawal.record)
-        for clause in images.defeated(snapshot, label):
-            if self._refusal(clause.head) is None:
-                memory.store(clause, Origin.SNAPSHOT)
-                memory.numbering.saw(clause.handle)
-        for key, description in images.described(snapshot, label).items():
-            memory.descriptions.put(key, description)
-
-    def _loadable(
-        self, clauses: list[Clause], label: str, runs: Runs | None
-    ) -> tuple[list[Clause], Runs | None]:
-        """The clauses the memory takes (a name that became built in is
-        refused, reported), and their runs of one predicate each when
-        ``runs`` gave those of ``clauses`` (each run checked once)."""
-        if runs is not None:
-            refused = [(s, e, r) for s, e in runs if (r := self._refusal(clauses[s].head))]
-            if not refused:
-                return clauses, runs
-        loadable: list[Clause] = []
-        refusals: dict[tuple[str, int], PermissionDenied | None] = {}
-        for clause in clauses:
-            key = clause.key
-            if key not in refusals:
-                refusals[key] = self._refusal(clause.head)
-            refusal = refusals[key]
-            if refusal is None:
-                loadable.append(clause)
-            else:
-                log.warning(
-                    "%s: not loaded: %s (%s)", label, render_clause(clause), refusal.message
-                )
-        return loadable, None
 
     def number_clauses(self, memory_id: int, first: int) -> None:
         """Number the stored clauses that have no handle, or only one given
@@ -345,46 +240,11 @@ class Recovery:
         memory.descriptions.clear()
         memory.numbering.unnumbered = False
 
-    def _refusal(self, head: Term) -> PermissionDenied | None:
-        try:
-            self._memory.check_mutable(head)
-        except PermissionDenied as refusal:
-            return refusal
-        return None
-
     def _drop_stored_clauses(self) -> None:
         memory = self._memory
         for info in memory.predicates():
             if not memory.files.is_static(info.key) and info.clause_count:
                 memory.engine.retract_all(memory.namespace, most_general(*info.key))
-
-    def _starting_snapshot(self, start: StartFrom) -> Snapshot:
-        """The snapshot a journal start names, checked against what it recorded."""
-        assert start.snapshot is not None
-        memory = self._memory
-        label = memory.snapshots.label(start.snapshot)
-        try:
-            snapshot = memory.read_snapshot(start.snapshot)
-        except KeyError:
-            kept = _kept_base(memory, start, label)
-            if kept is not None:
-                return kept
-            raise RecoveryFailed(
-                f"{label}: the snapshot that memory {memory.name} was last saved to or "
-                "restored from is missing; put it back, or move the journal aside to start "
-                "from the knowledge files alone"
-            ) from None
-        except SnapshotDamaged as damage:
-            raise RecoveryFailed(
-                f"{damage.message} (the recovery base of memory {memory.name})"
-            ) from None
-        covers = snapshot.header.covers
-        if snapshot.header.id != start.snapshot_id and covers.generation != start.generation:
-            raise RecoveryFailed(
-                f"{label}: snapshot {start.snapshot} was replaced by one that is not the "
-                f"recovery base of memory {memory.name}"
-            )
-        return snapshot
 
     def _passes(self, mutation: Mutation, label: str, line: int) -> bool:
         """Whether a journaled mutation still passes its check, so replay
@@ -410,56 +270,3 @@ class Recovery:
             )
             return False
         return True
-
-
-def _kept_base(memory: Recovering, start: StartFrom, label: str) -> Snapshot | None:
-    """The base the history kept for ``start`` when its named snapshot is
-    gone (a revert's start names none), read and checked; ``None`` when
-    none was kept."""
-    if start.snapshot_id is None:
-        return None
-    try:
-        text = memory.snapshots.kept_base(start.snapshot_id)
-    except KeyError:
-        return None
-    try:
-        snapshot = read_snapshot(text, label)
-        images.check_sections(snapshot, label)
-    except SnapshotDamaged as damage:
-        raise RecoveryFailed(
-            f"{damage.message} (the recovery base of memory {memory.name})"
-        ) from None
-    return snapshot
-
-
-class _Additions:
-    """A run of replayed additions, stored together (``Target.store_all``:
-    one engine call for the run, where one per clause would cost the SWI
-    engines a call into Prolog each) before any other change applies.
-
-    Storing a run is the same as applying its ``AddClause`` mutations one
-    by one: whether a clause is defeated depends on the knowledge files
-    alone, and the checks the mutations passed on the predicates' names,
-    which additions do not change.
-    """
-
-    def __init__(self, memory: Target, origin: Origin) -> None:
-        self._memory = memory
-        self.origin = origin
-        self._run: list[Clause] = []
-
-    def add(self, clause: Clause) -> None:
-        self._run.append(clause)
-
-    def store(self) -> None:
-        """Store the run, then number what it stored; raises the error of
-        the first clause the engine refused (as storing them one by one
-        would have, once the others are stored)."""
-        run, self._run = self._run, []
-        if not run:
-            return
-        refused = self._memory.store_all(run, self.origin)
-        if refused:
-            raise refused[0][1]
-        for clause in run:
-            self._memory.numbering.saw(clause.handle)
