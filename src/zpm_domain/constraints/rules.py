@@ -19,7 +19,7 @@ from zpm_domain.stored.descriptions import INTEGRITY
 from zpm_domain.stored.references import calls, calls_variable
 
 Stamp = tuple[object, object]
-"""Where a memory stands, and where its rules stand (``Memory._state``)."""
+"""Where a memory stands, and where its rules stand (``UnitOfWork._state``)."""
 
 
 class Ruled(Protocol):

@@ -6,8 +6,9 @@ from __future__ import annotations
 import secrets
 
 from zpm_domain.changes.generation import StartFrom
+from zpm_domain.memory.calls import author
 from zpm_domain.memory.image import Image
-from zpm_domain.memory.memory import Memory, author
+from zpm_domain.memory.memory import Memory
 from zpm_domain.ports.storage import ForkInfo, MemoryRef, NewFork
 from zpm_domain.stored.handles import UNRECORDED
 

@@ -1,4 +1,5 @@
-"""Where a memory stands in its journal: :class:`Position`."""
+"""Where a memory stands in its journal (:class:`Position`), and the status it
+reports of its storage (:class:`PersistenceStatus`)."""
 
 from __future__ import annotations
 
@@ -29,3 +30,14 @@ class Position:
         """How many batches the memory's whole history holds up to here: the
         number of the last one applied (0 before any)."""
         return self.first + self.records - 1
+
+
+@dataclass(frozen=True, slots=True)
+class PersistenceStatus:
+    """``last_snapshot``: the snapshot the journal generation started from."""
+
+    status: str
+    location: str
+    last_snapshot: str | None
+    journal_bytes: int
+    journal_records: int
