@@ -1,15 +1,19 @@
-"""What a new fork starts from: its base memory's image, saved as the fork's
-first snapshot, and a journal whose first record starts from it."""
+"""A new fork: what it starts from (its base memory's image, saved as the
+fork's first snapshot, and a journal whose first record starts from it,
+:func:`new_fork`), made on disk and mounted (:func:`mount_fork`)."""
 
 from __future__ import annotations
 
 import secrets
+from collections.abc import Callable
 
 from zpm_domain.changes.generation import StartFrom
 from zpm_domain.memory.calls import author
 from zpm_domain.memory.image import Image
 from zpm_domain.memory.memory import Memory
-from zpm_domain.ports.storage import ForkInfo, MemoryRef, NewFork
+from zpm_domain.memory.mount_errors import MemoryAlreadyExists
+from zpm_domain.memory.mount_table import MountTable
+from zpm_domain.ports.storage import ForkInfo, MemoryExists, MemoryRef, MountEntry, NewFork
 from zpm_domain.stored.handles import UNRECORDED
 
 FORK_SEED = "fork_point"
@@ -36,3 +40,25 @@ def new_fork(base: Memory, image: Image, now: float) -> NewFork:
         knowledge=base.knowledge_digest,
     )
     return NewFork(info, image.text(), FORK_SEED, [first.journal_op()], author())
+
+
+def mount_fork(
+    table: MountTable, name: str, base: Memory, clock: Callable[[], float], *, record: bool
+) -> tuple[Memory, int]:
+    """Make memory ``name`` (project scope, a free name) a fork of mounted
+    memory ``base``, made as ``clock`` tells, and mount it read-write in ``table``
+    (recorded in the manifest unless ``record`` is false); returns it and
+    how many clauses it copied (believed and defeated).
+    ``MemoryAlreadyExists`` when another process took the name first."""
+    image = base.locked_image()
+    ref = MemoryRef(name, "project")
+    made = new_fork(base, image, clock())
+    try:
+        table.registry.create_fork(ref, made)
+    except MemoryExists:
+        raise MemoryAlreadyExists(name) from None
+    entry = MountEntry(name, "project", "rw")
+    memory = table.open(entry, preloaded=image.preloaded())
+    memory.snapshots.keep_base(image.header.id, made.snapshot, made.seed)  # its history's
+    table.keep(memory, entry, record=record)
+    return memory, image.header.clauses + len(base.defeats.clauses())
