@@ -14,13 +14,9 @@ from collections.abc import Mapping
 from dataclasses import dataclass, replace
 from typing import Any, ClassVar
 
-from zpm_domain.changes.mutations import (
+from zpm_domain.changes.copies import copies
+from zpm_domain.changes.journal_args import (
     BadOperation,
-    ClauseChange,
-    Mutation,
-    Stamp,
-    Target,
-    copies,
     fact_arg,
     stamp_args,
     stamp_json,
@@ -28,6 +24,8 @@ from zpm_domain.changes.mutations import (
     took_arg,
     took_json,
 )
+from zpm_domain.changes.mutations import ClauseChange, Mutation
+from zpm_domain.changes.target import Stamp, Target
 from zpm_domain.ports.journal import JournalOp
 from zpm_domain.prolog.terms import Term
 from zpm_domain.prolog.writer import render

@@ -10,7 +10,9 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any, ClassVar
 
-from zpm_domain.changes.mutations import BadOperation, Mutation, Target, text_arg
+from zpm_domain.changes.journal_args import BadOperation, text_arg
+from zpm_domain.changes.mutations import Mutation
+from zpm_domain.changes.target import Target
 from zpm_domain.ports.journal import JournalOp
 from zpm_domain.prolog.allowlist import is_protected
 from zpm_domain.prolog.errors import PermissionDenied

@@ -12,7 +12,8 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any, ClassVar, Protocol, runtime_checkable
 
-from zpm_domain.changes.mutations import Mutation, Target
+from zpm_domain.changes.mutations import Mutation
+from zpm_domain.changes.target import Target
 from zpm_domain.ports.journal import JournalOp
 from zpm_domain.stored.clauses import Origin
 

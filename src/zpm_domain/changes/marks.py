@@ -11,7 +11,9 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, ClassVar, Protocol, runtime_checkable
 
-from zpm_domain.changes.mutations import BadOperation, Mutation, Target, text_arg
+from zpm_domain.changes.journal_args import BadOperation, text_arg
+from zpm_domain.changes.mutations import Mutation
+from zpm_domain.changes.target import Target
 from zpm_domain.ports.journal import JournalOp
 from zpm_domain.ports.storage import KnowledgeFile
 from zpm_domain.stored.clauses import Origin

@@ -13,16 +13,10 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any, ClassVar
 
-from zpm_domain.changes.mutations import (
-    BadOperation,
-    ClauseChange,
-    Target,
-    copies,
-    fact_arg,
-    held_copies,
-    remove_stored,
-    text_arg,
-)
+from zpm_domain.changes.copies import copies, held_copies, remove_stored
+from zpm_domain.changes.journal_args import BadOperation, fact_arg, text_arg
+from zpm_domain.changes.mutations import ClauseChange
+from zpm_domain.changes.target import Target
 from zpm_domain.errors import PrologSyntaxError
 from zpm_domain.ports.journal import JournalOp
 from zpm_domain.prolog.reader import read_term

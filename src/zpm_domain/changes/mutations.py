@@ -12,103 +12,40 @@ original call did.
 
 The vocabulary is open: a new kind is a subclass listed in the catalogue
 (``zpm_domain.changes``); nothing else in the journal needs to change.
+
+This module holds :class:`Mutation` and the changes of a predicate's
+clauses (:class:`AddClause`, :class:`RemoveClause`, :class:`RemoveAll`).
+What a mutation changes and what a commit gives it are ``changes.target``'s
+(``Target``, ``Stamp``), reading and writing journal arguments is
+``changes.journal_args``' (``BadOperation`` included), and finding the
+stored copies a change touches is ``changes.copies``'; the three names in
+parentheses are importable from here too.
 """
 
 from __future__ import annotations
 
 from abc import ABC, abstractmethod
-from collections.abc import Mapping, Sequence
+from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any, ClassVar, Protocol
+from typing import Any, ClassVar
 
-from zpm_domain.beliefs.fact_index import ground_args
-from zpm_domain.beliefs.supports import Beliefs, Support
-from zpm_domain.errors import PrologSyntaxError
-from zpm_domain.ports.engine import Engine, Refusals
+from zpm_domain.changes.copies import clause_copies, first_variant
+from zpm_domain.changes.journal_args import BadOperation as BadOperation
+from zpm_domain.changes.journal_args import (
+    clause_arg,
+    read_text,
+    stamp_json,
+    text_arg,
+    took_arg,
+    took_json,
+)
+from zpm_domain.changes.target import Stamp as Stamp
+from zpm_domain.changes.target import Target as Target
 from zpm_domain.ports.journal import JournalOp
-from zpm_domain.ports.store_checks import is_variant
-from zpm_domain.prolog.reader import read_term
-from zpm_domain.prolog.reader.facts import read_canonical_fact, read_plain_fact
-from zpm_domain.prolog.terms import TRUE, Atom, Struct, Term, indicator, variant
+from zpm_domain.prolog.terms import Term, indicator
 from zpm_domain.prolog.unify import unify
 from zpm_domain.prolog.writer import render
-from zpm_domain.stored.clauses import Clause, Origin, PredicateInfo, know_text, render_clause
-from zpm_domain.stored.handles import Numbering, is_handle
-from zpm_domain.stored.provenance import Provenance, shared
-
-if TYPE_CHECKING:
-    from zpm_domain.beliefs.defeat import Defeat, Defeats
-    from zpm_domain.beliefs.withdrawals import History
-    from zpm_domain.stored.descriptions import Descriptions
-
-
-class Target(Protocol):
-    """What a mutation changes: a memory's namespace in an engine."""
-
-    @property
-    def engine(self) -> Engine: ...
-
-    @property
-    def namespace(self) -> str: ...
-
-    @property
-    def beliefs(self) -> Beliefs: ...
-
-    @property
-    def numbering(self) -> Numbering:
-        """The memory's handle counter (the stored clauses' handles move it on)."""
-
-    @property
-    def history(self) -> History:
-        """The memory's withdrawal records (``zpm_domain.beliefs.withdrawals``)."""
-
-    def stored_with(self, handle: int) -> Clause | None:
-        """The client-stored clause with ``handle``, if the memory holds it."""
-
-    def store(self, clause: Clause, origin: Origin) -> Defeat | None:
-        """Store a client's clause that came from ``origin`` (a tool call, the
-        journal, a snapshot): believed, or defeated (the defeat)."""
-
-    def store_all(self, clauses: Sequence[Clause], origin: Origin) -> Refusals:
-        """:meth:`store` each of ``clauses`` in order, the engine's part in
-        one go (``Engine.add_clauses``); the clauses the engine refused,
-        ``(index, error)``, the others stored."""
-
-    @property
-    def defeats(self) -> Defeats:
-        """The memory's functional predicates and defeated clauses."""
-
-    @property
-    def descriptions(self) -> Descriptions:
-        """The memory's predicate descriptions (``zpm_domain.stored.descriptions``)."""
-
-    def support_of(self, clause: Clause) -> Support | None:
-        """The supports of ``clause`` when it is the copy of its fact that
-        assumptions support."""
-
-    def predicates(self) -> list[PredicateInfo]:
-        """The namespace's user predicates, in order of first definition."""
-
-    def stored_clauses(self, name: str, arity: int) -> list[Clause]:
-        """The clauses of ``name/arity`` that tools stored (not from knowledge files)."""
-
-    def check_mutable(self, head: Term) -> None:
-        """Raise ``PermissionDenied`` if tools may not change ``head``'s predicate."""
-
-
-class Stamp(Protocol):
-    """What a commit gives each clause it stores: a new handle, and the
-    provenance of the call."""
-
-    def new_handle(self) -> int: ...
-
-    @property
-    def provenance(self) -> Provenance: ...
-
-
-class BadOperation(ValueError):
-    """A journal operation that names no known mutation or whose arguments are
-    wrong; ``str()`` says why."""
+from zpm_domain.stored.clauses import Clause, Origin, render_clause
 
 
 class Mutation(ABC):
@@ -165,133 +102,6 @@ class Mutation(ABC):
         a tool call commits it, ``JOURNAL`` on replay)."""
 
 
-def text_arg(args: Mapping[str, Any], name: str) -> str:
-    """Argument ``name`` of a journal operation, which must be a string."""
-    value = args.get(name)
-    if not isinstance(value, str):
-        raise BadOperation(f"'{name}' must be a string")
-    return value
-
-
-def _clause_arg(args: Mapping[str, Any]) -> Clause:
-    text = text_arg(args, "clause")
-    handle, provenance = stamp_args(args)
-    stamp = None if handle is None else provenance
-    fact = read_canonical_fact(text)
-    if fact is not None:
-        clause = Clause(fact, TRUE, handle, stamp)
-        know_text(clause, text)
-        return clause
-    # a plain ground fact (strings, lists) reads fast too; anything else in full
-    read = Clause.from_term(read_plain_fact(f"{text}.") or _read(text))
-    return Clause(read.head, read.body, handle, stamp)
-
-
-def stamp_args(args: Mapping[str, Any]) -> tuple[int | None, Provenance]:
-    """The handle and provenance a journal operation gives the clause it
-    stores (``None`` and no provenance: written before handles existed)."""
-    handle = args.get("handle")
-    if handle is None:
-        return None, Provenance(None, None, None)
-    if not is_handle(handle):
-        raise BadOperation("'handle' must be a clause handle")
-    fields = [args.get(name) for name in ("tool", "client", "at")]
-    if not all(value is None or isinstance(value, str) for value in fields):
-        raise BadOperation("'tool', 'client' and 'at' must be strings or null")
-    return handle, shared(*fields)
-
-
-def took_arg(args: Mapping[str, Any]) -> tuple[int, ...]:
-    """Argument ``took`` of a removal: the handles of the clauses it took
-    (none in journals older than it)."""
-    took = args.get("took", [])
-    if not (isinstance(took, list) and all(is_handle(h) for h in took)):
-        raise BadOperation("'took' must be a list of clause handles")
-    return tuple(took)
-
-
-def took_json(took: tuple[int, ...]) -> dict[str, Any]:
-    """The journal argument of the handles a removal took (none: left out)."""
-    return {"took": list(took)} if took else {}
-
-
-def first_variant(target: Target, clause: Clause) -> Clause | None:
-    """The client-stored, believed clause that removing ``clause`` takes:
-    the first variant of it (head and body) in clause order."""
-    if clause.is_fact and ground_args(clause.head) is not None:
-        found = target.beliefs.stored_variants(
-            clause.head, lambda: target.stored_clauses(*clause.key)
-        )
-        return found[0] if found else None
-    return next((c for c in target.stored_clauses(*clause.key) if is_variant(c, clause)), None)
-
-
-def stamp_json(handle: int | None, provenance: Provenance | None) -> dict[str, Any]:
-    """The journal arguments of a stored clause's handle and provenance."""
-    if handle is None:
-        return {}
-    p = provenance or Provenance(None, None, None)
-    return {"handle": handle, "tool": p.tool, "client": p.client, "at": p.at}
-
-
-def fact_arg(args: Mapping[str, Any]) -> Term:
-    """Argument ``fact`` of a journal operation: the text of a callable term."""
-    fact = _read(text_arg(args, "fact"))
-    if not isinstance(fact, (Atom, Struct)):
-        raise BadOperation("'fact' must be an atom or a compound term")
-    return fact
-
-
-def _read(text: str) -> Term:
-    try:
-        return read_term(text)
-    except PrologSyntaxError as error:
-        raise BadOperation(f"clause does not read: {error.message}") from None
-
-
-def copies(target: Target, fact: Term) -> set[int]:
-    """The handles of every client-stored copy of ``fact``: the stored
-    facts that are variants of it, believed or defeated (a footprint's
-    part for a change of ``fact``'s supports, which its first copy carries)."""
-    key = indicator(fact)
-    if ground_args(fact) is not None:
-        found = target.beliefs.stored_variants(fact, lambda: target.stored_clauses(*key))
-    else:
-        found = [c for c in target.stored_clauses(*key) if c.is_fact and variant(c.head, fact)]
-    found += target.defeats.variants_of(fact)
-    return {clause.handle for clause in found if clause.handle is not None}
-
-
-def held_copies(target: Target, clause: Clause) -> set[int]:
-    """:func:`copies` of a fact (whose supports its removal may take); none
-    for a rule."""
-    return copies(target, clause.head) if clause.is_fact else set()
-
-
-def clause_copies(target: Target, clause: Clause) -> set[int]:
-    """:func:`copies` of a fact; for a rule, every stored rule of its
-    predicate (rules have no index, and a predicate's rules are few)."""
-    if clause.is_fact:
-        return copies(target, clause.head)
-    return {
-        c.handle
-        for c in target.stored_clauses(*clause.key)
-        if not c.is_fact and c.handle is not None
-    }
-
-
-def remove_stored(target: Target, stored: Clause) -> None:
-    """Take the client-stored clause ``stored`` (this very object, as the
-    memory holds it) out: from the defeated clauses, or from the engine with
-    the supports it carries."""
-    if target.defeats.holds(stored):
-        target.defeats.remove(stored)
-        return
-    first = target.support_of(stored) is not None
-    if target.engine.retract_stored(target.namespace, stored):
-        target.beliefs.removed([stored], first_copies=first)
-
-
 class ClauseChange(Mutation):
     """A change to the clauses of one user predicate."""
 
@@ -317,7 +127,7 @@ class AddClause(ClauseChange):
 
     @classmethod
     def from_args(cls, args: Mapping[str, Any]) -> AddClause:
-        return cls(_clause_arg(args))
+        return cls(clause_arg(args))
 
     def journal_op(self) -> JournalOp:
         clause = self.clause
@@ -357,7 +167,7 @@ class RemoveClause(ClauseChange):
 
     @classmethod
     def from_args(cls, args: Mapping[str, Any]) -> RemoveClause:
-        return cls(_clause_arg(args), took_arg(args))
+        return cls(clause_arg(args), took_arg(args))
 
     def journal_op(self) -> JournalOp:
         return JournalOp(self.op, clause=render_clause(self.clause), **took_json(self.took))
@@ -392,7 +202,7 @@ class RemoveAll(ClauseChange):
 
     @classmethod
     def from_args(cls, args: Mapping[str, Any]) -> RemoveAll:
-        return cls(_read(text_arg(args, "clause")), took_arg(args))
+        return cls(read_text(text_arg(args, "clause")), took_arg(args))
 
     def journal_op(self) -> JournalOp:
         return JournalOp(self.op, clause=render(self.pattern), **took_json(self.took))

@@ -27,7 +27,9 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field, replace
 from typing import Any, ClassVar
 
-from zpm_domain.changes.mutations import BadOperation, ClauseChange, Target, text_arg
+from zpm_domain.changes.journal_args import BadOperation, text_arg
+from zpm_domain.changes.mutations import ClauseChange
+from zpm_domain.changes.target import Target
 from zpm_domain.ports.journal import JournalOp
 from zpm_domain.prolog.terms import Struct, Term, indicator, most_general, renamed_head
 from zpm_domain.stored.clauses import DENIALS, Clause, Origin

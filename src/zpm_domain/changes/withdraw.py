@@ -9,17 +9,10 @@ from dataclasses import dataclass, replace
 from typing import Any, ClassVar
 
 from zpm_domain.beliefs.withdrawals import Withdrawal
-from zpm_domain.changes.mutations import (
-    BadOperation,
-    ClauseChange,
-    Stamp,
-    Target,
-    held_copies,
-    remove_stored,
-    stamp_args,
-    stamp_json,
-    text_arg,
-)
+from zpm_domain.changes.copies import held_copies, remove_stored
+from zpm_domain.changes.journal_args import BadOperation, stamp_args, stamp_json, text_arg
+from zpm_domain.changes.mutations import ClauseChange
+from zpm_domain.changes.target import Stamp, Target
 from zpm_domain.errors import PrologSyntaxError
 from zpm_domain.ports.journal import JournalOp
 from zpm_domain.prolog.reader import read_term
