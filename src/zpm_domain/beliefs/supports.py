@@ -19,18 +19,12 @@ that holds the clauses:
   added (``get_belief_status`` lists them so);
 * the assumption names in first-seen order (``list_assumptions``), an
   assumption being known while it supports at least one fact;
-* the origin of each clause that a tool call or journal replay stored
-  (``interactive``: a tool of a running server stored it, this one's or,
-  caught up, another's sharing the memory; ``journal``: read back from the
-  journal when the memory opened), by the identity of the stored clause
-  (engines keep the very ``Clause`` objects they are given, see
-  ``ports.engine``); a client-stored clause without an entry was loaded
-  from the base snapshot;
-* an index of the client-stored clauses by handle, built on first use from
-  the memory's clauses and kept up to date by the changes below, or
-  dropped (:meth:`forget_handles`) by changes that replace many clauses;
-  likewise, per predicate, the client-stored ground facts by their
-  arguments (``zpm_domain.beliefs.fact_index``), where ``assert`` finds a variant.
+* where each client-stored clause came from, and the indexes that find one
+  by handle or as a variant of a ground fact
+  (``zpm_domain.beliefs.stored_index``).
+
+The supports are written to and read from a snapshot section by
+``zpm_domain.beliefs.supports_section``.
 
 The bookkeeping of a fact goes with its clause: forget_fact, clear_context,
 update_fact and upsert_fact that remove the clause remove its supports too,
@@ -41,21 +35,13 @@ schema, the overview or the references tools.
 
 from __future__ import annotations
 
-import json
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
 
-from zpm_domain.beliefs.fact_index import GroundFacts
+from zpm_domain.beliefs.stored_index import StoredIndex
 from zpm_domain.beliefs.variants import rekeying, variant_key
-from zpm_domain.errors import PrologSyntaxError
-from zpm_domain.prolog.reader import read_term
 from zpm_domain.prolog.terms import Term, indicator, renamed_head
-from zpm_domain.prolog.writer import render
 from zpm_domain.stored.clauses import Clause, Origin
-from zpm_domain.stored.sections import SectionDamaged
-
-SECTION = "assumptions"
-"""The snapshot section holding the supports (see :meth:`Beliefs.section`)."""
 
 Key = tuple[str, int]
 
@@ -82,9 +68,7 @@ class Beliefs:
         self._supports: dict[str, Support] = {}
         self._supported_of: dict[Key, dict[str, None]] = {}
         self._names: dict[str, dict[str, None]] = {}  # name -> the variants it supports
-        self._origins: dict[int, tuple[Clause, Origin]] = {}
-        self._by_handle: dict[int, Clause] | None = None
-        self._facts = GroundFacts()
+        self._stored = StoredIndex()
 
     # -- reading ----------------------------------------------------------------
     def assumptions(self) -> list[str]:
@@ -126,36 +110,28 @@ class Beliefs:
 
     def origin(self, clause: Clause) -> Origin:
         """Where ``clause`` (as the engine stores it, client-stored) came from."""
-        found = self._origins.get(id(clause))
-        return Origin.SNAPSHOT if found is None else found[1]
+        return self._stored.origin(clause)
 
     def stored_with(self, handle: int, stored: Callable[[], Iterable[Clause]]) -> Clause | None:
-        """The client-stored clause with ``handle``; ``stored`` lists every
-        client-stored clause, for building the index when it has none."""
-        if self._by_handle is None:
-            self._by_handle = {c.handle: c for c in stored() if c.handle is not None}
-        return self._by_handle.get(handle)
+        """The client-stored clause with ``handle`` (``StoredIndex.stored_with``)."""
+        return self._stored.stored_with(handle, stored)
 
     def stored_variant(self, fact: Term, stored: Callable[[], Iterable[Clause]]) -> Clause | None:
-        """The first client-stored fact that is a variant of ``fact``, a fact
-        that ``fact_index.ground_args`` keys; ``stored`` lists the client-stored
-        clauses of its predicate in order, for building their index when it
-        has none."""
-        return self._facts.variant_of(fact, stored)
+        """The first client-stored fact that is a variant of ground ``fact``
+        (``StoredIndex.stored_variant``)."""
+        return self._stored.stored_variant(fact, stored)
 
     def stored_variants(self, fact: Term, stored: Callable[[], Iterable[Clause]]) -> list[Clause]:
-        """Every client-stored fact that is a variant of ``fact`` (which
-        ``fact_index.ground_args`` keys), in clause order; ``stored`` as for
-        :meth:`stored_variant`."""
-        return self._facts.variants_of(fact, stored)
+        """Every client-stored fact that is a variant of ground ``fact``
+        (``StoredIndex.stored_variants``)."""
+        return self._stored.stored_variants(fact, stored)
 
     def stored_sharing_prefix(
         self, fact: Term, stored: Callable[[], Iterable[Clause]]
     ) -> list[Clause]:
         """Every client-stored ground fact of ``fact``'s predicate whose
-        arguments but the last are ``fact``'s (``fact_index``), in clause
-        order; ``stored`` as for :meth:`stored_variant`."""
-        return self._facts.sharing_prefix(fact, stored)
+        arguments but the last are ``fact``'s (``StoredIndex.stored_sharing_prefix``)."""
+        return self._stored.stored_sharing_prefix(fact, stored)
 
     # -- changes (called by the mutations, after the engine changed) -------------
     def reset(self) -> None:
@@ -163,22 +139,16 @@ class Beliefs:
         self._supports.clear()
         self._supported_of.clear()
         self._names.clear()
-        self._origins.clear()
-        self._by_handle = None
-        self._facts.forget()
+        self._stored.reset()
 
     def forget_handles(self) -> None:
         """Drop the indexes by handle and of ground facts (many stored clauses
         were replaced)."""
-        self._by_handle = None
-        self._facts.forget()
+        self._stored.forget_handles()
 
     def arrived(self, clause: Clause, origin: Origin) -> None:
         """``clause`` was stored (this very object), coming from ``origin``."""
-        self._origins[id(clause)] = (clause, origin)
-        if self._by_handle is not None and clause.handle is not None:
-            self._by_handle[clause.handle] = clause
-        self._facts.added(clause)
+        self._stored.arrived(clause, origin)
 
     def assume(
         self, fact: Term, assumption: str, *, plain: bool, stored: Clause | None = None
@@ -241,10 +211,7 @@ class Beliefs:
         supports go with it (``retract_assumption`` removes facts whose
         supports are gone already)."""
         for clause in clauses:
-            self._origins.pop(id(clause), None)
-            if self._by_handle is not None and clause.handle is not None:
-                self._by_handle.pop(clause.handle, None)
-            self._facts.removed(clause)
+            self._stored.removed(clause)
             if first_copies and clause.is_fact and clause.key in self._supported_of:
                 variant = variant_key(clause.head)
                 support = self._supports.get(variant)
@@ -254,18 +221,7 @@ class Beliefs:
     def moved(self, pairs: Iterable[tuple[Clause, Clause]]) -> None:
         """Each ``(before, after)``: a stored clause that the engine now holds
         as ``after`` (renamed); its origin follows it."""
-        origins, by_handle = self._origins, self._by_handle
-        keys: set[Key] = set()
-        for before, after in pairs:
-            found = origins.pop(id(before), None)
-            if found is not None:
-                origins[id(after)] = (after, found[1])
-            if by_handle is not None and after.handle is not None:
-                by_handle[after.handle] = after
-            keys.add(before.key)
-            keys.add(after.key)
-        for key in keys:
-            self._facts.forget(key)
+        self._stored.moved(pairs)
 
     def rename_predicate(self, old: str, arity: int, new: str) -> None:
         """The facts of ``old/arity`` became facts of ``new/arity`` (in order):
@@ -344,68 +300,15 @@ class Beliefs:
         if not of_key:
             del self._supported_of[key]
 
-    # -- snapshots ----------------------------------------------------------------
-    def section(self) -> list[str]:
-        """The snapshot section: one JSON line per assumption, in first-seen order
-        (``{"assumption": name}``), then one per supported fact, in the order
-        first supported (``{"fact": text, "plain": bool, "assumptions": [...]}``)."""
-        lines = [json.dumps({"assumption": name}) for name in self._names]
-        for support in self._supports.values():
-            entry = {
-                "fact": render(support.fact),
-                "plain": support.plain,
-                "assumptions": support.assumptions,
-            }
-            lines.append(json.dumps(entry, ensure_ascii=False))
-        return lines
-
-
-@dataclass(frozen=True)
-class BeliefsImage:
-    """An assumptions section read back, ready to load into a :class:`Beliefs`."""
-
-    names: list[str]
-    supports: list[Support]
-
-    @classmethod
-    def read(cls, lines: list[str]) -> BeliefsImage:
-        """Read a section written by :meth:`Beliefs.section`; ``SectionDamaged`` if it does not."""
-        names: list[str] = []
-        supports: list[Support] = []
-        for number, line in enumerate(lines, start=1):
-            try:
-                entry = json.loads(line)
-                if "assumption" in entry:
-                    names.append(_text(entry["assumption"]))
-                    continue
-                fact = read_term(_text(entry["fact"]))
-                assumed = [_text(a) for a in entry["assumptions"]]
-                plain = entry["plain"]
-            except (ValueError, KeyError, TypeError, PrologSyntaxError) as error:
-                raise SectionDamaged(number, f"does not read ({error})") from None
-            if not isinstance(plain, bool) or not assumed or not set(assumed) <= set(names):
-                raise SectionDamaged(number, "not a supported fact of a listed assumption")
-            supports.append(Support(fact, plain, assumed))
-        return cls(names, supports)
-
-    def load_into(self, beliefs: Beliefs, stored: Callable[[Term], Clause | None]) -> None:
-        """Make ``beliefs`` hold these supports (their facts are stored already);
-        ``stored`` gives the clause that holds a fact as the memory loaded it,
-        or ``None`` when the memory did not load it."""
-        for name in self.names:
-            beliefs._names[name] = {}
-        for support in self.supports:
-            clause = stored(support.fact)
-            if clause is None:
-                continue
+    def load(self, names: Iterable[str], supports: Iterable[tuple[Support, Clause]]) -> None:
+        """Hold ``supports`` (read back from a snapshot, each with the clause
+        that stores its fact, ``stored``), the assumptions in the order of
+        ``names``; a name that supports no fact is not kept."""
+        for name in names:
+            self._names[name] = {}
+        for support, clause in supports:
             for name in support.assumptions:
-                beliefs.assume(support.fact, name, plain=support.plain, stored=clause)
-        for name, supported in list(beliefs._names.items()):
+                self.assume(support.fact, name, plain=support.plain, stored=clause)
+        for name, supported in list(self._names.items()):
             if not supported:
-                del beliefs._names[name]
-
-
-def _text(value: object) -> str:
-    if not isinstance(value, str):
-        raise TypeError("a string was expected")
-    return value
+                del self._names[name]

@@ -18,8 +18,8 @@ from contextlib import AbstractContextManager
 from typing import Protocol
 
 from zpm_domain import progress
-from zpm_domain.beliefs import defeat, withdrawals
-from zpm_domain.beliefs.supports import SECTION, Support
+from zpm_domain.beliefs import defeat, supports_section, withdrawals
+from zpm_domain.beliefs.supports import Support
 from zpm_domain.changes.assumptions import SupportPlainly
 from zpm_domain.changes.generation import KEPT, StartFrom
 from zpm_domain.changes.mutations import Target
@@ -230,7 +230,8 @@ class Generations:
             covers=Covers(position.generation, position.records),
             zpm=memory.version,
         )
-        sections = [(SECTION, lines)] if (lines := memory.beliefs.section()) else []
+        lines = supports_section.section(memory.beliefs)
+        sections = [(supports_section.SECTION, lines)] if lines else []
         stored = (clause for _, clauses in predicates for clause in clauses)
         sections.append(
             (handle_section.SECTION, handle_section.section(memory.numbering.next, stored))

@@ -12,7 +12,8 @@ from dataclasses import dataclass
 from functools import cached_property
 
 from zpm_domain.beliefs import defeat, withdrawals
-from zpm_domain.beliefs.supports import SECTION, BeliefsImage, Support
+from zpm_domain.beliefs.supports import Support
+from zpm_domain.beliefs.supports_section import SECTION, BeliefsImage
 from zpm_domain.beliefs.variants import variant_key
 from zpm_domain.memory import handle_section
 from zpm_domain.memory.snapshot_format import (

@@ -33,8 +33,8 @@ from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING
 
 from zpm_domain.beliefs import withdrawals
-from zpm_domain.beliefs.supports import SECTION as SUPPORTS
 from zpm_domain.beliefs.supports import Support
+from zpm_domain.beliefs.supports_section import SECTION as SUPPORTS
 from zpm_domain.beliefs.withdrawals import Withdrawal
 from zpm_domain.memory import handle_section
 from zpm_domain.memory.snapshot_format import write_snapshot
