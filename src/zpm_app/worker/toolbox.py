@@ -36,6 +36,7 @@ from zpm_domain.stored.provenance import Clock, calling
 from zpm_domain.tools import resources
 from zpm_domain.tools.definition import Noted, Reply, ToolContext
 from zpm_domain.tools.resources import Resource
+from zpm_domain.tools.session_tools import in_session
 
 log = logging.getLogger("zpm")
 
@@ -104,7 +105,7 @@ class Toolbox:
         self.memories = context.memories
         fork = self.memories.session_fork
         self.specs: tuple[ToolDefinition, ...] = tuple(
-            tools if fork is None else (spec.in_session(fork) for spec in tools)
+            tools if fork is None else (in_session(spec, fork) for spec in tools)
         )
         """The tools offered (``tools``, in catalogue order; in a session that
         works on its own fork, as that session describes them); a call of

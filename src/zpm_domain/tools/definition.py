@@ -52,10 +52,6 @@ if typing.TYPE_CHECKING:
     from zpm_domain.memory.mounts import Memories
 
 MEMORY_DESCRIPTION = "Target memory segment (optional, defaults to default memory)"
-SESSION_ARGUMENTS = frozenset({"memory", "context"})
-"""The arguments that name the memory a tool works on."""
-SESSION_REPORTS = frozenset({"get_kb_overview", "get_persistence_status"})
-"""Tools without a memory argument that describe the session's own memory."""
 
 _JSON_TYPES: dict[type, str] = {str: "string", int: "integer", bool: "boolean", float: "number"}
 _MARK = "__zpm_tool__"
@@ -240,23 +236,6 @@ class ToolDefinition:
     @cached_property
     def allow_empty(self) -> frozenset[str]:
         return frozenset(p.name for p in self.params if p.allow_empty)
-
-    def in_session(self, fork: str) -> ToolDefinition:
-        """This tool as a session that works on fork ``fork`` shows it: an
-        omitted ``memory`` or ``context`` means the fork, and the reports of
-        :data:`SESSION_REPORTS` say that they describe it."""
-        said = (
-            f"Target memory (optional, defaults to this session's fork '{fork}'; every other "
-            "memory is read-only in this session)"
-        )
-        params = tuple(
-            replace(p, description=said) if p.name in SESSION_ARGUMENTS and not p.required else p
-            for p in self.params
-        )
-        description = self.description
-        if self.name in SESSION_REPORTS:
-            description += f" In this session it describes this session's fork '{fork}'."
-        return replace(self, params=params, description=description)
 
     def handler(self, group: ToolGroup) -> Callable[..., Any]:
         """The tool's method bound to ``group``, an instance of :attr:`group`
