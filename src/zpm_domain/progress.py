@@ -1,19 +1,16 @@
 """Progress of long work, for the client that asked to hear of it.
 
-A long loop calls :func:`advance` now and then (``done`` of ``total`` items of
-one phase, named by ``message``).  While a tool call runs inside
-:func:`reporting`, its reporter hears of it: at most every
+A long loop reports now and then ``done`` of ``total`` items of one phase,
+named by ``message`` (``zpm_domain.memory.call_context.advance``).  The call's
+:class:`Reporter` passes it on to its ``report``: at most every
 :data:`INTERVAL_S` seconds, and at the end of each phase, with a progress
-value that only grows over the whole call (phases add up).  Outside
-:func:`reporting`, :func:`advance` costs one context-variable lookup.
+value that only grows over the whole call (phases add up).
 """
 
 from __future__ import annotations
 
 import time
-from collections.abc import Callable, Iterator
-from contextlib import contextmanager
-from contextvars import ContextVar
+from collections.abc import Callable
 
 INTERVAL_S = 0.1
 
@@ -21,7 +18,9 @@ Report = Callable[[float, "float | None", str], None]
 """``report(progress, total, message)``: the values to send."""
 
 
-class _Reporter:
+class Reporter:
+    """What one call's ``report`` hears of the progress of its work."""
+
     def __init__(self, report: Report) -> None:
         self._report = report
         self._last_sent = time.monotonic()
@@ -42,23 +41,3 @@ class _Reporter:
             return
         self._last_sent, self._sent = now, progress
         self._report(progress, None if total is None else float(self._base + total), message)
-
-
-_CURRENT: ContextVar[_Reporter | None] = ContextVar("zpm_progress", default=None)
-
-
-@contextmanager
-def reporting(report: Report | None) -> Iterator[None]:
-    """Send the progress of the work done inside to ``report`` (none: ignored)."""
-    token = _CURRENT.set(None if report is None else _Reporter(report))
-    try:
-        yield
-    finally:
-        _CURRENT.reset(token)
-
-
-def advance(done: int, total: int | None, message: str) -> None:
-    """``done`` of ``total`` (``None``: unknown) items of the phase ``message``."""
-    reporter = _CURRENT.get()
-    if reporter is not None:
-        reporter.advance(done, total, message)

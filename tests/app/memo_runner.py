@@ -16,6 +16,7 @@ from typing import Any
 from zpm_app.catalogue.arguments import validate_arguments
 from zpm_app.catalogue.tool_catalogue import TOOLS, ResourceInfo, ToolDefinition, find_tool
 from zpm_domain.errors import InvalidArguments, UnknownResource
+from zpm_domain.memory.call_context import NO_CALL, CallContext
 
 FACTS = "memo://facts"
 
@@ -47,11 +48,7 @@ class MemoRunner:
     """The notes of every ``echo`` answer."""
 
     def call(
-        self,
-        name: str,
-        arguments: Mapping[str, Any] | None,
-        progress: Any = None,
-        client: str | None = None,
+        self, name: str, arguments: Mapping[str, Any] | None, context: CallContext = NO_CALL
     ) -> Outcome:
         self.threads.add(threading.get_ident())
         self.interrupted.clear()
@@ -64,8 +61,8 @@ class MemoRunner:
             return Outcome(error.message, True, (error.detail,) if error.detail else ())
         if self.delay_s and self.interrupted.wait(self.delay_s):
             return Outcome("Cancelled", True)
-        if progress is not None:
-            progress(1.0, 1.0, "waited")
+        if context.report is not None:
+            context.report(1.0, 1.0, "waited")
         self.calls.append((name, args))
         if name == "echo":
             return Outcome(args["message"], False, self.echo_notes)
@@ -81,11 +78,11 @@ class MemoRunner:
             return Outcome(json.dumps([{}] if args["goal"] in self.facts else []), False)
         return Outcome(f"{name} is not implemented by this runner", True)
 
-    def resources(self) -> list[ResourceInfo]:
+    def resources(self, context: CallContext = NO_CALL) -> list[ResourceInfo]:
         """One resource: the remembered facts, one per line."""
         return [ResourceInfo(FACTS, "facts", "The remembered facts.", "text/plain")]
 
-    def read_resource(self, uri: str) -> tuple[str, str]:
+    def read_resource(self, uri: str, context: CallContext = NO_CALL) -> tuple[str, str]:
         if uri != FACTS:
             raise UnknownResource(uri)
         return "text/plain", "".join(f"{fact}\n" for fact in self.facts)

@@ -22,6 +22,7 @@ from zpm_app.catalogue.tool_catalogue import TOOLS, ToolDefinition
 from zpm_app.cli import Services, build_parser, main
 from zpm_app.version import package_version
 from zpm_domain.errors import ExecutionFailed
+from zpm_domain.memory.call_context import NO_CALL, CallContext
 from zpm_domain.tools.definition import QUERY, Param
 
 NO_PROJECT = "No .zpm/ directory found in /nowhere. Run `zpm init` to initialize a project."
@@ -71,14 +72,10 @@ class RecordingRunner:
     closed: bool = False
 
     def call(
-        self,
-        name: str,
-        arguments: Mapping[str, Any] | None,
-        progress: Any = None,
-        client: str | None = None,
+        self, name: str, arguments: Mapping[str, Any] | None, context: CallContext = NO_CALL
     ) -> Outcome:
         self.calls.append((name, dict(arguments or {})))
-        self.clients.append(client)
+        self.clients.append(context.client)
         return Outcome(json.dumps(arguments), False)
 
     def close(self) -> None:
@@ -391,11 +388,7 @@ def test_a_runner_exception_is_reported_and_the_runner_closed(
 ) -> None:
     class Failing(RecordingRunner):
         def call(
-            self,
-            name: str,
-            arguments: Mapping[str, Any] | None,
-            progress: Any = None,
-            client: str | None = None,
+            self, name: str, arguments: Mapping[str, Any] | None, context: CallContext = NO_CALL
         ) -> Outcome:
             raise ExecutionFailed("disk full")
 

@@ -19,6 +19,7 @@ import anyio
 from tests.app.memo_runner import MemoRunner
 from zpm_app.worker.knowledge_worker import MAX_GROUP, KnowledgeWorker
 from zpm_domain.errors import StorageOutcomeUnknown, StorageUnavailable
+from zpm_domain.memory.call_context import NO_CALL, CallContext
 from zpm_domain.ports.storage import WriteGroup
 
 
@@ -65,8 +66,8 @@ class GroupingRunner(MemoRunner):
         self.group = MemoGroup(self)
         return self.group
 
-    def call(self, name: str, arguments: Any, progress: Any = None, client: Any = None) -> Any:
-        outcome = super().call(name, arguments, progress, client)
+    def call(self, name: str, arguments: Any, context: CallContext = NO_CALL) -> Any:
+        outcome = super().call(name, arguments, context)
         if self.group is None:
             self.stored = list(self.facts)  # alone: durable at once
         return outcome

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from worlds import World
 
-from zpm_domain.memory.access import Access, granting
+from zpm_domain.memory.access import Access
 from zpm_domain.ports.storage import MemoryRef
 
 
@@ -25,7 +25,6 @@ def test_a_degraded_memory_names_its_storage_only_to_a_caller_shown_locations() 
         "(volatile:project/default is not writable)"
     )
     for limited in (Access(memories=frozenset({"default"})), Access(home="default")):
-        with granting(limited):
-            refused = world.call("remember_fact", fact="p(1)")
+        refused = world.call_as(None, "remember_fact", access=limited, fact="p(1)")
         assert refused == full.replace("volatile:project/default", "its storage")
     assert world.query("p(X)") == "[]"

@@ -16,10 +16,11 @@ from zpm_adapters.volatile.volatile_storage import VolatileDisk, VolatileRegistr
 from zpm_app.catalogue.tool_catalogue import GROUPS, find_tool
 from zpm_domain.errors import ZpmError
 from zpm_domain.limits import Limits
-from zpm_domain.memory import checkpoints
+from zpm_domain.memory import call_context, checkpoints
+from zpm_domain.memory.access import EVERYTHING, Access
+from zpm_domain.memory.call_context import CallContext
 from zpm_domain.memory.mounts import Memories
 from zpm_domain.memory.opening import memory_opener
-from zpm_domain.stored.provenance import calling
 from zpm_domain.tools.definition import Reply, ToolContext
 
 NOW = 1764633600.0
@@ -61,12 +62,15 @@ class World:
         """The tool's text; an error result comes back as ``ERROR: <text>``."""
         return self.call_as(None, tool, **arguments)
 
-    def call_as(self, caller: str | None, tool: str, /, **arguments: Any) -> str:
-        """:meth:`call`, made by ``client``."""
+    def call_as(
+        self, caller: str | None, tool: str, /, access: Access = EVERYTHING, **arguments: Any
+    ) -> str:
+        """:meth:`call`, made by ``caller``, reaching what ``access`` grants."""
         spec = find_tool(tool)
         assert spec is not None and spec.group is not None, tool
+        context = CallContext(client=caller, access=access)
         try:
-            with calling(tool, caller, self.disk.clock):
+            with call_context.entered(context, tool=tool, clock=self.disk.clock):
                 answer = spec.handler(self._groups[spec.group])(**arguments)
         except ZpmError as error:
             return f"ERROR: {error.message}"

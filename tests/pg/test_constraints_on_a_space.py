@@ -10,6 +10,7 @@ import json
 import threading
 
 from zpm_app.worker.toolbox import Toolbox, ToolResult
+from zpm_domain.memory.call_context import CallContext
 
 
 def test_a_server_behind_is_refused_the_fact_another_server_contradicts(
@@ -22,7 +23,9 @@ def test_a_server_behind_is_refused_the_fact_another_server_contradicts(
     assert not declared.is_error
     assert second.call("query_logic", {"goal": "true"}).text == "[{}]"  # caught up once
     assert not first.call("remember_fact", {"fact": "owner(auth_service, alice)"}).is_error
-    refused = second.call("remember_fact", {"fact": "owner(auth_service, bob)"}, client="b")
+    refused = second.call(
+        "remember_fact", {"fact": "owner(auth_service, bob)"}, CallContext(client="b")
+    )
     assert refused.is_error
     assert refused.text.startswith(
         "Refused: owner(auth_service, bob) conflicts with owner(auth_service, alice)"
@@ -76,7 +79,7 @@ def race(pair: tuple[Toolbox, Toolbox], service: int, name: str = "owner") -> di
     def write(box: Toolbox, who: str) -> None:
         start.wait()
         fact = f"{name}(s{service}, {who})"
-        answers[who] = box.call("remember_fact", {"fact": fact}, client=who)
+        answers[who] = box.call("remember_fact", {"fact": fact}, CallContext(client=who))
 
     threads = [
         threading.Thread(target=write, args=(box, who))

@@ -20,8 +20,8 @@ from zpm_contract.pg_cluster import Cluster
 from zpm_domain.changes.mutations import AddClause
 from zpm_domain.errors import StorageBusy
 from zpm_domain.memory import conflicts
+from zpm_domain.memory.call_context import CallContext
 from zpm_domain.memory.conflicts import retried
-from zpm_domain.memory.freshness import received
 from zpm_domain.ports.journal import JournalConflict
 from zpm_domain.prolog.reader.api import read_term
 from zpm_domain.stored.clauses import Clause
@@ -133,8 +133,9 @@ def test_two_servers_mounting_at_once_keep_both_mounts(pair: tuple[Toolbox, Tool
         assert mounted == {"default", "a1", "b1"}
 
 
-def mounted(box: Toolbox) -> set[str]:
-    listed = box.call("list_memories", {}).structured
+def mounted(box: Toolbox, received: float | None = None) -> set[str]:
+    """The memories ``box`` has mounted, for a call that arrived at ``received``."""
+    listed = box.call("list_memories", {}, CallContext(received=received)).structured
     assert listed is not None
     return {m["name"] for m in listed["memories"] if m["mounted"]}
 
@@ -145,13 +146,12 @@ def test_calls_received_before_a_look_share_it_and_later_calls_look_again(
     first, second = pair
     assert not first.call("create_memory", {"name": "notes"}).is_error
     waiting = time.monotonic()
-    with received(waiting):
-        assert mounted(second) == {"default"}  # looks: the look began after `waiting`
+    assert mounted(second, waiting) == {"default"}  # looks: the look began after `waiting`
     assert not first.call("mount_memory", {"name": "notes"}).is_error
-    with received(waiting):  # in flight during the mount: may be ordered before it
-        assert mounted(second) == {"default"}
-    with received(time.monotonic()):  # received after the mount: must see it
-        assert mounted(second) == {"default", "notes"}
+    # in flight during the mount: may be ordered before it
+    assert mounted(second, waiting) == {"default"}
+    # received after the mount: must see it
+    assert mounted(second, time.monotonic()) == {"default", "notes"}
 
 
 def test_a_change_that_lost_the_race_after_a_shared_look_looks_again(
@@ -161,11 +161,10 @@ def test_a_change_that_lost_the_race_after_a_shared_look_looks_again(
     for name in ("a1", "b1"):
         assert not first.call("create_memory", {"name": name}).is_error
     waiting = time.monotonic()
-    with received(waiting):
-        assert mounted(second) == {"default"}
+    assert mounted(second, waiting) == {"default"}
     assert not first.call("mount_memory", {"name": "a1"}).is_error
-    with received(waiting):  # the shared look missed a1's mount: the manifest conflicts
-        answer = second.call("mount_memory", {"name": "b1"})
+    # the shared look missed a1's mount: the manifest conflicts
+    answer = second.call("mount_memory", {"name": "b1"}, CallContext(received=waiting))
     assert not answer.is_error, answer.text
     assert mounted(first) == mounted(second) == {"default", "a1", "b1"}
 

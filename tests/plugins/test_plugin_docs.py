@@ -38,5 +38,7 @@ def test_hook_has_a_docstring_and_annotations(hook: str) -> None:
 
 def test_guide_names_the_entry_point_group_and_the_engine_port() -> None:
     text = GUIDE.read_text()
-    assert '[project.entry-points.zpm]\nmyengine = "my_pkg.plugin"' in text
+    example = (GUIDE.parents[1] / "examples" / "zpm-example-engine" / "pyproject.toml").read_text()
+    declared = '[project.entry-points.zpm]\ntimed = "zpm_example_engine"'
+    assert declared in text and declared in example
     assert "src/zpm_domain/ports/engine.py" in text

@@ -1,6 +1,6 @@
 """Tool calls made for callers with an access (``zpm_domain.memory.access``), on one engine.
 
-:func:`run_calls` makes the calls on a toolbox, each within ``granting``
+:func:`run_calls` makes the calls on a toolbox, each with its access
 of its access.  ``python granted_calls.py ENGINE PROJECT`` makes them on a
 toolbox of engine ``ENGINE`` opened on ``PROJECT`` in a process of its own
 (the SWI engines' bindings never share a process): it reads the calls as
@@ -22,7 +22,8 @@ from typing import Any
 from zpm_app.bootstrap.config import resolve_settings
 from zpm_app.bootstrap.startup import open_toolbox
 from zpm_app.worker.toolbox import Toolbox, ToolResult
-from zpm_domain.memory.access import Access, granting
+from zpm_domain.memory.access import EVERYTHING, Access
+from zpm_domain.memory.call_context import CallContext
 
 Call = tuple[dict[str, Any] | None, str, dict[str, Any]]
 
@@ -33,17 +34,16 @@ def access(memories: list[str] | None = None, home: str | None = None) -> dict[s
 
 
 def run_calls(box: Toolbox, calls: list[Call]) -> list[ToolResult]:
-    """Each call on ``box`` within ``granting`` of its access, in order."""
+    """Each call on ``box`` with its access, in order."""
     results = []
     for grant, tool, arguments in calls:
-        given = None
+        given = EVERYTHING
         if grant is not None:
             memories = grant["memories"]
             given = Access(
                 memories=None if memories is None else frozenset(memories), home=grant["home"]
             )
-        with granting(given):
-            results.append(box.call(tool, arguments))
+        results.append(box.call(tool, arguments, CallContext(access=given)))
     return results
 
 

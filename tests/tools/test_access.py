@@ -1,7 +1,7 @@
 """A caller's access (``zpm_domain.memory.access``): what a limited caller sees and changes.
 
 The HTTP server grants each authenticated caller an access; here the
-toolbox is called within :func:`granting` directly, without HTTP.  The
+toolbox is called with each caller's access directly, without HTTP.  The
 goals that name a memory run on every selected engine (``--zpm-engine``,
 default: every engine available): the python engine in this process, the
 SWI engines each in a process of its own (``granted_calls``).
@@ -21,13 +21,19 @@ from granted_calls import Call, access, run_calls, run_elsewhere
 from zpm_app.catalogue.tool_catalogue import TOOLS
 from zpm_app.worker.toolbox import Toolbox, ToolResult
 from zpm_contract.targets import EngineTarget
-from zpm_domain.memory.access import Access, granting
+from zpm_domain.memory.access import Access
+from zpm_domain.memory.call_context import CallContext
 
 READ_ONLY = Access(read_only=True)
 
 
 def ask(box: Toolbox, name: str, **arguments: Any) -> ToolResult:
     return box.call(name, arguments)
+
+
+def ask_as(access: Access, box: Toolbox, name: str, **arguments: Any) -> ToolResult:
+    """Tool ``name``, called by a caller of ``access``."""
+    return box.call(name, arguments, CallContext(access=access))
 
 
 @pytest.fixture
@@ -101,24 +107,23 @@ def test_every_tool_that_changes_something_is_listed_here() -> None:
 @pytest.mark.parametrize("tool", sorted(WRITES))
 def test_a_read_only_caller_changes_nothing(prepared: Toolbox, tool: str) -> None:
     before = state(prepared)
-    with granting(READ_ONLY):
-        result = prepared.call(tool, WRITES[tool])
+    result = prepared.call(tool, WRITES[tool], CallContext(access=READ_ONLY))
     assert result.is_error, result
     assert result.text.startswith("Memory is read-only: "), result
     assert state(prepared) == before
 
 
 def test_a_read_only_caller_reads(prepared: Toolbox) -> None:
-    with granting(READ_ONLY):
-        assert ask(prepared, "query_logic", goal="p(X)") == ToolResult('[{"X":"a"}]', False)
-        listed = ask(prepared, "list_memories")
+    assert ask_as(READ_ONLY, prepared, "query_logic", goal="p(X)") == ToolResult(
+        '[{"X":"a"}]', False
+    )
+    listed = ask_as(READ_ONLY, prepared, "list_memories")
     assert not listed.is_error
     assert {m["name"] for m in json.loads(listed.text)["memories"]} >= {"default", "other"}
 
 
 def test_a_read_only_caller_is_refused_with_the_memorys_name(prepared: Toolbox) -> None:
-    with granting(READ_ONLY):
-        result = ask(prepared, "remember_fact", fact="q(b)", memory="other")
+    result = ask_as(READ_ONLY, prepared, "remember_fact", fact="q(b)", memory="other")
     assert result == ToolResult("Memory is read-only: other", True)
 
 
@@ -126,8 +131,7 @@ LIMITED = Access(memories=frozenset({"other"}))
 
 
 def test_a_limited_caller_lists_only_its_memories(prepared: Toolbox) -> None:
-    with granting(LIMITED):
-        listed = json.loads(ask(prepared, "list_memories").text)["memories"]
+    listed = json.loads(ask_as(LIMITED, prepared, "list_memories").text)["memories"]
     assert listed == [{"name": "other", "scope": "project", "mounted": True, "mode": "rw"}]
 
 
@@ -156,24 +160,21 @@ def test_other_memories_are_not_mounted_for_a_limited_caller(
     prepared: Toolbox, tool: str, args: dict[str, Any], name: str
 ) -> None:
     before = state(prepared)
-    with granting(LIMITED):
-        result = prepared.call(tool, args)
+    result = prepared.call(tool, args, CallContext(access=LIMITED))
     assert result == ToolResult(f"Memory not mounted: {name}", True)
     assert state(prepared) == before
 
 
 def test_a_limited_caller_reads_and_writes_its_memories(prepared: Toolbox) -> None:
-    with granting(LIMITED):
-        assert not ask(prepared, "remember_fact", fact="o(2)", memory="other").is_error
-        answers = ask(prepared, "query_logic", goal="o(X)", memory="other")
-        found = ask(prepared, "search_facts", query="o")
+    assert not ask_as(LIMITED, prepared, "remember_fact", fact="o(2)", memory="other").is_error
+    answers = ask_as(LIMITED, prepared, "query_logic", goal="o(X)", memory="other")
+    found = ask_as(LIMITED, prepared, "search_facts", query="o")
     assert answers == ToolResult('[{"X":1},{"X":2}]', False)
     assert "default" not in found.text and "other" in found.text
 
 
 def test_resources_of_other_memories_are_hidden(prepared: Toolbox) -> None:
-    with granting(LIMITED):
-        uris = [r.uri for r in prepared.resources()]
+    uris = [r.uri for r in prepared.resources(CallContext(access=LIMITED))]
     assert uris == ["zpm://memories/other/predicates", "zpm://memories/other/snapshots"]
 
 
@@ -181,12 +182,11 @@ HOMED = Access(home="f1")
 
 
 def test_a_caller_with_a_home_works_there_and_changes_nothing_else(prepared: Toolbox) -> None:
-    with granting(HOMED):
-        assert ask(prepared, "remember_fact", fact="q(home)") == ToolResult(
-            "Asserted: q(home)", False
-        )
-        refused = ask(prepared, "remember_fact", fact="q(b)", memory="default")
-        listed = json.loads(ask(prepared, "list_memories").text)["memories"]
+    assert ask_as(HOMED, prepared, "remember_fact", fact="q(home)") == ToolResult(
+        "Asserted: q(home)", False
+    )
+    refused = ask_as(HOMED, prepared, "remember_fact", fact="q(b)", memory="default")
+    listed = json.loads(ask_as(HOMED, prepared, "list_memories").text)["memories"]
     assert refused == ToolResult("Memory is read-only: default", True)
     assert ask(prepared, "query_logic", goal="q(X)", memory="f1").text == '[{"X":"home"}]'
     assert ask(prepared, "query_logic", goal="q(X)").text == "[]"
@@ -203,8 +203,7 @@ def test_a_caller_with_a_home_works_there_and_changes_nothing_else(prepared: Too
 
 
 def test_outside_a_grant_everything_is_reached(prepared: Toolbox) -> None:
-    with granting(None):
-        assert not ask(prepared, "remember_fact", fact="q(b)", memory="other").is_error
+    assert not ask_as(Access(), prepared, "remember_fact", fact="q(b)", memory="other").is_error
     listed = json.loads(ask(prepared, "list_memories").text)["memories"]
     assert {m["name"] for m in listed} == {"default", "f1", "other", "spare"}
 
@@ -220,10 +219,8 @@ def test_outside_a_grant_everything_is_reached(prepared: Toolbox) -> None:
 def test_only_a_caller_that_reaches_everything_is_shown_where_data_lives(
     prepared: Toolbox, project: Path, given: Access, home: str
 ) -> None:
-    with granting(given):
-        limited = ask(prepared, "get_persistence_status")
-    with granting(Access()):
-        full = ask(prepared, "get_persistence_status")
+    limited = ask_as(given, prepared, "get_persistence_status")
+    full = ask_as(Access(), prepared, "get_persistence_status")
     assert not limited.is_error and str(project) not in limited.text
     assert limited.text.splitlines()[1] == f"dir: memory {home}"
     assert full == ask(prepared, "get_persistence_status")
@@ -239,9 +236,11 @@ def _dir_masked(status: str) -> str:
 def test_a_home_that_does_not_exist_is_forked_from_default_on_first_use(
     prepared: Toolbox,
 ) -> None:
-    with granting(Access(home="token_dana")):
-        assert ask(prepared, "query_logic", goal="p(X)").text == '[{"X":"a"}]'
-        assert not ask(prepared, "remember_fact", fact="p(dana)").is_error
+    assert (
+        ask_as(Access(home="token_dana"), prepared, "query_logic", goal="p(X)").text
+        == '[{"X":"a"}]'
+    )
+    assert not ask_as(Access(home="token_dana"), prepared, "remember_fact", fact="p(dana)").is_error
     assert ask(prepared, "query_logic", goal="p(X)").text == '[{"X":"a"}]'
     in_fork = ask(prepared, "query_logic", goal="p(X)", memory="token_dana").text
     assert in_fork == '[{"X":"a"},{"X":"dana"}]'

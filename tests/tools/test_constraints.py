@@ -14,6 +14,7 @@ import pytest
 from zpm_app.bootstrap.config import ConfigError, resolve_settings
 from zpm_app.worker.toolbox import Toolbox
 from zpm_domain.constraints import policy
+from zpm_domain.memory.call_context import CallContext
 from zpm_domain.stored import descriptions
 
 HANDLE = r"handle \d+"
@@ -34,9 +35,13 @@ def test_refuse_names_the_fact_it_conflicts_with_and_how_to_replace_it(
     project: Path, open_box: Callable[..., Toolbox]
 ) -> None:
     box = team(project, open_box, ":- functional(owner/2, refuse).")
-    first = box.call("remember_fact", {"fact": "owner(auth_service, alice)"}, client="agent-a")
+    first = box.call(
+        "remember_fact", {"fact": "owner(auth_service, alice)"}, CallContext(client="agent-a")
+    )
     assert not first.is_error and first.notes == ()
-    second = box.call("remember_fact", {"fact": "owner(auth_service, bob)"}, client="agent-b")
+    second = box.call(
+        "remember_fact", {"fact": "owner(auth_service, bob)"}, CallContext(client="agent-b")
+    )
     assert second.is_error
     assert re.fullmatch(
         rf"Refused: owner\(auth_service, bob\) conflicts with owner\(auth_service, alice\) "
@@ -49,14 +54,16 @@ def test_refuse_names_the_fact_it_conflicts_with_and_how_to_replace_it(
         "new_fact owner(auth_service, bob)"
     )
     assert owners(box) == '[{"X":"alice"}]'
-    other = box.call("remember_fact", {"fact": "owner(search, bob)"}, client="agent-b")
+    other = box.call("remember_fact", {"fact": "owner(search, bob)"}, CallContext(client="agent-b"))
     assert not other.is_error  # another service
     replaced = box.call(
         "update_fact",
         {"old_fact": "owner(auth_service, alice)", "new_fact": "owner(auth_service, bob)"},
     )
     assert not replaced.is_error and replaced.notes == ()
-    again = box.call("remember_fact", {"fact": "owner(auth_service, bob)"}, client="agent-b")
+    again = box.call(
+        "remember_fact", {"fact": "owner(auth_service, bob)"}, CallContext(client="agent-b")
+    )
     assert not again.is_error  # the same owner again: no conflict
     assert json.loads(owners(box)) == [{"X": "bob"}, {"X": "bob"}]
 
@@ -84,9 +91,11 @@ def test_supersede_withdraws_the_old_fact_and_the_history_keeps_both(
     project: Path, open_box: Callable[..., Toolbox]
 ) -> None:
     box = team(project, open_box, ":- functional(owner/2, supersede).")
-    box.call("remember_fact", {"fact": "owner(auth_service, alice)"}, client="agent-a")
+    box.call("remember_fact", {"fact": "owner(auth_service, alice)"}, CallContext(client="agent-a"))
     before = json.loads(box.call("history", {"limit": 1}).text)["now"]
-    second = box.call("remember_fact", {"fact": "owner(auth_service, bob)"}, client="agent-b")
+    second = box.call(
+        "remember_fact", {"fact": "owner(auth_service, bob)"}, CallContext(client="agent-b")
+    )
     assert not second.is_error and second.text == "Asserted: owner(auth_service, bob)"
     assert re.fullmatch(
         rf"superseded owner\(auth_service, alice\) \({HANDLE}, stored by agent-a with "
@@ -122,8 +131,10 @@ def test_keep_stores_both_and_says_which_fact_the_new_one_conflicts_with(
     project: Path, open_box: Callable[..., Toolbox]
 ) -> None:
     box = team(project, open_box, ":- functional(owner/2, keep).")
-    box.call("remember_fact", {"fact": "owner(auth_service, alice)"}, client="agent-a")
-    second = box.call("remember_fact", {"fact": "owner(auth_service, bob)"}, client="agent-b")
+    box.call("remember_fact", {"fact": "owner(auth_service, alice)"}, CallContext(client="agent-a"))
+    second = box.call(
+        "remember_fact", {"fact": "owner(auth_service, bob)"}, CallContext(client="agent-b")
+    )
     assert not second.is_error
     assert re.fullmatch(
         rf"stored, but conflicts with owner\(auth_service, alice\) \({HANDLE}, stored by "
@@ -328,7 +339,7 @@ def test_an_assumption_supersedes_nothing_so_retracting_it_leaves_the_stored_fac
     project: Path, open_box: Callable[..., Toolbox]
 ) -> None:
     box = team(project, open_box, ":- functional(owner/2, supersede).")
-    box.call("remember_fact", {"fact": "owner(auth_service, alice)"}, client="agent-a")
+    box.call("remember_fact", {"fact": "owner(auth_service, alice)"}, CallContext(client="agent-a"))
     assumed = box.call("assume_fact", {"fact": "owner(auth_service, bob)", "assumption": "reorg"})
     assert not assumed.is_error
     assert assumed.notes[0].startswith("stored, but conflicts with owner(auth_service, alice)")
@@ -349,7 +360,7 @@ def test_a_merge_lists_the_facts_that_contradict_the_base_and_follows_the_policy
 ) -> None:
     box = team(project, open_box, f":- functional(owner/2, {policy}).")
     box.call("fork_memory", {"name": "try", "from": "default"})
-    box.call("remember_fact", {"fact": "owner(auth_service, alice)"}, client="agent-a")
+    box.call("remember_fact", {"fact": "owner(auth_service, alice)"}, CallContext(client="agent-a"))
     box.call("remember_fact", {"fact": "owner(auth_service, bob)", "memory": "try"})
     box.call("remember_fact", {"fact": "owner(search, bob)", "memory": "try"})
     planned = json.loads(box.call("merge_memory", {"name": "try", "dry_run": True}).text)

@@ -14,7 +14,8 @@ from zpm_app.bootstrap.config import init_project, resolve_settings
 from zpm_app.bootstrap.startup import open_toolbox
 from zpm_app.worker.toolbox import Toolbox
 from zpm_domain.errors import InvalidArguments, MemoryNotMounted, ZpmError
-from zpm_domain.memory.access import Access, granting
+from zpm_domain.memory.access import Access
+from zpm_domain.memory.call_context import CallContext
 from zpm_domain.review import graphs
 from zpm_domain.review.clauses import ClausePage, clause_page, predicate_rows
 from zpm_domain.review.graphs import dependency_graph, relation_graph
@@ -89,8 +90,8 @@ def test_each_clause_says_its_state_and_what_holds_it(box: Toolbox) -> None:
     assert shown.withdrawn[0].taken_by is not None
     assert shown.withdrawn[0].taken_by.tool == "unassert"
     assert shown.removed == []
-    box.call("forget_fact", {"fact": "colour(blue)"}, None, "alice")
-    box.call("clear_context", {"category": "colour(_)"}, None, "bob")
+    box.call("forget_fact", {"fact": "colour(blue)"}, CallContext(client="alice"))
+    box.call("clear_context", {"category": "colour(_)"}, CallContext(client="bob"))
     gone = page(box, "colour", 1).removed
     assert [(r.text, r.state) for r in gone] == [
         ("colour(grey)", "removed"),  # newest first; the pattern's clause by its text
@@ -120,11 +121,16 @@ def test_a_cursor_whose_clause_went_asks_to_start_again(box: Toolbox) -> None:
 def test_a_memory_the_caller_does_not_see_is_not_there(box: Toolbox) -> None:
     call(box, "create_memory", name="secret")
     call(box, "mount_memory", name="secret")
-    with granting(Access(memories=frozenset({"default"}))):
-        with pytest.raises(MemoryNotMounted):
-            box.review(lambda context: predicate_rows(context, "secret"))
-        with pytest.raises(MemoryNotMounted):
-            box.review(lambda context: clause_page(context, "secret", "p", 1))
+    with pytest.raises(MemoryNotMounted):
+        box.review(
+            lambda context: predicate_rows(context, "secret"),
+            CallContext(access=Access(memories=frozenset({"default"}))),
+        )
+    with pytest.raises(MemoryNotMounted):
+        box.review(
+            lambda context: clause_page(context, "secret", "p", 1),
+            CallContext(access=Access(memories=frozenset({"default"}))),
+        )
 
 
 def test_a_query_answers_as_query_logic_with_each_answer_s_proved_goal(box: Toolbox) -> None:
@@ -177,15 +183,13 @@ def test_the_history_of_a_predicate_follows_it_through_a_rename(box: Toolbox) ->
     box.call(
         "update_fact",
         {"old_fact": "likes(ann, tea)", "new_fact": "likes(ann, milk)"},
-        None,
-        "alice",
+        CallContext(client="alice"),
     )
     call(box, "describe_predicate", predicate="likes/2", description="who likes what")
     box.call(
         "rename_predicate",
         {"old_functor": "likes", "new_functor": "enjoys", "arity": 2},
-        None,
-        "carol",
+        CallContext(client="carol"),
     )
     call(box, "remember_fact", fact="other(1)")
     past = box.review(lambda context: history(context, "default", ("enjoys", 2)))
@@ -219,9 +223,11 @@ def test_the_history_of_a_predicate_follows_it_through_a_rename(box: Toolbox) ->
 def test_a_merge_shows_as_merged_in_when_and_by_whom_it_was_made(box: Toolbox) -> None:
     call(box, "remember_fact", fact="likes(ann, tea)")
     call(box, "fork_memory", name="f")
-    box.call("remember_fact", {"fact": "likes(bob, tea)", "memory": "f"}, None, "alice")
-    box.call("forget_fact", {"fact": "likes(ann, tea)", "memory": "f"}, None, "alice")
-    box.call("merge_memory", {"name": "f"}, None, "bob")
+    box.call(
+        "remember_fact", {"fact": "likes(bob, tea)", "memory": "f"}, CallContext(client="alice")
+    )
+    box.call("forget_fact", {"fact": "likes(ann, tea)", "memory": "f"}, CallContext(client="alice"))
+    box.call("merge_memory", {"name": "f"}, CallContext(client="bob"))
     past = box.review(lambda context: history(context, "default", ("likes", 2)))
     assert [(e.what, e.text, e.tool, e.client) for e in past.events[1:]] == [
         ("merged in: removed", "likes(ann, tea)", "merge_memory", "bob"),  # in the merge's order

@@ -26,8 +26,8 @@ from typing import Any, Protocol, TypeVar
 
 from zpm_app.catalogue.output_schemas import output_schema
 from zpm_app.catalogue.schema_refs import with_refs
+from zpm_domain.memory.call_context import NO_CALL, CallContext
 from zpm_domain.ports.storage import Change, WriteGroup
-from zpm_domain.progress import Report
 from zpm_domain.tools.argue import ArgueTools
 from zpm_domain.tools.assumptions import AssumptionTools
 from zpm_domain.tools.definition import (
@@ -178,14 +178,11 @@ class ToolRunner(Protocol):
         """The guide a client gets at ``initialize`` (``zpm_app.catalogue.instructions``)."""
 
     def call(
-        self,
-        name: str,
-        arguments: Mapping[str, Any] | None,
-        progress: Report | None = None,
-        client: str | None = None,
+        self, name: str, arguments: Mapping[str, Any] | None, context: CallContext = NO_CALL
     ) -> ToolOutcome:
-        """Run tool ``name`` for ``client`` (the MCP client's name, for the
-        provenance of what it stores); ``progress`` hears how long work advances."""
+        """Run tool ``name`` in the call ``context`` (who calls, for the
+        provenance of what it stores; what it reaches; where its progress
+        goes; when it arrived: ``zpm_domain.memory.call_context``)."""
 
     def interrupt(self) -> None:
         """Stop the call running now; called from another thread while it runs."""
@@ -205,17 +202,17 @@ class ToolRunner(Protocol):
         health route's check).  Like :meth:`watch`, it may be called from
         any thread: it touches no engine."""
 
-    def review(self, read: Callable[[ToolContext], T]) -> T:
-        """``read(context)`` for a person's review page (the memories and the
-        limits the tools have), as a call reads: the manifest followed,
-        within the caller's reach (``zpm_domain.memory.access``); what
-        ``read`` raises propagates."""
+    def review(self, read: Callable[[ToolContext], T], context: CallContext = NO_CALL) -> T:
+        """``read(tools)`` for a person's review page (the memories and the
+        limits the tools have), as a call in ``context`` reads: the manifest
+        followed, within the caller's reach; what ``read`` raises propagates."""
 
-    def resources(self) -> list[ResourceInfo]:
+    def resources(self, context: CallContext = NO_CALL) -> list[ResourceInfo]:
         """The resources a client may read now."""
 
-    def read_resource(self, uri: str) -> tuple[str, str]:
-        """``(mime type, text)`` of resource ``uri``; ``ZpmError`` when there is none."""
+    def read_resource(self, uri: str, context: CallContext = NO_CALL) -> tuple[str, str]:
+        """``(mime type, text)`` of resource ``uri`` as a call in ``context``
+        reads it; ``ZpmError`` when there is none."""
 
     def close(self) -> None: ...
 

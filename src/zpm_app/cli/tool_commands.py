@@ -29,6 +29,7 @@ from zpm_app.cli.parsing import (
 from zpm_app.cli.printing import fail, print_outcome
 from zpm_app.cli.wiring import Services
 from zpm_domain.errors import ZpmError
+from zpm_domain.memory.call_context import CallContext
 
 STDIN = "-"
 """The value of a text argument that says: read it from stdin."""
@@ -169,7 +170,7 @@ def run_tool(
     if isinstance(runner, str):
         return fail(runner)
     try:
-        outcome = runner.call(spec.name, arguments, client=client)
+        outcome = runner.call(spec.name, arguments, CallContext(client=client))
     except ZpmError as error:
         return fail(f"{command_name}: {error}")
     finally:

@@ -146,12 +146,7 @@ def build_server(
         caller = identify(ctx)
         try:
             outcome, watched = await worker.call(
-                current_ticket(),
-                params.name,
-                params.arguments,
-                report,
-                caller.client,
-                caller.access,
+                current_ticket(), params.name, params.arguments, caller.calling(report)
             )
         except Exception:
             logger.exception("tool %s failed unexpectedly", params.name)
@@ -191,7 +186,7 @@ def build_server(
         ctx: ServerRequestContext[Any], params: types.ReadResourceRequestParams
     ) -> types.ReadResourceResult:
         try:
-            mime, text = await worker.read(current_ticket(), params.uri, identify(ctx).access)
+            mime, text = await worker.read(current_ticket(), params.uri, identify(ctx).calling())
         except ZpmError as error:
             code = (
                 INVALID_PARAMS_SINCE_2026 if ctx.protocol_version in MODERN else RESOURCE_NOT_FOUND

@@ -14,9 +14,11 @@ from pathlib import Path
 from typing import Protocol
 
 from zpm_domain.errors import InvalidArguments
+from zpm_domain.memory import call_context
+from zpm_domain.memory.call_context import CallContext
 from zpm_domain.memory.mounts import Memories
-from zpm_domain.progress import Report, reporting
-from zpm_domain.stored.provenance import Clock, calling
+from zpm_domain.progress import Report
+from zpm_domain.stored.provenance import Clock
 from zpm_domain.tools.importing import import_into, read_import
 
 PROLOG_SUFFIXES = (".pl", ".pro", ".prolog")
@@ -90,7 +92,8 @@ class ProjectImport:
         except UnicodeDecodeError as error:
             raise InvalidArguments(f"{path}: not UTF-8 text ({error.reason})") from None
         name = snapshot or default_snapshot(self._clock())
-        with reporting(report), calling(PROVENANCE_TOOL, client, self._clock):
+        context = CallContext(client=client, report=report)
+        with call_context.entered(context, tool=PROVENANCE_TOOL, clock=self._clock):
             read = read_import(text, str(path), json_lines=suffix in JSON_LINES_SUFFIXES)
             target, conflicts = import_into(self._memories, memory, read, name, str(path))
         return Imported(target, len(read), name if read else None, tuple(conflicts))

@@ -158,9 +158,7 @@ class Pages(
         async with self._share(session):
             ticket = worker.ticket()
             try:
-                outcome, _ = await worker.call(
-                    ticket, name, arguments, None, caller.client, caller.access
-                )
+                outcome, _ = await worker.call(ticket, name, arguments, caller.calling())
             finally:
                 ticket.release()
         if outcome.is_error:
@@ -172,7 +170,7 @@ class Pages(
         async with self._share(session):
             ticket = worker.ticket()
             try:
-                return await worker.review(ticket, read, session.caller.access)
+                return await worker.review(ticket, read, session.caller.calling())
             finally:
                 ticket.release()
 

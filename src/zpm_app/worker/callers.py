@@ -15,7 +15,9 @@ from typing import Any
 
 from mcp.server.context import ServerRequestContext
 
-from zpm_domain.memory.access import Access
+from zpm_domain.memory.access import EVERYTHING, Access
+from zpm_domain.memory.call_context import CallContext
+from zpm_domain.progress import Report
 
 
 @dataclass(frozen=True)
@@ -25,6 +27,12 @@ class Caller:
 
     client: str | None
     access: Access | None = None
+
+    def calling(self, report: Report | None = None) -> CallContext:
+        """The context of a call this caller makes (``report``: where its
+        progress goes; the worker adds when it arrived)."""
+        access = EVERYTHING if self.access is None else self.access
+        return CallContext(client=self.client, access=access, report=report)
 
 
 Identify = Callable[[ServerRequestContext[Any]], Caller]

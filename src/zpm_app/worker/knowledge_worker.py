@@ -45,7 +45,7 @@ import logging
 import time
 from collections.abc import Callable, Mapping
 from concurrent.futures import Future, ThreadPoolExecutor
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any, TypeVar
 
 import anyio
@@ -60,10 +60,8 @@ from zpm_app.catalogue.tool_catalogue import (
 from zpm_app.worker import collection
 from zpm_app.worker.toolbox import failure
 from zpm_domain.errors import StorageOutcomeUnknown, ZpmError
-from zpm_domain.memory.access import Access, granting
-from zpm_domain.memory.freshness import received
+from zpm_domain.memory.call_context import NO_CALL, CallContext
 from zpm_domain.ports.storage import Change, WriteGroup
-from zpm_domain.progress import Report
 from zpm_domain.tools.definition import ToolContext
 
 log = logging.getLogger("zpm")
@@ -103,7 +101,7 @@ class Ticket:
 class _Held:
     """A piece of work done in a group commit, its answer kept until the commit."""
 
-    work: Callable[[ToolRunner], Any]
+    work: Callable[[ToolRunner, CallContext], Any]
     answer: Future[Any]
     ticket: Ticket
     failed: Callable[[ZpmError], Any] | None = None
@@ -114,8 +112,8 @@ class _Held:
 
     def run(self, runner: ToolRunner) -> None:
         try:
-            with received(self.ticket.arrived):
-                self.result, self.error = self.work(runner), None
+            context = CallContext(received=self.ticket.arrived)
+            self.result, self.error = self.work(runner, context), None
         except BaseException as error:  # delivered to the waiting request
             self.result, self.error = None, error
 
@@ -192,19 +190,16 @@ class KnowledgeWorker:
         ticket: Ticket,
         name: str,
         arguments: Mapping[str, Any] | None,
-        progress: Report | None = None,
-        client: str | None = None,
-        access: Access | None = None,
+        caller: CallContext = NO_CALL,
     ) -> tuple[ToolOutcome, Watched]:
-        """Run tool ``name`` for ``client`` once the work before it has ended
-        (``progress`` hears how long work advances), reaching what ``access``
-        grants (``None``: everything, see ``zpm_domain.memory.access``); its
+        """Run tool ``name`` for ``caller`` (its client, access and progress
+        report: ``zpm_domain.memory.call_context``) once the work before it
+        has ended, the call's context completed with when it arrived; its
         outcome, and what changed for clients (see :meth:`run`)."""
 
-        def work(runner: ToolRunner) -> tuple[ToolOutcome, Watched]:
-            with granting(access):
-                outcome = runner.call(name, arguments, progress, client)
-            return outcome, self._look(runner)
+        def work(runner: ToolRunner, arrived: CallContext) -> tuple[ToolOutcome, Watched]:
+            outcome = runner.call(name, arguments, replace(caller, received=arrived.received))
+            return outcome, self._look(runner, arrived)
 
         def failed(error: ZpmError) -> tuple[ToolOutcome, Watched]:
             return failure(error), Watched()
@@ -213,34 +208,34 @@ class KnowledgeWorker:
         writes = spec is not None and not spec.read_only
         return await self.run(ticket, work, writes=writes, failed=failed)
 
-    async def read(self, ticket: Ticket, uri: str, access: Access | None = None) -> tuple[str, str]:
-        """``(mime type, text)`` of resource ``uri`` as ``access`` reaches it
+    async def read(
+        self, ticket: Ticket, uri: str, caller: CallContext = NO_CALL
+    ) -> tuple[str, str]:
+        """``(mime type, text)`` of resource ``uri`` as ``caller`` reaches it
         (``ZpmError`` if there is none)."""
 
-        def work(runner: ToolRunner) -> tuple[str, str]:
-            with granting(access):
-                return runner.read_resource(uri)
+        def work(runner: ToolRunner, arrived: CallContext) -> tuple[str, str]:
+            return runner.read_resource(uri, replace(caller, received=arrived.received))
 
         return await self.run(ticket, work)
 
     async def review(
-        self, ticket: Ticket, read: Callable[[ToolContext], T], access: Access | None = None
+        self, ticket: Ticket, read: Callable[[ToolContext], T], caller: CallContext = NO_CALL
     ) -> T:
-        """``read(context)`` for a person's review page, reaching what
-        ``access`` grants (``ToolRunner.review``)."""
+        """``read(tools)`` for a person's review page, reaching what
+        ``caller`` reaches (``ToolRunner.review``)."""
 
-        def work(runner: ToolRunner) -> T:
-            with granting(access):
-                return runner.review(read)
+        def work(runner: ToolRunner, arrived: CallContext) -> T:
+            return runner.review(read, replace(caller, received=arrived.received))
 
         return await self.run(ticket, work)
 
     async def subscribe(self, ticket: Ticket, *uris: str) -> None:
         """Watch resources ``uris`` from their present state (they may not exist yet)."""
 
-        def work(runner: ToolRunner) -> None:
+        def work(runner: ToolRunner, arrived: CallContext) -> None:
             for uri in uris:
-                self._subscribed[uri] = _digest(runner, uri)
+                self._subscribed[uri] = _digest(runner, uri, arrived)
 
         await self.run(ticket, work)
 
@@ -273,15 +268,16 @@ class KnowledgeWorker:
     async def run(
         self,
         ticket: Ticket,
-        work: Callable[[ToolRunner], T],
+        work: Callable[[ToolRunner, CallContext], T],
         *,
         writes: bool = False,
         failed: Callable[[ZpmError], T] | None = None,
     ) -> T:
-        """Run ``work(runner)`` on the worker thread once the work before it
-        has ended; ``writes``: a write call, which may join a group commit
-        (see the module doc), answered ``failed(error)`` if that commit may
-        or may not have been made (``None``: ``error`` is raised).
+        """Run ``work(runner, context)`` on the worker thread once the work
+        before it has ended (``context``: when it arrived); ``writes``: a
+        write call, which may join a group commit (see the module doc),
+        answered ``failed(error)`` if that commit may or may not have been
+        made (``None``: ``error`` is raised).
 
         Cancelled while it waits, the work leaves the queue without running.
         Cancelled while it runs, the runner is interrupted and the
@@ -364,18 +360,18 @@ class KnowledgeWorker:
         for piece in held:
             piece.deliver()
 
-    def _look(self, runner: ToolRunner) -> Watched:
+    def _look(self, runner: ToolRunner, arrived: CallContext) -> Watched:
         """On the worker thread, after a call: the resources and the subscriptions."""
         watched = Watched()
         try:
-            resources = runner.resources()
+            resources = runner.resources(arrived)
         except ZpmError:  # the storage is unavailable: the call said so; nothing to tell
             return watched
         if resources != self.resources:
             self.resources = resources
             watched.resources_changed = True
         for uri, before in list(self._subscribed.items()):
-            after = _digest(runner, uri)
+            after = _digest(runner, uri, arrived)
             if after != before:
                 self._subscribed[uri] = after
                 watched.updated.append(uri)
@@ -392,9 +388,9 @@ class KnowledgeWorker:
             self._executor.shutdown(wait=True)
 
 
-def _digest(runner: ToolRunner, uri: str) -> str | None:
+def _digest(runner: ToolRunner, uri: str, arrived: CallContext) -> str | None:
     try:
-        mime, text = runner.read_resource(uri)
+        mime, text = runner.read_resource(uri, arrived)
     except ZpmError:
         return None
     return hashlib.sha256(f"{mime}\n{text}".encode()).hexdigest()

@@ -4,9 +4,11 @@ One object serves the MCP server and the CLI.  It builds every tool group of
 the catalogue once, with the project's context, and offers the tools it is
 given (all of them unless a selection says otherwise: ``zpm serve
 --tools``); ``call`` validates the arguments against the tool's definition,
-calls the group's method with them as keywords and turns every ``ZpmError``
-into an error result with the error's text.  It is blocking and not
-thread-safe: callers serialize calls.
+calls the method the tool's definition holds with them as keywords, in the
+call's context (``zpm_domain.memory.call_context``: the one value a call
+carries down, which the toolbox enters for the tool), and turns every
+``ZpmError`` into an error result with the error's text.  It is blocking and
+not thread-safe: callers serialize calls.
 
 A caller limited to some memories (``zpm_domain.memory.access``) reaches
 no other memory from a goal either: each call and each resource read runs
@@ -26,13 +28,14 @@ from zpm_app.catalogue import instructions
 from zpm_app.catalogue.arguments import validate_arguments
 from zpm_app.catalogue.tool_catalogue import GROUPS, TOOLS, ToolDefinition, find_tool
 from zpm_domain.errors import ExecutionFailed, ZpmError
-from zpm_domain.memory import access
+from zpm_domain.memory import call_context
+from zpm_domain.memory.access import Access
+from zpm_domain.memory.call_context import NO_CALL, CallContext
 from zpm_domain.memory.conflicts import retried
 from zpm_domain.ports.engine import Engine
 from zpm_domain.ports.journal import JournalCorrupt
 from zpm_domain.ports.storage import Change, WriteGroup
-from zpm_domain.progress import Report, reporting
-from zpm_domain.stored.provenance import Clock, calling
+from zpm_domain.stored.provenance import Clock
 from zpm_domain.tools import resources
 from zpm_domain.tools.definition import Noted, Reply, ToolContext
 from zpm_domain.tools.resources import Resource
@@ -74,7 +77,7 @@ def failure(error: ZpmError) -> ToolResult:
     return ToolResult(error.message, True, () if error.hint is None else (error.hint,))
 
 
-def reached_namespaces(caller: access.Access) -> frozenset[str] | None:
+def reached_namespaces(caller: Access) -> frozenset[str] | None:
     """The engine namespaces the goals of ``caller`` may name: those of the
     memories it sees, its home included (a memory's namespace is its name,
     ``Memory.namespace``); ``None`` when it sees every memory."""
@@ -121,18 +124,15 @@ class Toolbox:
         }
 
     def call(
-        self,
-        name: str,
-        arguments: Mapping[str, Any] | None,
-        progress: Report | None = None,
-        client: str | None = None,
+        self, name: str, arguments: Mapping[str, Any] | None, context: CallContext = NO_CALL
     ) -> ToolResult:
-        """Run tool ``name`` for ``client`` (the MCP client's name, ``None``
-        from the CLI: the provenance of what it stores); ``progress`` hears
-        how long work advances (see ``zpm_domain.progress``).  Raises
-        ``UnknownTool``, also for a catalogue tool this toolbox does not
-        offer; every other failure is a result.  A call that lost the race
-        for a shared journal to another writer is made again, caught up
+        """Run tool ``name`` in the call ``context`` (its client, ``None``
+        from the CLI, is the provenance of what it stores; its access, what
+        it reaches; its report hears how long work advances: see
+        ``zpm_domain.memory.call_context``).  Raises ``UnknownTool``, also
+        for a catalogue tool this toolbox does not offer; every other
+        failure is a result.  A call that lost the race for a shared
+        journal to another writer is made again, caught up
         (``zpm_domain.memory.conflicts``)."""
         spec = find_tool(name)
         if spec is None or name not in self._handlers:
@@ -142,18 +142,17 @@ class Toolbox:
             args = validate_arguments(spec, arguments, self.context.limits.max_input_bytes)
             handler, keywords = self._handlers[name], spec.keywords(args)
 
-            changed: dict[str, int] = {}
-
             def attempt() -> str | Reply[Any] | Noted:
                 self.memories.follow_manifest()
-                with reporting(progress), calling(name, client, self._clock) as call:
-                    answer = handler(**keywords)
-                    changed.update(call.changed)
-                    return answer
+                return handler(**keywords)
 
-            with self._engine.reaching(reached_namespaces(access.current())):
+            reach = reached_namespaces(context.access)
+            with (
+                call_context.entered(context, tool=name, clock=self._clock) as running,
+                self._engine.reaching(reach),
+            ):
                 answer = retried(attempt)
-            cursors = {memory: str(batch) for memory, batch in changed.items()}
+            cursors = {memory: str(batch) for memory, batch in running.changed.items()}
             if isinstance(answer, Reply):
                 return ToolResult(answer.text, False, answer.notes, answer.structured, cursors)
             if isinstance(answer, Noted):
@@ -173,12 +172,15 @@ class Toolbox:
             log.exception("%s failed unexpectedly", name)
             return ToolResult(ExecutionFailed().message, True)
 
-    def review(self, read: Callable[[ToolContext], T]) -> T:
-        """``read(context)`` for a person's review page, as a call reads: the
-        manifest followed, goals within the caller's reach."""
+    def review(self, read: Callable[[ToolContext], T], context: CallContext = NO_CALL) -> T:
+        """``read(tools)`` for a person's review page, as a call in
+        ``context`` reads: the manifest followed, goals within its reach."""
         self._engine.resume()
-        self.memories.follow_manifest()
-        with self._engine.reaching(reached_namespaces(access.current())):
+        with (
+            call_context.entered(context),
+            self._engine.reaching(reached_namespaces(context.access)),
+        ):
+            self.memories.follow_manifest()
             return read(self.context)
 
     @property
@@ -211,15 +213,20 @@ class Toolbox:
         not solve (a write, a snapshot) runs to its end."""
         self._engine.interrupt()
 
-    def resources(self) -> list[Resource]:
+    def resources(self, context: CallContext = NO_CALL) -> list[Resource]:
         """The resources of the mounted memories (see ``zpm_domain.tools.resources``)."""
-        self.memories.follow_manifest()
-        return resources.listed(self.memories)
+        with call_context.entered(context):
+            self.memories.follow_manifest()
+            return resources.listed(self.memories)
 
-    def read_resource(self, uri: str) -> tuple[str, str]:
-        """``(mime type, text)`` of resource ``uri``; ``UnknownResource`` if none."""
-        self.memories.follow_manifest()
-        with self._engine.reaching(reached_namespaces(access.current())):
+    def read_resource(self, uri: str, context: CallContext = NO_CALL) -> tuple[str, str]:
+        """``(mime type, text)`` of resource ``uri`` as a call in ``context``
+        reads it; ``UnknownResource`` if none."""
+        with (
+            call_context.entered(context),
+            self._engine.reaching(reached_namespaces(context.access)),
+        ):
+            self.memories.follow_manifest()
             return resources.read(self.memories, uri)
 
     def close(self) -> None:

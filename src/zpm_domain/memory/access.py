@@ -1,9 +1,9 @@
 """What the caller of a tool may reach: which memories it sees and which it may change.
 
 Whoever runs a tool for an authenticated caller (the HTTP server, through
-the knowledge worker) announces the caller's :class:`Access` with
-:func:`granting`; the memories consult :func:`current` when a tool names a
-memory (``Memories.resolve``), lists them (``Memories.mounted``,
+the knowledge worker) gives the call the caller's :class:`Access`
+(``call_context.CallContext.access``); the memories consult it when a tool
+names a memory (``Memories.resolve``), lists them (``Memories.mounted``,
 ``Memories.listing``), and before anything is written (``Memory.writing``,
 snapshots, creating, mounting, unmounting, forking and deleting memories).
 
@@ -14,16 +14,13 @@ snapshots, creating, mounting, unmounting, forking and deleting memories).
 * Where the server keeps its data is shown only to a caller that reaches
   everything (:attr:`Access.sees_locations`).
 
-Outside :func:`granting` (stdio, the command line, tests) the access is
+A call of no caller in particular (stdio, the command line, tests) has
 :data:`EVERYTHING`: every memory is seen, and the mounts' own modes decide
 what may change.
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterator
-from contextlib import contextmanager
-from contextvars import ContextVar
 from dataclasses import dataclass
 
 from zpm_domain.errors import MemoryNotMounted, MemoryReadOnly
@@ -73,21 +70,5 @@ class Access:
 
 
 EVERYTHING = Access()
-"""The access outside :func:`granting`: every memory, changes as the mounts allow."""
-
-_ACCESS: ContextVar[Access] = ContextVar("zpm_access", default=EVERYTHING)
-
-
-@contextmanager
-def granting(access: Access | None) -> Iterator[None]:
-    """Within the block, tools run with ``access`` (``None``: :data:`EVERYTHING`)."""
-    token = _ACCESS.set(EVERYTHING if access is None else access)
-    try:
-        yield
-    finally:
-        _ACCESS.reset(token)
-
-
-def current() -> Access:
-    """The access of the tool call in progress."""
-    return _ACCESS.get()
+"""Every memory, changes as the mounts allow: the access of a call that is
+not limited (stdio, the command line), and outside a call."""

@@ -14,7 +14,7 @@ import logging
 from collections.abc import Callable
 
 from zpm_domain.errors import MemoryNotMounted
-from zpm_domain.memory import access
+from zpm_domain.memory import access, call_context
 from zpm_domain.memory.forking import mount_fork
 from zpm_domain.memory.listing import Listed
 from zpm_domain.memory.memory import Memory
@@ -58,7 +58,7 @@ class CallerView:
         or that the caller does not see; an omitted name means the caller's
         home memory when its access has one.
         """
-        reach = access.current()
+        reach = call_context.current().access
         self._settle_home(reach)
         key = name or reach.home or self._session.fork or DEFAULT_MEMORY
         reach.check_seen(key)
@@ -71,7 +71,7 @@ class CallerView:
 
     def mounted(self) -> list[Memory]:
         """Mounted memories the caller sees: ``default`` first, then by name."""
-        reach = access.current()
+        reach = call_context.current().access
         self._settle_home(reach)
         return [memory for memory in self._table.in_order() if reach.sees(memory.name)]
 
@@ -87,7 +87,7 @@ class CallerView:
             found[MemoryRef(memory.name, memory.scope)] = memory.mode
         default, *rest = found
         rest.sort(key=lambda ref: (ref.name, ref.scope))
-        reach = access.current()
+        reach = call_context.current().access
         self._settle_home(reach)
         home = reach.home or self._session.fork
         own = MemoryRef(home, "project") if home else None

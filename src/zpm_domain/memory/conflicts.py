@@ -18,7 +18,7 @@ from collections.abc import Callable
 from typing import TypeVar
 
 from zpm_domain.errors import StorageBusy
-from zpm_domain.memory.freshness import received
+from zpm_domain.memory import call_context
 from zpm_domain.ports.journal import JournalConflict
 
 log = logging.getLogger("zpm")
@@ -38,13 +38,13 @@ def retried(change: Callable[[], T], *, pause: Callable[[float], None] = time.sl
     milliseconds, growing, so that writers that keep colliding spread out."""
     for attempt in range(1, ATTEMPTS + 1):
         try:
-            if attempt == 1:
-                return change()
-            with received(None):  # a look shared with earlier calls missed the winner
-                return change()
+            return change()
         except JournalConflict as conflict:
             if attempt == ATTEMPTS:
                 raise StorageBusy(conflict.label, attempt) from conflict
             log.debug("%s; attempt %d again", conflict, attempt + 1)
+            running = call_context.current()
+            if running.received is not None:  # a look shared with earlier calls missed the winner
+                running.received = None
             pause(random.uniform(0, 0.002 * attempt))
     raise AssertionError("unreachable")

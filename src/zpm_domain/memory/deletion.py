@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import logging
 
-from zpm_domain.memory import access
+from zpm_domain.memory import call_context
 from zpm_domain.memory.mount_errors import CannotDelete
 from zpm_domain.memory.mount_table import MountTable
 from zpm_domain.memory.names import DEFAULT_MEMORY
@@ -33,7 +33,7 @@ def every_fork(registry: MemoryRegistry) -> list[tuple[MemoryRef, ForkInfo]]:
 def check_deletable(table: MountTable, ref: MemoryRef) -> None:
     """Raise ``CannotDelete`` when memory ``ref`` must stay (see the module
     documentation).  Checks the caller's access first."""
-    access.current().check_change(ref.name)
+    call_context.current().access.check_change(ref.name)
     if ref == MemoryRef(DEFAULT_MEMORY, "project"):
         raise CannotDelete(DEFAULT_MEMORY, "")
     mounted = table.get(ref.name)

@@ -8,7 +8,7 @@ import secrets
 from collections.abc import Callable
 
 from zpm_domain.changes.generation import StartFrom
-from zpm_domain.memory.calls import author
+from zpm_domain.memory import call_context
 from zpm_domain.memory.image import Image
 from zpm_domain.memory.memory import Memory
 from zpm_domain.memory.mount_errors import MemoryAlreadyExists
@@ -39,7 +39,9 @@ def new_fork(base: Memory, image: Image, now: float) -> NewFork:
         batch=base.batches + 1,
         knowledge=base.knowledge_digest,
     )
-    return NewFork(info, image.text(), FORK_SEED, [first.journal_op()], author())
+    return NewFork(
+        info, image.text(), FORK_SEED, [first.journal_op()], call_context.current().author()
+    )
 
 
 def mount_fork(

@@ -9,39 +9,19 @@ that were waiting, instead of once for each.  A change committed after the
 look began was committed while those calls were in flight: they may be
 ordered before it.
 
-Whoever queues calls (the server's knowledge worker) announces each call's
-time of arrival with :func:`received`, on the :func:`time.monotonic` clock.
-Outside it (the command line, tests) :func:`received_at` is ``None`` and
-every call looks for itself.
+Whoever queues calls (the server's knowledge worker) gives each call its
+time of arrival (``call_context.CallContext.received``, on the
+:func:`time.monotonic` clock).  Outside it (the command line, tests) it is
+``None`` and every call looks for itself.
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterator
-from contextlib import contextmanager
-from contextvars import ContextVar
-
-_RECEIVED: ContextVar[float | None] = ContextVar("zpm_received", default=None)
-
-
-@contextmanager
-def received(at: float | None) -> Iterator[None]:
-    """Within the block, the call in progress was received at ``at``
-    (``time.monotonic()``; ``None``: unknown, it looks for itself)."""
-    token = _RECEIVED.set(at)
-    try:
-        yield
-    finally:
-        _RECEIVED.reset(token)
-
-
-def received_at() -> float | None:
-    """When the call in progress was received (``None``: unknown)."""
-    return _RECEIVED.get()
+from zpm_domain.memory import call_context
 
 
 def covered(looked_from: float | None) -> bool:
     """Whether a look that began at ``looked_from`` (``None``: none yet)
     has seen everything the call in progress must see."""
-    at = _RECEIVED.get()
+    at = call_context.current().received
     return at is not None and looked_from is not None and at < looked_from

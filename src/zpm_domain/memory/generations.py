@@ -17,16 +17,14 @@ from collections.abc import Callable, Iterator, Sequence
 from contextlib import AbstractContextManager
 from typing import Protocol
 
-from zpm_domain import progress
 from zpm_domain.beliefs import defeat, supports_section, withdrawals
 from zpm_domain.beliefs.supports import Support
 from zpm_domain.changes.assumptions import SupportPlainly
 from zpm_domain.changes.generation import KEPT, StartFrom
 from zpm_domain.changes.mutations import Target
 from zpm_domain.errors import PersistenceUnavailable
-from zpm_domain.memory import handle_section
+from zpm_domain.memory import call_context, handle_section
 from zpm_domain.memory import image as images
-from zpm_domain.memory.calls import author, committed
 from zpm_domain.memory.image import Image
 from zpm_domain.memory.knowledge_files import KnowledgeFiles
 from zpm_domain.memory.recovery import Recovery
@@ -45,7 +43,6 @@ from zpm_domain.ports.storage import MemoryStorage
 from zpm_domain.prolog.terms import Term
 from zpm_domain.stored import descriptions
 from zpm_domain.stored.clauses import Clause, Origin, number
-from zpm_domain.stored.provenance import now as provenance_now
 
 log = logging.getLogger("zpm")
 
@@ -121,7 +118,7 @@ class Generations:
         save, not an import), so the new generation says where."""
         memory = self._memory
         self.rotate_to_image(self.image(), name, journaled=journaled)
-        committed(memory.name, memory.batches)
+        call_context.current().committed(memory.name, memory.batches)
         log.info("memory %s: saved snapshot %s; the journal starts afresh", memory.name, name)
 
     def rotate_to_image(
@@ -157,7 +154,7 @@ class Generations:
                 checkpoint=checkpoint,
                 named=position.started_from if checkpoint else None,
             )
-            memory.journal.rotate([start.journal_op()], author())
+            memory.journal.rotate([start.journal_op()], call_context.current().author())
         memory.since.stop()
         self._step("checkpoint:rotated" if checkpoint else "save:rotated")
         position.generation, position.records = start.generation, 1
@@ -184,12 +181,12 @@ class Generations:
         memory.check_writable()
         self.keep_fork_point()
         memory.since.stop()
-        provenance = provenance_now(memory.clock)
+        provenance = call_context.current().provenance(memory.clock)
         supported = {key for key in {c.key for c in clauses} if next(memory.supported(key), None)}
         stored: list[Clause] = []
         positions: list[int] = []  # of each stored clause in clauses
         phase = f"{memory.name}: storing the clauses"
-        progress.advance(0, len(clauses), phase)
+        call_context.advance(0, len(clauses), phase)
         with memory.loading():
             for position, clause in enumerate(clauses):
                 if clause.key in supported and clause.is_fact:
@@ -201,12 +198,12 @@ class Generations:
                 stored.append(clause)
                 positions.append(position)
             refused = memory.store_all(stored, Origin.TOOL)
-        progress.advance(len(clauses), len(clauses), phase)
+        call_context.advance(len(clauses), len(clauses), phase)
         if refused:
             return [(positions[index], error) for index, error in refused]
-        progress.advance(0, 1, f"{memory.name}: saving snapshot {snapshot}")
+        call_context.advance(0, 1, f"{memory.name}: saving snapshot {snapshot}")
         self._save(snapshot, journaled=False)
-        progress.advance(1, 1, f"{memory.name}: saving snapshot {snapshot}")
+        call_context.advance(1, 1, f"{memory.name}: saving snapshot {snapshot}")
         return []
 
     def locked_image(self) -> Image:
@@ -330,7 +327,7 @@ class Generations:
             reverted_to=reverted_to,
             knowledge=memory.knowledge_digest,
         )
-        memory.journal.rotate([start.journal_op()], author())
+        memory.journal.rotate([start.journal_op()], call_context.current().author())
         self._step("restore:rotated")
         self._recovery.start_from(start, snapshot)
-        committed(memory.name, memory.batches)
+        call_context.current().committed(memory.name, memory.batches)

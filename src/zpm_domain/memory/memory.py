@@ -38,7 +38,7 @@ from zpm_domain.constraints.functional import Committed
 from zpm_domain.constraints.policy import Policy
 from zpm_domain.errors import MemoryReadOnly, PersistenceUnavailable
 from zpm_domain.limits import Limits
-from zpm_domain.memory import access, checkpoints, collector
+from zpm_domain.memory import call_context, checkpoints, collector
 from zpm_domain.memory.generations import Generations
 from zpm_domain.memory.image import Image, Preloaded
 from zpm_domain.memory.knowledge_files import KnowledgeFiles
@@ -309,7 +309,7 @@ class Memory(Stores):
         """Raise ``MemoryReadOnly`` when the caller may not change this
         memory (``zpm_domain.memory.access``) or it is mounted read-only,
         and ``PersistenceUnavailable`` when its storage cannot take a change."""
-        access.current().check_change(self.name)
+        call_context.current().access.check_change(self.name)
         if self.read_only:
             raise MemoryReadOnly(self.name)
         if not self._writable:
@@ -318,7 +318,7 @@ class Memory(Stores):
     def degraded(self) -> PersistenceUnavailable:
         """The error of a change this memory's storage cannot take; where the
         storage is, only for a caller shown locations."""
-        shown = access.current().sees_locations
+        shown = call_context.current().access.sees_locations
         return PersistenceUnavailable(self.name, self.storage.location if shown else None)
 
     # -- snapshots: new journal generations (zpm_domain.memory.generations) ---

@@ -33,7 +33,7 @@ from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 
 from zpm_domain.errors import InvalidArguments, MemoryNotMounted
-from zpm_domain.memory import access, deletion
+from zpm_domain.memory import call_context, deletion
 from zpm_domain.memory.caller_view import CallerView
 from zpm_domain.memory.forking import mount_fork
 from zpm_domain.memory.listing import Listed
@@ -186,7 +186,7 @@ class Memories:
     # -- changes --------------------------------------------------------------
     def create(self, name: str, scope: Scope) -> None:
         """Create memory ``name`` on disk (not mounted)."""
-        access.current().check_change(name)
+        call_context.current().access.check_change(name)
         check_name(name)
         try:
             self._registry.create(MemoryRef(name, scope))
@@ -195,7 +195,7 @@ class Memories:
 
     def mount(self, name: str, mode: Mode) -> Memory:
         """Mount memory ``name`` (project scope first, then global) and record it."""
-        access.current().check_change(name)
+        call_context.current().access.check_change(name)
         table = self._table
         if name in table:
             raise MemoryAlreadyMounted(name)
@@ -211,7 +211,7 @@ class Memories:
     def unmount(self, name: str) -> None:
         """Unmount memory ``name``; its files stay on disk.  A memory of the
         manifest that failed to mount at start is dropped from the manifest."""
-        access.current().check_change(name)
+        call_context.current().access.check_change(name)
         if name == DEFAULT_MEMORY:
             raise DefaultNotUnmountable()
         table = self._table
@@ -237,7 +237,7 @@ class Memories:
         returns it and how many clauses it copied (believed and defeated)."""
         check_name(name)
         base = self.resolve(base_name)
-        access.current().check_change(name)
+        call_context.current().access.check_change(name)
         if name in self._table or any(
             self._registry.exists(MemoryRef(name, scope)) for scope in ("project", "global")
         ):
@@ -252,7 +252,7 @@ class Memories:
         """Memory ``name``: the mounted one, else opened read-only for the
         block (not mounted, not recorded); ``MemoryNotFound`` when there is none,
         ``MemoryNotMounted`` when the caller does not see it."""
-        access.current().check_seen(name)
+        call_context.current().access.check_seen(name)
         table = self._table
         memory = table.get(name)
         if memory is not None:

@@ -20,11 +20,11 @@ import logging
 from collections import deque
 from typing import Protocol
 
-from zpm_domain import progress
 from zpm_domain.changes import from_journal
 from zpm_domain.changes.generation import NumberClauses, StartFrom
 from zpm_domain.changes.mutations import AddClause, BadOperation, Mutation
 from zpm_domain.constraints.effects import changes_rules
+from zpm_domain.memory import call_context
 from zpm_domain.memory.additions import Additions
 from zpm_domain.memory.image import Preloaded
 from zpm_domain.memory.knowledge_files import KnowledgeFiles
@@ -99,7 +99,7 @@ class Recovery:
         additions = Additions(memory, Origin.TOOL if self.opened else Origin.JOURNAL)
         for done in range(count):
             record = pending.popleft()
-            progress.advance(done, count, phase)
+            call_context.advance(done, count, phase)
             mutations = []
             for op in record.ops:
                 try:
@@ -128,7 +128,7 @@ class Recovery:
                     mutation.apply(memory, additions.origin)
         additions.store()
         if count:
-            progress.advance(count, count, phase)
+            call_context.advance(count, count, phase)
         if memory.numbering.unnumbered:
             self._settle_numbering()
         return count

@@ -15,10 +15,10 @@ from __future__ import annotations
 import logging
 from typing import Protocol
 
-from zpm_domain import progress
 from zpm_domain.changes.generation import StartFrom
 from zpm_domain.changes.mutations import Target
 from zpm_domain.errors import RecoveryFailed
+from zpm_domain.memory import call_context
 from zpm_domain.memory import image as images
 from zpm_domain.memory.snapshot_format import Snapshot, SnapshotDamaged, read_snapshot
 from zpm_domain.ports.snapshots import SnapshotStore
@@ -118,7 +118,7 @@ def load_snapshot(
     )
     loadable, runs = _loadable(memory, clauses, label, runs)
     not_loaded: set[int] = set()
-    progress.advance(0, len(loadable), f"{memory.name}: loading {label}")
+    call_context.advance(0, len(loadable), f"{memory.name}: loading {label}")
     if source is None:
         failed = memory.engine.add_clauses(memory.namespace, loadable)
     else:
@@ -128,7 +128,7 @@ def load_snapshot(
         clause = loadable[index]
         log.warning("%s: not loaded: %s (%s)", label, render_clause(clause), error.message)
     supports = images.beliefs_image(snapshot, label)
-    progress.advance(len(loadable), len(loadable), f"{memory.name}: loading {label}")
+    call_context.advance(len(loadable), len(loadable), f"{memory.name}: loading {label}")
     copies = images.first_copies(loadable, not_loaded, supports)
     supports.load_into(memory.beliefs, lambda fact: copies.get(id(fact)))
     for withdrawal in images.withdrawn(snapshot, label):

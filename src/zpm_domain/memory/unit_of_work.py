@@ -29,8 +29,7 @@ from zpm_domain.constraints.functional import Committed, Constrained
 from zpm_domain.constraints.policy import Policy
 from zpm_domain.errors import ConstraintViolated, ZpmError
 from zpm_domain.limits import Limits
-from zpm_domain.memory import checkpoints
-from zpm_domain.memory.calls import author, committed
+from zpm_domain.memory import call_context, checkpoints
 from zpm_domain.memory.generations import Generations
 from zpm_domain.memory.knowledge_record import KnowledgeRecord
 from zpm_domain.memory.recovery import Recovery
@@ -39,7 +38,6 @@ from zpm_domain.ports.journal import Journal, JournalConflict
 from zpm_domain.stored.clauses import Origin
 from zpm_domain.stored.handles import Numbering
 from zpm_domain.stored.provenance import Provenance
-from zpm_domain.stored.provenance import now as provenance_now
 
 log = logging.getLogger("zpm")
 
@@ -129,7 +127,7 @@ class UnitOfWork:
         memory = self._memory
         memory.journal.append([MoveForkPoint().journal_op()])
         self._recovery.position.records += 1
-        committed(memory.name, memory.batches)
+        call_context.current().committed(memory.name, memory.batches)
         memory.fork_point_moved()
 
     def commit(self, mutations: Sequence[Mutation]) -> Committed:
@@ -161,7 +159,7 @@ class UnitOfWork:
             raise ConstraintViolated(refused[0].refusal(), refused[0].replacing())
         superseding = functional.withdrawals(c for c in found if c.supersedes)
         counter = memory.numbering.next
-        stamp = _Stamp(memory.numbering, provenance_now(memory.clock))
+        stamp = _Stamp(memory.numbering, call_context.current().provenance(memory.clock))
         try:
             batch = [m.stamped(stamp).recorded(memory) for m in [*superseding, *mutations]]
             checking = self._integrity.before(memory, batch, self._limits, self._state())
@@ -170,12 +168,14 @@ class UnitOfWork:
             journaled = list(batch)
             if memory.knowledge_recorded is None:  # a new memory's first batch says it has no files
                 journaled.append(self._knowledge.mark())
-            memory.journal.append([m.journal_op() for m in journaled], author())
+            memory.journal.append(
+                [m.journal_op() for m in journaled], call_context.current().author()
+            )
         except BaseException:
             memory.numbering.next = counter  # not stored: its handles were never given
             raise
         self._recovery.position.records += 1
-        committed(memory.name, memory.batches)
+        call_context.current().committed(memory.name, memory.batches)
         for mutation in journaled:
             memory.since.note(mutation, memory)
             mutation.apply(memory, Origin.TOOL)

@@ -7,7 +7,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from zpm_domain.forks.review import UNREADABLE, diff, waiting
-from zpm_domain.memory import access
+from zpm_domain.memory import call_context
 from zpm_domain.memory.mounts import Memories
 from zpm_domain.tools.definition import ToolContext
 
@@ -41,7 +41,7 @@ def memory_rows(context: ToolContext) -> list[MemoryRow]:
     with the mode it has for that caller (``ro`` for one it may not change)."""
     memories = context.memories
     mounted = {(memory.name, memory.scope): memory for memory in memories.mounted()}
-    caller = access.current()
+    caller = call_context.current().access
     rows = []
     for listed in memories.listing():
         memory = mounted.get((listed.name, listed.scope)) if listed.mounted else None

@@ -5,20 +5,17 @@ call commits and journaled with the clause, so it survives restarts,
 snapshots, restores and renames unchanged.  A knowledge-file clause carries
 its file and line instead (and no tool, client or time).
 
-The tool call in progress is announced with :func:`calling` by whoever runs
-tools (the MCP server and the CLI, through the toolbox): the tool's name,
-the client's name (``clientInfo.name`` of the MCP session; ``None`` from the
-CLI) and the clock to read.  Outside :func:`calling` (a memory loading, a
-test) the provenance has no tool and no client.
+The tool call in progress (``zpm_domain.memory.call_context``) names the
+tool, the client (``clientInfo.name`` of the MCP session, a token's name
+over HTTP; ``None`` from the CLI) and the clock to read; outside a call (a
+memory loading, a test) the provenance has no tool and no client.
 """
 
 from __future__ import annotations
 
 import time
-from collections.abc import Callable, Iterator, Sequence
-from contextlib import contextmanager
-from contextvars import ContextVar
-from dataclasses import dataclass, field
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
 from functools import lru_cache
 from typing import Any
 
@@ -62,6 +59,7 @@ class Provenance:
 
 
 UNKNOWN = Provenance(None, None, None)
+"""The provenance of a clause stored before zpm recorded provenance."""
 
 
 @lru_cache(maxsize=4096)
@@ -72,64 +70,22 @@ def shared(tool: str | None, client: str | None, at: str | None) -> Provenance:
     return Provenance(tool, client, at)
 
 
-"""The provenance of a clause stored before zpm recorded provenance."""
-
-
 def iso_time(seconds: float) -> str:
     """``seconds`` since the epoch as ``2026-12-01T10:42:11Z``."""
     return time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime(seconds))
 
 
-@dataclass(frozen=True, slots=True)
-class Call:
-    """The tool call in progress: its tool, its client and the clock, and
-    what it has committed so far (``changed``: each memory it changed and
-    the number of the last batch it wrote there, ``Memory.batches``)."""
-
-    tool: str | None
-    client: str | None
-    clock: Clock = time.time
-    changed: dict[str, int] = field(default_factory=dict)
-
-    def committed(self, memory: str, batch: int) -> None:
-        """The call wrote batch ``batch`` of memory ``memory``."""
-        self.changed[memory] = batch
-
-
-_CALL: ContextVar[Call | None] = ContextVar("zpm_call", default=None)
 _last: list[Provenance] = [UNKNOWN]  # the last one made, shared while it stays the same
 
 
-@contextmanager
-def calling(tool: str | None, client: str | None, clock: Clock = time.time) -> Iterator[Call]:
-    """Within the block, clauses stored are stamped with ``tool``, ``client``
-    and the time ``clock`` tells when they are committed; the call, which
-    notes what it commits, is given to the block."""
-    call = Call(tool, client, clock)
-    token = _CALL.set(call)
-    try:
-        yield call
-    finally:
-        _CALL.reset(token)
-
-
-def current_call() -> Call | None:
-    """The tool call in progress (``None`` outside :func:`calling`)."""
-    return _CALL.get()
-
-
-def now(clock: Clock = time.time) -> Provenance:
-    """The provenance of a clause stored now, by the call in progress (at
-    the time its clock tells; outside a call, ``clock``'s, with no tool and
-    no client).
+def now(tool: str | None, client: str | None, clock: Clock = time.time) -> Provenance:
+    """The provenance of a clause ``tool`` stores now for ``client``, at the
+    time ``clock`` tells.
 
     Clauses stored in the same second by the same tool and client share one
     object (a memory holds many of them).
     """
-    call = _CALL.get()
-    if call is None:
-        call = Call(None, None, clock)
-    made = Provenance(call.tool, call.client, iso_time(call.clock()))
+    made = Provenance(tool, client, iso_time(clock()))
     last = _last[0]
     if last == made:
         return last

@@ -34,12 +34,12 @@ import logging
 from collections.abc import Iterator
 from dataclasses import dataclass
 
-from zpm_domain import progress
 from zpm_domain.changes.mutations import AddClause
 from zpm_domain.constraints import functional
 from zpm_domain.constraints.integrity import Violation
 from zpm_domain.constraints.policy import Policy
 from zpm_domain.errors import InvalidArguments, InvalidClause, PrologSyntaxError, ZpmError
+from zpm_domain.memory import call_context
 from zpm_domain.memory.mounts import Memories
 from zpm_domain.ports.engine import Refusals
 from zpm_domain.prolog.errors import PermissionDenied
@@ -90,8 +90,8 @@ def read_import(text: str, label: str, *, json_lines: bool) -> list[ImportClause
     for line, term in read:
         out.append(ImportClause(line, checked_clause(term, label, line)))
         if len(out) % 4096 == 0:
-            progress.advance(line, len(lines), phase)
-    progress.advance(len(lines), len(lines), phase)
+            call_context.advance(line, len(lines), phase)
+    call_context.advance(len(lines), len(lines), phase)
     return out
 
 

@@ -18,7 +18,7 @@ import time
 from collections.abc import Callable
 from typing import Annotated, Any, cast
 
-from zpm_domain import progress
+from zpm_domain.memory import call_context
 from zpm_domain.memory.memory import Memory
 from zpm_domain.stored.clauses import render_clause
 from zpm_domain.stored.descriptions import Description
@@ -124,7 +124,7 @@ def _predicates(memory: Memory) -> list[_Predicate]:
     found = []
     infos = memory.predicates()
     for done, info in enumerate(infos):
-        progress.advance(done, len(infos), "listing the predicates")
+        call_context.advance(done, len(infos), "listing the predicates")
         if not is_user_visible(info.name):
             continue
         clauses = memory.clauses(info.name, info.arity)
@@ -133,7 +133,7 @@ def _predicates(memory: Memory) -> list[_Predicate]:
             facts = sum(1 for c in clauses if c.is_fact)
             description = memory.description_of(info.name, info.arity)
             found.append(_Predicate(info.name, info.arity, first, len(clauses), facts, description))
-    progress.advance(len(infos), len(infos), "listing the predicates")
+    call_context.advance(len(infos), len(infos), "listing the predicates")
     return found
 
 

@@ -15,7 +15,7 @@ import re
 from typing import Annotated
 
 from zpm_domain.errors import ExecutionFailed, InvalidArguments
-from zpm_domain.memory import access
+from zpm_domain.memory import call_context
 from zpm_domain.memory.memory import Memory
 from zpm_domain.stored.provenance import iso_time
 from zpm_domain.tools.definition import (
@@ -73,7 +73,7 @@ class PersistenceTools(ToolGroup):
     ) -> str:
         check_snapshot_name(name)
         target = self._memory(memory)
-        access.current().check_change(target.name)  # also for a read-only mount's file
+        call_context.current().access.check_change(target.name)  # also for a read-only mount's file
         other = same_but_case(target, name)
         if other is not None:
             raise InvalidArguments(
@@ -126,7 +126,11 @@ class PersistenceTools(ToolGroup):
         memory = self.context.memories.resolve(None)  # default, or the session's fork
         memory.sync()
         status = memory.status()
-        where = status.location if access.current().sees_locations else f"memory {memory.name}"
+        where = (
+            status.location
+            if call_context.current().access.sees_locations
+            else f"memory {memory.name}"
+        )
         return (
             f"status: {status.status}\n"
             f"dir: {where}\n"

@@ -9,11 +9,11 @@ from contextlib import nullcontext
 from dataclasses import dataclass, field
 from typing import Annotated, Any, cast
 
-from zpm_domain import progress
 from zpm_domain.changes.describe import moved
 from zpm_domain.changes.mutations import Mutation
 from zpm_domain.changes.renaming import RenamePlan, RenamePredicate, plan_rename
 from zpm_domain.errors import InvalidArguments, RenameRefused
+from zpm_domain.memory import call_context
 from zpm_domain.memory.conflicts import retried
 from zpm_domain.memory.memory import Memory
 from zpm_domain.memory.mounts import Memories
@@ -192,13 +192,13 @@ class RefactorTools(ToolGroup):
         others = [other for other in self._memories.mounted() if other is not kb]
         impact = []
         for done, other in enumerate(others):
-            progress.advance(done, len(others), "checking the other memories")
+            call_context.advance(done, len(others), "checking the other memories")
             impact.append(
                 self._propagate(other, kb.name, old_functor, new_functor, arity, preview)
                 if not other.read_only and propagate_cross_memory_refs
                 else (other, _qualified_plan(other, kb.name, old_functor, new_functor, arity))
             )
-        progress.advance(len(others), len(others), "checking the other memories")
+        call_context.advance(len(others), len(others), "checking the other memories")
         return _report(plan, impact, bool(propagate_cross_memory_refs)).with_notes(*notes)
 
     def _propagate(
