@@ -61,7 +61,7 @@ from zpm_app.server.listening import Listening
 from zpm_app.server.log_forwarding import FORWARDED, LogForwarder
 from zpm_app.server.notifier import Notifier
 from zpm_app.server.progress import progress_report, request_progress
-from zpm_app.server.queueing import Queueing, current_ticket
+from zpm_app.server.queueing import Queueing
 from zpm_app.server.sdk_server import ZpmServer
 from zpm_app.server.wire_shape import WireShape
 from zpm_app.version import package_version
@@ -123,6 +123,7 @@ def build_server(
     With ``shares``, one caller has at most its share of calls in the queue
     at once (``zpm_app.worker.call_shares``)."""
     watching = Watching(worker, listening)
+    queueing = Queueing(worker, identify, shares)
     specs = worker.specs
     names = frozenset(spec.name for spec in specs)
     # The tools as tools/list sends them, rendered once for the server's life;
@@ -146,7 +147,7 @@ def build_server(
         caller = identify(ctx)
         try:
             outcome, watched = await worker.call(
-                current_ticket(), params.name, params.arguments, caller.calling(report)
+                queueing.ticket_of(ctx), params.name, params.arguments, caller.calling(report)
             )
         except Exception:
             logger.exception("tool %s failed unexpectedly", params.name)
@@ -186,7 +187,9 @@ def build_server(
         ctx: ServerRequestContext[Any], params: types.ReadResourceRequestParams
     ) -> types.ReadResourceResult:
         try:
-            mime, text = await worker.read(current_ticket(), params.uri, identify(ctx).calling())
+            mime, text = await worker.read(
+                queueing.ticket_of(ctx), params.uri, identify(ctx).calling()
+            )
         except ZpmError as error:
             code = (
                 INVALID_PARAMS_SINCE_2026 if ctx.protocol_version in MODERN else RESOURCE_NOT_FOUND
@@ -202,7 +205,7 @@ def build_server(
         memory = _memory_of(params.uri)
         if access is not None and not access.sees(memory):
             raise MCPError(code=RESOURCE_NOT_FOUND, message=MemoryNotMounted(memory).message)
-        await worker.subscribe(current_ticket(), params.uri)
+        await worker.subscribe(queueing.ticket_of(ctx), params.uri)
         listening.subscribed(ctx, params.uri)
         watching.follow()
         return types.EmptyResult()
@@ -266,7 +269,7 @@ def build_server(
             on_set_logging_level=None if logs is None else set_logging_level,
             on_subscriptions_listen=listen,
         )
-    server.middleware.extend([Queueing(worker, identify, shares), WireShape(listing)])
+    server.middleware.extend([queueing, WireShape(listing)])
     return server
 
 

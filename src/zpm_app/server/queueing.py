@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-from contextvars import ContextVar
 from typing import Any
 
 from mcp.server.context import CallNext, HandlerResult, ServerRequestContext
@@ -10,16 +9,6 @@ from mcp.server.context import CallNext, HandlerResult, ServerRequestContext
 from zpm_app.worker.call_shares import CallShares
 from zpm_app.worker.callers import Identify
 from zpm_app.worker.knowledge_worker import KnowledgeWorker, Ticket
-
-_TICKET: ContextVar[Ticket] = ContextVar("zpm_ticket")
-"""The ticket of the request being handled: set by :class:`Queueing`, the
-middleware, for the handler it calls (the SDK passes nothing else between them)."""
-
-
-def current_ticket() -> Ticket:
-    """The ticket :class:`Queueing` gave the request being handled."""
-    return _TICKET.get()
-
 
 QUEUED = frozenset({"tools/call", "resources/read", "resources/subscribe"})
 """The requests that touch a knowledge base: they run one at a time, in order."""
@@ -36,6 +25,8 @@ class Queueing:
     never holds the queue).  With ``shares``, a caller (as ``identify``
     tells it) holding its share of the queue waits for one of its own calls
     to end before it takes a ticket (``zpm_app.worker.call_shares``).
+    The handler of the request asks :meth:`ticket_of` for its ticket: the
+    SDK hands the middleware and the handler the same request context.
     """
 
     def __init__(
@@ -44,6 +35,11 @@ class Queueing:
         self._worker = worker
         self._identify = identify
         self._shares = shares
+        self._tickets: dict[int, Ticket] = {}
+
+    def ticket_of(self, ctx: ServerRequestContext[Any, Any]) -> Ticket:
+        """The ticket of the request ``ctx`` is the context of, while it is handled."""
+        return self._tickets[id(ctx)]
 
     async def __call__(
         self, ctx: ServerRequestContext[Any, Any], call_next: CallNext
@@ -59,9 +55,9 @@ class Queueing:
         self, ctx: ServerRequestContext[Any, Any], call_next: CallNext
     ) -> HandlerResult:
         ticket = self._worker.ticket()
-        token = _TICKET.set(ticket)
+        self._tickets[id(ctx)] = ticket
         try:
             return await call_next(ctx)
         finally:
             ticket.release()
-            _TICKET.reset(token)
+            del self._tickets[id(ctx)]
