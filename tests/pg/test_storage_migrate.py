@@ -20,11 +20,11 @@ from zpm_adapters.postgres.registry import PostgresRegistry
 from zpm_adapters.postgres.schema import VERSION, migrate
 from zpm_adapters.postgres.tokens import PostgresTokens
 from zpm_app.bootstrap.config import init_project, resolve_settings
+from zpm_app.bootstrap.copy_sides import database_side, file_side
 from zpm_app.bootstrap.startup import open_toolbox
 from zpm_app.cli import main
 from zpm_app.services import bearer_tokens
 from zpm_app.services.storage_compare import compare_memories, compare_mounts
-from zpm_app.services.storage_copy import database_side, file_side
 from zpm_app.worker.toolbox import Toolbox
 from zpm_contract.pg_cluster import Cluster
 from zpm_domain.ports.storage import MemoryRef
