@@ -54,8 +54,10 @@ class CallContext:
         return None if self.tool is None and self.client is None else Author(self.tool, self.client)
 
     def committed(self, memory: str, batch: int) -> None:
-        """The call wrote batch ``batch`` of memory ``memory``."""
-        self.changed[memory] = batch
+        """The call wrote batch ``batch`` of memory ``memory`` (outside a call,
+        nothing notes it)."""
+        if self is not NO_CALL:
+            self.changed[memory] = batch
 
     def provenance(self, clock: Clock) -> Provenance:
         """The provenance of a clause the call stores now: its tool and
