@@ -12,32 +12,15 @@ The names this package offered when it was one module (``Availability``,
 
 from __future__ import annotations
 
+import importlib
 import warnings
 from typing import Any
-
-_MOVED = frozenset(
-    {
-        "AUTO",
-        "OPTIONAL_CAPABILITIES",
-        "Availability",
-        "EngineError",
-        "EngineRecord",
-        "EngineUnavailable",
-        "PluginError",
-        "PluginProblem",
-        "UnknownEngine",
-        "by_priority",
-        "create_engine",
-        "engine_records",
-        "find_record",
-        "plugin_problems",
-    }
-)
 
 
 def __getattr__(name: str) -> Any:
     """A name of the engine registry asked of the package (deprecated)."""
-    if name not in _MOVED:
+    registry = importlib.import_module("zpm_app.engines.registry")  # not `from .`: that asks here
+    if name not in registry.__all__:
         raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
     warnings.warn(
         f"zpm_app.engines.{name} is deprecated and goes away in a later release: import it "
@@ -45,8 +28,6 @@ def __getattr__(name: str) -> Any:
         DeprecationWarning,
         stacklevel=2,
     )
-    from zpm_app.engines import registry
-
     value = getattr(registry, name)
     globals()[name] = value  # warned once
     return value

@@ -20,7 +20,8 @@ from __future__ import annotations
 
 import logging
 import time
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from typing import Any, TypeVar
 
@@ -146,11 +147,7 @@ class Toolbox:
                 self.memories.follow_manifest()
                 return handler(**keywords)
 
-            reach = reached_namespaces(context.access)
-            with (
-                call_context.entered(context, tool=name, clock=self._clock) as running,
-                self._engine.reaching(reach),
-            ):
+            with self._within(context, tool=name, clock=self._clock) as running:
                 answer = retried(attempt)
             cursors = {memory: str(batch) for memory, batch in running.changed.items()}
             if isinstance(answer, Reply):
@@ -172,14 +169,21 @@ class Toolbox:
             log.exception("%s failed unexpectedly", name)
             return ToolResult(ExecutionFailed().message, True)
 
+    @contextmanager
+    def _within(self, context: CallContext, **changes: Any) -> Iterator[CallContext]:
+        """``context`` entered (``call_context.entered``, with ``changes``), its
+        solves within the caller's reach."""
+        with (
+            call_context.entered(context, **changes) as running,
+            self._engine.reaching(reached_namespaces(context.access)),
+        ):
+            yield running
+
     def review(self, read: Callable[[ToolContext], T], context: CallContext = NO_CALL) -> T:
         """``read(tools)`` for a person's review page, as a call in
         ``context`` reads: the manifest followed, goals within its reach."""
         self._engine.resume()
-        with (
-            call_context.entered(context),
-            self._engine.reaching(reached_namespaces(context.access)),
-        ):
+        with self._within(context):
             self.memories.follow_manifest()
             return read(self.context)
 
@@ -222,10 +226,7 @@ class Toolbox:
     def read_resource(self, uri: str, context: CallContext = NO_CALL) -> tuple[str, str]:
         """``(mime type, text)`` of resource ``uri`` as a call in ``context``
         reads it; ``UnknownResource`` if none."""
-        with (
-            call_context.entered(context),
-            self._engine.reaching(reached_namespaces(context.access)),
-        ):
+        with self._within(context):
             self.memories.follow_manifest()
             return resources.read(self.memories, uri)
 
